@@ -1,0 +1,73 @@
+"""The actor: who is calling (user), through which door (connected app), with which scopes.
+
+Every service and selector takes one, so tenant scoping, consent and audit happen in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import ALL_SCOPES, ConnectedApp, User
+
+
+@dataclass(frozen=True)
+class Actor:
+    user: User
+    app: ConnectedApp
+    scopes: frozenset[str] = field(default_factory=frozenset)
+    # Who is acting, for the audit trail, when not the owner (an operator in the admin).
+    operator: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.operator or self.app.name
+
+    def has_scope(self, scope: str) -> bool:
+        return scope in self.scopes
+
+
+def builtin_app(user: User, name: str) -> ConnectedApp:
+    """The user's built-in door of that name (dashboard, api, cli), created on first use."""
+    return _live_app(user, ConnectedApp.Kind.BUILTIN, name, scopes=list(ALL_SCOPES))
+
+
+def stdio_app(user: User, name: str = "local") -> ConnectedApp:
+    return _live_app(user, ConnectedApp.Kind.STDIO, name, scopes=list(ALL_SCOPES))
+
+
+def _live_app(user: User, kind: str, name: str, *, scopes: list[str]) -> ConnectedApp:
+    app = ConnectedApp.objects.filter(owner=user, kind=kind, name=name, revoked_at=None).first()
+    if app is not None:
+        return app
+    try:
+        with transaction.atomic():
+            return ConnectedApp.objects.create(owner=user, kind=kind, name=name, scopes=scopes)
+    except IntegrityError:  # created concurrently
+        return ConnectedApp.objects.get(owner=user, kind=kind, name=name, revoked_at=None)
+
+
+def actor_for(
+    user: User, app: ConnectedApp, scopes: Iterable[str] | None = None, *, operator: str = ""
+) -> Actor:
+    """An actor limited to the scopes both the app's grant and the credential allow."""
+    granted = set(app.scopes)
+    if scopes is not None:
+        granted &= set(scopes)
+    return Actor(user=user, app=app, scopes=frozenset(granted), operator=operator)
+
+
+def owner_actor(user: User, door: str = ConnectedApp.DASHBOARD, *, operator: str = "") -> Actor:
+    """The owner acting through one of their built-in doors: every scope, every memory."""
+    return actor_for(user, builtin_app(user, door), operator=operator)
+
+
+def touch_app(app: ConnectedApp) -> None:
+    """Record last use, at most once a minute so hot paths do not write on every call."""
+    now = timezone.now()
+    if app.last_seen_at is None or (now - app.last_seen_at).total_seconds() > 60:
+        ConnectedApp.objects.filter(pk=app.pk).update(last_seen_at=now)
+        app.last_seen_at = now

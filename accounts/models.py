@@ -1,0 +1,106 @@
+"""Users sign in by email; every door that reaches a user's memory is a ConnectedApp."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.utils import timezone
+
+SCOPE_READ = "memories:read"
+SCOPE_WRITE = "memories:write"
+SCOPE_DELETE = "memories:delete"
+ALL_SCOPES = (SCOPE_READ, SCOPE_WRITE, SCOPE_DELETE)
+
+
+class UserManager(BaseUserManager["User"]):
+    use_in_migrations = True
+
+    def _create(self, email: str, password: str | None, **extra: Any) -> User:
+        if not email:
+            raise ValueError("An email address is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email: str, password: str | None = None, **extra: Any) -> User:
+        extra.setdefault("is_staff", False)
+        extra.setdefault("is_superuser", False)
+        return self._create(email, password, **extra)
+
+    def create_superuser(self, email: str, password: str | None = None, **extra: Any) -> User:
+        extra["is_staff"] = True
+        extra["is_superuser"] = True
+        return self._create(email, password, **extra)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    email = models.EmailField(unique=True)
+    name = models.CharField(max_length=150, blank=True)
+    is_active = models.BooleanField(default=True)
+    is_staff = models.BooleanField(default=False)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects: ClassVar[UserManager] = UserManager()  # type: ignore[assignment]
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
+
+    def __str__(self) -> str:
+        return self.email
+
+
+class ConnectedApp(models.Model):
+    """One door onto one user's memory: a built-in door, a stdio client, a token client, OAuth.
+
+    The row holds the grant (scopes and categories) and the pause switch, so every door can be
+    paused, limited and audited the same way.
+    """
+
+    class Kind(models.TextChoices):
+        BUILTIN = "builtin", "Built-in"
+        STDIO = "stdio", "Local (stdio)"
+        TOKEN = "token", "Client token"
+        OAUTH = "oauth", "OAuth"
+        IMPORT = "import", "Import"
+
+    # Built-in doors used by the owner themself; they see everything the owner sees.
+    DASHBOARD = "dashboard"
+    API = "api"
+    CLI = "cli"
+    OWNER_DOORS = (DASHBOARD, API, CLI)
+
+    owner = models.ForeignKey(User, on_delete=models.CASCADE, related_name="connected_apps")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    name = models.CharField(max_length=120)
+    scopes = ArrayField(models.CharField(max_length=32), default=list, blank=True)
+    # The grant. all_categories: every non-sensitive category and uncategorised memories, plus the
+    # sensitive ones named in `categories`. Otherwise: only memories whose categories are all named.
+    all_categories = models.BooleanField(default=True)
+    categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    paused = models.BooleanField(default=False)
+    oauth_client_id = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["owner", "kind", "name"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="connectedapp_unique_live_name",
+            )
+        ]
+        indexes: ClassVar = [models.Index(fields=["owner", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.kind})"
+
+    @property
+    def is_owner_door(self) -> bool:
+        return self.kind == self.Kind.BUILTIN and self.name in self.OWNER_DOORS

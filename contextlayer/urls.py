@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from contextlayer import views
+
+urlpatterns = [
+    path("health", views.health, name="health"),
+    path("ready", views.ready, name="ready"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("", include("memories.urls")),
+]

@@ -1,0 +1,48 @@
+"""Access events: one row per read or write (content-free) and one JSON log line."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from accounts.actors import Actor
+from memories.models import AccessEvent
+
+logger = logging.getLogger("contextlayer.audit")
+
+
+def record(
+    actor: Actor,
+    action: str,
+    memory_ids: Iterable[uuid.UUID] = (),
+    *,
+    count: int | None = None,
+    detail: dict[str, Any] | None = None,
+) -> AccessEvent:
+    ids = list(memory_ids)
+    event = AccessEvent.objects.create(
+        owner=actor.user,
+        app=actor.app,
+        app_name=actor.app.name,
+        actor=actor.label,
+        action=action,
+        memory_ids=ids,
+        count=len(ids) if count is None else count,
+        detail=detail or {},
+    )
+    logger.info(
+        "access",
+        extra={
+            "action": action,
+            "user_id": actor.user.pk,
+            "app": actor.app.name,
+            "app_id": actor.app.pk,
+            "actor": actor.label,
+            "memory_ids": [str(i) for i in ids[:50]],
+            "count": event.count,
+            **({"detail": detail} if detail else {}),
+        },
+    )
+    return event

@@ -1,0 +1,49 @@
+"""Domain errors; each front door maps them to its own idiom (HTTP status, tool error, ...)."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    code = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidInput(DomainError):
+    code = "invalid"
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class NotFound(DomainError):
+    """Missing, or belonging to someone else: the two are indistinguishable on purpose."""
+
+    code = "not_found"
+
+    def __init__(self, what: str = "memory") -> None:
+        super().__init__(f"No {what} with that id.")
+
+
+class ScopeRequired(DomainError):
+    code = "insufficient_scope"
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(f"This app was not granted {scope}.")
+        self.scope = scope
+
+
+class AppPaused(DomainError):
+    code = "app_paused"
+
+    def __init__(self, app_name: str) -> None:
+        super().__init__(
+            f"The app {app_name!r} is paused by the user; it cannot read or write memories now."
+        )
+
+
+class Conflict(DomainError):
+    code = "conflict"

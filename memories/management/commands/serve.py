@@ -1,0 +1,74 @@
+"""Start the whole app: embedded database (unless DATABASE_URL), migrations, task worker, ASGI."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import OperationalError, connection
+
+
+class Command(BaseCommand):
+    help = "Run Context Layer (dashboard, API, MCP) with its background worker."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--host", default=os.environ.get("HOST", "127.0.0.1"), help="Interface to bind."
+        )
+        parser.add_argument(
+            "--port", type=int, default=int(os.environ.get("PORT", "8000")), help="Port to bind."
+        )
+        parser.add_argument(
+            "--no-worker", action="store_true", help="Do not start the background task worker."
+        )
+        parser.add_argument(
+            "--no-migrate", action="store_true", help="Skip applying database migrations."
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        import uvicorn
+
+        try:
+            connection.ensure_connection()  # starts the embedded server when DATABASE_URL is unset
+        except OperationalError as exc:
+            raise CommandError(f"Cannot reach the database: {exc}") from exc
+        if not settings.DATABASE_URL:
+            self.stderr.write(f"Embedded PostgreSQL in {settings.EMBEDDED_PGDATA}")
+        if not opts["no_migrate"]:
+            call_command("migrate", interactive=False, verbosity=0)
+        # Load the model now, so the first request does not pay for it.
+        from memories.embeddings import get_embedder
+
+        get_embedder().embed_query("warm up")
+        connection.close()
+
+        worker = None
+        if not opts["no_worker"]:
+            worker = subprocess.Popen(  # noqa: S603 - our own manage.py, fixed arguments
+                [sys.executable, sys.argv[0], "db_worker", "--no-reload"],
+                env={**os.environ},
+            )
+        url = f"http://{opts['host']}:{opts['port']}"
+        self.stderr.write(f"Context Layer on {url}  (Ctrl-C stops it)")
+        try:
+            uvicorn.run(
+                "contextlayer.asgi:application",
+                host=opts["host"],
+                port=opts["port"],
+                lifespan="on",
+                log_level="warning",
+                proxy_headers=settings.PRODUCTION,
+            )
+        finally:
+            if worker is not None and worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+                try:
+                    worker.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    worker.kill()

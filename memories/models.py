@@ -1,0 +1,158 @@
+"""The memory store. Every tenant table carries `owner` so it can be sharded by owner later."""
+
+from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
+from django.db import models
+from pgvector.django import VectorField
+
+
+class MemoryState(models.TextChoices):
+    ACTIVE = "active", "Active"
+    PAUSED = "paused", "Paused"
+    ARCHIVED = "archived", "Archived"
+
+
+class Origin(models.TextChoices):
+    APP = "app", "Connected app"
+    IMPORT = "import", "Import"
+    DASHBOARD = "dashboard", "Dashboard"
+    API = "api", "API"
+    CLI = "cli", "Command line"
+
+
+class Memory(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.TextField()
+    # sha256 of the normalised text: duplicates are refused by a unique index, not by a race.
+    text_key = models.CharField(max_length=64)
+    # No ANN index on purpose: search scans one tenant's vectors exactly (see memories/search.py).
+    embedding = VectorField(dimensions=384, null=True)
+    embedding_model = models.CharField(max_length=200, blank=True)
+    # Maintained by the service layer with the configured text-search configuration.
+    tsv = SearchVectorField(null=True)
+    state = models.CharField(max_length=16, choices=MemoryState.choices, default=MemoryState.ACTIVE)
+    categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    categories_set_by_user = models.BooleanField(default=False)
+    is_private = models.BooleanField(default=False)
+    # ConnectedApp ids this memory is hidden from.
+    hidden_from = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    # Provenance is copied here, never only referenced, so it survives revoking the app.
+    origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.APP)
+    origin_app = models.ForeignKey(
+        "accounts.ConnectedApp", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    origin_app_name = models.CharField(max_length=120, blank=True)
+    provenance = models.JSONField(default=dict, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    user_edited_at = models.DateTimeField(null=True, blank=True)
+    # The newer memory that replaced this one; deleting the newer one deletes the chain with it.
+    superseded_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="supersedes"
+    )
+    created_at = models.DateTimeField(db_index=True)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        indexes: ClassVar = [
+            models.Index(fields=["owner", "-created_at", "-id"], name="memory_owner_recent"),
+            models.Index(fields=["owner", "state"], name="memory_owner_state"),
+            GinIndex(fields=["tsv"], name="memory_tsv_gin"),
+            GinIndex(fields=["categories"], name="memory_categories_gin"),
+        ]
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["owner", "text_key"],
+                condition=models.Q(state="active", superseded_by__isnull=True),
+                name="memory_unique_active_text",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Memory {self.id}"
+
+
+class MemoryVersion(models.Model):
+    """A prior text of a memory: who changed it, when and why."""
+
+    class Kind(models.TextChoices):
+        EDIT = "edit", "Edited"
+        SUPERSEDE = "supersede", "Superseded"
+        RESTORE = "restore", "Restored"
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="versions")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.TextField()
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.EDIT)
+    changed_by = models.CharField(max_length=120)
+    reason = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes: ClassVar = [models.Index(fields=["owner", "memory", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Version of {self.memory_id} ({self.kind})"
+
+
+class MemoryTombstone(models.Model):
+    """What remains of a deleted memory: no content, only enough to refuse bringing it back."""
+
+    memory_id = models.UUIDField(primary_key=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    deleted_at = models.DateTimeField(auto_now_add=True)
+    deleted_by = models.CharField(max_length=120)
+    # sha256 of the source reference (e.g. conversation + message id) so an import skips it.
+    source_ref_hash = models.CharField(max_length=64, blank=True, db_index=True)
+
+    class Meta:
+        indexes: ClassVar = [models.Index(fields=["owner", "source_ref_hash"])]
+
+    def __str__(self) -> str:
+        return f"Tombstone {self.memory_id}"
+
+
+class AccessEvent(models.Model):
+    """Who (which app) did what to which memories, when. Content-free by design."""
+
+    class Action(models.TextChoices):
+        SEARCH = "search"
+        LIST = "list"
+        READ = "read"
+        ADD = "add"
+        UPDATE = "update"
+        DELETE = "delete"
+        STATE = "state"
+        EXPORT = "export"
+        ERASE = "erase"
+        IMPORT = "import"
+        REFUSED = "refused"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    app = models.ForeignKey(
+        "accounts.ConnectedApp", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    app_name = models.CharField(max_length=120)
+    actor = models.CharField(max_length=120, blank=True)
+    action = models.CharField(max_length=16, choices=Action.choices)
+    memory_ids = ArrayField(models.UUIDField(), default=list, blank=True)
+    count = models.IntegerField(default=0)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        indexes: ClassVar = [
+            models.Index(fields=["owner", "-created_at"], name="access_owner_recent"),
+            models.Index(fields=["owner", "app", "-created_at"], name="access_owner_app"),
+            GinIndex(fields=["memory_ids"], name="access_memory_ids_gin"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.app_name} {self.action} at {self.created_at:%Y-%m-%d %H:%M}"

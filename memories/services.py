@@ -1,0 +1,480 @@
+"""Writes. Every function is keyword-only, takes an explicit actor, checks consent, records an
+access event and keeps version history. Front doors only parse input and map domain errors."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from accounts.actors import Actor
+from accounts.models import SCOPE_DELETE, SCOPE_WRITE, ConnectedApp
+from memories import audit
+from memories.embeddings import get_embedder
+from memories.errors import Conflict, InvalidInput, NotFound
+from memories.models import (
+    AccessEvent,
+    Memory,
+    MemoryState,
+    MemoryTombstone,
+    MemoryVersion,
+    Origin,
+)
+from memories.provenance import source_ref_hash
+from memories.search import _vector_literal
+from memories.selectors import get_visible, parse_memory_id
+from memories.text import clean_text, text_key
+from memories.visibility import check_write_categories, require, visible_q
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """One memory to add. `created_at` is for imports that restore original timestamps."""
+
+    text: str
+    categories: Sequence[str] = ()
+    provenance: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    created_at: datetime | None = None
+    state: str = MemoryState.ACTIVE
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    memory: Memory
+    created: bool  # False: an identical active memory already existed and is returned instead
+
+
+@dataclass(frozen=True)
+class DeleteResult:
+    memory_id: uuid.UUID
+    read_by: list[str]  # apps that had read it; we cannot make them forget, but the user must know
+
+
+def _origin_for(app: ConnectedApp) -> str:
+    if app.kind == ConnectedApp.Kind.BUILTIN:
+        return {
+            ConnectedApp.DASHBOARD: Origin.DASHBOARD,
+            ConnectedApp.API: Origin.API,
+            ConnectedApp.CLI: Origin.CLI,
+        }.get(app.name, Origin.APP)
+    if app.kind == ConnectedApp.Kind.IMPORT:
+        return Origin.IMPORT
+    return Origin.APP
+
+
+def clean_categories(categories: Iterable[str] | None) -> list[str]:
+    if categories is None:
+        return []
+    out: list[str] = []
+    for raw in categories:
+        if not isinstance(raw, str):
+            raise InvalidInput("Categories must be strings.", field="categories")
+        slug = raw.strip().lower()
+        if not slug:
+            continue
+        if len(slug) > 64:
+            raise InvalidInput("A category name is at most 64 characters.", field="categories")
+        if slug not in out:
+            out.append(slug)
+    return out
+
+
+_INSERT_SQL = """
+INSERT INTO memories_memory (
+    id, owner_id, text, text_key, embedding, embedding_model, tsv, state, categories,
+    categories_set_by_user, is_private, hidden_from, origin, origin_app_id, origin_app_name,
+    provenance, metadata, created_at, updated_at
+)
+SELECT u.id, %(owner)s, u.text, u.key, u.emb::vector, %(model)s,
+       to_tsvector(%(cfg)s::regconfig, u.text), u.state,
+       ARRAY(SELECT jsonb_array_elements_text(u.cats))::varchar[], u.cats_user, false, '{}',
+       %(origin)s, %(app)s, %(app_name)s, u.prov, u.meta, u.created, %(now)s
+FROM unnest(%(ids)s::uuid[], %(texts)s::text[], %(keys)s::text[], %(embs)s::text[],
+            %(states)s::text[], %(cats)s::jsonb[], %(cats_user)s::bool[], %(provs)s::jsonb[],
+            %(metas)s::jsonb[], %(created)s::timestamptz[])
+     AS u(id, text, key, emb, state, cats, cats_user, prov, meta, created)
+ON CONFLICT (owner_id, text_key) WHERE state = 'active' AND superseded_by_id IS NULL DO NOTHING
+RETURNING id
+"""
+
+
+def memory_create(
+    *,
+    actor: Actor,
+    text: str,
+    categories: Iterable[str] | None = None,
+    provenance: dict[str, Any] | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> WriteResult:
+    item = NewMemory(
+        text=text,
+        categories=tuple(categories or ()),
+        provenance=provenance or {},
+        metadata=metadata or {},
+    )
+    return memory_create_many(actor=actor, items=[item])[0]
+
+
+def memory_create_many(
+    *, actor: Actor, items: Sequence[NewMemory], max_items: int | None = None
+) -> list[WriteResult]:
+    """Add several memories in one transaction; identical active texts come back, not twice.
+
+    All items are validated before anything is embedded or written: one bad item refuses the batch.
+    """
+    require(actor, SCOPE_WRITE)
+    limit = max_items or settings.MEMORY_BATCH_MAX
+    if not items:
+        raise InvalidInput("Nothing to add.", field="texts")
+    if len(items) > limit:
+        raise InvalidInput(f"At most {limit} memories per call; got {len(items)}.", field="texts")
+    cleaned: list[tuple[str, str, list[str], NewMemory]] = []
+    for index, item in enumerate(items):
+        text = clean_text(item.text, field=f"texts[{index}]" if len(items) > 1 else "text")
+        cats = clean_categories(item.categories)
+        check_write_categories(actor, cats)
+        if item.state not in MemoryState.values:
+            raise InvalidInput(f"Unknown state {item.state!r}.", field="state")
+        cleaned.append((text, text_key(text), cats, item))
+
+    # Embed each distinct text once, outside the transaction: the model is the slow part.
+    first_by_key: dict[str, int] = {}
+    for index, (_, key, _, item) in enumerate(cleaned):
+        if item.state == MemoryState.ACTIVE:
+            first_by_key.setdefault(key, index)
+    to_insert = [
+        i
+        for i, (_, key, _, item) in enumerate(cleaned)
+        if item.state != MemoryState.ACTIVE or first_by_key[key] == i
+    ]
+    vectors = get_embedder().embed([cleaned[i][0] for i in to_insert])
+
+    now = timezone.now()
+    ids = [uuid.uuid4() for _ in to_insert]
+    app = actor.app
+    params: dict[str, Any] = {
+        "owner": actor.user.pk,
+        "model": settings.EMBEDDING_MODEL,
+        "cfg": settings.TEXT_SEARCH_CONFIG,
+        "origin": _origin_for(app),
+        "app": app.pk,
+        "app_name": app.name,
+        "now": now,
+        "ids": ids,
+        "texts": [cleaned[i][0] for i in to_insert],
+        "keys": [cleaned[i][1] for i in to_insert],
+        "embs": [_vector_literal(v) for v in vectors],
+        "states": [cleaned[i][3].state for i in to_insert],
+        "cats": [json.dumps(cleaned[i][2]) for i in to_insert],
+        "cats_user": [bool(cleaned[i][2]) and app.is_owner_door for i in to_insert],
+        "provs": [json.dumps(_provenance(app, cleaned[i][3].provenance, now)) for i in to_insert],
+        "metas": [json.dumps(cleaned[i][3].metadata) for i in to_insert],
+        "created": [cleaned[i][3].created_at or now for i in to_insert],
+    }
+    with transaction.atomic():
+        with connection.cursor() as cur:
+            cur.execute(_INSERT_SQL, params)
+            inserted = {row[0] for row in cur.fetchall()}
+        # Texts that matched an existing active memory (or another item of this batch).
+        wanted_keys = {key for _, key, _, item in cleaned if item.state == MemoryState.ACTIVE}
+        by_key = {
+            m.text_key: m
+            for m in Memory.objects.filter(
+                owner=actor.user,
+                text_key__in=wanted_keys,
+                state=MemoryState.ACTIVE,
+                superseded_by__isnull=True,
+            )
+        }
+        by_id = {m.id: m for m in Memory.objects.filter(owner=actor.user, id__in=inserted)}
+        results: list[WriteResult] = []
+        seen_new: set[uuid.UUID] = set()
+        id_for_index = dict(zip(to_insert, ids, strict=True))
+        for index, (_, key, _, _) in enumerate(cleaned):
+            new_id = id_for_index.get(index)
+            if new_id is not None and new_id in inserted:
+                results.append(WriteResult(memory=by_id[new_id], created=True))
+                seen_new.add(new_id)
+                continue
+            existing = by_key[key]
+            results.append(WriteResult(memory=existing, created=False))
+        audit.record(
+            actor,
+            AccessEvent.Action.ADD,
+            sorted(seen_new, key=str),
+            detail={"duplicates": len(results) - len(seen_new)}
+            if len(seen_new) < len(results)
+            else None,
+        )
+    return results
+
+
+def _provenance(app: ConnectedApp, given: dict[str, Any], now: datetime) -> dict[str, Any]:
+    base = {"app": app.name, "app_kind": app.kind, "recorded_at": now.isoformat()}
+    return {**base, **given}
+
+
+def _locked(actor: Actor, memory_id: object) -> Memory:
+    """The memory, row-locked, if the actor may see it; NotFound otherwise (same for others')."""
+    mid = parse_memory_id(memory_id)
+    memory = get_visible(actor, mid, for_update=True)
+    if memory is None:
+        raise NotFound()
+    return memory
+
+
+def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "") -> Memory:
+    """Change the text (re-embedded); the prior text becomes a version."""
+    require(actor, SCOPE_WRITE)
+    new_text = clean_text(text)
+    vector = get_embedder().embed([new_text])[0]
+    with transaction.atomic():
+        memory = _locked(actor, memory_id)
+        if memory.text == new_text:
+            return memory
+        _apply_text(actor, memory, new_text, vector, kind=MemoryVersion.Kind.EDIT, reason=reason)
+        audit.record(actor, AccessEvent.Action.UPDATE, [memory.id])
+    return memory
+
+
+def _apply_text(
+    actor: Actor, memory: Memory, new_text: str, vector: Any, *, kind: str, reason: str
+) -> None:
+    MemoryVersion.objects.create(
+        memory=memory,
+        owner=memory.owner,
+        text=memory.text,
+        kind=kind,
+        changed_by=actor.label,
+        reason=reason[:500],
+    )
+    now = timezone.now()
+    try:
+        with transaction.atomic(), connection.cursor() as cur:
+            cur.execute(
+                """
+                    UPDATE memories_memory
+                    SET text = %(text)s, text_key = %(key)s, embedding = %(emb)s::vector,
+                        embedding_model = %(model)s,
+                        tsv = to_tsvector(%(cfg)s::regconfig, %(text)s),
+                        updated_at = %(now)s,
+                        user_edited_at = CASE WHEN %(by_owner)s THEN %(now)s ELSE user_edited_at END
+                    WHERE id = %(id)s AND owner_id = %(owner)s
+                    """,
+                {
+                    "text": new_text,
+                    "key": text_key(new_text),
+                    "emb": _vector_literal(vector),
+                    "model": settings.EMBEDDING_MODEL,
+                    "cfg": settings.TEXT_SEARCH_CONFIG,
+                    "now": now,
+                    "by_owner": actor.app.is_owner_door,
+                    "id": memory.id,
+                    "owner": memory.owner_id,
+                },
+            )
+    except IntegrityError:
+        raise Conflict("Another active memory already has this text.") from None
+    memory.refresh_from_db()
+
+
+def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) -> Memory:
+    """Bring back an earlier text; the current text becomes a version in turn."""
+    require(actor, SCOPE_WRITE)
+    with transaction.atomic():
+        memory = _locked(actor, memory_id)
+        version = MemoryVersion.objects.filter(
+            memory=memory, owner=actor.user, pk=version_id
+        ).first()
+        if version is None:
+            raise NotFound("version")
+        old_text = version.text
+    vector = get_embedder().embed([old_text])[0]
+    with transaction.atomic():
+        memory = _locked(actor, memory_id)
+        _apply_text(
+            actor, memory, old_text, vector, kind=MemoryVersion.Kind.RESTORE, reason="restored"
+        )
+        audit.record(actor, AccessEvent.Action.UPDATE, [memory.id], detail={"restored": version_id})
+    return memory
+
+
+def memory_set_state(*, actor: Actor, memory_ids: Sequence[object], state: str) -> int:
+    """Activate, pause or archive; each change is recorded with from and to."""
+    require(actor, SCOPE_WRITE)
+    if state not in MemoryState.values:
+        raise InvalidInput(f"State must be one of {', '.join(MemoryState.values)}.", field="state")
+    mids = [parse_memory_id(m) for m in memory_ids]
+    if not mids:
+        raise InvalidInput("No memories given.", field="memory_ids")
+    changed = 0
+    with transaction.atomic():
+        memories = list(
+            Memory.objects.select_for_update().filter(id__in=mids).filter(visible_q(actor))
+        )
+        if len(memories) != len(set(mids)):
+            raise NotFound()
+        for memory in memories:
+            if memory.state == state:
+                continue
+            previous = memory.state
+            memory.state = state
+            memory.updated_at = timezone.now()
+            try:
+                with transaction.atomic():
+                    memory.save(update_fields=["state", "updated_at"])
+            except IntegrityError:
+                raise Conflict(
+                    "An identical active memory already exists; delete one of them first."
+                ) from None
+            audit.record(
+                actor, AccessEvent.Action.STATE, [memory.id], detail={"from": previous, "to": state}
+            )
+            changed += 1
+    return changed
+
+
+def memory_set_categories(*, actor: Actor, memory_id: object, categories: Iterable[str]) -> Memory:
+    """The user's choice of categories wins over every later automatic pass."""
+    require(actor, SCOPE_WRITE)
+    cats = clean_categories(categories)
+    check_write_categories(actor, cats)
+    with transaction.atomic():
+        memory = _locked(actor, memory_id)
+        previous = list(memory.categories)
+        memory.categories = cats
+        memory.categories_set_by_user = actor.app.is_owner_door
+        memory.updated_at = timezone.now()
+        memory.save(update_fields=["categories", "categories_set_by_user", "updated_at"])
+        audit.record(
+            actor,
+            AccessEvent.Action.UPDATE,
+            [memory.id],
+            detail={"categories": {"from": previous, "to": cats}},
+        )
+    return memory
+
+
+def memory_set_visibility(
+    *,
+    actor: Actor,
+    memory_id: object,
+    private: bool | None = None,
+    hide_from_app: int | None = None,
+    show_to_app: int | None = None,
+) -> Memory:
+    """Mark a memory private (no app sees it) or hidden from one app. Owner doors only."""
+    require(actor, SCOPE_WRITE)
+    if not actor.app.is_owner_door:
+        raise NotFound()
+    with transaction.atomic():
+        memory = _locked(actor, memory_id)
+        before = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
+        if private is not None:
+            memory.is_private = private
+        hidden = set(memory.hidden_from)
+        for app_id, add in ((hide_from_app, True), (show_to_app, False)):
+            if app_id is None:
+                continue
+            if not ConnectedApp.objects.filter(owner=actor.user, pk=app_id).exists():
+                raise NotFound("app")
+            (hidden.add if add else hidden.discard)(app_id)
+        memory.hidden_from = sorted(hidden)
+        memory.updated_at = timezone.now()
+        memory.save(update_fields=["is_private", "hidden_from", "updated_at"])
+        after = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
+        audit.record(
+            actor, AccessEvent.Action.STATE, [memory.id], detail={"from": before, "to": after}
+        )
+    return memory
+
+
+def _readers(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
+    rows = (
+        AccessEvent.objects.filter(
+            owner_id=owner_id,
+            memory_ids__overlap=list(memory_ids),
+            action__in=[
+                AccessEvent.Action.SEARCH,
+                AccessEvent.Action.LIST,
+                AccessEvent.Action.READ,
+            ],
+        )
+        .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
+        .values_list("app_name", flat=True)
+        .distinct()
+    )
+    return sorted(set(rows))
+
+
+def _tombstone(actor: Actor, memories: Sequence[Memory]) -> None:
+    """Tombstones for these memories and the predecessors they superseded (deleted with them)."""
+    memories = list(memories)
+    frontier = [m.id for m in memories]
+    while frontier:
+        older = list(Memory.objects.filter(owner=actor.user, superseded_by_id__in=frontier))
+        memories.extend(older)
+        frontier = [m.id for m in older]
+    MemoryTombstone.objects.bulk_create(
+        [
+            MemoryTombstone(
+                memory_id=m.id,
+                owner_id=m.owner_id,
+                deleted_by=actor.label,
+                source_ref_hash=source_ref_hash(m.provenance),
+            )
+            for m in memories
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def memory_delete(*, actor: Actor, memory_id: object) -> DeleteResult:
+    """Text, embedding and versions go in one transaction; a content-free tombstone remains."""
+    require(actor, SCOPE_DELETE)
+    with transaction.atomic():
+        memory = _locked(actor, memory_id)
+        readers = _readers(actor.user.pk, [memory.id])
+        _tombstone(actor, [memory])
+        memory.delete()
+        audit.record(actor, AccessEvent.Action.DELETE, [memory.id], detail={"read_by": readers})
+    return DeleteResult(memory_id=memory.id, read_by=readers)
+
+
+def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[DeleteResult]:
+    require(actor, SCOPE_DELETE)
+    mids = [parse_memory_id(m) for m in memory_ids]
+    if not mids:
+        raise InvalidInput("No memories given.", field="memory_ids")
+    with transaction.atomic():
+        memories = list(
+            Memory.objects.select_for_update().filter(id__in=mids).filter(visible_q(actor))
+        )
+        if len(memories) != len(set(mids)):
+            raise NotFound()
+        results = [DeleteResult(m.id, _readers(actor.user.pk, [m.id])) for m in memories]
+        _tombstone(actor, memories)
+        Memory.objects.filter(pk__in=[m.id for m in memories]).delete()
+        audit.record(actor, AccessEvent.Action.DELETE, [m.id for m in memories])
+    return results
+
+
+def memory_delete_all(*, actor: Actor) -> int:
+    """Delete every memory this actor can see (for an owner door: all of the user's memories)."""
+    require(actor, SCOPE_DELETE)
+    with transaction.atomic():
+        memories = list(Memory.objects.select_for_update().filter(visible_q(actor)))
+        _tombstone(actor, memories)
+        Memory.objects.filter(pk__in=[m.id for m in memories]).delete()
+        audit.record(
+            actor, AccessEvent.Action.DELETE, [], count=len(memories), detail={"all": True}
+        )
+    return len(memories)

@@ -1,0 +1,28 @@
+"""Shared fixtures: personas (the owner, another user who must see nothing) and their actors."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.actors import Actor, owner_actor
+from accounts.models import User
+
+
+@pytest.fixture
+def owner(db: None) -> User:
+    return User.objects.create_user("owner@example.com", "correct horse battery")
+
+
+@pytest.fixture
+def stranger(db: None) -> User:
+    return User.objects.create_user("stranger@example.com", "another horse battery")
+
+
+@pytest.fixture
+def owner_dash(owner: User) -> Actor:
+    return owner_actor(owner)
+
+
+@pytest.fixture
+def stranger_dash(stranger: User) -> Actor:
+    return owner_actor(stranger)

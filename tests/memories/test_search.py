@@ -1,0 +1,210 @@
+import json
+
+import numpy as np
+import pytest
+from django.db import connection
+
+from accounts.actors import Actor, owner_actor
+from accounts.models import User
+from memories import search, services
+from memories.embeddings import get_embedder
+from memories.selectors import memory_search
+from memories.visibility import visible_sql
+
+pytestmark = pytest.mark.django_db
+
+DISTRACTORS = [
+    "I enjoy hiking in the Alps during summer",
+    "My favourite programming language is Rust",
+    "I drink two cups of coffee every morning",
+    "The car needs new winter tyres",
+    "I am learning to play the cello",
+    "My brother lives in Toronto",
+    "I prefer aisle seats on long flights",
+    "I am allergic to penicillin",
+    "Our team ships releases on Thursdays",
+    "I read science fiction before bed",
+    "I bought a standing desk last month",
+    "My bank is closing its branch downtown",
+    "I run five kilometres three times a week",
+    "I use a mechanical keyboard with brown switches",
+    "My partner is vegetarian",
+    "I support the local football club",
+    "I keep my notes in plain text files",
+    "The dentist appointment is on Friday",
+    "I grew up on a farm",
+    "I am saving for a new laptop",
+    "I like my steak medium rare",
+    "The garden needs watering on hot days",
+    "I listen to podcasts about history",
+    "I volunteer at the animal shelter",
+    "My flat has a balcony facing west",
+    "I write unit tests before refactoring",
+    "Our wedding anniversary is in June",
+    "I play board games with friends on Sundays",
+    "My phone plan renews every March",
+    "I cannot stand horror films",
+    "I take the train to the office",
+    "I am fluent in Portuguese",
+    "My grandmother taught me to knit",
+    "I prefer dark mode in every editor",
+    "The boiler was serviced in October",
+    "I collect vinyl records",
+    "I am trying to sleep before midnight",
+    "My manager is called Priya",
+    "I like cold showers after the gym",
+    "I studied chemistry at university",
+    "I avoid sugar in my tea",
+    "The roof leaks when it rains heavily",
+    "I go climbing at the bouldering gym",
+    "I prefer paper books over e-readers",
+    "I have a subscription to a meal kit service",
+    "My laptop runs Debian",
+    "I paint watercolours on holiday",
+    "I am planning a trip to Japan in spring",
+    "My cat sleeps on the radiator",
+    "I meditate for ten minutes each day",
+    "I deploy side projects on a small VPS",
+    "I dislike open-plan offices",
+]
+
+
+def _add_all(actor: Actor, texts: list[str]) -> None:
+    services.memory_create_many(actor=actor, items=[services.NewMemory(text=t) for t in texts])
+
+
+def test_semantic_search_finds_a_paraphrase_that_shares_no_word(owner_dash: Actor) -> None:
+    target = "My daughter Mia starts kindergarten in September"
+    _add_all(owner_dash, [*DISTRACTORS, target])
+    query = "when does my kid begin school?"
+
+    hits = memory_search(actor=owner_dash, query=query, limit=5)
+    assert target in [h.memory.text for h in hits]
+
+    visible, params = visible_sql(owner_dash)
+    lexical = search.lexical_arm(query, visible=visible, params={**params, "category": None})
+    texts_by_id = {h.memory.id: h.memory.text for h in hits}
+    assert all(texts_by_id.get(mid) != target for mid, _ in lexical)
+    assert target not in _texts(owner_dash, [mid for mid, _ in lexical])
+
+
+LOOKALIKE_NAMES = [
+    "Okonkwor runs the bakery on our street",
+    "Okonko repaired the roof",
+    "Okonkwe plays bass in the band",
+    "My dentist is Dr Okafor",
+    "Chidi Okoye leads the design team",
+    "Okon from accounting approves expenses",
+    "Ngozi Okonjo runs the book club",
+]
+
+
+def test_keyword_search_finds_a_rare_proper_noun_the_vector_arm_ranks_low(
+    owner_dash: Actor,
+) -> None:
+    target = "Okonkwo fixed my cracked crown in one visit"
+    _add_all(owner_dash, [*DISTRACTORS, *LOOKALIKE_NAMES, target])
+    query = "Okonkwo"
+
+    qvec = get_embedder().embed_query(query)
+    visible, params = visible_sql(owner_dash)
+    args = {**params, "category": None}
+    dense = [mid for mid, _ in search.dense_arm(qvec, visible=visible, params=args)]
+    dense_texts = _texts(owner_dash, dense)
+    assert dense_texts.index(target) >= 2, "the dense arm alone ranks look-alike names higher"
+
+    hits = memory_search(actor=owner_dash, query=query, limit=3)
+    assert hits[0].memory.text == target
+
+
+def test_archived_and_paused_memories_never_appear_in_search(owner_dash: Actor) -> None:
+    a = services.memory_create(actor=owner_dash, text="The spare key is under the blue pot").memory
+    b = services.memory_create(actor=owner_dash, text="The spare key is with the neighbour").memory
+    services.memory_set_state(actor=owner_dash, memory_ids=[a.id], state="archived")
+    services.memory_set_state(actor=owner_dash, memory_ids=[b.id], state="paused")
+    assert memory_search(actor=owner_dash, query="where is the spare key") == []
+
+
+def test_update_makes_search_find_the_new_text_not_the_old(owner_dash: Actor) -> None:
+    _add_all(owner_dash, DISTRACTORS[:20])
+    memory = services.memory_create(actor=owner_dash, text="My dentist is Dr Okafor").memory
+    services.memory_update(actor=owner_dash, memory_id=memory.id, text="My dentist is Dr Lindqvist")
+    assert memory_search(actor=owner_dash, query="Okafor", limit=5) == [] or all(
+        "Okafor" not in h.memory.text for h in memory_search(actor=owner_dash, query="Okafor")
+    )
+    hits = memory_search(actor=owner_dash, query="Lindqvist", limit=1)
+    assert hits[0].memory.id == memory.id
+
+
+def test_category_filter_limits_search(owner_dash: Actor) -> None:
+    services.memory_create(actor=owner_dash, text="Standup is at nine", categories=["work"])
+    services.memory_create(actor=owner_dash, text="Yoga is at nine", categories=["hobbies"])
+    hits = memory_search(actor=owner_dash, query="what is at nine", category="work")
+    assert [h.memory.text for h in hits] == ["Standup is at nine"]
+
+
+def _texts(actor: Actor, ids: list) -> list[str]:  # type: ignore[type-arg]
+    from memories.models import Memory
+
+    rows = Memory.objects.filter(owner=actor.user, id__in=ids).in_bulk()
+    return [rows[i].text for i in ids if i in rows]
+
+
+def _insert_synthetic(owner_id: int, n: int, seed: int) -> None:
+    """n rows with random unit vectors for owner_id, straight into the table."""
+    with connection.cursor() as cur:
+        cur.execute(
+            """
+            INSERT INTO memories_memory (id, owner_id, text, text_key, embedding, embedding_model,
+                tsv, state, categories, categories_set_by_user, is_private, hidden_from, origin,
+                origin_app_name, provenance, metadata, created_at, updated_at)
+            SELECT gen_random_uuid(), %(owner)s, 'synthetic row ' || g || ' ' || %(seed)s,
+                   md5(%(seed)s || '-' || g), v.vec, %(model)s,
+                   to_tsvector('english', 'synthetic row ' || g), 'active', '{}', false, false,
+                   '{}', 'app', 'bench', '{}', '{}', now(), now()
+            FROM generate_series(1, %(n)s) g,
+                 LATERAL (SELECT array_agg(random() - 0.5)::vector AS vec
+                          FROM generate_series(1, 384) d WHERE d > g * 0) v
+            """,
+            {
+                "owner": owner_id,
+                "n": n,
+                "seed": seed,
+                "model": "sentence-transformers/all-MiniLM-L6-v2",
+            },
+        )
+
+
+def test_search_is_exact_for_every_tenant_size_in_a_shared_table(db: None) -> None:
+    others = User.objects.create_user("crowd@example.com")
+    _insert_synthetic(others.pk, 20_000, seed=1)
+    sizes = [1, 5, 50, 500, 5000]
+    tenants = {}
+    for size in sizes:
+        user = User.objects.create_user(f"tenant{size}@example.com")
+        _insert_synthetic(user.pk, size, seed=size)
+        tenants[size] = user
+    with connection.cursor() as cur:
+        # Someone adding an ANN index later must not make per-tenant search lossy.
+        cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cur.execute(
+            "CREATE INDEX test_hnsw ON memories_memory USING hnsw (embedding vector_cosine_ops)"
+        )
+        cur.execute("ANALYZE memories_memory")
+
+    rng = np.random.default_rng(7)
+    for size, user in tenants.items():
+        actor = owner_actor(user)
+        visible, params = visible_sql(actor)
+        qvec = rng.standard_normal(384).astype(np.float32)
+        got = search.dense_arm(qvec, visible=visible, params={**params, "category": None}, depth=10)
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT id, embedding::text FROM memories_memory WHERE owner_id = %s", [user.pk]
+            )
+            rows = cur.fetchall()
+        ids = [r[0] for r in rows]
+        matrix = np.array([json.loads(r[1]) for r in rows], dtype=np.float64)
+        cos = matrix @ qvec / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(qvec))
+        exact = [ids[i] for i in np.argsort(-cos, kind="stable")[: min(10, size)]]
+        assert [mid for mid, _ in got] == exact, f"tenant of {size} lost rows"

@@ -1,0 +1,12 @@
+"""Test settings: a private data folder and embedded cluster per test run, deleted at exit."""
+
+import os
+import tempfile
+
+os.environ["CONTEXT_LAYER_HOME"] = tempfile.mkdtemp(prefix="contextlayer-test-")
+os.environ["EMBEDDED_DB_CLEANUP"] = "delete"
+os.environ.pop("DATABASE_URL", None) if os.environ.get("TEST_USE_EMBEDDED", "1") == "1" else None
+
+from contextlayer.settings import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
