@@ -478,3 +478,29 @@ def memory_delete_all(*, actor: Actor) -> int:
             actor, AccessEvent.Action.DELETE, [], count=len(memories), detail={"all": True}
         )
     return len(memories)
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """What an "add" from a front door did: the memories written or matched, and how."""
+
+    results: list[WriteResult]
+    extraction: str  # "none": stored as given; LLM modes say what they did
+    note: str = ""  # a sentence for the caller, e.g. "already known" or "LLM unavailable"
+
+
+def memory_remember(
+    *,
+    actor: Actor,
+    text: str,
+    categories: Iterable[str] | None = None,
+    provenance: dict[str, Any] | None = None,
+) -> RememberResult:
+    """The entry point for "remember this" from any door (MCP add_memory, API, dashboard).
+
+    In EXTRACTION_MODE=none the text is stored as given (an identical memory is returned instead).
+    LLM modes extract facts and reconcile them against existing memories.
+    """
+    result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
+    note = "" if result.created else "An identical memory already exists; it was returned."
+    return RememberResult(results=[result], extraction="none", note=note)

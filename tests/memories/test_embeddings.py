@@ -17,7 +17,8 @@ def test_default_model_folder_holds_the_checked_model() -> None:
     folder = embeddings.default_model_dir()
     onnx = (folder / "model.onnx").resolve()
     assert hashlib.sha256(onnx.read_bytes()).hexdigest() == embeddings.MODEL_SHA256
-    for name in ("tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"):
+    configs = ("tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json")
+    for name in configs:
         assert (folder / name).exists()
 
 
