@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "allauth",
     "allauth.account",
+    "contextlayer",
     "accounts",
     "memories",
     "mcpbridge",
@@ -199,3 +200,17 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", True)
+
+# Abuse limits, shared across workers (PostgreSQL-backed). Format: N/s|m|h|d (e.g. 120/m).
+RATE_LIMITS = {
+    "mcp": env_str("RATE_LIMIT_MCP", "240/m"),  # tool calls per client
+    "api": env_str("RATE_LIMIT_API", "600/m"),  # API calls per user or token
+}
+# allauth's own limits (sign-in, sign-up, password reset) and the OAuth server's (client
+# registration) count in the cache: a database cache, so every worker shares one count.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "contextlayer_cache",
+    }
+}

@@ -42,6 +42,7 @@ class Command(BaseCommand):
             self.stderr.write(f"Embedded PostgreSQL in {settings.EMBEDDED_PGDATA}")
         if not opts["no_migrate"]:
             call_command("migrate", interactive=False, verbosity=0)
+            call_command("createcachetable", verbosity=0)  # shared rate-limit counters
         # Load the model now, so the first request does not pay for it.
         from memories.embeddings import get_embedder
 

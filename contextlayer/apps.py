@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ContextLayerConfig(AppConfig):
+    name = "contextlayer"
+    verbose_name = "Context Layer"

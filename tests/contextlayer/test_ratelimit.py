@@ -1,0 +1,48 @@
+import threading
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
+
+from contextlayer.ratelimit import Rate, hit, parse_rate
+
+
+def test_rates_parse_and_bad_ones_fail_loudly() -> None:
+    assert parse_rate("120/m") == Rate(limit=120, period=60)
+    assert parse_rate("5/10s") == Rate(limit=5, period=10)
+    for bad in ("", "ten/m", "5/x", "0/m", "5"):
+        with pytest.raises(ImproperlyConfigured):
+            parse_rate(bad)
+
+
+@pytest.mark.django_db
+def test_calls_over_the_limit_are_refused_with_a_retry_after() -> None:
+    rate = Rate(limit=3, period=3600)
+    decisions = [hit("mcp", "client-a", rate=rate) for _ in range(4)]
+    assert [d.allowed for d in decisions] == [True, True, True, False]
+    assert 0 < decisions[-1].retry_after <= 3600
+    assert hit("mcp", "client-b", rate=rate).allowed, "another key has its own budget"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_workers_share_one_count() -> None:
+    rate = Rate(limit=10, period=3600)
+    allowed: list[bool] = []
+    lock = threading.Lock()
+
+    def worker() -> None:
+        try:
+            for _ in range(5):
+                decision = hit("api", "shared", rate=rate)
+                with lock:
+                    allowed.append(decision.allowed)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(allowed) == 20
+    assert allowed.count(True) == 10
