@@ -25,7 +25,7 @@ from memories.embeddings import get_embedder
 
 @dataclass(frozen=True)
 class Thresholds:
-    minimum: float = 0.30  # the best category must score at least this
+    minimum: float = 0.25  # the best category must score at least this
     margin: float = 0.02  # other categories within this of the best are kept too
     sensitive: float = 0.50  # a sensitive category at or above this is always kept
     max_labels: int = 3
