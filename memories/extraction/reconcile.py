@@ -3,7 +3,8 @@ supersede. The model sees short ids (m1, m2 ...) that we hand out; any other id 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import uuid
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -33,15 +34,21 @@ class Decision:
     rejected: str = ""  # why the model's own decision was not accepted (then action is "add")
 
 
-def gather(actor: Actor, facts: Sequence[str]) -> list[FactCase]:
+def gather(
+    actor: Actor, facts: Sequence[str], *, exclude: Collection[uuid.UUID] = ()
+) -> list[FactCase]:
     """Each fact with its nearest existing memories, found by the service-layer search (so the
     actor's consent applies: a model never decides about memories the calling app cannot see)."""
     short_ids: dict[object, str] = {}
     cases = []
     for index, fact in enumerate(facts, start=1):
         hits = memory_search(
-            actor=actor, query=fact, limit=settings.RECONCILE_NEIGHBOURS, record=False
+            actor=actor,
+            query=fact,
+            limit=settings.RECONCILE_NEIGHBOURS + len(exclude),
+            record=False,
         )
+        hits = [h for h in hits if h.memory.id not in exclude][: settings.RECONCILE_NEIGHBOURS]
         neighbours = {}
         for hit in hits:
             sid = short_ids.setdefault(hit.memory.id, f"m{len(short_ids) + 1}")

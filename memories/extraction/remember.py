@@ -64,12 +64,13 @@ def remember_with_llm(
             note=f"{exc} The text was stored as given and marked for extraction later.",
             actions=["stored_raw"],
         )
-    return _apply(actor, decisions, cats, provenance or {})
+    return apply_decisions(actor, decisions, cats, provenance or {})
 
 
-def _apply(
+def apply_decisions(
     actor: Actor, decisions: list[Decision], cats: list[str], provenance: dict[str, Any]
 ) -> RememberResult:
+    """Apply every decision in one transaction (the caller may already hold one)."""
     mode = settings.EXTRACTION_MODE
     results: list[WriteResult] = []
     actions: list[str] = []

@@ -3,10 +3,14 @@ provider against a loopback stub (fixture `llm` runs each test both ways)."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import CommandError, call_command
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
+from accounts.models import User
 from memories import services
 from memories.models import Memory, MemoryProposal, MemoryVersion
 from memories.selectors import memory_search, memory_versions
@@ -174,3 +178,30 @@ def test_no_facts_stores_nothing_and_says_so(owner_dash: Actor, llm: Brain) -> N
     assert result.results == []
     assert "nothing was stored" in result.note
     assert not Memory.objects.filter(owner=owner_dash.user).exists()
+
+
+def test_deferred_extraction_runs_once_the_model_is_back(
+    owner: User, owner_dash: Actor, llm: Brain
+) -> None:
+    services.memory_create(actor=owner_dash, text="Lives in Berlin")
+    llm.mode = "down"
+    raw = services.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
+    raw_memory = raw.results[0].memory
+    with pytest.raises(CommandError, match="Stopped"):
+        call_command(
+            "extract_pending", user=owner.email, stdout=io.StringIO(), stderr=io.StringIO()
+        )
+
+    llm.mode = "ok"
+    llm.facts = {"Lisbon": ["Lives in Lisbon"]}
+    llm.supersede = [("Lisbon", "Berlin", "Moved.")]
+    out = io.StringIO()
+    call_command("extract_pending", user=owner.email, stdout=out, stderr=io.StringIO())
+    assert "Processed 1; 0 still pending." in out.getvalue()
+    hits = [h.memory.text for h in memory_search(actor=owner_dash, query="where does she live")]
+    assert hits == ["Lives in Lisbon"]
+    raw_memory.refresh_from_db()
+    lisbon = Memory.objects.get(owner=owner, text="Lives in Lisbon")
+    assert raw_memory.superseded_by_id == lisbon.id
+    history = {v.text for v in memory_versions(actor=owner_dash, memory_id=lisbon.id)}
+    assert history == {"Lives in Berlin", "I moved from Berlin to Lisbon"}
