@@ -3,6 +3,7 @@ provider against a loopback stub (fixture `llm` runs each test both ways)."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 
 import pytest
@@ -205,3 +206,14 @@ def test_deferred_extraction_runs_once_the_model_is_back(
     assert raw_memory.superseded_by_id == lisbon.id
     history = {v.text for v in memory_versions(actor=owner_dash, memory_id=lisbon.id)}
     assert history == {"Lives in Berlin", "I moved from Berlin to Lisbon"}
+
+
+def test_a_missing_client_package_keeps_the_write_and_says_how_to_install_it(
+    owner_dash: Actor, settings: SettingsWrapper, brain: Brain
+) -> None:
+    if importlib.util.find_spec("anthropic") is not None:
+        pytest.skip("the anthropic extra is installed here")
+    settings.EXTRACTION_MODE = "anthropic"
+    result = services.memory_remember(actor=owner_dash, text="I prefer window seats")
+    assert result.results[0].memory.metadata["needs_extraction"] is True
+    assert "uv sync --extra anthropic" in result.note
