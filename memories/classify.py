@@ -90,6 +90,7 @@ class Classifier:
         return results
 
 
+_CACHE_MAX = 64
 _cache: dict[tuple[object, ...], Classifier] = {}
 _cache_lock = threading.Lock()
 
@@ -99,5 +100,7 @@ def classifier_for(extra: Sequence[Category] = ()) -> Classifier:
     key = (get_embedder().model_name, *((c.slug, c.description, c.sensitive) for c in extra))
     with _cache_lock:
         if key not in _cache:
+            if len(_cache) >= _CACHE_MAX:  # many users with their own categories
+                _cache.clear()
             _cache[key] = Classifier([*DEFAULT_CATEGORIES, *extra])
         return _cache[key]

@@ -285,7 +285,10 @@ def _apply_text(
                         embedding_model = %(model)s,
                         tsv = to_tsvector(%(cfg)s::regconfig, %(text)s),
                         updated_at = %(now)s,
-                        user_edited_at = CASE WHEN %(by_owner)s THEN %(now)s ELSE user_edited_at END
+                        user_edited_at = CASE WHEN %(by_owner)s THEN %(now)s
+                                              ELSE user_edited_at END,
+                        categories = CASE WHEN categories_set_by_user THEN categories
+                                          ELSE %(auto_cats)s::varchar[] END
                     WHERE id = %(id)s AND owner_id = %(owner)s
                     """,
                 {
@@ -296,6 +299,10 @@ def _apply_text(
                     "cfg": settings.TEXT_SEARCH_CONFIG,
                     "now": now,
                     "by_owner": actor.app.is_owner_door,
+                    # A new text may be about something else: automatic labels follow it.
+                    "auto_cats": memory.categories
+                    if memory.categories_set_by_user
+                    else _auto_categories(actor, [[]], [vector])[0] or memory.categories,
                     "id": memory.id,
                     "owner": memory.owner_id,
                 },

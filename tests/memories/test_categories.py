@@ -104,3 +104,19 @@ def test_categorize_command_classifies_uncategorised_memories(
     call_command("categorize", user=owner.email, stdout=io.StringIO(), stderr=io.StringIO())
     memory.refresh_from_db()
     assert "health" in memory.categories
+
+
+@pytest.mark.django_db
+def test_automatic_labels_follow_an_edited_text_but_the_users_choice_stays(
+    owner_dash: Actor,
+) -> None:
+    auto = services.memory_create(actor=owner_dash, text="I play chess on Sundays").memory
+    services.memory_update(actor=owner_dash, memory_id=auto.id, text="I take insulin for diabetes")
+    auto.refresh_from_db()
+    assert "health" in auto.categories
+    chosen = services.memory_create(
+        actor=owner_dash, text="I play go on Sundays", categories=["hobbies"]
+    ).memory
+    services.memory_update(actor=owner_dash, memory_id=chosen.id, text="I take insulin daily")
+    chosen.refresh_from_db()
+    assert chosen.categories == ["hobbies"]
