@@ -593,4 +593,5 @@ def memory_remember(
         )
     result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
     note = "" if result.created else "An identical memory already exists; it was returned."
-    return RememberResult(results=[result], extraction="none", note=note)
+    action = "added" if result.created else "skipped"
+    return RememberResult(results=[result], extraction="none", note=note, actions=[action])

@@ -28,6 +28,7 @@ def test_the_same_sentence_twice_is_stored_once(owner_dash: Actor) -> None:
     assert first.results[0].created and not again.results[0].created
     assert again.results[0].memory.id == first.results[0].memory.id
     assert "already exists" in again.note
+    assert (first.actions, again.actions) == (["added"], ["skipped"])
     assert Memory.objects.filter(owner=owner_dash.user).count() == 1
 
 
