@@ -174,6 +174,16 @@ MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
 SEARCH_EXACT_MAX_ROWS = env_int("SEARCH_EXACT_MAX_ROWS", 50_000)
 EXTRACTION_MODE = env_choice("EXTRACTION_MODE", ("none", "anthropic", "openai", "ollama"), "none")
 
+# Extraction (LLM modes only; in "none" mode nothing leaves the machine). mem0 provides the client.
+LLM_MODEL = env_str("LLM_MODEL")  # empty: the provider's default model
+LLM_API_KEY = env_secret("LLM_API_KEY") or ""
+LLM_BASE_URL = env_str("LLM_BASE_URL")  # e.g. an OpenAI-compatible server or a remote Ollama
+LLM_TIMEOUT = env_int("LLM_TIMEOUT", 30)  # seconds; past it the text is stored for later extraction
+# How many similar existing memories each new fact is reconciled against.
+RECONCILE_NEIGHBOURS = env_int("RECONCILE_NEIGHBOURS", 5)
+# Classify memories without categories at write time, from the local embedding model.
+AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)
+
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 LOGGING = {
     "version": 1,

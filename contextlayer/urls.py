@@ -8,5 +8,6 @@ urlpatterns = [
     path("ready", views.ready, name="ready"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("review/", include("memories.review_urls")),
     path("", include("memories.urls")),
 ]

@@ -156,3 +156,45 @@ class AccessEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.app_name} {self.action} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class UserCategory(models.Model):
+    """A category a user added to the default vocabulary; the classifier learns its description."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    slug = models.CharField(max_length=64)
+    description = models.CharField(max_length=300)
+    sensitive = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["owner", "slug"], name="user_category_unique_slug")
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class MemoryProposal(models.Model):
+    """A model's suggested change to a memory the user edited by hand: never applied unreviewed."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="proposals")
+    proposed_text = models.TextField()
+    reason = models.CharField(max_length=500, blank=True)
+    proposed_by = models.CharField(max_length=120, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes: ClassVar = [models.Index(fields=["owner", "status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Proposal for {self.memory_id} ({self.status})"

@@ -136,9 +136,17 @@ class SearchHit:
 
 
 def memory_search(
-    *, actor: Actor, query: str, limit: int = 10, category: str | None = None
+    *,
+    actor: Actor,
+    query: str,
+    limit: int = 10,
+    category: str | None = None,
+    record: bool = True,
 ) -> list[SearchHit]:
-    """Hybrid search over the actor's active memories, best first."""
+    """Hybrid search over the actor's active memories, best first.
+
+    `record=False` is for the server's own look-ups (reconciliation), which no app reads.
+    """
     require(actor, SCOPE_READ)
     query = clean_text(query, field="query")
     if not 1 <= limit <= MAX_SEARCH:
@@ -151,7 +159,8 @@ def memory_search(
     )
     rows = Memory.objects.in_bulk([c.id for c in candidates])
     hits = [SearchHit(memory=rows[c.id], score=c.score) for c in candidates if c.id in rows]
-    audit.record(actor, AccessEvent.Action.SEARCH, [h.memory.id for h in hits])
+    if record:
+        audit.record(actor, AccessEvent.Action.SEARCH, [h.memory.id for h in hits])
     return hits
 
 

@@ -156,6 +156,8 @@ def memory_create_many(
         if item.state != MemoryState.ACTIVE or first_by_key[key] == i
     ]
     vectors = get_embedder().embed([cleaned[i][0] for i in to_insert])
+    # Classified before the row exists, so no app ever reads it uncategorised.
+    auto_cats = _auto_categories(actor, [cleaned[i][2] for i in to_insert], vectors)
 
     now = timezone.now()
     ids = [uuid.uuid4() for _ in to_insert]
@@ -173,7 +175,7 @@ def memory_create_many(
         "keys": [cleaned[i][1] for i in to_insert],
         "embs": [_vector_literal(v) for v in vectors],
         "states": [cleaned[i][3].state for i in to_insert],
-        "cats": [json.dumps(cleaned[i][2]) for i in to_insert],
+        "cats": [json.dumps(cleaned[i][2] or auto_cats[n]) for n, i in enumerate(to_insert)],
         "cats_user": [bool(cleaned[i][2]) and app.is_owner_door for i in to_insert],
         "provs": [json.dumps(_provenance(app, cleaned[i][3].provenance, now)) for i in to_insert],
         "metas": [json.dumps(cleaned[i][3].metadata) for i in to_insert],
@@ -215,6 +217,23 @@ def memory_create_many(
             else None,
         )
     return results
+
+
+def _auto_categories(
+    actor: Actor, given: Sequence[list[str]], vectors: Sequence[Any]
+) -> list[list[str]]:
+    """Local classification for the memories that came without categories."""
+    todo = [i for i, cats in enumerate(given) if not cats]
+    out: list[list[str]] = [[] for _ in given]
+    if not todo or not settings.AUTO_CATEGORIZE:
+        return out
+    from memories.user_categories import classify_for_owner
+
+    for i, cats in zip(
+        todo, classify_for_owner(actor.user, [vectors[i] for i in todo]), strict=True
+    ):
+        out[i] = cats
+    return out
 
 
 def _provenance(app: ConnectedApp, given: dict[str, Any], now: datetime) -> dict[str, Any]:
@@ -266,7 +285,10 @@ def _apply_text(
                         embedding_model = %(model)s,
                         tsv = to_tsvector(%(cfg)s::regconfig, %(text)s),
                         updated_at = %(now)s,
-                        user_edited_at = CASE WHEN %(by_owner)s THEN %(now)s ELSE user_edited_at END
+                        user_edited_at = CASE WHEN %(by_owner)s THEN %(now)s
+                                              ELSE user_edited_at END,
+                        categories = CASE WHEN categories_set_by_user THEN categories
+                                          ELSE %(auto_cats)s::varchar[] END
                     WHERE id = %(id)s AND owner_id = %(owner)s
                     """,
                 {
@@ -277,6 +299,10 @@ def _apply_text(
                     "cfg": settings.TEXT_SEARCH_CONFIG,
                     "now": now,
                     "by_owner": actor.app.is_owner_door,
+                    # A new text may be about something else: automatic labels follow it.
+                    "auto_cats": memory.categories
+                    if memory.categories_set_by_user
+                    else _auto_categories(actor, [[]], [vector])[0] or memory.categories,
                     "id": memory.id,
                     "owner": memory.owner_id,
                 },
@@ -284,6 +310,60 @@ def _apply_text(
     except IntegrityError:
         raise Conflict("Another active memory already has this text.") from None
     memory.refresh_from_db()
+
+
+class UserEdited(Conflict):
+    """The memory was edited by hand: a model may only propose a change to it."""
+
+
+def memory_supersede(
+    *,
+    actor: Actor,
+    memory_id: object,
+    text: str,
+    reason: str,
+    categories: Iterable[str] | None = None,
+    provenance: dict[str, Any] | None = None,
+    metadata: dict[str, Any] | None = None,
+    respect_user_edits: bool = True,
+) -> WriteResult:
+    """A changed fact: a new memory replaces the old one in search; the old text stays reachable
+    as a SUPERSEDE version of the new memory, with the reason. Refused with `UserEdited` when the
+    old memory was edited by hand (unless the owner asked for it: `respect_user_edits=False`)."""
+    require(actor, SCOPE_WRITE)
+    new_text = clean_text(text)
+    with transaction.atomic():
+        old = _locked(actor, memory_id)
+        if old.superseded_by_id is not None or old.state != MemoryState.ACTIVE:
+            raise Conflict("This memory is no longer active; it cannot be superseded.")
+        if respect_user_edits and old.user_edited_at is not None:
+            raise UserEdited("This memory was edited by hand; propose the change instead.")
+        if text_key(new_text) == old.text_key:
+            return WriteResult(memory=old, created=False)
+        cats = list(categories or ())
+        if not cats and old.categories_set_by_user:
+            cats = list(old.categories)
+        now = timezone.now()
+        new = memory_create(
+            actor=actor, text=new_text, categories=cats, provenance=provenance, metadata=metadata
+        )
+        Memory.objects.filter(pk=old.pk).update(superseded_by=new.memory, updated_at=now)
+        old.refresh_from_db()
+        MemoryVersion.objects.create(
+            memory=new.memory,
+            owner=old.owner,
+            text=old.text,
+            kind=MemoryVersion.Kind.SUPERSEDE,
+            changed_by=actor.label,
+            reason=reason[:500],
+        )
+        audit.record(
+            actor,
+            AccessEvent.Action.UPDATE,
+            [old.id, new.memory.id],
+            detail={"superseded": str(old.id), "by": str(new.memory.id)},
+        )
+    return new
 
 
 def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) -> Memory:
@@ -487,6 +567,8 @@ class RememberResult:
     results: list[WriteResult]
     extraction: str  # "none": stored as given; LLM modes say what they did
     note: str = ""  # a sentence for the caller, e.g. "already known" or "LLM unavailable"
+    # Per result in LLM modes: added / skipped / superseded / proposed / stored_raw.
+    actions: list[str] = field(default_factory=list)
 
 
 def memory_remember(
@@ -498,9 +580,18 @@ def memory_remember(
 ) -> RememberResult:
     """The entry point for "remember this" from any door (MCP add_memory, API, dashboard).
 
-    In EXTRACTION_MODE=none the text is stored as given (an identical memory is returned instead).
-    LLM modes extract facts and reconcile them against existing memories.
+    EXTRACTION_MODE=none: the text is stored as given (classified locally when no category is
+    given); an identical active memory is returned instead of a second row. LLM modes: the model
+    extracts short facts and each is reconciled (add / skip / supersede) against the user's most
+    similar memories; if the model fails, the raw text is stored and marked for later extraction.
     """
+    if settings.EXTRACTION_MODE != "none":
+        from memories.extraction.remember import remember_with_llm
+
+        return remember_with_llm(
+            actor=actor, text=text, categories=categories, provenance=provenance
+        )
     result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
     note = "" if result.created else "An identical memory already exists; it was returned."
-    return RememberResult(results=[result], extraction="none", note=note)
+    action = "added" if result.created else "skipped"
+    return RememberResult(results=[result], extraction="none", note=note, actions=[action])

@@ -11,7 +11,7 @@ from accounts.actors import Actor
 from accounts.models import ConnectedApp
 from memories.categories import SENSITIVE
 from memories.errors import AppPaused, InvalidInput, ScopeRequired
-from memories.models import MemoryState
+from memories.models import MemoryState, UserCategory
 
 
 def require(actor: Actor, scope: str) -> None:
@@ -23,7 +23,11 @@ def require(actor: Actor, scope: str) -> None:
 
 
 def _denied_sensitive(app: ConnectedApp) -> list[str]:
-    return sorted(SENSITIVE - set(app.categories))
+    """Default sensitive categories plus the ones the user flagged, unless granted by name."""
+    own = UserCategory.objects.filter(owner_id=app.owner_id, sensitive=True).values_list(
+        "slug", flat=True
+    )
+    return sorted((SENSITIVE | set(own)) - set(app.categories))
 
 
 def visible_q(actor: Actor) -> Q:

@@ -109,7 +109,10 @@ def test_delete_leaves_no_text_or_embedding_in_any_table(owner_dash: Actor) -> N
 
 
 def test_delete_names_the_apps_that_read_the_memory(owner: User, owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Allergic to peanuts").memory
+    # Not a sensitive category: an app only reads those when granted them by name.
+    memory = services.memory_create(
+        actor=owner_dash, text="Plays the cello", categories=["hobbies"]
+    ).memory
     cursor_app = actor_for(owner, stdio_app(owner, "cursor"))
     memory_get(actor=cursor_app, memory_id=memory.id)
     result = services.memory_delete(actor=owner_dash, memory_id=memory.id)

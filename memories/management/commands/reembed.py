@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from memories.embeddings import get_embedder
 from memories.maintenance import reembed_all
+from memories.management.progress import progress_bar
 
 
 class Command(BaseCommand):
@@ -25,15 +26,11 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         embedder = get_embedder(opts["model"])
 
-        def progress(done: int, total: int) -> None:
-            width = 30
-            filled = width * done // max(total, 1)
-            self.stderr.write(
-                f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", ending=""
-            )
-
         count = reembed_all(
-            embedder=embedder, only_stale=not opts["all"], batch=opts["batch"], progress=progress
+            embedder=embedder,
+            only_stale=not opts["all"],
+            batch=opts["batch"],
+            progress=progress_bar(self.stderr),
         )
         self.stderr.write("")
         self.stdout.write(f"Re-embedded {count} memories with {embedder.model_name}.")

@@ -1,0 +1,106 @@
+"""Local category classification from the embedding model: works offline in every mode.
+
+Each category is a set of prototypes (its description and a few example memories). A memory's
+score for a category is the mean of its three best cosine similarities to that category's
+prototypes. The best category is kept when it clears a threshold; runners-up within a margin are
+kept too (a memory can be about food and health). Sensitive categories use a lower threshold and
+no margin: missing "health" on a medical fact is worse than labelling one fact too many, because
+consent leaves sensitive categories out of an app's grant unless the user opts in.
+
+Thresholds were tuned on the dev half of tests/memories/data/categories_labelled.json only;
+`uv run python -m bench categories` reports both halves.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from memories.categories import DEFAULT_CATEGORIES, Category
+from memories.embeddings import get_embedder
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    minimum: float = 0.25  # the best category must score at least this
+    margin: float = 0.02  # other categories within this of the best are kept too
+    sensitive: float = 0.50  # a sensitive category at or above this is always kept
+    max_labels: int = 3
+    top_k: int = 3  # prototypes averaged per category
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+
+
+def _normalised(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    matrix = np.asarray(vectors, dtype=np.float32)
+    if matrix.ndim == 1:
+        matrix = matrix[None, :]
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-12)
+
+
+class Classifier:
+    """Scores memories against a fixed set of categories; cheap once the prototypes are embedded."""
+
+    def __init__(
+        self, categories: Sequence[Category], thresholds: Thresholds = DEFAULT_THRESHOLDS
+    ) -> None:
+        self.categories = list(categories)
+        self.thresholds = thresholds
+        texts: list[str] = []
+        owners: list[int] = []
+        for index, category in enumerate(self.categories):
+            for text in (category.description, *category.examples):
+                texts.append(text)
+                owners.append(index)
+        self._prototypes = _normalised(get_embedder().embed(texts))
+        self._owners = np.asarray(owners)
+
+    def scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """One row per memory, one column per category."""
+        sims = _normalised(vectors) @ self._prototypes.T
+        out = np.empty((sims.shape[0], len(self.categories)), dtype=np.float32)
+        k = self.thresholds.top_k
+        for index in range(len(self.categories)):
+            cols = sims[:, self._owners == index]
+            top = np.sort(cols, axis=1)[:, -min(k, cols.shape[1]) :]
+            out[:, index] = top.mean(axis=1)
+        return out
+
+    def classify(self, vectors: Sequence[np.ndarray] | np.ndarray) -> list[list[str]]:
+        if len(vectors) == 0:
+            return []
+        t = self.thresholds
+        results: list[list[str]] = []
+        for row in self.scores(vectors):
+            order = np.argsort(-row)
+            best = float(row[order[0]])
+            picked: list[str] = []
+            for index in order:
+                category = self.categories[index]
+                score = float(row[index])
+                near_best = best >= t.minimum and score >= best - t.margin
+                if near_best or (category.sensitive and score >= t.sensitive):
+                    picked.append(category.slug)
+            results.append(picked[: t.max_labels])
+        return results
+
+
+_CACHE_MAX = 64
+_cache: dict[tuple[object, ...], Classifier] = {}
+_cache_lock = threading.Lock()
+
+
+def classifier_for(extra: Sequence[Category] = ()) -> Classifier:
+    """The default vocabulary plus a user's own categories; built once per distinct set."""
+    key = (get_embedder().model_name, *((c.slug, c.description, c.sensitive) for c in extra))
+    with _cache_lock:
+        if key not in _cache:
+            if len(_cache) >= _CACHE_MAX:  # many users with their own categories
+                _cache.clear()
+            _cache[key] = Classifier([*DEFAULT_CATEGORIES, *extra])
+        return _cache[key]

@@ -1,0 +1,133 @@
+"""`memory_remember` in the LLM modes: extract facts, reconcile them, apply all in one
+transaction. The model is called before the transaction opens, so no lock is held while it thinks
+and reads are never blocked; when it fails, the raw text is stored and marked for later."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from accounts.actors import Actor
+from accounts.models import SCOPE_WRITE
+from memories.errors import Conflict
+from memories.extraction.facts import extract_facts
+from memories.extraction.llm import LLMUnavailable
+from memories.extraction.reconcile import SKIP, SUPERSEDE, Decision, decide, gather
+from memories.proposals import proposal_create
+from memories.services import (
+    RememberResult,
+    UserEdited,
+    WriteResult,
+    clean_categories,
+    memory_create,
+    memory_supersede,
+)
+from memories.text import clean_text
+from memories.visibility import check_write_categories, require
+
+
+def remember_with_llm(
+    *,
+    actor: Actor,
+    text: str,
+    categories: Iterable[str] | None = None,
+    provenance: dict[str, Any] | None = None,
+) -> RememberResult:
+    require(actor, SCOPE_WRITE)
+    text = clean_text(text)
+    cats = clean_categories(categories)
+    check_write_categories(actor, cats)
+    mode = settings.EXTRACTION_MODE
+    try:
+        facts = extract_facts(text)
+        if not facts:
+            return RememberResult(
+                results=[],
+                extraction=mode,
+                note="The model found no lasting fact about you in this text; nothing was stored.",
+            )
+        decisions = decide(gather(actor, facts))
+    except LLMUnavailable as exc:
+        result = memory_create(
+            actor=actor,
+            text=text,
+            categories=cats,
+            provenance=provenance,
+            metadata={"needs_extraction": True, "extraction_error": str(exc)[:300]},
+        )
+        return RememberResult(
+            results=[result],
+            extraction="deferred",
+            note=f"{exc} The text was stored as given and marked for extraction later.",
+            actions=["stored_raw"],
+        )
+    return apply_decisions(actor, decisions, cats, provenance or {})
+
+
+def apply_decisions(
+    actor: Actor, decisions: list[Decision], cats: list[str], provenance: dict[str, Any]
+) -> RememberResult:
+    """Apply every decision in one transaction (the caller may already hold one)."""
+    mode = settings.EXTRACTION_MODE
+    results: list[WriteResult] = []
+    actions: list[str] = []
+    rejected: list[str] = []
+    metadata = {"extracted_by": mode}
+    with transaction.atomic():
+        for d in decisions:
+            if d.rejected:
+                rejected.append(d.rejected)
+            if d.action == SKIP and d.target is not None:
+                results.append(WriteResult(memory=d.target, created=False))
+                actions.append("skipped")
+                continue
+            if d.action == SUPERSEDE and d.target is not None:
+                try:
+                    results.append(
+                        memory_supersede(
+                            actor=actor,
+                            memory_id=d.target.id,
+                            text=d.case.text,
+                            reason=d.reason or "The model found this fact changed.",
+                            categories=cats,
+                            provenance=provenance,
+                            metadata=metadata,
+                        )
+                    )
+                    actions.append("superseded")
+                    continue
+                except UserEdited:
+                    proposal_create(
+                        actor=actor, memory=d.target, proposed_text=d.case.text, reason=d.reason
+                    )
+                    results.append(WriteResult(memory=d.target, created=False))
+                    actions.append("proposed")
+                    continue
+                except Conflict:
+                    pass  # superseded meanwhile (or by an earlier fact): keep the fact as new
+            result = memory_create(
+                actor=actor,
+                text=d.case.text,
+                categories=cats,
+                provenance=provenance,
+                metadata=metadata,
+            )
+            results.append(result)
+            actions.append("added" if result.created else "skipped")
+    return RememberResult(
+        results=results, extraction=mode, note=_note(actions, rejected), actions=actions
+    )
+
+
+def _note(actions: list[str], rejected: list[str]) -> str:
+    counts = {a: actions.count(a) for a in ("added", "skipped", "superseded", "proposed")}
+    parts = [f"{n} {a}" for a, n in counts.items() if n]
+    note = f"{len(actions)} fact(s): {', '.join(parts)}."
+    if counts["proposed"]:
+        note += " A memory you edited by hand was left alone; the change awaits your review."
+    if rejected:
+        note += f" Rejected model decisions (stored as new instead): {'; '.join(rejected)}."
+    return note

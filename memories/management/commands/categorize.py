@@ -1,0 +1,43 @@
+"""Re-run local classification for one user's memories whose categories they did not choose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from accounts.actors import owner_actor
+from accounts.models import ConnectedApp, User
+from memories.management.progress import progress_bar
+from memories.user_categories import memory_recategorize
+
+
+class Command(BaseCommand):
+    help = (
+        "Classify a user's uncategorised memories (or, with --all, every memory whose categories "
+        "the user did not set) with the local model; shows progress."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--user", required=True, help="Email of the user whose memories.")
+        parser.add_argument(
+            "--all",
+            action="store_true",
+            help="Also re-label memories that already have automatic categories.",
+        )
+        parser.add_argument("--batch", type=int, default=256, help="Memories per batch.")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        user = User.objects.filter(email__iexact=opts["user"]).first()
+        if user is None:
+            raise CommandError(f"No user with email {opts['user']!r}.")
+        # The cli door: the change is audited like any other write.
+        actor = owner_actor(user, ConnectedApp.CLI)
+        changed = memory_recategorize(
+            actor=actor,
+            all_memories=opts["all"],
+            batch=opts["batch"],
+            progress=progress_bar(self.stderr),
+        )
+        self.stderr.write("")
+        self.stdout.write(f"Updated the categories of {changed} memories.")

@@ -1,0 +1,122 @@
+"""Categories: the local classifier's quality on the held-out set, users' own categories, the
+user's choice winning, and the categorize command."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from pytest_django.fixtures import Settings
+
+from accounts.actors import Actor, actor_for, stdio_app
+from accounts.models import User
+from bench.categories import load, run
+from memories import services
+from memories.errors import Conflict, InvalidInput, NotFound
+from memories.selectors import memory_get
+from memories.user_categories import category_add, category_list, memory_recategorize
+
+
+def test_the_labelled_set_is_big_enough_and_half_held_out() -> None:
+    examples = load()
+    heldout = [e for e in examples if e.split == "heldout"]
+    assert len(examples) >= 200
+    assert 0.45 <= len(heldout) / len(examples) <= 0.55
+
+
+def test_local_classification_meets_the_bar_on_the_held_out_half() -> None:
+    report = run(["heldout"])["heldout"]
+    assert report["macro_f1"] >= 0.6, report
+    assert report["sensitive_recall"] >= 0.85, report
+
+
+@pytest.mark.django_db
+def test_a_user_category_is_listed_and_learned_by_the_classifier(owner_dash: Actor) -> None:
+    category_add(
+        actor=owner_dash,
+        slug="beekeeping",
+        description="Bees, beehives, honey harvests and beekeeping equipment.",
+    )
+    assert "beekeeping" in [c.slug for c in category_list(actor=owner_dash) if c.custom]
+    memory = services.memory_create(actor=owner_dash, text="My beehives gave 12 kg of honey").memory
+    assert "beekeeping" in memory.categories
+
+
+@pytest.mark.django_db
+def test_adding_a_category_is_validated(owner_dash: Actor) -> None:
+    with pytest.raises(Conflict):
+        category_add(actor=owner_dash, slug="health", description="Mine.")
+    with pytest.raises(InvalidInput):
+        category_add(actor=owner_dash, slug="Not a slug!", description="x")
+    category_add(actor=owner_dash, slug="pets", description="Pets.")
+    with pytest.raises(Conflict):
+        category_add(actor=owner_dash, slug="pets", description="Again.")
+
+
+@pytest.mark.django_db
+def test_an_app_cannot_add_categories(owner: User) -> None:
+    app = actor_for(owner, stdio_app(owner, "cursor"))
+    with pytest.raises(NotFound):
+        category_add(actor=app, slug="pets", description="Pets.")
+
+
+@pytest.mark.django_db
+def test_a_sensitive_user_category_stays_out_of_an_apps_grant(
+    owner: User, owner_dash: Actor
+) -> None:
+    category_add(actor=owner_dash, slug="fertility", description="IVF.", sensitive=True)
+    memory = services.memory_create(
+        actor=owner_dash, text="Second IVF round in May", categories=["fertility"]
+    ).memory
+    app = stdio_app(owner, "cursor")
+    with pytest.raises(NotFound):
+        memory_get(actor=actor_for(owner, app), memory_id=memory.id)
+    app.categories = ["fertility"]
+    app.save()
+    assert memory_get(actor=actor_for(owner, app), memory_id=memory.id).id == memory.id
+
+
+@pytest.mark.django_db
+def test_the_users_choice_wins_over_a_later_automatic_pass(owner_dash: Actor) -> None:
+    memory = services.memory_create(actor=owner_dash, text="I'm allergic to penicillin").memory
+    services.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["travel"])
+    memory_recategorize(actor=owner_dash, all_memories=True)
+    memory.refresh_from_db()
+    assert memory.categories == ["travel"]
+
+
+@pytest.mark.django_db
+def test_categorize_command_classifies_uncategorised_memories(
+    owner: User, owner_dash: Actor, settings: Settings
+) -> None:
+    settings.AUTO_CATEGORIZE = False
+    memory = services.memory_create(actor=owner_dash, text="I have type 1 diabetes").memory
+    assert memory.categories == []
+    out, err = io.StringIO(), io.StringIO()
+    call_command("categorize", user=owner.email, stdout=out, stderr=err)
+    memory.refresh_from_db()
+    assert "health" in memory.categories
+    assert "Updated the categories of 1 memories." in out.getvalue()
+    assert "1/1" in err.getvalue()
+    # Without --all, automatic labels already there are left as they are.
+    services.memory_create(actor=owner_dash, text="I play chess", categories=[])
+    call_command("categorize", user=owner.email, stdout=io.StringIO(), stderr=io.StringIO())
+    memory.refresh_from_db()
+    assert "health" in memory.categories
+
+
+@pytest.mark.django_db
+def test_automatic_labels_follow_an_edited_text_but_the_users_choice_stays(
+    owner_dash: Actor,
+) -> None:
+    auto = services.memory_create(actor=owner_dash, text="I play chess on Sundays").memory
+    services.memory_update(actor=owner_dash, memory_id=auto.id, text="I take insulin for diabetes")
+    auto.refresh_from_db()
+    assert "health" in auto.categories
+    chosen = services.memory_create(
+        actor=owner_dash, text="I play go on Sundays", categories=["hobbies"]
+    ).memory
+    services.memory_update(actor=owner_dash, memory_id=chosen.id, text="I take insulin daily")
+    chosen.refresh_from_db()
+    assert chosen.categories == ["hobbies"]
