@@ -159,8 +159,10 @@ def test_revoked_token_gets_401_on_its_next_request(
 
     client_token_revoke(user=owner, token=token.prefix)
 
-    with pytest.raises(BaseException):  # noqa: B017 - the SDK surfaces the 401 as an error
+    # The SDK client fails the call with an MCPError inside its task group's ExceptionGroup.
+    with pytest.raises(ExceptionGroup) as caught:
         client.call("search_memory", {"query": "anything"})
+    assert "Server returned an error response" in repr(caught.value)
     raw = httpx2.post(
         f"{server_url}/mcp", json=INIT, headers={**JSON, "authorization": f"Bearer {client.token}"}
     )
