@@ -290,6 +290,14 @@ def test_foreign_host_and_browser_origin_are_refused(server_url: str) -> None:
         f"{server_url}/mcp", json=INIT, headers={**JSON, "origin": "https://evil.example"}
     )
     assert bad_origin.status_code == 403
+    # The server's own origin may call from a browser: preflight without a token, CORS headers.
+    preflight = httpx2.options(f"{server_url}/mcp", headers={"origin": server_url})
+    assert preflight.status_code == 204
+    assert preflight.headers["access-control-allow-origin"] == server_url
+    assert "authorization" in preflight.headers["access-control-allow-headers"]
+    own = httpx2.post(f"{server_url}/mcp", json=INIT, headers={**JSON, "origin": server_url})
+    assert own.status_code == 401
+    assert "www-authenticate" in own.headers["access-control-expose-headers"]
 
 
 def test_paused_app_is_refused_clearly_and_nothing_is_written(
