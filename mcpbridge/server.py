@@ -83,8 +83,8 @@ class MemoryServer(MCPServer[Any]):
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):
-                tool = self._tool_manager.get_tool(name)
-                accepted = list(tool.parameters.get("properties", {})) if tool else []
+                schemas = {t.name: t.input_schema for t in await self.list_tools()}
+                accepted = list(schemas.get(name, {}).get("properties", {}))
                 raise ToolError(_explain(name, cause, accepted)) from cause
             raise
 
