@@ -224,3 +224,11 @@ CACHES = {
         "LOCATION": "contextlayer_cache",
     }
 }
+# MCP (mcpbridge): Streamable HTTP at /mcp. The resource URL is PUBLIC_URL + "/mcp", or derived
+# from the request's Host (checked against ALLOWED_HOSTS) when PUBLIC_URL is unset.
+MCP_SCOPES_SUPPORTED = ["memories:read", "memories:write", "memories:delete"]
+# Browser origins besides PUBLIC_URL (or the request's own origin) allowed to call /mcp.
+MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
+# Stateless mode logs every request's transport teardown at INFO; the audit line says enough.
+for _quiet in ("mcp.server.streamable_http", "mcp.server.streamable_http_manager"):
+    LOGGING["loggers"][_quiet] = {"level": "WARNING"}  # type: ignore[index]

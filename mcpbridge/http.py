@@ -1,0 +1,254 @@
+"""MCP over Streamable HTTP at exactly `/mcp`, next to Django in one ASGI application.
+
+This layer owns what the SDK's built-in auth cannot do for us: the resource URL may come from the
+request (PUBLIC_URL unset in development), host and origin checks follow Django's settings, and a
+bearer token becomes a `Credential` through `credentials.resolve_bearer` only. The SDK then serves
+JSON-RPC statelessly, so any worker process can answer any request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+from django.http.request import split_domain_port, validate_host
+from mcp.server.auth.middleware.auth_context import auth_context_var
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.types import Message, Receive, Scope, Send
+
+from accounts.models import SCOPE_READ, SCOPE_WRITE
+from mcpbridge.credentials import Credential, resolve_bearer
+from mcpbridge.server import MemoryServer, build_server, current_actor
+
+logger = logging.getLogger("contextlayer.mcp")
+
+MCP_PATH = "/mcp"
+PRM_PATH = "/.well-known/oauth-protected-resource"
+# What a client should ask for when it has no token yet (the `scope` of the 401 challenge).
+CHALLENGE_SCOPES = (SCOPE_READ, SCOPE_WRITE)
+
+
+def request_origin(headers: Headers, scheme: str) -> str | None:
+    """This server's public origin: PUBLIC_URL, else the request's own; None for a foreign Host.
+
+    The Host header is checked against ALLOWED_HOSTS exactly as Django checks it (DNS rebinding).
+    """
+    host = headers.get("host", "").strip().lower()
+    domain, _port = split_domain_port(host)
+    if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+        return None
+    if settings.PUBLIC_URL:
+        return str(settings.PUBLIC_URL)
+    return f"{'https' if scheme in ('https', 'wss') else 'http'}://{host}"
+
+
+def resource_url(origin: str) -> str:
+    """The MCP resource identifier (RFC 8707/9728): exactly what users paste into a client."""
+    return origin + MCP_PATH
+
+
+def resource_metadata_url(origin: str) -> str:
+    return origin + PRM_PATH + MCP_PATH
+
+
+def protected_resource_metadata(origin: str) -> dict[str, Any]:
+    return {
+        "resource": resource_url(origin),
+        "authorization_servers": [origin],
+        "scopes_supported": list(settings.MCP_SCOPES_SUPPORTED),
+        "bearer_methods_supported": ["header"],
+        "resource_name": "Context Layer",
+    }
+
+
+def _origin_allowed(origin: str | None, own_origin: str) -> bool:
+    """Browsers send Origin; a page on another site must not drive the user's local server."""
+    if not origin:
+        return True  # not a browser (or a same-origin GET): nothing to rebind
+    origin = origin.rstrip("/").lower()
+    allowed = {own_origin.lower(), *(o.rstrip("/").lower() for o in settings.MCP_ALLOWED_ORIGINS)}
+    return origin in allowed
+
+
+def _bearer(headers: Headers) -> str | None:
+    """The token from `Authorization: Bearer …`; never from the URL."""
+    value = headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+async def _send_json(
+    send: Send,
+    status: int,
+    body: dict[str, Any],
+    extra: list[tuple[bytes, bytes]] = (),  # type: ignore[assignment]
+) -> None:
+    data = json.dumps(body).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(data)).encode()),
+        (b"cache-control", b"no-store"),
+        *extra,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+
+
+_PREFLIGHT = [
+    (b"access-control-allow-methods", b"GET, POST, DELETE, OPTIONS"),
+    (
+        b"access-control-allow-headers",
+        b"authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id",
+    ),
+    (b"access-control-max-age", b"600"),
+]
+
+
+def _with_cors(send: Send, origin: str) -> Send:
+    """Let an allowed browser origin read the response (and the 401 challenge)."""
+    extra = [
+        (b"access-control-allow-origin", origin.encode("latin-1")),
+        (b"access-control-expose-headers", b"mcp-session-id, www-authenticate"),
+        (b"vary", b"origin"),
+    ]
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+
+    return wrapped
+
+
+def challenge(origin: str, error: str | None, description: str) -> str:
+    """The WWW-Authenticate value that points a client at the protected resource metadata."""
+    parts = []
+    if error:
+        parts.append(f'error="{error}"')
+    parts.append(f'error_description="{description}"')
+    parts.append(f'resource_metadata="{resource_metadata_url(origin)}"')
+    parts.append(f'scope="{" ".join(CHALLENGE_SCOPES)}"')
+    return "Bearer " + ", ".join(parts)
+
+
+def _resolve(raw: str, resource: str) -> Credential | None:
+    close_old_connections()
+    try:
+        return resolve_bearer(raw, resource=resource)
+    finally:
+        close_old_connections()
+
+
+class MCPHttpApp:
+    """ASGI app for `/mcp` and `/.well-known/oauth-protected-resource*`."""
+
+    def __init__(self, server: MemoryServer | None = None) -> None:
+        self.server = server or build_server()
+        # Host and origin are checked here against Django's settings; the SDK's own check
+        # (localhost only by default) is switched off so it cannot disagree.
+        self.inner = self.server.streamable_http_app(
+            streamable_http_path=MCP_PATH,
+            stateless_http=True,
+            json_response=True,
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self) -> AsyncIterator[None]:
+        """The session manager's task group, held open by the outer ASGI app while serving.
+
+        The embedding model is loaded first, so the first search does not pay for it.
+        """
+        from memories.embeddings import get_embedder
+
+        await sync_to_async(lambda: get_embedder().embed_query("warm up"), thread_sensitive=True)()
+        async with self.server.session_manager.run():
+            yield
+
+    @staticmethod
+    def handles(path: str) -> bool:
+        return path in (MCP_PATH, PRM_PATH) or path.startswith(PRM_PATH + "/")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = Headers(scope=scope)
+        origin = request_origin(headers, scope.get("scheme", "http"))
+        if origin is None:
+            await _send_json(
+                send, 400, {"error": "invalid_request", "error_description": "Bad Host"}
+            )
+            return
+        if scope["path"] != MCP_PATH:
+            await self._metadata(scope, send, origin)  # public, any origin may read it
+            return
+        browser = headers.get("origin")
+        if not _origin_allowed(browser, origin):
+            await _send_json(send, 403, {"error": "forbidden", "error_description": "Bad Origin"})
+            return
+        if browser:
+            send = _with_cors(send, browser)
+        if scope["method"] == "OPTIONS":  # a browser's preflight carries no token
+            await send({"type": "http.response.start", "status": 204, "headers": _PREFLIGHT})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await self._mcp(scope, receive, send, headers, origin)
+
+    async def _metadata(self, scope: Scope, send: Send, origin: str) -> None:
+        cors = [
+            (b"access-control-allow-origin", b"*"),
+            (b"access-control-allow-methods", b"GET, OPTIONS"),
+        ]
+        if scope["path"] not in (PRM_PATH, PRM_PATH + MCP_PATH):
+            await _send_json(send, 404, {"error": "not_found"})
+        elif scope["method"] == "OPTIONS":
+            await send({"type": "http.response.start", "status": 204, "headers": cors})
+            await send({"type": "http.response.body", "body": b""})
+        elif scope["method"] != "GET":
+            await _send_json(send, 405, {"error": "method_not_allowed"})
+        else:
+            await _send_json(send, 200, protected_resource_metadata(origin), cors)
+
+    async def _mcp(
+        self, scope: Scope, receive: Receive, send: Send, headers: Headers, origin: str
+    ) -> None:
+        raw = _bearer(headers)
+        resource = resource_url(origin)
+        credential = None
+        if raw is not None:
+            credential = await sync_to_async(_resolve, thread_sensitive=True)(raw, resource)
+        if credential is None:
+            error = None if raw is None else "invalid_token"
+            text = "Authentication required" if raw is None else "The token is invalid or revoked"
+            header = challenge(origin, error, text).encode()
+            await _send_json(
+                send,
+                401,
+                {"error": error or "unauthorized", "error_description": text},
+                [(b"www-authenticate", header)],
+            )
+            return
+        access = AccessToken(
+            token=raw or "",
+            client_id=credential.token_id or str(credential.app.pk),
+            scopes=sorted(credential.scopes),
+            expires_at=int(credential.expires_at.timestamp()) if credential.expires_at else None,
+            resource=resource,
+            subject=str(credential.user.pk),
+        )
+        actor_token = current_actor.set(credential.actor)
+        auth_token = auth_context_var.set(AuthenticatedUser(access))
+        try:
+            await self.inner(scope, receive, send)
+        finally:
+            auth_context_var.reset(auth_token)
+            current_actor.reset(actor_token)
