@@ -78,6 +78,8 @@ def clean_categories(categories: Iterable[str] | None) -> list[str]:
         if not isinstance(raw, str):
             raise InvalidInput("Categories must be strings.", field="categories")
         slug = raw.strip().lower()
+        if "\x00" in slug:
+            raise InvalidInput("A category name cannot contain NUL characters.", field="categories")
         if not slug:
             continue
         if len(slug) > 64:
