@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Any
 
 from django.http import HttpRequest
-from ninja import Field, Query, Router, Schema
+from ninja import Query, Router, Schema
 
 from accounts import selectors, services
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
+from contextlayer.api_types import DbId
 
 router = Router(tags=["connected apps"])
 
-AppId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+AppId = DbId
 
 
 class AppOut(Schema):

@@ -12,12 +12,11 @@ from ninja import Field, Query, Router, Schema, Status
 
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
+from contextlayer.api_types import NO_NUL, DbId, UtcDatetime
 from memories import activity, selectors, services
 from memories.categories import DEFAULT_CATEGORIES
 from memories.models import AccessEvent, Memory, MemoryVersion
 
-# PostgreSQL text cannot hold NUL; refusing it in the schema gives a 400 instead of a crash.
-NO_NUL = r"^[^\x00]*$"
 FilterText = Annotated[str, Field(max_length=200, pattern=NO_NUL)]
 MemoryText = Annotated[str, Field(min_length=1, max_length=settings.MEMORY_MAX_CHARS)]
 CategoryName = Annotated[str, Field(max_length=64, pattern=NO_NUL)]
@@ -57,8 +56,8 @@ class MemoryListQuery(Schema):
     state: Literal["active", "paused", "archived", "all"] = "active"
     category: CategoryName | None = None
     app: FilterText | None = Field(None, description="Name of the app the memory came from.")
-    created_after: datetime | None = None
-    created_before: datetime | None = None
+    created_after: UtcDatetime | None = None
+    created_before: UtcDatetime | None = None
     text: FilterText | None = Field(None, description="Case-insensitive substring of the text.")
     cursor: FilterText | None = Field(None, description="`next_cursor` of the previous page.")
     limit: int = Field(50, ge=1, le=selectors.MAX_PAGE)
@@ -135,7 +134,7 @@ class CategoryOut(Schema):
 
 
 MemoryId = uuid.UUID
-VersionId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+VersionId = DbId
 
 
 @router.get("", response={200: MemoryPageOut, **error_responses()}, summary="List memories")
@@ -293,11 +292,11 @@ class AccessEventPageOut(Schema):
 
 
 class AccessEventQuery(Schema):
-    app_id: Annotated[int, Field(ge=1, le=2**63 - 1)] | None = None
+    app_id: DbId | None = None
     action: Literal[tuple(AccessEvent.Action.values)] | None = None  # type: ignore[valid-type]
     memory_id: uuid.UUID | None = None
-    created_after: datetime | None = None
-    created_before: datetime | None = None
+    created_after: UtcDatetime | None = None
+    created_before: UtcDatetime | None = None
     cursor: FilterText | None = None
     limit: int = Field(50, ge=1, le=activity.MAX_EVENTS_PAGE)
 
