@@ -172,6 +172,8 @@ MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
 # Above this many candidate rows a tenant is searched through the HNSW index (iterative scan);
 # below it the scan is exact, so a small tenant in a big table never loses rows to a post-filter.
 SEARCH_EXACT_MAX_ROWS = env_int("SEARCH_EXACT_MAX_ROWS", 50_000)
+# The admin shows memory metadata only; a single-user self-hoster may let it show the text too.
+ADMIN_SHOW_MEMORY_TEXT = env_bool("ADMIN_SHOW_MEMORY_TEXT", False)
 EXTRACTION_MODE = env_choice("EXTRACTION_MODE", ("none", "anthropic", "openai", "ollama"), "none")
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
