@@ -151,6 +151,12 @@ SIGNUP_POLICY = env_choice("SIGNUP_POLICY", ("auto", "closed", "invite", "open")
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Context Layer <noreply@localhost>")
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_secret("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -202,3 +208,18 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", True)
+
+# --- Production deployment (issue 8) ---
+# A request body (JSON, form) above this size is refused: 413 in the API. File uploads are apart.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
+if PRODUCTION:
+    # collectstatic runs at image build time; WhiteNoise serves the hashed, compressed files.
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    # Load balancers and container health checks probe over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health$", r"^ready$"]
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading is an opt-in commitment to the browsers' list (SECURE_HSTS_PRELOAD=true).
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
