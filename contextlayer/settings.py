@@ -72,6 +72,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "contextlayer.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -151,6 +152,12 @@ SIGNUP_POLICY = env_choice("SIGNUP_POLICY", ("auto", "closed", "invite", "open")
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Context Layer <noreply@localhost>")
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_secret("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -172,6 +179,8 @@ MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
 # Above this many candidate rows a tenant is searched through the HNSW index (iterative scan);
 # below it the scan is exact, so a small tenant in a big table never loses rows to a post-filter.
 SEARCH_EXACT_MAX_ROWS = env_int("SEARCH_EXACT_MAX_ROWS", 50_000)
+# The admin shows memory metadata only; a single-user self-hoster may let it show the text too.
+ADMIN_SHOW_MEMORY_TEXT = env_bool("ADMIN_SHOW_MEMORY_TEXT", False)
 EXTRACTION_MODE = env_choice("EXTRACTION_MODE", ("none", "anthropic", "openai", "ollama"), "none")
 
 # Extraction (LLM modes only; in "none" mode nothing leaves the machine). mem0 provides the client.
@@ -232,3 +241,17 @@ MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
 # Stateless mode logs every request's transport teardown at INFO; the audit line says enough.
 for _quiet in ("mcp.server.streamable_http", "mcp.server.streamable_http_manager"):
     LOGGING["loggers"][_quiet] = {"level": "WARNING"}  # type: ignore[index]
+# --- Production deployment (issue 8) ---
+# A request body (JSON, form) above this size is refused: 413 in the API. File uploads are apart.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
+if PRODUCTION:
+    # collectstatic runs at image build time; WhiteNoise serves the hashed, compressed files.
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    # Load balancers and container health checks probe over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health$", r"^ready$"]
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading is an opt-in commitment to the browsers' list (SECURE_HSTS_PRELOAD=true).
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]

@@ -47,3 +47,12 @@ class AppPaused(DomainError):
 
 class Conflict(DomainError):
     code = "conflict"
+
+
+class OwnerOnly(DomainError):
+    """Managing apps and reading the access log is the owner's job, not a connected app's."""
+
+    code = "owner_only"
+
+    def __init__(self) -> None:
+        super().__init__("Only the owner (signed in, or through a built-in door) may do this.")

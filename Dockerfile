@@ -1,0 +1,64 @@
+# Context Layer: one image for the web process (gunicorn + uvicorn workers) and the task worker.
+# Build:  docker build -t context-layer .
+# The embedding model and static files are baked in, so the container needs no network at runtime.
+
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+
+# ---- build: dependencies, static files, the embedding model folder ----
+FROM ${PYTHON_IMAGE} AS build
+
+ENV UV_PYTHON_DOWNLOADS=never \
+    UV_COMPILE_BYTECODE=1 \
+    UV_LINK_MODE=copy \
+    UV_PROJECT_ENVIRONMENT=/opt/venv \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+RUN pip install --no-cache-dir uv==0.13.9
+
+WORKDIR /app
+COPY pyproject.toml uv.lock .python-version ./
+RUN uv sync --frozen --no-dev --no-install-project
+
+COPY . .
+
+# collectstatic and the model folder need settings, not a database or a real secret.
+ENV PATH=/opt/venv/bin:$PATH \
+    CONTEXT_LAYER_HOME=/var/lib/context-layer \
+    STATIC_ROOT=/app/staticfiles \
+    DJANGO_SETTINGS_MODULE=contextlayer.settings
+RUN CONTEXT_LAYER_ENV=production SECRET_KEY=build-time-only PUBLIC_URL=https://build.invalid \
+        python manage.py collectstatic --noinput \
+    && SECRET_KEY=build-time-only python -c "import django; django.setup(); \
+from memories.embeddings import default_model_dir, get_embedder; \
+print(default_model_dir()); get_embedder().embed_query('warm up')" \
+    && rm -f /var/lib/context-layer/secret_key
+
+# ---- runtime: the virtualenv, the app, the model folder; no compilers, no uv, not root ----
+FROM ${PYTHON_IMAGE} AS runtime
+
+RUN groupadd --system --gid 10001 app \
+    && useradd --system --uid 10001 --gid app --home-dir /app --shell /usr/sbin/nologin app
+
+COPY --from=build /opt/venv /opt/venv
+COPY --from=build --chown=app:app /var/lib/context-layer /var/lib/context-layer
+COPY --from=build /app /app
+
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    CONTEXT_LAYER_ENV=production \
+    CONTEXT_LAYER_HOME=/var/lib/context-layer \
+    STATIC_ROOT=/app/staticfiles \
+    DJANGO_SETTINGS_MODULE=contextlayer.settings \
+    HF_HUB_OFFLINE=1 \
+    PORT=8000
+
+WORKDIR /app
+USER 10001:10001
+EXPOSE 8000
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-m", "contextlayer.healthcheck"]
+
+# The task worker is the same image with: python manage.py db_worker
+CMD ["gunicorn", "--config", "gunicorn.conf.py", "contextlayer.asgi:application"]

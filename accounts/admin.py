@@ -1,0 +1,150 @@
+"""Admin for operators: users (memory counts, last activity, MFA), connected apps.
+
+The operator is a custodian: actions go through the service layer as the owner's `cli` door with
+the operator named, so the owner's access log shows who did it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import apps
+from django.contrib import admin, messages
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Subquery
+from django.http import HttpRequest
+
+from accounts import services
+from accounts.actors import Actor, owner_actor
+from accounts.models import ConnectedApp, User
+from memories.errors import DomainError
+from memories.models import AccessEvent, Memory
+
+
+def operator_actor(request: HttpRequest, owner: User) -> Actor:
+    """The owner's `cli` door, acted through by this admin user (recorded as the actor)."""
+    operator = getattr(request.user, "email", "") or str(request.user)
+    return owner_actor(owner, ConnectedApp.CLI, operator=f"admin:{operator}")
+
+
+@admin.register(User)
+class UserAdmin(admin.ModelAdmin):
+    list_display = (
+        "email",
+        "name",
+        "is_active",
+        "is_staff",
+        "memory_count",
+        "last_activity",
+        "mfa_enabled",
+        "date_joined",
+    )
+    list_filter = ("is_active", "is_staff", "is_superuser")
+    search_fields = ("email", "name")
+    ordering = ("email",)
+    fields = (
+        "email",
+        "name",
+        "is_active",
+        "is_staff",
+        "is_superuser",
+        "groups",
+        "user_permissions",
+        "date_joined",
+        "last_login",
+    )
+    readonly_fields = ("date_joined", "last_login")
+    filter_horizontal = ("groups", "user_permissions")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
+        memories = (
+            Memory.objects.filter(owner=OuterRef("pk"))
+            .order_by()
+            .values("owner")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        last_event = (
+            AccessEvent.objects.filter(owner=OuterRef("pk"))
+            .order_by()
+            .values("owner")
+            .annotate(at=Max("created_at"))
+            .values("at")
+        )
+        qs = (
+            super()
+            .get_queryset(request)
+            .annotate(_memory_count=Subquery(memories), _last_activity=Subquery(last_event))
+        )
+        if apps.is_installed("allauth.mfa"):
+            from allauth.mfa.models import Authenticator
+
+            qs = qs.annotate(_mfa=Exists(Authenticator.objects.filter(user=OuterRef("pk"))))
+        return qs
+
+    @admin.display(description="memories", ordering="_memory_count")
+    def memory_count(self, obj: Any) -> int:
+        return getattr(obj, "_memory_count", None) or 0
+
+    @admin.display(description="last activity", ordering="_last_activity")
+    def last_activity(self, obj: Any) -> Any:
+        return getattr(obj, "_last_activity", None)
+
+    @admin.display(description="MFA", boolean=True)
+    def mfa_enabled(self, obj: Any) -> bool | None:
+        # None (shown as unknown) when allauth's MFA app is not installed.
+        return getattr(obj, "_mfa", None)
+
+
+@admin.register(ConnectedApp)
+class ConnectedAppAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "owner", "scopes", "paused", "last_seen_at", "revoked_at")
+    list_filter = ("kind", "paused", ("revoked_at", admin.EmptyFieldListFilter))
+    search_fields = ("name", "owner__email", "oauth_client_id")
+    list_select_related = ("owner",)
+    readonly_fields = (
+        "owner",
+        "kind",
+        "name",
+        "scopes",
+        "all_categories",
+        "categories",
+        "paused",
+        "oauth_client_id",
+        "created_at",
+        "last_seen_at",
+        "revoked_at",
+    )
+    actions = ("pause_apps", "resume_apps", "revoke_apps")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # revoke instead: it keeps the audit trail
+
+    def _apply(self, request: HttpRequest, queryset: QuerySet[ConnectedApp], verb: str) -> None:
+        done = 0
+        for app in queryset.select_related("owner"):
+            actor = operator_actor(request, app.owner)
+            try:
+                if verb == "revoke":
+                    services.app_revoke(actor=actor, app_id=app.pk)
+                else:
+                    services.app_set_paused(actor=actor, app_id=app.pk, paused=verb == "pause")
+            except DomainError as exc:
+                self.message_user(request, f"{app}: {exc.message}", messages.WARNING)
+                continue
+            done += 1
+        self.message_user(request, f"{verb.capitalize()}d {done} app(s).", messages.SUCCESS)
+
+    @admin.action(description="Pause selected apps")
+    def pause_apps(self, request: HttpRequest, queryset: QuerySet[ConnectedApp]) -> None:
+        self._apply(request, queryset, "pause")
+
+    @admin.action(description="Resume selected apps")
+    def resume_apps(self, request: HttpRequest, queryset: QuerySet[ConnectedApp]) -> None:
+        self._apply(request, queryset, "resume")
+
+    @admin.action(description="Revoke selected apps")
+    def revoke_apps(self, request: HttpRequest, queryset: QuerySet[ConnectedApp]) -> None:
+        self._apply(request, queryset, "revoke")

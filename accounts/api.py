@@ -1,0 +1,63 @@
+"""REST routes for connected apps: list, pause, resume, revoke (the owner's own doors only)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Query, Router, Schema
+
+from accounts import selectors, services
+from contextlayer.api_auth import request_actor
+from contextlayer.api_errors import error_responses
+from contextlayer.api_types import DbId
+
+router = Router(tags=["connected apps"])
+
+AppId = DbId
+
+
+class AppOut(Schema):
+    id: int
+    name: str
+    kind: str
+    scopes: list[str]
+    all_categories: bool
+    categories: list[str]
+    paused: bool
+    created_at: datetime
+    last_seen_at: datetime | None
+    revoked_at: datetime | None
+
+
+class AppListQuery(Schema):
+    include_revoked: bool = False
+
+
+@router.get("", response={200: list[AppOut], **error_responses()}, summary="Connected apps")
+def list_apps(request: HttpRequest, params: Query[AppListQuery]) -> Any:
+    return selectors.app_list(actor=request_actor(request), include_revoked=params.include_revoked)
+
+
+@router.post(
+    "/{app_id}/pause", response={200: AppOut, **error_responses(404, 409)}, summary="Pause an app"
+)
+def pause_app(request: HttpRequest, app_id: AppId) -> Any:
+    """A paused app can neither read nor write until it is resumed."""
+    return services.app_set_paused(actor=request_actor(request), app_id=app_id, paused=True)
+
+
+@router.post(
+    "/{app_id}/resume", response={200: AppOut, **error_responses(404, 409)}, summary="Resume"
+)
+def resume_app(request: HttpRequest, app_id: AppId) -> Any:
+    return services.app_set_paused(actor=request_actor(request), app_id=app_id, paused=False)
+
+
+@router.post(
+    "/{app_id}/revoke", response={200: AppOut, **error_responses(404, 409)}, summary="Revoke"
+)
+def revoke_app(request: HttpRequest, app_id: AppId) -> Any:
+    """For good: the app loses access; connecting it again makes a new grant."""
+    return services.app_revoke(actor=request_actor(request), app_id=app_id)

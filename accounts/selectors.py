@@ -1,0 +1,18 @@
+"""Reads on connected apps, for the owner."""
+
+from __future__ import annotations
+
+from django.db.models import F
+
+from accounts.actors import Actor
+from accounts.models import ConnectedApp
+from accounts.services import require_owner
+
+
+def app_list(*, actor: Actor, include_revoked: bool = False) -> list[ConnectedApp]:
+    """The owner's apps, most recently seen first (never-seen ones last, newest first)."""
+    require_owner(actor)
+    qs = ConnectedApp.objects.filter(owner=actor.user)
+    if not include_revoked:
+        qs = qs.filter(revoked_at__isnull=True)
+    return list(qs.order_by(F("last_seen_at").desc(nulls_last=True), "-created_at", "-pk"))

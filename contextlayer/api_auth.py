@@ -1,0 +1,73 @@
+"""How the API knows who is calling: the browser session (with CSRF) or a bearer token.
+
+Both produce an `Actor` in `request.auth`, so routes hand it straight to the service layer, which
+applies the same consent rules as every other door.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.http import HttpRequest
+from ninja.security import HttpBearer, SessionAuth
+
+from accounts.actors import Actor, owner_actor
+from accounts.models import ConnectedApp, User
+
+
+def resolve_api_bearer(raw: str) -> Actor | None:
+    """The actor a bearer token stands for on the `/api/v1` resource, or None to refuse it.
+
+    This is the single seam between the API and the credential store. Client tokens and OAuth
+    access tokens live in `mcpbridge.credentials`, which is merged separately; at that merge this
+    function becomes::
+
+        credential = resolve_bearer(raw, resource=api_resource_url())
+        if credential is None:
+            return None
+        touch_app(credential.app)
+        return actor_for(credential.user, credential.app, credential.scopes)
+
+    so an OAuth token bound to `/mcp` is refused here, and the actor carries the intersection of
+    the app's grant and the token's scopes. Until then no bearer token is accepted.
+    """
+    return None
+
+
+class BearerAuth(HttpBearer):
+    """`Authorization: Bearer <token>`; CSRF does not apply (no ambient credential)."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> Actor | None:
+        if not token:
+            return None
+        return resolve_api_bearer(token)
+
+
+class SessionActorAuth(SessionAuth):
+    """The signed-in browser user, acting through their built-in `api` door.
+
+    An anonymous request yields None before the CSRF check, so it gets 401 rather than a CSRF
+    403; a signed-in unsafe request without a valid CSRF token still gets 403.
+    """
+
+    def _get_key(self, request: HttpRequest) -> str | None:
+        if not request.user.is_authenticated:
+            return None
+        return super()._get_key(request)
+
+    def authenticate(self, request: HttpRequest, key: str | None) -> Actor | None:
+        user = request.user
+        if not user.is_authenticated:
+            return None
+        return owner_actor(cast(User, user), ConnectedApp.API)
+
+
+def request_actor(request: HttpRequest) -> Actor:
+    """The authenticated actor of an API request (set by one of the auth classes above)."""
+    auth: Any = getattr(request, "auth", None)
+    if not isinstance(auth, Actor):  # pragma: no cover - routes always run behind API_AUTH
+        raise TypeError("API route called without an authenticated actor.")
+    return auth
+
+
+API_AUTH = [BearerAuth(), SessionActorAuth()]

@@ -1,0 +1,179 @@
+"""Admin for operators: memory metadata (no text unless ADMIN_SHOW_MEMORY_TEXT), the access log.
+
+The operator is a custodian, not the owner: by default the admin shows ids, lengths, categories,
+timestamps and origin, never the text, and it cannot search by text. Single-user self-hosters can
+set ADMIN_SHOW_MEMORY_TEXT=true. Actions go through the service layer, audited with the operator.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.db.models.functions import Length
+from django.http import HttpRequest
+
+from accounts.admin import operator_actor
+from memories import services
+from memories.errors import DomainError
+from memories.models import AccessEvent, Memory, MemoryState, MemoryTombstone
+
+
+def _show_text() -> bool:
+    return bool(getattr(settings, "ADMIN_SHOW_MEMORY_TEXT", False))
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written only by the service layer: the admin looks, never edits."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+_META_FIELDS = (
+    "id",
+    "owner",
+    "state",
+    "text_length",
+    "categories",
+    "categories_set_by_user",
+    "is_private",
+    "origin",
+    "origin_app_name",
+    "provenance",
+    "embedding_model",
+    "superseded_by",
+    "user_edited_at",
+    "created_at",
+    "updated_at",
+)
+
+
+@admin.register(Memory)
+class MemoryAdmin(ReadOnlyAdmin):
+    list_filter = ("state", "origin", "is_private")
+    list_select_related = ("owner",)
+    date_hierarchy = "created_at"
+    actions = ("archive_memories", "activate_memories", "delete_memories")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Memory]:
+        # Never load the embedding or the full-text vector; the length is computed in SQL.
+        return (
+            super()
+            .get_queryset(request)
+            .defer("embedding", "tsv")
+            .annotate(_text_length=Length("text"))
+        )
+
+    def get_list_display(self, request: HttpRequest) -> tuple[str, ...]:
+        base = (
+            "id",
+            "owner",
+            "state",
+            "text_length",
+            "categories",
+            "origin",
+            "origin_app_name",
+            "created_at",
+            "updated_at",
+        )
+        return ("short_text", *base) if _show_text() else base
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return ("text", *_META_FIELDS) if _show_text() else _META_FIELDS
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return self.get_fields(request, obj)
+
+    def get_search_fields(self, request: HttpRequest) -> tuple[str, ...]:
+        # Searching by text would reveal content through the hits.
+        return ("=id", "owner__email", "text") if _show_text() else ("=id", "owner__email")
+
+    @admin.display(description="length", ordering="_text_length")
+    def text_length(self, obj: Memory) -> int:
+        return getattr(obj, "_text_length", None) or len(obj.text)
+
+    @admin.display(description="text")
+    def short_text(self, obj: Memory) -> str:
+        return obj.text if len(obj.text) <= 80 else obj.text[:79] + "…"
+
+    def _per_owner(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Memory],
+        apply: Callable[[Any, list[Any]], int],
+        done: str,
+    ) -> None:
+        by_owner: dict[Any, list[Any]] = defaultdict(list)
+        for memory in queryset.select_related("owner").only("id", "owner"):
+            by_owner[memory.owner].append(memory.id)
+        total = 0
+        for owner, ids in by_owner.items():
+            try:
+                total += apply(operator_actor(request, owner), ids)
+            except DomainError as exc:
+                self.message_user(request, f"{owner}: {exc.message}", messages.WARNING)
+        self.message_user(request, f"{done} {total} memories.", messages.SUCCESS)
+
+    def _set_state(self, request: HttpRequest, queryset: QuerySet[Memory], state: str) -> None:
+        self._per_owner(
+            request,
+            queryset,
+            lambda actor, ids: services.memory_set_state(actor=actor, memory_ids=ids, state=state),
+            f"Set {state} on",
+        )
+
+    @admin.action(description="Archive selected memories")
+    def archive_memories(self, request: HttpRequest, queryset: QuerySet[Memory]) -> None:
+        self._set_state(request, queryset, MemoryState.ARCHIVED)
+
+    @admin.action(description="Make selected memories active")
+    def activate_memories(self, request: HttpRequest, queryset: QuerySet[Memory]) -> None:
+        self._set_state(request, queryset, MemoryState.ACTIVE)
+
+    @admin.action(description="Delete selected memories (text, embedding and versions)")
+    def delete_memories(self, request: HttpRequest, queryset: QuerySet[Memory]) -> None:
+        self._per_owner(
+            request,
+            queryset,
+            lambda actor, ids: len(services.memory_delete_many(actor=actor, memory_ids=ids)),
+            "Deleted",
+        )
+
+
+@admin.register(AccessEvent)
+class AccessEventAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "owner", "app_name", "actor", "action", "count")
+    list_filter = ("action",)
+    search_fields = ("owner__email", "app_name", "actor")
+    list_select_related = ("owner",)
+    date_hierarchy = "created_at"
+    fields = (
+        "created_at",
+        "owner",
+        "app",
+        "app_name",
+        "actor",
+        "action",
+        "memory_ids",
+        "count",
+        "detail",
+    )
+    readonly_fields = fields
+
+
+@admin.register(MemoryTombstone)
+class MemoryTombstoneAdmin(ReadOnlyAdmin):
+    list_display = ("memory_id", "owner", "deleted_at", "deleted_by")
+    search_fields = ("=memory_id", "owner__email")
+    list_select_related = ("owner",)

@@ -1,0 +1,321 @@
+"""REST routes for memories, categories and the access log: schema in → service → schema out."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from django.conf import settings
+from django.http import HttpRequest
+from ninja import Field, Query, Router, Schema, Status
+
+from contextlayer.api_auth import request_actor
+from contextlayer.api_errors import error_responses
+from contextlayer.api_types import NO_NUL, DbId, UtcDatetime
+from memories import activity, selectors, services
+from memories.categories import DEFAULT_CATEGORIES
+from memories.models import AccessEvent, Memory, MemoryVersion
+
+FilterText = Annotated[str, Field(max_length=200, pattern=NO_NUL)]
+MemoryText = Annotated[str, Field(min_length=1, max_length=settings.MEMORY_MAX_CHARS)]
+CategoryName = Annotated[str, Field(max_length=64, pattern=NO_NUL)]
+StateName = Literal["active", "paused", "archived"]
+
+router = Router(tags=["memories"])
+categories_router = Router(tags=["categories"])
+events_router = Router(tags=["access events"])
+
+
+class MemoryOut(Schema):
+    id: uuid.UUID
+    text: str
+    state: str
+    categories: list[str]
+    is_private: bool
+    origin: str
+    origin_app_name: str
+    provenance: dict[str, Any]
+    metadata: dict[str, Any]
+    superseded_by: uuid.UUID | None
+    user_edited_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+    @staticmethod
+    def resolve_superseded_by(obj: Memory) -> uuid.UUID | None:
+        return obj.superseded_by_id
+
+
+class MemoryPageOut(Schema):
+    items: list[MemoryOut]
+    next_cursor: str | None
+
+
+class MemoryListQuery(Schema):
+    state: Literal["active", "paused", "archived", "all"] = "active"
+    category: CategoryName | None = None
+    app: FilterText | None = Field(None, description="Name of the app the memory came from.")
+    created_after: UtcDatetime | None = None
+    created_before: UtcDatetime | None = None
+    text: FilterText | None = Field(None, description="Case-insensitive substring of the text.")
+    cursor: FilterText | None = Field(None, description="`next_cursor` of the previous page.")
+    limit: int = Field(50, ge=1, le=selectors.MAX_PAGE)
+
+
+class SearchQuery(Schema):
+    q: MemoryText
+    limit: int = Field(10, ge=1, le=selectors.MAX_SEARCH)
+    category: CategoryName | None = None
+
+
+class SearchHitOut(Schema):
+    memory: MemoryOut
+    score: float
+
+
+class SearchOut(Schema):
+    results: list[SearchHitOut]
+
+
+class MemoryIn(Schema):
+    text: MemoryText
+    categories: list[CategoryName] = Field(default_factory=list, max_length=32)
+
+
+class RememberOut(Schema):
+    memory: MemoryOut
+    created: bool
+    note: str
+
+
+class MemoryPatch(Schema):
+    text: MemoryText | None = None
+    reason: Annotated[str, Field(max_length=500)] = ""
+    categories: list[CategoryName] | None = Field(None, max_length=32)
+    state: StateName | None = None
+    private: bool | None = None
+
+
+class DeleteOut(Schema):
+    id: uuid.UUID
+    read_by: list[str] = Field(description="Apps that had read it; they may still remember it.")
+
+
+class BulkIds(Schema):
+    memory_ids: list[uuid.UUID] = Field(min_length=1, max_length=settings.MEMORY_BATCH_MAX)
+
+
+class BulkStateIn(BulkIds):
+    state: StateName
+
+
+class BulkStateOut(Schema):
+    changed: int
+
+
+class BulkDeleteOut(Schema):
+    deleted: list[DeleteOut]
+
+
+class VersionOut(Schema):
+    id: int
+    text: str
+    kind: str
+    changed_by: str
+    reason: str
+    created_at: datetime
+
+
+class CategoryOut(Schema):
+    slug: str
+    description: str
+    sensitive: bool
+
+
+MemoryId = uuid.UUID
+VersionId = DbId
+
+
+@router.get("", response={200: MemoryPageOut, **error_responses()}, summary="List memories")
+def list_memories(request: HttpRequest, filters: Query[MemoryListQuery]) -> Any:
+    """Newest first. Pass `next_cursor` back as `cursor` for the next page."""
+    page = selectors.memory_list(
+        actor=request_actor(request),
+        filters=selectors.MemoryFilters(
+            state=None if filters.state == "all" else filters.state,
+            category=filters.category,
+            app_name=filters.app,
+            created_after=filters.created_after,
+            created_before=filters.created_before,
+            text=filters.text,
+        ),
+        cursor=filters.cursor,
+        limit=filters.limit,
+    )
+    return {"items": page.items, "next_cursor": page.next_cursor}
+
+
+@router.get("/search", response={200: SearchOut, **error_responses()}, summary="Search memories")
+def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
+    """Hybrid (keyword + meaning) search over active memories, best first."""
+    hits = selectors.memory_search(
+        actor=request_actor(request), query=params.q, limit=params.limit, category=params.category
+    )
+    return {"results": [{"memory": h.memory, "score": h.score} for h in hits]}
+
+
+@router.post(
+    "",
+    response={201: RememberOut, 200: RememberOut, **error_responses(413)},
+    summary="Remember something",
+)
+def create_memory(request: HttpRequest, payload: MemoryIn) -> Any:
+    """201 with the new memory, or 200 with the identical memory that already existed."""
+    result = services.memory_remember(
+        actor=request_actor(request), text=payload.text, categories=payload.categories
+    )
+    first = result.results[0]
+    body = {"memory": first.memory, "created": first.created, "note": result.note}
+    return Status(201 if first.created else 200, body)
+
+
+@router.post(
+    "/bulk/state",
+    response={200: BulkStateOut, **error_responses(404, 409, 413)},
+    summary="Change the state of several memories",
+)
+def bulk_state(request: HttpRequest, payload: BulkStateIn) -> Any:
+    """All or nothing: one id that is missing (or someone else's) refuses the whole batch."""
+    changed = services.memory_set_state(
+        actor=request_actor(request), memory_ids=payload.memory_ids, state=payload.state
+    )
+    return {"changed": changed}
+
+
+@router.post(
+    "/bulk/delete",
+    response={200: BulkDeleteOut, **error_responses(404, 413)},
+    summary="Delete several memories",
+)
+def bulk_delete(request: HttpRequest, payload: BulkIds) -> Any:
+    """All or nothing; each result says which apps had read that memory."""
+    results = services.memory_delete_many(
+        actor=request_actor(request), memory_ids=payload.memory_ids
+    )
+    return {"deleted": [{"id": r.memory_id, "read_by": r.read_by} for r in results]}
+
+
+@router.get("/{memory_id}", response={200: MemoryOut, **error_responses(404)}, summary="Get one")
+def get_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
+    return selectors.memory_get(actor=request_actor(request), memory_id=memory_id)
+
+
+@router.patch(
+    "/{memory_id}",
+    response={200: MemoryOut, **error_responses(404, 409, 413)},
+    summary="Change a memory",
+)
+def update_memory(request: HttpRequest, memory_id: MemoryId, payload: MemoryPatch) -> Any:
+    """Only the fields given change. A new text keeps the old one as a version."""
+    actor = request_actor(request)
+    if payload.text is not None:
+        services.memory_update(
+            actor=actor, memory_id=memory_id, text=payload.text, reason=payload.reason
+        )
+    if payload.categories is not None:
+        services.memory_set_categories(
+            actor=actor, memory_id=memory_id, categories=payload.categories
+        )
+    if payload.state is not None:
+        services.memory_set_state(actor=actor, memory_ids=[memory_id], state=payload.state)
+    if payload.private is not None:
+        services.memory_set_visibility(actor=actor, memory_id=memory_id, private=payload.private)
+    return selectors.memory_get(actor=actor, memory_id=memory_id)
+
+
+@router.delete(
+    "/{memory_id}", response={200: DeleteOut, **error_responses(404)}, summary="Delete a memory"
+)
+def delete_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
+    """Deleted for real (text, embedding, versions); `read_by` names apps that had read it."""
+    result = services.memory_delete(actor=request_actor(request), memory_id=memory_id)
+    return {"id": result.memory_id, "read_by": result.read_by}
+
+
+@router.get(
+    "/{memory_id}/versions",
+    response={200: list[VersionOut], **error_responses(404)},
+    summary="Earlier texts of a memory",
+)
+def list_versions(request: HttpRequest, memory_id: MemoryId) -> list[MemoryVersion]:
+    return selectors.memory_versions(actor=request_actor(request), memory_id=memory_id)
+
+
+@router.post(
+    "/{memory_id}/versions/{version_id}/restore",
+    response={200: MemoryOut, **error_responses(404, 409)},
+    summary="Bring back an earlier text",
+)
+def restore_version(request: HttpRequest, memory_id: MemoryId, version_id: VersionId) -> Any:
+    return services.memory_restore_version(
+        actor=request_actor(request), memory_id=memory_id, version_id=version_id
+    )
+
+
+@categories_router.get(
+    "", response={200: list[CategoryOut], **error_responses()}, summary="Category vocabulary"
+)
+def list_categories(request: HttpRequest) -> list[dict[str, Any]]:
+    """The default vocabulary; sensitive categories reach an app only when granted by name."""
+    return [
+        {"slug": c.slug, "description": c.description, "sensitive": c.sensitive}
+        for c in DEFAULT_CATEGORIES
+    ]
+
+
+class AccessEventOut(Schema):
+    id: int
+    app_id: int | None
+    app_name: str
+    actor: str
+    action: str
+    memory_ids: list[uuid.UUID]
+    count: int
+    detail: dict[str, Any]
+    created_at: datetime
+
+
+class AccessEventPageOut(Schema):
+    items: list[AccessEventOut]
+    next_cursor: str | None
+
+
+class AccessEventQuery(Schema):
+    app_id: DbId | None = None
+    action: Literal[tuple(AccessEvent.Action.values)] | None = None  # type: ignore[valid-type]
+    memory_id: uuid.UUID | None = None
+    created_after: UtcDatetime | None = None
+    created_before: UtcDatetime | None = None
+    cursor: FilterText | None = None
+    limit: int = Field(50, ge=1, le=activity.MAX_EVENTS_PAGE)
+
+
+@events_router.get(
+    "", response={200: AccessEventPageOut, **error_responses()}, summary="Who did what, when"
+)
+def list_access_events(request: HttpRequest, filters: Query[AccessEventQuery]) -> Any:
+    """The access log, newest first; content-free (ids, never text). Owner only."""
+    page = activity.access_event_list(
+        actor=request_actor(request),
+        filters=activity.EventFilters(
+            app_id=filters.app_id,
+            action=filters.action,
+            memory_id=filters.memory_id,
+            created_after=filters.created_after,
+            created_before=filters.created_before,
+        ),
+        cursor=filters.cursor,
+        limit=filters.limit,
+    )
+    return {"items": page.items, "next_cursor": page.next_cursor}

@@ -1,0 +1,142 @@
+"""The operator's admin: pages load, memory text stays hidden by default, actions are audited."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.actors import Actor, stdio_app
+from accounts.models import ConnectedApp, User
+from memories.models import AccessEvent, Memory, MemoryState, MemoryTombstone
+from memories.services import memory_create
+
+SECRET = "My bank PIN is 4321 and I fear spiders"
+
+
+@pytest.fixture
+def operator(db: None) -> User:
+    return User.objects.create_superuser("admin@example.com", "operator password")
+
+
+@pytest.fixture
+def admin_client(operator: User) -> Client:
+    client = Client()
+    client.force_login(operator)
+    return client
+
+
+@pytest.fixture
+def secret_memory(owner_dash: Actor) -> Memory:
+    return memory_create(actor=owner_dash, text=SECRET, categories=["finance"]).memory
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "admin:index",
+        "admin:accounts_user_changelist",
+        "admin:accounts_connectedapp_changelist",
+        "admin:memories_memory_changelist",
+        "admin:memories_accessevent_changelist",
+        "admin:memories_memorytombstone_changelist",
+    ],
+)
+def test_admin_pages_load_for_a_superuser(
+    admin_client: Client, secret_memory: Memory, name: str
+) -> None:
+    response = admin_client.get(reverse(name))
+    assert response.status_code == 200
+    assert SECRET not in response.content.decode()
+
+
+def test_user_list_shows_memory_counts(admin_client: Client, secret_memory: Memory) -> None:
+    response = admin_client.get(reverse("admin:accounts_user_changelist"))
+    rows = {u.email: u for u in response.context["cl"].result_list}
+    assert rows["owner@example.com"]._memory_count == 1
+    assert rows["owner@example.com"]._last_activity is not None
+
+
+def test_memory_detail_shows_metadata_but_not_the_text_by_default(
+    admin_client: Client, secret_memory: Memory
+) -> None:
+    url = reverse("admin:memories_memory_change", args=[secret_memory.pk])
+    page = admin_client.get(url).content.decode()
+    assert str(secret_memory.pk) in page
+    assert "finance" in page
+    assert str(len(SECRET)) in page
+    assert SECRET not in page
+    assert "4321" not in page
+
+
+def test_the_memory_list_cannot_be_searched_by_text_by_default(
+    admin_client: Client, secret_memory: Memory
+) -> None:
+    url = reverse("admin:memories_memory_changelist")
+    response = admin_client.get(url, {"q": "spiders"})
+    assert list(response.context["cl"].result_list) == []
+
+
+def test_the_text_shows_when_the_setting_allows_it(
+    admin_client: Client, secret_memory: Memory, settings
+) -> None:  # type: ignore[no-untyped-def]
+    settings.ADMIN_SHOW_MEMORY_TEXT = True
+    url = reverse("admin:memories_memory_change", args=[secret_memory.pk])
+    assert SECRET in admin_client.get(url).content.decode()
+    listing = admin_client.get(reverse("admin:memories_memory_changelist"), {"q": "spiders"})
+    assert [m.pk for m in listing.context["cl"].result_list] == [secret_memory.pk]
+
+
+def test_archive_action_goes_through_the_service_and_names_the_operator(
+    admin_client: Client, secret_memory: Memory, owner: User
+) -> None:
+    response = admin_client.post(
+        reverse("admin:memories_memory_changelist"),
+        {"action": "archive_memories", "_selected_action": [str(secret_memory.pk)]},
+    )
+    assert response.status_code == 302
+    secret_memory.refresh_from_db()
+    assert secret_memory.state == MemoryState.ARCHIVED
+    event = AccessEvent.objects.filter(owner=owner, action=AccessEvent.Action.STATE).latest("pk")
+    assert event.actor == "admin:admin@example.com"
+    assert event.app_name == "cli"
+    assert event.detail == {"from": "active", "to": "archived"}
+
+
+def test_delete_action_deletes_for_real_and_leaves_a_tombstone(
+    admin_client: Client, secret_memory: Memory, owner: User
+) -> None:
+    admin_client.post(
+        reverse("admin:memories_memory_changelist"),
+        {"action": "delete_memories", "_selected_action": [str(secret_memory.pk)]},
+    )
+    assert not Memory.objects.filter(pk=secret_memory.pk).exists()
+    tomb = MemoryTombstone.objects.get(memory_id=secret_memory.pk)
+    assert tomb.deleted_by == "admin:admin@example.com"
+    event = AccessEvent.objects.filter(owner=owner, action=AccessEvent.Action.DELETE).get()
+    assert event.actor == "admin:admin@example.com"
+
+
+def test_pause_app_action_goes_through_the_service(admin_client: Client, owner: User) -> None:
+    app = stdio_app(owner, "laptop")
+    admin_client.post(
+        reverse("admin:accounts_connectedapp_changelist"),
+        {"action": "pause_apps", "_selected_action": [str(app.pk)]},
+    )
+    app.refresh_from_db()
+    assert app.paused
+    event = AccessEvent.objects.filter(owner=owner, action=AccessEvent.Action.STATE).get()
+    assert event.detail["app_id"] == app.pk
+    assert event.actor == "admin:admin@example.com"
+
+
+def test_connected_apps_and_access_events_cannot_be_deleted_in_the_admin(
+    admin_client: Client, owner: User, secret_memory: Memory
+) -> None:
+    app = ConnectedApp.objects.get(owner=owner, name="dashboard")
+    url = reverse("admin:accounts_connectedapp_delete", args=[app.pk])
+    assert admin_client.get(url).status_code == 403
+    event = AccessEvent.objects.filter(owner=owner).first()
+    assert event is not None
+    url = reverse("admin:memories_accessevent_delete", args=[event.pk])
+    assert admin_client.get(url).status_code == 403

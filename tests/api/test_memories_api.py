@@ -1,0 +1,358 @@
+"""Memories over REST: every route, another user's ids → 404, missing scope → 403."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.db import OperationalError
+from django.middleware.csrf import _get_new_csrf_string
+from django.test import Client
+
+from accounts.actors import Actor
+from accounts.models import SCOPE_READ, SCOPE_WRITE, User
+from memories import selectors
+from memories.models import Memory, MemoryState, MemoryVersion
+from memories.services import memory_create
+from tests.api.conftest import TokenFactory
+
+API = "/api/v1/memories"
+
+
+def _error(response) -> dict:  # type: ignore[no-untyped-def]
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "field"}
+    return body["error"]
+
+
+def _add(actor: Actor, text: str, categories: tuple[str, ...] = ()) -> Memory:
+    return memory_create(actor=actor, text=text, categories=categories).memory
+
+
+def test_anonymous_requests_get_401_json_with_a_bearer_challenge(db: None) -> None:
+    response = Client().get(API)
+    assert response.status_code == 401
+    assert _error(response)["code"] == "unauthenticated"
+    assert response["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_an_unknown_bearer_token_is_refused(db: None) -> None:
+    response = Client(headers={"Authorization": "Bearer nonsense"}).get(API)
+    assert response.status_code == 401
+
+
+def test_create_returns_201_then_200_with_the_same_memory_for_identical_text(
+    owner_api: Client, owner: User
+) -> None:
+    first = owner_api.post(
+        API, {"text": "I like green tea", "categories": ["Food"]}, content_type="application/json"
+    )
+    assert first.status_code == 201
+    body = first.json()
+    assert body["created"] is True
+    assert body["memory"]["categories"] == ["food"]
+    assert body["memory"]["origin"] == "api"
+    again = owner_api.post(API, {"text": "i like green tea!"}, content_type="application/json")
+    assert again.status_code == 200
+    assert again.json()["created"] is False
+    assert again.json()["memory"]["id"] == body["memory"]["id"]
+    assert Memory.objects.filter(owner=owner).count() == 1
+
+
+def test_empty_text_is_a_400_naming_the_field(owner_api: Client) -> None:
+    response = owner_api.post(API, {"text": "   "}, content_type="application/json")
+    assert response.status_code == 400
+    error = _error(response)
+    assert error["code"] == "invalid"
+    assert error["field"] == "text"
+
+
+def test_schema_validation_errors_use_the_same_shape(owner_api: Client) -> None:
+    response = owner_api.post(API, {"categories": "x"}, content_type="application/json")
+    assert response.status_code == 400
+    assert _error(response)["field"] == "text"
+
+
+def test_a_body_over_the_upload_limit_is_413(owner_api: Client, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    response = owner_api.post(API, {"text": "x" * 2000}, content_type="application/json")
+    assert response.status_code == 413
+    assert _error(response)["code"] == "too_large"
+
+
+def test_list_filters_by_state_category_app_and_date_and_pages_with_a_cursor(
+    owner_api: Client, owner_dash: Actor
+) -> None:
+    tea = _add(owner_dash, "I like green tea", ("food",))
+    _add(owner_dash, "I work at Acme", ("work",))
+    old = _add(owner_dash, "I lived in Oslo")
+    Memory.objects.filter(pk=old.pk).update(state=MemoryState.ARCHIVED)
+
+    assert [m["id"] for m in owner_api.get(API, {"category": "food"}).json()["items"]] == [
+        str(tea.id)
+    ]
+    assert len(owner_api.get(API).json()["items"]) == 2
+    archived = owner_api.get(API, {"state": "archived"}).json()["items"]
+    assert [m["id"] for m in archived] == [str(old.id)]
+    assert len(owner_api.get(API, {"state": "all"}).json()["items"]) == 3
+    assert len(owner_api.get(API, {"app": "dashboard", "state": "all"}).json()["items"]) == 3
+    assert owner_api.get(API, {"app": "elsewhere"}).json()["items"] == []
+    future = owner_api.get(API, {"created_after": "2999-01-01T00:00:00Z"}).json()
+    assert future["items"] == []
+
+    first = owner_api.get(API, {"state": "all", "limit": "2"}).json()
+    assert len(first["items"]) == 2 and first["next_cursor"]
+    rest = owner_api.get(API, {"state": "all", "limit": 2, "cursor": first["next_cursor"]}).json()
+    assert len(rest["items"]) == 1 and rest["next_cursor"] is None
+    seen = {m["id"] for m in first["items"] + rest["items"]}
+    assert len(seen) == 3
+
+
+def test_a_forged_cursor_is_a_400(owner_api: Client) -> None:
+    response = owner_api.get(API, {"cursor": "not-a-cursor"})
+    assert response.status_code == 400
+    assert _error(response)["field"] == "cursor"
+
+
+def test_search_finds_by_meaning_and_never_returns_another_users_memory(
+    owner_api: Client, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    _add(owner_dash, "My daughter is allergic to peanuts")
+    _add(stranger_dash, "My son is allergic to peanuts")
+    response = owner_api.get(f"{API}/search", {"q": "food allergies in my family"})
+    assert response.status_code == 200
+    texts = [hit["memory"]["text"] for hit in response.json()["results"]]
+    assert texts == ["My daughter is allergic to peanuts"]
+
+
+def test_get_returns_the_memory_and_another_users_or_a_malformed_id_is_404(
+    owner_api: Client, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    mine = _add(owner_dash, "I like green tea")
+    theirs = _add(stranger_dash, "I like black coffee")
+    assert owner_api.get(f"{API}/{mine.id}").json()["text"] == "I like green tea"
+    for memory_id in (theirs.id, uuid.uuid4(), "not-a-uuid"):
+        response = owner_api.get(f"{API}/{memory_id}")
+        assert response.status_code == 404
+        assert _error(response)["code"] == "not_found"
+
+
+def test_patch_changes_text_categories_state_and_privacy_keeping_a_version(
+    owner_api: Client, owner_dash: Actor
+) -> None:
+    memory = _add(owner_dash, "I like green tea")
+    response = owner_api.patch(
+        f"{API}/{memory.id}",
+        {
+            "text": "I like oolong tea",
+            "reason": "changed taste",
+            "categories": ["food"],
+            "state": "paused",
+            "private": True,
+        },
+        content_type="application/json",
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert body["text"] == "I like oolong tea"
+    assert body["categories"] == ["food"]
+    assert body["state"] == "paused"
+    assert body["is_private"] is True
+    version = MemoryVersion.objects.get(memory=memory)
+    assert (version.text, version.reason) == ("I like green tea", "changed taste")
+
+
+def test_patch_to_another_active_memorys_text_is_a_409(
+    owner_api: Client, owner_dash: Actor
+) -> None:
+    _add(owner_dash, "I like green tea")
+    other = _add(owner_dash, "I like coffee")
+    response = owner_api.patch(
+        f"{API}/{other.id}", {"text": "I like green tea."}, content_type="application/json"
+    )
+    assert response.status_code == 409
+    assert _error(response)["code"] == "conflict"
+
+
+def test_patch_and_delete_of_another_users_memory_are_404_and_change_nothing(
+    owner_api: Client, stranger_dash: Actor
+) -> None:
+    theirs = _add(stranger_dash, "I like black coffee")
+    patch = owner_api.patch(
+        f"{API}/{theirs.id}", {"text": "hijacked"}, content_type="application/json"
+    )
+    assert patch.status_code == 404
+    assert owner_api.delete(f"{API}/{theirs.id}").status_code == 404
+    theirs.refresh_from_db()
+    assert theirs.text == "I like black coffee"
+
+
+def test_versions_list_and_restore(
+    owner_api: Client, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    memory = _add(owner_dash, "I like green tea")
+    owner_api.patch(
+        f"{API}/{memory.id}", {"text": "I like oolong"}, content_type="application/json"
+    )
+    versions = owner_api.get(f"{API}/{memory.id}/versions").json()
+    assert [v["text"] for v in versions] == ["I like green tea"]
+    restored = owner_api.post(f"{API}/{memory.id}/versions/{versions[0]['id']}/restore")
+    assert restored.status_code == 200
+    assert restored.json()["text"] == "I like green tea"
+
+    theirs = _add(stranger_dash, "I like coffee")
+    assert owner_api.get(f"{API}/{theirs.id}/versions").status_code == 404
+    wrong = owner_api.post(f"{API}/{theirs.id}/versions/{versions[0]['id']}/restore")
+    assert wrong.status_code == 404
+    assert owner_api.post(f"{API}/{memory.id}/versions/999999/restore").status_code == 404
+
+
+def test_delete_removes_the_memory_and_names_the_apps_that_read_it(
+    owner_api: Client, owner: User, owner_dash: Actor, make_token: TokenFactory
+) -> None:
+    memory = _add(owner_dash, "I like green tea")
+    reader = Client(headers={"Authorization": f"Bearer {make_token(owner, name='claude')}"})
+    assert reader.get(f"{API}/{memory.id}").status_code == 200
+    response = owner_api.delete(f"{API}/{memory.id}")
+    assert response.status_code == 200
+    assert response.json() == {"id": str(memory.id), "read_by": ["claude"]}
+    assert owner_api.get(f"{API}/{memory.id}").status_code == 404
+
+
+def test_bulk_state_changes_all_or_refuses_all_when_one_id_is_someone_elses(
+    owner_api: Client, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    a = _add(owner_dash, "I like tea")
+    b = _add(owner_dash, "I like cake")
+    theirs = _add(stranger_dash, "I like coffee")
+    url = f"{API}/bulk/state"
+    refused = owner_api.post(
+        url, {"memory_ids": [str(a.id), str(theirs.id)], "state": "archived"}, "application/json"
+    )
+    assert refused.status_code == 404
+    assert Memory.objects.get(pk=a.pk).state == MemoryState.ACTIVE
+    done = owner_api.post(
+        url, {"memory_ids": [str(a.id), str(b.id)], "state": "archived"}, "application/json"
+    )
+    assert done.json() == {"changed": 2}
+    assert set(Memory.objects.filter(pk__in=[a.pk, b.pk]).values_list("state", flat=True)) == {
+        MemoryState.ARCHIVED
+    }
+    assert Memory.objects.get(pk=theirs.pk).state == MemoryState.ACTIVE
+
+
+def test_bulk_delete_deletes_only_when_every_id_is_visible(
+    owner_api: Client, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    a = _add(owner_dash, "I like tea")
+    theirs = _add(stranger_dash, "I like coffee")
+    url = f"{API}/bulk/delete"
+    refused = owner_api.post(url, {"memory_ids": [str(a.id), str(theirs.id)]}, "application/json")
+    assert refused.status_code == 404
+    assert Memory.objects.filter(pk__in=[a.pk, theirs.pk]).count() == 2
+    done = owner_api.post(url, {"memory_ids": [str(a.id)]}, "application/json")
+    assert done.json() == {"deleted": [{"id": str(a.id), "read_by": []}]}
+    assert not Memory.objects.filter(pk=a.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("scopes", "method", "path", "body", "missing"),
+    [
+        ((SCOPE_WRITE,), "get", "", None, "memories:read"),
+        ((SCOPE_WRITE,), "get", "/search?q=tea", None, "memories:read"),
+        ((SCOPE_READ,), "post", "", {"text": "new"}, "memories:write"),
+        ((SCOPE_READ,), "patch", "/{id}", {"text": "new"}, "memories:write"),
+        ((SCOPE_READ, SCOPE_WRITE), "delete", "/{id}", None, "memories:delete"),
+        ((SCOPE_READ,), "post", "/bulk/state", "state", "memories:write"),
+    ],
+)
+def test_a_token_without_the_scope_gets_403(
+    owner: User,
+    owner_dash: Actor,
+    make_token: TokenFactory,
+    scopes: tuple[str, ...],
+    method: str,
+    path: str,
+    body: object,
+    missing: str,
+) -> None:
+    memory = _add(owner_dash, "I like green tea")
+    client = Client(headers={"Authorization": f"Bearer {make_token(owner, scopes=scopes)}"})
+    if body == "state":
+        body = {"memory_ids": [str(memory.id)], "state": "archived"}
+    kwargs = {"data": body, "content_type": "application/json"} if body is not None else {}
+    response = getattr(client, method)(API + path.format(id=memory.id), **kwargs)
+    assert response.status_code == 403
+    error = _error(response)
+    assert error["code"] == "insufficient_scope"
+    assert missing in error["message"]
+    memory.refresh_from_db()
+    assert memory.text == "I like green tea"
+
+
+def test_a_token_app_sees_only_its_granted_categories(
+    owner: User, owner_dash: Actor, make_token: TokenFactory
+) -> None:
+    food = _add(owner_dash, "I like green tea", ("food",))
+    health = _add(owner_dash, "I take insulin", ("health",))
+    client = Client(headers={"Authorization": f"Bearer {make_token(owner, categories=['food'])}"})
+    assert [m["id"] for m in client.get(API).json()["items"]] == [str(food.id)]
+    assert client.get(f"{API}/{health.id}").status_code == 404
+
+
+def test_a_paused_apps_token_gets_403_app_paused(
+    owner: User, make_token: TokenFactory, bearer_tokens: dict[str, Actor]
+) -> None:
+    token = make_token(owner)
+    app = bearer_tokens[token].app
+    app.paused = True
+    app.save()
+    response = Client(headers={"Authorization": f"Bearer {token}"}).get(API)
+    assert response.status_code == 403
+    assert _error(response)["code"] == "app_paused"
+
+
+def test_the_browser_session_works_and_unsafe_methods_need_the_csrf_token(
+    owner_client: Client, owner: User
+) -> None:
+    assert owner_client.get(API).status_code == 200
+    refused = owner_client.post(API, {"text": "I like tea"}, content_type="application/json")
+    assert refused.status_code == 403
+    assert _error(refused)["code"] == "csrf_failed"
+    token = _get_new_csrf_string()
+    owner_client.cookies["csrftoken"] = token
+    accepted = owner_client.post(
+        API, {"text": "I like tea"}, content_type="application/json", headers={"X-CSRFToken": token}
+    )
+    assert accepted.status_code == 201
+    memory = Memory.objects.get(owner=owner)
+    assert memory.origin_app_name == "api"
+
+
+def test_categories_lists_the_vocabulary_with_sensitive_flags(owner_api: Client) -> None:
+    body = owner_api.get("/api/v1/categories").json()
+    by_slug = {c["slug"]: c for c in body}
+    assert by_slug["food"]["sensitive"] is False
+    assert by_slug["health"]["sensitive"] is True
+
+
+def test_a_database_outage_is_a_503_json_error(
+    owner_api: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def down(**kwargs: object) -> None:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(selectors, "memory_list", down)
+    response = owner_api.get(API)
+    assert response.status_code == 503
+    assert _error(response)["code"] == "unavailable"
+    assert response["Retry-After"]
+
+
+def test_openapi_schema_and_docs_are_served(db: None) -> None:
+    client = Client()
+    schema = client.get("/api/v1/openapi.json").json()
+    assert schema["info"]["version"] == "1"
+    assert "/api/v1/memories/{memory_id}" in schema["paths"]
+    assert client.get("/api/v1/docs").status_code == 200

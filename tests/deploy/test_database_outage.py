@@ -1,0 +1,25 @@
+"""A database error in any page becomes a quick 503 (JSON under /api/), not a 500."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import InterfaceError
+from django.test import Client
+
+from accounts.models import User
+from memories import views
+
+
+def test_a_page_answers_503_with_retry_after_when_the_database_is_gone(
+    owner: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def down(**kwargs: object) -> int:
+        raise InterfaceError("connection already closed")
+
+    monkeypatch.setattr(views, "memory_count", down)
+    client = Client()
+    client.force_login(owner)
+    response = client.get("/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response["Content-Type"].startswith("text/plain")
