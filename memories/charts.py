@@ -24,6 +24,7 @@ class MapCell:
     category: str
     app: str
     href: str
+    hue: int  # one colour per app column
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class MapLayout:
     columns: list[Label]
 
 
-def map_layout(data: MemoryMap, *, cell_w: int = 104, cell_h: int = 52) -> MapLayout:
+def map_layout(data: MemoryMap, *, cell_w: int = 128, cell_h: int = 52) -> MapLayout:
     """Categories down, apps across; each circle's area is proportional to its count."""
     left, top = 150, 64
     biggest = max(data.cells.values(), default=1)
@@ -72,6 +73,7 @@ def map_layout(data: MemoryMap, *, cell_w: int = 104, cell_h: int = 52) -> MapLa
                     category=cat or UNCATEGORISED,
                     app=app,
                     href="/?" + urlencode(query),
+                    hue=j % 6,
                 )
             )
     return MapLayout(

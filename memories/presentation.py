@@ -26,7 +26,7 @@ def origin_of(memory: Memory) -> OriginInfo:
     source = str(prov.get("source") or "")
     app = memory.origin_app_name or str(prov.get("app") or "")
     if memory.origin == Origin.IMPORT:
-        label = f"Import: {source or app}" if (source or app) else "Import"
+        label = f"import ({app or source})" if (app or source) else "an import"
     else:
         label = _APP_LABELS.get(app, app) if memory.origin != Origin.APP else app
     return OriginInfo(label=label or "unknown", conversation=str(conversation), source=source)

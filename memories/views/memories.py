@@ -94,11 +94,13 @@ def memory_list_page(request: HttpRequest) -> HttpResponse:
     if htmx and not htmx.history_restore_request:
         fragment = "rows" if request.GET.get("cursor") else "results"
         return render(request, f"{TEMPLATE}#{fragment}", context)
+    stats = memory_stats(actor=actor)
     context.update(
         add_form=AddMemoryForm(),
         bulk_form=BulkForm(),
         categories=memory_categories(actor=actor),
-        apps=[name for name, _ in memory_stats(actor=actor).by_app],
+        apps=[name for name, _ in stats.by_app],
+        stats=stats,  # the stats header reuses them
     )
     return render(request, TEMPLATE, context)
 
