@@ -87,6 +87,7 @@ def connect_page(request: HttpRequest) -> HttpResponse:
                 "name": "Claude Code",
                 "where": "Run in a terminal. Replace the token with one from Connected apps.",
                 "code": claude_code,
+                "wrap": True,
             },
             {
                 "id": "cursor",

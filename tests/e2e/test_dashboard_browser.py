@@ -196,6 +196,9 @@ def test_screenshots_of_the_main_pages(
         context.set_default_timeout(TIMEOUT)
         page = context.new_page()
         page.on("console", lambda msg: violations.extend([msg.text] * is_csp(msg)))
+        if name == "memories":  # the sign-in page on the way in
+            page.goto("/accounts/login/")
+            page.screenshot(path=str(SCREENSHOTS / "sign-in.png"))
         sign_in(page)
         page.goto(path)
         page.wait_for_load_state("networkidle")
