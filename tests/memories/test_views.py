@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from django.test import Client
 
@@ -127,9 +129,13 @@ def test_filters_by_app_category_state_date_and_uncategorised(
 
 
 def test_pagination_with_a_cursor(
-    owner: User, owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+    owner: User,
+    owner_client: Client,
+    owner_dash: Actor,
+    htmx: dict[str, str],
+    bulk_memories: Callable[[User, int], None],
 ) -> None:
-    _bulk_memories(owner, 60)
+    bulk_memories(owner, 60)
     first = _text(owner_client.get("/"))
     assert first.count('class="memory state-active"') == 50
     assert "Load more" in first
@@ -401,23 +407,3 @@ def test_sign_in_page_uses_the_dashboard_layout(client: Client) -> None:
     html = _text(client.get("/accounts/login/"))
     assert 'class="brand"' in html and "css/app.css" in html
     assert 'name="login"' in html and 'class="site-nav"' not in html
-
-
-def _bulk_memories(owner: User, n: int) -> None:
-    """Rows straight into the table: the list page needs neither embeddings nor the model."""
-    from django.utils import timezone
-
-    now = timezone.now()
-    Memory.objects.bulk_create(
-        Memory(
-            owner=owner,
-            text=f"Bulk memory number {i}",
-            text_key=f"{i:064d}",
-            categories=["bulk"] if i % 2 else [],
-            origin_app_name="dashboard",
-            provenance={"conversation_title": f"Chat {i}"},
-            created_at=now,
-            updated_at=now,
-        )
-        for i in range(n)
-    )

@@ -4,10 +4,10 @@ mutation needs a CSRF token, and the memories page costs a fixed number of queri
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
@@ -96,26 +96,12 @@ def test_mutations_need_a_csrf_token(owner: User, owner_dash: Actor) -> None:
 
 
 def test_memories_page_for_ten_thousand_memories_is_one_query_batch(
-    owner: User, owner_client: Client, django_assert_max_num_queries: object
+    owner: User,
+    owner_client: Client,
+    django_assert_max_num_queries: object,
+    bulk_memories: Callable[[User, int], None],
 ) -> None:
-    now = timezone.now()
-    Memory.objects.bulk_create(
-        [
-            Memory(
-                owner=owner,
-                text=f"Memory number {i}",
-                text_key=f"{i:064d}",
-                categories=["work"] if i % 3 else [],
-                origin_app_name=("Claude", "Cursor", "dashboard")[i % 3],
-                origin="app",
-                provenance={"conversation_title": f"Chat {i}", "source": "chatgpt"},
-                created_at=now,
-                updated_at=now,
-            )
-            for i in range(10_000)
-        ],
-        batch_size=2_000,
-    )
+    bulk_memories(owner, 10_000)
     owner_actor(owner)  # the dashboard door exists after the first visit
     # session, user, the dashboard door, the page of rows, the categories menu and the stats
     # header (totals and per app, also the app menu): a fixed number, not one per row.
