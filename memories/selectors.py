@@ -5,13 +5,19 @@ from __future__ import annotations
 import base64
 import binascii
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
-from django.db.models import Q, QuerySet
+import numpy as np
+from django.conf import settings
+from django.db import connection
+from django.db.models import Count, Q, QuerySet
+from django.db.models.functions import TruncDate
+from django.utils import timezone
 
 from accounts.actors import Actor
-from accounts.models import SCOPE_READ
+from accounts.models import SCOPE_READ, ConnectedApp
 from memories import audit, search
 from memories.embeddings import get_embedder
 from memories.errors import InvalidInput, NotFound
@@ -40,12 +46,14 @@ def get_visible(actor: Actor, memory_id: uuid.UUID, *, for_update: bool = False)
     return qs.first()
 
 
-def memory_get(*, actor: Actor, memory_id: object) -> Memory:
+def memory_get(*, actor: Actor, memory_id: object, record: bool = True) -> Memory:
+    """One memory. `record=False` for the owner's own dashboard views (GET changes nothing)."""
     require(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
-    audit.record(actor, AccessEvent.Action.READ, [memory.id])
+    if record:
+        audit.record(actor, AccessEvent.Action.READ, [memory.id])
     return memory
 
 
@@ -57,6 +65,7 @@ class MemoryFilters:
     created_after: datetime | None = None
     created_before: datetime | None = None
     text: str | None = None  # substring match (case-insensitive)
+    uncategorised: bool = False  # only memories without any category
 
 
 @dataclass(frozen=True)
@@ -89,6 +98,8 @@ def _filtered(actor: Actor, filters: MemoryFilters) -> QuerySet[Memory]:
             qs = qs.filter(superseded_by__isnull=True)
     if filters.category:
         qs = qs.filter(categories__contains=[filters.category.strip().lower()])
+    if filters.uncategorised:
+        qs = qs.filter(categories__len=0)
     if filters.app_name:
         qs = qs.filter(origin_app_name=filters.app_name)
     if filters.created_after:
@@ -172,3 +183,276 @@ def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
     return list(
         MemoryVersion.objects.filter(memory=memory, owner=actor.user).order_by("-created_at")
     )
+
+
+# --- Dashboard reads: stats, readers, access trail, related memories, map, activity ------------
+# Owner-facing views of the store. They never record access events: looking at your own memory
+# in the dashboard is not an app reading it, and GET changes nothing.
+
+READ_ACTIONS = (AccessEvent.Action.SEARCH, AccessEvent.Action.LIST, AccessEvent.Action.READ)
+WRITE_ACTIONS = (
+    AccessEvent.Action.ADD,
+    AccessEvent.Action.UPDATE,
+    AccessEvent.Action.DELETE,
+    AccessEvent.Action.STATE,
+    AccessEvent.Action.IMPORT,
+    AccessEvent.Action.ERASE,
+)
+
+
+def _require_owner_door(actor: Actor) -> None:
+    """The access log and store-wide figures are the owner's business, not a connected app's."""
+    require(actor, SCOPE_READ)
+    if not actor.app.is_owner_door:
+        raise NotFound("activity")
+
+
+@dataclass(frozen=True)
+class MemoryStats:
+    total: int
+    by_state: dict[str, int]
+    by_app: list[tuple[str, int]]
+    added_this_week: int
+
+
+def memory_stats(*, actor: Actor) -> MemoryStats:
+    """Totals for the stats header, in two aggregate queries whatever the store's size."""
+    _require_owner_door(actor)
+    qs = Memory.objects.filter(visible_q(actor), superseded_by__isnull=True)
+    week_ago = timezone.now() - timedelta(days=7)
+    agg = qs.aggregate(
+        total=Count("id"),
+        week=Count("id", filter=Q(created_at__gte=week_ago)),
+        **{s: Count("id", filter=Q(state=s)) for s in MemoryState.values},
+    )
+    by_app = [
+        (row["origin_app_name"], row["n"])
+        for row in qs.values("origin_app_name")
+        .annotate(n=Count("id"))
+        .order_by("-n", "origin_app_name")
+    ]
+    return MemoryStats(
+        total=agg["total"],
+        by_state={s: agg[s] for s in MemoryState.values},
+        by_app=by_app,
+        added_this_week=agg["week"],
+    )
+
+
+def memory_categories(*, actor: Actor) -> list[str]:
+    """Every category in use, for filter menus."""
+    _require_owner_door(actor)
+    visible, params = visible_sql(actor)
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT DISTINCT unnest(m.categories) AS c FROM memories_memory m WHERE {visible} "  # noqa: S608
+            "ORDER BY c",
+            params,
+        )
+        return [row[0] for row in cur.fetchall()]
+
+
+def readers_of(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
+    """Apps (not the owner's own doors) that have read any of these memories, per the access log."""
+    rows = (
+        AccessEvent.objects.filter(
+            owner_id=owner_id, memory_ids__overlap=list(memory_ids), action__in=READ_ACTIONS
+        )
+        .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
+        .values_list("app_name", flat=True)
+        .distinct()
+    )
+    return sorted(set(rows))
+
+
+def memory_readers(*, actor: Actor, memory_ids: Sequence[object]) -> list[str]:
+    """Who has read these memories: shown before a delete, since apps cannot be made to forget."""
+    require(actor, SCOPE_READ)
+    mids = [parse_memory_id(m) for m in memory_ids]
+    if Memory.objects.filter(visible_q(actor), id__in=mids).count() != len(set(mids)):
+        raise NotFound()
+    return readers_of(actor.user.pk, mids)
+
+
+def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> list[AccessEvent]:
+    """Which app read or changed this memory, newest first."""
+    _require_owner_door(actor)
+    memory = get_visible(actor, parse_memory_id(memory_id))
+    if memory is None:
+        raise NotFound()
+    return list(
+        AccessEvent.objects.filter(owner=actor.user, memory_ids__contains=[memory.id]).order_by(
+            "-created_at", "-id"
+        )[:limit]
+    )
+
+
+def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[SearchHit]:
+    """Nearest neighbours by embedding among the actor's active memories (exact scan)."""
+    require(actor, SCOPE_READ)
+    memory = get_visible(actor, parse_memory_id(memory_id))
+    if memory is None:
+        raise NotFound()
+    if memory.embedding is None or memory.embedding_model != settings.EMBEDDING_MODEL:
+        return []
+    visible, params = visible_sql(actor)
+    near = search.dense_arm(
+        np.asarray(memory.embedding),
+        visible=visible,
+        params={**params, "category": None},
+        depth=limit + 1,
+    )
+    ids = [mid for mid, _ in near if mid != memory.id][:limit]
+    rows = Memory.objects.in_bulk(ids)
+    return [SearchHit(memory=rows[mid], score=sim) for mid, sim in near if mid in rows]
+
+
+@dataclass(frozen=True)
+class MemoryMap:
+    """Counts of memories per (category, app); uncategorised memories under the category ''."""
+
+    categories: list[tuple[str, int]]  # largest first
+    apps: list[tuple[str, int]]
+    cells: dict[tuple[str, str], int]
+
+
+def memory_map(*, actor: Actor) -> MemoryMap:
+    """The whole store at a glance: active memories by category and origin app, one query."""
+    _require_owner_door(actor)
+    visible, params = visible_sql(actor)
+    sql = f"""
+        SELECT coalesce(c.cat, '') AS cat, m.origin_app_name, count(*)
+        FROM memories_memory m
+        LEFT JOIN LATERAL unnest(m.categories) AS c(cat) ON true
+        WHERE m.state = 'active' AND m.superseded_by_id IS NULL AND {visible}
+        GROUP BY 1, 2
+    """  # noqa: S608
+    with connection.cursor() as cur:
+        cur.execute(sql, params)
+        rows = cur.fetchall()
+    cells = {(cat, app): n for cat, app, n in rows}
+    cat_totals: dict[str, int] = {}
+    app_totals: dict[str, int] = {}
+    for (cat, app), n in cells.items():
+        cat_totals[cat] = cat_totals.get(cat, 0) + n
+        app_totals[app] = app_totals.get(app, 0) + n
+    order = lambda totals: sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))  # noqa: E731
+    return MemoryMap(categories=order(cat_totals), apps=order(app_totals), cells=cells)
+
+
+@dataclass(frozen=True)
+class ActivityFilters:
+    app_name: str | None = None
+    action: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass(frozen=True)
+class EventPage:
+    items: list[AccessEvent]
+    next_before: int | None  # pass as `before` for the next page
+
+
+def _events(actor: Actor, filters: ActivityFilters) -> QuerySet[AccessEvent]:
+    qs = AccessEvent.objects.filter(owner=actor.user)
+    if filters.app_name:
+        qs = qs.filter(app_name=filters.app_name)
+    if filters.action:
+        if filters.action not in AccessEvent.Action.values:
+            raise InvalidInput(f"Unknown action {filters.action!r}.", field="action")
+        qs = qs.filter(action=filters.action)
+    if filters.since:
+        qs = qs.filter(created_at__gte=filters.since)
+    if filters.until:
+        qs = qs.filter(created_at__lt=filters.until)
+    return qs
+
+
+def access_events(
+    *,
+    actor: Actor,
+    filters: ActivityFilters | None = None,
+    before: int | None = None,
+    limit: int = 50,
+) -> EventPage:
+    """The access log, newest first, keyset-paginated by id."""
+    _require_owner_door(actor)
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}.", field="limit")
+    qs = _events(actor, filters or ActivityFilters())
+    if before is not None:
+        qs = qs.filter(id__lt=before)
+    rows = list(qs.order_by("-id")[: limit + 1])
+    items = rows[:limit]
+    return EventPage(items=items, next_before=items[-1].id if len(rows) > limit else None)
+
+
+def access_apps(*, actor: Actor) -> list[str]:
+    """Names of every door that appears in the access log, for filter menus."""
+    _require_owner_door(actor)
+    return sorted(
+        set(AccessEvent.objects.filter(owner=actor.user).values_list("app_name", flat=True))
+    )
+
+
+@dataclass(frozen=True)
+class DailyActivity:
+    app_name: str
+    day: date
+    reads: int
+    writes: int
+
+
+def access_daily(
+    *, actor: Actor, days: int = 14, filters: ActivityFilters | None = None
+) -> list[DailyActivity]:
+    """Reads and writes per app per day over the last `days` days (UTC), one grouped query."""
+    _require_owner_door(actor)
+    since = (timezone.now() - timedelta(days=days - 1)).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    f = filters or ActivityFilters()
+    qs = _events(actor, ActivityFilters(app_name=f.app_name, action=f.action, since=since))
+    rows = (
+        qs.annotate(day=TruncDate("created_at"))
+        .values("app_name", "day")
+        .annotate(
+            reads=Count("id", filter=Q(action__in=READ_ACTIONS)),
+            writes=Count("id", filter=Q(action__in=WRITE_ACTIONS)),
+        )
+        .order_by("app_name", "day")
+    )
+    return [DailyActivity(r["app_name"], r["day"], r["reads"], r["writes"]) for r in rows]
+
+
+@dataclass(frozen=True)
+class AppReads:
+    app_name: str
+    last_read_at: datetime
+    memories: list[Memory]
+
+
+def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list[AppReads]:
+    """What each connected app read most recently (from the last `scan` read events)."""
+    _require_owner_door(actor)
+    events = list(
+        AccessEvent.objects.filter(owner=actor.user, action__in=READ_ACTIONS)
+        .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
+        .order_by("-id")[:scan]
+    )
+    wanted: dict[str, list[uuid.UUID]] = {}
+    last: dict[str, datetime] = {}
+    for event in events:
+        ids = wanted.setdefault(event.app_name, [])
+        last.setdefault(event.app_name, event.created_at)
+        for mid in event.memory_ids:
+            if len(ids) < per_app and mid not in ids:
+                ids.append(mid)
+    rows = Memory.objects.filter(visible_q(actor)).in_bulk(
+        [mid for ids in wanted.values() for mid in ids]
+    )
+    return [
+        AppReads(app, last[app], [rows[mid] for mid in ids if mid in rows])
+        for app, ids in wanted.items()
+    ]

@@ -29,7 +29,7 @@ from memories.models import (
 )
 from memories.provenance import source_ref_hash
 from memories.search import _vector_literal
-from memories.selectors import get_visible, parse_memory_id
+from memories.selectors import get_visible, parse_memory_id, readers_of
 from memories.text import clean_text, text_key
 from memories.visibility import check_write_categories, require, visible_q
 
@@ -443,6 +443,20 @@ def memory_set_categories(*, actor: Actor, memory_id: object, categories: Iterab
     return memory
 
 
+def memory_set_categories_many(
+    *, actor: Actor, memory_ids: Sequence[object], categories: Iterable[str]
+) -> int:
+    """The same categories for several memories, all or none (the dashboard's bulk action)."""
+    mids = [parse_memory_id(m) for m in memory_ids]
+    if not mids:
+        raise InvalidInput("No memories given.", field="memory_ids")
+    cats = clean_categories(categories)
+    with transaction.atomic():
+        for mid in dict.fromkeys(mids):
+            memory_set_categories(actor=actor, memory_id=mid, categories=cats)
+    return len(set(mids))
+
+
 def memory_set_visibility(
     *,
     actor: Actor,
@@ -478,21 +492,7 @@ def memory_set_visibility(
 
 
 def _readers(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
-    rows = (
-        AccessEvent.objects.filter(
-            owner_id=owner_id,
-            memory_ids__overlap=list(memory_ids),
-            action__in=[
-                AccessEvent.Action.SEARCH,
-                AccessEvent.Action.LIST,
-                AccessEvent.Action.READ,
-            ],
-        )
-        .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
-        .values_list("app_name", flat=True)
-        .distinct()
-    )
-    return sorted(set(rows))
+    return readers_of(owner_id, memory_ids)
 
 
 def _tombstone(actor: Actor, memories: Sequence[Memory]) -> None:

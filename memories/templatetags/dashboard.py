@@ -1,0 +1,48 @@
+"""Template helpers for the dashboard: a memory's origin and the stats header."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
+
+from accounts.actors import owner_actor
+from accounts.models import User
+from memories.models import Memory
+from memories.presentation import OriginInfo, origin_of
+from memories.selectors import MemoryStats, memory_stats
+
+register = template.Library()
+
+
+@register.filter
+def origin(memory: Memory) -> OriginInfo:
+    return origin_of(memory)
+
+
+@register.filter
+def ago(moment: datetime) -> str:
+    """'just now' or '3 hours ago': how long ago, to the largest unit."""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment, depth=1)} ago"
+
+
+@register.filter
+def humanize_key(key: str) -> str:
+    return str(key).replace("_", " ").capitalize()
+
+
+@register.inclusion_tag("memories/_stats.html", takes_context=True)
+def stats_header(context: template.Context) -> dict[str, Any]:
+    """Store-wide figures on every dashboard page, for the signed-in user only."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if not isinstance(user, User):
+        return {"stats": None}
+    if isinstance(context.get("stats"), MemoryStats):  # the view already has them
+        return {"stats": context["stats"]}
+    return {"stats": memory_stats(actor=owner_actor(user))}

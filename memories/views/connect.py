@@ -1,0 +1,109 @@
+"""Connect a client: copyable MCP configuration for each client, and custom instructions."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from memories.views.common import dashboard_view
+
+SERVER_NAME = "context-layer"
+TOKEN_PLACEHOLDER = "YOUR_CLIENT_TOKEN"  # noqa: S105 (a placeholder the user replaces)
+
+INSTRUCTIONS = """\
+You have access to my personal memory through the Context Layer tools.
+- At the start of a conversation, and whenever I mention a person, project, preference or plan, \
+search my memory for what is relevant before you answer.
+- When I tell you something durable about me (preferences, people, projects, decisions, \
+routines), save it as a short, self-contained memory in my own words. One fact per memory.
+- If something you remembered has changed, update that memory instead of adding a contradicting one.
+- Never save passwords, secrets, one-time codes or other people's private data.
+- Do not mention the memory tools unless I ask; just use what you know."""
+
+
+def _origin(request: HttpRequest) -> str:
+    return settings.PUBLIC_URL or f"{request.scheme}://{request.get_host()}"
+
+
+@require_GET
+@dashboard_view
+def connect_page(request: HttpRequest) -> HttpResponse:
+    mcp_url = f"{_origin(request)}/mcp"
+    email = getattr(request.user, "email", "")
+    project_dir = str(settings.BASE_DIR)
+    auth = f"Bearer {TOKEN_PLACEHOLDER}"
+    desktop = {
+        "mcpServers": {
+            SERVER_NAME: {
+                "command": "uv",
+                "args": ["run", "--directory", project_dir, "manage.py", "mcp", "--user", email],
+            }
+        }
+    }
+    cursor = {"mcpServers": {SERVER_NAME: {"url": mcp_url, "headers": {"Authorization": auth}}}}
+    vscode = {
+        "servers": {
+            SERVER_NAME: {
+                "type": "http",
+                "url": mcp_url,
+                "headers": {"Authorization": "Bearer ${input:context-layer-token}"},
+            }
+        },
+        "inputs": [
+            {
+                "type": "promptString",
+                "id": "context-layer-token",
+                "description": "Context Layer client token",
+                "password": True,
+            }
+        ],
+    }
+    claude_code = (
+        f"claude mcp add --transport http {SERVER_NAME} {shlex.quote(mcp_url)} "
+        f'--header "Authorization: {auth}"'
+    )
+    stdio_shell = (
+        f"cd {shlex.quote(project_dir)} && uv run manage.py mcp --user {shlex.quote(email)}"
+    )
+    context = {
+        "mcp_url": mcp_url,
+        "token_placeholder": TOKEN_PLACEHOLDER,
+        "clients": [
+            {
+                "id": "claude-desktop",
+                "name": "Claude Desktop",
+                "where": "Settings → Developer → Edit Config (claude_desktop_config.json), then "
+                "restart Claude Desktop. Runs on this machine over stdio; no token needed.",
+                "code": json.dumps(desktop, indent=2),
+                "also": stdio_shell,
+            },
+            {
+                "id": "claude-code",
+                "name": "Claude Code",
+                "where": "Run in a terminal. Replace the token with one from Connected apps.",
+                "code": claude_code,
+                "wrap": True,
+            },
+            {
+                "id": "cursor",
+                "name": "Cursor",
+                "where": "~/.cursor/mcp.json (or .cursor/mcp.json in a project). Replace the "
+                "token with one from Connected apps.",
+                "code": json.dumps(cursor, indent=2),
+            },
+            {
+                "id": "vscode",
+                "name": "VS Code",
+                "where": ".vscode/mcp.json in your workspace (or the user mcp.json). VS Code "
+                "asks for the token once and stores it securely.",
+                "code": json.dumps(vscode, indent=2),
+            },
+        ],
+        "instructions": INSTRUCTIONS,
+    }
+    return render(request, "memories/connect.html", context)

@@ -1,0 +1,60 @@
+"""The map (what the store knows, at a glance) and the activity page (who read or wrote what)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from memories.charts import activity_chart, map_layout
+from memories.forms import ActivityFilterForm
+from memories.models import AccessEvent
+from memories.selectors import (
+    access_apps,
+    access_daily,
+    access_events,
+    app_recent_reads,
+    memory_map,
+)
+from memories.views.common import actor_for_request, dashboard_view
+
+CHART_DAYS = 14
+
+
+@require_GET
+@dashboard_view
+def map_page(request: HttpRequest) -> HttpResponse:
+    actor = actor_for_request(request)
+    data = memory_map(actor=actor)
+    return render(request, "memories/map.html", {"map": data, "layout": map_layout(data)})
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@dashboard_view
+def activity_page(request: HttpRequest) -> HttpResponse:
+    actor = actor_for_request(request)
+    form = ActivityFilterForm(request.GET)
+    filters = form.filters()
+    older_than = request.GET.get("older_than") or ""
+    page = access_events(
+        actor=actor, filters=filters, before=int(older_than) if older_than.isdigit() else None
+    )
+    daily = access_daily(actor=actor, days=CHART_DAYS, filters=filters)
+    context = {
+        "form": form,
+        "page": page,
+        "chart": activity_chart(daily, today=timezone.now().date(), days=CHART_DAYS),
+        "chart_days": CHART_DAYS,
+    }
+    htmx = request.htmx  # type: ignore[attr-defined]
+    if htmx and not htmx.history_restore_request:
+        return render(request, "memories/activity.html#activity-results", context)
+    context.update(
+        apps=access_apps(actor=actor),
+        actions=AccessEvent.Action.choices,
+        recent=app_recent_reads(actor=actor),
+    )
+    return render(request, "memories/activity.html", context)

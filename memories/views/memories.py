@@ -1,0 +1,181 @@
+"""The memories page: list, search, filters, add, bulk actions, the stats header fragment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import reswap, retarget, trigger_client_event
+
+from accounts.actors import Actor
+from memories import services
+from memories.errors import Conflict, InvalidInput
+from memories.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_categories
+from memories.models import MemoryState
+from memories.selectors import (
+    memory_categories,
+    memory_list,
+    memory_readers,
+    memory_search,
+    memory_stats,
+)
+from memories.views.common import actor_for_request, dashboard_view
+
+PAGE_SIZE = 50
+TEMPLATE = "memories/list.html"
+CHANGED = "memories-changed"  # htmx event: the stats header refreshes itself
+
+
+def _results(actor: Actor, data: QueryDict, cursor: str | None = None) -> dict[str, Any]:
+    """The rows for the current filters: hybrid search when there is a query, else newest first."""
+    form = MemoryFilterForm(data)
+    filters = form.filters()
+    query = form.query()
+    next_cursor = None
+    searched = False
+    if query and filters.state == MemoryState.ACTIVE:
+        # The same hybrid search the assistants use (it covers active memories).
+        hits = memory_search(
+            actor=actor, query=query, limit=PAGE_SIZE, category=filters.category, record=False
+        )
+        after, before = filters.created_after, filters.created_before
+        items = [
+            h.memory
+            for h in hits
+            if (not filters.app_name or h.memory.origin_app_name == filters.app_name)
+            and (not filters.uncategorised or not h.memory.categories)
+            and (after is None or h.memory.created_at >= after)
+            and (before is None or h.memory.created_at < before)
+        ]
+        searched = True
+    else:
+        if query:  # paused or archived memories are outside search: match the words instead
+            filters = type(filters)(**{**filters.__dict__, "text": query})
+        page = memory_list(
+            actor=actor, filters=filters, cursor=cursor, limit=PAGE_SIZE, record=False
+        )
+        items, next_cursor = page.items, page.next_cursor
+    return {
+        "filter_form": form,
+        "items": items,
+        "next_cursor": next_cursor,
+        "searched": searched,
+        "query": query,
+        "filtered": form.is_filtered(),
+        "filter_query": _filter_query(form),
+    }
+
+
+def _filter_query(form: MemoryFilterForm) -> str:
+    """The current filters as a query string, for 'load more' and links that keep them."""
+    data = QueryDict(mutable=True)
+    if form.is_bound:
+        for name in form.fields:
+            value = form.data.get(name)
+            if value:
+                data[name] = value
+    return data.urlencode()
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@dashboard_view
+def memory_list_page(request: HttpRequest) -> HttpResponse:
+    actor = actor_for_request(request)
+    try:
+        context = _results(actor, request.GET, cursor=request.GET.get("cursor") or None)
+    except InvalidInput as err:
+        context = _results(actor, QueryDict())
+        context["error"] = err.message
+    htmx = request.htmx  # type: ignore[attr-defined]
+    if htmx and not htmx.history_restore_request:
+        fragment = "rows" if request.GET.get("cursor") else "results"
+        return render(request, f"{TEMPLATE}#{fragment}", context)
+    stats = memory_stats(actor=actor)
+    context.update(
+        add_form=AddMemoryForm(),
+        bulk_form=BulkForm(),
+        categories=memory_categories(actor=actor),
+        apps=[name for name, _ in stats.by_app],
+        stats=stats,  # the stats header reuses them
+    )
+    return render(request, TEMPLATE, context)
+
+
+def _render_results(
+    request: HttpRequest, actor: Actor, *, notice: str = "", error: str = ""
+) -> HttpResponse:
+    context = _results(actor, request.POST)
+    context.update(notice=notice, error=error, clear_confirm=True)
+    response = render(request, f"{TEMPLATE}#results", context)
+    return trigger_client_event(response, CHANGED)
+
+
+@require_POST
+@dashboard_view
+def memory_add(request: HttpRequest) -> HttpResponse:
+    actor = actor_for_request(request)
+    form = AddMemoryForm(request.POST)
+    notice, error = "", ""
+    if form.is_valid():
+        try:
+            result = services.memory_remember(
+                actor=actor,
+                text=form.cleaned_data["text"],
+                categories=split_categories(form.cleaned_data["categories"]),
+            )
+            notice = result.note or "Memory added."
+        except (InvalidInput, Conflict) as err:
+            error = err.message
+    else:
+        error = "Write the memory first."
+    if not request.htmx:  # type: ignore[attr-defined]
+        return redirect("memories:home")
+    return _render_results(request, actor, notice=notice, error=error)
+
+
+@require_POST
+@dashboard_view
+def memory_bulk(request: HttpRequest) -> HttpResponse:
+    actor = actor_for_request(request)
+    form = BulkForm(request.POST)
+    if not form.is_valid():
+        error = "Select at least one memory and an action."
+        if not request.htmx:  # type: ignore[attr-defined]
+            return redirect("memories:home")
+        return _render_results(request, actor, error=error)
+    action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
+    if action == "delete" and not form.cleaned_data["confirm"]:
+        context = {"ids": ids, "readers": memory_readers(actor=actor, memory_ids=ids)}
+        if not request.htmx:  # type: ignore[attr-defined]
+            return render(request, "memories/confirm_bulk_delete.html", context)
+        response = render(request, f"{TEMPLATE}#bulk-confirm", context)
+        return reswap(retarget(response, "#bulk-confirm"), "innerHTML")
+    notice, error = "", ""
+    try:
+        if action == "delete":
+            results = services.memory_delete_many(actor=actor, memory_ids=ids)
+            notice = f"Deleted {len(results)} memor{'y' if len(results) == 1 else 'ies'}."
+        elif action == "categories":
+            cats = split_categories(form.cleaned_data["categories"])
+            n = services.memory_set_categories_many(actor=actor, memory_ids=ids, categories=cats)
+            notice = f"Set categories on {n} memor{'y' if n == 1 else 'ies'}."
+        else:
+            n = services.memory_set_state(actor=actor, memory_ids=ids, state=action)
+            label = dict(MemoryState.choices)[action].lower()
+            notice = f"{n} memor{'y' if n == 1 else 'ies'} now {label}."
+    except (InvalidInput, Conflict) as err:
+        error = err.message
+    if not request.htmx:  # type: ignore[attr-defined]
+        return redirect("memories:home")
+    return _render_results(request, actor, notice=notice, error=error)
+
+
+@require_GET
+@dashboard_view
+def stats_fragment(request: HttpRequest) -> HttpResponse:
+    actor = actor_for_request(request)
+    return render(request, "memories/_stats.html", {"stats": memory_stats(actor=actor)})

@@ -1,0 +1,177 @@
+"""One memory: detail page and its actions (edit, state, categories, restore, delete)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
+
+from memories import services
+from memories.errors import Conflict, InvalidInput
+from memories.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
+from memories.models import Memory
+from memories.presentation import word_diff
+from memories.selectors import (
+    memory_access_trail,
+    memory_get,
+    memory_readers,
+    memory_related,
+    memory_versions,
+)
+from memories.views.common import actor_for_request, dashboard_view, next_url
+from memories.views.memories import CHANGED, TEMPLATE
+
+
+def _detail_url(memory_id: uuid.UUID) -> str:
+    return reverse("memories:detail", args=[memory_id])
+
+
+def _row(request: HttpRequest, memory: Memory, **extra: Any) -> HttpResponse:
+    return render(request, f"{TEMPLATE}#row", {"m": memory, **extra})
+
+
+@require_GET
+@dashboard_view
+def memory_detail(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    actor = actor_for_request(request)
+    memory = memory_get(actor=actor, memory_id=memory_id, record=False)
+    versions = memory_versions(actor=actor, memory_id=memory_id)
+    # Versions come newest first; each one's text was replaced by the next newer text.
+    newer = [memory.text, *(v.text for v in versions)][: len(versions)]
+    history = [
+        {"version": v, "diff": word_diff(v.text, replaced_by)}
+        for v, replaced_by in zip(versions, newer, strict=True)
+    ]
+    context = {
+        "m": memory,
+        "history": history,
+        "related": memory_related(actor=actor, memory_id=memory_id),
+        "trail": memory_access_trail(actor=actor, memory_id=memory_id),
+        "readers": memory_readers(actor=actor, memory_ids=[memory.id]),
+        "text_form": MemoryTextForm(initial={"text": memory.text}),
+        "categories_form": CategoriesForm(initial={"categories": ", ".join(memory.categories)}),
+    }
+    return render(request, "memories/detail.html", context)
+
+
+@require_GET
+@dashboard_view
+def memory_row(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    actor = actor_for_request(request)
+    memory = memory_get(actor=actor, memory_id=memory_id, record=False)
+    if not request.htmx:  # type: ignore[attr-defined]
+        return redirect(_detail_url(memory.id))
+    return _row(request, memory)
+
+
+@require_http_methods(["GET", "POST"])
+@dashboard_view
+def memory_edit(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """GET: the inline edit form. POST: save; the previous text is kept as a version."""
+    actor = actor_for_request(request)
+    memory = memory_get(actor=actor, memory_id=memory_id, record=False)
+    htmx = request.htmx  # type: ignore[attr-defined]
+    if request.method == "GET":
+        form = MemoryTextForm(initial={"text": memory.text})
+        if htmx:
+            return render(request, f"{TEMPLATE}#edit", {"m": memory, "form": form})
+        return redirect(_detail_url(memory.id))
+    form = MemoryTextForm(request.POST)
+    error = ""
+    if form.is_valid():
+        try:
+            memory = services.memory_update(
+                actor=actor, memory_id=memory.id, text=form.cleaned_data["text"]
+            )
+        except (InvalidInput, Conflict) as err:
+            error = err.message
+    else:
+        error = "The memory cannot be empty."
+    if not htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(next_url(request, _detail_url(memory.id)))
+    if error:
+        return render(request, f"{TEMPLATE}#edit", {"m": memory, "form": form, "error": error})
+    return trigger_client_event(_row(request, memory, notice="Saved."), CHANGED)
+
+
+@require_POST
+@dashboard_view
+def memory_state(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    actor = actor_for_request(request)
+    form = StateForm(request.POST)
+    memory = memory_get(actor=actor, memory_id=memory_id, record=False)
+    error = ""
+    if form.is_valid():
+        try:
+            services.memory_set_state(
+                actor=actor, memory_ids=[memory.id], state=form.cleaned_data["state"]
+            )
+        except Conflict as err:
+            error = err.message
+    else:
+        error = "Unknown state."
+    memory = memory_get(actor=actor, memory_id=memory_id, record=False)
+    if not request.htmx:  # type: ignore[attr-defined]
+        if error:
+            messages.error(request, error)
+        return redirect(next_url(request, _detail_url(memory.id)))
+    return trigger_client_event(_row(request, memory, error=error), CHANGED)
+
+
+@require_POST
+@dashboard_view
+def memory_categories_edit(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    actor = actor_for_request(request)
+    form = CategoriesForm(request.POST)
+    if form.is_valid():
+        try:
+            services.memory_set_categories(
+                actor=actor,
+                memory_id=memory_id,
+                categories=split_categories(form.cleaned_data["categories"]),
+            )
+            messages.success(request, "Categories saved.")
+        except InvalidInput as err:
+            messages.error(request, err.message)
+    return redirect(next_url(request, _detail_url(memory_id)))
+
+
+@require_POST
+@dashboard_view
+def memory_restore(request: HttpRequest, memory_id: uuid.UUID, version_id: int) -> HttpResponse:
+    actor = actor_for_request(request)
+    try:
+        services.memory_restore_version(actor=actor, memory_id=memory_id, version_id=version_id)
+        messages.success(request, "Restored. The text it replaced is kept in the history.")
+    except Conflict as err:
+        messages.error(request, err.message)
+    return redirect(_detail_url(memory_id))
+
+
+@require_http_methods(["GET", "POST"])
+@dashboard_view
+def memory_delete(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """GET: a confirmation naming the apps that read it. POST: delete it for good."""
+    actor = actor_for_request(request)
+    htmx = request.htmx  # type: ignore[attr-defined]
+    if request.method == "GET":
+        memory = memory_get(actor=actor, memory_id=memory_id, record=False)
+        context = {"m": memory, "readers": memory_readers(actor=actor, memory_ids=[memory.id])}
+        if htmx:
+            return render(request, f"{TEMPLATE}#confirm-delete", context)
+        return render(request, "memories/confirm_delete.html", context)
+    result = services.memory_delete(actor=actor, memory_id=memory_id)
+    if not htmx:
+        note = f" {', '.join(result.read_by)} had read it." if result.read_by else ""
+        messages.success(request, f"Memory deleted.{note}")
+        return redirect("memories:home")
+    response = render(request, f"{TEMPLATE}#deleted", {"result": result})
+    return trigger_client_event(response, CHANGED)

@@ -1,0 +1,55 @@
+"""A small, realistic store for browser tests and screenshots: several apps, an import with
+conversation titles, edits, reads and writes in the access log."""
+
+from __future__ import annotations
+
+from accounts.actors import Actor, actor_for
+from accounts.models import ALL_SCOPES, ConnectedApp, User
+from memories import selectors, services
+
+
+def app_actor(user: User, name: str, kind: str = ConnectedApp.Kind.TOKEN) -> Actor:
+    app = ConnectedApp.objects.create(owner=user, kind=kind, name=name, scopes=list(ALL_SCOPES))
+    return actor_for(user, app)
+
+
+def seed_store(user: User, owner: Actor) -> None:
+    claude = app_actor(user, "Claude Desktop", ConnectedApp.Kind.STDIO)
+    cursor = app_actor(user, "Cursor")
+    chatgpt = app_actor(user, "ChatGPT export", ConnectedApp.Kind.IMPORT)
+    for text, cats in [
+        ("I work as a data engineer at Acme Corp, mostly on the billing pipeline", ["work"]),
+        ("Prefers concise answers with code first, explanation after", ["preferences"]),
+        ("My daughter Alice starts primary school in September", ["relationships"]),
+        ("Training for the Berlin half marathon in April", ["hobbies", "goals"]),
+    ]:
+        services.memory_create(actor=claude, text=text, categories=cats)
+    for text, cats in [
+        ("Uses Python 3.11 with uv and ruff; type hints everywhere", ["technology"]),
+        ("The Acme billing service is written in Go and deployed on Kubernetes", ["work"]),
+        ("Favourite editor theme is Solarized Dark", ["technology", "preferences"]),
+    ]:
+        services.memory_create(actor=cursor, text=text, categories=cats)
+    for text, cats, title in [
+        ("Vegetarian since 2019; eats fish occasionally", ["food"], "Weekly meal plan"),
+        ("Flying to Lisbon in May for a data conference", ["travel"], "Lisbon trip planning"),
+        ("Has a cat called Miso", ["home"], "Pet names brainstorm"),
+        ("Learning Portuguese on Duolingo, about 15 minutes a day", [], "Language learning"),
+    ]:
+        services.memory_create(
+            actor=chatgpt,
+            text=text,
+            categories=cats,
+            provenance={"source": "chatgpt", "conversation_title": title},
+        )
+    edited = services.memory_create(
+        actor=owner, text="Prefers window seats on long flights", categories=["travel"]
+    ).memory
+    services.memory_update(
+        actor=owner, memory_id=edited.id, text="Prefers aisle seats on long flights"
+    )
+    # Apps read memories, so the activity page, access trails and delete warnings have content.
+    selectors.memory_search(actor=claude, query="what does the user do for work")
+    selectors.memory_search(actor=cursor, query="preferred tools and languages")
+    selectors.memory_get(actor=claude, memory_id=edited.id)
+    selectors.memory_list(actor=cursor, limit=5)

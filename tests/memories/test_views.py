@@ -1,0 +1,409 @@
+"""Dashboard views through the Django test client: every page and action, as the owner."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+
+from accounts.actors import Actor, actor_for
+from accounts.models import ALL_SCOPES, ConnectedApp, User
+from memories import selectors, services
+from memories.models import AccessEvent, Memory, MemoryState, MemoryVersion
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(response) -> str:  # type: ignore[no-untyped-def]
+    return response.content.decode()
+
+
+def _app(user: User, name: str) -> Actor:
+    app = ConnectedApp.objects.create(
+        owner=user, kind=ConnectedApp.Kind.TOKEN, name=name, scopes=list(ALL_SCOPES)
+    )
+    return actor_for(user, app)
+
+
+def test_pages_require_sign_in(client: Client) -> None:
+    for url in ["/", "/map/", "/activity/", "/connect/", "/stats/"]:
+        response = client.get(url)
+        assert response.status_code == 302
+        assert response["Location"].startswith("/accounts/login/")
+
+
+def test_memories_page_lists_own_memories_newest_first(
+    owner_client: Client, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    services.memory_create(actor=owner_dash, text="Older fact about tea")
+    services.memory_create(actor=owner_dash, text="Newer fact about coffee")
+    services.memory_create(actor=stranger_dash, text="Stranger's secret")
+    html = _text(owner_client.get("/"))
+    assert html.index("Newer fact about coffee") < html.index("Older fact about tea")
+    assert "Stranger&#x27;s secret" not in html and "Stranger's secret" not in html
+
+
+def test_memory_text_is_escaped_everywhere(owner_client: Client, owner_dash: Actor) -> None:
+    hostile = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+    memory = services.memory_create(actor=owner_dash, text=hostile).memory
+    for url in ["/", f"/memories/{memory.id}/", f"/memories/{memory.id}/delete/"]:
+        html = _text(owner_client.get(url))
+        assert "<script>alert(2)" not in html and "<img src=x" not in html
+        assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html
+
+
+def test_every_page_sends_a_csp_without_inline_script(owner_client: Client) -> None:
+    for url in ["/", "/map/", "/activity/", "/connect/"]:
+        policy = owner_client.get(url)["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+        assert "style-src 'self'" in policy
+
+
+def test_htmx_request_gets_the_results_fragment_only(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    services.memory_create(actor=owner_dash, text="A fact for the fragment")
+    html = _text(owner_client.get("/", headers=htmx))
+    assert "A fact for the fragment" in html
+    assert "<html" not in html and 'id="filters"' not in html
+
+
+def test_search_uses_hybrid_search_and_finds_a_paraphrase(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    services.memory_create(actor=owner_dash, text="My daughter Alice is allergic to peanuts")
+    services.memory_create(actor=owner_dash, text="I work as a data engineer at Acme Corp")
+    services.memory_create(actor=owner_dash, text="Flying to Lisbon in May")
+    html = _text(owner_client.get("/", {"q": "which nuts must my kid avoid"}, headers=htmx))
+    assert "Best matches for" in html
+    assert html.index("allergic to peanuts") < html.index("Acme Corp")
+    # Looking at your own memory is not an app reading it: no access event.
+    assert not AccessEvent.objects.filter(action=AccessEvent.Action.SEARCH).exists()
+
+
+def test_search_in_archived_memories_matches_words(owner_client: Client, owner_dash: Actor) -> None:
+    kept = services.memory_create(actor=owner_dash, text="Old address in Leeds").memory
+    services.memory_create(actor=owner_dash, text="Old phone number")
+    services.memory_set_state(actor=owner_dash, memory_ids=[kept.id], state="archived")
+    html = _text(owner_client.get("/", {"q": "leeds", "state": "archived"}))
+    assert "Old address in Leeds" in html and "Old phone number" not in html
+
+
+def test_filters_by_app_category_state_date_and_uncategorised(
+    owner: User, owner_client: Client, owner_dash: Actor
+) -> None:
+    claude = _app(owner, "Claude")
+    services.memory_create(actor=claude, text="Claude fact about work", categories=["work"])
+    services.memory_create(actor=owner_dash, text="Dashboard fact about food", categories=["food"])
+    bare = services.memory_create(actor=owner_dash, text="Fact without category").memory
+    paused = services.memory_create(actor=owner_dash, text="Paused fact").memory
+    services.memory_set_state(actor=owner_dash, memory_ids=[paused.id], state="paused")
+
+    def shown(**params: str) -> set[str]:
+        html = _text(owner_client.get("/", params))
+        return {
+            t
+            for t in [
+                "Claude fact about work",
+                "Dashboard fact about food",
+                "Fact without category",
+                "Paused fact",
+            ]
+            if t in html
+        }
+
+    assert shown() == {
+        "Claude fact about work",
+        "Dashboard fact about food",
+        "Fact without category",
+    }
+    assert shown(app="Claude") == {"Claude fact about work"}
+    assert shown(category="food") == {"Dashboard fact about food"}
+    assert shown(uncategorised="on") == {"Fact without category"}
+    assert shown(state="paused") == {"Paused fact"}
+    assert len(shown(state="all")) == 4
+    assert shown(after="2000-01-01", before="2001-01-01") == set()
+    today = bare.created_at.date().isoformat()
+    assert len(shown(after=today, before=today)) == 3
+
+
+def test_pagination_with_a_cursor(
+    owner: User,
+    owner_client: Client,
+    owner_dash: Actor,
+    htmx: dict[str, str],
+    bulk_memories: Callable[[User, int], None],
+) -> None:
+    bulk_memories(owner, 60)
+    first = _text(owner_client.get("/"))
+    assert first.count('class="memory state-active"') == 50
+    assert "Load more" in first
+    page = selectors.memory_list(actor=owner_dash, limit=50, record=False)
+    assert page.next_cursor is not None
+    rest = _text(owner_client.get("/", {"cursor": page.next_cursor}, headers=htmx))
+    assert rest.count('class="memory state-active"') == 10
+    assert "Load more" not in rest
+
+
+def test_add_memory_goes_through_remember(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    response = owner_client.post(
+        "/memories/add/",
+        {"text": "Prefers window seats", "categories": "travel, Prefs"},
+        headers=htmx,
+    )
+    assert response.status_code == 200
+    assert "Memory added." in _text(response) and "Prefers window seats" in _text(response)
+    assert "memories-changed" in response["HX-Trigger"]
+    memory = Memory.objects.get(text="Prefers window seats")
+    assert memory.categories == ["travel", "prefs"] and memory.origin == "dashboard"
+    again = owner_client.post("/memories/add/", {"text": "prefers WINDOW seats!"}, headers=htmx)
+    assert "An identical memory already exists" in _text(again)
+    assert Memory.objects.count() == 1
+
+
+def test_add_memory_without_htmx_redirects_home(owner_client: Client) -> None:
+    response = owner_client.post("/memories/add/", {"text": "Plain form post"})
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert Memory.objects.filter(text="Plain form post").exists()
+
+
+def test_add_empty_memory_shows_an_error(owner_client: Client, htmx: dict[str, str]) -> None:
+    response = owner_client.post("/memories/add/", {"text": "   "}, headers=htmx)
+    assert "Write the memory first." in _text(response)
+    assert not Memory.objects.exists()
+
+
+def test_inline_edit_keeps_the_previous_text_as_a_version(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Lives in Leeds").memory
+    form = _text(owner_client.get(f"/memories/{memory.id}/edit/", headers=htmx))
+    assert "<textarea" in form and "Lives in Leeds" in form
+    response = owner_client.post(
+        f"/memories/{memory.id}/edit/", {"text": "Lives in York"}, headers=htmx
+    )
+    assert "Lives in York" in _text(response) and "Saved." in _text(response)
+    memory.refresh_from_db()
+    assert memory.text == "Lives in York" and memory.user_edited_at is not None
+    assert [v.text for v in MemoryVersion.objects.filter(memory=memory)] == ["Lives in Leeds"]
+
+
+def test_edit_to_an_existing_text_is_refused_with_a_message(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    services.memory_create(actor=owner_dash, text="Fact one")
+    other = services.memory_create(actor=owner_dash, text="Fact two").memory
+    response = owner_client.post(f"/memories/{other.id}/edit/", {"text": "fact ONE"}, headers=htmx)
+    assert "Another active memory already has this text." in _text(response)
+    other.refresh_from_db()
+    assert other.text == "Fact two"
+
+
+def test_state_changes_archive_pause_restore(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Changeable").memory
+    for state, button in [("archived", "Restore"), ("paused", "Resume"), ("active", "Archive")]:
+        response = owner_client.post(
+            f"/memories/{memory.id}/state/", {"state": state}, headers=htmx
+        )
+        assert button in _text(response)
+        memory.refresh_from_db()
+        assert memory.state == state
+    plain = owner_client.post(f"/memories/{memory.id}/state/", {"state": "paused", "next": "/"})
+    assert plain.status_code == 302 and plain["Location"] == "/"
+
+
+def test_categories_can_be_edited(owner_client: Client, owner_dash: Actor) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Has a cat", categories=["pets"]).memory
+    response = owner_client.post(f"/memories/{memory.id}/categories/", {"categories": "home, Cats"})
+    assert response.status_code == 302
+    memory.refresh_from_db()
+    assert memory.categories == ["home", "cats"] and memory.categories_set_by_user
+
+
+def test_detail_shows_history_diff_related_and_access_trail(
+    owner: User, owner_client: Client, owner_dash: Actor
+) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Prefers window seats").memory
+    services.memory_create(actor=owner_dash, text="Likes aisle seats on trains")
+    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Prefers aisle seats")
+    selectors.memory_get(actor=_app(owner, "Cursor"), memory_id=memory.id)
+    html = _text(owner_client.get(f"/memories/{memory.id}/"))
+    assert "<del>window</del><ins>aisle</ins>" in html
+    assert "Restore this version" in html
+    assert "Likes aisle seats on trains" in html  # related (nearest neighbour)
+    assert "Cursor" in html and "action-read" in html  # access trail and "read by"
+
+
+def test_restore_a_version(owner_client: Client, owner_dash: Actor) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Version one").memory
+    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Version two")
+    version = MemoryVersion.objects.get(memory=memory)
+    response = owner_client.post(f"/memories/{memory.id}/versions/{version.id}/restore/")
+    assert response.status_code == 302
+    memory.refresh_from_db()
+    assert memory.text == "Version one"
+    assert sorted(MemoryVersion.objects.filter(memory=memory).values_list("text", flat=True)) == [
+        "Version one",
+        "Version two",
+    ]
+
+
+def test_delete_confirmation_names_the_apps_that_read_it(
+    owner: User, owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Read by others").memory
+    selectors.memory_search(actor=_app(owner, "Claude Desktop"), query="read by others")
+    confirm = _text(owner_client.get(f"/memories/{memory.id}/delete/", headers=htmx))
+    assert "Delete this memory for good?" in confirm and "Claude Desktop" in confirm
+    assert Memory.objects.filter(pk=memory.id).exists()  # GET changed nothing
+    response = owner_client.post(f"/memories/{memory.id}/delete/", headers=htmx)
+    assert "Memory deleted." in _text(response) and "Claude Desktop had read it." in _text(response)
+    assert not Memory.objects.filter(pk=memory.id).exists()
+
+
+def test_delete_without_htmx_confirms_on_a_page_then_redirects(
+    owner_client: Client, owner_dash: Actor
+) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Delete me plainly").memory
+    page = _text(owner_client.get(f"/memories/{memory.id}/delete/"))
+    assert "<html" in page and "Delete for good" in page
+    response = owner_client.post(f"/memories/{memory.id}/delete/")
+    assert response.status_code == 302 and not Memory.objects.filter(pk=memory.id).exists()
+
+
+@pytest.mark.parametrize(
+    ("action", "expected_state"), [("archived", "archived"), ("paused", "paused")]
+)
+def test_bulk_state_change(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str], action: str, expected_state: str
+) -> None:
+    a = services.memory_create(actor=owner_dash, text="Bulk A").memory
+    b = services.memory_create(actor=owner_dash, text="Bulk B").memory
+    c = services.memory_create(actor=owner_dash, text="Bulk C").memory
+    response = owner_client.post(
+        "/memories/bulk/", {"action": action, "ids": [a.id, b.id]}, headers=htmx
+    )
+    html = _text(response)
+    assert "2 memories now" in html
+    assert "Bulk C" in html and "Bulk A" not in html  # they leave the default (active) view
+    states = dict(Memory.objects.values_list("text", "state"))
+    assert states == {"Bulk A": expected_state, "Bulk B": expected_state, "Bulk C": "active"}
+    assert c.state == MemoryState.ACTIVE
+
+
+def test_bulk_set_categories(owner_client: Client, owner_dash: Actor, htmx: dict[str, str]) -> None:
+    a = services.memory_create(actor=owner_dash, text="Cat A", categories=["x"]).memory
+    b = services.memory_create(actor=owner_dash, text="Cat B").memory
+    owner_client.post(
+        "/memories/bulk/",
+        {"action": "categories", "ids": [a.id, b.id], "categories": "work, projects"},
+        headers=htmx,
+    )
+    assert {tuple(m.categories) for m in Memory.objects.all()} == {("work", "projects")}
+
+
+def test_bulk_delete_asks_first_then_deletes(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    a = services.memory_create(actor=owner_dash, text="Doomed A").memory
+    b = services.memory_create(actor=owner_dash, text="Doomed B").memory
+    ask = owner_client.post(
+        "/memories/bulk/", {"action": "delete", "ids": [a.id, b.id]}, headers=htmx
+    )
+    assert "Delete 2 memories for good?" in _text(ask)
+    assert ask["HX-Retarget"] == "#bulk-confirm"
+    assert Memory.objects.count() == 2
+    done = owner_client.post(
+        "/memories/bulk/", {"action": "delete", "ids": [a.id, b.id], "confirm": "on"}, headers=htmx
+    )
+    assert "Deleted 2 memories." in _text(done)
+    assert Memory.objects.count() == 0
+
+
+def test_bulk_without_selection_explains(owner_client: Client, htmx: dict[str, str]) -> None:
+    response = owner_client.post("/memories/bulk/", {"action": "archived"}, headers=htmx)
+    assert "Select at least one memory" in _text(response)
+
+
+def test_stats_header_counts_states_apps_and_this_week(
+    owner: User, owner_client: Client, owner_dash: Actor
+) -> None:
+    services.memory_create(actor=owner_dash, text="Stat one")
+    gone = services.memory_create(actor=owner_dash, text="Stat two").memory
+    services.memory_create(actor=_app(owner, "Cursor"), text="Stat three")
+    services.memory_set_state(actor=owner_dash, memory_ids=[gone.id], state="archived")
+    stats = selectors.memory_stats(actor=owner_dash)
+    assert stats.total == 3 and stats.added_this_week == 3
+    assert stats.by_state == {"active": 2, "paused": 0, "archived": 1}
+    assert dict(stats.by_app) == {"dashboard": 2, "Cursor": 1}
+    html = _text(owner_client.get("/stats/"))
+    assert "<strong>3</strong> memories" in html and "<strong>1</strong> archived" in html
+
+
+def test_map_counts_categories_by_app_and_links_to_the_list(
+    owner: User, owner_client: Client, owner_dash: Actor
+) -> None:
+    cursor = _app(owner, "Cursor")
+    services.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
+    services.memory_create(actor=cursor, text="Uses Vim", categories=["technology", "tools"])
+    services.memory_create(actor=owner_dash, text="No category here")
+    html = _text(owner_client.get("/map/"))
+    assert "<svg" in html
+    assert 'href="/?app=Cursor&amp;category=technology"' in html
+    assert "2 memories in technology from Cursor" in html
+    assert 'href="/?app=dashboard&amp;uncategorised=on"' in html
+
+
+def test_activity_page_filters_the_log_and_charts_reads_and_writes(
+    owner: User, owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    claude = _app(owner, "Claude")
+    memory = services.memory_create(actor=claude, text="Something Claude saved").memory
+    selectors.memory_get(actor=claude, memory_id=memory.id)
+    html = _text(owner_client.get("/activity/"))
+    assert 'class="bar read"' in html and 'class="bar write"' in html
+    assert "Something Claude saved" in html  # what each app read recently
+    only_reads = _text(owner_client.get("/activity/", {"action": "read"}, headers=htmx))
+    assert "action-read" in only_reads and "action-add" not in only_reads
+    other_app = _text(owner_client.get("/activity/", {"app": "nobody"}, headers=htmx))
+    assert "No access events match." in other_app
+
+
+def test_connect_page_shows_each_client_configuration(owner_client: Client) -> None:
+    html = _text(owner_client.get("/connect/"))
+    assert "http://testserver/mcp" in html
+    assert "claude mcp add --transport http context-layer http://testserver/mcp" in html
+    assert "&quot;manage.py&quot;,\n" in html and "owner@example.com" in html  # Claude Desktop
+    assert "&quot;type&quot;: &quot;http&quot;" in html  # VS Code
+    assert 'href="/apps/"' in html and "custom instructions" in html.lower()
+
+
+def test_get_requests_change_nothing(owner: User, owner_client: Client, owner_dash: Actor) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Stable").memory
+    before = (AccessEvent.objects.count(), Memory.objects.count(), MemoryVersion.objects.count())
+    for url in [
+        "/",
+        "/?q=stable",
+        f"/memories/{memory.id}/",
+        f"/memories/{memory.id}/edit/",
+        f"/memories/{memory.id}/delete/",
+        f"/memories/{memory.id}/row/",
+        "/map/",
+        "/activity/",
+        "/connect/",
+        "/stats/",
+    ]:
+        assert owner_client.get(url).status_code in (200, 302), url
+    after = (AccessEvent.objects.count(), Memory.objects.count(), MemoryVersion.objects.count())
+    assert before == after
+
+
+def test_sign_in_page_uses_the_dashboard_layout(client: Client) -> None:
+    html = _text(client.get("/accounts/login/"))
+    assert 'class="brand"' in html and "css/app.css" in html
+    assert 'name="login"' in html and 'class="site-nav"' not in html
