@@ -1,0 +1,150 @@
+"""Grants and connected apps: consent creates a grant; the owner pauses, edits or revokes it.
+
+Every function takes an explicit actor and acts only on the actor's own apps: another user's app
+id behaves exactly like a missing one (NotFound).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from allauth.idp.oidc.models import Client, Token
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.actors import Actor
+from accounts.models import ALL_SCOPES, ConnectedApp, User
+from memories.categories import DEFAULT_SLUGS
+from memories.errors import InvalidInput, NotFound
+
+# Kinds the owner manages on the connected apps page (built-in doors are always theirs).
+MANAGED_KINDS = (ConnectedApp.Kind.OAUTH, ConnectedApp.Kind.TOKEN, ConnectedApp.Kind.STDIO)
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What the owner allowed an app: memory scopes and which categories it may see."""
+
+    scopes: tuple[str, ...]
+    all_categories: bool
+    categories: tuple[str, ...]
+
+    @classmethod
+    def clean(
+        cls, *, scopes: Iterable[str], all_categories: bool, categories: Iterable[str]
+    ) -> Grant:
+        memory_scopes = tuple(s for s in ALL_SCOPES if s in set(scopes))
+        cats = sorted({c.strip().lower() for c in categories if c.strip()})
+        unknown = set(cats) - DEFAULT_SLUGS
+        if unknown:
+            raise InvalidInput(
+                f"Unknown categories: {', '.join(sorted(unknown))}.", field="categories"
+            )
+        if not all_categories and not cats:
+            raise InvalidInput("Choose at least one category, or allow all.", field="categories")
+        return cls(scopes=memory_scopes, all_categories=all_categories, categories=tuple(cats))
+
+
+def _require_owner(actor: Actor) -> None:
+    """Only the owner, through a built-in door, manages grants (an app cannot widen its own)."""
+    if not actor.app.is_owner_door:
+        raise NotFound("app")
+
+
+def app_get(*, actor: Actor, app_id: object) -> ConnectedApp:
+    _require_owner(actor)
+    try:
+        pk = int(str(app_id))
+    except ValueError:
+        raise NotFound("app") from None
+    app = ConnectedApp.objects.filter(
+        pk=pk, owner=actor.user, kind__in=MANAGED_KINDS, revoked_at=None
+    ).first()
+    if app is None:
+        raise NotFound("app")
+    return app
+
+
+def _unique_name(user: User, kind: str, name: str) -> str:
+    taken = set(
+        ConnectedApp.objects.filter(owner=user, kind=kind, revoked_at=None).values_list(
+            "name", flat=True
+        )
+    )
+    base = (name or "App")[:110]
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base} ({n})" in taken:
+        n += 1
+    return f"{base} ({n})"
+
+
+def oauth_app_for_client(user: User, client_id: str) -> ConnectedApp | None:
+    """The live grant this user gave this OAuth client, if any."""
+    return ConnectedApp.objects.filter(
+        owner=user, kind=ConnectedApp.Kind.OAUTH, oauth_client_id=client_id, revoked_at=None
+    ).first()
+
+
+def oauth_grant_save(*, actor: Actor, client: Client, grant: Grant) -> ConnectedApp:
+    """Consent given at the authorize step: create the app's grant, or replace an existing one."""
+    _require_owner(actor)
+    user = actor.user
+    for _attempt in range(3):
+        try:
+            with transaction.atomic():
+                app = (
+                    ConnectedApp.objects.select_for_update()
+                    .filter(
+                        owner=user,
+                        kind=ConnectedApp.Kind.OAUTH,
+                        oauth_client_id=client.id,
+                        revoked_at=None,
+                    )
+                    .first()
+                )
+                if app is None:
+                    app = ConnectedApp(
+                        owner=user,
+                        kind=ConnectedApp.Kind.OAUTH,
+                        oauth_client_id=client.id,
+                        name=_unique_name(user, ConnectedApp.Kind.OAUTH, client.name),
+                    )
+                app.scopes = list(grant.scopes)
+                app.all_categories = grant.all_categories
+                app.categories = list(grant.categories)
+                app.paused = False
+                app.save()
+                return app
+        except IntegrityError:  # a concurrent consent took the name; pick the next one
+            continue
+    raise InvalidInput("Could not record the grant; try again.")
+
+
+def app_set_paused(*, actor: Actor, app_id: object, paused: bool) -> ConnectedApp:
+    app = app_get(actor=actor, app_id=app_id)
+    ConnectedApp.objects.filter(pk=app.pk).update(paused=paused)
+    app.paused = paused
+    return app
+
+
+def app_update_grant(*, actor: Actor, app_id: object, grant: Grant) -> ConnectedApp:
+    app = app_get(actor=actor, app_id=app_id)
+    app.scopes = list(grant.scopes)
+    app.all_categories = grant.all_categories
+    app.categories = list(grant.categories)
+    app.save(update_fields=["scopes", "all_categories", "categories"])
+    return app
+
+
+@transaction.atomic
+def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
+    """Revoke: the app's tokens are deleted, so its very next request fails."""
+    app = app_get(actor=actor, app_id=app_id)
+    if app.kind == ConnectedApp.Kind.OAUTH and app.oauth_client_id:
+        Token.objects.filter(user=actor.user, client_id=app.oauth_client_id).delete()
+    app.revoked_at = timezone.now()
+    app.save(update_fields=["revoked_at"])
+    return app
