@@ -35,7 +35,11 @@ def _distinct_counts(owner_id: int) -> dict[tuple[int, str], int]:
           AND e.action = ANY(%(actions)s)
         GROUP BY 1, 2
     """  # noqa: S608 - the only interpolation is our own table name
-    params: dict[str, Any] = {"owner": owner_id, "reads": list(_READS), "actions": [*_READS, *_WRITES]}
+    params: dict[str, Any] = {
+        "owner": owner_id,
+        "reads": list(_READS),
+        "actions": [*_READS, *_WRITES],
+    }
     with connection.cursor() as cur:
         cur.execute(sql, params)
         return {(app_id, kind): n for app_id, kind, n in cur.fetchall()}
