@@ -106,6 +106,38 @@ class ConnectedApp(models.Model):
         return self.kind == self.Kind.BUILTIN and self.name in self.OWNER_DOORS
 
 
+class ClientToken(models.Model):
+    """A named, scoped secret for one client that sends `Authorization: Bearer` (Cursor, VS Code).
+
+    Only a sha256 of the secret is stored; the secret is shown once. Each token is its own
+    ConnectedApp (kind=token, named after the token), so it can be paused, limited and audited
+    like every other door, and revoking the token revokes that app.
+    """
+
+    owner = models.ForeignKey(User, on_delete=models.CASCADE, related_name="client_tokens")
+    app = models.ForeignKey(ConnectedApp, on_delete=models.CASCADE, related_name="client_tokens")
+    name = models.CharField(max_length=120)
+    prefix = models.CharField(max_length=16, db_index=True)  # shown in lists, accepted by revoke
+    token_hash = models.CharField(max_length=64, unique=True)  # sha256 hex of the whole secret
+    scopes = ArrayField(models.CharField(max_length=32), default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes: ClassVar = [models.Index(fields=["owner", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_live(self) -> bool:
+        if self.revoked_at is not None:
+            return False
+        return self.expires_at is None or self.expires_at > timezone.now()
+
+
 class Invitation(models.Model):
     """A single-use sign-up link, for SIGNUP_POLICY=invite. Only the token's hash is stored."""
 

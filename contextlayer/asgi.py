@@ -1,4 +1,8 @@
-"""One ASGI application: Django for pages and the API; MCP is dispatched here too (mcpbridge)."""
+"""One ASGI application: MCP at `/mcp` (and its OAuth metadata), Django for everything else.
+
+Django's handler rejects lifespan scopes, so this dispatcher answers them itself and holds the MCP
+session manager's task group open for as long as the server runs.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +13,29 @@ os.environ["MEM0_TELEMETRY"] = "False"
 
 from django.core.asgi import get_asgi_application
 
-django_app = get_asgi_application()
+django_app = get_asgi_application()  # sets Django up before the MCP app imports models
+
+from mcpbridge.http import MCPHttpApp  # noqa: E402
+
+mcp_app = MCPHttpApp()
 
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]
     if scope["type"] == "lifespan":
-        # Django rejects lifespan scopes; acknowledge them here.
-        while True:
-            message = await receive()
-            if message["type"] == "lifespan.startup":
+        message = await receive()  # lifespan.startup
+        phase = "startup"
+        try:
+            async with mcp_app.lifespan():
                 await send({"type": "lifespan.startup.complete"})
-            elif message["type"] == "lifespan.shutdown":
-                await send({"type": "lifespan.shutdown.complete"})
-                return
+                phase = "shutdown"
+                while message["type"] != "lifespan.shutdown":
+                    message = await receive()
+        except Exception as exc:
+            await send({"type": f"lifespan.{phase}.failed", "message": str(exc)})
+            return
+        await send({"type": "lifespan.shutdown.complete"})
+        return
+    if scope["type"] == "http" and MCPHttpApp.handles(scope["path"]):
+        await mcp_app(scope, receive, send)
+        return
     await django_app(scope, receive, send)

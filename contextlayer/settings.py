@@ -200,6 +200,11 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", True)
 
+# MCP (mcpbridge): Streamable HTTP at /mcp. The resource URL is PUBLIC_URL + "/mcp", or derived
+# from the request's Host (checked against ALLOWED_HOSTS) when PUBLIC_URL is unset.
+MCP_SCOPES_SUPPORTED = ["memories:read", "memories:write", "memories:delete"]
+# Browser origins besides PUBLIC_URL (or the request's own origin) allowed to call /mcp.
+MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
 
 # --- Accounts, MFA, sessions, and the OAuth 2.1 authorization server (issue 4) -------------------
 INSTALLED_APPS += ["allauth.mfa", "allauth.usersessions", "allauth.idp.oidc"]

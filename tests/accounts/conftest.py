@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
@@ -65,15 +66,22 @@ def stop_server(live: LiveServer) -> None:
         )
 
 
-@pytest.fixture
-def live_url(transactional_db: None) -> Iterator[str]:
+@pytest.fixture(scope="session")
+def _live_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[LiveServer]:
+    """One server for the session: the MCP session manager can run only once per process app."""
     from contextlayer.asgi import application
 
     live = start_server(application)
     try:
-        yield live.url
+        yield live
     finally:
-        stop_server(live)
+        with django_db_blocker.unblock():
+            stop_server(live)
+
+
+@pytest.fixture
+def live_url(_live_server: LiveServer, transactional_db: None) -> str:
+    return _live_server.url
 
 
 @pytest.fixture

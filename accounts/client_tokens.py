@@ -1,0 +1,144 @@
+"""Client tokens: create (shown once), list, revoke, and look up by the secret a client sends.
+
+Every front door (the `client_token` command, later the dashboard) calls these functions; the
+MCP credential resolver calls `client_token_lookup`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import (
+    ALL_SCOPES,
+    SCOPE_DELETE,
+    SCOPE_READ,
+    SCOPE_WRITE,
+    ClientToken,
+    ConnectedApp,
+    User,
+)
+from memories.errors import Conflict, InvalidInput, NotFound
+
+TOKEN_PREFIX = "clt_"  # noqa: S105 - a public marker, not a secret
+_SHOWN_PREFIX_LEN = len(TOKEN_PREFIX) + 8
+_SHORT_SCOPES = {"read": SCOPE_READ, "write": SCOPE_WRITE, "delete": SCOPE_DELETE}
+DEFAULT_SCOPES = (SCOPE_READ, SCOPE_WRITE)
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    token: ClientToken
+    secret: str  # the only time the whole secret exists outside the client
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def parse_scopes(raw: str | Iterable[str]) -> list[str]:
+    """`read,write` or `memories:read memories:write` → canonical scopes, in a stable order."""
+    items = raw.replace(",", " ").split() if isinstance(raw, str) else list(raw)
+    wanted: set[str] = set()
+    for item in items:
+        scope = _SHORT_SCOPES.get(item.strip().lower(), item.strip().lower())
+        if scope not in ALL_SCOPES:
+            raise InvalidInput(
+                f"Unknown scope {item!r}; use read, write, delete (or memories:read, …).",
+                field="scopes",
+            )
+        wanted.add(scope)
+    if not wanted:
+        raise InvalidInput("A token needs at least one scope.", field="scopes")
+    return [s for s in ALL_SCOPES if s in wanted]
+
+
+def client_token_create(
+    *,
+    user: User,
+    name: str,
+    scopes: Iterable[str] = DEFAULT_SCOPES,
+    expires_at: datetime | None = None,
+) -> IssuedToken:
+    """A new token and its own connected app; the name must not be taken by a live token."""
+    name = name.strip()
+    if not name or len(name) > 120:
+        raise InvalidInput("A token name is 1 to 120 characters.", field="name")
+    granted = parse_scopes(scopes)
+    if expires_at is not None and expires_at <= timezone.now():
+        raise InvalidInput("The expiry must be in the future.", field="expires_at")
+    secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    try:
+        with transaction.atomic():
+            app = ConnectedApp.objects.create(
+                owner=user, kind=ConnectedApp.Kind.TOKEN, name=name, scopes=granted
+            )
+            token = ClientToken.objects.create(
+                owner=user,
+                app=app,
+                name=name,
+                prefix=secret[:_SHOWN_PREFIX_LEN],
+                token_hash=hash_secret(secret),
+                scopes=granted,
+                expires_at=expires_at,
+            )
+    except IntegrityError:
+        raise Conflict(
+            f"A live token named {name!r} already exists; revoke it or choose another name."
+        ) from None
+    return IssuedToken(token=token, secret=secret)
+
+
+def client_token_list(*, user: User, include_revoked: bool = False) -> list[ClientToken]:
+    qs = ClientToken.objects.filter(owner=user).select_related("app").order_by("-created_at")
+    if not include_revoked:
+        qs = qs.filter(revoked_at__isnull=True)
+    return list(qs)
+
+
+def client_token_revoke(*, user: User, token: str | int) -> ClientToken:
+    """Revoke one token (by id or shown prefix) and its app; its next request gets a 401."""
+    ref = str(token).strip()
+    qs = ClientToken.objects.filter(owner=user, revoked_at__isnull=True)
+    if ref.isdigit():
+        matches = list(qs.filter(pk=int(ref)))
+    elif len(ref) >= _SHOWN_PREFIX_LEN:  # the shown prefix, or the whole secret pasted
+        matches = list(qs.filter(prefix=ref[:_SHOWN_PREFIX_LEN]))
+    else:
+        matches = []
+    if len(matches) != 1:
+        raise NotFound("live client token" if not matches else "single token with that prefix")
+    found = matches[0]
+    now = timezone.now()
+    with transaction.atomic():
+        ClientToken.objects.filter(pk=found.pk).update(revoked_at=now)
+        ConnectedApp.objects.filter(pk=found.app_id, revoked_at__isnull=True).update(revoked_at=now)
+    found.revoked_at = now
+    return found
+
+
+def client_token_lookup(secret: str) -> ClientToken | None:
+    """The live token for this secret (its app live too), or None. Records last use."""
+    if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
+        return None
+    token = (
+        ClientToken.objects.select_related("app", "owner")
+        .filter(token_hash=hash_secret(secret), revoked_at__isnull=True)
+        .first()
+    )
+    if token is None or not token.is_live or token.app.revoked_at is not None:
+        return None
+    if not token.owner.is_active:
+        return None
+    now = timezone.now()
+    # At most one write a minute per token: the hot path should not write on every call.
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+        ClientToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token

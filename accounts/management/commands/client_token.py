@@ -1,0 +1,79 @@
+"""`client_token create|list|revoke`: per-client bearer tokens for MCP over HTTP."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from accounts.client_tokens import (
+    client_token_create,
+    client_token_list,
+    client_token_revoke,
+)
+from accounts.models import User
+from memories.errors import DomainError
+
+
+class Command(BaseCommand):
+    help = "Create, list or revoke a user's client tokens (Authorization: Bearer for /mcp)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True)
+        create = sub.add_parser("create", help="Create a token; the secret is printed once.")
+        create.add_argument("--user", required=True, help="Email of the token's owner.")
+        create.add_argument("--name", required=True, help='Which client, e.g. "Cursor on laptop".')
+        create.add_argument(
+            "--scopes",
+            default="read,write",
+            help="Comma-separated: read, write, delete (or memories:read, …). Default read,write.",
+        )
+        create.add_argument(
+            "--expires-days", type=int, default=None, help="Expire after this many days."
+        )
+        listing = sub.add_parser("list", help="List live tokens (never the secrets).")
+        listing.add_argument("--user", required=True, help="Email of the tokens' owner.")
+        listing.add_argument("--all", action="store_true", help="Include revoked tokens.")
+        revoke = sub.add_parser("revoke", help="Revoke one token by id or shown prefix.")
+        revoke.add_argument("--user", required=True, help="Email of the token's owner.")
+        revoke.add_argument("token", help="The token's id or its prefix (clt_xxxxxxxx).")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        user = User.objects.filter(email__iexact=opts["user"].strip()).first()
+        if user is None:
+            raise CommandError(f"No user with the email {opts['user']!r}.")
+        try:
+            getattr(self, f"_{opts['action']}")(user, opts)
+        except DomainError as exc:
+            raise CommandError(exc.message) from None
+
+    def _create(self, user: User, opts: dict[str, Any]) -> None:
+        days = opts["expires_days"]
+        expires = timezone.now() + timedelta(days=days) if days else None
+        issued = client_token_create(
+            user=user, name=opts["name"], scopes=opts["scopes"], expires_at=expires
+        )
+        # The secret alone on stdout, so `$(manage.py client_token create …)` captures it.
+        self.stdout.write(issued.secret)
+        self.stderr.write(
+            f"Created token {issued.token.pk} ({issued.token.prefix}…) for "
+            f"{issued.token.name!r} with {' '.join(issued.token.scopes)}. "
+            "It is shown only now; store it in the client's config."
+        )
+
+    def _list(self, user: User, opts: dict[str, Any]) -> None:
+        tokens = client_token_list(user=user, include_revoked=opts["all"])
+        if not tokens:
+            self.stderr.write("No tokens.")
+        for t in tokens:
+            used = t.last_used_at.isoformat(timespec="seconds") if t.last_used_at else "never"
+            state = "revoked" if t.revoked_at else ("paused" if t.app.paused else "live")
+            self.stdout.write(
+                f"{t.pk}\t{t.prefix}…\t{t.name}\t{','.join(t.scopes)}\t{state}\tlast used {used}"
+            )
+
+    def _revoke(self, user: User, opts: dict[str, Any]) -> None:
+        token = client_token_revoke(user=user, token=opts["token"])
+        self.stdout.write(f"Revoked token {token.pk} ({token.prefix}…) {token.name!r}.")

@@ -1,0 +1,289 @@
+"""MCP over Streamable HTTP at exactly `/mcp`, next to Django in one ASGI application.
+
+This layer owns what the SDK's built-in auth cannot do for us: the resource URL may come from the
+request (PUBLIC_URL unset in development), host and origin checks follow Django's settings, and a
+bearer token becomes a `Credential` through `credentials.resolve_bearer` only. The SDK then serves
+JSON-RPC statelessly, so any worker process can answer any request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+from django.http.request import split_domain_port, validate_host
+from mcp.server.auth.middleware.auth_context import auth_context_var
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.types import Receive, Scope, Send
+
+from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from mcpbridge.credentials import Credential, resolve_bearer
+from mcpbridge.server import MemoryServer, build_server, current_actor
+
+logger = logging.getLogger("contextlayer.mcp")
+
+MCP_PATH = "/mcp"
+PRM_PATH = "/.well-known/oauth-protected-resource"
+# What a client should ask for when it has no token yet (the `scope` of the 401 challenge).
+CHALLENGE_SCOPES = (SCOPE_READ, SCOPE_WRITE)
+# Tools that change memory, and the scope each needs. An OAuth client calling one without that
+# scope gets 403 insufficient_scope, so it can ask the user for more (step-up authorization).
+TOOL_SCOPES = {
+    "add_memory": SCOPE_WRITE,
+    "add_memories": SCOPE_WRITE,
+    "update_memory": SCOPE_WRITE,
+    "delete_memory": SCOPE_DELETE,
+    "delete_all_memories": SCOPE_DELETE,
+}
+_PEEK_MAX = 4 * 1024 * 1024
+
+
+def request_origin(headers: Headers, scheme: str) -> str | None:
+    """This server's public origin: PUBLIC_URL, else the request's own (if its host is allowed)."""
+    if settings.PUBLIC_URL:
+        return str(settings.PUBLIC_URL)
+    host = headers.get("host", "").strip().lower()
+    domain, _port = split_domain_port(host)
+    if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+        return None
+    return f"{'https' if scheme in ('https', 'wss') else 'http'}://{host}"
+
+
+def resource_url(origin: str) -> str:
+    """The MCP resource identifier (RFC 8707/9728): exactly what users paste into a client."""
+    return origin + MCP_PATH
+
+
+def resource_metadata_url(origin: str) -> str:
+    return origin + PRM_PATH + MCP_PATH
+
+
+def protected_resource_metadata(origin: str) -> dict[str, Any]:
+    return {
+        "resource": resource_url(origin),
+        "authorization_servers": [origin],
+        "scopes_supported": list(settings.MCP_SCOPES_SUPPORTED),
+        "bearer_methods_supported": ["header"],
+        "resource_name": "Context Layer",
+    }
+
+
+def _origin_allowed(origin: str | None, own_origin: str) -> bool:
+    """Browsers send Origin; a page on another site must not drive the user's local server."""
+    if not origin:
+        return True  # not a browser (or a same-origin GET): nothing to rebind
+    origin = origin.rstrip("/").lower()
+    allowed = {own_origin.lower(), *(o.rstrip("/").lower() for o in settings.MCP_ALLOWED_ORIGINS)}
+    return origin in allowed
+
+
+def _bearer(headers: Headers) -> str | None:
+    """The token from `Authorization: Bearer …`; never from the URL."""
+    value = headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+async def _send_json(
+    send: Send,
+    status: int,
+    body: dict[str, Any],
+    extra: list[tuple[bytes, bytes]] = (),  # type: ignore[assignment]
+) -> None:
+    data = json.dumps(body).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(data)).encode()),
+        (b"cache-control", b"no-store"),
+        *extra,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+
+
+def challenge(origin: str, error: str | None, description: str) -> str:
+    """The WWW-Authenticate value that points a client at the protected resource metadata."""
+    parts = []
+    if error:
+        parts.append(f'error="{error}"')
+    parts.append(f'error_description="{description}"')
+    parts.append(f'resource_metadata="{resource_metadata_url(origin)}"')
+    parts.append(f'scope="{" ".join(CHALLENGE_SCOPES)}"')
+    return "Bearer " + ", ".join(parts)
+
+
+def _resolve(raw: str, resource: str) -> Credential | None:
+    close_old_connections()
+    try:
+        return resolve_bearer(raw, resource=resource)
+    finally:
+        close_old_connections()
+
+
+class MCPHttpApp:
+    """ASGI app for `/mcp` and `/.well-known/oauth-protected-resource*`."""
+
+    def __init__(self, server: MemoryServer | None = None) -> None:
+        self.server = server or build_server()
+        # Host and origin are checked here against Django's settings; the SDK's own check
+        # (localhost only by default) is switched off so it cannot disagree.
+        self.inner = self.server.streamable_http_app(
+            streamable_http_path=MCP_PATH,
+            stateless_http=True,
+            json_response=True,
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self) -> AsyncIterator[None]:
+        """The session manager's task group, held open by the outer ASGI app while serving.
+
+        The embedding model is loaded first, so the first search does not pay for it.
+        """
+        from memories.embeddings import get_embedder
+
+        await sync_to_async(lambda: get_embedder().embed_query("warm up"), thread_sensitive=True)()
+        async with self.server.session_manager.run():
+            yield
+
+    @staticmethod
+    def handles(path: str) -> bool:
+        return path in (MCP_PATH, PRM_PATH) or path.startswith(PRM_PATH + "/")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = Headers(scope=scope)
+        origin = request_origin(headers, scope.get("scheme", "http"))
+        if origin is None:
+            await _send_json(
+                send, 400, {"error": "invalid_request", "error_description": "Bad Host"}
+            )
+            return
+        if not _origin_allowed(headers.get("origin"), origin):
+            await _send_json(send, 403, {"error": "forbidden", "error_description": "Bad Origin"})
+            return
+        if scope["path"] == MCP_PATH:
+            await self._mcp(scope, receive, send, headers, origin)
+        else:
+            await self._metadata(scope, send, origin)
+
+    async def _metadata(self, scope: Scope, send: Send, origin: str) -> None:
+        cors = [
+            (b"access-control-allow-origin", b"*"),
+            (b"access-control-allow-methods", b"GET, OPTIONS"),
+        ]
+        if scope["path"] not in (PRM_PATH, PRM_PATH + MCP_PATH):
+            await _send_json(send, 404, {"error": "not_found"})
+        elif scope["method"] == "OPTIONS":
+            await send({"type": "http.response.start", "status": 204, "headers": cors})
+            await send({"type": "http.response.body", "body": b""})
+        elif scope["method"] != "GET":
+            await _send_json(send, 405, {"error": "method_not_allowed"})
+        else:
+            await _send_json(send, 200, protected_resource_metadata(origin), cors)
+
+    async def _mcp(
+        self, scope: Scope, receive: Receive, send: Send, headers: Headers, origin: str
+    ) -> None:
+        raw = _bearer(headers)
+        resource = resource_url(origin)
+        credential = None
+        if raw is not None:
+            credential = await sync_to_async(_resolve, thread_sensitive=True)(raw, resource)
+        if credential is None:
+            error = None if raw is None else "invalid_token"
+            text = "Authentication required" if raw is None else "The token is invalid or revoked"
+            header = challenge(origin, error, text).encode()
+            await _send_json(
+                send,
+                401,
+                {"error": error or "unauthorized", "error_description": text},
+                [(b"www-authenticate", header)],
+            )
+            return
+        if credential.kind == "oauth" and scope["method"] == "POST":
+            body, receive = await _buffer(receive)
+            missing = _missing_scope(body, credential.actor().scopes)
+            if missing is not None:
+                wanted = " ".join(sorted({*CHALLENGE_SCOPES, *credential.scopes, missing}))
+                step_up = (
+                    f'Bearer error="insufficient_scope", scope="{wanted}", '
+                    f'resource_metadata="{resource_metadata_url(origin)}", '
+                    f'error_description="This app was not granted {missing}"'
+                )
+                await _send_json(
+                    send,
+                    403,
+                    {"error": "insufficient_scope", "error_description": f"needs {missing}"},
+                    [(b"www-authenticate", step_up.encode())],
+                )
+                return
+        access = AccessToken(
+            token=raw or "",
+            client_id=credential.token_id or str(credential.app.pk),
+            scopes=sorted(credential.scopes),
+            expires_at=int(credential.expires_at.timestamp()) if credential.expires_at else None,
+            resource=resource,
+            subject=str(credential.user.pk),
+        )
+        actor_token = current_actor.set(credential.actor)
+        auth_token = auth_context_var.set(AuthenticatedUser(access))
+        try:
+            await self.inner(scope, receive, send)
+        finally:
+            auth_context_var.reset(auth_token)
+            current_actor.reset(actor_token)
+
+
+async def _buffer(receive: Receive) -> tuple[bytes, Receive]:
+    """Read the request body (to look at the JSON-RPC call) and give the app a receive that
+    replays it."""
+    chunks: list[bytes] = []
+    size = 0
+    more = True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        more = bool(message.get("more_body")) and size <= _PEEK_MAX
+    body = b"".join(chunks)
+    replayed = False
+
+    async def replay() -> Any:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": more}
+        return await receive()
+
+    return body, replay
+
+
+def _missing_scope(body: bytes, granted: frozenset[str]) -> str | None:
+    """The scope a tools/call in this JSON-RPC body needs and the caller lacks, if any."""
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return None
+    for msg in payload if isinstance(payload, list) else [payload]:
+        if not isinstance(msg, dict) or msg.get("method") != "tools/call":
+            continue
+        params = msg.get("params")
+        name = params.get("name") if isinstance(params, dict) else None
+        needed = TOOL_SCOPES.get(name) if isinstance(name, str) else None
+        if needed is not None and needed not in granted:
+            return needed
+    return None

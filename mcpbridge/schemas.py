@@ -1,0 +1,81 @@
+"""What the MCP tools return: the structured content (and output schema) and its short text."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from mcp_types import CallToolResult, TextContent
+from pydantic import BaseModel, Field
+
+from memories.models import Memory
+
+
+class MemoryOut(BaseModel):
+    id: str = Field(description="Pass this id to get_memory, update_memory or delete_memory.")
+    text: str
+    categories: list[str]
+    created_at: datetime
+    updated_at: datetime
+    origin_app: str = Field(description="The app that first stored this memory.")
+
+    @classmethod
+    def of(cls, memory: Memory) -> MemoryOut:
+        return cls(
+            id=str(memory.id),
+            text=memory.text,
+            categories=list(memory.categories),
+            created_at=memory.created_at,
+            updated_at=memory.updated_at,
+            origin_app=memory.origin_app_name,
+        )
+
+
+class SearchHitOut(MemoryOut):
+    score: float = Field(description="Relevance; higher is better. Results are best first.")
+
+
+class SearchOut(BaseModel):
+    query: str
+    results: list[SearchHitOut]
+
+
+class AddOut(BaseModel):
+    memories: list[MemoryOut] = Field(description="What is now stored for this call.")
+    created: int = Field(description="How many were new.")
+    already_known: int = Field(description="How many matched a memory that already existed.")
+    note: str = ""
+
+
+class ListOut(BaseModel):
+    memories: list[MemoryOut] = Field(description="Newest first.")
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` to get the next page; null when there are no more."
+    )
+
+
+class GetOut(BaseModel):
+    memory: MemoryOut
+
+
+class DeleteOut(BaseModel):
+    deleted_id: str
+    previously_read_by: list[str] = Field(
+        description="Apps that had read this memory; they may still remember it."
+    )
+
+
+class DeleteAllOut(BaseModel):
+    deleted: int
+
+
+def result(structured: BaseModel, text: str) -> CallToolResult:
+    """Structured content for programs, one short text for the model reading the transcript."""
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=structured.model_dump(mode="json"),
+    )
+
+
+def line(memory: MemoryOut) -> str:
+    cats = f" [{', '.join(memory.categories)}]" if memory.categories else ""
+    return f"- {memory.id}: {memory.text}{cats}"

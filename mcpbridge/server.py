@@ -1,0 +1,356 @@
+"""The MCP server: each tool is a thin door onto `memories` services and selectors.
+
+A tool parses nothing itself (the SDK validates arguments against the signature, strictly), asks
+the transport who is calling (`current_actor`), calls one service function in Django's sync
+thread, and maps domain errors to tool errors a model can act on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Annotated, Any, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.mcpserver.tools import Tool
+from mcp_types import CallToolResult, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from accounts.actors import Actor
+from mcpbridge.schemas import (
+    AddOut,
+    DeleteAllOut,
+    DeleteOut,
+    GetOut,
+    ListOut,
+    MemoryOut,
+    SearchHitOut,
+    SearchOut,
+    line,
+    result,
+)
+from memories import selectors, services
+from memories.errors import AppPaused, DomainError, NotFound, ScopeRequired
+
+T = TypeVar("T")
+
+# Who is calling, set by the transport for the duration of a request (HTTP) or process (stdio).
+# A callable, so a long-lived stdio process re-reads its app (paused?) on every call.
+current_actor: ContextVar[Callable[[], Actor]] = ContextVar("mcpbridge_actor")
+
+MAX_TEXT = 10_000
+MAX_BATCH = 100
+
+INSTRUCTIONS = """\
+This server is the user's long-term memory, shared by all of their AI assistants.
+- Before answering anything that may depend on who the user is (their preferences, projects,
+  people, tools, history, earlier decisions), call search_memory with a short query first.
+- When the user shares a lasting fact or preference about themselves or their work, call
+  add_memory without being asked. Store one self-contained fact per memory, written in the third
+  person ("Prefers tea over coffee"), not the conversation itself. Skip small talk and secrets.
+- When a stored fact is out of date, update_memory it (find its id with search_memory);
+  delete_memory only when the user asks to forget something.
+- To backfill what you already know about the user, use the prompt remember_what_you_know or
+  call add_memories with a list of facts.
+"""
+
+
+def _explain(tool: str, error: ValidationError, accepted: list[str]) -> str:
+    parts = []
+    for err in error.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        if err["type"] == "extra_forbidden":
+            parts.append(f"unknown argument {where!r}")
+        elif err["type"] == "missing":
+            parts.append(f"{where!r} is required")
+        else:
+            parts.append(f"{where!r}: {err['msg']}")
+    return (
+        f"Invalid arguments for {tool}: {'; '.join(parts)}. "
+        f"Accepted arguments: {', '.join(accepted)}."
+    )
+
+
+class MemoryServer(MCPServer[Any]):
+    """MCPServer with argument errors rewritten as one sentence a model can correct."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):
+                tool = self._tool_manager.get_tool(name)
+                accepted = list(tool.parameters.get("properties", {})) if tool else []
+                raise ToolError(_explain(name, cause, accepted)) from cause
+            raise
+
+
+def _message(exc: DomainError) -> str:
+    if isinstance(exc, NotFound):
+        return f"{exc.message} Use search_memory or list_memories to find the right id."
+    if isinstance(exc, ScopeRequired):
+        return (
+            f"This client was not granted {exc.scope}, so nothing was changed. The user can "
+            "grant it by creating a client token with that scope or changing this app's access."
+        )
+    if isinstance(exc, AppPaused):
+        return f"{exc.message} Ask the user to resume it in Connected apps if they want that."
+    return exc.message
+
+
+async def _call(work: Callable[[Actor], T]) -> T:
+    """Run one unit of ORM work for the current caller in Django's sync thread."""
+    try:
+        source = current_actor.get()
+    except LookupError:  # a transport that forgot to say who is calling: refuse, never guess
+        raise ToolError("No authenticated caller for this request.") from None
+
+    def run() -> T:
+        close_old_connections()
+        try:
+            return work(source())
+        finally:
+            close_old_connections()
+
+    try:
+        return await sync_to_async(run, thread_sensitive=True)()
+    except DomainError as exc:
+        raise ToolError(_message(exc)) from None
+
+
+# ---- tools -------------------------------------------------------------------------------------
+
+Query = Annotated[
+    str, Field(min_length=1, max_length=1000, description="What to look for, in a few words.")
+]
+Category = Annotated[
+    str | None,
+    Field(max_length=64, description="Only memories in this category (e.g. work, food)."),
+]
+MemoryId = Annotated[str, Field(max_length=64, description="A memory id from search or list.")]
+Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+
+
+async def search_memory(
+    query: Query,
+    limit: Annotated[int, Field(ge=1, le=50, description="How many results (1-50).")] = 10,
+    category: Category = None,
+) -> Annotated[CallToolResult, SearchOut]:
+    """Search the user's long-term memory, best matches first.
+
+    Call this before answering anything that may depend on who the user is: their preferences,
+    projects, people, tools, past decisions. Use a short query naming the topic ("coffee
+    preference", "current project"). Returns id, text, score, categories, dates and origin app.
+    """
+    hits = await _call(
+        lambda actor: selectors.memory_search(
+            actor=actor, query=query, limit=limit, category=category
+        )
+    )
+    out = SearchOut(
+        query=query,
+        results=[
+            SearchHitOut(**MemoryOut.of(h.memory).model_dump(), score=round(h.score, 4))
+            for h in hits
+        ],
+    )
+    if not out.results:
+        return result(out, f"No memories match {query!r}.")
+    body = "\n".join(line(r) for r in out.results)
+    return result(out, f"{len(out.results)} memories, best first:\n{body}")
+
+
+async def add_memory(text: Text, category: Category = None) -> Annotated[CallToolResult, AddOut]:
+    """Save a lasting fact or preference about the user to their long-term memory.
+
+    Call this without being asked whenever the user shares something worth remembering across
+    conversations (a preference, a plan, a person, a tool they use). One self-contained fact per
+    call, in the third person ("Is allergic to peanuts"). An identical memory is not stored twice;
+    the existing one is returned. Returns what was stored, with its id.
+    """
+    remembered = await _call(
+        lambda actor: services.memory_remember(
+            actor=actor, text=text, categories=[category] if category else None
+        )
+    )
+    memories = [MemoryOut.of(r.memory) for r in remembered.results]
+    created = sum(1 for r in remembered.results if r.created)
+    out = AddOut(
+        memories=memories,
+        created=created,
+        already_known=len(memories) - created,
+        note=remembered.note,
+    )
+    verb = "Stored" if created else "Already known"
+    return result(out, f"{verb}:\n" + "\n".join(line(m) for m in memories))
+
+
+async def add_memories(
+    texts: Annotated[
+        list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]],
+        Field(min_length=1, max_length=MAX_BATCH, description="One fact per item."),
+    ],
+    category: Category = None,
+) -> Annotated[CallToolResult, AddOut]:
+    """Save several lasting facts about the user at once (at most 100 per call).
+
+    Use this to backfill what you already know about the user, for example after the prompt
+    remember_what_you_know. Each item is one self-contained fact in the third person. Facts that
+    are already stored are returned instead of duplicated.
+    """
+    cats = [category] if category else []
+    items = [services.NewMemory(text=t, categories=cats) for t in texts]
+    results = await _call(
+        lambda actor: services.memory_create_many(actor=actor, items=items, max_items=MAX_BATCH)
+    )
+    memories = [MemoryOut.of(r.memory) for r in results]
+    created = sum(1 for r in results if r.created)
+    out = AddOut(memories=memories, created=created, already_known=len(memories) - created)
+    return result(out, f"Stored {created} new, {len(memories) - created} already known.")
+
+
+async def list_memories(
+    limit: Annotated[int, Field(ge=1, le=100, description="Page size (1-100).")] = 50,
+    cursor: Annotated[
+        str | None, Field(max_length=200, description="next_cursor from the previous page.")
+    ] = None,
+    category: Category = None,
+) -> Annotated[CallToolResult, ListOut]:
+    """List the user's memories, newest first, one page at a time.
+
+    Use this to review everything stored (search_memory is better for a topic). Pass the returned
+    next_cursor to get the next page.
+    """
+    filters = selectors.MemoryFilters(category=category)
+    page = await _call(
+        lambda actor: selectors.memory_list(
+            actor=actor, filters=filters, cursor=cursor, limit=limit
+        )
+    )
+    out = ListOut(memories=[MemoryOut.of(m) for m in page.items], next_cursor=page.next_cursor)
+    more = f"\nMore: call again with cursor={page.next_cursor}" if page.next_cursor else ""
+    body = "\n".join(line(m) for m in out.memories) or "No memories."
+    return result(out, f"{len(out.memories)} memories, newest first:\n{body}{more}")
+
+
+async def get_memory(memory_id: MemoryId) -> Annotated[CallToolResult, GetOut]:
+    """Get one memory by id, with its categories, dates and origin app."""
+    memory = await _call(lambda actor: selectors.memory_get(actor=actor, memory_id=memory_id))
+    out = GetOut(memory=MemoryOut.of(memory))
+    return result(out, line(out.memory))
+
+
+async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolResult, GetOut]:
+    """Replace the text of a memory that is out of date (the old text is kept in its history).
+
+    Find the id with search_memory first. Use this when the user corrects or changes a fact
+    ("I moved to Lisbon") rather than adding a contradicting memory.
+    """
+    memory = await _call(
+        lambda actor: services.memory_update(actor=actor, memory_id=memory_id, text=text)
+    )
+    out = GetOut(memory=MemoryOut.of(memory))
+    return result(out, "Updated:\n" + line(out.memory))
+
+
+async def delete_memory(memory_id: MemoryId) -> Annotated[CallToolResult, DeleteOut]:
+    """Delete one memory for good (text and history). Only when the user asks to forget it."""
+    deleted = await _call(lambda actor: services.memory_delete(actor=actor, memory_id=memory_id))
+    out = DeleteOut(deleted_id=str(deleted.memory_id), previously_read_by=deleted.read_by)
+    readers = f" It had been read by: {', '.join(deleted.read_by)}." if deleted.read_by else ""
+    return result(out, f"Deleted memory {out.deleted_id}.{readers}")
+
+
+async def delete_all_memories(
+    confirm: Annotated[
+        bool, Field(description="Must be true; only after the user explicitly asked for it.")
+    ],
+) -> Annotated[CallToolResult, DeleteAllOut]:
+    """Delete every memory this client can see. Irreversible.
+
+    Call only when the user has explicitly asked to erase all of their memories, with
+    confirm=true. Needs the delete permission.
+    """
+    if confirm is not True:
+        raise ToolError(
+            "Refused: nothing was deleted. Call again with confirm=true only if the user "
+            "explicitly asked to delete all of their memories."
+        )
+    count = await _call(lambda actor: services.memory_delete_all(actor=actor))
+    return result(DeleteAllOut(deleted=count), f"Deleted {count} memories.")
+
+
+def remember_what_you_know() -> str:
+    """Save what you already know about the user into their long-term memory."""
+    return (
+        "List every lasting fact you know about me from our conversations and your memory of "
+        "me: who I am, my work and projects, the people in my life, my preferences, tools, "
+        "habits, plans and goals. Leave out one-off details, small talk, passwords and other "
+        "secrets. Write each fact as one short self-contained sentence in the third person "
+        '(for example "Prefers dark roast coffee"). Then save them all with the add_memories '
+        "tool (up to 100 per call), and tell me how many you saved."
+    )
+
+
+_READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+_ADD = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
+_CHANGE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
+
+TOOLS: list[tuple[Callable[..., Any], str, ToolAnnotations]] = [
+    (search_memory, "Search memory", _READ),
+    (add_memory, "Add a memory", _ADD),
+    (add_memories, "Add several memories", _ADD),
+    (list_memories, "List memories", _READ),
+    (get_memory, "Get a memory", _READ),
+    (update_memory, "Update a memory", _CHANGE),
+    (delete_memory, "Delete a memory", _CHANGE),
+    (delete_all_memories, "Delete all memories", _CHANGE),
+]
+
+
+def _strict(tool: Tool) -> Tool:
+    """The same tool with unknown arguments rejected (and `additionalProperties: false`)."""
+    base = tool.fn_metadata.arg_model
+    strict: type[BaseModel] = type(
+        base.__name__,
+        (base,),
+        {"model_config": ConfigDict(extra="forbid"), "__module__": __name__},
+    )
+    metadata = tool.fn_metadata.model_copy(update={"arg_model": strict})
+    return tool.model_copy(
+        update={
+            "fn_metadata": metadata,
+            "parameters": strict.model_json_schema(by_alias=True),
+        }
+    )
+
+
+def build_server() -> MemoryServer:
+    tools = [
+        _strict(
+            Tool.from_function(
+                fn,
+                annotations=ToolAnnotations(title=title, **hints.model_dump(exclude={"title"})),
+                title=title,
+                structured_output=True,
+            )
+        )
+        for fn, title, hints in TOOLS
+    ]
+    server = MemoryServer(
+        "context-layer",
+        title="Context Layer",
+        instructions=INSTRUCTIONS,
+        version="0.1.0",
+        tools=tools,
+    )
+    server.prompt(
+        name="remember_what_you_know",
+        title="Save what you know about me",
+        description="Ask the assistant to save the lasting facts it already knows about you.",
+    )(remember_what_you_know)
+    return server
