@@ -119,9 +119,10 @@ async def _connect_with_sdk(base: str, browser: httpx.Client) -> tuple[MemorySto
         redirect_handler=redirect_handler,
         callback_handler=callback_handler,
     )
-    async with httpx2.AsyncClient(auth=provider, timeout=60) as http, Client(
-        streamable_http_client(f"{base}/mcp", http_client=http), mode="legacy"
-    ) as c:
+    async with (
+        httpx2.AsyncClient(auth=provider, timeout=60) as http,
+        Client(streamable_http_client(f"{base}/mcp", http_client=http), mode="legacy") as c,
+    ):
         found = await c.call_tool("search_memory", {"query": "Acme Atlas project"})
         assert not found.is_error, found
         texts.append(_result_texts(found.structured_content))
