@@ -7,7 +7,7 @@ from typing import Any
 from allauth.idp.oidc.forms import AuthorizationForm
 from django import forms
 
-from accounts.models import ALL_SCOPES, SCOPE_READ, ConnectedApp
+from accounts.models import ALL_SCOPES, SCOPE_READ, SCOPE_WRITE, ConnectedApp
 from accounts.oidc import OIDCAdapter
 from accounts.services import Grant
 from memories.categories import DEFAULT_CATEGORIES
@@ -96,4 +96,16 @@ class GrantForm(CategoryFieldsMixin, forms.Form):
         widget=forms.CheckboxSelectMultiple,
         required=False,
         initial=[SCOPE_READ],
+    )
+
+
+class ClientTokenForm(forms.Form):
+    """A client token for programs that send `Authorization: Bearer` (Cursor, VS Code, ...)."""
+
+    name = forms.CharField(max_length=120, label="Name", help_text="e.g. Cursor on my laptop")
+    scopes = forms.MultipleChoiceField(
+        label="It may",
+        choices=[(s, OIDCAdapter.scope_display[s]) for s in ALL_SCOPES],
+        widget=forms.CheckboxSelectMultiple,
+        initial=[SCOPE_READ, SCOPE_WRITE],
     )

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.actors import Actor
-from accounts.models import ALL_SCOPES, ConnectedApp, User
+from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
 from memories.categories import DEFAULT_SLUGS
 from memories.errors import InvalidInput, NotFound
 
@@ -143,8 +143,11 @@ def app_update_grant(*, actor: Actor, app_id: object, grant: Grant) -> Connected
 def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
     """Revoke: the app's tokens are deleted, so its very next request fails."""
     app = app_get(actor=actor, app_id=app_id)
+    now = timezone.now()
     if app.kind == ConnectedApp.Kind.OAUTH and app.oauth_client_id:
         Token.objects.filter(user=actor.user, client_id=app.oauth_client_id).delete()
-    app.revoked_at = timezone.now()
+    if app.kind == ConnectedApp.Kind.TOKEN:
+        ClientToken.objects.filter(app=app, revoked_at=None).update(revoked_at=now)
+    app.revoked_at = now
     app.save(update_fields=["revoked_at"])
     return app

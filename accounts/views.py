@@ -23,7 +23,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts.actors import owner_actor
-from accounts.forms import ConsentForm, GrantForm, grant_initial
+from accounts.client_tokens import client_token_create
+from accounts.forms import ClientTokenForm, ConsentForm, GrantForm, grant_initial
 from accounts.models import ConnectedApp, User
 from accounts.selectors import connected_app_list
 from accounts.services import (
@@ -34,7 +35,7 @@ from accounts.services import (
     oauth_app_for_client,
     oauth_grant_save,
 )
-from memories.errors import InvalidInput, NotFound
+from memories.errors import DomainError, InvalidInput, NotFound
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
@@ -133,10 +134,34 @@ def _actor(request: HttpRequest):  # type: ignore[no-untyped-def]
     return owner_actor(cast(User, request.user))
 
 
+def _apps_page(request: HttpRequest, **extra: Any) -> HttpResponse:
+    rows = connected_app_list(actor=_actor(request))
+    context = {"rows": rows, "token_form": extra.pop("token_form", None) or ClientTokenForm()}
+    return render(request, "accounts/apps.html", {**context, **extra})
+
+
 @login_required
 def app_list(request: HttpRequest) -> HttpResponse:
-    rows = connected_app_list(actor=_actor(request))
-    return render(request, "accounts/apps.html", {"rows": rows})
+    return _apps_page(request)
+
+
+@login_required
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    """Create a client token; its secret is shown on this one response and never again."""
+    form = ClientTokenForm(request.POST)
+    if form.is_valid():
+        try:
+            issued = client_token_create(
+                user=cast(User, request.user),
+                name=form.cleaned_data["name"],
+                scopes=form.cleaned_data["scopes"],
+            )
+        except DomainError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return _apps_page(request, new_token=issued)
+    return _apps_page(request, token_form=form)
 
 
 def _app_action(request: HttpRequest, app_id: int, action: str) -> HttpResponse:
