@@ -104,6 +104,13 @@ class OIDCAdapter(DefaultOIDCAdapter):
         return public_origin(self.request)
 
     def populate_server_metadata(self, data: dict[str, Any]) -> None:
+        if settings.PUBLIC_URL and self.request is not None:
+            # Behind a proxy that does not pass the public host/scheme, allauth builds endpoint
+            # URLs from the internal address; the public origin is the one clients must use.
+            seen = self.request.build_absolute_uri("/").rstrip("/")
+            for key, value in list(data.items()):
+                if isinstance(value, str) and value.startswith(seen + "/"):
+                    data[key] = settings.PUBLIC_URL + value[len(seen) :]
         data["scopes_supported"] = ADVERTISED_SCOPES
         data["response_types_supported"] = ["code"]
         data["grant_types_supported"] = list(GRANT_TYPES)

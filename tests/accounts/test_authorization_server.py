@@ -206,3 +206,16 @@ def test_denying_consent_records_no_grant(live_url: str, alice: User) -> None:
     assert got["error"] == "access_denied"
     assert not ConnectedApp.objects.filter(owner=alice, kind="oauth").exists()
     assert Client.objects.filter(id=client["client_id"]).exists()
+
+
+def test_behind_a_proxy_the_issuer_and_endpoints_use_public_url(live_url: str) -> None:
+    from django.test import override_settings
+
+    with override_settings(PUBLIC_URL="https://memory.example.com"):
+        doc = httpx.get(f"{live_url}/.well-known/oauth-authorization-server").json()
+        prm = httpx.get(f"{live_url}/.well-known/oauth-protected-resource/mcp").json()
+    assert doc["issuer"] == "https://memory.example.com"
+    assert doc["token_endpoint"] == "https://memory.example.com/identity/o/api/token"
+    assert doc["registration_endpoint"] == "https://memory.example.com/identity/o/api/clients"
+    assert prm["resource"] == "https://memory.example.com/mcp"
+    assert prm["authorization_servers"] == [doc["issuer"]]
