@@ -24,9 +24,11 @@ def test_doctor_passes_a_correct_deployment(live_url: str) -> None:
 def test_doctor_names_an_issuer_and_resource_mismatch(live_url: str) -> None:
     # The server believes it lives at another origin (PUBLIC_URL wrong for the proxy).
     out = StringIO()
-    with override_settings(PUBLIC_URL="https://memory.example.com"):
-        with pytest.raises(CommandError, match="problem"):
-            call_command("doctor", live_url, stdout=out)
+    with (
+        override_settings(PUBLIC_URL="https://memory.example.com"),
+        pytest.raises(CommandError, match="problem"),
+    ):
+        call_command("doctor", live_url, stdout=out)
     text = out.getvalue()
     assert f"clients connect to '{live_url}/mcp'" in text
     assert "https://memory.example.com" in text

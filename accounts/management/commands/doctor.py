@@ -29,7 +29,6 @@ class Command(BaseCommand):
             else:
                 self.stdout.write(self.style.WARNING(line))
         if report.failed:
-            raise CommandError(
-                f"{sum(1 for lv, _ in report.lines if lv == FAIL)} problem(s) would stop a connector."
-            )
+            failures = sum(1 for level, _ in report.lines if level == FAIL)
+            raise CommandError(f"{failures} problem(s) would stop a connector.")
         self.stdout.write("A connector should get through.")
