@@ -207,7 +207,12 @@ MCP_SCOPES_SUPPORTED = ["memories:read", "memories:write", "memories:delete"]
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
 
 # --- Accounts, MFA, sessions, and the OAuth 2.1 authorization server (issue 4) -------------------
-INSTALLED_APPS += ["allauth.mfa", "allauth.usersessions", "allauth.idp.oidc"]
+INSTALLED_APPS += [
+    "django.contrib.humanize",  # the sessions page uses it
+    "allauth.mfa",
+    "allauth.usersessions",
+    "allauth.idp.oidc",
+]
 MIDDLEWARE += ["allauth.usersessions.middleware.UserSessionsMiddleware"]
 USERSESSIONS_TRACK_ACTIVITY = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True

@@ -84,6 +84,15 @@ def live_url(_live_server: LiveServer, transactional_db: None) -> str:
     return _live_server.url
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits() -> Iterator[None]:
+    """allauth rate limits live in the cache; one test's sign-ups must not throttle the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def alice(transactional_db: None) -> User:
     return User.objects.create_user("alice@example.com", PASSWORD)
