@@ -75,7 +75,7 @@ def test_sign_up_sends_a_verification_email_and_the_link_verifies(
     address = EmailAddress.objects.get(email="new@example.com")
     assert not address.verified
     assert len(mail.outbox) == 1
-    link = re.search(r"http://testserver(/accounts/confirm-email/\S+)", mail.outbox[0].body)
+    link = re.search(r"http://testserver(/accounts/confirm-email/\S+)", str(mail.outbox[0].body))
     assert link is not None
     browser.post(link.group(1))
     address.refresh_from_db()
@@ -97,7 +97,9 @@ def test_password_reset_by_email(owner: User, django_capture_on_commit_callbacks
     with django_capture_on_commit_callbacks(execute=True):
         browser.post("/accounts/password/reset/", {"email": owner.email})
     assert len(mail.outbox) == 1
-    link = re.search(r"http://testserver(/accounts/password/reset/key/\S+)", mail.outbox[0].body)
+    link = re.search(
+        r"http://testserver(/accounts/password/reset/key/\S+)", str(mail.outbox[0].body)
+    )
     assert link is not None
     form = browser.get(link.group(1), follow=True)
     r = browser.post(
