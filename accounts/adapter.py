@@ -1,10 +1,26 @@
-"""allauth policy: who may sign up on a self-hosted server."""
+"""allauth policy: who may sign up on a self-hosted server, and sign-in for operator-made users."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
 from django.conf import settings
-from django.http import HttpRequest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+
+from accounts import invitations
+
+
+def _invite_token(request: HttpRequest) -> str:
+    """The invitation token from the link (?invite=…), remembered in the session across the form."""
+    token = request.GET.get("invite", "")
+    if token:
+        request.session[invitations.SESSION_KEY] = token
+        return token
+    return str(request.session.get(invitations.SESSION_KEY, ""))
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -17,4 +33,34 @@ class AccountAdapter(DefaultAccountAdapter):
         if policy == "auto":
             # The first account may be created from the browser; after that the door is closed.
             return not User.objects.exists()
+        if policy == "invite":
+            return invitations.invitation_lookup(_invite_token(request)) is not None
         return False
+
+    def clean_email(self, email: str) -> str:
+        email = super().clean_email(email)
+        request = self.request
+        if settings.SIGNUP_POLICY == "invite" and request is not None:
+            invitation = invitations.invitation_lookup(_invite_token(request))
+            if invitation is not None and not invitations.invitation_accepts(invitation, email):
+                raise ValidationError("This invitation is for another email address.")
+        return email
+
+    def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
+        if settings.SIGNUP_POLICY != "invite" or not commit:
+            return super().save_user(request, user, form, commit=commit)
+        token = _invite_token(request)
+        with transaction.atomic():
+            user = super().save_user(request, user, form, commit=True)
+            if not invitations.invitation_use(token=token, user=user):
+                raise PermissionDenied("This invitation link was already used or has expired.")
+        request.session.pop(invitations.SESSION_KEY, None)
+        return user
+
+    def pre_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse | None:
+        # An account made with `createsuperuser` has no allauth email record. The operator typed
+        # the address on the server, so it counts as verified: mandatory verification must not lock
+        # the operator out of their own instance.
+        if user.is_superuser and not EmailAddress.objects.filter(user=user).exists():
+            EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+        return super().pre_login(request, user, **kwargs)

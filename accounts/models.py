@@ -136,3 +136,26 @@ class ClientToken(models.Model):
         if self.revoked_at is not None:
             return False
         return self.expires_at is None or self.expires_at > timezone.now()
+
+
+class Invitation(models.Model):
+    """A single-use sign-up link, for SIGNUP_POLICY=invite. Only the token's hash is stored."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    email = models.EmailField(blank=True)  # when set, only this address may use the link
+    created_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"Invitation {self.pk} ({self.email or 'any address'})"
+
+    @property
+    def is_usable(self) -> bool:
+        return self.used_at is None and self.expires_at > timezone.now()

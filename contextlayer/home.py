@@ -30,3 +30,30 @@ def persistent_secret(home: Path, name: str, nbytes: int = 50) -> str:
     with os.fdopen(fd, "w") as handle:
         handle.write(value)
     return value
+
+
+def persistent_rsa_key(home: Path, name: str, bits: int = 2048) -> str:
+    """An RSA private key (PEM) generated on first use and kept (0600) in the data folder.
+
+    The OIDC signing key must survive restarts, like SECRET_KEY, or every issued token and
+    cached JWKS would go stale.
+    """
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    path = home / name
+    if path.exists():
+        return path.read_text()
+    key = rsa.generate_private_key(public_exponent=65537, key_size=bits)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process won the race: use its key
+        return path.read_text()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(pem)
+    return pem

@@ -17,7 +17,7 @@ from contextlayer.env import (
     env_secret,
     env_str,
 )
-from contextlayer.home import context_layer_home, persistent_secret
+from contextlayer.home import context_layer_home, persistent_rsa_key, persistent_secret
 
 # mem0 phones home and writes ~/.mem0 unless told otherwise, before it is first imported.
 os.environ["MEM0_TELEMETRY"] = "False"
@@ -257,3 +257,46 @@ if PRODUCTION:
     if not SECURE_HSTS_PRELOAD:
         # Preloading is an opt-in commitment to the browsers' list (SECURE_HSTS_PRELOAD=true).
         SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# --- Accounts, MFA, sessions, and the OAuth 2.1 authorization server (issue 4) -------------------
+INSTALLED_APPS += [
+    "django.contrib.humanize",  # the sessions page uses it
+    "allauth.mfa",
+    "allauth.usersessions",
+    "allauth.idp.oidc",
+]
+MIDDLEWARE += ["allauth.usersessions.middleware.UserSessionsMiddleware"]
+USERSESSIONS_TRACK_ACTIVITY = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+# SMTP when EMAIL_HOST is set (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend).
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_secret("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Context Layer"
+# WebAuthn needs a secure context; plain http is only tolerated outside production.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = not PRODUCTION
+
+IDP_OIDC_PRIVATE_KEY = env_secret("OIDC_PRIVATE_KEY") or ""
+if not IDP_OIDC_PRIVATE_KEY:
+    if PRODUCTION:
+        raise ImproperlyConfigured("Set OIDC_PRIVATE_KEY or OIDC_PRIVATE_KEY_FILE in production.")
+    IDP_OIDC_PRIVATE_KEY = persistent_rsa_key(HOME, "oidc_private_key.pem")
+IDP_OIDC_ADAPTER = "accounts.oidc.OIDCAdapter"
+IDP_OIDC_DCR_ENABLED = True
+# MCP connectors (Claude, ChatGPT, Cursor, VS Code) never send an initial access token.
+IDP_OIDC_DCR_REQUIRES_INITIAL_ACCESS_TOKEN = False
+IDP_OIDC_CIMD_ENABLED = True
+IDP_OIDC_ROTATE_REFRESH_TOKEN = True
+IDP_OIDC_ACCESS_TOKEN_EXPIRES_IN = env_int("OIDC_ACCESS_TOKEN_EXPIRES_IN", 3600)
+# Refresh tokens unused for 30 days expire (and are cleaned up); 0 keeps them forever.
+IDP_OIDC_REFRESH_TOKEN_EXPIRES_IN = env_int("OIDC_REFRESH_TOKEN_EXPIRES_IN", 30 * 86400) or None
+# Connectors share datacenter egress IPs; allauth's default of 3/m/ip is too tight.
+IDP_OIDC_RATE_LIMITS = {"client_registration": "60/m/ip", "cimd_fetch": "30/m/ip"}
+# DCR clients that never got a grant are deleted after this many hours (manage.py cleanup).
+OAUTH_ORPHAN_CLIENT_HOURS = env_int("OAUTH_ORPHAN_CLIENT_HOURS", 24)

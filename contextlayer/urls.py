@@ -1,6 +1,8 @@
+from allauth.idp.oidc import views as oidc_views
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
 from contextlayer import views
 from contextlayer.api import api
 
@@ -11,5 +13,12 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("accounts/", include("allauth.urls")),
     path("review/", include("memories.review_urls")),
+    # OAuth 2.1 authorization server (allauth IdP). Our consent page and token wrapper come first
+    # so they take allauth's paths; RFC 8414 metadata is the same document as OIDC discovery.
+    path("identity/o/authorize", account_views.consent, name="oauth_authorize"),
+    path("identity/o/api/token", account_views.token, name="oauth_token"),
+    path(".well-known/oauth-authorization-server", oidc_views.configuration),
+    path("", include("allauth.idp.urls")),
+    path("", include("accounts.urls")),
     path("", include("memories.urls")),
 ]

@@ -13,6 +13,7 @@ from datetime import datetime
 from accounts.actors import Actor, actor_for, touch_app
 from accounts.client_tokens import TOKEN_PREFIX, client_token_lookup
 from accounts.models import ConnectedApp, User
+from accounts.oauth_tokens import oauth_token_lookup
 
 
 @dataclass(frozen=True)
@@ -53,4 +54,18 @@ def resolve_bearer(raw: str, *, resource: str) -> Credential | None:
             kind="client_token",
             token_id=f"clt:{token.pk}",
         )
-    return None
+    # OAuth access tokens (allauth IdP): only if bound to this very resource, and only with the
+    # scopes both the token and the app's current grant allow (Credential.actor narrows).
+    access = oauth_token_lookup(raw, resource=resource)
+    if access is None:
+        return None
+    touch_app(access.app)
+    return Credential(
+        user=access.user,
+        app=access.app,
+        scopes=access.scopes,
+        client_name=access.client.name,
+        expires_at=access.token.expires_at,
+        kind="oauth",
+        token_id=f"oauth:{access.token.pk}",
+    )

@@ -25,7 +25,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
-from accounts.models import SCOPE_READ, SCOPE_WRITE
+from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from mcpbridge.credentials import Credential, resolve_bearer
 from mcpbridge.server import MemoryServer, build_server, current_actor
 
@@ -35,6 +35,16 @@ MCP_PATH = "/mcp"
 PRM_PATH = "/.well-known/oauth-protected-resource"
 # What a client should ask for when it has no token yet (the `scope` of the 401 challenge).
 CHALLENGE_SCOPES = (SCOPE_READ, SCOPE_WRITE)
+# Tools that change memory, and the scope each needs. An OAuth client calling one without that
+# scope gets 403 insufficient_scope, so it can ask the user for more (step-up authorization).
+TOOL_SCOPES = {
+    "add_memory": SCOPE_WRITE,
+    "add_memories": SCOPE_WRITE,
+    "update_memory": SCOPE_WRITE,
+    "delete_memory": SCOPE_DELETE,
+    "delete_all_memories": SCOPE_DELETE,
+}
+_PEEK_MAX = 4 * 1024 * 1024
 
 
 def request_origin(headers: Headers, scheme: str) -> str | None:
@@ -237,6 +247,23 @@ class MCPHttpApp:
                 [(b"www-authenticate", header)],
             )
             return
+        if credential.kind == "oauth" and scope["method"] == "POST":
+            body, receive = await _buffer(receive)
+            missing = _missing_scope(body, credential.actor().scopes)
+            if missing is not None:
+                wanted = " ".join(sorted({*CHALLENGE_SCOPES, *credential.scopes, missing}))
+                step_up = (
+                    f'Bearer error="insufficient_scope", scope="{wanted}", '
+                    f'resource_metadata="{resource_metadata_url(origin)}", '
+                    f'error_description="This app was not granted {missing}"'
+                )
+                await _send_json(
+                    send,
+                    403,
+                    {"error": "insufficient_scope", "error_description": f"needs {missing}"},
+                    [(b"www-authenticate", step_up.encode())],
+                )
+                return
         access = AccessToken(
             token=raw or "",
             client_id=credential.token_id or str(credential.app.pk),
@@ -252,3 +279,47 @@ class MCPHttpApp:
         finally:
             auth_context_var.reset(auth_token)
             current_actor.reset(actor_token)
+
+
+async def _buffer(receive: Receive) -> tuple[bytes, Receive]:
+    """Read the request body (to look at the JSON-RPC call) and give the app a receive that
+    replays it."""
+    chunks: list[bytes] = []
+    size = 0
+    more = True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        more = bool(message.get("more_body")) and size <= _PEEK_MAX
+    body = b"".join(chunks)
+    replayed = False
+
+    async def replay() -> Any:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": more}
+        return await receive()
+
+    return body, replay
+
+
+def _missing_scope(body: bytes, granted: frozenset[str]) -> str | None:
+    """The scope a tools/call in this JSON-RPC body needs and the caller lacks, if any."""
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return None
+    for msg in payload if isinstance(payload, list) else [payload]:
+        if not isinstance(msg, dict) or msg.get("method") != "tools/call":
+            continue
+        params = msg.get("params")
+        name = params.get("name") if isinstance(params, dict) else None
+        needed = TOOL_SCOPES.get(name) if isinstance(name, str) else None
+        if needed is not None and needed not in granted:
+            return needed
+    return None

@@ -51,6 +51,10 @@ class Command(BaseCommand):
 
         worker = None
         if not opts["no_worker"]:
+            from accounts.tasks import schedule_cleanup
+
+            schedule_cleanup()  # OAuth clean-up; it re-enqueues itself hourly on the worker
+            connection.close()
             worker = subprocess.Popen(  # noqa: S603 - our own manage.py, fixed arguments
                 [sys.executable, sys.argv[0], "db_worker", "--no-reload"],
                 env={**os.environ},

@@ -1,0 +1,196 @@
+"""Pre-flight for a deployment, from outside and without credentials: what a connector sees.
+
+Each check mirrors a step a hosted client (Claude, ChatGPT, Cursor, VS Code, the MCP SDK) takes,
+and says in one line what would trip it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+OK, WARN, FAIL = "ok", "warn", "FAIL"
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+@dataclass
+class Report:
+    lines: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, level: str, text: str) -> None:
+        self.lines.append((level, text))
+
+    @property
+    def failed(self) -> bool:
+        return any(level == FAIL for level, _ in self.lines)
+
+
+def _json(client: httpx.Client, url: str, report: Report, what: str) -> dict[str, Any] | None:
+    try:
+        r = client.get(url)
+    except httpx.HTTPError as exc:
+        report.add(FAIL, f"{what}: {url} unreachable ({exc.__class__.__name__}: {exc})")
+        return None
+    if r.status_code != 200:
+        report.add(FAIL, f"{what}: {url} answered {r.status_code}, expected 200")
+        return None
+    try:
+        data = r.json()
+    except ValueError:
+        report.add(FAIL, f"{what}: {url} is not JSON")
+        return None
+    if not isinstance(data, dict):
+        report.add(FAIL, f"{what}: {url} is not a JSON object")
+        return None
+    report.add(OK, f"{what}: {url}")
+    return data
+
+
+def _check_transport(url: str, report: Report, what: str) -> None:
+    parts = urlsplit(url)
+    if parts.scheme != "https" and parts.hostname not in _LOOPBACK:
+        report.add(
+            FAIL, f"{what} {url} is plain http: hosted connectors require https (set PUBLIC_URL)"
+        )
+
+
+def run_checks(base: str, *, client: httpx.Client | None = None) -> Report:
+    """Check the deployment whose MCP endpoint is `base`/mcp (base may also end in /mcp)."""
+    base = base.rstrip("/")
+    if base.endswith("/mcp"):
+        base = base[: -len("/mcp")]
+    mcp_url = base + "/mcp"
+    report = Report()
+    own = client is None
+    client = client or httpx.Client(timeout=10, follow_redirects=False)
+    try:
+        _check_transport(mcp_url, report, "MCP URL")
+        _health(client, base, report)
+        issuer = _protected_resource(client, base, mcp_url, report)
+        if issuer:
+            _authorization_server(client, issuer, report)
+        _challenge(client, mcp_url, report)
+    finally:
+        if own:
+            client.close()
+    return report
+
+
+def _health(client: httpx.Client, base: str, report: Report) -> None:
+    try:
+        r = client.get(base + "/health")
+    except httpx.HTTPError as exc:
+        report.add(FAIL, f"health: {base}/health unreachable ({exc})")
+        return
+    if r.status_code == 200:
+        report.add(OK, "health: the server answers")
+    else:
+        report.add(FAIL, f"health: {base}/health answered {r.status_code}")
+
+
+def _protected_resource(
+    client: httpx.Client, base: str, mcp_url: str, report: Report
+) -> str | None:
+    issuer: str | None = None
+    for path in (
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+    ):
+        prm = _json(client, base + path, report, "protected-resource metadata")
+        if prm is None:
+            continue
+        resource = prm.get("resource")
+        if resource != mcp_url:
+            report.add(
+                FAIL,
+                f"  resource is {resource!r} but clients connect to {mcp_url!r}: they compare "
+                "exactly (check PUBLIC_URL and the proxy's Host / X-Forwarded-Proto headers)",
+            )
+        servers = prm.get("authorization_servers") or []
+        if not servers:
+            report.add(
+                FAIL, "  authorization_servers is empty: clients cannot find where to sign in"
+            )
+            continue
+        issuer = issuer or str(servers[0])
+        if not prm.get("scopes_supported"):
+            report.add(WARN, "  no scopes_supported: some clients then send an empty scope")
+    return issuer
+
+
+def _authorization_server(client: httpx.Client, issuer: str, report: Report) -> None:
+    _check_transport(issuer, report, "issuer")
+    if urlsplit(issuer).path not in ("", "/"):
+        report.add(
+            WARN,
+            f"issuer {issuer!r} has a path: several connectors then probe the wrong "
+            "well-known URLs; serve the app at the root of its origin",
+        )
+    origin = issuer.rstrip("/")
+    docs = {}
+    for path in ("/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"):
+        doc = _json(client, origin + path, report, "authorization server metadata")
+        if doc is None:
+            continue
+        docs[path] = doc
+        if doc.get("issuer") != issuer:
+            report.add(
+                FAIL,
+                f"  issuer is {doc.get('issuer')!r} but the resource names {issuer!r}: the MCP "
+                "SDK and others compare them exactly",
+            )
+    if not docs:
+        return
+    doc = next(iter(docs.values()))
+    if "S256" not in (doc.get("code_challenge_methods_supported") or []):
+        report.add(FAIL, "PKCE: S256 not advertised; MCP clients refuse to continue")
+    else:
+        report.add(OK, "PKCE: S256")
+    registration = doc.get("registration_endpoint")
+    cimd = doc.get("client_id_metadata_document_supported") is True
+    if registration:
+        _check_transport(str(registration), report, "registration endpoint")
+        report.add(OK, f"dynamic client registration: {registration}")
+    if cimd:
+        if "none" not in (doc.get("token_endpoint_auth_methods_supported") or []):
+            report.add(WARN, "CIMD advertised without auth method 'none': Claude will not use it")
+        else:
+            report.add(OK, "client ID metadata documents: supported")
+    if not registration and not cimd:
+        report.add(FAIL, "no registration endpoint and no CIMD: clients cannot register")
+    for key in ("authorization_endpoint", "token_endpoint"):
+        endpoint = doc.get(key)
+        if not endpoint:
+            report.add(FAIL, f"{key} missing")
+        elif urlsplit(str(endpoint)).netloc != urlsplit(issuer).netloc:
+            report.add(WARN, f"{key} {endpoint} is on another host than the issuer")
+        else:
+            _check_transport(str(endpoint), report, key)
+
+
+def _challenge(client: httpx.Client, mcp_url: str, report: Report) -> None:
+    try:
+        r = client.post(
+            mcp_url,
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"Accept": "application/json, text/event-stream"},
+        )
+    except httpx.HTTPError as exc:
+        report.add(FAIL, f"MCP endpoint {mcp_url} unreachable ({exc})")
+        return
+    if r.status_code in (301, 302, 307, 308):
+        report.add(FAIL, f"{mcp_url} redirects to {r.headers.get('location')}: keep it at /mcp")
+        return
+    if r.status_code != 401:
+        report.add(FAIL, f"{mcp_url} without a token answered {r.status_code}, expected 401")
+        return
+    header = r.headers.get("www-authenticate", "")
+    if "resource_metadata=" not in header:
+        report.add(FAIL, "401 without resource_metadata in WWW-Authenticate")
+    else:
+        report.add(OK, "401 challenge names the protected-resource metadata")
+    if "scope=" not in header:
+        report.add(WARN, "401 challenge has no scope=: clients then ask for every scope")

@@ -1,0 +1,30 @@
+"""Delete expired OAuth tokens and DCR clients that never got a grant (also runs hourly)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from accounts.tasks import run_cleanup, schedule_cleanup
+
+
+class Command(BaseCommand):
+    help = "Delete expired OAuth tokens and orphaned dynamically registered clients."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--schedule",
+            action="store_true",
+            help="Also enqueue the hourly background clean-up (the worker then keeps it going).",
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        result = run_cleanup()
+        self.stdout.write(
+            f"Deleted {result['expired_tokens']} expired token rows and "
+            f"{result['orphan_clients']} orphaned clients."
+        )
+        if opts["schedule"]:
+            schedule_cleanup()
+            self.stdout.write("Hourly clean-up scheduled.")

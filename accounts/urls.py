@@ -1,0 +1,13 @@
+from django.urls import path
+
+from accounts import views
+
+app_name = "accounts"
+urlpatterns = [
+    path("apps/", views.app_list, name="apps"),
+    path("apps/tokens", views.token_create, name="token_create"),
+    path("apps/<int:app_id>/edit", views.app_edit, name="app_edit"),
+    path("apps/<int:app_id>/pause", views.app_pause, name="app_pause"),
+    path("apps/<int:app_id>/resume", views.app_resume, name="app_resume"),
+    path("apps/<int:app_id>/revoke", views.app_revoke_view, name="app_revoke"),
+]

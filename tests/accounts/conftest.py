@@ -1,0 +1,190 @@
+"""The app under uvicorn on a free port (same process, test database), and a cookie-keeping
+"browser" that signs in and answers the consent form over plain HTTP."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import httpx
+import pytest
+import uvicorn
+
+from accounts.models import User
+
+PASSWORD = "correct horse battery"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class LiveServer:
+    url: str
+    server: uvicorn.Server
+    thread: threading.Thread
+
+
+def start_server(app: object, port: int | None = None, **config: object) -> LiveServer:
+    port = port or free_port()
+    cfg = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **config)  # type: ignore[arg-type]
+    server = uvicorn.Server(cfg)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    scheme = "https" if config.get("ssl_certfile") else "http"
+    return LiveServer(url=f"{scheme}://127.0.0.1:{port}", server=server, thread=thread)
+
+
+def stop_server(live: LiveServer) -> None:
+    from django.db import connection
+
+    live.server.should_exit = True
+    live.thread.join(timeout=10)
+    # The server's worker threads keep their own connections; end them so the test database can
+    # be flushed and dropped.
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+@pytest.fixture(scope="session")
+def _live_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[LiveServer]:
+    """One server for the session: the MCP session manager can run only once per process app."""
+    from contextlayer.asgi import application
+
+    live = start_server(application)
+    try:
+        yield live
+    finally:
+        with django_db_blocker.unblock():
+            stop_server(live)
+
+
+@pytest.fixture
+def live_url(_live_server: LiveServer, transactional_db: None) -> str:
+    return _live_server.url
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits() -> Iterator[None]:
+    """allauth rate limits live in the cache; one test's sign-ups must not throttle the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture
+def alice(transactional_db: None) -> User:
+    return User.objects.create_user("alice@example.com", PASSWORD)
+
+
+def hidden(html: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', html)
+    assert match, f"no hidden field {name!r} in page"
+    return match.group(1).replace("&quot;", '"').replace("&amp;", "&")
+
+
+def sign_in(browser: httpx.Client, email: str, password: str = PASSWORD) -> httpx.Response:
+    page = browser.get("/accounts/login/")
+    return browser.post(
+        "/accounts/login/",
+        data={
+            "csrfmiddlewaretoken": hidden(page.text, "csrfmiddlewaretoken"),
+            "login": email,
+            "password": password,
+        },
+    )
+
+
+def pkce() -> tuple[str, str]:
+    verifier = secrets.token_urlsafe(64)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=")
+    return verifier, challenge.decode()
+
+
+def register(base: str, **metadata: object) -> dict:
+    body = {
+        "client_name": "Test client",
+        "redirect_uris": ["http://127.0.0.1:33418/callback"],
+        "token_endpoint_auth_method": "none",
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        **metadata,
+    }
+    r = httpx.post(f"{base}/identity/o/api/clients", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def consent(
+    browser: httpx.Client,
+    authorize_url: str,
+    *,
+    scopes: list[str] | None = None,
+    category_mode: str = "all",
+    categories: list[str] | None = None,
+    action: str = "grant",
+) -> dict[str, str]:
+    """Open the authorize URL as the signed-in user, answer our consent form, return the
+    redirect's query parameters (code, state, or error)."""
+    page = browser.get(authorize_url, follow_redirects=True)
+    assert page.status_code == 200, page.text[:2000]
+    offered = re.findall(r'name="scopes" value="([^"]+)"', page.text)
+    data: dict[str, object] = {
+        "csrfmiddlewaretoken": hidden(page.text, "csrfmiddlewaretoken"),
+        "request": hidden(page.text, "request"),
+        "scopes": offered if scopes is None else scopes,
+        "category_mode": category_mode,
+        "categories": categories
+        if categories is not None
+        else re.findall(r'name="categories" value="([^"]+)"[^>]*checked', page.text),
+        "action": action,
+    }
+    r = browser.post("/identity/o/authorize", data=data)
+    assert r.status_code == 302, r.text[:3000]
+    location = r.headers["location"]
+    return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+
+
+def authorize_url(
+    client_id: str,
+    challenge: str,
+    *,
+    scope: str | None = "memories:read memories:write offline_access",
+    resource: str | None = None,
+    redirect_uri: str = "http://127.0.0.1:33418/callback",
+    state: str = "xyz",
+) -> str:
+    params = {
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": redirect_uri,
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+        "state": state,
+    }
+    if scope is not None:
+        params["scope"] = scope
+    if resource is not None:
+        params["resource"] = resource
+    return "/identity/o/authorize?" + urlencode(params)
