@@ -199,3 +199,12 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", True)
+
+# --- Import, export, erase (memories/imports.py, memories/ingest/) ---
+# Hard limits for reading an export (a ZIP is never extracted to disk).
+IMPORT_MAX_UPLOAD_BYTES = env_int("IMPORT_MAX_UPLOAD_BYTES", 512 * 1024 * 1024)
+IMPORT_MAX_JSON_BYTES = env_int("IMPORT_MAX_JSON_BYTES", 1024 * 1024 * 1024)
+IMPORT_MAX_ARCHIVE_BYTES = env_int("IMPORT_MAX_ARCHIVE_BYTES", 8 * 1024 * 1024 * 1024)
+IMPORT_MAX_ZIP_MEMBERS = env_int("IMPORT_MAX_ZIP_MEMBERS", 20_000)
+IMPORT_MAX_COMPRESSION_RATIO = env_int("IMPORT_MAX_COMPRESSION_RATIO", 100)
+IMPORT_UPLOAD_DIR = HOME / "imports"
