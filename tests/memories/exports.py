@@ -100,7 +100,9 @@ def chatgpt_export() -> list[dict[str, Any]]:
     mapping = {
         "root": gpt_node("root", None, ["sys"]),
         "sys": gpt_node("sys", "root", ["ctx"], "system", ["You are ChatGPT."]),
-        "ctx": gpt_node("ctx", "sys", ["u1-old", "u1"], "user", ["custom instructions"], hidden=True),
+        "ctx": gpt_node(
+            "ctx", "sys", ["u1-old", "u1"], "user", ["custom instructions"], hidden=True
+        ),
         "u1-old": gpt_node("u1-old", "ctx", ["a-old"], "user", ["I live in Paris."]),
         "a-old": gpt_node("a-old", "u1-old", [], "assistant", ["Paris is lovely."]),
         "u1": gpt_node("u1", "ctx", ["a1-regen", "a1"], "user", ["I live in Berlin."]),
