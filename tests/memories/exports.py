@@ -82,7 +82,7 @@ def gpt_node(
     recipient: str = "all",
     create_time: float | None = 1_700_000_000.0,
 ) -> dict[str, Any]:
-    message = None
+    message: dict[str, Any] | None = None
     if role is not None:
         message = {
             "id": nid,
