@@ -300,3 +300,11 @@ IDP_OIDC_REFRESH_TOKEN_EXPIRES_IN = env_int("OIDC_REFRESH_TOKEN_EXPIRES_IN", 30 
 IDP_OIDC_RATE_LIMITS = {"client_registration": "60/m/ip", "cimd_fetch": "30/m/ip"}
 # DCR clients that never got a grant are deleted after this many hours (manage.py cleanup).
 OAUTH_ORPHAN_CLIENT_HOURS = env_int("OAUTH_ORPHAN_CLIENT_HOURS", 24)
+# --- Import, export, erase (memories/imports.py, memories/ingest/) ---
+# Hard limits for reading an export (a ZIP is never extracted to disk).
+IMPORT_MAX_UPLOAD_BYTES = env_int("IMPORT_MAX_UPLOAD_BYTES", 512 * 1024 * 1024)
+IMPORT_MAX_JSON_BYTES = env_int("IMPORT_MAX_JSON_BYTES", 1024 * 1024 * 1024)
+IMPORT_MAX_ARCHIVE_BYTES = env_int("IMPORT_MAX_ARCHIVE_BYTES", 8 * 1024 * 1024 * 1024)
+IMPORT_MAX_ZIP_MEMBERS = env_int("IMPORT_MAX_ZIP_MEMBERS", 20_000)
+IMPORT_MAX_COMPRESSION_RATIO = env_int("IMPORT_MAX_COMPRESSION_RATIO", 100)
+IMPORT_UPLOAD_DIR = HOME / "imports"

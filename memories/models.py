@@ -198,3 +198,86 @@ class MemoryProposal(models.Model):
 
     def __str__(self) -> str:
         return f"Proposal for {self.memory_id} ({self.status})"
+# --- Import, export, erase ------------------------------------------------------------------
+
+
+class ImportRun(models.Model):
+    """One import of an export file: what was asked, how far it got, what failed and why."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to start"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    source = models.CharField(max_length=32)
+    extractor = models.CharField(max_length=16)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    filename = models.CharField(max_length=255, blank=True)
+    # A server-chosen path (never a name from the upload) of a dashboard upload awaiting its task.
+    upload_path = models.CharField(max_length=500, blank=True)
+    limit = models.IntegerField(null=True, blank=True)
+    estimate = models.JSONField(default=dict, blank=True)
+    conversations_total = models.IntegerField(default=0)
+    conversations_done = models.IntegerField(default=0)
+    conversations_imported = models.IntegerField(default=0)
+    conversations_skipped = models.IntegerField(default=0)
+    conversations_failed = models.IntegerField(default=0)
+    memories_created = models.IntegerField(default=0)
+    memories_existing = models.IntegerField(default=0)
+    messages_skipped_deleted = models.IntegerField(default=0)
+    errors = models.JSONField(default=list, blank=True)
+    started_by = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes: ClassVar = [models.Index(fields=["owner", "-created_at"], name="importrun_recent")]
+
+    def __str__(self) -> str:
+        return f"Import {self.id} ({self.source}, {self.status})"
+
+
+class ImportedConversation(models.Model):
+    """The manifest: one row per ingested conversation, so a re-run adds only what is new."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    source = models.CharField(max_length=32)
+    conversation_id = models.CharField(max_length=255)
+    content_hash = models.CharField(max_length=64)
+    # Source message ids already turned into memories (or deliberately skipped).
+    message_ids = ArrayField(models.CharField(max_length=255), default=list, blank=True)
+    run = models.ForeignKey(ImportRun, null=True, blank=True, on_delete=models.SET_NULL)
+    imported_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["owner", "source", "conversation_id"], name="imported_conversation_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.conversation_id}"
+
+
+class ErasureReceipt(models.Model):
+    """Proof that a user's data was erased. Deliberately no foreign key to the user and no
+    personal data: a keyed hash of the user id, counts, times, app names and digests."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    subject = models.CharField(max_length=64, db_index=True)
+    erased_at = models.DateTimeField()
+    erased_by = models.CharField(max_length=120)
+    account_deleted = models.BooleanField(default=False)
+    counts = models.JSONField(default=dict)
+    apps_that_read = models.JSONField(default=list)
+    content_digest = models.CharField(max_length=64)
+    digest = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"Erasure {self.id} at {self.erased_at:%Y-%m-%d %H:%M}"

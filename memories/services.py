@@ -124,11 +124,16 @@ def memory_create(
 
 
 def memory_create_many(
-    *, actor: Actor, items: Sequence[NewMemory], max_items: int | None = None
+    *,
+    actor: Actor,
+    items: Sequence[NewMemory],
+    max_items: int | None = None,
+    vectors: Sequence[Any] | None = None,
 ) -> list[WriteResult]:
     """Add several memories in one transaction; identical active texts come back, not twice.
 
     All items are validated before anything is embedded or written: one bad item refuses the batch.
+    `vectors` (one per item, from the current model) lets a bulk import embed ahead of its writes.
     """
     require(actor, SCOPE_WRITE)
     limit = max_items or settings.MEMORY_BATCH_MAX
@@ -155,7 +160,12 @@ def memory_create_many(
         for i, (_, key, _, item) in enumerate(cleaned)
         if item.state != MemoryState.ACTIVE or first_by_key[key] == i
     ]
-    vectors = get_embedder().embed([cleaned[i][0] for i in to_insert])
+    if vectors is not None:
+        if len(vectors) != len(items):
+            raise InvalidInput("One vector per item is required.", field="vectors")
+        vectors = [vectors[i] for i in to_insert]
+    else:
+        vectors = get_embedder().embed([cleaned[i][0] for i in to_insert])
     # Classified before the row exists, so no app ever reads it uncategorised.
     auto_cats = _auto_categories(actor, [cleaned[i][2] for i in to_insert], vectors)
 

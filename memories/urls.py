@@ -1,5 +1,6 @@
 from django.urls import path
 
+from memories import data_views
 from memories.views import connect, insights, memories, memory
 
 app_name = "memories"
@@ -22,4 +23,10 @@ urlpatterns = [
     path("map/", insights.map_page, name="map"),
     path("activity/", insights.activity_page, name="activity"),
     path("connect/", connect.connect_page, name="connect"),
+    # Import, export, erase (memories/data_views.py)
+    path("import/", data_views.import_page, name="import"),
+    path("import/<uuid:run_id>/", data_views.import_run_page, name="import_run"),
+    path("import/<uuid:run_id>/start/", data_views.import_start, name="import_start"),
+    path("export/", data_views.export_page, name="export"),
+    path("erase/", data_views.erase_page, name="erase"),
 ]

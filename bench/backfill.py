@@ -1,0 +1,174 @@
+"""`python -m bench backfill`: import throughput of a generated Claude export in `none` mode,
+against the raw embedding throughput of the same texts in the same run.
+
+Embedding is the floor: parsing, provenance, the manifest and the per-conversation transactions
+should hide behind it (the import embeds the next window in a worker thread while it writes the
+current one). Aim: memories/s >= 0.7 x raw texts/s. Prints readable lines, then one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import json
+import os
+import random
+import shutil
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+_SUBJECTS = ["I", "My partner", "My team", "My sister", "Our dog", "My manager", "My landlord"]
+_VERBS = ["prefer", "am learning", "keep forgetting", "want to try", "recently bought", "dislike"]
+_OBJECTS = [
+    "sourdough baking on weekends",
+    "the Rust borrow checker",
+    "a trip to Hokkaido in February",
+    "oat milk in my coffee",
+    "running the Berlin half marathon",
+    "keeping a paper journal",
+    "Postgres logical replication",
+    "learning the cello from scratch",
+]
+
+
+def make_claude_export(conversations: int, user_messages: int = 4, seed: int = 7) -> list[Any]:
+    """A Claude `conversations.json` with unique user texts (so none is deduplicated away)."""
+    rng = random.Random(seed)
+    out = []
+    for c in range(conversations):
+        messages = []
+        for m in range(user_messages):
+            text = (
+                f"{rng.choice(_SUBJECTS)} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)}; "
+                f"note {c}-{m}: {rng.choice(_OBJECTS)} matters because of {rng.choice(_OBJECTS)}."
+            )
+            for sender, body in (("human", text), ("assistant", f"Understood ({c}-{m}).")):
+                messages.append(
+                    {
+                        "uuid": str(uuid.UUID(int=rng.getrandbits(128))),
+                        "sender": sender,
+                        "created_at": "2024-05-01T12:00:00Z",
+                        "content": [{"type": "text", "text": body}],
+                    }
+                )
+        out.append(
+            {
+                "uuid": str(uuid.UUID(int=rng.getrandbits(128))),
+                "name": f"Conversation {c}",
+                "created_at": "2024-05-01T12:00:00Z",
+                "chat_messages": messages,
+            }
+        )
+    return out
+
+
+def _setup_django(database_url: str | None) -> None:
+    home = tempfile.mkdtemp(prefix="contextlayer-bench-")
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    os.environ["CONTEXT_LAYER_HOME"] = home
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
+    else:
+        os.environ.pop("DATABASE_URL", None)
+        os.environ["EMBEDDED_DB_CLEANUP"] = "delete"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "contextlayer.settings"
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from accounts.actors import owner_actor
+    from accounts.models import User
+    from memories.embeddings import get_embedder
+    from memories.imports import import_execute
+    from memories.ingest.detect import load_export
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-backfill-"))
+    try:
+        path = folder / "conversations.json"
+        path.write_text(json.dumps(make_claude_export(args.conversations, args.messages)))
+        user = User.objects.create_user(f"bench-{uuid.uuid4().hex[:8]}@example.invalid")
+        embedder = get_embedder()
+        embedder.embed(["warm up the model"] * 8)
+
+        started = time.perf_counter()
+        export = load_export(path)
+        parsed = time.perf_counter() - started
+        texts = [m.text for c in export.conversations for m in c.messages if m.role == "user"]
+
+        def raw_rate() -> float:
+            t0 = time.perf_counter()
+            embedder.embed(texts)
+            return len(texts) / (time.perf_counter() - t0)
+
+        raw_before = raw_rate()
+        t0 = time.perf_counter()
+        result = import_execute(actor=owner_actor(user), export=export, extractor="none")
+        elapsed = time.perf_counter() - t0 + parsed
+        raw_after = raw_rate()
+        raw = (raw_before + raw_after) / 2
+        memories_per_s = result.memories_created / elapsed
+        figures = {
+            "benchmark": "backfill",
+            "mode": "none",
+            "conversations": len(export.conversations),
+            "memories": result.memories_created,
+            "seconds": round(elapsed, 2),
+            "parse_seconds": round(parsed, 3),
+            "conversations_per_s": round(len(export.conversations) / elapsed, 1),
+            "memories_per_s": round(memories_per_s, 1),
+            "raw_embed_texts_per_s": round(raw, 1),
+            "raw_embed_before_after": [round(raw_before, 1), round(raw_after, 1)],
+            "ratio": round(memories_per_s / raw, 3),
+            "target_ratio": 0.7,
+        }
+        User.objects.filter(pk=user.pk).delete()
+        return figures
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _report(figures: dict[str, Any]) -> None:
+    print(
+        f"backfill (none): {figures['conversations']} conversations, {figures['memories']} "
+        f"memories in {figures['seconds']} s"
+    )
+    print(
+        f"  {figures['conversations_per_s']} conversations/s, {figures['memories_per_s']} "
+        f"memories/s; raw embedding {figures['raw_embed_texts_per_s']} texts/s; "
+        f"ratio {figures['ratio']} (aim >= 0.7)"
+    )
+    print(json.dumps(figures), flush=True)
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--conversations", type=int, default=1000, help="Conversations to import.")
+    parser.add_argument("--messages", type=int, default=4, help="User messages per conversation.")
+    if not any(a.dest == "database_url" for a in parser._actions):
+        parser.add_argument("--database-url", default=None, help="Use this PostgreSQL instead.")
+
+
+def register(sub: Any) -> None:
+    """For a `python -m bench` dispatcher that sets Django up and then calls `args.run(args)`."""
+    parser = sub.add_parser("backfill", help=__doc__.splitlines()[0] if __doc__ else None)
+    _arguments(parser)
+    parser.set_defaults(run=lambda args: _report(run(args)))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench backfill", description=__doc__)
+    _arguments(parser)
+    args = parser.parse_args(argv)
+    _setup_django(args.database_url)
+    _report(run(args))
+
+
+if __name__ == "__main__":
+    main()

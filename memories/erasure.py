@@ -1,0 +1,172 @@
+"""Erase: every row a user owns goes in one transaction, and a content-free receipt remains.
+
+What it covers: every model with a foreign key to the user (found generically, so models added
+later are included: memories and their versions and embeddings, tombstones, access events, import
+runs and the import manifest, connected apps with their grants, and anything cascading from those
+such as client tokens), the files of pending dashboard uploads, and, with `delete_account`, the
+account itself (everything cascading from it: e-mail addresses, MFA, OAuth tokens) and its
+sessions. Without `delete_account` the sign-in identity (`KEEP_WITH_ACCOUNT`) stays.
+
+The receipt (`ErasureReceipt`) has no foreign key to the user and holds no personal data: a keyed
+hash of the user id, counts per kind, when, by which door, which apps had read the data (from the
+access log, read before it goes), a digest of what was erased and a digest of the receipt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import models, transaction
+from django.utils import timezone
+
+from accounts.actors import Actor
+from accounts.models import SCOPE_DELETE, ConnectedApp, User
+from memories.errors import NotFound
+from memories.models import AccessEvent, ErasureReceipt, ImportRun, Memory
+from memories.visibility import require
+
+logger = logging.getLogger("contextlayer.erase")
+
+# The sign-in identity: kept while the account stays (removing them would lock the user out or
+# silently drop their second factor). Deleted with the account.
+KEEP_WITH_ACCOUNT = frozenset(
+    {"account.emailaddress", "mfa.authenticator", "socialaccount.socialaccount", "admin.logentry"}
+)
+# Deleted first so cascades run from the content down, and apps last.
+_ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
+
+
+def subject_hash(user_id: int) -> str:
+    """A keyed hash of the user id: lets an operator match a receipt to a known id, reveals none."""
+    return hmac.new(
+        settings.SECRET_KEY.encode(), f"erasure-subject:{user_id}".encode(), hashlib.sha256
+    ).hexdigest()
+
+
+def _owned_querysets(user: User) -> list[tuple[str, models.QuerySet[Any]]]:
+    found: list[tuple[str, models.QuerySet[Any]]] = []
+    for model in apps.get_models():
+        label = model._meta.label_lower
+        if model is User or model is ErasureReceipt or label in KEEP_WITH_ACCOUNT:
+            continue
+        for f in model._meta.get_fields():
+            if (
+                getattr(f, "concrete", False)
+                and (f.many_to_one or f.one_to_one)
+                and f.related_model is User
+            ):
+                found.append((label, model._default_manager.filter(**{f.name: user})))
+    found.sort(key=lambda pair: _ORDER.get(pair[0], 1))
+    return found
+
+
+def _readers(user: User) -> list[str]:
+    names = (
+        AccessEvent.objects.filter(
+            owner=user,
+            action__in=[
+                AccessEvent.Action.SEARCH,
+                AccessEvent.Action.LIST,
+                AccessEvent.Action.READ,
+                AccessEvent.Action.EXPORT,
+            ],
+        )
+        .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
+        .values_list("app_name", flat=True)
+        .distinct()
+    )
+    return sorted(set(names))
+
+
+def _content_digest(user: User) -> str:
+    """sha256 over every erased memory's id and text hash: proves what went, reveals nothing."""
+    digest = hashlib.sha256()
+    for mid, key in Memory.objects.filter(owner=user).order_by("id").values_list("id", "text_key"):
+        digest.update(f"{mid}:{key}\n".encode())
+    return digest.hexdigest()
+
+
+def _end_sessions(user: User) -> int:
+    ended = 0
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if session.get_decoded().get("_auth_user_id") == str(user.pk):
+            session.delete()
+            ended += 1
+    return ended
+
+
+def _remove_files(paths: list[str]) -> None:
+    for path in paths:
+        Path(path).unlink(missing_ok=True)
+
+
+def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
+    """Remove everything of the actor's user in one transaction; return the receipt."""
+    require(actor, SCOPE_DELETE)
+    if not actor.app.is_owner_door:
+        raise NotFound("account")
+    user = actor.user
+    erased_by = f"{actor.app.name}" + (f" ({actor.operator})" if actor.operator else "")
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        readers = _readers(user)
+        content_digest = _content_digest(user)
+        uploads = [
+            p
+            for p in ImportRun.objects.filter(owner=user).values_list("upload_path", flat=True)
+            if p
+        ]
+        counts: Counter[str] = Counter()
+        for _label, queryset in _owned_querysets(user):
+            _, per_model = queryset.delete()
+            counts.update({k.lower(): v for k, v in per_model.items() if v})
+        if delete_account:
+            counts["sessions"] = _end_sessions(user)
+            _, per_model = User.objects.filter(pk=user.pk).delete()
+            counts.update({k.lower(): v for k, v in per_model.items() if v})
+        erased_at = timezone.now()
+        body: dict[str, Any] = {
+            "subject": subject_hash(user.pk),
+            "erased_at": erased_at.isoformat(),
+            "erased_by": erased_by,
+            "account_deleted": delete_account,
+            "counts": dict(sorted(counts.items())),
+            "apps_that_read": readers,
+            "content_digest": content_digest,
+        }
+        receipt = ErasureReceipt.objects.create(
+            subject=body["subject"],
+            erased_at=erased_at,
+            erased_by=erased_by,
+            account_deleted=delete_account,
+            counts=body["counts"],
+            apps_that_read=readers,
+            content_digest=content_digest,
+            digest=hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest(),
+        )
+        transaction.on_commit(lambda: _remove_files(uploads))
+    logger.info("erase", extra={"receipt": str(receipt.pk), "counts": receipt.counts})
+    return receipt
+
+
+def receipt_as_dict(receipt: ErasureReceipt) -> dict[str, Any]:
+    return {
+        "id": str(receipt.pk),
+        "subject": receipt.subject,
+        "erased_at": receipt.erased_at.isoformat(),
+        "erased_by": receipt.erased_by,
+        "account_deleted": receipt.account_deleted,
+        "counts": receipt.counts,
+        "apps_that_read": receipt.apps_that_read,
+        "content_digest": receipt.content_digest,
+        "digest": receipt.digest,
+    }

@@ -1,0 +1,658 @@
+"""The import service: turn a parsed export into memories, idempotently.
+
+Every front door (the `backfill` command, the dashboard's background task, the API) calls
+`import_estimate` for a dry run and `import_execute` to import. Writes go through
+`memory_create_many` / `memory_remember` as the source's own `import` ConnectedApp
+("Claude import", ...), so imported memories carry that app in their provenance and can be
+audited like any other door.
+
+Idempotency: the manifest (`ImportedConversation`) records, per conversation, a content hash and
+the source message ids already handled, in the same transaction as the memories they produced.
+An unchanged conversation is skipped; a changed one imports only the messages not yet handled; a
+crash loses nothing committed. A message whose memory the user deleted (a tombstone carries the
+hash of its source reference) is not brought back.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.actors import Actor, actor_for
+from accounts.models import SCOPE_WRITE, ConnectedApp
+from memories import audit
+from memories.categories import SENSITIVE
+from memories.embeddings import get_embedder
+from memories.errors import InvalidInput, NotFound
+from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
+from memories.models import (
+    AccessEvent,
+    ImportedConversation,
+    ImportRun,
+    Memory,
+    MemoryTombstone,
+    MemoryVersion,
+)
+from memories.provenance import source_ref_hash
+from memories.services import NewMemory, memory_create_many, memory_remember
+from memories.visibility import require
+
+logger = logging.getLogger("contextlayer.imports")
+
+APP_NAMES = {
+    "claude": "Claude import",
+    "chatgpt": "ChatGPT import",
+    "contextlayer": "Context Layer import",
+}
+EXTRACTORS = ("auto", "llm", "none")
+# Input prices (USD per million tokens) used for the dry-run estimate in LLM modes.
+LLM_PRICE_PER_MTOK = {"anthropic": 3.0, "openai": 2.5, "ollama": 0.0}
+CHARS_PER_TOKEN = 4
+EMBED_WINDOW = 256  # texts embedded together, ahead of the writes that use them
+RESTORE_BATCH = 100  # memories per transaction when restoring our own export
+
+Progress = Callable[[int, int], None]
+
+
+def import_app(user: Any, source: str) -> ConnectedApp:
+    """The user's import door for this source: write-only, allowed every category."""
+    name = APP_NAMES[source]
+    app = ConnectedApp.objects.filter(
+        owner=user, kind=ConnectedApp.Kind.IMPORT, name=name, revoked_at=None
+    ).first()
+    if app is None:
+        app = ConnectedApp.objects.create(
+            owner=user,
+            kind=ConnectedApp.Kind.IMPORT,
+            name=name,
+            scopes=[SCOPE_WRITE],
+            categories=sorted(SENSITIVE),
+        )
+    return app
+
+
+def resolve_extractor(extractor: str) -> str:
+    """'auto' means an LLM when EXTRACTION_MODE names one, else none."""
+    if extractor not in EXTRACTORS:
+        raise InvalidInput(f"Extractor must be one of {', '.join(EXTRACTORS)}.", field="extractor")
+    if extractor == "auto":
+        return "none" if settings.EXTRACTION_MODE == "none" else "llm"
+    if extractor == "llm" and settings.EXTRACTION_MODE == "none":
+        raise InvalidInput(
+            "--extractor llm needs an LLM: set EXTRACTION_MODE (anthropic, openai or ollama).",
+            field="extractor",
+        )
+    return extractor
+
+
+def _require_owner(actor: Actor) -> None:
+    require(actor, SCOPE_WRITE)
+    if not actor.app.is_owner_door:
+        raise NotFound("import")  # only the owner's own doors import
+
+
+# --- Dry run -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    source: str
+    extractor: str
+    conversations: int
+    messages: int
+    user_messages: int
+    memories: int  # our own export: memories to restore
+    characters: int
+    tokens: int
+    cost_usd: float
+    note: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _limited(export: ParsedExport, limit: int | None) -> ParsedExport:
+    if limit is None:
+        return export
+    if limit < 1:
+        raise InvalidInput("--limit must be at least 1.", field="limit")
+    return ParsedExport(
+        source=export.source,
+        conversations=export.conversations[:limit],
+        memories=export.memories[:limit],
+    )
+
+
+def import_estimate(
+    *, export: ParsedExport, extractor: str = "auto", limit: int | None = None
+) -> Estimate:
+    """What an import would process and cost. Reads nothing from and writes nothing to the store."""
+    mode = "none" if export.source == "contextlayer" else resolve_extractor(extractor)
+    export = _limited(export, limit)
+    messages = [m for c in export.conversations for m in c.messages]
+    user = [m for m in messages if m.role == "user"]
+    if export.source == "contextlayer":
+        chars = sum(len(m.text) for m in export.memories)
+        note = "Restores memories as exported; embeddings are computed locally (no cost)."
+        cost = 0.0
+    elif mode == "none":
+        chars = sum(len(m.text) for m in user)
+        note = "One memory per user message; embeddings are computed locally (no cost)."
+        cost = 0.0
+    else:
+        chars = sum(len(m.text) for m in messages)
+        price = LLM_PRICE_PER_MTOK.get(settings.EXTRACTION_MODE, 0.0)
+        cost = round(chars / CHARS_PER_TOKEN / 1_000_000 * price, 4)
+        note = (
+            f"Each conversation is sent to the {settings.EXTRACTION_MODE} LLM for extraction; "
+            f"input tokens at ${price}/M (output tokens not included)."
+        )
+    return Estimate(
+        source=export.source,
+        extractor=mode,
+        conversations=len(export.conversations),
+        messages=len(messages),
+        user_messages=len(user),
+        memories=len(export.memories),
+        characters=chars,
+        tokens=chars // CHARS_PER_TOKEN,
+        cost_usd=cost,
+        note=note,
+    )
+
+
+# --- Runs ----------------------------------------------------------------------------------
+
+
+def import_run_create(
+    *,
+    actor: Actor,
+    source: str,
+    extractor: str,
+    filename: str = "",
+    limit: int | None = None,
+    estimate: Estimate | None = None,
+    upload_path: str = "",
+) -> ImportRun:
+    _require_owner(actor)
+    return ImportRun.objects.create(
+        owner=actor.user,
+        source=source,
+        extractor=extractor,
+        filename=filename[:255],
+        limit=limit,
+        estimate=estimate.as_dict() if estimate else {},
+        upload_path=upload_path,
+        started_by=actor.label,
+    )
+
+
+def import_run_get(*, actor: Actor, run_id: object) -> ImportRun:
+    """One of the actor's own runs; another user's run is NotFound, like a missing one."""
+    try:
+        run = ImportRun.objects.filter(owner=actor.user, pk=str(run_id)).first()
+    except Exception:  # malformed uuid
+        run = None
+    if run is None or not actor.app.is_owner_door:
+        raise NotFound("import")
+    return run
+
+
+def import_run_list(*, actor: Actor, limit: int = 20) -> list[ImportRun]:
+    if not actor.app.is_owner_door:
+        return []
+    return list(ImportRun.objects.filter(owner=actor.user).order_by("-created_at")[:limit])
+
+
+@dataclass
+class _Counter:
+    run: ImportRun
+    progress: Progress | None
+    last_save: float = field(default_factory=time.monotonic)
+
+    def step(self, *, force: bool = False) -> None:
+        run = self.run
+        run.conversations_done += 1
+        if self.progress:
+            self.progress(run.conversations_done, run.conversations_total)
+        now = time.monotonic()
+        if force or now - self.last_save > 0.5:
+            self.save()
+            self.last_save = now
+
+    def save(self) -> None:
+        self.run.save(
+            update_fields=[
+                "conversations_done",
+                "conversations_imported",
+                "conversations_skipped",
+                "conversations_failed",
+                "memories_created",
+                "memories_existing",
+                "messages_skipped_deleted",
+                "errors",
+                "status",
+                "finished_at",
+                "started_at",
+            ]
+        )
+
+    def fail(self, item_id: str, exc: Exception) -> None:
+        self.run.conversations_failed += 1
+        message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        if len(self.run.errors) < 200:
+            self.run.errors.append({"id": item_id, "error": str(message)[:500]})
+        logger.warning("import item failed", extra={"run": str(self.run.pk), "item": item_id})
+
+
+def import_execute(
+    *,
+    actor: Actor,
+    export: ParsedExport,
+    extractor: str = "auto",
+    limit: int | None = None,
+    run: ImportRun | None = None,
+    progress: Progress | None = None,
+) -> ImportRun:
+    """Import every conversation (or memory) of the export, each in its own transaction."""
+    _require_owner(actor)
+    mode = "none" if export.source == "contextlayer" else resolve_extractor(extractor)
+    export = _limited(export, limit)
+    if run is None:
+        run = import_run_create(actor=actor, source=export.source, extractor=mode, limit=limit)
+    elif run.owner_id != actor.user.pk:
+        raise NotFound("import")
+    run.source, run.extractor = export.source, mode
+    run.status = ImportRun.Status.RUNNING
+    run.started_at = timezone.now()
+    run.conversations_total = export.items
+    run.conversations_done = 0
+    run.save()
+    app = import_app(actor.user, export.source)
+    writer = actor_for(actor.user, app)
+    counter = _Counter(run, progress)
+    try:
+        if export.source == "contextlayer":
+            _restore(writer, export.memories, counter)
+        elif mode == "none":
+            _import_messages(writer, export.source, export.conversations, counter)
+        else:
+            _import_with_llm(writer, export.source, export.conversations, counter)
+    except Exception:
+        run.status = ImportRun.Status.FAILED
+        run.finished_at = timezone.now()
+        counter.save()
+        raise
+    run.status = ImportRun.Status.DONE
+    run.finished_at = timezone.now()
+    counter.save()
+    if run.upload_path:
+        _discard_upload(run)
+    audit.record(
+        actor,
+        AccessEvent.Action.IMPORT,
+        count=run.memories_created,
+        detail={
+            "run": str(run.pk),
+            "source": run.source,
+            "imported": run.conversations_imported,
+            "skipped": run.conversations_skipped,
+            "failed": run.conversations_failed,
+        },
+    )
+    return run
+
+
+def _discard_upload(run: ImportRun) -> None:
+    from pathlib import Path
+
+    Path(run.upload_path).unlink(missing_ok=True)
+    run.upload_path = ""
+    run.save(update_fields=["upload_path"])
+
+
+# --- One memory per user message -------------------------------------------------------------
+
+
+@dataclass
+class _Plan:
+    conversation: Conversation
+    manifest: ImportedConversation | None
+    items: list[NewMemory]
+    keys: list[str]  # manifest keys (message ids, '#n' for later parts of a long message)
+    skipped_deleted: int
+
+
+def _split(text: str, limit: int) -> list[str]:
+    """A message longer than a memory may be becomes several, cut at paragraph/line/space."""
+    parts: list[str] = []
+    while len(text) > limit:
+        cut = max(
+            text.rfind("\n\n", 0, limit), text.rfind("\n", 0, limit), text.rfind(" ", 0, limit)
+        )
+        if cut < limit // 2:
+            cut = limit
+        parts.append(text[:cut].strip())
+        text = text[cut:].strip()
+    if text:
+        parts.append(text)
+    return [p for p in parts if p]
+
+
+def _provenance(source: str, conversation: Conversation, message: Message) -> dict[str, Any]:
+    when = message.created_at or conversation.created_at
+    return {
+        "source": source,
+        "conversation_id": conversation.id,
+        "conversation_title": conversation.title,
+        "message_id": message.id,
+        "message_created_at": when.isoformat() if when else None,
+    }
+
+
+def _plans(
+    writer: Actor, source: str, conversations: Sequence[Conversation], counter: _Counter
+) -> list[_Plan]:
+    """What each conversation of a window still needs; unchanged ones are counted as skipped."""
+    user = writer.user
+    manifests = {
+        m.conversation_id: m
+        for m in ImportedConversation.objects.filter(
+            owner=user, source=source, conversation_id__in=[c.id for c in conversations]
+        )
+    }
+    refs: dict[tuple[str, str], str] = {}
+    for c in conversations:
+        for m in c.messages:
+            if m.role == "user":
+                refs[c.id, m.id] = source_ref_hash(_provenance(source, c, m))
+    deleted = set(
+        MemoryTombstone.objects.filter(
+            owner=user, source_ref_hash__in=set(refs.values())
+        ).values_list("source_ref_hash", flat=True)
+    )
+    limit = settings.MEMORY_MAX_CHARS
+    plans: list[_Plan] = []
+    for c in conversations:
+        manifest = manifests.get(c.id)
+        if manifest is not None and manifest.content_hash == c.content_hash:
+            counter.run.conversations_skipped += 1
+            counter.step()
+            continue
+        done = set(manifest.message_ids) if manifest else set()
+        plan = _Plan(c, manifest, [], [], 0)
+        for m in c.messages:
+            if m.role != "user" or m.id in done:
+                continue
+            if refs[c.id, m.id] in deleted:
+                plan.keys.append(m.id)
+                plan.skipped_deleted += 1
+                continue
+            when = m.created_at or c.created_at
+            for index, part in enumerate(_split(m.text, limit)):
+                key = m.id if index == 0 else f"{m.id}#{index + 1}"
+                if key in done:
+                    continue
+                prov = _provenance(source, c, m)
+                if index:
+                    prov["part"] = index + 1
+                plan.items.append(NewMemory(text=part, provenance=prov, created_at=when))
+                plan.keys.append(key)
+        plans.append(plan)
+    return plans
+
+
+def _windows(conversations: Sequence[Conversation]) -> Iterator[list[Conversation]]:
+    window: list[Conversation] = []
+    texts = 0
+    for c in conversations:
+        window.append(c)
+        texts += sum(1 for m in c.messages if m.role == "user")
+        if texts >= EMBED_WINDOW:
+            yield window
+            window, texts = [], 0
+    if window:
+        yield window
+
+
+def _import_messages(
+    writer: Actor, source: str, conversations: Sequence[Conversation], counter: _Counter
+) -> None:
+    """Plan a window, embed it in a worker thread while the previous window is written."""
+    embedder = get_embedder()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-embed") as pool:
+        pending: tuple[list[_Plan], Future[list[Any]]] | None = None
+        for window in _windows(conversations):
+            plans = _plans(writer, source, window, counter)
+            texts = [item.text for plan in plans for item in plan.items]
+            future = pool.submit(embedder.embed, texts)
+            if pending is not None:
+                _write_window(writer, source, *pending, counter)
+            pending = (plans, future)
+        if pending is not None:
+            _write_window(writer, source, *pending, counter)
+
+
+def _write_window(
+    writer: Actor, source: str, plans: list[_Plan], future: Future[list[Any]], counter: _Counter
+) -> None:
+    vectors = future.result()
+    offset = 0
+    for plan in plans:
+        own = vectors[offset : offset + len(plan.items)]
+        offset += len(plan.items)
+        try:
+            with transaction.atomic():
+                created, existing = _write_items(writer, plan.items, own)
+                _record(writer, source, plan.conversation, plan.manifest, plan.keys, counter.run)
+        except Exception as exc:
+            counter.fail(plan.conversation.id, exc)
+        else:
+            run = counter.run
+            run.conversations_imported += 1
+            run.memories_created += created
+            run.memories_existing += existing
+            run.messages_skipped_deleted += plan.skipped_deleted
+        counter.step()
+
+
+def _write_items(writer: Actor, items: list[NewMemory], vectors: Sequence[Any]) -> tuple[int, int]:
+    created = existing = 0
+    batch = settings.MEMORY_BATCH_MAX
+    for start in range(0, len(items), batch):
+        results = memory_create_many(
+            actor=writer,
+            items=items[start : start + batch],
+            vectors=vectors[start : start + batch],
+        )
+        created += sum(1 for r in results if r.created)
+        existing += sum(1 for r in results if not r.created)
+    return created, existing
+
+
+def _record(
+    writer: Actor,
+    source: str,
+    conversation: Conversation,
+    manifest: ImportedConversation | None,
+    keys: list[str],
+    run: ImportRun,
+) -> None:
+    """Upsert the manifest row, inside the conversation's transaction."""
+    if manifest is None:
+        ImportedConversation.objects.create(
+            owner=writer.user,
+            source=source,
+            conversation_id=conversation.id[:255],
+            content_hash=conversation.content_hash,
+            message_ids=keys,
+            run=run,
+        )
+        return
+    merged = list(dict.fromkeys([*manifest.message_ids, *keys]))
+    ImportedConversation.objects.filter(pk=manifest.pk).update(
+        content_hash=conversation.content_hash,
+        message_ids=merged,
+        run=run,
+        updated_at=timezone.now(),
+    )
+
+
+# --- LLM extraction --------------------------------------------------------------------------
+
+
+def _import_with_llm(
+    writer: Actor, source: str, conversations: Sequence[Conversation], counter: _Counter
+) -> None:
+    """Each conversation's new messages go, as a transcript, through `memory_remember`, which
+    extracts and reconciles facts in LLM modes (see memories.services)."""
+    limit = settings.MEMORY_MAX_CHARS
+    for window in _windows(conversations):
+        manifests = {
+            m.conversation_id: m
+            for m in ImportedConversation.objects.filter(
+                owner=writer.user, source=source, conversation_id__in=[c.id for c in window]
+            )
+        }
+        for c in window:
+            manifest = manifests.get(c.id)
+            if manifest is not None and manifest.content_hash == c.content_hash:
+                counter.run.conversations_skipped += 1
+                counter.step()
+                continue
+            done = set(manifest.message_ids) if manifest else set()
+            new = [m for m in c.messages if m.id not in done]
+            transcript = "\n".join(f"{m.role}: {m.text}" for m in new)
+            try:
+                with transaction.atomic():
+                    created = existing = 0
+                    for part in _split(transcript, limit) if new else []:
+                        result = memory_remember(
+                            actor=writer,
+                            text=part,
+                            provenance={
+                                **_provenance(source, c, new[-1]),
+                                "message_ids": [m.id for m in new][:200],
+                            },
+                        )
+                        created += sum(1 for r in result.results if r.created)
+                        existing += sum(1 for r in result.results if not r.created)
+                    _record(writer, source, c, manifest, [m.id for m in new], counter.run)
+            except Exception as exc:
+                counter.fail(c.id, exc)
+            else:
+                counter.run.conversations_imported += 1
+                counter.run.memories_created += created
+                counter.run.memories_existing += existing
+            counter.step()
+
+
+# --- Restoring our own export ----------------------------------------------------------------
+
+
+def _restore(writer: Actor, memories: Sequence[ExportedMemory], counter: _Counter) -> None:
+    """Bring memories back as exported: text, categories, state, provenance, timestamps, history.
+
+    Superseded memories are not restored as memories: their text is in their successor's
+    history. hidden_from (app ids of the old server) is not restored.
+    """
+    user = writer.user
+    for start in range(0, len(memories), RESTORE_BATCH):
+        batch = memories[start : start + RESTORE_BATCH]
+        done = set(
+            ImportedConversation.objects.filter(
+                owner=user, source="contextlayer", conversation_id__in=[m.id for m in batch]
+            ).values_list("conversation_id", flat=True)
+        )
+        deleted = set(
+            MemoryTombstone.objects.filter(
+                owner=user,
+                source_ref_hash__in=[h for m in batch if (h := source_ref_hash(m.provenance))],
+            ).values_list("source_ref_hash", flat=True)
+        )
+        todo: list[ExportedMemory] = []
+        for m in batch:
+            if m.id in done or m.superseded_by:
+                counter.run.conversations_skipped += 1
+                counter.step()
+            elif (h := source_ref_hash(m.provenance)) and h in deleted:
+                counter.run.messages_skipped_deleted += 1
+                counter.run.conversations_skipped += 1
+                counter.step()
+            else:
+                todo.append(m)
+        if not todo:
+            continue
+        try:
+            with transaction.atomic():
+                created, existing = _restore_batch(writer, todo)
+        except Exception as exc:
+            for m in todo:
+                counter.fail(m.id, exc)
+                counter.step()
+            continue
+        counter.run.conversations_imported += len(todo)
+        counter.run.memories_created += created
+        counter.run.memories_existing += existing
+        for _ in todo:
+            counter.step()
+
+
+def _restore_batch(writer: Actor, todo: list[ExportedMemory]) -> tuple[int, int]:
+    results = memory_create_many(
+        actor=writer,
+        items=[
+            NewMemory(
+                text=m.text,
+                categories=m.categories,
+                provenance=m.provenance,
+                metadata=m.metadata,
+                created_at=m.created_at,
+                state=m.state,
+            )
+            for m in todo
+        ],
+    )
+    created = 0
+    for exported, result in zip(todo, results, strict=True):
+        if result.created:
+            created += 1
+            _restore_fields(result.memory, exported)
+        ImportedConversation.objects.create(
+            owner=writer.user,
+            source="contextlayer",
+            conversation_id=exported.id[:255],
+            content_hash=exported.content_hash,
+            message_ids=[exported.id],
+        )
+    return created, len(todo) - created
+
+
+def _restore_fields(memory: Memory, exported: ExportedMemory) -> None:
+    Memory.objects.filter(pk=memory.pk).update(
+        updated_at=exported.updated_at,
+        user_edited_at=exported.user_edited_at,
+        categories_set_by_user=exported.categories_set_by_user,
+        is_private=exported.is_private,
+        origin=exported.origin,
+        origin_app_name=exported.origin_app_name,
+    )
+    for version in exported.versions:
+        row = MemoryVersion.objects.create(
+            memory=memory,
+            owner=memory.owner,
+            text=version.text,
+            kind=version.kind,
+            changed_by=version.changed_by[:120],
+            reason=version.reason[:500],
+        )
+        if version.created_at:
+            MemoryVersion.objects.filter(pk=row.pk).update(created_at=version.created_at)

@@ -1,0 +1,89 @@
+"""Our own export (see docs/export.schema.json): memories with their text, categories, state,
+provenance, timestamps and version history, restored as they were."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from memories.ingest.types import (
+    ExportedMemory,
+    ExportedVersion,
+    IngestError,
+    expect,
+    parse_timestamp,
+)
+
+FORMAT = "context-layer-export"
+VERSION = 1
+
+
+def looks_like(doc: Any) -> bool:
+    return isinstance(doc, dict) and doc.get("format") == FORMAT
+
+
+def parse(doc: Any, name: str) -> list[ExportedMemory]:
+    expect(looks_like(doc), name, f'not a Context Layer export (no "format": "{FORMAT}").')
+    version = doc.get("version")
+    if version != VERSION:
+        raise IngestError(
+            f"{name}: export format version {version!r} is not supported (this server reads "
+            f"version {VERSION})."
+        )
+    memories = doc.get("memories")
+    expect(isinstance(memories, list), name, "'memories' must be a list.")
+    return [_memory(raw, f"{name}.memories[{index}]") for index, raw in enumerate(memories)]
+
+
+def _required_time(raw: dict[str, Any], key: str, where: str) -> datetime:
+    value = parse_timestamp(raw.get(key))
+    expect(value is not None, where, f"'{key}' must be an ISO 8601 timestamp.")
+    assert value is not None
+    return value
+
+
+def _memory(raw: Any, where: str) -> ExportedMemory:
+    expect(isinstance(raw, dict), where, "a memory must be an object.")
+    text = raw.get("text")
+    expect(
+        isinstance(text, str) and bool(text.strip()), where, "'text' must be a non-empty string."
+    )
+    categories = raw.get("categories", [])
+    expect(
+        isinstance(categories, list) and all(isinstance(c, str) for c in categories),
+        where,
+        "'categories' must be a list of strings.",
+    )
+    for key in ("provenance", "metadata"):
+        expect(isinstance(raw.get(key, {}), dict), where, f"'{key}' must be an object.")
+    versions = []
+    for index, item in enumerate(raw.get("versions") or []):
+        vwhere = f"{where}.versions[{index}]"
+        expect(isinstance(item, dict) and isinstance(item.get("text"), str), vwhere, "bad version.")
+        versions.append(
+            ExportedVersion(
+                text=item["text"],
+                kind=str(item.get("kind") or "edit"),
+                changed_by=str(item.get("changed_by") or ""),
+                reason=str(item.get("reason") or ""),
+                created_at=parse_timestamp(item.get("created_at")),
+            )
+        )
+    superseded_by = raw.get("superseded_by")
+    return ExportedMemory(
+        id=str(raw.get("id") or ""),
+        text=text,
+        categories=tuple(categories),
+        state=str(raw.get("state") or "active"),
+        provenance=dict(raw.get("provenance") or {}),
+        metadata=dict(raw.get("metadata") or {}),
+        created_at=_required_time(raw, "created_at", where),
+        updated_at=_required_time(raw, "updated_at", where),
+        user_edited_at=parse_timestamp(raw.get("user_edited_at")),
+        categories_set_by_user=bool(raw.get("categories_set_by_user")),
+        is_private=bool(raw.get("is_private")),
+        origin=str(raw.get("origin") or "import"),
+        origin_app_name=str(raw.get("origin_app_name") or ""),
+        superseded_by=str(superseded_by) if superseded_by else None,
+        versions=tuple(versions),
+    )

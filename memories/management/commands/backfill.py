@@ -1,0 +1,79 @@
+"""Import a Claude or ChatGPT export (or our own) into a user's memory. Dry run unless --yes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from accounts.actors import owner_actor
+from accounts.models import ConnectedApp
+from memories.errors import DomainError
+from memories.imports import EXTRACTORS, import_estimate, import_execute
+from memories.ingest.detect import load_export
+from memories.ingest.types import SOURCES
+from memories.management.cli import progress_bar, user_by_email
+
+
+class Command(BaseCommand):
+    help = (
+        "Import an export (.zip, unzipped folder or conversations.json). Without --yes only "
+        "shows what would be imported and what it would cost."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", help="The export .zip, its unzipped folder, or a .json file.")
+        parser.add_argument("--user", required=True, help="Email of the user to import into.")
+        parser.add_argument(
+            "--source", choices=("auto", *SOURCES), default="auto", help="Export format."
+        )
+        parser.add_argument(
+            "--extractor",
+            choices=EXTRACTORS,
+            default="auto",
+            help="none: one memory per user message; llm: extract facts (EXTRACTION_MODE).",
+        )
+        parser.add_argument("--limit", type=int, help="Only the first N conversations/memories.")
+        parser.add_argument("--yes", action="store_true", help="Import (otherwise a dry run).")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        user = user_by_email(opts["user"])
+        actor = owner_actor(user, ConnectedApp.CLI, operator="manage.py backfill")
+        try:
+            export = load_export(Path(opts["path"]), opts["source"])
+            estimate = import_estimate(
+                export=export, extractor=opts["extractor"], limit=opts["limit"]
+            )
+        except DomainError as exc:
+            raise CommandError(exc.message) from None
+        self.stdout.write(
+            f"{estimate.source} export: {estimate.conversations} conversations, "
+            f"{estimate.messages} messages ({estimate.user_messages} from the user)"
+            + (f", {estimate.memories} memories" if estimate.memories else "")
+            + f", {estimate.characters:,} characters, ~{estimate.tokens:,} tokens; "
+            f"extractor {estimate.extractor}; estimated cost ${estimate.cost_usd:.2f}."
+        )
+        self.stdout.write(estimate.note)
+        if not opts["yes"]:
+            self.stdout.write("Dry run: nothing was imported. Add --yes to import.")
+            return
+        try:
+            run = import_execute(
+                actor=actor,
+                export=export,
+                extractor=opts["extractor"],
+                limit=opts["limit"],
+                progress=progress_bar(self.stderr, "importing"),
+            )
+        except DomainError as exc:
+            raise CommandError(exc.message) from None
+        self.stderr.write("")
+        self.stdout.write(
+            f"Imported {run.conversations_imported}, skipped {run.conversations_skipped} as "
+            f"already imported, failed {run.conversations_failed}. Memories: "
+            f"{run.memories_created} new, {run.memories_existing} already known, "
+            f"{run.messages_skipped_deleted} not brought back (deleted by the user)."
+        )
+        for error in run.errors:
+            self.stdout.write(f"  failed {error['id']}: {error['error']}")

@@ -1,0 +1,41 @@
+"""Background tasks (django-tasks; the database backend's worker runs them)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from django.utils import timezone
+from django_tasks import task
+
+from accounts.actors import owner_actor
+from accounts.models import ConnectedApp
+from memories.errors import DomainError
+from memories.imports import import_execute
+from memories.ingest.detect import load_export
+from memories.models import ImportRun
+
+logger = logging.getLogger("contextlayer.imports")
+
+
+@task()
+def run_import(run_id: str) -> str:
+    """Import a dashboard upload; progress is written to its ImportRun as it goes."""
+    run = ImportRun.objects.select_related("owner").filter(pk=run_id).first()
+    if run is None:  # erased meanwhile
+        return "gone"
+    actor = owner_actor(run.owner, ConnectedApp.DASHBOARD)
+    try:
+        export = load_export(Path(run.upload_path), run.source)
+        import_execute(
+            actor=actor, export=export, extractor=run.extractor, limit=run.limit, run=run
+        )
+    except DomainError as exc:
+        ImportRun.objects.filter(pk=run.pk).update(
+            status=ImportRun.Status.FAILED,
+            errors=[*run.errors, {"id": "", "error": exc.message}],
+            finished_at=timezone.now(),
+        )
+        Path(run.upload_path).unlink(missing_ok=True)
+        return "failed"
+    return "done"
