@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
-from memories.categories import DEFAULT_SLUGS
 from memories import audit
+from memories.categories import DEFAULT_SLUGS
 from memories.errors import AppPaused, Conflict, InvalidInput, NotFound, OwnerOnly
 from memories.models import AccessEvent
 
@@ -170,7 +170,11 @@ def app_set_paused(*, actor: Actor, app_id: object, paused: bool) -> ConnectedAp
             audit.record(
                 actor,
                 AccessEvent.Action.STATE,
-                detail={"app_id": app.pk, "app": app.name, "paused": {"from": previous, "to": paused}},
+                detail={
+                    "app_id": app.pk,
+                    "app": app.name,
+                    "paused": {"from": previous, "to": paused},
+                },
             )
     return app
 

@@ -198,6 +198,8 @@ class MemoryProposal(models.Model):
 
     def __str__(self) -> str:
         return f"Proposal for {self.memory_id} ({self.status})"
+
+
 # --- Import, export, erase ------------------------------------------------------------------
 
 
