@@ -10,3 +10,7 @@ os.environ.pop("DATABASE_URL", None) if os.environ.get("TEST_USE_EMBEDDED", "1")
 from contextlayer.settings import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# allauth's rate-limit counters: per test process here (tests clear them between tests without a
+# database); production shares them across workers through the database cache.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
