@@ -7,16 +7,16 @@ from django.db import InterfaceError
 from django.test import Client
 
 from accounts.models import User
-from memories import views
+from memories.views import memories as memory_pages
 
 
 def test_a_page_answers_503_with_retry_after_when_the_database_is_gone(
     owner: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def down(**kwargs: object) -> int:
+    def down(*args: object, **kwargs: object) -> int:
         raise InterfaceError("connection already closed")
 
-    monkeypatch.setattr(views, "memory_count", down)
+    monkeypatch.setattr(memory_pages, "actor_for_request", down)
     client = Client()
     client.force_login(owner)
     response = client.get("/")
