@@ -237,6 +237,9 @@ class MCPHttpApp:
         if raw is not None:
             credential = await sync_to_async(_resolve, thread_sensitive=True)(raw, resource)
         if credential is None:
+            if raw is not None:  # a client token's shown prefix at most; never the secret
+                shown = raw[:12] if raw.startswith("clt_") else ""
+                logger.info("mcp token refused", extra={"token_prefix": shown})
             error = None if raw is None else "invalid_token"
             text = "Authentication required" if raw is None else "The token is invalid or revoked"
             header = challenge(origin, error, text).encode()
