@@ -407,3 +407,9 @@ def test_sign_in_page_uses_the_dashboard_layout(client: Client) -> None:
     html = _text(client.get("/accounts/login/"))
     assert 'class="brand"' in html and "css/app.css" in html
     assert 'name="login"' in html and 'class="site-nav"' not in html
+
+
+def test_empty_store_tells_a_new_user_what_to_do(owner_client: Client) -> None:
+    html = _text(owner_client.get("/"))
+    assert "Your memory is empty" in html
+    assert 'href="/connect/"' in html and 'href="/import/"' in html
