@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.actors import Actor, actor_for
+from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories.models import Memory
 
 
@@ -55,5 +56,18 @@ def bulk_memories() -> Callable[[User, int], None]:
             ],
             batch_size=2_000,
         )
+
+    return create
+
+
+@pytest.fixture
+def app_actor() -> Callable[[User, str], Actor]:
+    """A connected client (token kind) of the user, with every scope: an app that reads."""
+
+    def create(user: User, name: str) -> Actor:
+        app = ConnectedApp.objects.create(
+            owner=user, kind=ConnectedApp.Kind.TOKEN, name=name, scopes=list(ALL_SCOPES)
+        )
+        return actor_for(user, app)
 
     return create

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 
 import pytest
 
-from accounts.actors import Actor, actor_for
-from accounts.models import ALL_SCOPES, ConnectedApp, User
+from accounts.actors import Actor
+from accounts.models import User
 from memories import selectors, services
 from memories.errors import NotFound
 
 pytestmark = pytest.mark.django_db
-
-
-def _app(user: User, name: str) -> Actor:
-    app = ConnectedApp.objects.create(
-        owner=user, kind=ConnectedApp.Kind.TOKEN, name=name, scopes=list(ALL_SCOPES)
-    )
-    return actor_for(user, app)
 
 
 def test_related_memories_are_the_owners_nearest_neighbours_only(
@@ -37,11 +31,11 @@ def test_related_memories_are_the_owners_nearest_neighbours_only(
 
 
 def test_readers_and_trail_name_the_apps_and_hide_others_memories(
-    owner: User, owner_dash: Actor, stranger_dash: Actor
+    app_actor: Callable[[User, str], Actor], owner: User, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
     memory = services.memory_create(actor=owner_dash, text="Read by two apps").memory
     for name in ["Cursor", "Claude"]:
-        selectors.memory_get(actor=_app(owner, name), memory_id=memory.id)
+        selectors.memory_get(actor=app_actor(owner, name), memory_id=memory.id)
     assert selectors.memory_readers(actor=owner_dash, memory_ids=[memory.id]) == [
         "Claude",
         "Cursor",
@@ -61,9 +55,9 @@ def test_readers_and_trail_name_the_apps_and_hide_others_memories(
 
 
 def test_map_counts_each_category_and_uncategorised_per_app(
-    owner: User, owner_dash: Actor, stranger_dash: Actor
+    app_actor: Callable[[User, str], Actor], owner: User, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
-    cursor = _app(owner, "Cursor")
+    cursor = app_actor(owner, "Cursor")
     services.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
     services.memory_create(actor=cursor, text="Uses Vim at work", categories=["technology", "work"])
     services.memory_create(actor=owner_dash, text="No category")
@@ -77,9 +71,9 @@ def test_map_counts_each_category_and_uncategorised_per_app(
 
 
 def test_activity_counts_reads_and_writes_per_app_per_day(
-    owner: User, owner_dash: Actor, stranger_dash: Actor
+    app_actor: Callable[[User, str], Actor], owner: User, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
-    claude = _app(owner, "Claude")
+    claude = app_actor(owner, "Claude")
     memory = services.memory_create(actor=claude, text="Claude wrote this").memory
     selectors.memory_get(actor=claude, memory_id=memory.id)
     selectors.memory_search(actor=claude, query="wrote")
@@ -97,8 +91,10 @@ def test_activity_counts_reads_and_writes_per_app_per_day(
     assert selectors.access_apps(actor=stranger_dash) == ["dashboard"]
 
 
-def test_store_wide_reads_are_for_the_owner_door_only(owner: User) -> None:
-    app = _app(owner, "Cursor")
+def test_store_wide_reads_are_for_the_owner_door_only(
+    app_actor: Callable[[User, str], Actor], owner: User
+) -> None:
+    app = app_actor(owner, "Cursor")
     for read in (selectors.memory_stats, selectors.memory_map, selectors.access_apps):
         with pytest.raises(NotFound):
             read(actor=app)
