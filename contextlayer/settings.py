@@ -169,6 +169,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(HOME / "static")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Dashboard (issue 5): serve static files (our CSS/JS, django-htmx's htmx) straight from the
+# installed apps, so `serve` works without a collectstatic step.
+WHITENOISE_USE_FINDERS = True
 
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 

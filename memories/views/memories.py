@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -53,7 +54,7 @@ def _results(actor: Actor, data: QueryDict, cursor: str | None = None) -> dict[s
         searched = True
     else:
         if query:  # paused or archived memories are outside search: match the words instead
-            filters = type(filters)(**{**filters.__dict__, "text": query})
+            filters = replace(filters, text=query)
         page = memory_list(
             actor=actor, filters=filters, cursor=cursor, limit=PAGE_SIZE, record=False
         )

@@ -205,3 +205,19 @@ def test_screenshots_of_the_main_pages(
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=width > 600)
         context.close()
     assert violations == []
+
+
+def test_keyboard_reaches_search_and_row_actions(page: Any, owner: User, owner_dash: Actor) -> None:
+    services.memory_create(actor=owner_dash, text="Reachable by keyboard")
+    sign_in(page)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "f-q"
+    edit = row_with(page, "Reachable").get_by_role("link", name="Edit")
+    edit.focus()
+    page.keyboard.press("Enter")
+    # The inline editor opens with the focus in its text box; Escape-free: Tab reaches Save.
+    page.wait_for_selector("li.memory.editing textarea:focus")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Save"

@@ -10,7 +10,8 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from accounts.models import User
+from accounts.actors import Actor, actor_for
+from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories.extraction import llm as llm_module
 from memories.models import Memory
 from tests.memories import fake_llm
@@ -96,5 +97,18 @@ def bulk_memories() -> Callable[[User, int], None]:
             ],
             batch_size=2_000,
         )
+
+    return create
+
+
+@pytest.fixture
+def app_actor() -> Callable[[User, str], Actor]:
+    """A connected client (token kind) of the user, with every scope: an app that reads."""
+
+    def create(user: User, name: str) -> Actor:
+        app = ConnectedApp.objects.create(
+            owner=user, kind=ConnectedApp.Kind.TOKEN, name=name, scopes=list(ALL_SCOPES)
+        )
+        return actor_for(user, app)
 
     return create

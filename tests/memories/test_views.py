@@ -7,8 +7,8 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
-from accounts.actors import Actor, actor_for
-from accounts.models import ALL_SCOPES, ConnectedApp, User
+from accounts.actors import Actor
+from accounts.models import User
 from memories import selectors, services
 from memories.models import AccessEvent, Memory, MemoryState, MemoryVersion
 
@@ -17,13 +17,6 @@ pytestmark = pytest.mark.django_db
 
 def _text(response) -> str:  # type: ignore[no-untyped-def]
     return response.content.decode()
-
-
-def _app(user: User, name: str) -> Actor:
-    app = ConnectedApp.objects.create(
-        owner=user, kind=ConnectedApp.Kind.TOKEN, name=name, scopes=list(ALL_SCOPES)
-    )
-    return actor_for(user, app)
 
 
 def test_pages_require_sign_in(client: Client) -> None:
@@ -91,9 +84,9 @@ def test_search_in_archived_memories_matches_words(owner_client: Client, owner_d
 
 
 def test_filters_by_app_category_state_date_and_uncategorised(
-    owner: User, owner_client: Client, owner_dash: Actor
+    app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client, owner_dash: Actor
 ) -> None:
-    claude = _app(owner, "Claude")
+    claude = app_actor(owner, "Claude")
     services.memory_create(actor=claude, text="Claude fact about work", categories=["work"])
     services.memory_create(actor=owner_dash, text="Dashboard fact about food", categories=["food"])
     bare = services.memory_create(actor=owner_dash, text="Fact without category").memory
@@ -226,12 +219,12 @@ def test_categories_can_be_edited(owner_client: Client, owner_dash: Actor) -> No
 
 
 def test_detail_shows_history_diff_related_and_access_trail(
-    owner: User, owner_client: Client, owner_dash: Actor
+    app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client, owner_dash: Actor
 ) -> None:
     memory = services.memory_create(actor=owner_dash, text="Prefers window seats").memory
     services.memory_create(actor=owner_dash, text="Likes aisle seats on trains")
     services.memory_update(actor=owner_dash, memory_id=memory.id, text="Prefers aisle seats")
-    selectors.memory_get(actor=_app(owner, "Cursor"), memory_id=memory.id)
+    selectors.memory_get(actor=app_actor(owner, "Cursor"), memory_id=memory.id)
     html = _text(owner_client.get(f"/memories/{memory.id}/"))
     assert "<del>window</del><ins>aisle</ins>" in html
     assert "Restore this version" in html
@@ -254,10 +247,14 @@ def test_restore_a_version(owner_client: Client, owner_dash: Actor) -> None:
 
 
 def test_delete_confirmation_names_the_apps_that_read_it(
-    owner: User, owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+    app_actor: Callable[[User, str], Actor],
+    owner: User,
+    owner_client: Client,
+    owner_dash: Actor,
+    htmx: dict[str, str],
 ) -> None:
     memory = services.memory_create(actor=owner_dash, text="Read by others").memory
-    selectors.memory_search(actor=_app(owner, "Claude Desktop"), query="read by others")
+    selectors.memory_search(actor=app_actor(owner, "Claude Desktop"), query="read by others")
     confirm = _text(owner_client.get(f"/memories/{memory.id}/delete/", headers=htmx))
     assert "Delete this memory for good?" in confirm and "Claude Desktop" in confirm
     assert Memory.objects.filter(pk=memory.id).exists()  # GET changed nothing
@@ -331,11 +328,11 @@ def test_bulk_without_selection_explains(owner_client: Client, htmx: dict[str, s
 
 
 def test_stats_header_counts_states_apps_and_this_week(
-    owner: User, owner_client: Client, owner_dash: Actor
+    app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client, owner_dash: Actor
 ) -> None:
     services.memory_create(actor=owner_dash, text="Stat one")
     gone = services.memory_create(actor=owner_dash, text="Stat two").memory
-    services.memory_create(actor=_app(owner, "Cursor"), text="Stat three")
+    services.memory_create(actor=app_actor(owner, "Cursor"), text="Stat three")
     services.memory_set_state(actor=owner_dash, memory_ids=[gone.id], state="archived")
     stats = selectors.memory_stats(actor=owner_dash)
     assert stats.total == 3 and stats.added_this_week == 3
@@ -346,9 +343,9 @@ def test_stats_header_counts_states_apps_and_this_week(
 
 
 def test_map_counts_categories_by_app_and_links_to_the_list(
-    owner: User, owner_client: Client, owner_dash: Actor
+    app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client, owner_dash: Actor
 ) -> None:
-    cursor = _app(owner, "Cursor")
+    cursor = app_actor(owner, "Cursor")
     services.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
     services.memory_create(actor=cursor, text="Uses Vim", categories=["technology", "tools"])
     services.memory_create(actor=owner_dash, text="No category here")
@@ -360,9 +357,13 @@ def test_map_counts_categories_by_app_and_links_to_the_list(
 
 
 def test_activity_page_filters_the_log_and_charts_reads_and_writes(
-    owner: User, owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+    app_actor: Callable[[User, str], Actor],
+    owner: User,
+    owner_client: Client,
+    owner_dash: Actor,
+    htmx: dict[str, str],
 ) -> None:
-    claude = _app(owner, "Claude")
+    claude = app_actor(owner, "Claude")
     memory = services.memory_create(actor=claude, text="Something Claude saved").memory
     selectors.memory_get(actor=claude, memory_id=memory.id)
     html = _text(owner_client.get("/activity/"))
@@ -407,3 +408,9 @@ def test_sign_in_page_uses_the_dashboard_layout(client: Client) -> None:
     html = _text(client.get("/accounts/login/"))
     assert 'class="brand"' in html and "css/app.css" in html
     assert 'name="login"' in html and 'class="site-nav"' not in html
+
+
+def test_empty_store_tells_a_new_user_what_to_do(owner_client: Client) -> None:
+    html = _text(owner_client.get("/"))
+    assert "Your memory is empty" in html
+    assert 'href="/connect/"' in html and 'href="/import/"' in html

@@ -1,0 +1,100 @@
+"""The reads behind the dashboard: owner-scoped, and right about what they count."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+import pytest
+
+from accounts.actors import Actor
+from accounts.models import User
+from memories import selectors, services
+from memories.errors import NotFound
+
+pytestmark = pytest.mark.django_db
+
+
+def test_related_memories_are_the_owners_nearest_neighbours_only(
+    owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    seat = services.memory_create(actor=owner_dash, text="Prefers window seats on planes").memory
+    services.memory_create(actor=owner_dash, text="Likes aisle seats on long flights")
+    services.memory_create(actor=owner_dash, text="Has a cat called Miso")
+    services.memory_create(actor=stranger_dash, text="Prefers window seats on flights too")
+    related = selectors.memory_related(actor=owner_dash, memory_id=seat.id, limit=5)
+    texts = [hit.memory.text for hit in related]
+    assert texts[0] == "Likes aisle seats on long flights"
+    assert "Prefers window seats on flights too" not in texts and seat.text not in texts
+    with pytest.raises(NotFound):
+        selectors.memory_related(actor=stranger_dash, memory_id=seat.id)
+
+
+def test_readers_and_trail_name_the_apps_and_hide_others_memories(
+    app_actor: Callable[[User, str], Actor], owner: User, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Read by two apps").memory
+    for name in ["Cursor", "Claude"]:
+        selectors.memory_get(actor=app_actor(owner, name), memory_id=memory.id)
+    assert selectors.memory_readers(actor=owner_dash, memory_ids=[memory.id]) == [
+        "Claude",
+        "Cursor",
+    ]
+    trail = selectors.memory_access_trail(actor=owner_dash, memory_id=memory.id)
+    assert [(e.app_name, e.action) for e in trail] == [
+        ("Claude", "read"),
+        ("Cursor", "read"),
+        ("dashboard", "add"),
+    ]
+    with pytest.raises(NotFound):
+        selectors.memory_readers(actor=stranger_dash, memory_ids=[memory.id])
+    with pytest.raises(NotFound):
+        selectors.memory_access_trail(actor=stranger_dash, memory_id=memory.id)
+    with pytest.raises(NotFound):
+        selectors.memory_readers(actor=owner_dash, memory_ids=[uuid.uuid4()])
+
+
+def test_map_counts_each_category_and_uncategorised_per_app(
+    app_actor: Callable[[User, str], Actor], owner: User, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    cursor = app_actor(owner, "Cursor")
+    services.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
+    services.memory_create(actor=cursor, text="Uses Vim at work", categories=["technology", "work"])
+    services.memory_create(actor=owner_dash, text="No category")
+    archived = services.memory_create(actor=owner_dash, text="Old", categories=["work"]).memory
+    services.memory_set_state(actor=owner_dash, memory_ids=[archived.id], state="archived")
+    services.memory_create(actor=stranger_dash, text="Not mine", categories=["technology"])
+    data = selectors.memory_map(actor=owner_dash)
+    assert data.cells == {("technology", "Cursor"): 2, ("work", "Cursor"): 1, ("", "dashboard"): 1}
+    assert data.categories[0] == ("technology", 2)
+    assert dict(data.apps) == {"Cursor": 3, "dashboard": 1}
+
+
+def test_activity_counts_reads_and_writes_per_app_per_day(
+    app_actor: Callable[[User, str], Actor], owner: User, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    claude = app_actor(owner, "Claude")
+    memory = services.memory_create(actor=claude, text="Claude wrote this").memory
+    selectors.memory_get(actor=claude, memory_id=memory.id)
+    selectors.memory_search(actor=claude, query="wrote")
+    services.memory_create(actor=stranger_dash, text="Stranger activity")
+    daily = selectors.access_daily(actor=owner_dash, days=7)
+    assert [(d.app_name, d.reads, d.writes) for d in daily] == [("Claude", 2, 1)]
+    page = selectors.access_events(
+        actor=owner_dash, filters=selectors.ActivityFilters(action="search")
+    )
+    assert [e.action for e in page.items] == ["search"]
+    recent = selectors.app_recent_reads(actor=owner_dash)
+    assert [(r.app_name, [m.text for m in r.memories]) for r in recent] == [
+        ("Claude", ["Claude wrote this"])
+    ]
+    assert selectors.access_apps(actor=stranger_dash) == ["dashboard"]
+
+
+def test_store_wide_reads_are_for_the_owner_door_only(
+    app_actor: Callable[[User, str], Actor], owner: User
+) -> None:
+    app = app_actor(owner, "Cursor")
+    for read in (selectors.memory_stats, selectors.memory_map, selectors.access_apps):
+        with pytest.raises(NotFound):
+            read(actor=app)
