@@ -69,6 +69,11 @@ def stop_server(live: LiveServer) -> None:
 @pytest.fixture(scope="session")
 def _live_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[LiveServer]:
     """One server for the session: the MCP session manager can run only once per process app."""
+    from django.core.management import call_command
+
+    # Static files (allauth's WebAuthn scripts) into this run's own STATIC_ROOT, before WhiteNoise
+    # (created with the ASGI handler) scans it.
+    call_command("collectstatic", interactive=False, verbosity=0)
     from contextlayer.asgi import application
 
     live = start_server(application)
