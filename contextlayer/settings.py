@@ -205,6 +205,9 @@ if PRODUCTION:
 MCP_SCOPES_SUPPORTED = ["memories:read", "memories:write", "memories:delete"]
 # Browser origins besides PUBLIC_URL (or the request's own origin) allowed to call /mcp.
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
+# Stateless mode logs every request's transport teardown at INFO; the audit line says enough.
+for _quiet in ("mcp.server.streamable_http", "mcp.server.streamable_http_manager"):
+    LOGGING["loggers"][_quiet] = {"level": "WARNING"}  # type: ignore[index]
 
 # --- Accounts, MFA, sessions, and the OAuth 2.1 authorization server (issue 4) -------------------
 INSTALLED_APPS += [

@@ -23,7 +23,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from mcpbridge.credentials import Credential, resolve_bearer
@@ -48,13 +48,16 @@ _PEEK_MAX = 4 * 1024 * 1024
 
 
 def request_origin(headers: Headers, scheme: str) -> str | None:
-    """This server's public origin: PUBLIC_URL, else the request's own (if its host is allowed)."""
-    if settings.PUBLIC_URL:
-        return str(settings.PUBLIC_URL)
+    """This server's public origin: PUBLIC_URL, else the request's own; None for a foreign Host.
+
+    The Host header is checked against ALLOWED_HOSTS exactly as Django checks it (DNS rebinding).
+    """
     host = headers.get("host", "").strip().lower()
     domain, _port = split_domain_port(host)
     if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
         return None
+    if settings.PUBLIC_URL:
+        return str(settings.PUBLIC_URL)
     return f"{'https' if scheme in ('https', 'wss') else 'http'}://{host}"
 
 
@@ -110,6 +113,32 @@ async def _send_json(
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": data})
+
+
+_PREFLIGHT = [
+    (b"access-control-allow-methods", b"GET, POST, DELETE, OPTIONS"),
+    (
+        b"access-control-allow-headers",
+        b"authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id",
+    ),
+    (b"access-control-max-age", b"600"),
+]
+
+
+def _with_cors(send: Send, origin: str) -> Send:
+    """Let an allowed browser origin read the response (and the 401 challenge)."""
+    extra = [
+        (b"access-control-allow-origin", origin.encode("latin-1")),
+        (b"access-control-expose-headers", b"mcp-session-id, www-authenticate"),
+        (b"vary", b"origin"),
+    ]
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+
+    return wrapped
 
 
 def challenge(origin: str, error: str | None, description: str) -> str:
@@ -169,13 +198,20 @@ class MCPHttpApp:
                 send, 400, {"error": "invalid_request", "error_description": "Bad Host"}
             )
             return
-        if not _origin_allowed(headers.get("origin"), origin):
+        if scope["path"] != MCP_PATH:
+            await self._metadata(scope, send, origin)  # public, any origin may read it
+            return
+        browser = headers.get("origin")
+        if not _origin_allowed(browser, origin):
             await _send_json(send, 403, {"error": "forbidden", "error_description": "Bad Origin"})
             return
-        if scope["path"] == MCP_PATH:
-            await self._mcp(scope, receive, send, headers, origin)
-        else:
-            await self._metadata(scope, send, origin)
+        if browser:
+            send = _with_cors(send, browser)
+        if scope["method"] == "OPTIONS":  # a browser's preflight carries no token
+            await send({"type": "http.response.start", "status": 204, "headers": _PREFLIGHT})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await self._mcp(scope, receive, send, headers, origin)
 
     async def _metadata(self, scope: Scope, send: Send, origin: str) -> None:
         cors = [
@@ -201,6 +237,9 @@ class MCPHttpApp:
         if raw is not None:
             credential = await sync_to_async(_resolve, thread_sensitive=True)(raw, resource)
         if credential is None:
+            if raw is not None:  # a client token's shown prefix at most; never the secret
+                shown = raw[:12] if raw.startswith("clt_") else ""
+                logger.info("mcp token refused", extra={"token_prefix": shown})
             error = None if raw is None else "invalid_token"
             text = "Authentication required" if raw is None else "The token is invalid or revoked"
             header = challenge(origin, error, text).encode()

@@ -12,6 +12,7 @@ from contextvars import ContextVar
 from typing import Annotated, Any, TypeVar
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -41,7 +42,7 @@ T = TypeVar("T")
 # A callable, so a long-lived stdio process re-reads its app (paused?) on every call.
 current_actor: ContextVar[Callable[[], Actor]] = ContextVar("mcpbridge_actor")
 
-MAX_TEXT = 10_000
+MAX_TEXT = int(settings.MEMORY_MAX_CHARS)  # the schema states the same bound the service checks
 MAX_BATCH = 100
 
 INSTRUCTIONS = """\
@@ -83,8 +84,8 @@ class MemoryServer(MCPServer[Any]):
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):
-                tool = self._tool_manager.get_tool(name)
-                accepted = list(tool.parameters.get("properties", {})) if tool else []
+                schemas = {t.name: t.input_schema for t in await self.list_tools()}
+                accepted = list(schemas.get(name, {}).get("properties", {}))
                 raise ToolError(_explain(name, cause, accepted)) from cause
             raise
 

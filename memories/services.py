@@ -442,11 +442,12 @@ def memory_delete(*, actor: Actor, memory_id: object) -> DeleteResult:
     require(actor, SCOPE_DELETE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
-        readers = _readers(actor.user.pk, [memory.id])
+        mid = memory.id  # Model.delete() sets the instance's pk to None
+        readers = _readers(actor.user.pk, [mid])
         _tombstone(actor, [memory])
         memory.delete()
-        audit.record(actor, AccessEvent.Action.DELETE, [memory.id], detail={"read_by": readers})
-    return DeleteResult(memory_id=memory.id, read_by=readers)
+        audit.record(actor, AccessEvent.Action.DELETE, [mid], detail={"read_by": readers})
+    return DeleteResult(memory_id=mid, read_by=readers)
 
 
 def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[DeleteResult]:

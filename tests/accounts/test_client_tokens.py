@@ -1,0 +1,110 @@
+"""Client tokens: shown once, stored hashed, scoped, revocable one at a time."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.utils import timezone
+
+from accounts.client_tokens import (
+    client_token_create,
+    client_token_list,
+    client_token_revoke,
+    parse_scopes,
+)
+from accounts.models import ClientToken, ConnectedApp, User
+from mcpbridge.credentials import resolve_bearer
+from memories.errors import Conflict, InvalidInput, NotFound
+
+RESOURCE = "http://127.0.0.1:8000/mcp"
+
+
+def test_a_token_is_stored_as_a_hash_and_resolves_to_its_own_app(owner: User) -> None:
+    issued = client_token_create(user=owner, name="Cursor on laptop", scopes=["read"])
+    assert issued.secret.startswith("clt_") and len(issued.secret) > 40
+    row = ClientToken.objects.get()
+    assert row.token_hash == hashlib.sha256(issued.secret.encode()).hexdigest()
+    assert issued.secret not in str(list(ClientToken.objects.values()))
+    assert issued.secret.startswith(row.prefix)
+
+    credential = resolve_bearer(issued.secret, resource=RESOURCE)
+    assert credential is not None
+    assert credential.user == owner
+    assert credential.app.kind == ConnectedApp.Kind.TOKEN
+    assert credential.app.name == "Cursor on laptop"
+    assert credential.scopes == {"memories:read"}
+    assert credential.actor().scopes == {"memories:read"}
+    row.refresh_from_db()
+    assert row.last_used_at is not None
+
+
+def test_short_scope_names_are_accepted_and_unknown_ones_refused() -> None:
+    assert parse_scopes("read,write") == ["memories:read", "memories:write"]
+    assert parse_scopes("memories:delete read") == ["memories:read", "memories:delete"]
+    with pytest.raises(InvalidInput):
+        parse_scopes("admin")
+    with pytest.raises(InvalidInput):
+        parse_scopes("")
+
+
+def test_unknown_revoked_and_expired_tokens_do_not_resolve(owner: User) -> None:
+    assert resolve_bearer("clt_doesnotexist", resource=RESOURCE) is None
+    assert resolve_bearer("not even a client token", resource=RESOURCE) is None
+    revoked = client_token_create(user=owner, name="old laptop")
+    client_token_revoke(user=owner, token=revoked.token.prefix)
+    assert resolve_bearer(revoked.secret, resource=RESOURCE) is None
+    assert ConnectedApp.objects.get(pk=revoked.token.app_id).revoked_at is not None
+
+    expiring = client_token_create(
+        user=owner, name="short lived", expires_at=timezone.now() + timedelta(hours=1)
+    )
+    ClientToken.objects.filter(pk=expiring.token.pk).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    assert resolve_bearer(expiring.secret, resource=RESOURCE) is None
+
+
+def test_a_name_is_taken_until_its_token_is_revoked(owner: User) -> None:
+    first = client_token_create(user=owner, name="VS Code")
+    with pytest.raises(Conflict):
+        client_token_create(user=owner, name="VS Code")
+    client_token_revoke(user=owner, token=first.token.pk)
+    second = client_token_create(user=owner, name="VS Code")
+    assert [t.pk for t in client_token_list(user=owner)] == [second.token.pk]
+
+
+def test_nobody_revokes_another_users_token(owner: User, stranger: User) -> None:
+    issued = client_token_create(user=owner, name="mine")
+    with pytest.raises(NotFound):
+        client_token_revoke(user=stranger, token=issued.token.pk)
+    with pytest.raises(NotFound):
+        client_token_revoke(user=stranger, token=issued.token.prefix)
+    assert resolve_bearer(issued.secret, resource=RESOURCE) is not None
+
+
+def test_the_command_prints_the_secret_alone_then_lists_and_revokes(owner: User) -> None:
+    out, err = StringIO(), StringIO()
+    call_command(
+        "client_token", "create", "--user", owner.email, "--name", "Claude Code",
+        "--scopes", "read,write,delete", stdout=out, stderr=err,
+    )  # fmt: skip
+    secret = out.getvalue().strip()
+    assert secret.startswith("clt_") and "\n" not in secret
+    assert "shown only now" in err.getvalue()
+    credential = resolve_bearer(secret, resource=RESOURCE)
+    assert credential is not None and len(credential.scopes) == 3
+
+    listing = StringIO()
+    call_command("client_token", "list", "--user", owner.email, stdout=listing)
+    assert "Claude Code" in listing.getvalue() and secret not in listing.getvalue()
+
+    prefix = ClientToken.objects.get().prefix
+    call_command("client_token", "revoke", "--user", owner.email, prefix, stdout=StringIO())
+    assert resolve_bearer(secret, resource=RESOURCE) is None
+    with pytest.raises(CommandError, match="No user"):
+        call_command("client_token", "list", "--user", "ghost@example.com")
