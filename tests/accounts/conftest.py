@@ -22,6 +22,7 @@ import uvicorn
 from accounts.models import User
 
 PASSWORD = "correct horse battery"
+CALLBACK = "http://127.0.0.1:33418/callback"
 
 
 def free_port() -> int:
@@ -193,3 +194,27 @@ def authorize_url(
     if resource is not None:
         params["resource"] = resource
     return "/identity/o/authorize?" + urlencode(params)
+
+
+def exchange_code(
+    base: str,
+    *,
+    code: str,
+    client_id: str,
+    verifier: str,
+    resource: str | None = None,
+    redirect_uri: str = CALLBACK,
+    **extra: str,
+) -> httpx.Response:
+    """The token request a client sends with the authorization code (PKCE verifier included)."""
+    data = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": redirect_uri,
+        "client_id": client_id,
+        "code_verifier": verifier,
+        **extra,
+    }
+    if resource is not None:
+        data["resource"] = resource
+    return httpx.post(f"{base}/identity/o/api/token", data=data)

@@ -15,9 +15,11 @@ from django.test import override_settings
 
 from accounts.models import ConnectedApp, User
 from tests.accounts.conftest import (
+    CALLBACK,
     LiveServer,
     authorize_url,
     consent,
+    exchange_code,
     pkce,
     sign_in,
     start_server,
@@ -25,8 +27,6 @@ from tests.accounts.conftest import (
 from tests.accounts.test_mcp_oauth_flow import mcp_call
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-CALLBACK = "http://127.0.0.1:33418/callback"
 
 
 @pytest.fixture
@@ -88,16 +88,12 @@ def test_a_cimd_client_over_tls_gets_consent_and_a_working_token(
         assert "Metadata Client" in page.text
         assert "metadata document" in page.text and "127.0.0.1" in page.text
         got = consent(browser, url)
-        r = httpx.post(
-            f"{live_url}/identity/o/api/token",
-            data={
-                "grant_type": "authorization_code",
-                "code": got["code"],
-                "redirect_uri": CALLBACK,
-                "client_id": client_id,
-                "code_verifier": verifier,
-                "resource": f"{live_url}/mcp",
-            },
+        r = exchange_code(
+            live_url,
+            code=got["code"],
+            client_id=client_id,
+            verifier=verifier,
+            resource=f"{live_url}/mcp",
         )
     assert r.status_code == 200, r.text
     assert set(r.json()["scope"].split()) >= {"memories:read", "memories:write"}
