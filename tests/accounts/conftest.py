@@ -75,8 +75,11 @@ def _live_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[Live
     # Static files (allauth's WebAuthn scripts) into this run's own STATIC_ROOT, before WhiteNoise
     # (created with the ASGI handler) scans it.
     call_command("collectstatic", interactive=False, verbosity=0)
-    from contextlayer.asgi import application
+    from contextlayer.asgi import build_application
+    from mcpbridge.http import MCPHttpApp
 
+    # Our own MCP app instance: another test package may already run the module's singleton.
+    application = build_application(MCPHttpApp())
     live = start_server(application)
     try:
         yield live
