@@ -273,3 +273,27 @@ def test_protected_resource_metadata_names_the_exact_mcp_url_and_issuer(live_url
     challenge = httpx.post(f"{live_url}/mcp", json={}).headers["www-authenticate"]
     assert f'resource_metadata="{live_url}/.well-known/oauth-protected-resource/mcp"' in challenge
     assert 'scope="' in challenge
+
+
+def test_rfc7009_revocation_ends_the_token_on_the_next_call(live_url: str, alice: User) -> None:
+    with httpx.Client(base_url=live_url) as browser:
+        sign_in(browser, alice.email)
+        client = register(live_url)
+        verifier, challenge = pkce()
+        got = consent(
+            browser, authorize_url(client["client_id"], challenge, resource=f"{live_url}/mcp")
+        )
+    token = exchange_code(
+        live_url,
+        code=got["code"],
+        client_id=client["client_id"],
+        verifier=verifier,
+        resource=f"{live_url}/mcp",
+    ).json()["access_token"]
+    assert mcp_call(live_url, token, "search_memory", {"query": "x"}).status_code == 200
+    r = httpx.post(
+        f"{live_url}/identity/o/api/revoke",
+        data={"token": token, "client_id": client["client_id"]},
+    )
+    assert r.status_code == 200
+    assert mcp_call(live_url, token, "search_memory", {"query": "x"}).status_code == 401
