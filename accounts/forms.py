@@ -47,6 +47,7 @@ class CategoryFieldsMixin(forms.Form):
         ],
         widget=forms.RadioSelect,
         initial=ALL,
+        required=False,  # absent when allauth skips consent for a trusted client: all categories
     )
     categories = forms.MultipleChoiceField(
         label="Categories",
@@ -59,7 +60,7 @@ class CategoryFieldsMixin(forms.Form):
         """The cleaned grant; raises InvalidInput (shown on the form) when it makes no sense."""
         return Grant.clean(
             scopes=scopes,
-            all_categories=self.cleaned_data["category_mode"] == ALL,
+            all_categories=(self.cleaned_data.get("category_mode") or ALL) == ALL,
             categories=self.cleaned_data.get("categories") or [],
         )
 
@@ -79,7 +80,7 @@ class ConsentForm(CategoryFieldsMixin, AuthorizationForm):
 
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
-        if cleaned is not None and "scopes" in cleaned and "category_mode" in cleaned:
+        if cleaned is not None and "scopes" in cleaned:
             try:
                 self.cleaned_grant = self.grant(cleaned["scopes"])
             except InvalidInput as exc:

@@ -54,8 +54,9 @@ def oauth_token_lookup(raw: str, *, resource: str) -> OAuthAccess | None:
 
 
 def oauth_cleanup(*, orphan_after: timedelta) -> dict[str, int]:
-    """Delete expired tokens, and DCR/CIMD clients older than `orphan_after` that never got a
-    grant and hold no token (Claude registers a new client on every fresh connection)."""
+    """Delete expired tokens and DCR/CIMD clients older than `orphan_after` that never got a grant
+    and hold no token (Claude registers a new client on every fresh connection); end grants that
+    have no token left."""
     now = timezone.now()
     expired, _ = Token.objects.filter(expires_at__lte=now).delete()
     granted = ConnectedApp.objects.filter(
@@ -72,4 +73,17 @@ def oauth_cleanup(*, orphan_after: timedelta) -> dict[str, int]:
     for client in orphans:
         client.delete()
         removed += 1
-    return {"expired_tokens": expired, "orphan_clients": removed}
+    # A grant whose tokens are all gone (expired, or the client re-registered and dropped them)
+    # can never be used again; take it off the connected apps page. Reconnecting asks again.
+    user_tokens = Token.objects.filter(
+        client_id=OuterRef("oauth_client_id"), user_id=OuterRef("owner_id")
+    )
+    dead = (
+        ConnectedApp.objects.filter(kind=ConnectedApp.Kind.OAUTH, revoked_at=None)
+        .filter(Q(last_seen_at__lt=now - orphan_after) | Q(last_seen_at=None))
+        .filter(created_at__lt=now - orphan_after)
+        .annotate(has_tokens=Exists(user_tokens))
+        .filter(has_tokens=False)
+    )
+    ended = dead.update(revoked_at=now)
+    return {"expired_tokens": expired, "orphan_clients": removed, "dead_grants": ended}

@@ -7,6 +7,7 @@ session manager's task group open for as long as the server runs.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "contextlayer.settings")
 os.environ["MEM0_TELEMETRY"] = "False"
@@ -17,25 +18,33 @@ django_app = get_asgi_application()  # sets Django up before the MCP app imports
 
 from mcpbridge.http import MCPHttpApp  # noqa: E402
 
-mcp_app = MCPHttpApp()
 
+def build_application(mcp: MCPHttpApp) -> Any:
+    """The dispatcher around one MCP app. An MCP session manager runs only once, so a process
+    that serves twice (tests) builds a second application around a fresh MCPHttpApp."""
 
-async def application(scope, receive, send):  # type: ignore[no-untyped-def]
-    if scope["type"] == "lifespan":
-        message = await receive()  # lifespan.startup
-        phase = "startup"
-        try:
-            async with mcp_app.lifespan():
-                await send({"type": "lifespan.startup.complete"})
-                phase = "shutdown"
-                while message["type"] != "lifespan.shutdown":
-                    message = await receive()
-        except Exception as exc:
-            await send({"type": f"lifespan.{phase}.failed", "message": str(exc)})
+    async def application(scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] == "lifespan":
+            message = await receive()  # lifespan.startup
+            phase = "startup"
+            try:
+                async with mcp.lifespan():
+                    await send({"type": "lifespan.startup.complete"})
+                    phase = "shutdown"
+                    while message["type"] != "lifespan.shutdown":
+                        message = await receive()
+            except Exception as exc:
+                await send({"type": f"lifespan.{phase}.failed", "message": str(exc)})
+                return
+            await send({"type": "lifespan.shutdown.complete"})
             return
-        await send({"type": "lifespan.shutdown.complete"})
-        return
-    if scope["type"] == "http" and MCPHttpApp.handles(scope["path"]):
-        await mcp_app(scope, receive, send)
-        return
-    await django_app(scope, receive, send)
+        if scope["type"] == "http" and MCPHttpApp.handles(scope["path"]):
+            await mcp(scope, receive, send)
+            return
+        await django_app(scope, receive, send)
+
+    return application
+
+
+mcp_app = MCPHttpApp()
+application = build_application(mcp_app)

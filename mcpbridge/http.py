@@ -165,9 +165,15 @@ class MCPHttpApp:
 
     def __init__(self, server: MemoryServer | None = None) -> None:
         self.server = server or build_server()
-        # Host and origin are checked here against Django's settings; the SDK's own check
-        # (localhost only by default) is switched off so it cannot disagree.
-        self.inner = self.server.streamable_http_app(
+        self.inner = self._build_inner()
+
+    def _build_inner(self) -> Any:
+        """The SDK's app with a fresh session manager (each manager runs only once).
+
+        Host and origin are checked here against Django's settings; the SDK's own check
+        (localhost only by default) is switched off so it cannot disagree.
+        """
+        return self.server.streamable_http_app(
             streamable_http_path=MCP_PATH,
             stateless_http=True,
             json_response=True,
@@ -183,6 +189,9 @@ class MCPHttpApp:
         from memories.embeddings import get_embedder
 
         await sync_to_async(lambda: get_embedder().embed_query("warm up"), thread_sensitive=True)()
+        # A second lifespan in the same process (a restarted server, the test suite) needs its
+        # own manager: the SDK refuses to run one twice.
+        self.inner = self._build_inner()
         async with self.server.session_manager.run():
             yield
 

@@ -22,6 +22,7 @@ import uvicorn
 from accounts.models import User
 
 PASSWORD = "correct horse battery"
+CALLBACK = "http://127.0.0.1:33418/callback"
 
 
 def free_port() -> int:
@@ -69,8 +70,16 @@ def stop_server(live: LiveServer) -> None:
 @pytest.fixture(scope="session")
 def _live_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[LiveServer]:
     """One server for the session: the MCP session manager can run only once per process app."""
-    from contextlayer.asgi import application
+    from django.core.management import call_command
 
+    # Static files (allauth's WebAuthn scripts) into this run's own STATIC_ROOT, before WhiteNoise
+    # (created with the ASGI handler) scans it.
+    call_command("collectstatic", interactive=False, verbosity=0)
+    from contextlayer.asgi import build_application
+    from mcpbridge.http import MCPHttpApp
+
+    # Our own MCP app instance: another test package may already run the module's singleton.
+    application = build_application(MCPHttpApp())
     live = start_server(application)
     try:
         yield live
@@ -188,3 +197,27 @@ def authorize_url(
     if resource is not None:
         params["resource"] = resource
     return "/identity/o/authorize?" + urlencode(params)
+
+
+def exchange_code(
+    base: str,
+    *,
+    code: str,
+    client_id: str,
+    verifier: str,
+    resource: str | None = None,
+    redirect_uri: str = CALLBACK,
+    **extra: str,
+) -> httpx.Response:
+    """The token request a client sends with the authorization code (PKCE verifier included)."""
+    data = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": redirect_uri,
+        "client_id": client_id,
+        "code_verifier": verifier,
+        **extra,
+    }
+    if resource is not None:
+        data["resource"] = resource
+    return httpx.post(f"{base}/identity/o/api/token", data=data)

@@ -7,7 +7,14 @@ import pytest
 from allauth.idp.oidc.models import Client, Token
 
 from accounts.models import ConnectedApp, User
-from tests.accounts.conftest import authorize_url, consent, pkce, register, sign_in
+from tests.accounts.conftest import (
+    authorize_url,
+    consent,
+    exchange_code,
+    pkce,
+    register,
+    sign_in,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,13 +55,11 @@ def test_code_flow_with_pkce_issues_a_token_bound_to_mcp_and_records_the_grant(
             categories=["work", "projects"],
         )
     assert got["state"] == "xyz"
-    r = _token(
+    r = exchange_code(
         live_url,
-        grant_type="authorization_code",
         code=got["code"],
-        redirect_uri="http://127.0.0.1:33418/callback",
         client_id=client["client_id"],
-        code_verifier=verifier,
+        verifier=verifier,
         resource=resource,
     )
     assert r.status_code == 200, r.text
@@ -96,13 +101,11 @@ def test_a_foreign_resource_at_the_token_endpoint_is_a_400_invalid_target(
         sign_in(browser, alice.email)
         got = consent(browser, authorize_url(client["client_id"], challenge))
     for bad in ("https://evil.example/mcp", "not a uri", f"{live_url}/mcp#frag"):
-        r = _token(
+        r = exchange_code(
             live_url,
-            grant_type="authorization_code",
             code=got["code"],
-            redirect_uri="http://127.0.0.1:33418/callback",
             client_id=client["client_id"],
-            code_verifier=verifier,
+            verifier=verifier,
             resource=bad,
         )
         assert r.status_code == 400, (bad, r.status_code, r.text[:200])
@@ -115,13 +118,11 @@ def test_a_client_that_sends_an_empty_scope_gets_read_only(live_url: str, alice:
     with httpx.Client(base_url=live_url) as browser:
         sign_in(browser, alice.email)
         got = consent(browser, authorize_url(client["client_id"], challenge, scope=""))
-    r = _token(
+    r = exchange_code(
         live_url,
-        grant_type="authorization_code",
         code=got["code"],
-        redirect_uri="http://127.0.0.1:33418/callback",
         client_id=client["client_id"],
-        code_verifier=verifier,
+        verifier=verifier,
     )
     assert r.status_code == 200, r.text
     assert r.json()["scope"] == "memories:read"
@@ -150,14 +151,13 @@ def test_claude_style_confidential_registration_without_scope_works(
             browser,
             authorize_url(client["client_id"], challenge, scope=None, redirect_uri=redirect),
         )
-    r = _token(
+    r = exchange_code(
         live_url,
-        grant_type="authorization_code",
         code=got["code"],
-        redirect_uri=redirect,
         client_id=client["client_id"],
+        verifier=verifier,
+        redirect_uri=redirect,
         client_secret=client["client_secret"],
-        code_verifier=verifier,
         resource=f"{live_url}/mcp",
     )
     assert r.status_code == 200, r.text

@@ -23,12 +23,12 @@ pytestmark = pytest.mark.django_db
 RESOURCE = "http://testserver/mcp"
 
 
-def _oauth_app(user: User, client_id: str = "c1") -> ConnectedApp:
-    Client.objects.create(id=client_id, name="Claude", data={"dcr": True})
+def _oauth_app(user: User, client_id: str = "c1", name: str = "Claude") -> ConnectedApp:
+    Client.objects.create(id=client_id, name=name, data={"dcr": True})
     return ConnectedApp.objects.create(
         owner=user,
         kind=ConnectedApp.Kind.OAUTH,
-        name="Claude",
+        name=name,
         oauth_client_id=client_id,
         scopes=["memories:read", "memories:write"],
     )
@@ -146,6 +146,18 @@ def test_cleanup_removes_expired_tokens_and_never_granted_registrations(owner: U
     expired = _access_token(owner, "granted", "old")
     Token.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     live = _access_token(owner, "granted", "new")
+    stale = _oauth_app(owner, "stale", name="Claude (2)")  # a grant whose tokens are all gone
+    ConnectedApp.objects.filter(oauth_client_id__in=["granted", "stale"]).update(
+        created_at=timezone.now() - timedelta(days=3)
+    )
     call_command("cleanup")
-    assert set(Client.objects.values_list("id", flat=True)) == {"granted", "fresh", "admin-made"}
+    assert set(Client.objects.values_list("id", flat=True)) == {
+        "granted",
+        "fresh",
+        "admin-made",
+        "stale",
+    }
     assert list(Token.objects.values_list("pk", flat=True)) == [live.pk]
+    stale.refresh_from_db()
+    assert stale.revoked_at is not None
+    assert ConnectedApp.objects.get(oauth_client_id="granted").revoked_at is None

@@ -26,11 +26,17 @@ from accounts.models import ConnectedApp, User
 from accounts.services import app_revoke, app_set_paused
 from memories.models import Memory
 from memories.services import memory_create
-from tests.accounts.conftest import authorize_url, consent, pkce, register, sign_in
+from tests.accounts.conftest import (
+    CALLBACK,
+    authorize_url,
+    consent,
+    exchange_code,
+    pkce,
+    register,
+    sign_in,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
-
-CALLBACK = "http://127.0.0.1:33418/callback"
 
 
 class MemoryStorage(TokenStorage):
@@ -206,16 +212,9 @@ def _token_for(base: str, browser: httpx.Client, resource: str | None) -> str:
     client = register(base)
     verifier, challenge = pkce()
     got = consent(browser, authorize_url(client["client_id"], challenge, resource=resource))
-    data = {
-        "grant_type": "authorization_code",
-        "code": got["code"],
-        "redirect_uri": CALLBACK,
-        "client_id": client["client_id"],
-        "code_verifier": verifier,
-    }
-    if resource:
-        data["resource"] = resource
-    r = httpx.post(f"{base}/identity/o/api/token", data=data)
+    r = exchange_code(
+        base, code=got["code"], client_id=client["client_id"], verifier=verifier, resource=resource
+    )
     assert r.status_code == 200, r.text
     return str(r.json()["access_token"])
 
@@ -246,16 +245,12 @@ def test_a_read_only_grant_gets_403_insufficient_scope_on_a_write_tool(
             authorize_url(client["client_id"], challenge, resource=f"{live_url}/mcp"),
             scopes=["memories:read"],
         )
-    r = httpx.post(
-        f"{live_url}/identity/o/api/token",
-        data={
-            "grant_type": "authorization_code",
-            "code": got["code"],
-            "redirect_uri": CALLBACK,
-            "client_id": client["client_id"],
-            "code_verifier": verifier,
-            "resource": f"{live_url}/mcp",
-        },
+    r = exchange_code(
+        live_url,
+        code=got["code"],
+        client_id=client["client_id"],
+        verifier=verifier,
+        resource=f"{live_url}/mcp",
     )
     token = r.json()["access_token"]
     denied = mcp_call(live_url, token, "add_memory", {"text": "Owns a red bicycle"})
@@ -278,3 +273,27 @@ def test_protected_resource_metadata_names_the_exact_mcp_url_and_issuer(live_url
     challenge = httpx.post(f"{live_url}/mcp", json={}).headers["www-authenticate"]
     assert f'resource_metadata="{live_url}/.well-known/oauth-protected-resource/mcp"' in challenge
     assert 'scope="' in challenge
+
+
+def test_rfc7009_revocation_ends_the_token_on_the_next_call(live_url: str, alice: User) -> None:
+    with httpx.Client(base_url=live_url) as browser:
+        sign_in(browser, alice.email)
+        client = register(live_url)
+        verifier, challenge = pkce()
+        got = consent(
+            browser, authorize_url(client["client_id"], challenge, resource=f"{live_url}/mcp")
+        )
+    token = exchange_code(
+        live_url,
+        code=got["code"],
+        client_id=client["client_id"],
+        verifier=verifier,
+        resource=f"{live_url}/mcp",
+    ).json()["access_token"]
+    assert mcp_call(live_url, token, "search_memory", {"query": "x"}).status_code == 200
+    r = httpx.post(
+        f"{live_url}/identity/o/api/revoke",
+        data={"token": token, "client_id": client["client_id"]},
+    )
+    assert r.status_code == 200
+    assert mcp_call(live_url, token, "search_memory", {"query": "x"}).status_code == 401

@@ -225,7 +225,7 @@ def test_delete_all_needs_confirm_and_the_delete_scope(
     owner: User, mcp_for: Callable[..., McpHttp]
 ) -> None:
     client = mcp_for(owner)
-    client.call("add_memories", {"texts": ["Plays chess", "Runs on Sundays"]})
+    client.call("add_memories", {"texts": ["Plays chess", "Likes jazz records"]})
     no_delete = mcp_for(owner, scopes="read,write", name="no delete")
     assert no_delete.call("delete_all_memories", {"confirm": True}).is_error
     assert Memory.objects.filter(owner=owner).count() == 2

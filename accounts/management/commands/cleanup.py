@@ -23,7 +23,8 @@ class Command(BaseCommand):
         result = run_cleanup()
         self.stdout.write(
             f"Deleted {result['expired_tokens']} expired token rows and "
-            f"{result['orphan_clients']} orphaned clients."
+            f"{result['orphan_clients']} orphaned clients; ended {result['dead_grants']} grants "
+            "with no token left."
         )
         if opts["schedule"]:
             schedule_cleanup()
