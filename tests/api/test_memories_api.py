@@ -356,3 +356,31 @@ def test_openapi_schema_and_docs_are_served(db: None) -> None:
     assert schema["info"]["version"] == "1"
     assert "/api/v1/memories/{memory_id}" in schema["paths"]
     assert client.get("/api/v1/docs").status_code == 200
+
+
+def test_the_bearer_hook_is_asked_about_the_api_resource(
+    owner: User, monkeypatch: pytest.MonkeyPatch, settings
+) -> None:  # type: ignore[no-untyped-def]
+    from contextlayer import api_auth
+
+    asked: list[tuple[str, str]] = []
+
+    def resolve(raw: str, *, resource: str) -> None:
+        asked.append((raw, resource))
+        return None
+
+    monkeypatch.setattr(api_auth, "resolve_api_bearer", resolve)
+    client = Client(headers={"Authorization": "Bearer abc"})
+    assert client.get(API).status_code == 401
+    settings.PUBLIC_URL = "https://memory.example.com"
+    client.get(API)
+    assert asked == [
+        ("abc", "http://testserver/api/v1"),
+        ("abc", "https://memory.example.com/api/v1"),
+    ]
+
+
+def test_without_the_credential_store_no_bearer_token_is_accepted(db: None) -> None:
+    from contextlayer.api_auth import resolve_api_bearer
+
+    assert resolve_api_bearer("anything", resource="https://x.example/api/v1") is None
