@@ -265,6 +265,9 @@ def test_bulk_delete_deletes_only_when_every_id_is_visible(
         ((SCOPE_READ,), "patch", "/{id}", {"text": "new"}, "memories:write"),
         ((SCOPE_READ, SCOPE_WRITE), "delete", "/{id}", None, "memories:delete"),
         ((SCOPE_READ,), "post", "/bulk/state", "state", "memories:write"),
+        ((SCOPE_READ, SCOPE_WRITE), "post", "/bulk/delete", "ids", "memories:delete"),
+        ((SCOPE_WRITE,), "get", "/{id}/versions", None, "memories:read"),
+        ((SCOPE_READ,), "post", "/{id}/versions/1/restore", None, "memories:write"),
     ],
 )
 def test_a_token_without_the_scope_gets_403(
@@ -281,6 +284,8 @@ def test_a_token_without_the_scope_gets_403(
     client = Client(headers={"Authorization": f"Bearer {make_token(owner, scopes=scopes)}"})
     if body == "state":
         body = {"memory_ids": [str(memory.id)], "state": "archived"}
+    elif body == "ids":
+        body = {"memory_ids": [str(memory.id)]}
     kwargs = {"data": body, "content_type": "application/json"} if body is not None else {}
     response = getattr(client, method)(API + path.format(id=memory.id), **kwargs)
     assert response.status_code == 403
