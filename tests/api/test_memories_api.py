@@ -360,7 +360,11 @@ def test_openapi_schema_and_docs_are_served(db: None) -> None:
     schema = client.get("/api/v1/openapi.json").json()
     assert schema["info"]["version"] == "1"
     assert "/api/v1/memories/{memory_id}" in schema["paths"]
-    assert client.get("/api/v1/docs").status_code == 200
+    docs = client.get("/api/v1/docs")
+    assert docs.status_code == 200
+    page = docs.content.decode()
+    assert "cdn." not in page, "no JavaScript from a CDN"
+    assert "/static/ninja/swagger-ui-bundle" in page
 
 
 def test_the_bearer_hook_is_asked_about_the_api_resource(
