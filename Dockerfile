@@ -17,7 +17,8 @@ RUN pip install --no-cache-dir uv==0.13.9
 
 WORKDIR /app
 COPY pyproject.toml uv.lock .python-version ./
-RUN uv sync --frozen --no-dev --no-install-project
+# All extras, so every EXTRACTION_MODE (anthropic, openai, ollama) works from the same image.
+RUN uv sync --frozen --no-dev --all-extras --no-install-project
 
 COPY . .
 

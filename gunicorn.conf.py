@@ -23,6 +23,8 @@ logconfig_dict = {
     "disable_existing_loggers": False,
     "formatters": {"json": {"()": "contextlayer.jsonlog.JsonFormatter"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json"}},
+    # gunicorn merges this over its defaults, whose root logger names a handler we replace.
+    "root": {"handlers": ["stderr"], "level": "INFO"},
     "loggers": {
         "gunicorn.error": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
         "gunicorn.access": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
@@ -30,3 +32,5 @@ logconfig_dict = {
     },
 }
 accesslog = "-"
+# No runtime control socket: the container's home is read-only and nothing uses it.
+control_socket_disable = True

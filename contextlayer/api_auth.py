@@ -8,21 +8,30 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from django.conf import settings
 from django.http import HttpRequest
 from ninja.security import HttpBearer, SessionAuth
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp, User
 
+API_PATH = "/api/v1"
 
-def resolve_api_bearer(raw: str) -> Actor | None:
-    """The actor a bearer token stands for on the `/api/v1` resource, or None to refuse it.
+
+def api_resource_url(request: HttpRequest) -> str:
+    """The API's resource identifier (RFC 8707): PUBLIC_URL + /api/v1, or this request's origin."""
+    origin = settings.PUBLIC_URL or f"{request.scheme}://{request.get_host()}"
+    return f"{origin}{API_PATH}"
+
+
+def resolve_api_bearer(raw: str, *, resource: str) -> Actor | None:
+    """The actor a bearer token stands for on the API resource, or None to refuse it.
 
     This is the single seam between the API and the credential store. Client tokens and OAuth
     access tokens live in `mcpbridge.credentials`, which is merged separately; at that merge this
     function becomes::
 
-        credential = resolve_bearer(raw, resource=api_resource_url())
+        credential = resolve_bearer(raw, resource=resource)
         if credential is None:
             return None
         touch_app(credential.app)
@@ -40,7 +49,7 @@ class BearerAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Actor | None:
         if not token:
             return None
-        return resolve_api_bearer(token)
+        return resolve_api_bearer(token, resource=api_resource_url(request))
 
 
 class SessionActorAuth(SessionAuth):

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "django_htmx",
+    "ninja",  # serves the API docs' Swagger UI from static files, not a CDN
     "template_partials",
     "django_tasks",
     "django_tasks_db",

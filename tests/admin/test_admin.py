@@ -140,3 +140,19 @@ def test_connected_apps_and_access_events_cannot_be_deleted_in_the_admin(
     assert event is not None
     url = reverse("admin:memories_accessevent_delete", args=[event.pk])
     assert admin_client.get(url).status_code == 403
+
+
+def test_change_pages_load_for_a_user_an_app_and_an_event(
+    admin_client: Client, owner: User, secret_memory: Memory
+) -> None:
+    app = ConnectedApp.objects.get(owner=owner, name="dashboard")
+    event = AccessEvent.objects.filter(owner=owner).first()
+    assert event is not None
+    for name, pk in (
+        ("admin:accounts_user_change", owner.pk),
+        ("admin:accounts_connectedapp_change", app.pk),
+        ("admin:memories_accessevent_change", event.pk),
+    ):
+        response = admin_client.get(reverse(name, args=[pk]))
+        assert response.status_code == 200, name
+        assert SECRET not in response.content.decode()

@@ -18,7 +18,12 @@ TokenFactory = Callable[..., str]
 def bearer_tokens(monkeypatch: pytest.MonkeyPatch) -> dict[str, Actor]:
     """Tokens the API accepts during this test: raw token → actor, via the one resolution hook."""
     tokens: dict[str, Actor] = {}
-    monkeypatch.setattr(api_auth, "resolve_api_bearer", tokens.get)
+
+    def resolve(raw: str, *, resource: str) -> Actor | None:
+        # Like the real store: only tokens for this API's resource are accepted here.
+        return tokens.get(raw) if resource.endswith("/api/v1") else None
+
+    monkeypatch.setattr(api_auth, "resolve_api_bearer", resolve)
     return tokens
 
 

@@ -265,6 +265,9 @@ def test_bulk_delete_deletes_only_when_every_id_is_visible(
         ((SCOPE_READ,), "patch", "/{id}", {"text": "new"}, "memories:write"),
         ((SCOPE_READ, SCOPE_WRITE), "delete", "/{id}", None, "memories:delete"),
         ((SCOPE_READ,), "post", "/bulk/state", "state", "memories:write"),
+        ((SCOPE_READ, SCOPE_WRITE), "post", "/bulk/delete", "ids", "memories:delete"),
+        ((SCOPE_WRITE,), "get", "/{id}/versions", None, "memories:read"),
+        ((SCOPE_READ,), "post", "/{id}/versions/1/restore", None, "memories:write"),
     ],
 )
 def test_a_token_without_the_scope_gets_403(
@@ -281,6 +284,8 @@ def test_a_token_without_the_scope_gets_403(
     client = Client(headers={"Authorization": f"Bearer {make_token(owner, scopes=scopes)}"})
     if body == "state":
         body = {"memory_ids": [str(memory.id)], "state": "archived"}
+    elif body == "ids":
+        body = {"memory_ids": [str(memory.id)]}
     kwargs = {"data": body, "content_type": "application/json"} if body is not None else {}
     response = getattr(client, method)(API + path.format(id=memory.id), **kwargs)
     assert response.status_code == 403
@@ -355,4 +360,36 @@ def test_openapi_schema_and_docs_are_served(db: None) -> None:
     schema = client.get("/api/v1/openapi.json").json()
     assert schema["info"]["version"] == "1"
     assert "/api/v1/memories/{memory_id}" in schema["paths"]
-    assert client.get("/api/v1/docs").status_code == 200
+    docs = client.get("/api/v1/docs")
+    assert docs.status_code == 200
+    page = docs.content.decode()
+    assert "cdn." not in page, "no JavaScript from a CDN"
+    assert "/static/ninja/swagger-ui-bundle" in page
+
+
+def test_the_bearer_hook_is_asked_about_the_api_resource(
+    owner: User, monkeypatch: pytest.MonkeyPatch, settings
+) -> None:  # type: ignore[no-untyped-def]
+    from contextlayer import api_auth
+
+    asked: list[tuple[str, str]] = []
+
+    def resolve(raw: str, *, resource: str) -> None:
+        asked.append((raw, resource))
+        return None
+
+    monkeypatch.setattr(api_auth, "resolve_api_bearer", resolve)
+    client = Client(headers={"Authorization": "Bearer abc"})
+    assert client.get(API).status_code == 401
+    settings.PUBLIC_URL = "https://memory.example.com"
+    client.get(API)
+    assert asked == [
+        ("abc", "http://testserver/api/v1"),
+        ("abc", "https://memory.example.com/api/v1"),
+    ]
+
+
+def test_without_the_credential_store_no_bearer_token_is_accepted(db: None) -> None:
+    from contextlayer.api_auth import resolve_api_bearer
+
+    assert resolve_api_bearer("anything", resource="https://x.example/api/v1") is None

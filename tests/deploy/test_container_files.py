@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import logging
+import logging.config
 import re
 import shutil
 import subprocess
@@ -17,6 +19,7 @@ import pytest
 import yaml
 
 from contextlayer import healthcheck
+from contextlayer.jsonlog import JsonFormatter
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,9 +62,17 @@ def test_gunicorn_uses_uvicorn_workers_that_are_installed() -> None:
     assert config["worker_class"] == "uvicorn_worker.UvicornWorker"
     module, _, cls = config["worker_class"].rpartition(".")
     assert hasattr(importlib.import_module(module), cls)
-    formatter = config["logconfig_dict"]["formatters"]["json"]["()"]
-    module, _, cls = formatter.rpartition(".")
-    assert hasattr(importlib.import_module(module), cls)
+
+    # gunicorn applies its logging defaults updated with ours; that must configure cleanly.
+    from gunicorn.glogging import CONFIG_DEFAULTS
+
+    merged = {**CONFIG_DEFAULTS, **config["logconfig_dict"]}
+    before = logging.getLogger().handlers[:]
+    try:
+        logging.config.dictConfig(merged)
+        assert isinstance(logging.getLogger("gunicorn.access").handlers[0].formatter, JsonFormatter)
+    finally:
+        logging.getLogger().handlers[:] = before
 
 
 def test_compose_runs_app_worker_and_pgvector_with_a_named_volume(compose: dict[str, Any]) -> None:
