@@ -12,6 +12,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _rsa_pem() -> str:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    return key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+
+
+# Production needs the OAuth signing key from the environment too.
+OIDC_PRIVATE_KEY = _rsa_pem()
+
+
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     base = {
         k: v
@@ -22,6 +38,7 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         CONTEXT_LAYER_HOME=tempfile.mkdtemp(prefix="contextlayer-deploy-"),
         DJANGO_SETTINGS_MODULE="contextlayer.settings",
         CONTEXT_LAYER_ENV="production",
+        OIDC_PRIVATE_KEY=OIDC_PRIVATE_KEY,
         **env,
     )
     return subprocess.run(

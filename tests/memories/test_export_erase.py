@@ -16,6 +16,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.db import connection
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
@@ -117,8 +118,9 @@ def test_export_validates_against_the_published_schema_and_has_everything(
 
 
 def test_markdown_export_groups_memories_by_category(
-    owner: User, owner_dash: Actor, tmp_path: Path
+    owner: User, owner_dash: Actor, tmp_path: Path, settings: SettingsWrapper
 ) -> None:
+    settings.AUTO_CATEGORIZE = False  # so the memories given no category stay uncategorised
     _populate(owner, owner_dash, tmp_path)
     markdown = _export(owner, tmp_path, "markdown").read_text()
     assert markdown.startswith("# Context Layer export")

@@ -253,7 +253,9 @@ def test_delete_confirmation_names_the_apps_that_read_it(
     owner_dash: Actor,
     htmx: dict[str, str],
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Read by others").memory
+    memory = services.memory_create(
+        actor=owner_dash, text="Read by others", categories=["preferences"]
+    ).memory
     selectors.memory_search(actor=app_actor(owner, "Claude Desktop"), query="read by others")
     confirm = _text(owner_client.get(f"/memories/{memory.id}/delete/", headers=htmx))
     assert "Delete this memory for good?" in confirm and "Claude Desktop" in confirm
