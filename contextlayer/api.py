@@ -12,12 +12,16 @@ from contextlayer.api_auth import API_AUTH
 from contextlayer.api_errors import install_error_handlers
 from memories.api import categories_router, events_router
 from memories.api import router as memories_router
+from memories.api_transfer import erase_router, export_router, imports_router
 
 ROUTERS: tuple[tuple[str, Router], ...] = (
     ("/memories", memories_router),
     ("/categories", categories_router),
     ("/apps", apps_router),
     ("/access-events", events_router),
+    ("/imports", imports_router),
+    ("/export", export_router),
+    ("/erase", erase_router),
 )
 
 api = NinjaAPI(

@@ -27,20 +27,15 @@ def api_resource_url(request: HttpRequest) -> str:
 def resolve_api_bearer(raw: str, *, resource: str) -> Actor | None:
     """The actor a bearer token stands for on the API resource, or None to refuse it.
 
-    This is the single seam between the API and the credential store. Client tokens and OAuth
-    access tokens live in `mcpbridge.credentials`, which is merged separately; at that merge this
-    function becomes::
-
-        credential = resolve_bearer(raw, resource=resource)
-        if credential is None:
-            return None
-        touch_app(credential.app)
-        return actor_for(credential.user, credential.app, credential.scopes)
-
-    so an OAuth token bound to `/mcp` is refused here, and the actor carries the intersection of
-    the app's grant and the token's scopes. Until then no bearer token is accepted.
+    The credential store (`mcpbridge.credentials.resolve_bearer`) is shared with MCP: client
+    tokens are valid on both resources; an OAuth token only on the resource it was issued for,
+    so one bound to `/mcp` is refused here. The actor carries the intersection of the app's
+    grant and the token's scopes.
     """
-    return None
+    from mcpbridge.credentials import resolve_bearer
+
+    credential = resolve_bearer(raw, resource=resource)
+    return None if credential is None else credential.actor()
 
 
 class BearerAuth(HttpBearer):

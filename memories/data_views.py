@@ -8,7 +8,6 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -16,7 +15,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.actors import owner_actor
-from memories.erasure import receipt_as_dict, user_erase
+from memories.erasure import ERASE_PHRASE, receipt_as_dict, user_erase
 from memories.errors import DomainError, NotFound
 from memories.export import export_build, export_markdown
 from memories.imports import (
@@ -24,15 +23,12 @@ from memories.imports import (
     import_run_create,
     import_run_get,
     import_run_list,
+    import_run_start,
     resolve_extractor,
 )
 from memories.ingest.detect import load_export
 from memories.ingest.types import SOURCES
-from memories.models import ImportRun
-from memories.tasks import run_import
 from memories.uploads import LimitedUploadHandler, keep_upload
-
-ERASE_PHRASE = "erase my memory"
 
 
 def _actor(request: HttpRequest):  # type: ignore[no-untyped-def]
@@ -103,17 +99,9 @@ def import_run_page(request: HttpRequest, run_id: str) -> HttpResponse:
 @require_POST
 def import_start(request: HttpRequest, run_id: str) -> HttpResponse:
     try:
-        run = import_run_get(actor=_actor(request), run_id=run_id)
+        run = import_run_start(actor=_actor(request), run_id=run_id)
     except NotFound:
         raise Http404 from None
-    with transaction.atomic():
-        claimed = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.PENDING).update(
-            status=ImportRun.Status.RUNNING,
-            conversations_total=run.estimate.get("conversations")
-            or run.estimate.get("memories", 0),
-        )
-        if claimed:
-            transaction.on_commit(lambda: run_import.enqueue(str(run.pk)))
     return redirect("memories:import_run", run_id=run.pk)
 
 

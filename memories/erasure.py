@@ -45,6 +45,10 @@ KEEP_WITH_ACCOUNT = frozenset(
 _ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
 
 
+# What a person types to confirm an erasure (dashboard and API).
+ERASE_PHRASE = "erase my memory"
+
+
 def subject_hash(user_id: int) -> str:
     """A keyed hash of the user id: lets an operator match a receipt to a known id, reveals none."""
     return hmac.new(

@@ -206,6 +206,23 @@ def import_run_get(*, actor: Actor, run_id: object) -> ImportRun:
     return run
 
 
+def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
+    """Queue a prepared (dry-run) import on the background worker; starting twice is a no-op."""
+    from memories.tasks import run_import
+
+    run = import_run_get(actor=actor, run_id=run_id)
+    with transaction.atomic():
+        claimed = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.PENDING).update(
+            status=ImportRun.Status.RUNNING,
+            conversations_total=run.estimate.get("conversations")
+            or run.estimate.get("memories", 0),
+        )
+        if claimed:
+            transaction.on_commit(lambda: run_import.enqueue(str(run.pk)))
+    run.refresh_from_db()
+    return run
+
+
 def import_run_list(*, actor: Actor, limit: int = 20) -> list[ImportRun]:
     if not actor.app.is_owner_door:
         return []

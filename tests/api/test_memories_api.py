@@ -9,7 +9,7 @@ from django.db import OperationalError
 from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
 
-from accounts.actors import Actor
+from accounts.actors import Actor, owner_actor
 from accounts.models import SCOPE_READ, SCOPE_WRITE, User
 from memories import selectors
 from memories.models import Memory, MemoryState, MemoryVersion
@@ -389,7 +389,19 @@ def test_the_bearer_hook_is_asked_about_the_api_resource(
     ]
 
 
-def test_without_the_credential_store_no_bearer_token_is_accepted(db: None) -> None:
-    from contextlayer.api_auth import resolve_api_bearer
+def test_a_real_client_token_works_until_revoked_and_a_made_up_one_never(
+    owner: User, stranger: User
+) -> None:
+    from accounts.client_tokens import client_token_create, client_token_revoke
 
-    assert resolve_api_bearer("anything", resource="https://x.example/api/v1") is None
+    memory_create(actor=owner_actor(owner), text="Plays the oboe", categories=["hobbies"])
+    issued = client_token_create(user=owner, name="script", scopes=["read"])
+    client = Client(headers={"Authorization": f"Bearer {issued.secret}"})
+    listed = client.get(API)
+    assert listed.status_code == 200
+    assert [m["text"] for m in listed.json()["items"]] == ["Plays the oboe"]
+    assert client.post(API, {"text": "no"}, content_type="application/json").status_code == 403
+    made_up = Client(headers={"Authorization": "Bearer clt_made_up"})
+    assert made_up.get(API).status_code == 401
+    client_token_revoke(user=owner, token=issued.token.pk)
+    assert client.get(API).status_code == 401

@@ -1,0 +1,147 @@
+"""REST routes for moving data in and out: imports (dry run, start, progress), export, erase.
+
+Thin doors onto the same services the commands and the dashboard use (memories/imports.py,
+memories/export.py, memories/erasure.py); only the owner's own doors may use them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any, Literal
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from ninja import File, Form, Router, Schema, Status
+from ninja.files import UploadedFile
+
+from contextlayer.api_auth import request_actor
+from contextlayer.api_errors import error_responses
+from memories.erasure import ERASE_PHRASE, receipt_as_dict, user_erase
+from memories.errors import DomainError, InvalidInput
+from memories.export import export_build, export_markdown
+from memories.imports import (
+    import_estimate,
+    import_run_create,
+    import_run_get,
+    import_run_list,
+    import_run_start,
+    resolve_extractor,
+)
+from memories.ingest.detect import load_export
+from memories.uploads import keep_upload
+
+imports_router = Router(tags=["import, export, erase"])
+export_router = Router(tags=["import, export, erase"])
+erase_router = Router(tags=["import, export, erase"])
+
+
+class ImportRunOut(Schema):
+    id: uuid.UUID
+    source: str
+    extractor: str
+    status: str
+    filename: str
+    estimate: dict[str, Any]
+    conversations_total: int
+    conversations_done: int
+    conversations_imported: int
+    conversations_skipped: int
+    conversations_failed: int
+    memories_created: int
+    memories_existing: int
+    errors: list[Any]
+
+
+class EraseIn(Schema):
+    confirm: str
+    delete_account: bool = False
+
+
+class ReceiptOut(Schema):
+    id: str
+    subject: str
+    erased_at: str
+    erased_by: str
+    account_deleted: bool
+    counts: dict[str, int]
+    apps_that_read: list[str]
+
+
+@imports_router.post(
+    "",
+    response={201: ImportRunOut, **error_responses(413)},
+    summary="Upload an export and get its dry-run estimate (nothing imported yet)",
+)
+def import_create(
+    request: HttpRequest,
+    file: UploadedFile = File(...),  # noqa: B008 - ninja's declaration style
+    source: Literal["auto", "claude", "chatgpt", "contextlayer"] = Form("auto"),
+    extractor: Literal["auto", "llm", "none"] = Form("auto"),
+) -> Any:
+    actor = request_actor(request)
+    if (file.size or 0) > settings.IMPORT_MAX_UPLOAD_BYTES:
+        raise InvalidInput("The file is larger than the upload limit.", field="file")
+    path = keep_upload(file)
+    try:
+        mode = resolve_extractor(extractor)
+        export = load_export(path, source)
+        estimate = import_estimate(export=export, extractor=mode)
+        run = import_run_create(
+            actor=actor,
+            source=export.source,
+            extractor=estimate.extractor,
+            filename=Path(file.name or "").name,
+            estimate=estimate,
+            upload_path=str(path),
+        )
+    except DomainError:
+        path.unlink(missing_ok=True)
+        raise
+    return Status(201, run)
+
+
+@imports_router.get("", response={200: list[ImportRunOut]}, summary="Recent imports")
+def import_list(request: HttpRequest) -> Any:
+    return import_run_list(actor=request_actor(request))
+
+
+@imports_router.get(
+    "/{run_id}", response={200: ImportRunOut, **error_responses(404)}, summary="Import progress"
+)
+def import_get(request: HttpRequest, run_id: uuid.UUID) -> Any:
+    return import_run_get(actor=request_actor(request), run_id=run_id)
+
+
+@imports_router.post(
+    "/{run_id}/start",
+    response={202: ImportRunOut, **error_responses(404)},
+    summary="Run a prepared import in the background",
+)
+def import_start(request: HttpRequest, run_id: uuid.UUID) -> Any:
+    return Status(202, import_run_start(actor=request_actor(request), run_id=run_id))
+
+
+@export_router.post(
+    "",
+    response={200: dict[str, Any], **error_responses()},
+    summary="Export everything (JSON, versioned schema docs/export.schema.json, or Markdown)",
+)
+def export(request: HttpRequest, format: Literal["json", "markdown"] = "json") -> Any:
+    """POST, not GET: an export is recorded in the access log."""
+    actor = request_actor(request)
+    if format == "markdown":
+        return HttpResponse(export_markdown(actor=actor), content_type="text/markdown")
+    return export_build(actor=actor)
+
+
+@erase_router.post(
+    "",
+    response={200: ReceiptOut, **error_responses(404)},
+    summary="Erase every memory and trace of this user; returns the erasure receipt",
+)
+def erase(request: HttpRequest, payload: EraseIn) -> Any:
+    if payload.confirm.strip().lower() != ERASE_PHRASE:
+        raise InvalidInput(f'Type "{ERASE_PHRASE}" to confirm.', field="confirm")
+    receipt = user_erase(actor=request_actor(request), delete_account=payload.delete_account)
+    return receipt_as_dict(receipt)
