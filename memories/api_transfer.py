@@ -125,14 +125,28 @@ def import_start(request: HttpRequest, run_id: uuid.UUID) -> Any:
 @export_router.post(
     "",
     response={200: dict[str, Any], **error_responses()},
-    summary="Export everything (JSON, versioned schema docs/export.schema.json, or Markdown)",
+    summary="Export everything as JSON (versioned schema: docs/export.schema.json)",
 )
-def export(request: HttpRequest, format: Literal["json", "markdown"] = "json") -> Any:
+def export_json(request: HttpRequest) -> Any:
     """POST, not GET: an export is recorded in the access log."""
-    actor = request_actor(request)
-    if format == "markdown":
-        return HttpResponse(export_markdown(actor=actor), content_type="text/markdown")
-    return export_build(actor=actor)
+    return export_build(actor=request_actor(request))
+
+
+@export_router.post(
+    "/markdown",
+    response={**error_responses()},
+    summary="Export everything as a Markdown document grouped by category",
+    openapi_extra={
+        "responses": {
+            "200": {
+                "description": "The Markdown document",
+                "content": {"text/markdown": {"schema": {"type": "string"}}},
+            }
+        }
+    },
+)
+def export_md(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(export_markdown(actor=request_actor(request)), content_type="text/markdown")
 
 
 @erase_router.post(

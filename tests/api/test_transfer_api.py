@@ -66,7 +66,7 @@ def test_export_returns_the_owners_memories_only(
     memory_create(actor=owner_actor(stranger), text="Stranger likes plums")
     document = owner_api.post("/api/v1/export").json()
     assert [m["text"] for m in document["memories"]] == ["Owner likes figs"]
-    markdown = owner_api.post("/api/v1/export?format=markdown")
+    markdown = owner_api.post("/api/v1/export/markdown")
     assert markdown["Content-Type"].startswith("text/markdown")
     assert "Owner likes figs" in markdown.content.decode()
     assert "plums" not in markdown.content.decode()
