@@ -14,6 +14,7 @@ from ninja.security import HttpBearer, SessionAuth
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp, User
+from contextlayer.ratelimit import enforce
 
 API_PATH = "/api/v1"
 
@@ -35,7 +36,10 @@ def resolve_api_bearer(raw: str, *, resource: str) -> Actor | None:
     from mcpbridge.credentials import resolve_bearer
 
     credential = resolve_bearer(raw, resource=resource)
-    return None if credential is None else credential.actor()
+    if credential is None:
+        return None
+    enforce("api", f"app:{credential.app.pk}")
+    return credential.actor()
 
 
 class BearerAuth(HttpBearer):
@@ -63,6 +67,7 @@ class SessionActorAuth(SessionAuth):
         user = request.user
         if not user.is_authenticated:
             return None
+        enforce("api", f"user:{user.pk}")
         return owner_actor(cast(User, user), ConnectedApp.API)
 
 

@@ -16,6 +16,7 @@ from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from contextlayer.middleware import unavailable_response
+from contextlayer.ratelimit import RateLimited
 from memories.errors import (
     AppPaused,
     Conflict,
@@ -92,6 +93,12 @@ def _validation_field(loc: tuple[Any, ...] | list[Any]) -> str:
 
 def install_error_handlers(api: NinjaAPI) -> None:
     """Register the mapping on `api`; every handler answers with the one error shape."""
+
+    @api.exception_handler(RateLimited)
+    def rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
+        response = error_response(api, request, 429, exc.code, exc.message)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
 
     @api.exception_handler(DomainError)
     def domain_error(request: HttpRequest, exc: DomainError) -> HttpResponse:

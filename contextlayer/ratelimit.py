@@ -13,6 +13,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.utils import timezone
 
+from memories.errors import DomainError
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -65,3 +67,18 @@ def hit(scope: str, key: str, *, rate: Rate | None = None) -> Decision:
     if hits <= rate.limit:
         return Decision(allowed=True, retry_after=0)
     return Decision(allowed=False, retry_after=max(1, math.ceil(window + rate.period - now)))
+
+
+class RateLimited(DomainError):
+    code = "rate_limited"
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"Too many requests; try again in {retry_after} s.")
+        self.retry_after = retry_after
+
+
+def enforce(scope: str, key: str) -> None:
+    """Count a call and raise RateLimited past the configured rate."""
+    decision = hit(scope, key)
+    if not decision.allowed:
+        raise RateLimited(decision.retry_after)

@@ -26,6 +26,7 @@ from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from contextlayer.ratelimit import Decision, hit
 from mcpbridge.credentials import Credential, resolve_bearer
 from mcpbridge.server import MemoryServer, build_server, current_actor
 
@@ -160,6 +161,15 @@ def _resolve(raw: str, resource: str) -> Credential | None:
         close_old_connections()
 
 
+def _rate_check(credential: Credential) -> Decision:
+    """Requests per connected app, counted in PostgreSQL so every worker shares the budget."""
+    close_old_connections()
+    try:
+        return hit("mcp", f"app:{credential.app.pk}")
+    finally:
+        close_old_connections()
+
+
 class MCPHttpApp:
     """ASGI app for `/mcp` and `/.well-known/oauth-protected-resource*`."""
 
@@ -257,6 +267,18 @@ class MCPHttpApp:
                 401,
                 {"error": error or "unauthorized", "error_description": text},
                 [(b"www-authenticate", header)],
+            )
+            return
+        decision = await sync_to_async(_rate_check, thread_sensitive=True)(credential)
+        if not decision.allowed:
+            await _send_json(
+                send,
+                429,
+                {
+                    "error": "rate_limited",
+                    "error_description": f"Too many requests; retry in {decision.retry_after} s.",
+                },
+                [(b"retry-after", str(decision.retry_after).encode())],
             )
             return
         if credential.kind == "oauth" and scope["method"] == "POST":

@@ -1,0 +1,46 @@
+"""Abuse limits: per client on MCP, per user or token on the API; 429 with Retry-After."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx2
+import pytest
+from django.test import Client
+
+from accounts.client_tokens import client_token_create
+from accounts.models import User
+from tests.mcpbridge.conftest import McpHttp
+from tests.mcpbridge.test_http import INIT, JSON
+
+
+@pytest.mark.django_db(transaction=True)
+def test_mcp_requests_past_the_rate_get_429_with_retry_after_per_client(
+    owner: User, mcp_for: Callable[..., McpHttp], server_url: str, settings: Any
+) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "3/h"}
+    limited = mcp_for(owner, name="chatty")
+    other = mcp_for(owner, name="quiet")
+    headers = {**JSON, "authorization": f"Bearer {limited.token}"}
+    statuses = [httpx2.post(f"{server_url}/mcp", json=INIT, headers=headers) for _ in range(4)]
+    assert [r.status_code for r in statuses[:3]] == [200, 200, 200]
+    assert statuses[3].status_code == 429
+    assert 0 < int(statuses[3].headers["retry-after"]) <= 3600
+    assert statuses[3].json()["error"] == "rate_limited"
+    quiet = {**JSON, "authorization": f"Bearer {other.token}"}
+    assert httpx2.post(f"{server_url}/mcp", json=INIT, headers=quiet).status_code == 200
+
+
+def test_api_calls_past_the_rate_get_429_with_retry_after(owner: User, settings: Any) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "api": "2/h"}
+    issued = client_token_create(user=owner, name="script", scopes=["read"])
+    client = Client(headers={"Authorization": f"Bearer {issued.secret}"})
+    assert [client.get("/api/v1/memories").status_code for _ in range(2)] == [200, 200]
+    refused = client.get("/api/v1/memories")
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "rate_limited"
+    assert 0 < int(refused["Retry-After"]) <= 3600
+    browser = Client()
+    browser.force_login(owner)
+    assert browser.get("/api/v1/memories").status_code == 200  # the session has its own budget
