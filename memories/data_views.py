@@ -87,12 +87,16 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
     return redirect("memories:import_run", run_id=run.pk)
 
 
-@login_required
-def import_run_page(request: HttpRequest, run_id: str) -> HttpResponse:
+def _own_run(request: HttpRequest, run_id: str) -> ImportRun:
     try:
-        run = import_run_get(actor=_actor(request), run_id=run_id)
+        return import_run_get(actor=_actor(request), run_id=run_id)
     except NotFound:
         raise Http404 from None
+
+
+@login_required
+def import_run_page(request: HttpRequest, run_id: str) -> HttpResponse:
+    run = _own_run(request, run_id)
     template = "memories/import_run.html"
     if request.htmx:  # type: ignore[attr-defined]
         template += "#progress"
@@ -102,10 +106,7 @@ def import_run_page(request: HttpRequest, run_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def import_start(request: HttpRequest, run_id: str) -> HttpResponse:
-    try:
-        run = import_run_get(actor=_actor(request), run_id=run_id)
-    except NotFound:
-        raise Http404 from None
+    run = _own_run(request, run_id)
     with transaction.atomic():
         claimed = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.PENDING).update(
             status=ImportRun.Status.RUNNING,

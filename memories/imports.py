@@ -358,17 +358,32 @@ def _provenance(source: str, conversation: Conversation, message: Message) -> di
     }
 
 
+def _manifests(
+    user: Any, source: str, conversations: Sequence[Conversation]
+) -> dict[str, ImportedConversation]:
+    rows = ImportedConversation.objects.filter(
+        owner=user, source=source, conversation_id__in=[c.id for c in conversations]
+    )
+    return {m.conversation_id: m for m in rows}
+
+
+def _unchanged(
+    manifest: ImportedConversation | None, conversation: Conversation, counter: _Counter
+) -> bool:
+    """Already imported as it is now: counted as skipped."""
+    if manifest is None or manifest.content_hash != conversation.content_hash:
+        return False
+    counter.run.conversations_skipped += 1
+    counter.step()
+    return True
+
+
 def _plans(
     writer: Actor, source: str, conversations: Sequence[Conversation], counter: _Counter
 ) -> list[_Plan]:
     """What each conversation of a window still needs; unchanged ones are counted as skipped."""
     user = writer.user
-    manifests = {
-        m.conversation_id: m
-        for m in ImportedConversation.objects.filter(
-            owner=user, source=source, conversation_id__in=[c.id for c in conversations]
-        )
-    }
+    manifests = _manifests(user, source, conversations)
     refs: dict[tuple[str, str], str] = {}
     for c in conversations:
         for m in c.messages:
@@ -383,9 +398,7 @@ def _plans(
     plans: list[_Plan] = []
     for c in conversations:
         manifest = manifests.get(c.id)
-        if manifest is not None and manifest.content_hash == c.content_hash:
-            counter.run.conversations_skipped += 1
-            counter.step()
+        if _unchanged(manifest, c, counter):
             continue
         done = set(manifest.message_ids) if manifest else set()
         plan = _Plan(c, manifest, [], [], 0)
@@ -516,17 +529,10 @@ def _import_with_llm(
     extracts and reconciles facts in LLM modes (see memories.services)."""
     limit = settings.MEMORY_MAX_CHARS
     for window in _windows(conversations):
-        manifests = {
-            m.conversation_id: m
-            for m in ImportedConversation.objects.filter(
-                owner=writer.user, source=source, conversation_id__in=[c.id for c in window]
-            )
-        }
+        manifests = _manifests(writer.user, source, window)
         for c in window:
             manifest = manifests.get(c.id)
-            if manifest is not None and manifest.content_hash == c.content_hash:
-                counter.run.conversations_skipped += 1
-                counter.step()
+            if _unchanged(manifest, c, counter):
                 continue
             done = set(manifest.message_ids) if manifest else set()
             new = [m for m in c.messages if m.id not in done]
