@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -19,17 +17,9 @@ from accounts.actors import owner_actor
 from memories.erasure import receipt_as_dict, user_erase
 from memories.errors import DomainError, NotFound
 from memories.export import export_build, export_markdown
-from memories.imports import (
-    import_estimate,
-    import_run_create,
-    import_run_get,
-    import_run_list,
-    resolve_extractor,
-)
-from memories.ingest.detect import load_export
+from memories.imports import import_prepare, import_run_get, import_run_list, import_run_start
 from memories.ingest.types import SOURCES
 from memories.models import ImportRun
-from memories.tasks import run_import
 from memories.uploads import LimitedUploadHandler, keep_upload
 
 ERASE_PHRASE = "erase my memory"
@@ -66,24 +56,17 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
     if upload is None:
         context["error"] = "Choose an export file (.zip or conversations.json)."
         return render(request, "memories/import.html", context, status=400)
-    source = request.POST.get("source", "auto")
-    path = keep_upload(upload)
     try:
-        extractor = resolve_extractor(request.POST.get("extractor", "auto"))
-        export = load_export(path, source)
-        estimate = import_estimate(export=export, extractor=extractor)
+        run = import_prepare(
+            actor=actor,
+            path=keep_upload(upload),
+            filename=upload.name or "",
+            source=request.POST.get("source", "auto"),
+            extractor=request.POST.get("extractor", "auto"),
+        )
     except DomainError as exc:
-        path.unlink(missing_ok=True)
         context["error"] = exc.message
         return render(request, "memories/import.html", context, status=400)
-    run = import_run_create(
-        actor=actor,
-        source=export.source,
-        extractor=estimate.extractor,
-        filename=Path(upload.name or "").name,
-        estimate=estimate,
-        upload_path=str(path),
-    )
     return redirect("memories:import_run", run_id=run.pk)
 
 
@@ -106,15 +89,10 @@ def import_run_page(request: HttpRequest, run_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def import_start(request: HttpRequest, run_id: str) -> HttpResponse:
-    run = _own_run(request, run_id)
-    with transaction.atomic():
-        claimed = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.PENDING).update(
-            status=ImportRun.Status.RUNNING,
-            conversations_total=run.estimate.get("conversations")
-            or run.estimate.get("memories", 0),
-        )
-        if claimed:
-            transaction.on_commit(lambda: run_import.enqueue(str(run.pk)))
+    try:
+        run = import_run_start(actor=_actor(request), run_id=run_id)
+    except NotFound:
+        raise Http404 from None
     return redirect("memories:import_run", run_id=run.pk)
 
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -32,6 +33,7 @@ from memories import audit
 from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
 from memories.errors import InvalidInput, NotFound
+from memories.ingest.detect import load_export
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
     AccessEvent,
@@ -195,6 +197,53 @@ def import_run_create(
     )
 
 
+def import_prepare(
+    *,
+    actor: Actor,
+    path: Path,
+    filename: str = "",
+    source: str = "auto",
+    extractor: str = "auto",
+    limit: int | None = None,
+) -> ImportRun:
+    """Read and estimate an upload kept at a server-chosen `path`; the run waits, pending, for
+    `import_run_start`. A refused file is deleted and the error raised (IngestError)."""
+    _require_owner(actor)
+    try:
+        mode = resolve_extractor(extractor)
+        export = load_export(path, source)
+        estimate = import_estimate(export=export, extractor=mode, limit=limit)
+    except Exception:
+        path.unlink(missing_ok=True)
+        raise
+    return import_run_create(
+        actor=actor,
+        source=export.source,
+        extractor=estimate.extractor,
+        filename=Path(filename).name,
+        limit=limit,
+        estimate=estimate,
+        upload_path=str(path),
+    )
+
+
+def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
+    """Queue a pending run for the background worker, once; a started run is left alone."""
+    from memories.tasks import run_import  # the task module imports this one
+
+    run = import_run_get(actor=actor, run_id=run_id)
+    with transaction.atomic():
+        claimed = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.PENDING).update(
+            status=ImportRun.Status.RUNNING,
+            conversations_total=run.estimate.get("conversations")
+            or run.estimate.get("memories", 0),
+        )
+        if claimed:
+            transaction.on_commit(lambda: run_import.enqueue(str(run.pk)))
+    run.refresh_from_db()
+    return run
+
+
 def import_run_get(*, actor: Actor, run_id: object) -> ImportRun:
     """One of the actor's own runs; another user's run is NotFound, like a missing one."""
     try:
@@ -312,8 +361,6 @@ def import_execute(
 
 
 def _discard_upload(run: ImportRun) -> None:
-    from pathlib import Path
-
     Path(run.upload_path).unlink(missing_ok=True)
     run.upload_path = ""
     run.save(update_fields=["upload_path"])
