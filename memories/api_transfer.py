@@ -7,7 +7,6 @@ memories/export.py, memories/erasure.py); only the owner's own doors may use the
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 from typing import Any, Literal
 
 from django.conf import settings
@@ -18,17 +17,9 @@ from ninja.files import UploadedFile
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from memories.erasure import ERASE_PHRASE, receipt_as_dict, user_erase
-from memories.errors import DomainError, InvalidInput
+from memories.errors import InvalidInput
 from memories.export import export_build, export_markdown
-from memories.imports import (
-    import_estimate,
-    import_run_create,
-    import_run_get,
-    import_run_list,
-    import_run_start,
-    resolve_extractor,
-)
-from memories.ingest.detect import load_export
+from memories.imports import import_prepare, import_run_get, import_run_list, import_run_start
 from memories.uploads import keep_upload
 
 imports_router = Router(tags=["import, export, erase"])
@@ -82,22 +73,13 @@ def import_create(
     actor = request_actor(request)
     if (file.size or 0) > settings.IMPORT_MAX_UPLOAD_BYTES:
         raise InvalidInput("The file is larger than the upload limit.", field="file")
-    path = keep_upload(file)
-    try:
-        mode = resolve_extractor(extractor)
-        export = load_export(path, source)
-        estimate = import_estimate(export=export, extractor=mode)
-        run = import_run_create(
-            actor=actor,
-            source=export.source,
-            extractor=estimate.extractor,
-            filename=Path(file.name or "").name,
-            estimate=estimate,
-            upload_path=str(path),
-        )
-    except DomainError:
-        path.unlink(missing_ok=True)
-        raise
+    run = import_prepare(
+        actor=actor,
+        path=keep_upload(file),
+        filename=file.name or "",
+        source=source,
+        extractor=extractor,
+    )
     return Status(201, run)
 
 

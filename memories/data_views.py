@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import logout
@@ -18,16 +17,9 @@ from accounts.actors import owner_actor
 from memories.erasure import ERASE_PHRASE, receipt_as_dict, user_erase
 from memories.errors import DomainError, NotFound
 from memories.export import export_build, export_markdown
-from memories.imports import (
-    import_estimate,
-    import_run_create,
-    import_run_get,
-    import_run_list,
-    import_run_start,
-    resolve_extractor,
-)
-from memories.ingest.detect import load_export
+from memories.imports import import_prepare, import_run_get, import_run_list, import_run_start
 from memories.ingest.types import SOURCES
+from memories.models import ImportRun
 from memories.uploads import LimitedUploadHandler, keep_upload
 
 
@@ -62,33 +54,30 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
     if upload is None:
         context["error"] = "Choose an export file (.zip or conversations.json)."
         return render(request, "memories/import.html", context, status=400)
-    source = request.POST.get("source", "auto")
-    path = keep_upload(upload)
     try:
-        extractor = resolve_extractor(request.POST.get("extractor", "auto"))
-        export = load_export(path, source)
-        estimate = import_estimate(export=export, extractor=extractor)
+        run = import_prepare(
+            actor=actor,
+            path=keep_upload(upload),
+            filename=upload.name or "",
+            source=request.POST.get("source", "auto"),
+            extractor=request.POST.get("extractor", "auto"),
+        )
     except DomainError as exc:
-        path.unlink(missing_ok=True)
         context["error"] = exc.message
         return render(request, "memories/import.html", context, status=400)
-    run = import_run_create(
-        actor=actor,
-        source=export.source,
-        extractor=estimate.extractor,
-        filename=Path(upload.name or "").name,
-        estimate=estimate,
-        upload_path=str(path),
-    )
     return redirect("memories:import_run", run_id=run.pk)
+
+
+def _own_run(request: HttpRequest, run_id: str) -> ImportRun:
+    try:
+        return import_run_get(actor=_actor(request), run_id=run_id)
+    except NotFound:
+        raise Http404 from None
 
 
 @login_required
 def import_run_page(request: HttpRequest, run_id: str) -> HttpResponse:
-    try:
-        run = import_run_get(actor=_actor(request), run_id=run_id)
-    except NotFound:
-        raise Http404 from None
+    run = _own_run(request, run_id)
     template = "memories/import_run.html"
     if request.htmx:  # type: ignore[attr-defined]
         template += "#progress"

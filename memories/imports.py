@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -32,6 +33,7 @@ from memories import audit
 from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
 from memories.errors import InvalidInput, NotFound
+from memories.ingest.detect import load_export
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
     AccessEvent,
@@ -195,20 +197,39 @@ def import_run_create(
     )
 
 
-def import_run_get(*, actor: Actor, run_id: object) -> ImportRun:
-    """One of the actor's own runs; another user's run is NotFound, like a missing one."""
+def import_prepare(
+    *,
+    actor: Actor,
+    path: Path,
+    filename: str = "",
+    source: str = "auto",
+    extractor: str = "auto",
+    limit: int | None = None,
+) -> ImportRun:
+    """Read and estimate an upload kept at a server-chosen `path`; the run waits, pending, for
+    `import_run_start`. A refused file is deleted and the error raised (IngestError)."""
+    _require_owner(actor)
     try:
-        run = ImportRun.objects.filter(owner=actor.user, pk=str(run_id)).first()
-    except Exception:  # malformed uuid
-        run = None
-    if run is None or not actor.app.is_owner_door:
-        raise NotFound("import")
-    return run
+        mode = resolve_extractor(extractor)
+        export = load_export(path, source)
+        estimate = import_estimate(export=export, extractor=mode, limit=limit)
+    except Exception:
+        path.unlink(missing_ok=True)
+        raise
+    return import_run_create(
+        actor=actor,
+        source=export.source,
+        extractor=estimate.extractor,
+        filename=Path(filename).name,
+        limit=limit,
+        estimate=estimate,
+        upload_path=str(path),
+    )
 
 
 def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
-    """Queue a prepared (dry-run) import on the background worker; starting twice is a no-op."""
-    from memories.tasks import run_import
+    """Queue a pending run for the background worker, once; a started run is left alone."""
+    from memories.tasks import run_import  # the task module imports this one
 
     run = import_run_get(actor=actor, run_id=run_id)
     with transaction.atomic():
@@ -220,6 +241,17 @@ def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
         if claimed:
             transaction.on_commit(lambda: run_import.enqueue(str(run.pk)))
     run.refresh_from_db()
+    return run
+
+
+def import_run_get(*, actor: Actor, run_id: object) -> ImportRun:
+    """One of the actor's own runs; another user's run is NotFound, like a missing one."""
+    try:
+        run = ImportRun.objects.filter(owner=actor.user, pk=str(run_id)).first()
+    except Exception:  # malformed uuid
+        run = None
+    if run is None or not actor.app.is_owner_door:
+        raise NotFound("import")
     return run
 
 
@@ -329,8 +361,6 @@ def import_execute(
 
 
 def _discard_upload(run: ImportRun) -> None:
-    from pathlib import Path
-
     Path(run.upload_path).unlink(missing_ok=True)
     run.upload_path = ""
     run.save(update_fields=["upload_path"])
@@ -375,17 +405,32 @@ def _provenance(source: str, conversation: Conversation, message: Message) -> di
     }
 
 
+def _manifests(
+    user: Any, source: str, conversations: Sequence[Conversation]
+) -> dict[str, ImportedConversation]:
+    rows = ImportedConversation.objects.filter(
+        owner=user, source=source, conversation_id__in=[c.id for c in conversations]
+    )
+    return {m.conversation_id: m for m in rows}
+
+
+def _unchanged(
+    manifest: ImportedConversation | None, conversation: Conversation, counter: _Counter
+) -> bool:
+    """Already imported as it is now: counted as skipped."""
+    if manifest is None or manifest.content_hash != conversation.content_hash:
+        return False
+    counter.run.conversations_skipped += 1
+    counter.step()
+    return True
+
+
 def _plans(
     writer: Actor, source: str, conversations: Sequence[Conversation], counter: _Counter
 ) -> list[_Plan]:
     """What each conversation of a window still needs; unchanged ones are counted as skipped."""
     user = writer.user
-    manifests = {
-        m.conversation_id: m
-        for m in ImportedConversation.objects.filter(
-            owner=user, source=source, conversation_id__in=[c.id for c in conversations]
-        )
-    }
+    manifests = _manifests(user, source, conversations)
     refs: dict[tuple[str, str], str] = {}
     for c in conversations:
         for m in c.messages:
@@ -400,9 +445,7 @@ def _plans(
     plans: list[_Plan] = []
     for c in conversations:
         manifest = manifests.get(c.id)
-        if manifest is not None and manifest.content_hash == c.content_hash:
-            counter.run.conversations_skipped += 1
-            counter.step()
+        if _unchanged(manifest, c, counter):
             continue
         done = set(manifest.message_ids) if manifest else set()
         plan = _Plan(c, manifest, [], [], 0)
@@ -533,17 +576,10 @@ def _import_with_llm(
     extracts and reconciles facts in LLM modes (see memories.services)."""
     limit = settings.MEMORY_MAX_CHARS
     for window in _windows(conversations):
-        manifests = {
-            m.conversation_id: m
-            for m in ImportedConversation.objects.filter(
-                owner=writer.user, source=source, conversation_id__in=[c.id for c in window]
-            )
-        }
+        manifests = _manifests(writer.user, source, window)
         for c in window:
             manifest = manifests.get(c.id)
-            if manifest is not None and manifest.content_hash == c.content_hash:
-                counter.run.conversations_skipped += 1
-                counter.step()
+            if _unchanged(manifest, c, counter):
                 continue
             done = set(manifest.message_ids) if manifest else set()
             new = [m for m in c.messages if m.id not in done]

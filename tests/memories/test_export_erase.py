@@ -87,6 +87,20 @@ def _export(user: User, tmp_path: Path, fmt: str = "json") -> Path:
     return out
 
 
+def _restore(path: Path, owner: User) -> None:
+    call_command(
+        "backfill",
+        str(path),
+        "--user",
+        owner.email,
+        "--source",
+        "contextlayer",
+        "--yes",
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
+
+
 def _snapshot(user: User) -> dict[str, dict[str, Any]]:
     rows = {}
     for memory in Memory.objects.filter(owner=user):
@@ -140,35 +154,14 @@ def test_export_erase_restore_brings_back_every_memory_field_by_field(
     path = _export(owner, tmp_path)
     call_command("erase", "--user", owner.email, "--yes", stdout=io.StringIO())
     assert not Memory.objects.filter(owner=owner).exists()
-    out = io.StringIO()
-    call_command(
-        "backfill",
-        str(path),
-        "--user",
-        owner.email,
-        "--source",
-        "contextlayer",
-        "--yes",
-        stdout=out,
-        stderr=io.StringIO(),
-    )
+    _restore(path, owner)
     after = _snapshot(owner)
     assert set(after) == set(before)
     for text, fields in before.items():
         for name, value in fields.items():
             assert after[text][name] == value, (text, name)
     # A second restore adds nothing.
-    call_command(
-        "backfill",
-        str(path),
-        "--user",
-        owner.email,
-        "--source",
-        "contextlayer",
-        "--yes",
-        stdout=io.StringIO(),
-        stderr=io.StringIO(),
-    )
+    _restore(path, owner)
     assert _snapshot(owner) == after
 
 

@@ -178,3 +178,41 @@ def test_json_of_wrong_shape_inside_one_conversation_refuses_the_whole_import(
     with pytest.raises(CommandError, match=r"conversations.json\[1\].chat_messages\[0\]"):
         _backfill(path, owner, "--yes")
     assert not Memory.objects.exists()
+
+
+def test_llm_extractor_sends_each_conversations_new_messages_through_memory_remember(
+    owner: User, tmp_path: Path, settings: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The extraction engine is stood in for: the import's contract is one transcript of the
+    conversation's not-yet-imported messages per call, with provenance."""
+    from memories import imports
+    from memories.services import RememberResult, memory_create
+
+    settings.EXTRACTION_MODE = "anthropic"  # type: ignore[attr-defined]
+    calls: list[dict[str, object]] = []
+
+    def remember(*, actor: Actor, text: str, provenance: dict[str, object]) -> RememberResult:
+        calls.append({"app": actor.app.name, "text": text, "provenance": provenance})
+        fact = memory_create(actor=actor, text=f"fact from {provenance['conversation_id']}")
+        return RememberResult(results=[fact], extraction="fake")
+
+    monkeypatch.setattr(imports, "memory_remember", remember)
+    export = claude_export()
+    path = write_json(tmp_path / "conversations.json", export)
+    assert "extractor llm" in _backfill(path, owner)  # auto picks the LLM; dry run
+    assert not calls
+    _backfill(path, owner, "--yes")
+    (call,) = calls  # the empty conversation sends nothing
+    assert call["app"] == "Claude import"
+    assert str(call["text"]).startswith(
+        "user: I am vegetarian and I live in Lisbon.\nassistant: Noted!"
+    )
+    assert call["provenance"]["conversation_id"] == "c-1"  # type: ignore[index]
+    assert _texts(owner) == ["fact from c-1"]
+
+    export[0]["chat_messages"].append(claude_message("m-9", "human", "I moved to Porto."))
+    write_json(path, export)
+    _backfill(path, owner, "--yes")
+    assert calls[-1]["text"] == "user: I moved to Porto."
+    _backfill(path, owner, "--yes")
+    assert len(calls) == 2

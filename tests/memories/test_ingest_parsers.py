@@ -94,3 +94,49 @@ def test_a_given_source_that_does_not_match_the_file_is_refused(tmp_path: Path) 
     path = write_json(tmp_path / "conversations.json", claude_export())
     with pytest.raises(IngestError, match="looks like a claude export, not chatgpt"):
         load_export(path, "chatgpt")
+
+
+def test_without_current_node_the_most_recent_leaf_is_the_kept_branch(tmp_path: Path) -> None:
+    export = chatgpt_export()
+    del export[0]["current_node"]
+    mapping = export[0]["mapping"]
+    mapping["a-old"]["message"]["create_time"] = 1_600_000_000.0  # the abandoned branch is older
+    mapping["a1-regen"]["message"]["create_time"] = 1_600_000_001.0
+    mapping["u4"]["message"]["create_time"] = 1_800_000_000.0
+    (conversation,) = load_export(write_json(tmp_path / "conversations.json", export)).conversations
+    assert [m.id for m in conversation.messages] == ["u1", "a1", "u2"]
+
+
+def test_a_cycle_in_the_mapping_is_refused(tmp_path: Path) -> None:
+    export = chatgpt_export()
+    export[0]["mapping"]["root"]["parent"] = "u4"
+    with pytest.raises(IngestError, match="cycle"):
+        load_export(write_json(tmp_path / "conversations.json", export))
+
+
+def test_our_own_export_is_detected_by_its_format_field(tmp_path: Path) -> None:
+    document = {
+        "format": "context-layer-export",
+        "version": 1,
+        "exported_at": "2026-01-01T00:00:00+00:00",
+        "memories": [
+            {
+                "id": "7f0e4c1e-0000-4000-8000-000000000001",
+                "text": "I like figs.",
+                "categories": ["food"],
+                "state": "paused",
+                "provenance": {},
+                "created_at": "2025-01-01T00:00:00+00:00",
+                "updated_at": "2025-01-02T00:00:00+00:00",
+            }
+        ],
+        "connected_apps": [],
+        "access_log": [],
+    }
+    archive = tmp_path / "backup.zip"
+    archive.write_bytes(zip_bytes({"me.json": json.dumps(document).encode()}))
+    export = load_export(archive)
+    assert export.source == "contextlayer" and export.memories[0].state == "paused"
+    document["version"] = 2
+    with pytest.raises(IngestError, match="version 2 is not supported"):
+        load_export(write_json(tmp_path / "me.json", document))
