@@ -27,7 +27,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     CONTEXT_LAYER_HOME=/var/lib/context-layer \
     STATIC_ROOT=/app/staticfiles \
     DJANGO_SETTINGS_MODULE=contextlayer.settings
-RUN CONTEXT_LAYER_ENV=production SECRET_KEY=build-time-only PUBLIC_URL=https://build.invalid \
+RUN CONTEXT_LAYER_ENV=production SECRET_KEY=build-time-only OIDC_PRIVATE_KEY=build-time-only \
+        PUBLIC_URL=https://build.invalid \
         python manage.py collectstatic --noinput \
     && SECRET_KEY=build-time-only python -c "import django; django.setup(); \
 from memories.embeddings import default_model_dir, get_embedder; \

@@ -112,4 +112,4 @@ def test_without_the_test_only_loopback_allowance_the_ssrf_guard_refuses_the_doc
         sign_in(browser, alice.email)
         page = browser.get(authorize_url(client_id, challenge))
     assert page.status_code != 200 or "Metadata Client" not in page.text
-    assert not ConnectedApp.objects.filter(owner=alice).exists()
+    assert not ConnectedApp.objects.filter(owner=alice, kind=ConnectedApp.Kind.OAUTH).exists()

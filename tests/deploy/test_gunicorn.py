@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.contextlayer.test_serve import _free_port
+from tests.deploy.test_check_deploy import OIDC_PRIVATE_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,6 +37,7 @@ def test_gunicorn_serves_health_and_the_api_docs_with_local_static_files() -> No
         DJANGO_SETTINGS_MODULE="contextlayer.settings",
         CONTEXT_LAYER_ENV="production",
         SECRET_KEY=secrets.token_urlsafe(64),
+        OIDC_PRIVATE_KEY=OIDC_PRIVATE_KEY,
         PUBLIC_URL="https://memory.example.com",
         PORT=str(port),
         WEB_CONCURRENCY="1",

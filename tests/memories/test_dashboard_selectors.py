@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -55,8 +56,13 @@ def test_readers_and_trail_name_the_apps_and_hide_others_memories(
 
 
 def test_map_counts_each_category_and_uncategorised_per_app(
-    app_actor: Callable[[User, str], Actor], owner: User, owner_dash: Actor, stranger_dash: Actor
+    app_actor: Callable[[User, str], Actor],
+    owner: User,
+    owner_dash: Actor,
+    stranger_dash: Actor,
+    settings: Any,
 ) -> None:
+    settings.AUTO_CATEGORIZE = False  # "No category" must stay uncategorised here
     cursor = app_actor(owner, "Cursor")
     services.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
     services.memory_create(actor=cursor, text="Uses Vim at work", categories=["technology", "work"])
