@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from bench import add, locomo, search
+from bench import add, locomo, locomo_sweep, search
 from bench.environment import setup_django
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
-    for module in (add, search, locomo):
+    for module in (add, search, locomo, locomo_sweep):
         module.register(sub)
     args = parser.parse_args(argv)
     setup_django(args.database_url)

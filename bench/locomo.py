@@ -57,7 +57,7 @@ def load(path: Path) -> list[Conversation]:
     """Parse the LoCoMo JSON (a list of samples with `conversation` and `qa`)."""
     from memories.text import normalise
 
-    out = []
+    out: list[Conversation] = []
     for sample in json.loads(path.read_text()):
         conv = sample["conversation"]
         turns: list[Turn] = []
@@ -107,6 +107,10 @@ def recall_at(ranked: Sequence[str], gold: Iterable[str], k: int) -> float:
     return len(gold_set.intersection(ranked[:k])) / len(gold_set)
 
 
+def _mean_recall(rows: Sequence[tuple[list[str], frozenset[str]]], k: int) -> float:
+    return round(sum(recall_at(ranked, gold, k) for ranked, gold in rows) / len(rows), 4)
+
+
 def summarise(
     per_question: dict[str, list[tuple[int, list[str], frozenset[str]]]], ks: Sequence[int]
 ) -> dict[str, dict[str, dict[str, float]]]:
@@ -120,10 +124,7 @@ def summarise(
                 groups["all_1_4"].append((ranked, gold))
         order = ["all_1_4", *sorted(g for g in groups if g != "all_1_4")]
         out[name] = {
-            group: {
-                f"R@{k}": round(sum(recall_at(r, g, k) for r, g in groups[group]) / len(groups[group]), 4)
-                for k in ks
-            }
+            group: {f"R@{k}": _mean_recall(groups[group], k) for k in ks}
             for group in order
             if groups[group]
         }
@@ -228,6 +229,6 @@ def run(args: Any) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser("locomo", help="LoCoMo turn-level recall: project vs BM25 vs dense.")
     parser.add_argument("path", help="LoCoMo JSON file (e.g. locomo-dev.json).")
-    parser.add_argument("--k", default="5,10,50", help="Comma-separated cut-offs (default 5,10,50).")
+    parser.add_argument("--k", default="5,10,50", help="Cut-offs, comma-separated.")
     add_common(parser)
     parser.set_defaults(run=run)

@@ -93,9 +93,10 @@ def _filters(visible: str) -> str:
     return _FILTERS.format(visible=visible)
 
 
-def dense_arm(
+def dense_statement(
     qvec: np.ndarray, *, visible: str, params: dict[str, Any], depth: int = ARM_DEPTH
-) -> list[tuple[uuid.UUID, float]]:
+) -> tuple[str, dict[str, Any]]:
+    """The dense arm's SQL and arguments (apart, so `bench search` can time the SQL alone)."""
     sql = DENSE_SQL.format(filters=_filters(visible))
     args = {
         **params,
@@ -103,26 +104,52 @@ def dense_arm(
         "model": settings.EMBEDDING_MODEL,
         "depth": depth,
     }
-    with connection.cursor() as cur:
-        cur.execute(sql, args)
-        return [(row[0], float(row[1])) for row in cur.fetchall()]
+    return sql, args
 
 
-def lexical_arm(
-    query: str, *, visible: str, params: dict[str, Any], depth: int = ARM_DEPTH
-) -> list[tuple[uuid.UUID, float]]:
+def lexical_statement(
+    query: str,
+    *,
+    visible: str,
+    params: dict[str, Any],
+    depth: int = ARM_DEPTH,
+    k1: float = BM25_K1,
+    b: float = BM25_B,
+) -> tuple[str, dict[str, Any]]:
     sql = LEXICAL_SQL.format(filters=_filters(visible))
     args = {
         **params,
         "q": query,
         "cfg": settings.TEXT_SEARCH_CONFIG,
-        "k1": BM25_K1,
-        "b": BM25_B,
+        "k1": k1,
+        "b": b,
         "depth": depth,
     }
+    return sql, args
+
+
+def _run(statement: tuple[str, dict[str, Any]]) -> list[tuple[uuid.UUID, float]]:
     with connection.cursor() as cur:
-        cur.execute(sql, args)
+        cur.execute(*statement)
         return [(row[0], float(row[1])) for row in cur.fetchall()]
+
+
+def dense_arm(
+    qvec: np.ndarray, *, visible: str, params: dict[str, Any], depth: int = ARM_DEPTH
+) -> list[tuple[uuid.UUID, float]]:
+    return _run(dense_statement(qvec, visible=visible, params=params, depth=depth))
+
+
+def lexical_arm(
+    query: str,
+    *,
+    visible: str,
+    params: dict[str, Any],
+    depth: int = ARM_DEPTH,
+    k1: float = BM25_K1,
+    b: float = BM25_B,
+) -> list[tuple[uuid.UUID, float]]:
+    return _run(lexical_statement(query, visible=visible, params=params, depth=depth, k1=k1, b=b))
 
 
 def fuse(
