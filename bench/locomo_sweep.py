@@ -1,7 +1,8 @@
 """A small parameter sweep for the hybrid search on LoCoMo (how memories/search.py was tuned).
 
 Both arms are run once per question and setting (BM25 k1, b), then fused in Python with each fusion
-candidate: weighted RRF (k, lexical weight) and a convex combination of min-max normalised scores.
+candidate: weighted RRF (k, lexical weight) and a convex combination of min-max normalised scores
+(`memories.search.fuse_scores`, dense share alpha).
 Besides the pooled recall it prints a leave-one-conversation-out estimate (pick the best setting on
 four conversations, score it on the fifth), a guard against fitting five conversations.
 """
@@ -41,18 +42,10 @@ def rrf(k: int, lexical_weight: float) -> Fusion:
 
 
 def convex(alpha: float) -> Fusion:
-    def norm(arm: Arm) -> dict[uuid.UUID, float]:
-        if not arm:
-            return {}
-        hi, lo = arm[0][1], arm[-1][1]
-        span = (hi - lo) or 1.0
-        return {mid: (score - lo) / span for mid, score in arm}
+    from memories.search import fuse_scores
 
     def run(dense: Arm, lexical: Arm) -> list[uuid.UUID]:
-        d, lx = norm(dense), norm(lexical)
-        ids = d.keys() | lx.keys()
-        score = {m: alpha * d.get(m, 0.0) + (1 - alpha) * lx.get(m, 0.0) for m in ids}
-        return sorted(ids, key=lambda m: (-score[m], str(m)))
+        return [c.id for c in fuse_scores(dense, lexical, depth=DEPTH, dense_share=alpha)]
 
     return run
 
