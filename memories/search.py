@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import connection
 
 # Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md): recall@10 over
-# categories 1-4, 764 questions. Reference points in that run: rank-bm25 alone .579, our BM25 arm
+# categories 1-4, 760 questions. Reference points in that run: rank-bm25 alone .579, our BM25 arm
 # alone (k1 1.2, b .75) .618, dense alone .514, plain RRF (k 60) .593. A convex combination of
 # min-max normalised scores beat every RRF setting (k 5-60, lexical weight .75-2); with dense
 # share .4 it led for every k1 in .9-2 (.690-.696) and BM25 b .3 (short turns: little length
