@@ -16,7 +16,7 @@ import json
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -182,33 +182,39 @@ class Tenant:
         return [self.dia_of[mid] for mid, _ in rows]
 
 
+def each_tenant(conversations: Sequence[Conversation]) -> Iterator[Tenant]:
+    """Load the conversations one at a time; their users are dropped once the loop is done."""
+    stop_words = english_stop_words()
+    tenants: list[Tenant] = []
+    try:
+        for conv in conversations:
+            tenants.append(Tenant(conv, stop_words))
+            yield tenants[-1]
+    finally:
+        drop_users([t.user for t in tenants])
+
+
 def evaluate(
     conversations: Sequence[Conversation], ks: Sequence[int], *, verbose: bool = False
 ) -> dict[str, dict[str, dict[str, float]]]:
     """Recall of the three retrievers over the same memories, in the same run."""
     depth = max(ks)
-    stop_words = english_stop_words()
     per_question: dict[str, list[tuple[int, list[str], frozenset[str]]]] = {
         name: [] for name in RETRIEVERS
     }
-    tenants = []
-    try:
-        for conv in conversations:
-            started = time.perf_counter()
-            tenant = Tenant(conv, stop_words)
-            tenants.append(tenant)
-            rankers = {"project": tenant.project, "bm25": tenant.bm25_ranked, "dense": tenant.dense}
-            for q in conv.questions:
-                for name, rank in rankers.items():
-                    per_question[name].append((q.category, rank(q, depth), q.gold))
-            if verbose:
-                print(
-                    f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions "
-                    f"({time.perf_counter() - started:.1f} s)",
-                    flush=True,
-                )
-    finally:
-        drop_users([t.user for t in tenants])
+    started = time.perf_counter()
+    for tenant in each_tenant(conversations):
+        rankers = {"project": tenant.project, "bm25": tenant.bm25_ranked, "dense": tenant.dense}
+        for q in tenant.conv.questions:
+            for name, rank in rankers.items():
+                per_question[name].append((q.category, rank(q, depth), q.gold))
+        if verbose:
+            print(
+                f"{tenant.conv.sample_id}: {len(tenant.conv.turns)} turns, "
+                f"{len(tenant.conv.questions)} questions ({time.perf_counter() - started:.1f} s)",
+                flush=True,
+            )
+        started = time.perf_counter()
     return summarise(per_question, ks)
 
 

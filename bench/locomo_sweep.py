@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.environment import add_common, drop_users, emit
-from bench.locomo import Tenant, english_stop_words, load, recall_at
+from bench.environment import add_common, emit
+from bench.locomo import each_tenant, load, recall_at
 
 K1S = (0.9, 1.2, 1.6, 2.0)
 BS = (0.3, 0.5, 0.75, 0.9)
@@ -67,34 +67,27 @@ def sweep(path: Path) -> dict[str, Any]:
     from memories.visibility import visible_sql
 
     conversations = load(path)
-    stop_words = english_stop_words()
     table = fusions()
     # (setting, fusion) -> conversation -> list of recall@CUTOFF for questions of categories 1-4
     scores: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    tenants = []
-    try:
-        for conv in conversations:
-            started = time.perf_counter()
-            tenant = Tenant(conv, stop_words)
-            tenants.append(tenant)
-            visible, params = visible_sql(tenant.actor)
-            params = {**params, "category": None}
-            questions = [q for q in conv.questions if 1 <= q.category <= 4]
-            for q in questions:
-                qvec = get_embedder().embed_query(q.question)
-                dense = search.dense_arm(qvec, visible=visible, params=params, depth=DEPTH)
-                for k1, b in itertools.product(K1S, BS):
-                    lexical = search.lexical_arm(
-                        q.question, visible=visible, params=params, depth=DEPTH, k1=k1, b=b
+    started = time.perf_counter()
+    for tenant in each_tenant(conversations):
+        visible, params = visible_sql(tenant.actor)
+        params = {**params, "category": None}
+        for q in [q for q in tenant.conv.questions if 1 <= q.category <= 4]:
+            qvec = get_embedder().embed_query(q.question)
+            dense = search.dense_arm(qvec, visible=visible, params=params, depth=DEPTH)
+            for k1, b in itertools.product(K1S, BS):
+                lexical = search.lexical_arm(
+                    q.question, visible=visible, params=params, depth=DEPTH, k1=k1, b=b
+                )
+                for name, fusion in table.items():
+                    ranked = [tenant.dia_of[m] for m in fusion(dense, lexical)]
+                    scores[(f"k1={k1} b={b}", name)][tenant.conv.sample_id].append(
+                        recall_at(ranked, q.gold, CUTOFF)
                     )
-                    for name, fusion in table.items():
-                        ranked = [tenant.dia_of[m] for m in fusion(dense, lexical)]
-                        scores[(f"k1={k1} b={b}", name)][conv.sample_id].append(
-                            recall_at(ranked, q.gold, CUTOFF)
-                        )
-            print(f"{conv.sample_id}: swept ({time.perf_counter() - started:.0f} s)", flush=True)
-    finally:
-        drop_users([t.user for t in tenants])
+        print(f"{tenant.conv.sample_id}: swept ({time.perf_counter() - started:.0f} s)", flush=True)
+        started = time.perf_counter()
     return _report(scores, [c.sample_id for c in conversations])
 
 
