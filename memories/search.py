@@ -154,16 +154,9 @@ def dense_arm(
     return _run(dense_statement(qvec, visible=visible, params=params, depth=depth))
 
 
-def lexical_arm(
-    query: str,
-    *,
-    visible: str,
-    params: dict[str, Any],
-    depth: int = ARM_DEPTH,
-    k1: float = BM25_K1,
-    b: float = BM25_B,
-) -> list[tuple[uuid.UUID, float]]:
-    return _run(lexical_statement(query, visible=visible, params=params, depth=depth, k1=k1, b=b))
+def lexical_arm(query: str, **options: Any) -> list[tuple[uuid.UUID, float]]:
+    """The lexical arm's rows, best first; `options` are those of `lexical_statement`."""
+    return _run(lexical_statement(query, **options))
 
 
 def fuse(
