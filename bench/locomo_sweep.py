@@ -116,7 +116,21 @@ def _report(
     total = sum(n for *_, n in held_out)
     cv = sum(v * n for *_, v, n in held_out) / total
     print(f"Leave-one-conversation-out R@{CUTOFF}: {cv:.4f}")
+    families = {"rrf": "rrf ", "convex": "convex ", "dense": "dense only", "lexical": "lexical only"}
+    best = {
+        family: max(
+            ((key, v) for key, v in pooled.items() if key[1].startswith(prefix)),
+            key=lambda kv: kv[1],
+        )
+        for family, prefix in families.items()
+    }
+    for family, ((setting, fusion), value) in best.items():
+        print(f"best {family:8s} {value:.4f}  {setting} | {fusion}")
     return {
+        "best_of_each": {
+            family: {"setting": f"{s} | {f}", f"R@{CUTOFF}": round(v, 4)}
+            for family, ((s, f), v) in best.items()
+        },
         "top": [
             {"setting": s, "fusion": f, f"R@{CUTOFF}": round(v, 4)} for (s, f), v in ranking[:15]
         ],
