@@ -116,7 +116,12 @@ def _report(
     total = sum(n for *_, n in held_out)
     cv = sum(v * n for *_, v, n in held_out) / total
     print(f"Leave-one-conversation-out R@{CUTOFF}: {cv:.4f}")
-    families = {"rrf": "rrf ", "convex": "convex ", "dense": "dense only", "lexical": "lexical only"}
+    families = {
+        "rrf": "rrf ",
+        "convex": "convex ",
+        "dense": "dense only",
+        "lexical": "lexical only",
+    }
     best = {
         family: max(
             ((key, v) for key, v in pooled.items() if key[1].startswith(prefix)),
