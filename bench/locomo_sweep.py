@@ -122,19 +122,19 @@ def _report(
         "dense": "dense only",
         "lexical": "lexical only",
     }
-    best = {
+    best_of = {
         family: max(
             ((key, v) for key, v in pooled.items() if key[1].startswith(prefix)),
             key=lambda kv: kv[1],
         )
         for family, prefix in families.items()
     }
-    for family, ((setting, fusion), value) in best.items():
+    for family, ((setting, fusion), value) in best_of.items():
         print(f"best {family:8s} {value:.4f}  {setting} | {fusion}")
     return {
         "best_of_each": {
             family: {"setting": f"{s} | {f}", f"R@{CUTOFF}": round(v, 4)}
-            for family, ((s, f), v) in best.items()
+            for family, ((s, f), v) in best_of.items()
         },
         "top": [
             {"setting": s, "fusion": f, f"R@{CUTOFF}": round(v, 4)} for (s, f), v in ranking[:15]
