@@ -19,9 +19,9 @@ from django.db import connection
 
 # Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md): recall@10 over
 # categories 1-4, 760 questions. Reference points in that run: rank-bm25 alone .579, our BM25 arm
-# alone (k1 1.2, b .75) .618, dense alone .514, plain RRF (k 60) .593. A convex combination of
-# min-max normalised scores beat every RRF setting (k 5-60, lexical weight .75-2); with dense
-# share .4 it led for every k1 in .9-2 (.690-.696) and BM25 b .3 (short turns: little length
+# alone (k1 1.2, b .75) .617, dense alone .514, plain RRF (k 60) .593. A convex combination of
+# min-max normalised scores (.696) beat every RRF setting (best .680: k 5, equal weights); with
+# dense share .4 it led for every k1 in .9-2 (.690-.696) and BM25 b .3 (short turns: little length
 # normalisation) beat .75. Leave-one-conversation-out picked the same setting on all five folds
 # (held-out R@10 .696), so the choice is not one conversation's quirk.
 DENSE_SHARE = 0.4
