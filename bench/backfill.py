@@ -9,9 +9,7 @@ current one). Aim: memories/s >= 0.7 x raw texts/s. Prints readable lines, then 
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
-import os
 import random
 import shutil
 import tempfile
@@ -19,6 +17,8 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+
+from bench.environment import setup_django
 
 _SUBJECTS = ["I", "My partner", "My team", "My sister", "Our dog", "My manager", "My landlord"]
 _VERBS = ["prefer", "am learning", "keep forgetting", "want to try", "recently bought", "dislike"]
@@ -63,24 +63,6 @@ def make_claude_export(conversations: int, user_messages: int = 4, seed: int = 7
             }
         )
     return out
-
-
-def _setup_django(database_url: str | None) -> None:
-    home = tempfile.mkdtemp(prefix="contextlayer-bench-")
-    atexit.register(shutil.rmtree, home, ignore_errors=True)
-    os.environ["CONTEXT_LAYER_HOME"] = home
-    if database_url:
-        os.environ["DATABASE_URL"] = database_url
-    else:
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["EMBEDDED_DB_CLEANUP"] = "delete"
-    os.environ["DJANGO_SETTINGS_MODULE"] = "contextlayer.settings"
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", interactive=False, verbosity=0)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -166,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench backfill", description=__doc__)
     _arguments(parser)
     args = parser.parse_args(argv)
-    _setup_django(args.database_url)
+    setup_django(args.database_url)
     _report(run(args))
 
 

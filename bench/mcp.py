@@ -10,15 +10,13 @@ blocks. Prints readable lines, then one JSON object as the last line.
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
-import os
-import shutil
 import socket
-import tempfile
 import threading
 import time
 from typing import Any
+
+from bench.environment import setup_django
 
 QUERIES = [
     "coffee",
@@ -48,24 +46,6 @@ WORDS = [
     "black", "green", "Rust", "Thai", "dinosaurs", "ten", "garden", "peanuts", "jazz", "Japan",
     "oat", "city", "Python", "Italian", "trains", "five", "robot", "cats", "techno", "Peru",
 ]  # fmt: skip
-
-
-def _setup_django(database_url: str | None) -> None:
-    home = tempfile.mkdtemp(prefix="contextlayer-bench-")
-    atexit.register(shutil.rmtree, home, ignore_errors=True)
-    os.environ["CONTEXT_LAYER_HOME"] = home
-    if database_url:
-        os.environ["DATABASE_URL"] = database_url
-    else:
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["EMBEDDED_DB_CLEANUP"] = "delete"
-    os.environ["DJANGO_SETTINGS_MODULE"] = "contextlayer.settings"
-    os.environ.setdefault("LOG_LEVEL", "WARNING")  # one audit line per call would drown it
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", interactive=False, verbosity=0)
 
 
 def _percentile(samples: list[float], q: float) -> float:
@@ -211,6 +191,6 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench mcp", description=__doc__)
     _add_arguments(parser)
     args = parser.parse_args(argv)
-    _setup_django(args.database_url)
+    setup_django(args.database_url)
     report(measure(args.memories, args.rounds, args.blocks))
     return 0
