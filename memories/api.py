@@ -10,11 +10,13 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
+from accounts.services import require_owner
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from contextlayer.api_types import NO_NUL, DbId, UtcDatetime
-from memories import activity, selectors, services
+from memories import selectors, services
 from memories.categories import DEFAULT_CATEGORIES
+from memories.errors import InvalidInput
 from memories.models import AccessEvent, Memory, MemoryVersion
 
 FilterText = Annotated[str, Field(max_length=200, pattern=NO_NUL)]
@@ -298,7 +300,7 @@ class AccessEventQuery(Schema):
     created_after: UtcDatetime | None = None
     created_before: UtcDatetime | None = None
     cursor: FilterText | None = None
-    limit: int = Field(50, ge=1, le=activity.MAX_EVENTS_PAGE)
+    limit: int = Field(50, ge=1, le=selectors.MAX_PAGE)
 
 
 @events_router.get(
@@ -306,16 +308,21 @@ class AccessEventQuery(Schema):
 )
 def list_access_events(request: HttpRequest, filters: Query[AccessEventQuery]) -> Any:
     """The access log, newest first; content-free (ids, never text). Owner only."""
-    page = activity.access_event_list(
-        actor=request_actor(request),
-        filters=activity.EventFilters(
+    actor = request_actor(request)
+    require_owner(actor)  # a connected app's token: 403 owner_only, not an empty log
+    if filters.cursor and not (filters.cursor.isdigit() and len(filters.cursor) <= 18):
+        raise InvalidInput("The cursor is not one this server issued.", field="cursor")
+    page = selectors.access_events(
+        actor=actor,
+        filters=selectors.ActivityFilters(
             app_id=filters.app_id,
             action=filters.action,
             memory_id=filters.memory_id,
-            created_after=filters.created_after,
-            created_before=filters.created_before,
+            since=filters.created_after,
+            until=filters.created_before,
         ),
-        cursor=filters.cursor,
+        before=int(filters.cursor) if filters.cursor else None,
         limit=filters.limit,
     )
-    return {"items": page.items, "next_cursor": page.next_cursor}
+    next_cursor = str(page.next_before) if page.next_before is not None else None
+    return {"items": page.items, "next_cursor": next_cursor}

@@ -343,7 +343,9 @@ def memory_map(*, actor: Actor) -> MemoryMap:
 @dataclass(frozen=True)
 class ActivityFilters:
     app_name: str | None = None
+    app_id: int | None = None
     action: str | None = None
+    memory_id: uuid.UUID | None = None
     since: datetime | None = None
     until: datetime | None = None
 
@@ -358,6 +360,10 @@ def _events(actor: Actor, filters: ActivityFilters) -> QuerySet[AccessEvent]:
     qs = AccessEvent.objects.filter(owner=actor.user)
     if filters.app_name:
         qs = qs.filter(app_name=filters.app_name)
+    if filters.app_id is not None:
+        qs = qs.filter(app_id=filters.app_id)
+    if filters.memory_id is not None:
+        qs = qs.filter(memory_ids__contains=[filters.memory_id])
     if filters.action:
         if filters.action not in AccessEvent.Action.values:
             raise InvalidInput(f"Unknown action {filters.action!r}.", field="action")
