@@ -34,7 +34,8 @@ def _postmaster_running(pgdata: Path) -> bool:
 
 
 @pytest.mark.timeout(180)
-def test_serve_starts_embedded_database_answers_health_and_stops_cleanly() -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_serve_starts_embedded_database_answers_health_and_stops_cleanly(stop: int) -> None:
     home = Path(tempfile.mkdtemp(prefix="contextlayer-serve-"))
     port = _free_port()
     env = {
@@ -65,7 +66,7 @@ def test_serve_starts_embedded_database_answers_health_and_stops_cleanly() -> No
             assert r.read().decode() == "ready"
         assert _postmaster_running(home / "pgdata")
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         proc.wait(timeout=60)
     deadline = time.monotonic() + 20
     while _postmaster_running(home / "pgdata") and time.monotonic() < deadline:

@@ -59,6 +59,10 @@ class Command(BaseCommand):
                 [sys.executable, sys.argv[0], "db_worker", "--no-reload"],
                 env={**os.environ},
             )
+        # uvicorn re-raises the signal it stopped on; make SIGTERM (systemd, `kill`) end the
+        # process like Ctrl-C does, through `finally` and the exit handlers that stop the worker
+        # and the embedded database, instead of killing it on the spot.
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         url = f"http://{opts['host']}:{opts['port']}"
         self.stderr.write(f"Context Layer on {url}  (Ctrl-C stops it)")
         try:
