@@ -5,9 +5,9 @@ import tempfile
 
 os.environ["CONTEXT_LAYER_HOME"] = tempfile.mkdtemp(prefix="contextlayer-test-")
 os.environ["EMBEDDED_DB_CLEANUP"] = "delete"
-os.environ.pop("DATABASE_URL", None) if os.environ.get("TEST_USE_EMBEDDED", "1") == "1" else None
+os.environ.pop("DATABASE_URL", None)  # tests always run on their own embedded cluster
 
-from contextlayer.settings import *  # noqa: E402,F403
+from contextlayer.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
