@@ -1,0 +1,253 @@
+"""`python -m bench load`: many MCP clients at once against gunicorn with uvicorn workers.
+
+A throwaway user on a temporary embedded PostgreSQL (or `--database-url`), one client token per
+simulated client, and the production server (`gunicorn -c gunicorn.conf.py`, uvicorn workers) in a
+subprocess on loopback. First one client alone measures the single-client p50 of `search_memory`
+(the baseline); then `--clients` real MCP SDK clients, each holding one Streamable HTTP session,
+run a mixed load for `--seconds`: 80% reads (`search_memory` 60%, `list_memories` 20%) and 20%
+`add_memory` with texts unique to the run, so deduplication cannot hide a lost write. Afterwards
+the stored rows are compared with the acknowledged adds (`lost`, `duplicates`). The per-client
+rate limit is raised for the run (RATE_LIMIT_MCP), since every simulated client is one app.
+The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+from bench.environment import setup_django
+from bench.mcp import QUERIES, TOPICS, WORDS, _free_port, _percentile
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = "contextlayer.asgi:application"
+
+
+def _server_env(port: int, workers: int) -> dict[str, str]:
+    from django.conf import settings
+    from django.db import connection
+
+    db = connection.settings_dict
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(
+        DJANGO_SETTINGS_MODULE="contextlayer.settings",
+        CONTEXT_LAYER_HOME=str(settings.HOME),
+        DATABASE_URL=settings.DATABASE_URL
+        or f"postgres://{db['USER']}@/{db['NAME']}?host={db['HOST']}",
+        PORT=str(port),
+        WEB_CONCURRENCY=str(workers),
+        RATE_LIMIT_MCP="1000000/m",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def _start_server(port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(gunicorn), "-c", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", APP],
+            cwd=ROOT,
+            env=_server_env(port, workers),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2):
+                return proc
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.5)
+    proc.kill()
+    raise SystemExit(f"gunicorn did not answer /health; its log:\n{log.read_text()[-3000:]}")
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.acked: set[str] = set()
+        self.requests = 0
+
+
+async def _client(url: str, token: str, work: Any) -> Any:
+    import httpx2
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30) as http,
+        Client(streamable_http_client(f"{url}/mcp", http_client=http), mode="legacy") as client,
+    ):
+        return await work(client)
+
+
+async def _timed(client: Any, tally: Tally, tool: str, args: dict[str, Any]) -> Any:
+    started = time.perf_counter()
+    tally.requests += 1
+    try:
+        result = await client.call_tool(tool, args)
+    except Exception as exc:  # a transport failure is an error of the run, never fatal
+        tally.errors.append(f"{tool}: {type(exc).__name__}: {exc}"[:200])
+        return None
+    tally.latencies.append((time.perf_counter() - started) * 1000)
+    if result.is_error:
+        tally.errors.append(f"{tool}: tool error")
+        return None
+    return result
+
+
+async def _baseline(url: str, token: str, calls: int) -> list[float]:
+    tally = Tally()
+
+    async def work(client: Any) -> None:
+        for i in range(calls):
+            await _timed(client, tally, "search_memory", {"query": QUERIES[i % len(QUERIES)]})
+
+    await _client(url, token, work)
+    return tally.latencies
+
+
+async def _load(url: str, tokens: list[str], seconds: float, run_id: str) -> Tally:
+    tally = Tally()
+    deadline = time.monotonic() + seconds
+
+    async def one(token: str, n: int) -> None:
+        rng = random.Random(n)
+
+        async def work(client: Any) -> None:
+            i = 0
+            while time.monotonic() < deadline:
+                i += 1
+                roll = rng.random()
+                if roll < 0.6:
+                    await _timed(client, tally, "search_memory", {"query": rng.choice(QUERIES)})
+                elif roll < 0.8:
+                    await _timed(client, tally, "list_memories", {"limit": 20})
+                else:
+                    text = f"load {run_id} client {n} write {i}: " + rng.choice(TOPICS).format(
+                        rng.choice(WORDS)
+                    )
+                    result = await _timed(client, tally, "add_memory", {"text": text})
+                    if result is not None and result.structured_content["created"] == 1:
+                        tally.acked.add(text)
+
+        try:
+            await _client(url, token, work)
+        except Exception as exc:
+            tally.errors.append(f"session: {type(exc).__name__}: {exc}"[:200])
+
+    await asyncio.gather(*(one(token, n) for n, token in enumerate(tokens)))
+    return tally
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from accounts.actors import owner_actor
+    from accounts.client_tokens import client_token_create
+    from accounts.models import User
+    from memories.models import Memory
+    from memories.services import NewMemory, memory_create_many
+
+    run_id = uuid.uuid4().hex[:8]
+    user = User.objects.create_user(f"load-{run_id}@bench.invalid")
+    seed = [
+        NewMemory(text=f"{topic.format(word)} (seed {n})")
+        for n, (topic, word) in enumerate((t, w) for t in TOPICS for w in WORDS)
+    ]
+    memory_create_many(actor=owner_actor(user), items=seed[: args.memories])
+    tokens = [
+        client_token_create(user=user, name=f"client {n}", scopes=["read", "write"]).secret
+        for n in range(args.clients + 1)
+    ]
+    port = _free_port()
+    from django.conf import settings
+
+    server = _start_server(port, args.workers, Path(settings.HOME) / "gunicorn.log")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        print(f"gunicorn with {args.workers} uvicorn workers on {url}", file=sys.stderr)
+        single = asyncio.run(_baseline(url, tokens[-1], 30))
+        single_p50 = _percentile(single[5:], 50)  # the first calls warm the workers up
+        print(f"single client search p50 {single_p50:.1f} ms", file=sys.stderr)
+        started = time.monotonic()
+        tally = asyncio.run(_load(url, tokens[: args.clients], args.seconds, run_id))
+        elapsed = time.monotonic() - started
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    stored = list(
+        Memory.objects.filter(owner=user, text__startswith=f"load {run_id} ").values_list(
+            "text", flat=True
+        )
+    )
+    stored_set = set(stored)
+    p50 = _percentile(tally.latencies, 50) if tally.latencies else 0.0
+    p99 = _percentile(tally.latencies, 99) if tally.latencies else 0.0
+    return {
+        "clients": args.clients,
+        "seconds": args.seconds,
+        "workers": args.workers,
+        "requests": tally.requests,
+        "throughput_per_s": round(len(tally.latencies) / elapsed, 1),
+        "errors": len(tally.errors),
+        "error_samples": tally.errors[:5],
+        "acked_adds": len(tally.acked),
+        "stored_adds": len(stored),
+        "lost": len(tally.acked - stored_set),
+        "duplicates": len(stored) - len(stored_set),
+        "stored_unacknowledged": len(stored_set - tally.acked),
+        "single_client_p50_ms": round(single_p50, 2),
+        "p50_ms": round(p50, 2),
+        "p95_ms": round(_percentile(tally.latencies, 95), 2) if tally.latencies else 0.0,
+        "p99_ms": round(p99, 2),
+        "p99_over_single_p50": round(p99 / single_p50, 2) if single_p50 else None,
+    }
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--clients", type=int, default=50, help="Concurrent MCP clients (50).")
+    parser.add_argument("--seconds", type=float, default=60, help="Length of the load (60).")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2).")
+    parser.add_argument("--memories", type=int, default=200, help="Seeded memories (200).")
+    parser.add_argument("--database-url", help="An external PostgreSQL with pgvector.")
+
+
+def _report(result: dict[str, Any]) -> None:
+    print(
+        f"{result['requests']} requests, {result['throughput_per_s']}/s, "
+        f"{result['errors']} errors; p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms "
+        f"({result['p99_over_single_p50']}x the single-client p50); "
+        f"adds acknowledged {result['acked_adds']}, stored {result['stored_adds']}, "
+        f"lost {result['lost']}, duplicates {result['duplicates']}"
+    )
+    print(json.dumps(result))
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("load", help="Many MCP clients against gunicorn: latency, losses.")
+    _arguments(parser)
+    parser.set_defaults(run=lambda args: _report(run(args)))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench load", description=__doc__)
+    _arguments(parser)
+    args = parser.parse_args(argv)
+    setup_django(args.database_url)
+    _report(run(args))
