@@ -15,10 +15,9 @@ from django.utils import timezone
 from accounts.actors import Actor
 from accounts.models import SCOPE_READ, ConnectedApp
 from memories import audit
-from memories.errors import NotFound
 from memories.ingest.contextlayer import FORMAT, VERSION
 from memories.models import AccessEvent, Memory, MemoryVersion
-from memories.visibility import require
+from memories.visibility import require_owner_door
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -83,15 +82,9 @@ def _event(event: AccessEvent) -> dict[str, Any]:
     }
 
 
-def _require_owner(actor: Actor) -> None:
-    require(actor, SCOPE_READ)
-    if not actor.app.is_owner_door:
-        raise NotFound("export")
-
-
 def export_build(*, actor: Actor) -> dict[str, Any]:
     """The whole store of the actor's user, in the versioned export format."""
-    _require_owner(actor)
+    require_owner_door(actor, SCOPE_READ, "export")
     user = actor.user
     versions: dict[Any, list[MemoryVersion]] = defaultdict(list)
     for version in MemoryVersion.objects.filter(owner=user).order_by("created_at", "pk"):

@@ -45,7 +45,7 @@ from memories.models import (
 )
 from memories.provenance import source_ref_hash
 from memories.services import NewMemory, memory_create_many, memory_remember
-from memories.visibility import require
+from memories.visibility import require_owner_door
 
 logger = logging.getLogger("contextlayer.imports")
 
@@ -93,12 +93,6 @@ def resolve_extractor(extractor: str) -> str:
             field="extractor",
         )
     return extractor
-
-
-def _require_owner(actor: Actor) -> None:
-    require(actor, SCOPE_WRITE)
-    if not actor.app.is_owner_door:
-        raise NotFound("import")  # only the owner's own doors import
 
 
 # --- Dry run -------------------------------------------------------------------------------
@@ -184,7 +178,7 @@ def import_run_create(
     estimate: Estimate | None = None,
     upload_path: str = "",
 ) -> ImportRun:
-    _require_owner(actor)
+    require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
     return ImportRun.objects.create(
         owner=actor.user,
         source=source,
@@ -208,7 +202,7 @@ def import_prepare(
 ) -> ImportRun:
     """Read and estimate an upload kept at a server-chosen `path`; the run waits, pending, for
     `import_run_start`. A refused file is deleted and the error raised (IngestError)."""
-    _require_owner(actor)
+    require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
     try:
         mode = resolve_extractor(extractor)
         export = load_export(path, source)
@@ -312,7 +306,7 @@ def import_execute(
     progress: Progress | None = None,
 ) -> ImportRun:
     """Import every conversation (or memory) of the export, each in its own transaction."""
-    _require_owner(actor)
+    require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
     mode = "none" if export.source == "contextlayer" else resolve_extractor(extractor)
     export = _limited(export, limit)
     if run is None:

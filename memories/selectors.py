@@ -23,7 +23,7 @@ from memories.embeddings import get_embedder
 from memories.errors import InvalidInput, NotFound
 from memories.models import AccessEvent, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
-from memories.visibility import require, visible_q, visible_sql
+from memories.visibility import require, require_owner_door, visible_q, visible_sql
 
 MAX_PAGE = 200
 MAX_SEARCH = 100
@@ -200,13 +200,6 @@ WRITE_ACTIONS = (
 )
 
 
-def _require_owner_door(actor: Actor) -> None:
-    """The access log and store-wide figures are the owner's business, not a connected app's."""
-    require(actor, SCOPE_READ)
-    if not actor.app.is_owner_door:
-        raise NotFound("activity")
-
-
 @dataclass(frozen=True)
 class MemoryStats:
     total: int
@@ -217,7 +210,7 @@ class MemoryStats:
 
 def memory_stats(*, actor: Actor) -> MemoryStats:
     """Totals for the stats header, in two aggregate queries whatever the store's size."""
-    _require_owner_door(actor)
+    require_owner_door(actor, SCOPE_READ, "activity")
     qs = Memory.objects.filter(visible_q(actor), superseded_by__isnull=True)
     week_ago = timezone.now() - timedelta(days=7)
     agg = qs.aggregate(
@@ -241,7 +234,7 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
 
 def memory_categories(*, actor: Actor) -> list[str]:
     """Every category in use, for filter menus."""
-    _require_owner_door(actor)
+    require_owner_door(actor, SCOPE_READ, "activity")
     visible, params = visible_sql(actor)
     with connection.cursor() as cur:
         cur.execute(
@@ -276,7 +269,7 @@ def memory_readers(*, actor: Actor, memory_ids: Sequence[object]) -> list[str]:
 
 def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> list[AccessEvent]:
     """Which app read or changed this memory, newest first."""
-    _require_owner_door(actor)
+    require_owner_door(actor, SCOPE_READ, "activity")
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
@@ -318,7 +311,7 @@ class MemoryMap:
 
 def memory_map(*, actor: Actor) -> MemoryMap:
     """The whole store at a glance: active memories by category and origin app, one query."""
-    _require_owner_door(actor)
+    require_owner_door(actor, SCOPE_READ, "activity")
     visible, params = visible_sql(actor)
     sql = f"""
         SELECT coalesce(c.cat, '') AS cat, m.origin_app_name, count(*)
@@ -383,7 +376,7 @@ def access_events(
     limit: int = 50,
 ) -> EventPage:
     """The access log, newest first, keyset-paginated by id."""
-    _require_owner_door(actor)
+    require_owner_door(actor, SCOPE_READ, "activity")
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}.", field="limit")
     qs = _events(actor, filters or ActivityFilters())
@@ -396,7 +389,7 @@ def access_events(
 
 def access_apps(*, actor: Actor) -> list[str]:
     """Names of every door that appears in the access log, for filter menus."""
-    _require_owner_door(actor)
+    require_owner_door(actor, SCOPE_READ, "activity")
     return sorted(
         set(AccessEvent.objects.filter(owner=actor.user).values_list("app_name", flat=True))
     )
@@ -414,7 +407,7 @@ def access_daily(
     *, actor: Actor, days: int = 14, filters: ActivityFilters | None = None
 ) -> list[DailyActivity]:
     """Reads and writes per app per day over the last `days` days (UTC), one grouped query."""
-    _require_owner_door(actor)
+    require_owner_door(actor, SCOPE_READ, "activity")
     since = (timezone.now() - timedelta(days=days - 1)).replace(
         hour=0, minute=0, second=0, microsecond=0
     )
@@ -441,7 +434,7 @@ class AppReads:
 
 def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list[AppReads]:
     """What each connected app read most recently (from the last `scan` read events)."""
-    _require_owner_door(actor)
+    require_owner_door(actor, SCOPE_READ, "activity")
     events = list(
         AccessEvent.objects.filter(owner=actor.user, action__in=READ_ACTIONS)
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)

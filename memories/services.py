@@ -555,10 +555,6 @@ def memory_set_visibility(
     return memory
 
 
-def _readers(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
-    return readers_of(owner_id, memory_ids)
-
-
 def _tombstone(actor: Actor, memories: Sequence[Memory]) -> None:
     """Tombstones for these memories and the predecessors they superseded (deleted with them)."""
     memories = list(memories)
@@ -587,7 +583,7 @@ def memory_delete(*, actor: Actor, memory_id: object) -> DeleteResult:
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         mid = memory.id  # Model.delete() sets the instance's pk to None
-        readers = _readers(actor.user.pk, [mid])
+        readers = readers_of(actor.user.pk, [mid])
         _tombstone(actor, [memory])
         memory.delete()
         audit.record(actor, AccessEvent.Action.DELETE, [mid], detail={"read_by": readers})
@@ -605,7 +601,7 @@ def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[De
         )
         if len(memories) != len(set(mids)):
             raise NotFound()
-        results = [DeleteResult(m.id, _readers(actor.user.pk, [m.id])) for m in memories]
+        results = [DeleteResult(m.id, readers_of(actor.user.pk, [m.id])) for m in memories]
         _tombstone(actor, memories)
         Memory.objects.filter(pk__in=[m.id for m in memories]).delete()
         audit.record(actor, AccessEvent.Action.DELETE, [m.id for m in memories])

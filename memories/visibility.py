@@ -10,7 +10,7 @@ from django.db.models import Q
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
 from memories.categories import SENSITIVE
-from memories.errors import AppPaused, InvalidInput, ScopeRequired
+from memories.errors import AppPaused, InvalidInput, NotFound, ScopeRequired
 from memories.models import MemoryState, UserCategory
 
 
@@ -20,6 +20,14 @@ def require(actor: Actor, scope: str) -> None:
         raise AppPaused(actor.app.name)
     if not actor.has_scope(scope):
         raise ScopeRequired(scope)
+
+
+def require_owner_door(actor: Actor, scope: str, what: str) -> None:
+    """Store-wide work (export, import, the access log) is for the owner's own doors; to a
+    connected app it does not exist (NotFound, like another user's object)."""
+    require(actor, scope)
+    if not actor.app.is_owner_door:
+        raise NotFound(what)
 
 
 def _denied_sensitive(app: ConnectedApp) -> list[str]:
