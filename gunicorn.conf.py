@@ -8,6 +8,9 @@ import os
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# One onnxruntime thread per worker: the workers already fill the cores, and per-worker pools of
+# spin-waiting threads would steal CPU from each other (about half the embedding rate under load).
+os.environ.setdefault("EMBEDDING_THREADS", "1")
 worker_class = "uvicorn_worker.UvicornWorker"
 # Behind a reverse proxy: trust its X-Forwarded-* headers (restrict to the proxy's address).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")

@@ -5,10 +5,14 @@ simulated client, and the production server (`gunicorn -c gunicorn.conf.py`, uvi
 subprocess on loopback. First one client alone measures the single-client p50 of `search_memory`
 (the baseline); then `--clients` real MCP SDK clients, each holding one Streamable HTTP session,
 run a mixed load for `--seconds`: 80% reads (`search_memory` 60%, `list_memories` 20%) and 20%
-`add_memory` with texts unique to the run, so deduplication cannot hide a lost write. Afterwards
-the stored rows are compared with the acknowledged adds (`lost`, `duplicates`). The per-client
-rate limit is raised for the run (RATE_LIMIT_MCP), since every simulated client is one app.
-The last line is one JSON object.
+`add_memory` with texts unique to the run, so deduplication cannot hide a lost write. Between two
+calls each client waits a random think time (exponential, mean `--think-ms`, 1 s by default): an
+assistant calls a memory tool between turns of a conversation, not in a tight loop. With
+`--think-ms 0` the clients call back to back, which measures saturation (throughput), not latency:
+there p50 is the queue length over the throughput (Little's law), whatever the server does.
+Afterwards the stored rows are compared with the acknowledged adds (`lost`, `duplicates`). The
+per-client rate limit is raised for the run (RATE_LIMIT_MCP), since every simulated client is one
+app. The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -78,6 +82,7 @@ def _start_server(port: int, workers: int, log: Path) -> subprocess.Popen[bytes]
 class Tally:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.by_tool: dict[str, list[float]] = {}
         self.errors: list[str] = []
         self.acked: set[str] = set()
         self.requests = 0
@@ -103,7 +108,9 @@ async def _timed(client: Any, tally: Tally, tool: str, args: dict[str, Any]) -> 
     except Exception as exc:  # a transport failure is an error of the run, never fatal
         tally.errors.append(f"{tool}: {type(exc).__name__}: {exc}"[:200])
         return None
-    tally.latencies.append((time.perf_counter() - started) * 1000)
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    tally.latencies.append(elapsed_ms)
+    tally.by_tool.setdefault(tool, []).append(elapsed_ms)
     if result.is_error:
         tally.errors.append(f"{tool}: tool error")
         return None
@@ -121,7 +128,9 @@ async def _baseline(url: str, token: str, calls: int) -> list[float]:
     return tally.latencies
 
 
-async def _load(url: str, tokens: list[str], seconds: float, run_id: str) -> Tally:
+async def _load(
+    url: str, tokens: list[str], seconds: float, run_id: str, think_ms: float = 0
+) -> Tally:
     tally = Tally()
     deadline = time.monotonic() + seconds
 
@@ -131,6 +140,11 @@ async def _load(url: str, tokens: list[str], seconds: float, run_id: str) -> Tal
         async def work(client: Any) -> None:
             i = 0
             while time.monotonic() < deadline:
+                if think_ms:
+                    pause = rng.expovariate(1000 / think_ms)
+                    await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+                    if time.monotonic() >= deadline:
+                        break
                 i += 1
                 roll = rng.random()
                 if roll < 0.6:
@@ -183,7 +197,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         single_p50 = _percentile(single[5:], 50)  # the first calls warm the workers up
         print(f"single client search p50 {single_p50:.1f} ms", file=sys.stderr)
         started = time.monotonic()
-        tally = asyncio.run(_load(url, tokens[: args.clients], args.seconds, run_id))
+        tally = asyncio.run(_load(url, tokens[: args.clients], args.seconds, run_id, args.think_ms))
         elapsed = time.monotonic() - started
     finally:
         server.terminate()
@@ -203,6 +217,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "clients": args.clients,
         "seconds": args.seconds,
         "workers": args.workers,
+        "think_ms": args.think_ms,
         "requests": tally.requests,
         "throughput_per_s": round(len(tally.latencies) / elapsed, 1),
         "errors": len(tally.errors),
@@ -217,6 +232,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "p95_ms": round(_percentile(tally.latencies, 95), 2) if tally.latencies else 0.0,
         "p99_ms": round(p99, 2),
         "p99_over_single_p50": round(p99 / single_p50, 2) if single_p50 else None,
+        "by_tool": {
+            tool: {
+                "calls": len(ms),
+                "p50_ms": round(_percentile(ms, 50), 2),
+                "p99_ms": round(_percentile(ms, 99), 2),
+            }
+            for tool, ms in sorted(tally.by_tool.items())
+        },
     }
 
 
@@ -224,6 +247,12 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clients", type=int, default=50, help="Concurrent MCP clients (50).")
     parser.add_argument("--seconds", type=float, default=60, help="Length of the load (60).")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2).")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=1000,
+        help="Mean pause of each client between calls (1000; 0 = back to back, saturation).",
+    )
     parser.add_argument("--memories", type=int, default=200, help="Seeded memories (200).")
     parser.add_argument("--database-url", help="An external PostgreSQL with pgvector.")
 

@@ -179,6 +179,10 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Memory core
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
 EMBEDDING_DIMENSIONS = 384
+# onnxruntime threads per process for the embedding model; 0 lets onnxruntime choose (all cores,
+# spin-waiting between runs). gunicorn.conf.py sets 1: with a worker per core, pools of spinning
+# threads in every worker fight over the same cores (bench load: see docs/reliability.md).
+EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 0)
 TEXT_SEARCH_CONFIG = env_str("TEXT_SEARCH_CONFIG", "english")
 MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
 MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)

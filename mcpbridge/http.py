@@ -153,19 +153,20 @@ def challenge(origin: str, error: str | None, description: str) -> str:
     return "Bearer " + ", ".join(parts)
 
 
-def _resolve(raw: str, resource: str) -> Credential | None:
+def _admit(raw: str | None, resource: str) -> tuple[Credential, Decision] | None:
+    """The caller's credential and its rate-limit decision; None for no or a bad token.
+
+    One trip to Django's sync thread for both: each trip costs a connection health check.
+    Requests are counted per connected app in PostgreSQL, so every worker shares the budget.
+    """
+    if raw is None:
+        return None
     close_old_connections()
     try:
-        return resolve_bearer(raw, resource=resource)
-    finally:
-        close_old_connections()
-
-
-def _rate_check(credential: Credential) -> Decision:
-    """Requests per connected app, counted in PostgreSQL so every worker shares the budget."""
-    close_old_connections()
-    try:
-        return hit("mcp", f"app:{credential.app.pk}")
+        credential = resolve_bearer(raw, resource=resource)
+        if credential is None:
+            return None
+        return credential, hit("mcp", f"app:{credential.app.pk}")
     finally:
         close_old_connections()
 
@@ -194,11 +195,12 @@ class MCPHttpApp:
     async def lifespan(self) -> AsyncIterator[None]:
         """The session manager's task group, held open by the outer ASGI app while serving.
 
-        The embedding model is loaded first, so the first search does not pay for it.
+        The embedding model and the category classifier are loaded first, so the first search
+        or write does not pay for them.
         """
-        from memories.embeddings import get_embedder
+        from memories.classify import warm_up
 
-        await sync_to_async(lambda: get_embedder().embed_query("warm up"), thread_sensitive=True)()
+        await sync_to_async(warm_up, thread_sensitive=True)()
         # A second lifespan in the same process (a restarted server, the test suite) needs its
         # own manager: the SDK refuses to run one twice.
         self.inner = self._build_inner()
@@ -252,10 +254,8 @@ class MCPHttpApp:
     ) -> None:
         raw = _bearer(headers)
         resource = resource_url(origin)
-        credential = None
-        if raw is not None:
-            credential = await sync_to_async(_resolve, thread_sensitive=True)(raw, resource)
-        if credential is None:
+        admitted = await sync_to_async(_admit, thread_sensitive=True)(raw, resource)
+        if admitted is None:
             if raw is not None:  # a client token's shown prefix at most; never the secret
                 shown = raw[:12] if raw.startswith("clt_") else ""
                 logger.info("mcp token refused", extra={"token_prefix": shown})
@@ -269,7 +269,7 @@ class MCPHttpApp:
                 [(b"www-authenticate", header)],
             )
             return
-        decision = await sync_to_async(_rate_check, thread_sensitive=True)(credential)
+        credential, decision = admitted
         if not decision.allowed:
             await _send_json(
                 send,

@@ -20,7 +20,7 @@ from django.http import HttpRequest
 from accounts.admin import operator_actor
 from memories import services
 from memories.errors import DomainError
-from memories.models import AccessEvent, Memory, MemoryState, MemoryTombstone
+from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryTombstone
 
 
 def _show_text() -> bool:
@@ -71,7 +71,7 @@ class MemoryAdmin(ReadOnlyAdmin):
         return (
             super()
             .get_queryset(request)
-            .defer("embedding", "tsv")
+            .defer(*UNSHOWN_COLUMNS)
             .annotate(_text_length=Length("text"))
         )
 

@@ -43,6 +43,30 @@ def _normalised(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     return matrix / np.maximum(norms, 1e-12)
 
 
+_VECTORS_MAX = 4096
+_vectors: dict[tuple[str, str], np.ndarray] = {}
+_vectors_lock = threading.Lock()
+
+
+def _prototype_vectors(texts: Sequence[str]) -> list[np.ndarray]:
+    """Embeddings of prototype texts, each embedded once per process and model.
+
+    A user's own category then costs a classifier its few texts, not the whole default vocabulary
+    again (hundreds of texts: seconds of CPU inside a request).
+    """
+    embedder = get_embedder()
+    model = embedder.model_name
+    with _vectors_lock:
+        known = {t: _vectors[(model, t)] for t in texts if (model, t) in _vectors}
+    missing = [t for t in dict.fromkeys(texts) if t not in known]
+    known.update(zip(missing, embedder.embed(missing), strict=True))
+    with _vectors_lock:
+        if len(_vectors) + len(missing) > _VECTORS_MAX:
+            _vectors.clear()
+        _vectors.update({(model, t): known[t] for t in missing})
+    return [known[t] for t in texts]
+
+
 class Classifier:
     """Scores memories against a fixed set of categories; cheap once the prototypes are embedded."""
 
@@ -57,7 +81,7 @@ class Classifier:
             for text in (category.description, *category.examples):
                 texts.append(text)
                 owners.append(index)
-        self._prototypes = _normalised(get_embedder().embed(texts))
+        self._prototypes = _normalised(_prototype_vectors(texts))
         self._owners = np.asarray(owners)
 
     def scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -104,3 +128,11 @@ def classifier_for(extra: Sequence[Category] = ()) -> Classifier:
                 _cache.clear()
             _cache[key] = Classifier([*DEFAULT_CATEGORIES, *extra])
         return _cache[key]
+
+
+def warm_up() -> None:
+    """Load the model and the default vocabulary's classifier before the first request needs it.
+
+    Built lazily inside a request, it holds that worker's sync thread for seconds (bench load).
+    """
+    classifier_for()

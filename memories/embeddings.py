@@ -124,10 +124,13 @@ class Embedder:
     def _build(self) -> Any:
         from fastembed import TextEmbedding
 
+        threads = settings.EMBEDDING_THREADS or None
         try:
             if self.model_name == DEFAULT_MODEL:
-                return TextEmbedding(DEFAULT_MODEL, specific_model_path=str(default_model_dir()))
-            return TextEmbedding(self.model_name, local_files_only=True)
+                return TextEmbedding(
+                    DEFAULT_MODEL, specific_model_path=str(default_model_dir()), threads=threads
+                )
+            return TextEmbedding(self.model_name, local_files_only=True, threads=threads)
         except EmbeddingModelUnavailable:
             raise
         except Exception as exc:

@@ -27,6 +27,11 @@ class Origin(models.TextChoices):
     CLI = "cli", "Command line"
 
 
+# Columns no reader shows: parsing a 384-float vector from its text form costs more than the rest
+# of the row (bench load profile), so list and search results leave both unloaded.
+UNSHOWN_COLUMNS = ("embedding", "tsv")
+
+
 class Memory(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)

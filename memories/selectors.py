@@ -21,7 +21,7 @@ from accounts.models import SCOPE_READ, ConnectedApp
 from memories import audit, search
 from memories.embeddings import get_embedder
 from memories.errors import InvalidInput, NotFound
-from memories.models import AccessEvent, Memory, MemoryState, MemoryVersion
+from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
 from memories.visibility import require, require_owner_door, visible_q, visible_sql
 
@@ -127,7 +127,7 @@ def memory_list(
     if cursor:
         created, mid = _decode_cursor(cursor)
         qs = qs.filter(Q(created_at__lt=created) | Q(created_at=created, id__lt=mid))
-    rows = list(qs.order_by("-created_at", "-id")[: limit + 1])
+    rows = list(qs.defer(*UNSHOWN_COLUMNS).order_by("-created_at", "-id")[: limit + 1])
     items = rows[:limit]
     next_cursor = _encode_cursor(items[-1]) if len(rows) > limit else None
     if record:
@@ -168,7 +168,7 @@ def memory_search(
     candidates = search.hybrid(
         query, qvec, visible=visible, params=params, category=cat, limit=limit
     )
-    rows = Memory.objects.in_bulk([c.id for c in candidates])
+    rows = Memory.objects.defer(*UNSHOWN_COLUMNS).in_bulk([c.id for c in candidates])
     hits = [SearchHit(memory=rows[c.id], score=c.score) for c in candidates if c.id in rows]
     if record:
         audit.record(actor, AccessEvent.Action.SEARCH, [h.memory.id for h in hits])
@@ -296,7 +296,7 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
         depth=limit + 1,
     )
     ids = [mid for mid, _ in near if mid != memory.id][:limit]
-    rows = Memory.objects.in_bulk(ids)
+    rows = Memory.objects.defer(*UNSHOWN_COLUMNS).in_bulk(ids)
     return [SearchHit(memory=rows[mid], score=sim) for mid, sim in near if mid in rows]
 
 

@@ -4,7 +4,9 @@ user's choice winning, and the categorize command."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
+import numpy as np
 import pytest
 from django.core.management import call_command
 from pytest_django.fixtures import Settings
@@ -12,7 +14,9 @@ from pytest_django.fixtures import Settings
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from bench.categories import load, run
-from memories import services
+from memories import classify, services
+from memories.categories import Category
+from memories.embeddings import Embedder, get_embedder
 from memories.errors import Conflict, InvalidInput, NotFound
 from memories.selectors import memory_get
 from memories.user_categories import category_add, category_list, memory_recategorize
@@ -120,3 +124,21 @@ def test_automatic_labels_follow_an_edited_text_but_the_users_choice_stays(
     services.memory_update(actor=owner_dash, memory_id=chosen.id, text="I take insulin daily")
     chosen.refresh_from_db()
     assert chosen.categories == ["hobbies"]
+
+
+def test_a_users_own_category_costs_the_classifier_only_its_own_texts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    classify.classifier_for()  # the default vocabulary, as warmed up at start
+    embedded: list[str] = []
+    real_embed = Embedder.embed
+
+    def counting(self: Embedder, texts: Sequence[str]) -> list[np.ndarray]:
+        embedded.extend(texts)
+        return real_embed(self, texts)
+
+    monkeypatch.setattr(Embedder, "embed", counting)
+    mine = Category("boats", "Sailing, my boat, moorings and regattas.", False)
+    built = classify.classifier_for([mine])
+    assert embedded == [mine.description]
+    assert "boats" in built.classify(get_embedder().embed(["I race my dinghy on Sundays"]))[0]

@@ -1,5 +1,6 @@
 import hashlib
 import importlib.util
+from typing import Any
 
 import numpy as np
 import pytest
@@ -36,3 +37,11 @@ def test_an_unloadable_model_gives_a_clear_error() -> None:
     broken = embeddings.Embedder("no-such/model-anywhere")
     with pytest.raises(embeddings.EmbeddingModelUnavailable, match="offline"):
         broken.embed(["hello"])
+
+
+def test_the_thread_setting_reaches_onnxruntime(settings: Any) -> None:
+    settings.EMBEDDING_THREADS = 1
+    pinned = embeddings.Embedder(embeddings.DEFAULT_MODEL)
+    pinned.embed(["one thread"])
+    session = pinned._model.model.model  # fastembed TextEmbedding -> OnnxTextEmbedding -> session
+    assert session.get_session_options().intra_op_num_threads == 1

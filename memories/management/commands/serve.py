@@ -43,10 +43,10 @@ class Command(BaseCommand):
         if not opts["no_migrate"]:
             call_command("migrate", interactive=False, verbosity=0)
             call_command("createcachetable", verbosity=0)  # shared rate-limit counters
-        # Load the model now, so the first request does not pay for it.
-        from memories.embeddings import get_embedder
+        # Load the model and the category classifier now, so the first request does not pay.
+        from memories.classify import warm_up
 
-        get_embedder().embed_query("warm up")
+        warm_up()
         connection.close()
 
         worker = None
