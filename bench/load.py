@@ -11,8 +11,8 @@ assistant calls a memory tool between turns of a conversation, not in a tight lo
 `--think-ms 0` the clients call back to back, which measures saturation (throughput), not latency:
 there p50 is the queue length over the throughput (Little's law), whatever the server does.
 Afterwards the stored rows are compared with the acknowledged adds (`lost`, `duplicates`). The
-per-client rate limit is raised for the run (RATE_LIMIT_MCP), since every simulated client is one
-app. The last line is one JSON object.
+per-client and per-user rate limits are raised for the run (RATE_LIMIT_MCP, RATE_LIMIT_MCP_USER),
+since all simulated clients belong to one user. The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ def _server_env(port: int, workers: int) -> dict[str, str]:
         PORT=str(port),
         WEB_CONCURRENCY=str(workers),
         RATE_LIMIT_MCP="1000000/m",
+        RATE_LIMIT_MCP_USER="1000000/m",
         LOG_LEVEL="WARNING",
     )
     return env

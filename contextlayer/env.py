@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -63,3 +64,36 @@ def env_secret(name: str) -> str | None:
         except OSError as exc:
             raise ImproperlyConfigured(f"{name}_FILE={path!r}: {exc.strerror}") from None
     return None
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+@dataclass(frozen=True)
+class Rate:
+    limit: int
+    period: int  # seconds
+
+
+def parse_rate(spec: str) -> Rate:
+    """'120/m' → 120 per minute; '20/h', '5/10s' also accepted."""
+    try:
+        count, per = spec.strip().split("/")
+        unit = per[-1]
+        multiple = int(per[:-1]) if per[:-1] else 1
+        rate = Rate(limit=int(count), period=multiple * _UNITS[unit])
+    except (ValueError, KeyError, IndexError):
+        raise ImproperlyConfigured(f"Bad rate {spec!r}: use e.g. 120/m, 20/h, 5/10s") from None
+    if rate.limit < 1 or rate.period < 1:
+        raise ImproperlyConfigured(f"Bad rate {spec!r}: both numbers must be positive")
+    return rate
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate such as 240/m, checked at start-up rather than on the first limited request."""
+    raw = env_str(name, default)
+    try:
+        parse_rate(raw)
+    except ImproperlyConfigured as exc:
+        raise ImproperlyConfigured(f"{name}: {exc}") from None
+    return raw

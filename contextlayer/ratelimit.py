@@ -9,39 +9,17 @@ import math
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.utils import timezone
 
+from contextlayer.env import Rate, parse_rate
 from memories.errors import DomainError
-
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-@dataclass(frozen=True)
-class Rate:
-    limit: int
-    period: int  # seconds
 
 
 @dataclass(frozen=True)
 class Decision:
     allowed: bool
     retry_after: int  # seconds until the window resets (0 when allowed)
-
-
-def parse_rate(spec: str) -> Rate:
-    """'120/m' → 120 per minute; '20/h', '5/10s' also accepted."""
-    try:
-        count, per = spec.strip().split("/")
-        unit = per[-1]
-        multiple = int(per[:-1]) if per[:-1] else 1
-        rate = Rate(limit=int(count), period=multiple * _UNITS[unit])
-    except (ValueError, KeyError, IndexError):
-        raise ImproperlyConfigured(f"Bad rate {spec!r}: use e.g. 120/m, 20/h, 5/10s") from None
-    if rate.limit < 1 or rate.period < 1:
-        raise ImproperlyConfigured(f"Bad rate {spec!r}: both numbers must be positive")
-    return rate
 
 
 _UPSERT = """

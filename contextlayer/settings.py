@@ -14,6 +14,7 @@ from contextlayer.env import (
     env_choice,
     env_int,
     env_list,
+    env_rate,
     env_secret,
     env_str,
 )
@@ -232,8 +233,9 @@ if PRODUCTION:
 
 # Abuse limits, shared across workers (PostgreSQL-backed). Format: N/s|m|h|d (e.g. 120/m).
 RATE_LIMITS = {
-    "mcp": env_str("RATE_LIMIT_MCP", "240/m"),  # tool calls per client
-    "api": env_str("RATE_LIMIT_API", "600/m"),  # API calls per user or token
+    "mcp": env_rate("RATE_LIMIT_MCP", "240/m"),  # tool calls per client
+    "mcp_user": env_rate("RATE_LIMIT_MCP_USER", "1200/m"),  # all of one user's clients together
+    "api": env_rate("RATE_LIMIT_API", "600/m"),  # API calls per user or token
 }
 # allauth's own limits (sign-in, sign-up, password reset) and the OAuth server's (client
 # registration) count in the cache: a database cache, so every worker shares one count.

@@ -157,7 +157,8 @@ def _admit(raw: str | None, resource: str) -> tuple[Credential, Decision] | None
     """The caller's credential and its rate-limit decision; None for no or a bad token.
 
     One trip to Django's sync thread for both: each trip costs a connection health check.
-    Requests are counted per connected app in PostgreSQL, so every worker shares the budget.
+    Requests are counted per connected app and per user (so minting many clients does not
+    multiply the budget), in PostgreSQL, so every worker shares the counts.
     """
     if raw is None:
         return None
@@ -166,7 +167,9 @@ def _admit(raw: str | None, resource: str) -> tuple[Credential, Decision] | None
         credential = resolve_bearer(raw, resource=resource)
         if credential is None:
             return None
-        return credential, hit("mcp", f"app:{credential.app.pk}")
+        per_app = hit("mcp", f"app:{credential.app.pk}")
+        per_user = hit("mcp_user", f"user:{credential.user.pk}")
+        return credential, per_user if per_app.allowed else per_app
     finally:
         close_old_connections()
 

@@ -4,7 +4,8 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from contextlayer.ratelimit import Rate, hit, parse_rate
+from contextlayer.env import Rate, env_rate, parse_rate
+from contextlayer.ratelimit import hit
 
 
 def test_rates_parse_and_bad_ones_fail_loudly() -> None:
@@ -46,3 +47,11 @@ def test_concurrent_workers_share_one_count() -> None:
         t.join()
     assert len(allowed) == 20
     assert allowed.count(True) == 10
+
+
+def test_a_bad_rate_in_the_environment_fails_at_start_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RATE_LIMIT_MCP", "lots")
+    with pytest.raises(ImproperlyConfigured, match="RATE_LIMIT_MCP"):
+        env_rate("RATE_LIMIT_MCP", "240/m")
+    monkeypatch.setenv("RATE_LIMIT_MCP", "30/s")
+    assert env_rate("RATE_LIMIT_MCP", "240/m") == "30/s"

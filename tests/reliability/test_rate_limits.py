@@ -44,3 +44,21 @@ def test_api_calls_past_the_rate_get_429_with_retry_after(owner: User, settings:
     browser = Client()
     browser.force_login(owner)
     assert browser.get("/api/v1/memories").status_code == 200  # the session has its own budget
+
+
+@pytest.mark.django_db(transaction=True)
+def test_many_clients_of_one_user_share_the_users_mcp_budget(
+    owner: User, stranger: User, mcp_for: Callable[..., McpHttp], server_url: str, settings: Any
+) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "100/h", "mcp_user": "3/h"}
+    clients = [mcp_for(owner, name=f"client {n}") for n in range(4)]
+    statuses = [
+        httpx2.post(
+            f"{server_url}/mcp", json=INIT, headers={**JSON, "authorization": f"Bearer {c.token}"}
+        ).status_code
+        for c in clients
+    ]
+    assert statuses == [200, 200, 200, 429]
+    theirs = mcp_for(stranger, name="someone else")
+    headers = {**JSON, "authorization": f"Bearer {theirs.token}"}
+    assert httpx2.post(f"{server_url}/mcp", json=INIT, headers=headers).status_code == 200
