@@ -318,3 +318,5 @@ IMPORT_MAX_ARCHIVE_BYTES = env_int("IMPORT_MAX_ARCHIVE_BYTES", 8 * 1024 * 1024 *
 IMPORT_MAX_ZIP_MEMBERS = env_int("IMPORT_MAX_ZIP_MEMBERS", 20_000)
 IMPORT_MAX_COMPRESSION_RATIO = env_int("IMPORT_MAX_COMPRESSION_RATIO", 100)
 IMPORT_UPLOAD_DIR = HOME / "imports"
+# A running import with no progress for this long is shown as interrupted and may be resumed.
+IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 600)

@@ -32,6 +32,7 @@ class ImportRunOut(Schema):
     source: str
     extractor: str
     status: str
+    interrupted: bool  # running, but its worker stopped; POST .../start resumes it
     filename: str
     estimate: dict[str, Any]
     conversations_total: int
@@ -98,7 +99,7 @@ def import_get(request: HttpRequest, run_id: uuid.UUID) -> Any:
 @imports_router.post(
     "/{run_id}/start",
     response={202: ImportRunOut, **error_responses(404)},
-    summary="Run a prepared import in the background",
+    summary="Run a prepared import in the background, or resume an interrupted one",
 )
 def import_start(request: HttpRequest, run_id: uuid.UUID) -> Any:
     return Status(202, import_run_start(actor=request_actor(request), run_id=run_id))

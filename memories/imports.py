@@ -20,11 +20,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.actors import Actor, actor_for
@@ -222,15 +224,31 @@ def import_prepare(
 
 
 def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
-    """Queue a pending run for the background worker, once; a started run is left alone."""
+    """Queue a pending run for the background worker, once, or resume an interrupted one.
+
+    A run that is really progressing is left alone: the claim is one conditional UPDATE, so two
+    clicks (or two workers) cannot queue it twice. Resuming is safe because conversations already
+    imported are recognised and skipped (ImportedConversation), so nothing is doubled.
+    """
     from memories.tasks import run_import  # the task module imports this one
 
     run = import_run_get(actor=actor, run_id=run_id)
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
+    claimable = Q(status=ImportRun.Status.PENDING) | Q(
+        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, created_at__lt=stale),
+        status=ImportRun.Status.RUNNING,
+    )
     with transaction.atomic():
-        claimed = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.PENDING).update(
-            status=ImportRun.Status.RUNNING,
-            conversations_total=run.estimate.get("conversations")
-            or run.estimate.get("memories", 0),
+        claimed = (
+            ImportRun.objects.filter(claimable, pk=run.pk, owner=actor.user)
+            .exclude(upload_path="")
+            .update(
+                status=ImportRun.Status.RUNNING,
+                heartbeat_at=now,
+                conversations_total=run.estimate.get("conversations")
+                or run.estimate.get("memories", 0),
+            )
         )
         if claimed:
             transaction.on_commit(lambda: run_import.enqueue(str(run.pk)))
@@ -272,6 +290,7 @@ class _Counter:
             self.last_save = now
 
     def save(self) -> None:
+        self.run.heartbeat_at = timezone.now()
         self.run.save(
             update_fields=[
                 "conversations_done",
@@ -285,6 +304,7 @@ class _Counter:
                 "status",
                 "finished_at",
                 "started_at",
+                "heartbeat_at",
             ]
         )
 
@@ -315,9 +335,12 @@ def import_execute(
         raise NotFound("import")
     run.source, run.extractor = export.source, mode
     run.status = ImportRun.Status.RUNNING
-    run.started_at = timezone.now()
+    run.started_at = run.heartbeat_at = timezone.now()
     run.conversations_total = export.items
-    run.conversations_done = 0
+    # A resumed run counts again from the start: what the first attempt imported is now
+    # "skipped as already imported"; the memories it created stay counted.
+    run.conversations_done = run.conversations_imported = 0
+    run.conversations_skipped = run.conversations_failed = 0
     run.save()
     app = import_app(actor.user, export.source)
     writer = actor_for(actor.user, app)

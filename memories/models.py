@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from typing import ClassVar
 
 from django.conf import settings
@@ -10,6 +11,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
+from django.utils import timezone
 from pgvector.django import VectorField
 
 
@@ -240,12 +242,23 @@ class ImportRun(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Written with every progress save: a running import whose worker died (SIGKILL, a crash, a
+    # redeploy) stops beating, is shown as interrupted, and can be resumed.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes: ClassVar = [models.Index(fields=["owner", "-created_at"], name="importrun_recent")]
 
     def __str__(self) -> str:
         return f"Import {self.id} ({self.source}, {self.status})"
+
+    @property
+    def interrupted(self) -> bool:
+        """Running on paper, but no progress for IMPORT_STALE_SECONDS: its worker is gone."""
+        if self.status != self.Status.RUNNING:
+            return False
+        last = self.heartbeat_at or self.started_at or self.created_at
+        return last < timezone.now() - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
 
 
 class ImportedConversation(models.Model):

@@ -24,6 +24,8 @@ def run_import(run_id: str) -> str:
     run = ImportRun.objects.select_related("owner").filter(pk=run_id).first()
     if run is None:  # erased meanwhile
         return "gone"
+    if run.status != ImportRun.Status.RUNNING:  # queued twice (a resume raced a slow worker)
+        return "skipped"
     actor = owner_actor(run.owner, ConnectedApp.DASHBOARD)
     try:
         export = load_export(Path(run.upload_path), run.source)
