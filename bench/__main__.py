@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bench import add, backfill, categories, load, locomo, locomo_sweep, mcp, search
+from bench import add, backfill, categories, faults, load, locomo, locomo_sweep, mcp, search
 from bench.environment import setup_django
 
 
@@ -15,7 +15,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(categories.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
-    for module in (add, search, locomo, locomo_sweep, backfill, mcp, load):
+    for module in (add, search, locomo, locomo_sweep, backfill, mcp, load, faults):
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     args = parser.parse_args(argv)

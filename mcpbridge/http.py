@@ -16,7 +16,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.http.request import split_domain_port, validate_host
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -26,6 +26,7 @@ from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from contextlayer.middleware import RETRY_AFTER, UNAVAILABLE
 from contextlayer.ratelimit import Decision, hit
 from mcpbridge.credentials import Credential, resolve_bearer
 from mcpbridge.server import MemoryServer, build_server, current_actor
@@ -257,7 +258,21 @@ class MCPHttpApp:
     ) -> None:
         raw = _bearer(headers)
         resource = resource_url(origin)
-        admitted = await sync_to_async(_admit, thread_sensitive=True)(raw, resource)
+        try:
+            admitted = await sync_to_async(_admit, thread_sensitive=True)(raw, resource)
+        except (OperationalError, InterfaceError) as exc:
+            # PostgreSQL is down: answer at once, as a JSON-RPC error an MCP client shows,
+            # instead of letting the exception escape the ASGI app as a bare 500.
+            logger.warning(
+                "database unavailable", extra={"path": MCP_PATH, "error": str(exc)[:200]}
+            )
+            await _send_json(
+                send,
+                503,
+                {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": UNAVAILABLE}},
+                [(b"retry-after", RETRY_AFTER.encode())],
+            )
+            return
         if admitted is None:
             if raw is not None:  # a client token's shown prefix at most; never the secret
                 shown = raw[:12] if raw.startswith("clt_") else ""

@@ -7,13 +7,14 @@ thread, and maps domain errors to tool errors a model can act on.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Annotated, Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
@@ -21,6 +22,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from accounts.actors import Actor
+from contextlayer.middleware import UNAVAILABLE
 from mcpbridge.schemas import (
     AddOut,
     DeleteAllOut,
@@ -37,6 +39,8 @@ from memories import selectors, services
 from memories.errors import AppPaused, DomainError, NotFound, ScopeRequired
 
 T = TypeVar("T")
+
+db_logger = logging.getLogger("contextlayer.db")
 
 # Who is calling, set by the transport for the duration of a request (HTTP) or process (stdio).
 # A callable, so a long-lived stdio process re-reads its app (paused?) on every call.
@@ -121,6 +125,11 @@ async def _call(work: Callable[[Actor], T]) -> T:
         return await sync_to_async(run, thread_sensitive=True)()
     except DomainError as exc:
         raise ToolError(_message(exc)) from None
+    except (OperationalError, InterfaceError) as exc:
+        # PostgreSQL is down: a tool error the model can act on (retry later), not the SDK's
+        # "unexpected exception" with a traceback in the log for every call.
+        db_logger.warning("database unavailable", extra={"path": "mcp", "error": str(exc)[:200]})
+        raise ToolError(UNAVAILABLE) from None
 
 
 # ---- tools -------------------------------------------------------------------------------------
