@@ -3,11 +3,14 @@
 The production server (gunicorn, uvicorn workers; see `bench load`) on a temporary embedded
 PostgreSQL, `--clients` real MCP SDK clients each holding one Streamable HTTP session and running
 a mixed load (60% `search_memory`, 20% `list_memories`, 20% `add_memory` with texts unique to the
-run). After `--before` seconds the cluster is stopped with `pg_ctl stop -m <mode>`, kept down for
-`--outage` seconds, started again, and the load goes on for `--after` seconds.
+run). Once every client has had an answer, and `--before` seconds more, the cluster is stopped
+with `pg_ctl stop -m <mode>`, kept down for `--outage` seconds and started again; the load goes on
+for `--after` seconds.
 
 Measured: every call during the outage and how it ended (tool error, HTTP 503, other HTTP error,
-transport error, or hung: no answer within `--call-cap` seconds), the slowest failed call, the
+transport error, or hung: no answer within `--call-cap` seconds); for calls begun while the
+database was down, how many failed within `--fast-ms` and the slowest (calls the stop cut off in
+flight are counted apart: their time includes the work done before it); the
 gunicorn worker PIDs before and after (a crashed or timed-out worker is replaced with a new PID;
 `--max-requests 0` so recycling cannot be mistaken for a crash), errors logged by the server, the
 time from the restart to the first successful call (no server restart in between), whether every
@@ -34,7 +37,7 @@ from typing import Any
 
 from bench.environment import setup_django
 from bench.load import Tally, _start_server, _timed
-from bench.mcp import QUERIES, TOPICS, WORDS, _free_port
+from bench.mcp import QUERIES, TOPICS, WORDS, _free_port, _percentile
 
 FAILED = ("tool_error", "http_503", "http_error", "transport", "hung")
 
@@ -192,6 +195,12 @@ async def _drill(
     load = asyncio.create_task(_load(url, tokens, run, run_id, stop, args.call_cap))
     socket_dir = None
     try:
+        # Steady load first: every client has had an answer (a worker's first calls are slow).
+        warm_until = time.monotonic() + args.call_cap
+        while len({c.client for c in run.calls if c.outcome == "ok"}) < len(tokens):
+            if time.monotonic() > warm_until:
+                raise SystemExit("bench faults: the clients got no answers before the drill")
+            await asyncio.sleep(0.1)
         await asyncio.sleep(args.before)
         run.stop_begin = time.monotonic()
         socket_dir = await asyncio.to_thread(stop_server, pgdata, mode=args.mode)
@@ -303,7 +312,11 @@ def _result(
     # A call is in the outage if any of it overlaps the stop..restarted window.
     outage = [c for c in run.calls if c.started < run.start_done and _end(c) > run.stop_begin]
     earlier = [c for c in run.calls if _end(c) <= run.stop_begin]
-    failed = [c for c in outage if c.outcome != "ok"]
+    # Calls begun while PostgreSQL was down must fail fast; calls it cut off in flight (begun
+    # before the stop completed) also carry the work they had done, so they are apart.
+    down = [c for c in outage if run.stop_done <= c.started < run.start_begin]
+    failed = [c for c in down if c.outcome != "ok"]
+    cut = [c for c in outage if c.started < run.stop_done and c.outcome != "ok"]
     outcomes = {o: sum(1 for c in outage if c.outcome == o) for o in ("ok", *FAILED)}
     later = [c for c in run.calls if c.started >= run.start_done]
     first_ok = min((_end(c) for c in later if c.outcome == "ok"), default=None)
@@ -321,8 +334,13 @@ def _result(
         "errors_before": sum(1 for c in earlier if c.outcome != "ok"),
         "calls_during_outage": len(outage),
         "outage_outcomes": outcomes,
+        "calls_while_down": len(down),
+        "failed_while_down": len(failed),
         "failed_fast": sum(1 for c in failed if c.ms < args.fast_ms),
+        "p50_failed_ms": round(_percentile([c.ms for c in failed], 50), 1) if failed else 0.0,
         "max_failed_ms": round(max((c.ms for c in failed), default=0.0), 1),
+        "cut_in_flight": len(cut),
+        "max_cut_ms": round(max((c.ms for c in cut), default=0.0), 1),
         "hung": sum(1 for c in run.calls if c.outcome == "hung"),
         "workers_before": before,
         "workers_after": after,
@@ -347,7 +365,7 @@ def _result(
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clients", type=int, default=10, help="Concurrent MCP clients (10).")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2).")
-    parser.add_argument("--before", type=float, default=8, help="Load before the stop, s (8).")
+    parser.add_argument("--before", type=float, default=5, help="Load before the stop, s (5).")
     parser.add_argument("--outage", type=float, default=10, help="PostgreSQL down, s (10).")
     parser.add_argument("--after", type=float, default=10, help="Load after the restart, s (10).")
     parser.add_argument(
@@ -356,7 +374,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--call-cap", type=float, default=20, help="A call longer is hung (20).")
     parser.add_argument("--fast-ms", type=float, default=2000, help="A fast failure, ms (2000).")
     parser.add_argument("--memories", type=int, default=50, help="Seeded memories (50).")
-    parser.add_argument("--deadline", type=int, default=180, help="Hard bound on the run, s (180).")
+    parser.add_argument("--deadline", type=int, default=120, help="Hard bound on the run, s (120).")
 
 
 def _report(result: dict[str, Any]) -> None:
@@ -365,7 +383,10 @@ def _report(result: dict[str, Any]) -> None:
         f"outage {result['outage_s']} s: {result['calls_during_outage']} calls "
         f"(ok {o['ok']}, tool error {o['tool_error']}, 503 {o['http_503']}, "
         f"other HTTP {o['http_error']}, transport {o['transport']}, hung {o['hung']}); "
-        f"slowest failure {result['max_failed_ms']} ms; workers {result['workers_before']} -> "
+        f"begun while down {result['calls_while_down']}, failed fast "
+        f"{result['failed_fast']}/{result['failed_while_down']}, p50 {result['p50_failed_ms']} ms, "
+        f"slowest {result['max_failed_ms']} ms; cut in flight {result['cut_in_flight']} "
+        f"(slowest {result['max_cut_ms']} ms); workers {result['workers_before']} -> "
         f"{result['workers_after']}; first success {result['recovery_s']} s after the restart, "
         f"{result['clients_recovered']}/{result['clients']} clients recovered; adds acknowledged "
         f"{result['acked_adds']}, lost {result['lost']}, duplicates {result['duplicates']}, "
