@@ -30,13 +30,12 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bench.environment import setup_django
-from bench.load import Tally, _start_server, _timed
+from bench.load import Tally, _start_server, _timed, seed_tenant
 from bench.mcp import QUERIES, TOPICS, WORDS, _free_port, _percentile
 
 FAILED = ("tool_error", "http_503", "http_error", "transport", "hung")
@@ -244,23 +243,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connections
 
-    from accounts.actors import owner_actor
-    from accounts.client_tokens import client_token_create
-    from accounts.models import User
     from memories.models import Memory
-    from memories.services import NewMemory, memory_create_many
 
-    run_id = uuid.uuid4().hex[:8]
-    user = User.objects.create_user(f"faults-{run_id}@bench.invalid")
-    seed = [
-        NewMemory(text=f"{t.format(w)} (seed {n})")
-        for n, (t, w) in enumerate((t, w) for t in TOPICS for w in WORDS)
-    ]
-    memory_create_many(actor=owner_actor(user), items=seed[: args.memories])
-    tokens = [
-        client_token_create(user=user, name=f"client {n}", scopes=["read", "write"]).secret
-        for n in range(args.clients)
-    ]
+    user, tokens, run_id = seed_tenant("faults", args.memories, args.clients)
     connections.close_all()  # the bench's own connection would be cut by the stop anyway
 
     port = _free_port()

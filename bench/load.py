@@ -169,24 +169,34 @@ async def _load(
     return tally
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
+def seed_tenant(prefix: str, memories: int, clients: int) -> tuple[Any, list[str], str]:
+    """A throwaway user with `memories` seeded rows and one client token per simulated client.
+
+    Returns the user, the token secrets and the run id that marks this run's writes.
+    """
     from accounts.actors import owner_actor
     from accounts.client_tokens import client_token_create
     from accounts.models import User
-    from memories.models import Memory
     from memories.services import NewMemory, memory_create_many
 
     run_id = uuid.uuid4().hex[:8]
-    user = User.objects.create_user(f"load-{run_id}@bench.invalid")
+    user = User.objects.create_user(f"{prefix}-{run_id}@bench.invalid")
     seed = [
         NewMemory(text=f"{topic.format(word)} (seed {n})")
         for n, (topic, word) in enumerate((t, w) for t in TOPICS for w in WORDS)
     ]
-    memory_create_many(actor=owner_actor(user), items=seed[: args.memories])
+    memory_create_many(actor=owner_actor(user), items=seed[:memories])
     tokens = [
         client_token_create(user=user, name=f"client {n}", scopes=["read", "write"]).secret
-        for n in range(args.clients + 1)
+        for n in range(clients)
     ]
+    return user, tokens, run_id
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from memories.models import Memory
+
+    user, tokens, run_id = seed_tenant("load", args.memories, args.clients + 1)
     port = _free_port()
     from django.conf import settings
 
