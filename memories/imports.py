@@ -227,7 +227,9 @@ def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
 
     run = import_run_get(actor=actor, run_id=run_id)
     with transaction.atomic():
-        claimed = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.PENDING).update(
+        claimed = ImportRun.objects.filter(
+            owner=actor.user, pk=run.pk, status=ImportRun.Status.PENDING
+        ).update(
             status=ImportRun.Status.RUNNING,
             conversations_total=run.estimate.get("conversations")
             or run.estimate.get("memories", 0),
@@ -552,7 +554,7 @@ def _record(
         )
         return
     merged = list(dict.fromkeys([*manifest.message_ids, *keys]))
-    ImportedConversation.objects.filter(pk=manifest.pk).update(
+    ImportedConversation.objects.filter(owner=writer.user, pk=manifest.pk).update(
         content_hash=conversation.content_hash,
         message_ids=merged,
         run=run,
@@ -684,7 +686,7 @@ def _restore_batch(writer: Actor, todo: list[ExportedMemory]) -> tuple[int, int]
 
 
 def _restore_fields(memory: Memory, exported: ExportedMemory) -> None:
-    Memory.objects.filter(pk=memory.pk).update(
+    Memory.objects.filter(owner_id=memory.owner_id, pk=memory.pk).update(
         updated_at=exported.updated_at,
         user_edited_at=exported.user_edited_at,
         categories_set_by_user=exported.categories_set_by_user,
@@ -702,4 +704,6 @@ def _restore_fields(memory: Memory, exported: ExportedMemory) -> None:
             reason=version.reason[:500],
         )
         if version.created_at:
-            MemoryVersion.objects.filter(pk=row.pk).update(created_at=version.created_at)
+            MemoryVersion.objects.filter(owner_id=row.owner_id, pk=row.pk).update(
+                created_at=version.created_at
+            )
