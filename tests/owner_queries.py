@@ -26,6 +26,10 @@ Exemptions, each counted by reason in the summary line:
   equal to given values); the owner-checked fetch that produced those keys was checked itself.
 
 A violation fails the test that caused it (at teardown) and is listed at the end of the session.
+
+Not covered: servers the tests start as subprocesses (stdio MCP, gunicorn) run their queries in
+another process; and the check proves that an owner predicate is present, not that its value is
+the acting user's (the isolation property tests in tests/reliability prove that end to end).
 """
 
 from __future__ import annotations
