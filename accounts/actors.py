@@ -69,5 +69,5 @@ def touch_app(app: ConnectedApp) -> None:
     """Record last use, at most once a minute so hot paths do not write on every call."""
     now = timezone.now()
     if app.last_seen_at is None or (now - app.last_seen_at).total_seconds() > 60:
-        ConnectedApp.objects.filter(pk=app.pk).update(last_seen_at=now)
+        ConnectedApp.objects.filter(owner_id=app.owner_id, pk=app.pk).update(last_seen_at=now)
         app.last_seen_at = now

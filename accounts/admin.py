@@ -6,16 +6,19 @@ the operator named, so the owner's access log shows who did it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.apps import apps
 from django.contrib import admin, messages
 from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Subquery
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 
 from accounts import services
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp, User
+from contextlayer.tenancy import cross_tenant
 from memories.errors import DomainError
 from memories.models import AccessEvent, Memory
 
@@ -26,8 +29,35 @@ def operator_actor(request: HttpRequest, owner: User) -> Actor:
     return owner_actor(owner, ConnectedApp.CLI, operator=f"admin:{operator}")
 
 
+_OPERATOR = "the operator's admin (staff only) works across users by design"
+
+
+class OperatorAdmin(admin.ModelAdmin):
+    """Admin pages look across tenants, so each view runs (and renders) inside cross_tenant;
+    its actions still go through the service layer as the owner's door."""
+
+    def _across(self, view: Callable[..., HttpResponse], *args: Any, **kwargs: Any) -> Any:
+        with cross_tenant(_OPERATOR):
+            response = view(*args, **kwargs)
+            if isinstance(response, TemplateResponse):
+                response.render()  # lazy querysets are evaluated here, still inside the block
+            return response
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        return self._across(super().changelist_view, request, extra_context)
+
+    def changeform_view(self, *args: Any, **kwargs: Any) -> Any:
+        return self._across(super().changeform_view, *args, **kwargs)
+
+    def delete_view(self, *args: Any, **kwargs: Any) -> Any:
+        return self._across(super().delete_view, *args, **kwargs)
+
+    def history_view(self, *args: Any, **kwargs: Any) -> Any:
+        return self._across(super().history_view, *args, **kwargs)
+
+
 @admin.register(User)
-class UserAdmin(admin.ModelAdmin):
+class UserAdmin(OperatorAdmin):
     list_display = (
         "email",
         "name",
@@ -96,7 +126,7 @@ class UserAdmin(admin.ModelAdmin):
 
 
 @admin.register(ConnectedApp)
-class ConnectedAppAdmin(admin.ModelAdmin):
+class ConnectedAppAdmin(OperatorAdmin):
     list_display = ("name", "kind", "owner", "scopes", "paused", "last_seen_at", "revoked_at")
     list_filter = ("kind", "paused", ("revoked_at", admin.EmptyFieldListFilter))
     search_fields = ("name", "owner__email", "oauth_client_id")

@@ -24,6 +24,7 @@ from accounts.models import (
     ConnectedApp,
     User,
 )
+from contextlayer.tenancy import cross_tenant
 from memories.errors import Conflict, InvalidInput, NotFound
 
 TOKEN_PREFIX = "clt_"  # noqa: S105 - a public marker, not a secret
@@ -117,8 +118,10 @@ def client_token_revoke(*, user: User, token: str | int) -> ClientToken:
     found = matches[0]
     now = timezone.now()
     with transaction.atomic():
-        ClientToken.objects.filter(pk=found.pk).update(revoked_at=now)
-        ConnectedApp.objects.filter(pk=found.app_id, revoked_at__isnull=True).update(revoked_at=now)
+        ClientToken.objects.filter(owner=user, pk=found.pk).update(revoked_at=now)
+        ConnectedApp.objects.filter(owner=user, pk=found.app_id, revoked_at__isnull=True).update(
+            revoked_at=now
+        )
     found.revoked_at = now
     return found
 
@@ -127,11 +130,12 @@ def client_token_lookup(secret: str) -> ClientToken | None:
     """The live token for this secret (its app live too), or None. Records last use."""
     if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
         return None
-    token = (
-        ClientToken.objects.select_related("app", "owner")
-        .filter(token_hash=hash_secret(secret), revoked_at__isnull=True)
-        .first()
-    )
+    with cross_tenant("bearer sign-in: the secret's hash is what identifies the owner"):
+        token = (
+            ClientToken.objects.select_related("app", "owner")
+            .filter(token_hash=hash_secret(secret), revoked_at__isnull=True)
+            .first()
+        )
     if token is None or not token.is_live or token.app.revoked_at is not None:
         return None
     if not token.owner.is_active:
@@ -139,6 +143,6 @@ def client_token_lookup(secret: str) -> ClientToken | None:
     now = timezone.now()
     # At most one write a minute per token: the hot path should not write on every call.
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
-        ClientToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        ClientToken.objects.filter(owner_id=token.owner_id, pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return token

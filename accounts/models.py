@@ -9,6 +9,8 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils import timezone
 
+from contextlayer.tenancy import OwnedRow
+
 SCOPE_READ = "memories:read"
 SCOPE_WRITE = "memories:write"
 SCOPE_DELETE = "memories:delete"
@@ -54,7 +56,7 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.email
 
 
-class ConnectedApp(models.Model):
+class ConnectedApp(OwnedRow):
     """One door onto one user's memory: a built-in door, a stdio client, a token client, OAuth.
 
     The row holds the grant (scopes and categories) and the pause switch, so every door can be
@@ -106,7 +108,7 @@ class ConnectedApp(models.Model):
         return self.kind == self.Kind.BUILTIN and self.name in self.OWNER_DOORS
 
 
-class ClientToken(models.Model):
+class ClientToken(OwnedRow):
     """A named, scoped secret for one client that sends `Authorization: Bearer` (Cursor, VS Code).
 
     Only a sha256 of the secret is stored; the secret is shown once. Each token is its own

@@ -10,6 +10,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import ALL_SCOPES, ConnectedApp, User
+from contextlayer.tenancy import cross_tenant
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ def oauth_token_lookup(raw: str, *, resource: str) -> OAuthAccess | None:
     return OAuthAccess(token=token, user=user, app=app, client=token.client, scopes=scopes)  # type: ignore[arg-type]
 
 
+@cross_tenant("scheduled cleanup of stale OAuth clients and grants of all users")
 def oauth_cleanup(*, orphan_after: timedelta) -> dict[str, int]:
     """Delete expired tokens and DCR/CIMD clients older than `orphan_after` that never got a grant
     and hold no token (Claude registers a new client on every fresh connection); end grants that

@@ -191,7 +191,9 @@ def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
             if app.kind == ConnectedApp.Kind.OAUTH and app.oauth_client_id:
                 Token.objects.filter(user=actor.user, client_id=app.oauth_client_id).delete()
             if app.kind == ConnectedApp.Kind.TOKEN:
-                ClientToken.objects.filter(app=app, revoked_at=None).update(revoked_at=now)
+                ClientToken.objects.filter(owner=actor.user, app=app, revoked_at=None).update(
+                    revoked_at=now
+                )
             app.revoked_at = now
             app.paused = True
             app.save(update_fields=["revoked_at", "paused"])

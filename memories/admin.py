@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from django.db.models.functions import Length
 from django.http import HttpRequest
 
-from accounts.admin import operator_actor
+from accounts.admin import OperatorAdmin, operator_actor
 from memories import services
 from memories.errors import DomainError
 from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryTombstone
@@ -27,7 +27,7 @@ def _show_text() -> bool:
     return bool(getattr(settings, "ADMIN_SHOW_MEMORY_TEXT", False))
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(OperatorAdmin):
     """Rows written only by the service layer: the admin looks, never edits."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:

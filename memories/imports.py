@@ -575,7 +575,7 @@ def _record(
         )
         return
     merged = list(dict.fromkeys([*manifest.message_ids, *keys]))
-    ImportedConversation.objects.filter(pk=manifest.pk).update(
+    ImportedConversation.objects.filter(owner=writer.user, pk=manifest.pk).update(
         content_hash=conversation.content_hash,
         message_ids=merged,
         run=run,
@@ -707,7 +707,7 @@ def _restore_batch(writer: Actor, todo: list[ExportedMemory]) -> tuple[int, int]
 
 
 def _restore_fields(memory: Memory, exported: ExportedMemory) -> None:
-    Memory.objects.filter(pk=memory.pk).update(
+    Memory.objects.filter(owner_id=memory.owner_id, pk=memory.pk).update(
         updated_at=exported.updated_at,
         user_edited_at=exported.user_edited_at,
         categories_set_by_user=exported.categories_set_by_user,
@@ -725,4 +725,6 @@ def _restore_fields(memory: Memory, exported: ExportedMemory) -> None:
             reason=version.reason[:500],
         )
         if version.created_at:
-            MemoryVersion.objects.filter(pk=row.pk).update(created_at=version.created_at)
+            MemoryVersion.objects.filter(owner_id=row.owner_id, pk=row.pk).update(
+                created_at=version.created_at
+            )

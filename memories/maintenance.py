@@ -6,11 +6,13 @@ from collections.abc import Callable
 
 from django.db import connection, transaction
 
+from contextlayer.tenancy import cross_tenant
 from memories.embeddings import Embedder
 from memories.models import Memory
 from memories.search import _vector_literal
 
 
+@cross_tenant("operator re-embedding of every memory after an embedding model change")
 def reembed_all(
     *,
     embedder: Embedder,

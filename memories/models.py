@@ -14,6 +14,8 @@ from django.db import models
 from django.utils import timezone
 from pgvector.django import VectorField
 
+from contextlayer.tenancy import OwnedRow
+
 
 class MemoryState(models.TextChoices):
     ACTIVE = "active", "Active"
@@ -34,7 +36,7 @@ class Origin(models.TextChoices):
 UNSHOWN_COLUMNS = ("embedding", "tsv")
 
 
-class Memory(models.Model):
+class Memory(OwnedRow):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     text = models.TextField()
@@ -86,7 +88,7 @@ class Memory(models.Model):
         return f"Memory {self.id}"
 
 
-class MemoryVersion(models.Model):
+class MemoryVersion(OwnedRow):
     """A prior text of a memory: who changed it, when and why."""
 
     class Kind(models.TextChoices):
@@ -109,7 +111,7 @@ class MemoryVersion(models.Model):
         return f"Version of {self.memory_id} ({self.kind})"
 
 
-class MemoryTombstone(models.Model):
+class MemoryTombstone(OwnedRow):
     """What remains of a deleted memory: no content, only enough to refuse bringing it back."""
 
     memory_id = models.UUIDField(primary_key=True)
@@ -126,7 +128,7 @@ class MemoryTombstone(models.Model):
         return f"Tombstone {self.memory_id}"
 
 
-class AccessEvent(models.Model):
+class AccessEvent(OwnedRow):
     """Who (which app) did what to which memories, when. Content-free by design."""
 
     class Action(models.TextChoices):
@@ -165,7 +167,7 @@ class AccessEvent(models.Model):
         return f"{self.app_name} {self.action} at {self.created_at:%Y-%m-%d %H:%M}"
 
 
-class UserCategory(models.Model):
+class UserCategory(OwnedRow):
     """A category a user added to the default vocabulary; the classifier learns its description."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
@@ -183,7 +185,7 @@ class UserCategory(models.Model):
         return self.slug
 
 
-class MemoryProposal(models.Model):
+class MemoryProposal(OwnedRow):
     """A model's suggested change to a memory the user edited by hand: never applied unreviewed."""
 
     class Status(models.TextChoices):
@@ -210,7 +212,7 @@ class MemoryProposal(models.Model):
 # --- Import, export, erase ------------------------------------------------------------------
 
 
-class ImportRun(models.Model):
+class ImportRun(OwnedRow):
     """One import of an export file: what was asked, how far it got, what failed and why."""
 
     class Status(models.TextChoices):
@@ -261,7 +263,7 @@ class ImportRun(models.Model):
         return last < timezone.now() - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
 
 
-class ImportedConversation(models.Model):
+class ImportedConversation(OwnedRow):
     """The manifest: one row per ingested conversation, so a re-run adds only what is new."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)

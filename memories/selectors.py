@@ -168,7 +168,11 @@ def memory_search(
     candidates = search.hybrid(
         query, qvec, visible=visible, params=params, category=cat, limit=limit
     )
-    rows = Memory.objects.defer(*UNSHOWN_COLUMNS).in_bulk([c.id for c in candidates])
+    rows = (
+        Memory.objects.filter(owner=actor.user)
+        .defer(*UNSHOWN_COLUMNS)
+        .in_bulk([c.id for c in candidates])
+    )
     hits = [SearchHit(memory=rows[c.id], score=c.score) for c in candidates if c.id in rows]
     if record:
         audit.record(actor, AccessEvent.Action.SEARCH, [h.memory.id for h in hits])
@@ -296,7 +300,7 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
         depth=limit + 1,
     )
     ids = [mid for mid, _ in near if mid != memory.id][:limit]
-    rows = Memory.objects.defer(*UNSHOWN_COLUMNS).in_bulk(ids)
+    rows = Memory.objects.filter(owner=actor.user).defer(*UNSHOWN_COLUMNS).in_bulk(ids)
     return [SearchHit(memory=rows[mid], score=sim) for mid, sim in near if mid in rows]
 
 

@@ -411,7 +411,9 @@ def memory_supersede(
         new = memory_create(
             actor=actor, text=new_text, categories=cats, provenance=provenance, metadata=metadata
         )
-        Memory.objects.filter(pk=old.pk).update(superseded_by=new.memory, updated_at=now)
+        Memory.objects.filter(owner_id=old.owner_id, pk=old.pk).update(
+            superseded_by=new.memory, updated_at=now
+        )
         old.refresh_from_db()
         MemoryVersion.objects.create(
             memory=new.memory,
@@ -603,7 +605,7 @@ def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[De
             raise NotFound()
         results = [DeleteResult(m.id, readers_of(actor.user.pk, [m.id])) for m in memories]
         _tombstone(actor, memories)
-        Memory.objects.filter(pk__in=[m.id for m in memories]).delete()
+        Memory.objects.filter(owner=actor.user, pk__in=[m.id for m in memories]).delete()
         audit.record(actor, AccessEvent.Action.DELETE, [m.id for m in memories])
     return results
 
@@ -614,7 +616,7 @@ def memory_delete_all(*, actor: Actor) -> int:
     with transaction.atomic():
         memories = list(Memory.objects.select_for_update().filter(visible_q(actor)))
         _tombstone(actor, memories)
-        Memory.objects.filter(pk__in=[m.id for m in memories]).delete()
+        Memory.objects.filter(owner=actor.user, pk__in=[m.id for m in memories]).delete()
         audit.record(
             actor, AccessEvent.Action.DELETE, [], count=len(memories), detail={"all": True}
         )

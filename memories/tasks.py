@@ -10,6 +10,7 @@ from django_tasks import task
 
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp
+from contextlayer.tenancy import cross_tenant
 from memories.errors import DomainError
 from memories.imports import import_execute
 from memories.ingest.detect import load_export
@@ -21,7 +22,8 @@ logger = logging.getLogger("contextlayer.imports")
 @task()
 def run_import(run_id: str) -> str:
     """Import a dashboard upload; progress is written to its ImportRun as it goes."""
-    run = ImportRun.objects.select_related("owner").filter(pk=run_id).first()
+    with cross_tenant("the import worker finds its queued run by id; the run names its owner"):
+        run = ImportRun.objects.select_related("owner").filter(pk=run_id).first()
     if run is None:  # erased meanwhile
         return "gone"
     if run.status != ImportRun.Status.RUNNING:  # queued twice (a resume raced a slow worker)
@@ -33,7 +35,7 @@ def run_import(run_id: str) -> str:
             actor=actor, export=export, extractor=run.extractor, limit=run.limit, run=run
         )
     except DomainError as exc:
-        ImportRun.objects.filter(pk=run.pk).update(
+        ImportRun.objects.filter(owner_id=run.owner_id, pk=run.pk).update(
             status=ImportRun.Status.FAILED,
             errors=[*run.errors, {"id": "", "error": exc.message}],
             finished_at=timezone.now(),

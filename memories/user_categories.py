@@ -106,7 +106,11 @@ def memory_recategorize(
         with transaction.atomic():
             rows = list(
                 Memory.objects.select_for_update()
-                .filter(id__in=ids[start : start + batch], categories_set_by_user=False)
+                .filter(
+                    owner=actor.user,
+                    id__in=ids[start : start + batch],
+                    categories_set_by_user=False,
+                )
                 .order_by("created_at", "id")
             )
             stale = [m for m in rows if m.embedding is None or m.embedding_model != model]
@@ -126,7 +130,8 @@ def memory_recategorize(
                     memory.categories = cats
                     memory.updated_at = now
                     updated.append(memory)
-            Memory.objects.bulk_update(updated, ["categories", "updated_at"])
+            owned = Memory.objects.filter(owner=actor.user)
+            owned.bulk_update(updated, ["categories", "updated_at"])
             if updated:
                 audit.record(
                     actor,

@@ -7,6 +7,9 @@ import pytest
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
 
+# Every query our code runs on a tenant table must filter by owner (see tests/owner_queries.py).
+pytest_plugins = ["tests.owner_queries"]
+
 
 @pytest.fixture
 def owner(db: None) -> User:

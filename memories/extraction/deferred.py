@@ -58,7 +58,7 @@ def memory_extract_pending(
             remaining = len(_pending(actor))
             return PendingReport(processed, 1, remaining, error=str(exc))
         with transaction.atomic():
-            locked = Memory.objects.select_for_update().filter(pk=raw.pk).first()
+            locked = Memory.objects.select_for_update().filter(owner=actor.user, pk=raw.pk).first()
             if locked is None or not locked.metadata.get("needs_extraction"):
                 continue  # deleted or handled meanwhile
             cats = list(locked.categories) if locked.categories_set_by_user else []
@@ -74,7 +74,7 @@ def _retire(actor: Actor, raw: Memory, produced: list[Memory]) -> None:
     metadata = {k: v for k, v in raw.metadata.items() if k != "extraction_error"}
     metadata["needs_extraction"] = False
     successor = next((m for m in produced if m.id != raw.id), None)
-    Memory.objects.filter(pk=raw.pk).update(
+    Memory.objects.filter(owner_id=raw.owner_id, pk=raw.pk).update(
         metadata=metadata,
         updated_at=timezone.now(),
         superseded_by=successor,
