@@ -1,0 +1,570 @@
+"""Property: through every front door, no user ever reads, changes or learns of the existence of
+another user's memory, memory version or connected app.
+
+The doors: MCP tools over Streamable HTTP and over stdio (the real MCP SDK client), the REST API
+(client token and signed-in session), the dashboard views, and export (API and dashboard). The
+service layer itself is covered by test_isolation_properties.py.
+
+Each door test runs generated interleavings of operations by three users, all through that door.
+Whenever an operation names another user's object (a live or deleted memory id, a version id, an
+app id), the same operation is made again with ids that never existed, and:
+  (a) the two answers must be byte-identical (status, headers and body; tool result as JSON),
+      after replacing the memory id itself wherever it is echoed (see `_normalise`);
+  (b) searches, lists and exports never contain another user's secret tag or memory ids;
+  (c) the other users' rows (text, embedding, state, categories, versions, tombstones, access log,
+      apps) are exactly as before the attempt.
+Each user keeps one session per door for the whole test (one stdio process, one HTTP client),
+so a fixed example budget keeps the file around a minute.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import ExitStack, asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx2
+import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from django.db import connection
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mcp.client import Client as McpClient
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+from accounts.client_tokens import client_token_create
+from accounts.models import User
+from tests.mcpbridge.test_stdio import _stdio
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+
+WORDS = ["garden", "piano", "Lisbon", "invoice", "tennis", "salmon"]
+BY_ID = ["get", "update", "delete", "versions", "restore", "restore_mix", "state", "bulk", "app"]
+SWEEPS = ["search", "list", "export"]
+SCOPES = ("read", "write", "delete")
+NEVER = 1_900_000_000  # version and app ids above this never exist in a test database
+
+# (acting user, operation, whose object (3: nobody's, a random id), which of them, a word)
+Step = tuple[int, str, int, int, str]
+steps = st.lists(
+    st.tuples(
+        st.integers(0, 2),
+        st.sampled_from(["add", "add", *BY_ID, *SWEEPS]),
+        st.integers(0, 3),
+        st.integers(0, 1000),
+        st.sampled_from(WORDS),
+    ),
+    min_size=6,
+    max_size=16,
+)
+
+
+def budget(examples: int) -> Any:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+
+
+@dataclass(frozen=True)
+class Target:
+    """The objects an id-taking operation names; `memory_ids` are all normalised in answers."""
+
+    memory_id: uuid.UUID
+    version_id: int
+    app_id: int
+    own_id: uuid.UUID | None = None  # an id of the caller's own, for batch and mixed operations
+    text: str = ""
+
+    @property
+    def memory_ids(self) -> list[uuid.UUID]:
+        return [self.memory_id, *([self.own_id] if self.own_id else [])]
+
+
+def _normalise(body: bytes, target: Target) -> bytes:
+    """The one normalisation: the memory id asked about, wherever a door echoes it (a redirect's
+    Location, a URL in the page), becomes `<id>`; everything else must match byte for byte."""
+    for mid in target.memory_ids:
+        body = body.replace(str(mid).encode(), b"<id>")
+    return body
+
+
+def _http_answer(response: Any) -> bytes:
+    """Status, every header, cookies and body of a Django test response, as bytes."""
+    head = [str(response.status_code)]
+    head += [f"{k}: {v}" for k, v in sorted(response.headers.items())]
+    head += [f"cookie {k}={m.value}" for k, m in sorted(response.cookies.items())]
+    return "\n".join(head).encode() + b"\n\n" + response.content
+
+
+@dataclass
+class World:
+    """The three tenants of one door test. Each one's texts carry a tag (which the others use
+    as a search query) and a marker nobody ever sends: a marker in an answer to another tenant
+    is a leak (a tag could be the caller's own query echoed back)."""
+
+    users: list[User]
+    tags: list[str]
+    markers: list[str]
+    attempts: int = 0
+    leaks: list[str] = field(default_factory=list)
+
+    def text(self, who: int, word: str, step: int) -> str:
+        return f"{word} note {step} {uuid.uuid4().hex[:6]} {self.tags[who]} {self.markers[who]}"
+
+
+def _world() -> World:
+    suffix = uuid.uuid4().hex[:6]
+    users = [User.objects.create_user(f"tenant{i}-{suffix}@example.com") for i in range(3)]
+    return World(
+        users=users,
+        tags=[f"tag{uuid.uuid4().hex[:10]}" for _ in users],
+        markers=[f"marker{uuid.uuid4().hex[:10]}" for _ in users],
+    )
+
+
+def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cur:
+        cur.execute(sql, params)
+        return list(cur.fetchall())
+
+
+def _state_of(owner_ids: list[int]) -> list[list[tuple[Any, ...]]]:
+    """Everything a foreign attempt could change about these users, read straight from SQL."""
+    return [
+        _rows(
+            "SELECT id, text, text_key, embedding::text, state, categories, is_private, "
+            "hidden_from, superseded_by_id, updated_at, user_edited_at, metadata::text "
+            "FROM memories_memory WHERE owner_id = ANY(%s) ORDER BY id",
+            [owner_ids],
+        ),
+        _rows(
+            "SELECT id, memory_id, text, kind, reason FROM memories_memoryversion "
+            "WHERE owner_id = ANY(%s) ORDER BY id",
+            [owner_ids],
+        ),
+        _rows(
+            "SELECT memory_id FROM memories_memorytombstone WHERE owner_id = ANY(%s) "
+            "ORDER BY memory_id",
+            [owner_ids],
+        ),
+        _rows(
+            "SELECT id, action, memory_ids FROM memories_accessevent WHERE owner_id = ANY(%s) "
+            "ORDER BY id",
+            [owner_ids],
+        ),
+        _rows(
+            "SELECT id, paused, revoked_at, scopes, all_categories, categories "
+            "FROM accounts_connectedapp WHERE owner_id = ANY(%s) ORDER BY id",
+            [owner_ids],
+        ),
+    ]
+
+
+def _memory_ids(owner_id: int) -> list[uuid.UUID]:
+    """The user's memory ids, live and deleted (a deleted id must be as unknown as a random one)."""
+    live = _rows("SELECT id FROM memories_memory WHERE owner_id = %s ORDER BY id", [owner_id])
+    gone = _rows(
+        "SELECT memory_id FROM memories_memorytombstone WHERE owner_id = %s ORDER BY memory_id",
+        [owner_id],
+    )
+    return [r[0] for r in live + gone]
+
+
+def _live_ids(owner_id: int) -> list[uuid.UUID]:
+    return [
+        r[0]
+        for r in _rows("SELECT id FROM memories_memory WHERE owner_id = %s ORDER BY id", [owner_id])
+    ]
+
+
+def _version_ids(owner_id: int, memory_id: uuid.UUID | None = None) -> list[int]:
+    sql = "SELECT id FROM memories_memoryversion WHERE owner_id = %s"
+    params: list[Any] = [owner_id]
+    if memory_id is not None:
+        sql += " AND memory_id = %s"
+        params.append(memory_id)
+    return [r[0] for r in _rows(sql + " ORDER BY id", params)]
+
+
+def _app_ids(owner_id: int) -> list[int]:
+    return [
+        r[0]
+        for r in _rows(
+            "SELECT id FROM accounts_connectedapp WHERE owner_id = %s ORDER BY id", [owner_id]
+        )
+    ]
+
+
+class Door:
+    """One front door: each method returns the raw answer as bytes, or None when the door has no
+    such operation."""
+
+    name = "door"
+
+    def add(self, who: int, text: str) -> None:
+        raise NotImplementedError
+
+    def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
+        raise NotImplementedError
+
+    def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
+        raise NotImplementedError
+
+
+def _pick(items: list[Any], pick: int) -> Any:
+    return items[pick % len(items)] if items else None
+
+
+def run_script(door: Door, world: World, script: list[Step]) -> None:
+    users = world.users
+    for step, (who, op, whose, pick, word) in enumerate(script):
+        me = users[who].pk
+        own = _live_ids(me)
+        if op == "add" or not own:
+            door.add(who, world.text(who, word, step))
+            continue
+        others = [u.pk for i, u in enumerate(users) if i != who]
+        if op in SWEEPS:
+            # The query is a common word or another tenant's secret tag.
+            query = world.tags[(who + 1 + pick % 2) % 3] if pick % 3 == 0 else word
+            body = door.sweep(who, op, query, step)
+            if body is None:
+                continue
+            world.attempts += 1
+            secrets = [world.markers[i] for i in range(3) if i != who]
+            secrets += [str(m) for o in others for m in _memory_ids(o)]
+            found = [f for f in secrets if f.encode() in body]
+            if found:
+                world.leaks.append(f"{door.name} {op} by tenant {who} showed {found[:3]}")
+            continue
+        text = world.text(who, word, step)
+        if whose == who:  # an ordinary operation on the caller's own memory
+            mid = _pick(own, pick)
+            version = _pick(_version_ids(me, mid), pick)
+            if op != "app" and (version is not None or op not in ("restore", "restore_mix")):
+                door.by_id(who, op, Target(mid, version or NEVER, NEVER, text=text), step)
+            continue
+        victim = users[whose].pk if whose < 3 else None
+        mid = _pick(_memory_ids(victim), pick) if victim else None
+        random = Target(uuid.uuid4(), NEVER + step, NEVER + step, text=text)
+        if op == "restore_mix":  # the caller's own memory, another tenant's version
+            own_mid = _pick(own, pick)
+            version = _pick(_version_ids(victim), pick) if victim else None
+            foreign = Target(own_mid, version or NEVER + step, NEVER, text=text)
+            random = Target(own_mid, NEVER + step, NEVER, text=text)
+        else:
+            version = _pick(_version_ids(victim, mid), pick) if victim and mid else None
+            app = _pick(_app_ids(victim), pick) if victim else None
+            own_mid = _pick(own, pick) if op == "bulk" else None
+            foreign = Target(
+                mid or uuid.uuid4(), version or NEVER + step, app or NEVER + step, own_mid, text
+            )
+            random = Target(random.memory_id, random.version_id, random.app_id, own_mid, text)
+        before = _state_of(others)
+        own_before = _state_of([me])[:3]
+        answer = door.by_id(who, op, foreign, step)
+        if answer is None or whose == 3 or not (mid or op in ("app", "restore_mix")):
+            continue  # no such operation, or nothing foreign was named: noise in the interleaving
+        world.attempts += 1
+        control = door.by_id(who, op, random, step)
+        assert control is not None
+        if _normalise(answer, foreign) != _normalise(control, random):
+            world.leaks.append(
+                f"{door.name} {op} by tenant {who} on tenant {whose}'s object answered\n"
+                f"{_normalise(answer, foreign)[:1500]!r}\nbut on a random id\n"
+                f"{_normalise(control, random)[:1500]!r}"
+            )
+        if _state_of(others) != before:
+            world.leaks.append(f"{door.name} {op} by tenant {who} changed tenant {whose}'s rows")
+        if op in ("bulk", "restore_mix") and _state_of([me])[:3] != own_before:
+            # All or nothing: a batch naming a foreign id must not half-happen either.
+            world.leaks.append(f"{door.name} {op} with a foreign id changed the caller's rows")
+
+
+TALLY: dict[str, tuple[int, int]] = {}
+
+
+def _report(world: World, door: str, capsys: pytest.CaptureFixture[str]) -> None:
+    TALLY[door] = (world.attempts, len(world.leaks))
+    with capsys.disabled():
+        print(f"\nisolation[{door}]: attempts={world.attempts} leaks={len(world.leaks)}")
+    assert world.leaks == [], "\n\n".join(world.leaks[:5])
+    assert world.attempts > 0
+
+
+@pytest.fixture(autouse=True)
+def quiet_audit_log(settings: Any) -> Iterator[None]:
+    """The audit log's per-call lines (stdout) would drown the figures; generous rate limits so
+    the property, not the abuse limiter, decides every answer."""
+    settings.RATE_LIMITS = {"mcp": "100000/m", "api": "100000/m"}
+    audit = logging.getLogger("contextlayer.audit")
+    level = audit.level
+    audit.setLevel(logging.WARNING)
+    yield
+    audit.setLevel(level)
+
+
+# ---- MCP (Streamable HTTP and stdio) -------------------------------------------------------------
+
+
+class McpDoor(Door):
+    """One long-lived MCP SDK client session per user, driven from this thread via a portal."""
+
+    def __init__(self, name: str, portal: BlockingPortal, clients: list[McpClient]) -> None:
+        self.name, self.portal, self.clients = name, portal, clients
+
+    def call(self, who: int, tool: str, arguments: dict[str, Any]) -> bytes:
+        result = self.portal.call(self.clients[who].call_tool, tool, arguments)
+        return result.model_dump_json(by_alias=True).encode()
+
+    def add(self, who: int, text: str) -> None:
+        self.call(who, "add_memory", {"text": text})
+
+    def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
+        mid = str(target.memory_id)
+        if op == "get":
+            return self.call(who, "get_memory", {"memory_id": mid})
+        if op == "update":
+            return self.call(who, "update_memory", {"memory_id": mid, "text": target.text})
+        if op == "delete":
+            return self.call(who, "delete_memory", {"memory_id": mid})
+        return None  # versions, restore, state, apps: not MCP tools
+
+    def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
+        if op == "search":
+            return self.call(who, "search_memory", {"query": query, "limit": 50})
+        if op == "list":
+            return self.call(who, "list_memories", {"limit": 100})
+        return None
+
+
+@asynccontextmanager
+async def _http_session(url: str, token: str) -> AsyncIterator[McpClient]:
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
+        McpClient(streamable_http_client(f"{url}/mcp", http_client=http), mode="legacy") as c,
+    ):
+        yield c
+
+
+@asynccontextmanager
+async def _stdio_session(params: StdioServerParameters) -> AsyncIterator[McpClient]:
+    async with McpClient(params, mode="legacy") as c:
+        yield c
+
+
+def _mcp_door(name: str, sessions: list[Any]) -> Iterator[McpDoor]:
+    with start_blocking_portal() as portal, ExitStack() as stack:
+        clients = [stack.enter_context(portal.wrap_async_context_manager(s)) for s in sessions]
+        yield McpDoor(name, portal, clients)
+
+
+def _run_door(
+    make: Callable[[World], Iterator[Door]], examples: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One world and one session per user for the whole test; hypothesis drives the scripts."""
+    world = _world()
+    with contextmanager(make)(world) as door:
+
+        @budget(examples)
+        @given(script=steps)
+        def prop(script: list[Step]) -> None:
+            run_script(door, world, script)
+
+        prop()
+    _report(world, door.name, capsys)
+
+
+def test_mcp_over_http_never_shows_or_changes_another_tenants_memory(
+    server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def make(world: World) -> Iterator[Door]:
+        tokens = [
+            client_token_create(user=u, name="Cursor", scopes=list(SCOPES)).secret
+            for u in world.users
+        ]
+        yield from _mcp_door("mcp-http", [_http_session(server_url, t) for t in tokens])
+
+    _run_door(make, 12, capsys)
+
+
+def test_mcp_over_stdio_never_shows_or_changes_another_tenants_memory(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def make(world: World) -> Iterator[Door]:
+        yield from _mcp_door("mcp-stdio", [_stdio_session(_stdio(u.email)) for u in world.users])
+
+    _run_door(make, 12, capsys)
+
+
+# ---- REST API (client token and session) -----------------------------------------------------
+
+
+class ApiDoor(Door):
+    """Memory routes alternate between a client token and the signed-in session; export and
+    apps are owner-only, so they go through the session."""
+
+    name = "api"
+
+    def __init__(self, world: World) -> None:
+        self.tokens, self.sessions = [], []
+        for user in world.users:
+            issued = client_token_create(
+                user=user, name="script", scopes=["read", "write", "delete"]
+            )
+            self.tokens.append(Client(headers={"Authorization": f"Bearer {issued.secret}"}))
+            session = Client()
+            session.force_login(user)
+            self.sessions.append(session)
+
+    def add(self, who: int, text: str) -> None:
+        response = self.sessions[who].post(
+            "/api/v1/memories", {"text": text}, content_type="application/json"
+        )
+        assert response.status_code == 201, response.content
+
+    def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
+        c = self.tokens[who] if step % 2 else self.sessions[who]
+        url = f"/api/v1/memories/{target.memory_id}"
+        j = "application/json"
+        if op == "get":
+            r = c.get(url)
+        elif op == "update":
+            r = c.patch(url, {"text": target.text, "reason": "adversary"}, content_type=j)
+        elif op == "delete":
+            r = c.delete(url)
+        elif op == "versions":
+            r = c.get(f"{url}/versions")
+        elif op in ("restore", "restore_mix"):
+            r = c.post(f"{url}/versions/{target.version_id}/restore")
+        elif op == "state":
+            body = [{"state": "archived"}, {"categories": ["work"]}, {"private": True}][step % 3]
+            r = c.patch(url, body, content_type=j)
+        elif op == "bulk":
+            ids = [str(m) for m in target.memory_ids]
+            if step % 2:
+                r = c.post("/api/v1/memories/bulk/delete", {"memory_ids": ids}, content_type=j)
+            else:
+                payload = {"memory_ids": ids, "state": "paused"}
+                r = c.post("/api/v1/memories/bulk/state", payload, content_type=j)
+        elif op == "app":
+            action = ["pause", "resume", "revoke"][step % 3]
+            r = self.sessions[who].post(f"/api/v1/apps/{target.app_id}/{action}")
+        else:
+            return None
+        return _http_answer(r)
+
+    def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
+        c = self.tokens[who] if step % 2 else self.sessions[who]
+        if op == "search":
+            r = c.get("/api/v1/memories/search", {"q": query, "limit": "100"})
+        elif op == "list":
+            r = c.get("/api/v1/memories", {"state": "all", "limit": "200"})
+        else:
+            r = self.sessions[who].post("/api/v1/export" + ("/markdown" if step % 2 else ""))
+        assert r.status_code == 200, r.content
+        return _http_answer(r)
+
+
+def test_rest_api_never_shows_or_changes_another_tenants_memory(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def make(world: World) -> Iterator[Door]:
+        yield ApiDoor(world)
+
+    _run_door(make, 15, capsys)
+
+
+# ---- Dashboard views and dashboard export ------------------------------------------------------
+
+
+class DashboardDoor(Door):
+    """A signed-in browser per user; every other step is an htmx request (fragments)."""
+
+    name = "dashboard"
+
+    def __init__(self, world: World) -> None:
+        self.clients = []
+        for user in world.users:
+            client = Client()
+            client.force_login(user)
+            self.clients.append(client)
+
+    def add(self, who: int, text: str) -> None:
+        response = self.clients[who].post("/memories/add/", {"text": text, "categories": ""})
+        assert response.status_code == 302, response.content
+
+    def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
+        c = self.clients[who]
+        hx = {"HX-Request": "true"} if step % 2 else {}
+        url = f"/memories/{target.memory_id}/"
+        if op == "get":
+            r = c.get(url + ["", "row/", "delete/"][step % 3], headers=hx)
+        elif op == "versions":
+            r = c.get(url + "edit/", headers=hx)
+        elif op == "update":
+            r = c.post(url + "edit/", {"text": target.text}, headers=hx)
+        elif op == "delete":
+            r = c.post(url + "delete/", headers=hx)
+        elif op in ("restore", "restore_mix"):
+            r = c.post(f"{url}versions/{target.version_id}/restore/", headers=hx)
+        elif op == "state":
+            if step % 3 == 2:
+                r = c.post(url + "categories/", {"categories": "work"}, headers=hx)
+            else:
+                r = c.post(url + "state/", {"state": ["archived", "paused"][step % 2]}, headers=hx)
+        elif op == "bulk":
+            action = ["delete", "archived", "categories"][step % 3]
+            data = {
+                "action": action,
+                "ids": [str(m) for m in target.memory_ids],
+                "categories": "work",
+                "confirm": "on" if step % 2 else "",
+            }
+            r = c.post("/memories/bulk/", data, headers=hx)
+        elif op == "app":
+            action = ["pause", "resume", "revoke", "edit"][step % 4]
+            path = f"/apps/{target.app_id}/{action}"
+            r = c.get(path) if action == "edit" else c.post(path)
+        else:
+            return None
+        return _http_answer(r)
+
+    def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
+        c = self.clients[who]
+        hx = {"HX-Request": "true"} if step % 2 else {}
+        if op == "search":
+            r = c.get("/", {"q": query}, headers=hx)
+        elif op == "list":
+            r = c.get("/", {"state": "all"}, headers=hx)
+        else:
+            r = c.post("/export/", {"format": "markdown" if step % 2 else "json"})
+        assert r.status_code == 200, r.content
+        return _http_answer(r)
+
+
+def test_dashboard_never_shows_or_changes_another_tenants_memory(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def make(world: World) -> Iterator[Door]:
+        yield DashboardDoor(world)
+
+    _run_door(make, 15, capsys)
+
+
+def test_isolation_figures_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    # Runs after the door tests in this module: the total docs/reliability.md quotes.
+    attempts = sum(a for a, _ in TALLY.values())
+    leaks = sum(n for _, n in TALLY.values())
+    with capsys.disabled():
+        print(f"\nisolation[all doors]: doors={len(TALLY)} attempts={attempts} leaks={leaks}")
+    assert leaks == 0
