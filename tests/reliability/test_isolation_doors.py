@@ -23,7 +23,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
@@ -38,8 +38,13 @@ from mcp.client import Client as McpClient
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
+from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
+from memories import services
+from memories.categories import SENSITIVE
+from memories.models import ImportRun
+from memories.proposals import proposal_create
 from tests.mcpbridge.test_stdio import _stdio
 
 pytestmark = pytest.mark.timeout(600)
@@ -48,8 +53,10 @@ pytestmark = pytest.mark.timeout(600)
 through_a_door = pytest.mark.django_db(transaction=True)
 
 WORDS = ["garden", "piano", "Lisbon", "invoice", "tennis", "salmon"]
-BY_ID = ["get", "update", "delete", "versions", "restore", "restore_mix", "state", "bulk", "app"]
+BY_ID = ["get", "update", "delete", "versions", "restore", "restore_mix", "state", "bulk"]
+BY_ID += ["app", "import", "proposal"]  # objects other than memories
 SWEEPS = ["search", "list", "export"]
+ECHO = "echo"  # add (or update to) another tenant's exact text: dedup must not cross tenants
 SCOPES = ("read", "write", "delete")
 NEVER = 1_900_000_000  # version and app ids above this never exist in a test database
 
@@ -59,7 +66,7 @@ Step = tuple[int, str, int, int, str]
 steps = st.lists(
     st.tuples(
         st.integers(0, 2),
-        st.sampled_from(["add", "add", *BY_ID, *SWEEPS]),
+        st.sampled_from(["add", "add", *BY_ID, *SWEEPS, ECHO]),
         st.integers(0, 4),
         st.integers(0, 1000),
         st.sampled_from(WORDS),
@@ -86,6 +93,8 @@ class Target:
     memory_id: uuid.UUID
     version_id: int
     app_id: int
+    run_id: uuid.UUID
+    proposal_id: int
     own_id: uuid.UUID | None = None  # an id of the caller's own, for batch and mixed operations
     text: str = ""
 
@@ -95,10 +104,11 @@ class Target:
 
 
 def _normalise(body: bytes, target: Target) -> bytes:
-    """The one normalisation: the memory id asked about, wherever a door echoes it (a redirect's
-    Location, a URL in the page), becomes `<id>`; everything else must match byte for byte."""
-    for mid in target.memory_ids:
-        body = body.replace(str(mid).encode(), b"<id>")
+    """The one normalisation: the uuid asked about (memory or import run), wherever a door echoes
+    it (a redirect's Location, a URL in the page), becomes `<id>`; everything else must match
+    byte for byte."""
+    for uid in [*target.memory_ids, target.run_id]:
+        body = body.replace(str(uid).encode(), b"<id>")
     return body
 
 
@@ -127,13 +137,29 @@ class World:
 
 
 def _world() -> World:
+    """Three tenants, each seeded (outside the doors) with a memory, a pending proposal to
+    change it and a prepared import, so every kind of object has a foreign id to try."""
     suffix = uuid.uuid4().hex[:6]
     users = [User.objects.create_user(f"tenant{i}-{suffix}@example.com") for i in range(3)]
-    return World(
+    world = World(
         users=users,
         tags=[f"tag{uuid.uuid4().hex[:10]}" for _ in users],
         markers=[f"marker{uuid.uuid4().hex[:10]}" for _ in users],
     )
+    for i, user in enumerate(users):
+        actor = owner_actor(user)
+        memory = services.memory_create(actor=actor, text=world.text(i, "seed", 0)).memory
+        proposal_create(
+            actor=actor, memory=memory, proposed_text=world.text(i, "proposed", 0), reason="model"
+        )
+        ImportRun.objects.create(
+            owner=user,
+            source="claude",
+            extractor="none",
+            filename=f"{world.markers[i]}.zip",
+            estimate={"conversations": 1},
+        )
+    return world
 
 
 def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
@@ -171,6 +197,16 @@ def _state_of(owner_ids: list[int]) -> list[list[tuple[Any, ...]]]:
             "FROM accounts_connectedapp WHERE owner_id = ANY(%s) ORDER BY id",
             [owner_ids],
         ),
+        _rows(
+            "SELECT id, status, filename, started_at FROM memories_importrun "
+            "WHERE owner_id = ANY(%s) ORDER BY id",
+            [owner_ids],
+        ),
+        _rows(
+            "SELECT id, status, proposed_text, decided_at FROM memories_memoryproposal "
+            "WHERE owner_id = ANY(%s) ORDER BY id",
+            [owner_ids],
+        ),
     ]
 
 
@@ -200,13 +236,9 @@ def _version_ids(owner_id: int, memory_id: uuid.UUID | None = None) -> list[int]
     return [r[0] for r in _rows(sql + " ORDER BY id", params)]
 
 
-def _app_ids(owner_id: int) -> list[int]:
-    return [
-        r[0]
-        for r in _rows(
-            "SELECT id FROM accounts_connectedapp WHERE owner_id = %s ORDER BY id", [owner_id]
-        )
-    ]
+def _ids(table: str, owner_id: int) -> list[Any]:
+    sql = f"SELECT id FROM {table} WHERE owner_id = %s ORDER BY id"  # noqa: S608 - constant names
+    return [r[0] for r in _rows(sql, [owner_id])]
 
 
 class Door:
@@ -215,7 +247,7 @@ class Door:
 
     name = "door"
 
-    def add(self, who: int, text: str) -> None:
+    def add(self, who: int, text: str) -> bytes:
         raise NotImplementedError
 
     def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
@@ -246,38 +278,49 @@ def run_script(door: Door, world: World, script: list[Step]) -> None:
             if body is None:
                 continue
             world.attempts += 1
+            # A marker the caller holds itself (copied by an echo step) is no secret to it.
+            held = " ".join(r[0] for r in _rows(OWN_TEXTS, [me, me]))
             secrets = [world.markers[i] for i in range(3) if i != who]
+            secrets = [m for m in secrets if m not in held]
             secrets += [str(m) for o in others for m in _memory_ids(o)]
             found = [f for f in secrets if f.encode() in body]
             if found:
                 world.leaks.append(f"{door.name} {op} by tenant {who} showed {found[:3]}")
             continue
         text = world.text(who, word, step)
+        if op == ECHO:
+            _echo(door, world, who, whose, pick, step)
+            continue
         if whose == who:  # an ordinary operation on the caller's own memory
             mid = _pick(own, pick)
             version = _pick(_version_ids(me, mid), pick)
-            if op != "app" and (version is not None or op not in ("restore", "restore_mix")):
-                door.by_id(who, op, Target(mid, version or NEVER, NEVER, text=text), step)
+            mine = Target(mid, version or NEVER, NEVER, uuid.uuid4(), NEVER, text=text)
+            if op in ("get", "update", "delete", "versions", "state", "bulk") or version:
+                door.by_id(who, op, mine, step)
             continue
         victim = users[whose].pk
         mid = _pick(_memory_ids(victim), pick)
+        never = NEVER + step
+        random = Target(uuid.uuid4(), never, never, uuid.uuid4(), never, text=text)
         if op == "restore_mix":  # the caller's own memory, another tenant's version
             own_mid = _pick(own, pick)
             version = _pick(_version_ids(victim), pick)
-            foreign = Target(own_mid, version or NEVER + step, NEVER, text=text)
-            random = Target(own_mid, NEVER + step, NEVER, text=text)
+            foreign = replace(random, memory_id=own_mid, version_id=version or never)
+            random = replace(random, memory_id=own_mid)
         else:
-            version = _pick(_version_ids(victim, mid), pick) if mid else None
-            app = _pick(_app_ids(victim), pick)
-            own_mid = _pick(own, pick) if op == "bulk" else None
-            foreign = Target(
-                mid or uuid.uuid4(), version or NEVER + step, app or NEVER + step, own_mid, text
+            random = replace(random, own_id=_pick(own, pick) if op == "bulk" else None)
+            foreign = replace(
+                random,
+                memory_id=mid or uuid.uuid4(),
+                version_id=(_pick(_version_ids(victim, mid), pick) if mid else None) or never,
+                app_id=_pick(_ids("accounts_connectedapp", victim), pick),
+                run_id=_pick(_ids("memories_importrun", victim), pick),
+                proposal_id=_pick(_ids("memories_memoryproposal", victim), pick),
             )
-            random = Target(uuid.uuid4(), NEVER + step, NEVER + step, own_mid, text)
         before = _state_of(others)
         own_before = _state_of([me])[:3]
         answer = door.by_id(who, op, foreign, step)
-        if answer is None or not (mid or op in ("app", "restore_mix")):
+        if answer is None or not (mid or op in ("app", "import", "proposal", "restore_mix")):
             continue  # no such operation, or the victim has no memory yet to name
         world.attempts += 1
         control = door.by_id(who, op, random, step)
@@ -293,6 +336,54 @@ def run_script(door: Door, world: World, script: list[Step]) -> None:
         if op in ("bulk", "restore_mix") and _state_of([me])[:3] != own_before:
             # All or nothing: a batch naming a foreign id must not half-happen either.
             world.leaks.append(f"{door.name} {op} with a foreign id changed the caller's rows")
+
+
+OWN_TEXTS = (
+    "SELECT text FROM memories_memory WHERE owner_id = %s "
+    "UNION ALL SELECT text FROM memories_memoryversion WHERE owner_id = %s"
+)
+
+
+def _echo(door: Door, world: World, who: int, whose: int, pick: int, step: int) -> None:
+    """Store another tenant's exact text: it must simply be stored for the caller (no "already
+    known", no conflict: either would tell the caller that someone else holds that text)."""
+    me, victim = world.users[who].pk, world.users[whose].pk
+    theirs = _rows(
+        "SELECT text FROM memories_memory WHERE owner_id = %s AND state = 'active' "
+        "AND superseded_by_id IS NULL ORDER BY id",
+        [victim],
+    )
+    if whose == who or not theirs:
+        return
+    echo = _pick(theirs, pick)[0]
+    others = [u.pk for i, u in enumerate(world.users) if i != who]
+    before = _state_of(others)
+    # Own memories every door's actor sees (a client token does not see archived, private or
+    # sensitive ones): the update must not fail for reasons of the caller's own.
+    own = [
+        r[0]
+        for r in _rows(
+            "SELECT id FROM memories_memory WHERE owner_id = %s AND state = 'active' "
+            "AND superseded_by_id IS NULL AND NOT is_private AND cardinality(hidden_from) = 0 "
+            "AND NOT (categories && %s::varchar[]) ORDER BY id",
+            [me, sorted(SENSITIVE)],
+        )
+    ]
+    if step % 2 and own:
+        target = Target(_pick(own, pick), NEVER, NEVER, uuid.uuid4(), NEVER, text=echo)
+        answer = door.by_id(who, "update", target, step)
+    else:
+        answer = door.add(who, echo)
+    world.attempts += 1
+    stored = _rows(
+        "SELECT count(*) FROM memories_memory WHERE owner_id = %s AND text = %s", [me, echo]
+    )
+    if stored[0][0] == 0:
+        world.leaks.append(
+            f"{door.name}: tenant {who} could not store tenant {whose}'s text: {answer!r}"
+        )
+    if _state_of(others) != before:
+        world.leaks.append(f"{door.name}: tenant {who} storing tenant {whose}'s text changed it")
 
 
 TALLY: dict[str, tuple[int, int]] = {}
@@ -331,11 +422,12 @@ class McpDoor(Door):
         result = self.portal.call(self.clients[who].call_tool, tool, arguments)
         return result.model_dump_json(by_alias=True).encode()
 
-    def add(self, who: int, text: str) -> None:
-        self.call(who, "add_memory", {"text": text})
+    def add(self, who: int, text: str) -> bytes:
+        return self.call(who, "add_memory", {"text": text})
 
     # MCP has no versions, restore, state or app tools: those steps read, change or delete.
     TOOL = {"versions": "get", "restore": "update", "state": "update", "bulk": "delete"}
+    TOOL |= {"app": "get", "import": "get", "proposal": "update"}
 
     def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
         mid = str(target.memory_id)
@@ -346,7 +438,7 @@ class McpDoor(Door):
             return self.call(who, "update_memory", {"memory_id": mid, "text": target.text})
         if op == "delete":
             return self.call(who, "delete_memory", {"memory_id": mid})
-        return None  # restore_mix and app name no memory of another tenant here
+        return None  # restore_mix names the caller's own memory
 
     def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
         if op == "list" or (op == "export" and step % 2):  # no export tool: list or search
@@ -462,11 +554,12 @@ class ApiDoor(Door):
             session.force_login(user)
             self.sessions.append(session)
 
-    def add(self, who: int, text: str) -> None:
+    def add(self, who: int, text: str) -> bytes:
         response = self.sessions[who].post(
             "/api/v1/memories", {"text": text}, content_type="application/json"
         )
         assert response.status_code == 201, response.content
+        return _http_answer(response)
 
     def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
         c = self.tokens[who] if step % 2 else self.sessions[who]
@@ -478,6 +571,10 @@ class ApiDoor(Door):
             r = c.patch(url, {"text": target.text, "reason": "adversary"}, content_type=j)
         elif op == "delete":
             r = c.delete(url)
+        elif op == "versions" and step % 3 == 2:  # the access log filtered by that memory
+            r = self.sessions[who].get(
+                "/api/v1/access-events", {"memory_id": str(target.memory_id)}
+            )
         elif op == "versions":
             r = c.get(f"{url}/versions")
         elif op in ("restore", "restore_mix"):
@@ -495,6 +592,9 @@ class ApiDoor(Door):
         elif op == "app":
             action = ["pause", "resume", "revoke"][step % 3]
             r = self.sessions[who].post(f"/api/v1/apps/{target.app_id}/{action}")
+        elif op in ("import", "proposal"):  # the API has no proposals: imports twice as often
+            run = f"/api/v1/imports/{target.run_id}"
+            r = self.sessions[who].post(f"{run}/start") if step % 3 == 2 else c.get(run)
         else:
             return None
         return _http_answer(r)
@@ -503,8 +603,10 @@ class ApiDoor(Door):
         c = self.tokens[who] if step % 2 else self.sessions[who]
         if op == "search":
             r = c.get("/api/v1/memories/search", {"q": query, "limit": "100"})
-        elif op == "list":
+        elif op == "list" and step % 3 == 0:
             r = c.get("/api/v1/memories", {"state": "all", "limit": "200"})
+        elif op == "list":
+            r = self.sessions[who].get(["/api/v1/imports", "/api/v1/access-events"][step % 3 - 1])
         else:
             r = self.sessions[who].post("/api/v1/export" + ("/markdown" if step % 2 else ""))
         assert r.status_code == 200, r.content
@@ -536,9 +638,10 @@ class DashboardDoor(Door):
             client.force_login(user)
             self.clients.append(client)
 
-    def add(self, who: int, text: str) -> None:
+    def add(self, who: int, text: str) -> bytes:
         response = self.clients[who].post("/memories/add/", {"text": text, "categories": ""})
         assert response.status_code == 302, response.content
+        return _http_answer(response)
 
     def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
         c = self.clients[who]
@@ -572,6 +675,12 @@ class DashboardDoor(Door):
             action = ["pause", "resume", "revoke", "edit"][step % 4]
             path = f"/apps/{target.app_id}/{action}"
             r = c.get(path) if action == "edit" else c.post(path)
+        elif op == "import":
+            run = f"/import/{target.run_id}/"
+            r = c.post(run + "start/") if step % 3 == 2 else c.get(run, headers=hx)
+        elif op == "proposal":
+            decision = "accept" if step % 2 else "decline"
+            r = c.post(f"/review/{target.proposal_id}/{decision}", headers=hx)
         else:
             return None
         return _http_answer(r)
@@ -581,8 +690,10 @@ class DashboardDoor(Door):
         hx = {"HX-Request": "true"} if step % 2 else {}
         if op == "search":
             r = c.get("/", {"q": query}, headers=hx)
-        elif op == "list":
+        elif op == "list" and step % 4 == 0:
             r = c.get("/", {"state": "all"}, headers=hx)
+        elif op == "list":
+            r = c.get(["/import/", "/review/", "/activity/"][step % 4 - 1])
         else:
             r = c.post("/export/", {"format": "markdown" if step % 2 else "json"})
         assert r.status_code == 200, r.content
