@@ -20,6 +20,7 @@ so a fixed example budget keeps the file around a minute.
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -286,6 +287,8 @@ def run_script(door: Door, world: World, script: list[Step]) -> None:
             found = [f for f in secrets if f.encode() in body]
             if found:
                 world.leaks.append(f"{door.name} {op} by tenant {who} showed {found[:3]}")
+            if op == "search":
+                _search_is_blind_to_others(door, world, who, (who + 1 + pick % 2) % 3, query, step)
             continue
         text = world.text(who, word, step)
         if op == ECHO:
@@ -336,6 +339,27 @@ def run_script(door: Door, world: World, script: list[Step]) -> None:
         if op in ("bulk", "restore_mix") and _state_of([me])[:3] != own_before:
             # All or nothing: a batch naming a foreign id must not half-happen either.
             world.leaks.append(f"{door.name} {op} with a foreign id changed the caller's rows")
+
+
+CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value="|"x-csrftoken": ")[^"]+', re.IGNORECASE)
+
+
+def _search_is_blind_to_others(
+    door: Door, world: World, who: int, other: int, query: str, step: int
+) -> None:
+    """Another tenant storing a text that matches the query must not move the caller's results
+    or scores by a byte: ranking statistics are per tenant, never over the whole table. (The
+    dashboard's per-render CSRF token is masked afresh each time, so its value is blanked.)"""
+    before = door.sweep(who, "search", query, step)
+    door.add(other, world.text(other, f"{query} {query}", step))
+    after = door.sweep(who, "search", query, step)
+    assert before is not None and after is not None
+    world.attempts += 1
+    if CSRF.sub(rb"\1", before) != CSRF.sub(rb"\1", after):
+        world.leaks.append(
+            f"{door.name} search by tenant {who} changed when tenant {other} stored a match:\n"
+            f"{before[-1500:]!r}\n{after[-1500:]!r}"
+        )
 
 
 OWN_TEXTS = (
