@@ -19,6 +19,7 @@ so a fixed example budget keeps the file around a minute.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import uuid
@@ -31,9 +32,10 @@ import anyio
 import httpx2
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from mcp.client import Client as McpClient
 from mcp.client.stdio import StdioServerParameters
@@ -44,6 +46,7 @@ from accounts.client_tokens import client_token_create
 from accounts.models import User
 from memories import services
 from memories.categories import SENSITIVE
+from memories.ingest.contextlayer import FORMAT, VERSION
 from memories.models import ImportRun
 from memories.proposals import proposal_create
 from tests.mcpbridge.test_stdio import _stdio
@@ -58,6 +61,7 @@ BY_ID = ["get", "update", "delete", "versions", "restore", "restore_mix", "state
 BY_ID += ["app", "import", "proposal"]  # objects other than memories
 SWEEPS = ["search", "list", "export"]
 ECHO = "echo"  # add (or update to) another tenant's exact text: dedup must not cross tenants
+FORGE = "forge"  # import an export file that names another tenant's memory ids
 SCOPES = ("read", "write", "delete")
 NEVER = 1_900_000_000  # version and app ids above this never exist in a test database
 
@@ -67,7 +71,7 @@ Step = tuple[int, str, int, int, str]
 steps = st.lists(
     st.tuples(
         st.integers(0, 2),
-        st.sampled_from(["add", "add", *BY_ID, *SWEEPS, ECHO]),
+        st.sampled_from(["add", "add", *BY_ID, *SWEEPS, ECHO, FORGE]),
         st.integers(0, 4),
         st.integers(0, 1000),
         st.sampled_from(WORDS),
@@ -83,6 +87,8 @@ def budget(examples: int) -> Any:
         deadline=None,
         derandomize=True,
         database=None,
+        # No shrinking: a failure is reported as found, and CI time stays bounded either way.
+        phases=[Phase.explicit, Phase.generate],
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
 
@@ -257,6 +263,10 @@ class Door:
     def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
         raise NotImplementedError
 
+    def import_file(self, who: int, content: bytes) -> bool:
+        """Upload an export and run it to the end; False when the door has no imports."""
+        return False
+
 
 def _pick(items: list[Any], pick: int) -> Any:
     return items[pick % len(items)] if items else None
@@ -293,6 +303,9 @@ def run_script(door: Door, world: World, script: list[Step]) -> None:
         text = world.text(who, word, step)
         if op == ECHO:
             _echo(door, world, who, whose, pick, step)
+            continue
+        if op == FORGE:
+            _forge(door, world, who, whose, pick, step)
             continue
         if whose == who:  # an ordinary operation on the caller's own memory
             mid = _pick(own, pick)
@@ -410,6 +423,62 @@ def _echo(door: Door, world: World, who: int, whose: int, pick: int, step: int) 
         world.leaks.append(f"{door.name}: tenant {who} storing tenant {whose}'s text changed it")
 
 
+RUN_FIGURES = (
+    "SELECT status, conversations_total, conversations_imported, conversations_skipped, "
+    "conversations_failed, memories_created, memories_existing, messages_skipped_deleted, "
+    "jsonb_array_length(errors) FROM memories_importrun WHERE owner_id = %s "
+    "ORDER BY created_at DESC LIMIT 1"
+)
+
+
+def _export_naming(ids: list[uuid.UUID], texts: list[str]) -> bytes:
+    """Our export format, its memories claiming these ids (and successors, and provenance)."""
+    now = "2026-01-01T00:00:00+00:00"
+    memories = [
+        {
+            "id": str(mid),
+            "text": text,
+            "created_at": now,
+            "updated_at": now,
+            "versions": [{"text": f"earlier {text}", "kind": "edit", "created_at": now}],
+        }
+        for mid, text in zip(ids, texts, strict=True)
+    ]
+    memories[-1]["superseded_by"] = str(ids[0])
+    return json.dumps({"format": FORMAT, "version": VERSION, "memories": memories}).encode()
+
+
+def _forge(door: Door, world: World, who: int, whose: int, pick: int, step: int) -> None:
+    """An import naming another tenant's memory ids must do exactly what the same file naming
+    random ids does (same counts, nothing skipped as "already imported"), touch nothing of the
+    other tenant, and give the caller new ids of its own. The runs are compared by their
+    recorded figures: the door's pages also show the file name and times."""
+    me, victim = world.users[who].pk, world.users[whose].pk
+    theirs = _memory_ids(victim)
+    if whose == who or not theirs:
+        return
+    foreign = [_pick(theirs, pick), _pick(theirs, pick + 1), uuid.uuid4()]
+    texts = [world.text(who, "imported", step) for _ in foreign]
+    others = [u.pk for i, u in enumerate(world.users) if i != who]
+    before = _state_of(others)
+    if not door.import_file(who, _export_naming(foreign, texts)):
+        return
+    world.attempts += 1
+    forged = _rows(RUN_FIGURES, [me])
+    door.import_file(
+        who, _export_naming([uuid.uuid4() for _ in foreign], [f"{t} again" for t in texts])
+    )
+    control = _rows(RUN_FIGURES, [me])
+    if forged != control:
+        world.leaks.append(
+            f"{door.name}: import naming tenant {whose}'s ids: {forged} vs {control}"
+        )
+    if _state_of(others) != before:
+        world.leaks.append(f"{door.name}: import naming tenant {whose}'s ids changed its rows")
+    if any(m in _live_ids(me) for m in foreign):
+        world.leaks.append(f"{door.name}: import naming tenant {whose}'s ids reused an id")
+
+
 TALLY: dict[str, tuple[int, int]] = {}
 
 
@@ -426,6 +495,7 @@ def quiet_audit_log(settings: Any) -> Iterator[None]:
     """The audit log's per-call lines (stdout) would drown the figures; generous rate limits so
     the property, not the abuse limiter, decides every answer."""
     settings.RATE_LIMITS = {"mcp": "100000/m", "api": "100000/m"}
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
     audit = logging.getLogger("contextlayer.audit")
     level = audit.level
     audit.setLevel(logging.WARNING)
@@ -582,7 +652,7 @@ class ApiDoor(Door):
         response = self.sessions[who].post(
             "/api/v1/memories", {"text": text}, content_type="application/json"
         )
-        assert response.status_code == 201, response.content
+        assert response.status_code in (200, 201), response.content  # 200: an echo repeated
         return _http_answer(response)
 
     def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
@@ -622,6 +692,14 @@ class ApiDoor(Door):
         else:
             return None
         return _http_answer(r)
+
+    def import_file(self, who: int, content: bytes) -> bool:
+        file = SimpleUploadedFile("export.json", content, content_type="application/json")
+        created = self.sessions[who].post("/api/v1/imports", {"file": file, "source": "auto"})
+        assert created.status_code == 201, created.content
+        started = self.sessions[who].post(f"/api/v1/imports/{created.json()['id']}/start")
+        assert started.status_code == 202, started.content
+        return True
 
     def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
         c = self.tokens[who] if step % 2 else self.sessions[who]
@@ -708,6 +786,14 @@ class DashboardDoor(Door):
         else:
             return None
         return _http_answer(r)
+
+    def import_file(self, who: int, content: bytes) -> bool:
+        file = SimpleUploadedFile("export.json", content, content_type="application/json")
+        created = self.clients[who].post("/import/", {"file": file, "source": "auto"})
+        assert created.status_code == 302, created.content
+        started = self.clients[who].post(created["Location"] + "start/")
+        assert started.status_code == 302, started.content
+        return True
 
     def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
         c = self.clients[who]
