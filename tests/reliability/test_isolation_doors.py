@@ -1,5 +1,5 @@
 """Property: through every front door, no user ever reads, changes or learns of the existence of
-another user's memory, memory version or connected app.
+another user's memory, memory version, connected app, proposal or import.
 
 The doors: MCP tools over Streamable HTTP and over stdio (the real MCP SDK client), the REST API
 (client token and signed-in session), the dashboard views, and export (API and dashboard). The
@@ -7,14 +7,18 @@ service layer itself is covered by test_isolation_properties.py.
 
 Each door test runs generated interleavings of operations by three users, all through that door.
 Whenever an operation names another user's object (a live or deleted memory id, a version id, an
-app id), the same operation is made again with ids that never existed, and:
+app, proposal or import id), the same operation is made again with ids that never existed, and:
   (a) the two answers must be byte-identical (status, headers and body; tool result as JSON),
-      after replacing the memory id itself wherever it is echoed (see `_normalise`);
-  (b) searches, lists and exports never contain another user's secret tag or memory ids;
+      after replacing the uuid itself wherever it is echoed (see `_normalise`);
+  (b) searches, lists and exports never contain another user's marker or memory ids, and a
+      search answers byte for byte the same after another user stores a matching text (no
+      existence oracle through ranking statistics);
   (c) the other users' rows (text, embedding, state, categories, versions, tombstones, access log,
-      apps) are exactly as before the attempt.
-Each user keeps one session per door for the whole test (one stdio process, one HTTP client),
-so a fixed example budget keeps the file around a minute.
+      apps, proposals, imports) are exactly as before the attempt.
+Two more attacks: storing another user's exact text (deduplication must stay per tenant) and
+importing an export file that names another user's memory ids (it must run exactly like the same
+file naming random ids). Each user keeps one session per door for the whole test (one stdio
+process, one HTTP client), so a fixed example budget keeps the file around a minute.
 """
 
 from __future__ import annotations
@@ -684,8 +688,10 @@ class ApiDoor(Door):
             else:
                 payload = {"memory_ids": ids, "state": "paused"}
                 r = c.post("/api/v1/memories/bulk/state", payload, content_type=j)
+        elif op == "app" and step % 4 == 3:  # the access log filtered by that app
+            r = self.sessions[who].get("/api/v1/access-events", {"app_id": target.app_id})
         elif op == "app":
-            action = ["pause", "resume", "revoke"][step % 3]
+            action = ["pause", "resume", "revoke"][step % 4]
             r = self.sessions[who].post(f"/api/v1/apps/{target.app_id}/{action}")
         elif op in ("import", "proposal"):  # the API has no proposals: imports twice as often
             run = f"/api/v1/imports/{target.run_id}"
@@ -775,9 +781,14 @@ class DashboardDoor(Door):
             }
             r = c.post("/memories/bulk/", data, headers=hx)
         elif op == "app":
-            action = ["pause", "resume", "revoke", "edit"][step % 4]
+            action = ["pause", "resume", "revoke", "edit", "edit"][step % 5]
             path = f"/apps/{target.app_id}/{action}"
-            r = c.get(path) if action == "edit" else c.post(path)
+            if action != "edit":
+                r = c.post(path)
+            elif step % 2:  # widen the other tenant's grant
+                r = c.post(path, {"scopes": list(SCOPES), "all_categories": "on"})
+            else:
+                r = c.get(path)
         elif op == "import":
             run = f"/import/{target.run_id}/"
             r = c.post(run + "start/") if step % 3 == 2 else c.get(run, headers=hx)
