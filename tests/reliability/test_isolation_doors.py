@@ -812,10 +812,11 @@ class DashboardDoor(Door):
         hx = {"HX-Request": "true"} if step % 2 else {}
         if op == "search":
             r = c.get("/", {"q": query}, headers=hx)
-        elif op == "list" and step % 4 == 0:
+        elif op == "list" and step % 3 == 0:
             r = c.get("/", {"state": "all"}, headers=hx)
-        elif op == "list":
-            r = c.get(["/import/", "/review/", "/activity/"][step % 4 - 1])
+        elif op == "list":  # every other page that lists the signed-in user's things
+            pages = ["/import/", "/review/", "/activity/", "/map/", "/stats/", "/apps/"]
+            r = c.get(pages[(step + step // 3) % len(pages)])
         else:
             r = c.post("/export/", {"format": "markdown" if step % 2 else "json"})
         assert r.status_code == 200, r.content
