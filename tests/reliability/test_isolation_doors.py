@@ -593,6 +593,15 @@ def _mcp_door(name: str, sessions: list[Any]) -> Iterator[McpDoor]:
         yield McpDoor(name, portal, clients)
 
 
+def _in_process(door: Callable[[World], Door]) -> Callable[[World], Iterator[Door]]:
+    """A door served in this process (Django's test client): nothing to start or stop."""
+
+    def make(world: World) -> Iterator[Door]:
+        yield door(world)
+
+    return make
+
+
 def _run_door(
     make: Callable[[World], Iterator[Door]], examples: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -726,10 +735,7 @@ class ApiDoor(Door):
 def test_rest_api_never_shows_or_changes_another_tenants_memory(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    def make(world: World) -> Iterator[Door]:
-        yield ApiDoor(world)
-
-    _run_door(make, 10, capsys)
+    _run_door(_in_process(ApiDoor), 10, capsys)
 
 
 # ---- Dashboard views and dashboard export ------------------------------------------------------
@@ -827,10 +833,7 @@ class DashboardDoor(Door):
 def test_dashboard_never_shows_or_changes_another_tenants_memory(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    def make(world: World) -> Iterator[Door]:
-        yield DashboardDoor(world)
-
-    _run_door(make, 10, capsys)
+    _run_door(_in_process(DashboardDoor), 10, capsys)
 
 
 def test_isolation_figures_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
