@@ -167,7 +167,7 @@ def _check_members(infos: list[zipfile.ZipInfo], limits: Limits, archive_size: i
 def _read_zip(path: Path, limits: Limits) -> list[Document]:
     try:
         archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+    except _DAMAGED as exc:  # NotImplementedError too: e.g. a member needing zip version 11.6
         raise IngestError(f"{path.name} is not a readable ZIP archive ({exc}).") from None
     with archive:
         infos = [i for i in archive.infolist() if not i.is_dir()]

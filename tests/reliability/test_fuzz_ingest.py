@@ -437,6 +437,8 @@ def _patch(data: bytes, how: str, rng: random.Random) -> bytes:
     elif how == "method" and entries:  # an unknown or unsupported compression method
         at = rng.choice(entries)
         raw[at + 10 : at + 12] = struct.pack("<H", rng.choice([1, 6, 9, 97, 98, 99]))
+    elif how == "version" and entries:  # the zip version needed to extract
+        raw[rng.choice(entries) + 6] = rng.randrange(256)
     elif how == "flags" and entries:
         at = rng.choice(entries)
         raw[at + 8 : at + 10] = struct.pack("<H", rng.choice([0x1, 0x8, 0x40, 0x800, 0x2000]))
@@ -459,7 +461,9 @@ def archives(draw: st.DrawFn) -> bytes:
         members.append(("conversations.json", draw(MEMBER_DATA), draw(METHODS)))
     data = _build(members)
     how = draw(
-        st.sampled_from(["none"] * 4 + ["truncate", "flip", "lie", "method", "flags", "offset"])
+        st.sampled_from(
+            ["none"] * 4 + ["truncate", "flip", "lie", "method", "version", "flags", "offset"]
+        )
     )
     return _patch(data, how, random.Random(draw(st.integers(0, 2**32))))
 
@@ -470,6 +474,14 @@ def _lying_bomb() -> bytes:
     for at in _central_entries(bytes(data)):
         data[at + 24 : at + 28] = struct.pack("<I", 100)
     data[22:26] = struct.pack("<I", 100)  # the local header too
+    return bytes(data)
+
+
+def _future_version() -> bytes:
+    """A member whose central header needs zip version 11.6 (zipfile: NotImplementedError)."""
+    data = bytearray(_build([("conversations.json", b"[]", zipfile.ZIP_STORED)]))
+    for at in _central_entries(bytes(data)):
+        data[at + 6] = 116
     return bytes(data)
 
 
@@ -493,6 +505,7 @@ def test_zip_reader_returns_documents_or_a_clear_error_in_bounded_memory(
     @example(data=_lying_bomb())
     @example(data=_build([("conversations.json", b"\0" * (4 << 20), zipfile.ZIP_DEFLATED)]))
     @example(data=_unknown_method())
+    @example(data=_future_version())
     def run(data: bytes) -> None:
         path.write_bytes(data)
         bound = PARSE_FACTOR * LIMITS.max_json_bytes + 2 * len(data) + BASE
