@@ -165,7 +165,7 @@ def rarely(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 
 def _weighted(strategy: st.SearchStrategy[Any], one_in: int) -> st.SearchStrategy[Any]:
     """Junk one time in `one_in` (one_of would merge repeated branches into even odds)."""
-    return st.integers(1, one_in).flatmap(lambda k: JUNK if k == 1 else strategy)
+    return st.integers(1, one_in).flatmap(lambda k: JUNK if k == one_in else strategy)
 
 
 def obj(required: dict[str, Any], optional: dict[str, Any]) -> st.SearchStrategy[Any]:
