@@ -457,8 +457,9 @@ def archives(draw: st.DrawFn) -> bytes:
         members = [(f"m/{i}.json", b"[]", zipfile.ZIP_STORED) for i in range(count)]
     else:
         members = [(draw(NAMES), draw(MEMBER_DATA), draw(METHODS)) for _ in range(count)]
-    if draw(st.booleans()):
-        members.append(("conversations.json", draw(MEMBER_DATA), draw(METHODS)))
+    if draw(st.integers(0, 2)) < 2:  # usually the real thing is in there too
+        export = draw(st.builds(encode, CLAUDE_DOC | CHATGPT_DOC))
+        members.append(("conversations.json", export, draw(METHODS)))
     data = _build(members)
     how = draw(
         st.sampled_from(
