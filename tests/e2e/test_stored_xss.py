@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from allauth.idp.oidc.models import Client as OAuthClient
 
@@ -18,7 +17,8 @@ from accounts.client_tokens import client_token_create
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories import selectors, services
 from memories.models import AccessEvent, ImportRun, MemoryProposal, UserCategory
-from tests.e2e.test_dashboard_browser import page, sign_in  # noqa: F401
+from tests.accounts.conftest import register
+from tests.e2e.test_dashboard_browser import page, sign_in, watch_dialogs  # noqa: F401
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -98,18 +98,7 @@ def oauth_consent_path(base: str) -> str:
 
     Registration itself refuses '<' and '>' in a name; the name is set afterwards (as an admin,
     or a metadata document elsewhere, might) to prove the page would still show it as text."""
-    registered = httpx.post(
-        f"{base}/identity/o/api/clients",
-        json={
-            "client_name": "Hostile client",
-            "redirect_uris": ["http://127.0.0.1:33418/callback"],
-            "token_endpoint_auth_method": "none",
-            "grant_types": ["authorization_code", "refresh_token"],
-            "response_types": ["code"],
-        },
-    )
-    assert registered.status_code == 201, registered.text
-    client_id = registered.json()["client_id"]
+    client_id = register(base, client_name="Hostile client")["client_id"]
     assert OAuthClient.objects.filter(id=client_id).update(name=payload(7)) == 1
     return (
         f"/identity/o/authorize?response_type=code&client_id={client_id}"
@@ -126,13 +115,7 @@ def test_every_rendered_text_field_shows_a_payload_as_inert_text(
     owner_dash: Actor,
 ) -> None:
     seeded = seed(owner, owner_dash)
-    dialogs: list[str] = []
-
-    def on_dialog(dialog: Any) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", on_dialog)
+    dialogs = watch_dialogs(page)
     sign_in(page)
     paths = [
         "/",

@@ -17,6 +17,7 @@ and answer). Prints
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 from collections.abc import Iterator
@@ -30,21 +31,13 @@ from hypothesis import strategies as st
 
 from accounts.client_tokens import client_token_create
 from accounts.models import User
+from mcpbridge import server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 SCALE = float(os.environ.get("FUZZ_EXAMPLES", "1"))
 PROTOCOL = "2025-06-18"
-TOOLS = [
-    "search_memory",
-    "add_memory",
-    "add_memories",
-    "list_memories",
-    "get_memory",
-    "update_memory",
-    "delete_memory",
-    "delete_all_memories",
-]
+TOOLS = [fn.__name__ for fn, *_ in server.TOOLS]
 METHODS = [
     "initialize",
     "tools/list",
@@ -87,16 +80,8 @@ JUNK = st.recursive(
 )
 DEEP = st.integers(50, 3000).map(lambda n: json.loads("[" * n + "]" * n) if n < 900 else "deep")
 VALUE = JUNK | HUGE | DEEP | st.uuids().map(str) | st.integers(-5, 200)
-ARGS = {
-    "search_memory": ["query", "limit", "category"],
-    "add_memory": ["text", "category"],
-    "add_memories": ["texts", "category"],
-    "list_memories": ["limit", "cursor", "category"],
-    "get_memory": ["memory_id"],
-    "update_memory": ["memory_id", "text"],
-    "delete_memory": ["memory_id"],
-    "delete_all_memories": ["confirm"],
-}
+# Each tool's argument names, from its signature.
+ARGS = {fn.__name__: list(inspect.signature(fn).parameters) for fn, *_ in server.TOOLS}
 
 
 @st.composite
