@@ -16,6 +16,7 @@ from django.core.asgi import get_asgi_application
 
 django_app = get_asgi_application()  # sets Django up before the MCP app imports models
 
+from contextlayer import body_limit  # noqa: E402
 from mcpbridge.http import MCPHttpApp  # noqa: E402
 
 
@@ -40,6 +41,9 @@ def build_application(mcp: MCPHttpApp) -> Any:
             return
         if scope["type"] == "http" and MCPHttpApp.handles(scope["path"]):
             await mcp(scope, receive, send)
+            return
+        if scope["type"] == "http" and body_limit.declared_too_large(scope):
+            await body_limit.refuse(scope, send)
             return
         await django_app(scope, receive, send)
 

@@ -250,6 +250,9 @@ CACHES = {
 MCP_SCOPES_SUPPORTED = ["memories:read", "memories:write", "memories:delete"]
 # Browser origins besides PUBLIC_URL (or the request's own origin) allowed to call /mcp.
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
+# A JSON-RPC body above this is refused with 413 before it is parsed (the SDK reads any size).
+# add_memories at its limits (100 x MEMORY_MAX_CHARS) fits with room for \u escapes.
+MCP_MAX_BODY_BYTES = env_int("MCP_MAX_BODY_BYTES", 8 * 1024 * 1024)
 # Stateless mode logs every request's transport teardown at INFO; the audit line says enough.
 for _quiet in ("mcp.server.streamable_http", "mcp.server.streamable_http_manager"):
     LOGGING["loggers"][_quiet] = {"level": "WARNING"}  # type: ignore[index]

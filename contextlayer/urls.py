@@ -22,3 +22,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("memories.urls")),
 ]
+
+# A form body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413, not a bare 400.
+handler400 = "contextlayer.views.bad_request"

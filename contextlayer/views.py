@@ -1,9 +1,11 @@
-"""Operational endpoints: liveness and readiness."""
+"""Operational endpoints: liveness and readiness; the 400 handler that says 413 when it is."""
 
 from __future__ import annotations
 
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -26,3 +28,15 @@ def ready(request: HttpRequest) -> HttpResponse:
         connection.close_if_unusable_or_obsolete()
         return HttpResponse("database unavailable", status=503, content_type="text/plain")
     return HttpResponse("ready", content_type="text/plain")
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django answers a body over DATA_UPLOAD_MAX_MEMORY_SIZE (or with too many fields) with a
+    plain 400; a client should learn that it was too large (413), as the API says."""
+    if isinstance(exception, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
+        return HttpResponse(
+            "The request body is larger than this server accepts.",
+            status=413,
+            content_type="text/plain",
+        )
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]

@@ -46,7 +46,6 @@ TOOL_SCOPES = {
     "delete_memory": SCOPE_DELETE,
     "delete_all_memories": SCOPE_DELETE,
 }
-_PEEK_MAX = 4 * 1024 * 1024
 
 
 def request_origin(headers: Headers, scheme: str) -> str | None:
@@ -118,7 +117,7 @@ async def _send_json(
 
 
 _PREFLIGHT = [
-    (b"access-control-allow-methods", b"GET, POST, DELETE, OPTIONS"),
+    (b"access-control-allow-methods", b"POST, DELETE, OPTIONS"),
     (
         b"access-control-allow-headers",
         b"authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id",
@@ -236,6 +235,19 @@ class MCPHttpApp:
             await send({"type": "http.response.start", "status": 204, "headers": _PREFLIGHT})
             await send({"type": "http.response.body", "body": b""})
             return
+        if scope["method"] not in ("POST", "DELETE"):
+            # Stateless: the server never speaks first, so it offers no GET stream (the spec's
+            # 405). Answering GET with SSE would hold the connection open forever, doing nothing.
+            await _send_json(
+                send,
+                405,
+                {"error": "method_not_allowed", "error_description": "Use POST."},
+                [(b"allow", b"POST, DELETE, OPTIONS")],
+            )
+            return
+        if _declared_length(headers) > settings.MCP_MAX_BODY_BYTES:
+            await _too_large(send)  # refused before reading a byte of it
+            return
         await self._mcp(scope, receive, send, headers, origin)
 
     async def _metadata(self, scope: Scope, send: Send, origin: str) -> None:
@@ -299,8 +311,13 @@ class MCPHttpApp:
                 [(b"retry-after", str(decision.retry_after).encode())],
             )
             return
+        if scope["method"] == "POST":
+            buffered = await _buffer(receive, settings.MCP_MAX_BODY_BYTES)
+            if buffered is None:  # no (or a false) Content-Length, and more bytes than allowed
+                await _too_large(send)
+                return
+            body, receive = buffered
         if credential.kind == "oauth" and scope["method"] == "POST":
-            body, receive = await _buffer(receive)
             missing = _missing_scope(body, credential.actor().scopes)
             if missing is not None:
                 wanted = " ".join(sorted({*CHALLENGE_SCOPES, *credential.scopes, missing}))
@@ -333,9 +350,30 @@ class MCPHttpApp:
             current_actor.reset(actor_token)
 
 
-async def _buffer(receive: Receive) -> tuple[bytes, Receive]:
-    """Read the request body (to look at the JSON-RPC call) and give the app a receive that
-    replays it."""
+def _declared_length(headers: Headers) -> int:
+    try:
+        return int(headers.get("content-length", "0"))
+    except ValueError:
+        return 0
+
+
+async def _too_large(send: Send) -> None:
+    await _send_json(
+        send,
+        413,
+        {
+            "error": "too_large",
+            "error_description": (
+                f"The request body is over {settings.MCP_MAX_BODY_BYTES:,} bytes "
+                "(MCP_MAX_BODY_BYTES); send fewer or shorter memories per call."
+            ),
+        },
+    )
+
+
+async def _buffer(receive: Receive, limit: int) -> tuple[bytes, Receive] | None:
+    """Read the request body (bounded: None past `limit` bytes, to look at the JSON-RPC call)
+    and give the app a receive that replays it."""
     chunks: list[bytes] = []
     size = 0
     more = True
@@ -346,7 +384,9 @@ async def _buffer(receive: Receive) -> tuple[bytes, Receive]:
         chunk = message.get("body", b"")
         chunks.append(chunk)
         size += len(chunk)
-        more = bool(message.get("more_body")) and size <= _PEEK_MAX
+        if size > limit:
+            return None
+        more = bool(message.get("more_body"))
     body = b"".join(chunks)
     replayed = False
 

@@ -10,9 +10,11 @@ check, so the checks here do not rely on it.
 from __future__ import annotations
 
 import itertools
+import lzma
 import re
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO
@@ -24,6 +26,17 @@ from memories.ingest.types import IngestError
 _CONVERSATIONS = re.compile(r"(?:^|/)conversations(?:-\d+)?\.json$", re.IGNORECASE)
 _CHUNK = 1 << 20
 _ZIP_LOCAL_HEADER = 30
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+# What reading a damaged member can raise, from zipfile itself or the decompressor under it.
+_DAMAGED = (
+    zipfile.BadZipFile,
+    EOFError,
+    OSError,
+    ValueError,
+    RuntimeError,  # NotImplementedError too: e.g. a local header that asks for patched data
+    zlib.error,
+    lzma.LZMAError,
+)
 
 
 @dataclass(frozen=True)
@@ -121,6 +134,11 @@ def _check_members(infos: list[zipfile.ZipInfo], limits: Limits, archive_size: i
             raise IngestError(f"The archive member {info.filename!r} is a symbolic link: refused.")
         if info.flag_bits & 0x1:
             raise IngestError(f"The archive member {info.filename!r} is encrypted: refused.")
+        if info.compress_type not in _METHODS:
+            raise IngestError(
+                f"The archive member {info.filename!r} uses compression method "
+                f"{info.compress_type}, which this server does not read: refused."
+            )
         declared += info.file_size
         if info.file_size > limits.ratio_floor and (
             info.compress_size == 0 or info.file_size / info.compress_size > limits.max_ratio
@@ -149,7 +167,7 @@ def _check_members(infos: list[zipfile.ZipInfo], limits: Limits, archive_size: i
 def _read_zip(path: Path, limits: Limits) -> list[Document]:
     try:
         archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+    except _DAMAGED as exc:  # NotImplementedError too: e.g. a member needing zip version 11.6
         raise IngestError(f"{path.name} is not a readable ZIP archive ({exc}).") from None
     with archive:
         infos = [i for i in archive.infolist() if not i.is_dir()]
@@ -175,7 +193,7 @@ def _read_zip(path: Path, limits: Limits) -> list[Document]:
             try:
                 with archive.open(info) as member:
                     data = _bounded_read(member, info.file_size, info.filename)
-            except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
+            except _DAMAGED as exc:
                 raise IngestError(
                     f"{info.filename} in {path.name} cannot be read: the archive is damaged or "
                     f"truncated ({exc})."

@@ -31,7 +31,7 @@ def _kept_branch(mapping: dict[str, Any], current: Any, where: str) -> list[dict
         leaves = [n for n in mapping.values() if isinstance(n, dict) and not n.get("children")]
         expect(bool(leaves), where, "'mapping' has no leaf node to start from.")
         current = max(leaves, key=_node_time).get("id")
-        if current not in mapping:
+        if not isinstance(current, str) or current not in mapping:
             current = next(k for k, v in mapping.items() if v is leaves[-1])
     branch: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -50,7 +50,12 @@ def _kept_branch(mapping: dict[str, Any], current: Any, where: str) -> list[dict
 def _node_time(node: dict[str, Any]) -> float:
     message = node.get("message")
     value = message.get("create_time") if isinstance(message, dict) else None
-    return float(value) if isinstance(value, int | float) else 0.0
+    if not isinstance(value, int | float):
+        return 0.0
+    try:
+        return float(value)
+    except OverflowError:  # an integer too large for a float: not a real time
+        return 0.0
 
 
 def _conversation(raw: Any, where: str) -> Conversation:
@@ -89,7 +94,9 @@ def _message(node: dict[str, Any]) -> Message | None:
     content = message.get("content")
     if not isinstance(content, dict) or content.get("content_type") not in _TEXT_TYPES:
         return None
-    parts = content.get("parts") or []
+    parts = content.get("parts")
+    if not isinstance(parts, list):
+        return None
     texts = [p.strip() for p in parts if isinstance(p, str) and p.strip()]
     if not texts:
         return None

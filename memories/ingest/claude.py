@@ -47,7 +47,8 @@ def _conversation(raw: Any, where: str) -> Conversation:
 
 def _message(raw: Any, where: str, fallback_id: str) -> Message | None:
     expect(isinstance(raw, dict), where, "a message must be an object.")
-    role = _ROLES.get(raw.get("sender"))  # type: ignore[arg-type]
+    sender = raw.get("sender")
+    role = _ROLES.get(sender) if isinstance(sender, str) else None
     if role is None:
         return None
     content = raw.get("content")
@@ -65,11 +66,13 @@ def _message(raw: Any, where: str, fallback_id: str) -> Message | None:
         legacy = raw.get("text")
         if isinstance(legacy, str) and legacy.strip():
             parts.append(legacy.strip())
-    for attachment in raw.get("attachments") or []:
+    attachments = raw.get("attachments")
+    for attachment in attachments if isinstance(attachments, list) else []:
         if isinstance(attachment, dict):
             extracted = attachment.get("extracted_content")
             if isinstance(extracted, str) and extracted.strip():
-                label = attachment.get("file_name") or "attachment"
+                file_name = attachment.get("file_name")
+                label = file_name if isinstance(file_name, str) and file_name else "attachment"
                 parts.append(f"[{label}]\n{extracted.strip()}")
     if not parts:
         return None  # empty, or only tool use / tool results / images

@@ -57,24 +57,26 @@ def _memory(raw: Any, where: str) -> ExportedMemory:
     for key in ("provenance", "metadata"):
         expect(isinstance(raw.get(key, {}), dict), where, f"'{key}' must be an object.")
     versions = []
-    for index, item in enumerate(raw.get("versions") or []):
+    raw_versions = raw.get("versions") or []
+    expect(isinstance(raw_versions, list), where, "'versions' must be a list.")
+    for index, item in enumerate(raw_versions):
         vwhere = f"{where}.versions[{index}]"
         expect(isinstance(item, dict) and isinstance(item.get("text"), str), vwhere, "bad version.")
         versions.append(
             ExportedVersion(
                 text=item["text"],
-                kind=str(item.get("kind") or "edit"),
-                changed_by=str(item.get("changed_by") or ""),
-                reason=str(item.get("reason") or ""),
+                kind=_scalar(item.get("kind")) or "edit",
+                changed_by=_scalar(item.get("changed_by")),
+                reason=_scalar(item.get("reason")),
                 created_at=parse_timestamp(item.get("created_at")),
             )
         )
-    superseded_by = raw.get("superseded_by")
+    superseded_by = _scalar(raw.get("superseded_by"))
     return ExportedMemory(
-        id=str(raw.get("id") or ""),
+        id=_scalar(raw.get("id")),
         text=text,
         categories=tuple(categories),
-        state=str(raw.get("state") or "active"),
+        state=_scalar(raw.get("state")) or "active",
         provenance=dict(raw.get("provenance") or {}),
         metadata=dict(raw.get("metadata") or {}),
         created_at=_required_time(raw, "created_at", where),
@@ -82,8 +84,18 @@ def _memory(raw: Any, where: str) -> ExportedMemory:
         user_edited_at=parse_timestamp(raw.get("user_edited_at")),
         categories_set_by_user=bool(raw.get("categories_set_by_user")),
         is_private=bool(raw.get("is_private")),
-        origin=str(raw.get("origin") or "import"),
-        origin_app_name=str(raw.get("origin_app_name") or ""),
-        superseded_by=str(superseded_by) if superseded_by else None,
+        origin=_scalar(raw.get("origin")) or "import",
+        origin_app_name=_scalar(raw.get("origin_app_name")),
+        superseded_by=superseded_by or None,
         versions=tuple(versions),
     )
+
+
+def _scalar(value: Any) -> str:
+    """A string field as text; a number is written out, anything else (an object, a list) is
+    treated as absent rather than turned into its repr."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool) and value:
+        return str(value)
+    return ""

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +21,54 @@ def load_export(path: Path, source: str = "auto", limits: Limits | None = None) 
     return parse_documents(read_export(path, limits), source)
 
 
+# Real exports nest a handful of levels; anything deeper is refused before a parser (or a later
+# json.dumps of its metadata) can run out of stack on it.
+MAX_DEPTH = 64
+# A `\ud800` escape without its pair decodes to a lone surrogate, which no UTF-8 encoder (the
+# content hash, PostgreSQL) accepts.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _decode(doc: Document) -> Any:
     try:
-        return json.loads(doc.data)
+        value = json.loads(doc.data)
     except UnicodeDecodeError:
         raise IngestError(f"{doc.name} is not UTF-8 text, so not a JSON export.") from None
     except json.JSONDecodeError as exc:
         raise IngestError(
             f"{doc.name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."
         ) from None
+    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
+        raise IngestError(f"{doc.name} is not a usable JSON export ({exc}).") from None
+    except RecursionError:
+        raise IngestError(f"{doc.name} is nested too deeply to be an export.") from None
+    _check_shape(value, doc.name)
+    return value
+
+
+def _check_shape(value: Any, name: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and lone surrogates, walking without recursion."""
+    stack: list[Iterator[Any]] = [iter((value,))]
+    while stack:
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+        elif isinstance(item, str):
+            if _LONE_SURROGATE.search(item):
+                raise IngestError(
+                    f"{name} holds text that is not valid Unicode (an unpaired \\u surrogate "
+                    "escape): refused."
+                )
+        elif isinstance(item, dict | list):
+            if len(stack) > MAX_DEPTH:
+                raise IngestError(f"{name} is nested deeper than {MAX_DEPTH} levels: refused.")
+            children = (
+                itertools.chain.from_iterable(item.items()) if isinstance(item, dict) else item
+            )
+            stack.append(iter(children))
+
+
+_END = object()
 
 
 def _detect(value: Any, name: str) -> str:

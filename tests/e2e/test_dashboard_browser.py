@@ -37,6 +37,18 @@ def page(browser: Any, live_server: Any) -> Any:
     context.close()
 
 
+def watch_dialogs(page: Any) -> list[str]:
+    """The messages of every dialog (alert, confirm) the page opens, each dismissed."""
+    dialogs: list[str] = []
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    return dialogs
+
+
 def is_csp(msg: Any) -> bool:
     return "Content Security Policy" in msg.text
 
@@ -134,13 +146,7 @@ def test_the_main_story_in_a_browser(page: Any, owner: User, owner_dash: Actor) 
 
 def test_hostile_memory_text_is_shown_as_text(page: Any, owner: User, owner_dash: Actor) -> None:
     hostile = services.memory_create(actor=owner_dash, text=HOSTILE).memory
-    dialogs: list[str] = []
-
-    def on_dialog(dialog: Any) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", on_dialog)
+    dialogs = watch_dialogs(page)
     sign_in(page)
     assert rows(page).first.locator(".memory-text").inner_text() == HOSTILE
     assert page.locator(".memory-text img, .memory-text script").count() == 0
