@@ -458,7 +458,15 @@ def _forge(door: Door, world: World, who: int, whose: int, pick: int, step: int)
     other tenant, and give the caller new ids of its own. The runs are compared by their
     recorded figures: the door's pages also show the file name and times."""
     me, victim = world.users[who].pk, world.users[whose].pk
-    theirs = _memory_ids(victim)
+    # An id the caller itself imported before is rightly "already imported" (its own manifest),
+    # which a fresh random id is not: only ids new to the caller make a fair comparison.
+    mine = {
+        r[0]
+        for r in _rows(
+            "SELECT conversation_id FROM memories_importedconversation WHERE owner_id = %s", [me]
+        )
+    }
+    theirs = [m for m in _memory_ids(victim) if str(m) not in mine]
     if whose == who or not theirs:
         return
     foreign = [_pick(theirs, pick), _pick(theirs, pick + 1), uuid.uuid4()]
