@@ -9,6 +9,7 @@ JSON-RPC statelessly, so any worker process can answer any request.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -204,6 +205,11 @@ class MCPHttpApp:
         from memories.classify import warm_up
 
         await sync_to_async(warm_up, thread_sensitive=True)()
+        # Everything loaded so far (Django, the SDK, the model) lives as long as the process:
+        # moved out of the collector's sight, a full collection no longer walks it mid-request
+        # (bench load, 50 clients, two paired runs: p99 189 and 290 ms with, 409 and 432 without).
+        gc.collect()
+        gc.freeze()
         # A second lifespan in the same process (a restarted server, the test suite) needs its
         # own manager: the SDK refuses to run one twice.
         self.inner = self._build_inner()
