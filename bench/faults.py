@@ -27,7 +27,6 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.environment import setup_django
-from bench.load import Tally, _start_server, _timed, seed_tenant
+from bench.load import Tally, _start_server, _timed, seed_tenant, stop_server
 from bench.mcp import QUERIES, TOPICS, WORDS, _free_port, _percentile
 
 FAILED = ("tool_error", "http_503", "http_error", "transport", "hung")
@@ -264,11 +263,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         after = _workers(server.pid)
         master_alive = server.poll() is None
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
     connections.close_all()
     stored = list(
         Memory.objects.filter(owner=user, text__startswith=f"faults {run_id} ").values_list(

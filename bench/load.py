@@ -80,6 +80,15 @@ def _start_server(port: int, workers: int, log: Path) -> subprocess.Popen[bytes]
     raise SystemExit(f"gunicorn did not answer /health; its log:\n{log.read_text()[-3000:]}")
 
 
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """gunicorn's graceful stop, then a kill if it has not ended within 30 s."""
+    server.terminate()
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
 class Tally:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -211,11 +220,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         tally = asyncio.run(_load(url, tokens[: args.clients], args.seconds, run_id, args.think_ms))
         elapsed = time.monotonic() - started
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
     stored = list(
         Memory.objects.filter(owner=user, text__startswith=f"load {run_id} ").values_list(
             "text", flat=True

@@ -47,6 +47,19 @@ def _env(home: Path) -> dict[str, str]:
     }
 
 
+def _kill_after_ten_conversations(process: subprocess.Popen[bytes], user: User) -> None:
+    """SIGKILL the importing process once ten conversations are committed (mid-run)."""
+    try:
+        deadline = time.monotonic() + 600
+        while ImportedConversation.objects.filter(owner=user).count() < 10:
+            assert process.poll() is None, "the import ended before it could be killed"
+            assert time.monotonic() < deadline, "the import made no progress"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.wait(timeout=60)
+
+
 def _human_texts(export: list[dict[str, Any]]) -> set[str]:
     return {
         m["content"][0]["text"]
@@ -75,15 +88,7 @@ def test_backfill_killed_mid_run_then_rerun_has_no_duplicates_and_no_losses(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    try:
-        deadline = time.monotonic() + 600
-        while ImportedConversation.objects.filter(owner=user).count() < 10:
-            assert process.poll() is None, "backfill ended before it could be killed"
-            assert time.monotonic() < deadline, "backfill made no progress"
-            time.sleep(0.05)
-        process.send_signal(signal.SIGKILL)
-    finally:
-        process.wait(timeout=60)
+    _kill_after_ten_conversations(process, user)
     assert process.returncode == -signal.SIGKILL
 
     # What was committed is whole: every manifest row has exactly its memories, no more.
@@ -137,16 +142,8 @@ def test_a_dashboard_import_whose_worker_is_killed_is_shown_interrupted_and_resu
     browser.force_login(user)
 
     worker = _worker(env)
-    try:
-        import_run_start(actor=actor, run_id=run.pk)
-        deadline = time.monotonic() + 600
-        while ImportedConversation.objects.filter(owner=user).count() < 10:
-            assert worker.poll() is None, "the worker ended before it could be killed"
-            assert time.monotonic() < deadline, "the import made no progress"
-            time.sleep(0.05)
-        worker.send_signal(signal.SIGKILL)
-    finally:
-        worker.wait(timeout=60)
+    import_run_start(actor=actor, run_id=run.pk)
+    _kill_after_ten_conversations(worker, user)
     done = ImportedConversation.objects.filter(owner=user).count()
     assert 10 <= done < CONVERSATIONS
     assert Memory.objects.filter(owner=user).count() == done * PER_CONVERSATION
