@@ -27,6 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.actors import Actor, actor_for
@@ -235,13 +236,14 @@ def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
     run = import_run_get(actor=actor, run_id=run_id)
     now = timezone.now()
     stale = now - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
+    # The same rule as ImportRun.interrupted, in SQL.
     claimable = Q(status=ImportRun.Status.PENDING) | Q(
-        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, created_at__lt=stale),
-        status=ImportRun.Status.RUNNING,
+        status=ImportRun.Status.RUNNING, last_sign__lt=stale
     )
     with transaction.atomic():
         claimed = (
-            ImportRun.objects.filter(claimable, pk=run.pk, owner=actor.user)
+            ImportRun.objects.alias(last_sign=Coalesce("heartbeat_at", "started_at", "created_at"))
+            .filter(claimable, pk=run.pk, owner=actor.user)
             .exclude(upload_path="")
             .update(
                 status=ImportRun.Status.RUNNING,
