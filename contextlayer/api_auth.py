@@ -39,6 +39,7 @@ def resolve_api_bearer(raw: str, *, resource: str) -> Actor | None:
     if credential is None:
         return None
     enforce("api", f"app:{credential.app.pk}")
+    enforce("api_user", f"user:{credential.user.pk}")  # minting tokens does not add budget
     return credential.actor()
 
 

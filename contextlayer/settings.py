@@ -235,7 +235,8 @@ if PRODUCTION:
 RATE_LIMITS = {
     "mcp": env_rate("RATE_LIMIT_MCP", "240/m"),  # tool calls per client
     "mcp_user": env_rate("RATE_LIMIT_MCP_USER", "1200/m"),  # all of one user's clients together
-    "api": env_rate("RATE_LIMIT_API", "600/m"),  # API calls per user or token
+    "api": env_rate("RATE_LIMIT_API", "600/m"),  # API calls per token or signed-in session
+    "api_user": env_rate("RATE_LIMIT_API_USER", "3000/m"),  # all of one user's tokens together
 }
 # allauth's own limits (sign-in, sign-up, password reset) and the OAuth server's (client
 # registration) count in the cache: a database cache, so every worker shares one count.

@@ -62,3 +62,21 @@ def test_many_clients_of_one_user_share_the_users_mcp_budget(
     theirs = mcp_for(stranger, name="someone else")
     headers = {**JSON, "authorization": f"Bearer {theirs.token}"}
     assert httpx2.post(f"{server_url}/mcp", json=INIT, headers=headers).status_code == 200
+
+
+def test_many_api_tokens_of_one_user_share_the_users_budget(
+    owner: User, stranger: User, settings: Any
+) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "api": "100/h", "api_user": "3/h"}
+    tokens = [
+        client_token_create(user=owner, name=f"script {n}", scopes=["read"]).secret
+        for n in range(4)
+    ]
+    statuses = [
+        Client(headers={"Authorization": f"Bearer {t}"}).get("/api/v1/memories").status_code
+        for t in tokens
+    ]
+    assert statuses == [200, 200, 200, 429]
+    theirs = client_token_create(user=stranger, name="theirs", scopes=["read"]).secret
+    other = Client(headers={"Authorization": f"Bearer {theirs}"})
+    assert other.get("/api/v1/memories").status_code == 200
