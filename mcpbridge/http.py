@@ -207,7 +207,8 @@ class MCPHttpApp:
         await sync_to_async(warm_up, thread_sensitive=True)()
         # Everything loaded so far (Django, the SDK, the model) lives as long as the process:
         # moved out of the collector's sight, a full collection no longer walks it mid-request
-        # (bench load, 50 clients, two paired runs: p99 189 and 290 ms with, 409 and 432 without).
+        # (bench load, 50 clients, two paired runs with tool work off the thread-sensitive
+        # thread: p99 189 and 290 ms with, 409 and 432 without; as shipped, noise hid it).
         gc.collect()
         gc.freeze()
         # A second lifespan in the same process (a restarted server, the test suite) needs its
