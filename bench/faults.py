@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.environment import setup_django
-from bench.load import Tally, _start_server, _timed, seed_tenant, stop_server
+from bench.load import Tally, _start_server, _timed, seed_tenant, stop_gunicorn
 from bench.mcp import QUERIES, TOPICS, WORDS, _free_port, _percentile
 
 FAILED = ("tool_error", "http_503", "http_error", "transport", "hung")
@@ -263,7 +263,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         after = _workers(server.pid)
         master_alive = server.poll() is None
     finally:
-        stop_server(server)
+        stop_gunicorn(server)
     connections.close_all()
     stored = list(
         Memory.objects.filter(owner=user, text__startswith=f"faults {run_id} ").values_list(

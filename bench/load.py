@@ -80,7 +80,7 @@ def _start_server(port: int, workers: int, log: Path) -> subprocess.Popen[bytes]
     raise SystemExit(f"gunicorn did not answer /health; its log:\n{log.read_text()[-3000:]}")
 
 
-def stop_server(server: subprocess.Popen[bytes]) -> None:
+def stop_gunicorn(server: subprocess.Popen[bytes]) -> None:
     """gunicorn's graceful stop, then a kill if it has not ended within 30 s."""
     server.terminate()
     try:
@@ -220,7 +220,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         tally = asyncio.run(_load(url, tokens[: args.clients], args.seconds, run_id, args.think_ms))
         elapsed = time.monotonic() - started
     finally:
-        stop_server(server)
+        stop_gunicorn(server)
     stored = list(
         Memory.objects.filter(owner=user, text__startswith=f"load {run_id} ").values_list(
             "text", flat=True
