@@ -28,7 +28,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from contextlayer.middleware import RETRY_AFTER, UNAVAILABLE
-from contextlayer.ratelimit import Decision, hit
+from contextlayer.ratelimit import Decision, hit_each
 from mcpbridge.credentials import Credential, resolve_bearer
 from mcpbridge.server import MemoryServer, build_server, current_actor
 
@@ -168,9 +168,8 @@ def _admit(raw: str | None, resource: str) -> tuple[Credential, Decision] | None
         credential = resolve_bearer(raw, resource=resource)
         if credential is None:
             return None
-        per_app = hit("mcp", f"app:{credential.app.pk}")
-        per_user = hit("mcp_user", f"user:{credential.user.pk}")
-        return credential, per_user if per_app.allowed else per_app
+        counters = [("mcp", f"app:{credential.app.pk}"), ("mcp_user", f"user:{credential.user.pk}")]
+        return credential, hit_each(counters)
     finally:
         close_old_connections()
 
