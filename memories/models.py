@@ -73,7 +73,9 @@ class Memory(OwnedRow):
         indexes: ClassVar = [
             models.Index(fields=["owner", "-created_at", "-id"], name="memory_owner_recent"),
             models.Index(fields=["owner", "state"], name="memory_owner_state"),
-            GinIndex(fields=["tsv"], name="memory_tsv_gin"),
+            # No plain GIN on `tsv`: one shared index made every user's search fetch every other
+            # user's matches. Search matches through `memory_owner_lexemes` instead, a GIN index
+            # of owner-prefixed lexeme keys (raw SQL, migration 0006; see memories/search.py).
             GinIndex(fields=["categories"], name="memory_categories_gin"),
         ]
         constraints: ClassVar = [
@@ -86,6 +88,27 @@ class Memory(OwnedRow):
 
     def __str__(self) -> str:
         return f"Memory {self.id}"
+
+
+class SearchStats(OwnedRow):
+    """Corpus statistics of a user's searchable memories (active, not superseded), for BM25.
+
+    Kept by database triggers on `memories_memory` (migration 0005), in the same transaction as
+    every write to it, whichever path makes the write (service layer, raw SQL, cascades). Every
+    change to the user's memories also takes a new `generation` from one sequence: a
+    per-process cache of the user's vectors is current exactly when its generation is the stored
+    one (a sequence never hands out a value twice, even after a rollback).
+    """
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    generation = models.BigIntegerField()
+    documents = models.IntegerField()  # searchable memories
+    length = models.BigIntegerField()  # sum of their tsvector lengths (distinct lexemes)
+
+    def __str__(self) -> str:
+        return f"Search statistics of user {self.owner_id}"
 
 
 class MemoryVersion(OwnedRow):
