@@ -106,9 +106,30 @@ class SearchStats(OwnedRow):
     generation = models.BigIntegerField()
     documents = models.IntegerField()  # searchable memories
     length = models.BigIntegerField()  # sum of their tsvector lengths (distinct lexemes)
+    # Every change after this generation is in SearchChange (older entries are pruned).
+    changes_from = models.BigIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"Search statistics of user {self.owner_id}"
+
+
+class SearchChange(OwnedRow):
+    """Which memory a write changed, at which generation: written by the same triggers, so a
+    process can bring its in-memory index up to date by reading only the changed memories.
+    Content-free; kept about an hour (then `SearchStats.changes_from` moves on)."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    generation = models.BigIntegerField()
+    memory_id = models.UUIDField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes: ClassVar = [
+            models.Index(fields=["owner", "generation"], name="search_change_owner_generation")
+        ]
+
+    def __str__(self) -> str:
+        return f"Change of {self.memory_id} at {self.generation}"
 
 
 class MemoryVersion(OwnedRow):

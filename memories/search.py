@@ -147,7 +147,7 @@ class Candidate:
 # ---- one search's view of one user ------------------------------------------------------------
 
 _HEAD_SQL = """
-SELECT s.generation, s.documents, s.length, k.keys
+SELECT s.generation, s.documents, s.length, s.changes_from, k.keys
 FROM (SELECT ARRAY(SELECT hashtextextended(lexeme, 0)
                    FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))) AS keys) k
 LEFT JOIN memories_searchstats s ON s.owner_id = %(owner)s
@@ -186,24 +186,31 @@ class UserSearch:
 
     def _read_head(self) -> None:
         args = {"cfg": settings.TEXT_SEARCH_CONFIG, "q": self.query, "owner": self.owner_id}
-        ((generation, documents, length, keys),) = _fetch(_HEAD_SQL, args)
+        ((generation, documents, length, changes_from, keys),) = _fetch(_HEAD_SQL, args)
         self.generation = None if generation is None else int(generation)
+        self.changes_from = None if changes_from is None else int(changes_from)
         self.documents, self.length = int(documents or 0), int(length or 0)
         self.keys = [int(k) for k in keys]
 
     def _open_index(self) -> bool:
         """Use the index if it fits; False when the user's memories changed under us."""
-        index = search_index.for_user(self.owner_id, self.generation, searchable=self.documents)
-        if index is None:
-            return True  # too big for the budget, or the cache is off: PostgreSQL
+        view = None
         if not self.whole:
-            mask = search_index.visible_rows(
-                index, self.owner_id, filters(self.visible), self.params, _frozen(self.params)
-            )
-            if mask is None:
-                return False
-            self.mask = mask
-        self.index = index
+            frozen = _frozen(self.params)
+            view = search_index.View(filters(self.visible), self.params, frozen)
+        found = search_index.for_user(
+            self.owner_id,
+            self.generation,
+            changes_from=self.changes_from,
+            searchable=self.documents,
+            view=view,
+        )
+        if found is None:
+            return True  # too big for the budget, or the cache is off: PostgreSQL
+        index, mask = found
+        if view is not None and mask is None:
+            return False
+        self.index, self.mask = index, mask
         return True
 
     # -- the arms, apart (tests, benchmarks, related memories) --
@@ -239,7 +246,8 @@ class UserSearch:
         return self.index.cosines(qvec), scores, ideal, known, visible
 
     def _top(self, scores: np.ndarray, count: int) -> list[int]:
-        """Row numbers of the `count` best finite scores among the visible rows, ties by id."""
+        """Row numbers of the `count` best finite scores among the visible rows, ties by id (as
+        PostgreSQL orders uuids)."""
         assert self.index is not None
         if self.mask is not None:
             scores = np.where(self.mask, scores, -np.inf)
@@ -247,7 +255,8 @@ class UserSearch:
         if len(finite) > count:
             kth = np.partition(-scores[finite], count - 1)[count - 1]
             finite = finite[-scores[finite] <= kth]
-        order = np.lexsort((finite, -scores[finite]))
+        ids = self.index.id_keys(finite)
+        order = np.lexsort((ids["lo"], ids["hi"], -scores[finite]))
         return [int(r) for r in finite[order][:count]]
 
     # -- both arms, scored --

@@ -3,16 +3,18 @@
 Why: PostgreSQL pays about a microsecond per row through its executor, so an exact scan of one
 user's vectors, or a BM25 pass over the memories matching a common word, grows with the store
 (issue 16: 58 ms for the dense scan of 10,000 memories). numpy does the same arithmetic at memory
-bandwidth: the dense scan of 10,000 memories takes 0.4 ms, BM25 over thousands of postings well
-under a millisecond. Search stays exact: every searchable memory of the user is scored by both
-arms (no approximate index, no candidate depth).
+bandwidth: the dense scan of 10,000 memories takes about a millisecond, BM25 over thousands of
+postings less. Search stays exact: every searchable memory of the user is scored by both arms (no
+approximate index, no candidate depth).
 
 Coherence: an index is used only at the generation it was read at. The generation is per user
-(`memories_searchstats.generation`), replaced by a trigger in the transaction of every write to
-the user's memories (migration 0005) and taken from a sequence, so no two states of a user's
-memories ever share a number, even across a rollback. The row fetch after search checks the
-consent rule again in SQL, so even an index gone wrong could not show a memory the caller may not
-see.
+(`SearchStats.generation`), replaced by a trigger in the transaction of every write to the user's
+memories (migration 0005) and taken from a sequence, so no two states of a user's memories ever
+share a number, even across a rollback. The same trigger logs which memories each write changed
+(`SearchChange`), so an index a few writes behind is brought up to date by reading only those
+memories; one older than the log (an hour) is read again in full. The row fetch after search
+checks the consent rule again in SQL, so even an index gone wrong could not show a memory the
+caller may not see.
 
 Memory is bounded by `SEARCH_CACHE_MB` (least recently used users go first); a user whose index
 would not fit is not cached, and search runs in PostgreSQL instead (`memories/search.py`).
@@ -24,72 +26,100 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import psycopg
 from django.conf import settings
 from django.db import connection
 
 DIMS = 384
-_HEADER = 19  # PGCOPY signature (11), flags (4), header extension length (4)
-_TRAILER = 2
-_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
 
-# The searchable rows (`memories.search.ELIGIBLE`, the same predicate as the stats trigger's),
-# in id order; a row's position in that order is its number in the index.
-_USER_ROWS = """
-    SELECT * FROM memories_memory
-    WHERE owner_id = {owner} AND state = 'active' AND superseded_by_id IS NULL
-"""
-# One fixed-size record per memory: id, has a vector of the current model, vector (zeros when
-# not), tsvector length. Field count 2 + (4 + 16) + (4 + 1) + (4 + 4 + 4 * DIMS) + (4 + 4).
-_DOCS_SQL = f"""
-COPY (
-    SELECT m.id, coalesce(m.embedding_model = {{model}} AND m.embedding IS NOT NULL, false),
-           CASE WHEN m.embedding_model = {{model}} AND m.embedding IS NOT NULL THEN m.embedding
-                ELSE array_fill(0, ARRAY[{DIMS}])::vector END,
-           coalesce(length(m.tsv), 0)
-    FROM ({_USER_ROWS}) m ORDER BY m.id
-) TO STDOUT (FORMAT BINARY)
-"""  # noqa: S608 - only constants; the owner and model are bound with sql.Literal
-_DOC_RECORD = 2 + 20 + 5 + 8 + 4 * DIMS + 8
-# One record per (memory, lexeme): row number, lexeme key, term frequency.
-# Field count 2 + (4 + 4) + (4 + 8) + (4 + 4).
-_POSTINGS_SQL = f"""
-COPY (
-    SELECT d.r::int4, hashtextextended(u.lexeme, 0), coalesce(array_length(u.positions, 1), 1)
-    FROM (SELECT row_number() OVER (ORDER BY m.id) - 1 AS r, m.tsv FROM ({_USER_ROWS}) m) d,
-         unnest(d.tsv) u
-) TO STDOUT (FORMAT BINARY)
-"""  # noqa: S608 - only constants; the owner is bound with sql.Literal
-_POSTING_RECORD = 2 + 8 + 12 + 8
-
-# The visible subset of the searchable rows, as row numbers, with the generation it was read at.
-VISIBLE_ROWS_SQL = f"""
-SELECT (SELECT s.generation FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
-       ARRAY(SELECT m.r FROM (
-           SELECT row_number() OVER (ORDER BY u.id) - 1 AS r, u.*
-           FROM ({_USER_ROWS.format(owner="%(owner)s")}) u
-       ) m WHERE {{filters}} ORDER BY m.r)
+# The user's searchable memories (`memories.search.ELIGIBLE`, the rows the stats trigger counts),
+# each with whether the caller's view admits it (`seen`; true without a view), numbered in the
+# order they were read; per memory one fixed-size record, per (memory, lexeme) one posting, each
+# as one bytea. COPY would send a message per row, which psycopg turns into a Python call per row
+# (seconds for 50,000 memories). With `since`, only the memories changed after that generation,
+# and the ids of every memory changed (those gone included). One statement, one snapshot: the
+# generation read with the rows is exactly theirs.
+_READ_SQL = f"""
+WITH {{changed}}
+u AS MATERIALIZED (
+    SELECT (row_number() OVER ())::int4 - 1 AS r, x.* FROM (
+        SELECT m.id, m.tsv, {{seen}} AS seen,
+               coalesce(m.embedding_model = %(model)s AND m.embedding IS NOT NULL, false) AS vec,
+               m.embedding
+        FROM memories_memory m
+        WHERE m.owner_id = %(owner)s AND m.state = 'active' AND m.superseded_by_id IS NULL
+          {{only}}
+    ) x
+)
+SELECT
+    (SELECT s.generation FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+    (SELECT s.changes_from FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+    (SELECT string_agg(
+         int4send(u.r) || uuid_send(u.id)
+         || CASE WHEN u.vec THEN '\\x01'::bytea ELSE '\\x00'::bytea END
+         || CASE WHEN u.seen THEN '\\x01'::bytea ELSE '\\x00'::bytea END
+         || int4send(coalesce(length(u.tsv), 0))
+         || vector_send(CASE WHEN u.vec THEN u.embedding
+                             ELSE array_fill(0, ARRAY[{DIMS}])::vector END),
+         ''::bytea)
+     FROM u),
+    (SELECT string_agg(
+         int4send(u.r) || int8send(hashtextextended(l.lexeme, 0))
+         || int4send(coalesce(array_length(l.positions, 1), 1)),
+         ''::bytea)
+     FROM u, unnest(u.tsv) l),
+    {{changed_ids}}
 """  # noqa: S608 - only constants; values are bound parameters
+_DOC = np.dtype(
+    [
+        ("r", ">i4"),
+        ("id", "V16"),
+        ("vec", "u1"),
+        ("seen", "u1"),
+        ("dl", ">i4"),
+        ("dims", ">u2"),
+        ("pad", ">u2"),
+        ("vector", ">f4", (DIMS,)),
+    ]
+)
+_POSTING = np.dtype([("r", ">i4"), ("key", ">i8"), ("tf", ">i4")])
+# The refresh's parts: every memory changed after `since` (those gone included).
+_CHANGED = """
+changed AS (
+    SELECT DISTINCT c.memory_id FROM memories_searchchange c
+    WHERE c.owner_id = %(owner)s AND c.generation > %(since)s
+),"""
+_ONLY_CHANGED = "AND m.id IN (SELECT memory_id FROM changed)"
+_CHANGED_IDS = "(SELECT string_agg(uuid_send(c.memory_id), ''::bytea) FROM changed c)"
+_ID = np.dtype([("hi", "<u8"), ("lo", "<u8")])
+
+# A later caller's view of an index already read: the ids of the memories it may see.
+_VISIBLE_SQL = """
+SELECT (SELECT s.generation FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+       (SELECT string_agg(uuid_send(m.id), ''::bytea) FROM memories_memory m WHERE {filters})
+"""
 
 
-def _records(data: bytes, size: int) -> np.ndarray:
-    body = len(data) - _HEADER - _TRAILER
-    if not data.startswith(_SIGNATURE) or body < 0 or body % size:
-        raise ValueError("unexpected COPY output for the search index")
-    return np.frombuffer(data, dtype=np.uint8, count=body, offset=_HEADER).reshape(-1, size)
+def _id_keys(ids: np.ndarray) -> np.ndarray:
+    """Memory ids (n, 16 bytes) as sortable (hi, lo) pairs, in the order PostgreSQL sorts uuids."""
+    keys = np.empty(len(ids), dtype=_ID)
+    keys["hi"] = np.ascontiguousarray(ids[:, :8]).view(">u8").ravel()
+    keys["lo"] = np.ascontiguousarray(ids[:, 8:]).view(">u8").ravel()
+    return keys
 
 
-def _be(records: np.ndarray, start: int, dtype: str) -> np.ndarray:
-    width = np.dtype(dtype).itemsize
-    return np.ascontiguousarray(records[:, start : start + width]).view(dtype).ravel()
+def _raw_ids(raw: bytes | None) -> np.ndarray:
+    return np.frombuffer(raw or b"", dtype=np.uint8).reshape(-1, 16)
 
 
-@dataclass
+@dataclass(frozen=True)
 class UserIndex:
-    """One user's searchable memories at one generation, in id order."""
+    """One user's searchable memories at one generation. Never changed once built: a newer
+    generation is a new index (built from this one when only a few memories changed)."""
 
     generation: int | None
     ids: np.ndarray  # (n, 16) uint8
@@ -99,7 +129,35 @@ class UserIndex:
     keys: np.ndarray  # (p,) int64: posting lexeme keys, sorted
     rows: np.ndarray  # (p,) int32: the posting's memory row
     tf: np.ndarray  # (p,) float64: occurrences of the lexeme in that memory
-    _by_id: dict[bytes, int] | None = field(default=None, repr=False)
+    id_order: np.ndarray  # (n,) rows in id order
+    id_sorted: np.ndarray  # (n,) _ID: the ids in that order
+
+    @classmethod
+    def build(
+        cls,
+        generation: int | None,
+        ids: np.ndarray,
+        has_vector: np.ndarray,
+        matrix: np.ndarray,
+        dl: np.ndarray,
+        postings: Postings,
+    ) -> UserIndex:
+        keys, rows, tf = postings
+        order = np.argsort(keys, kind="stable")
+        id_keys = _id_keys(ids)
+        id_order = np.argsort(id_keys, order=("hi", "lo"))
+        return cls(
+            generation=generation,
+            ids=ids,
+            has_vector=has_vector,
+            matrix=matrix,
+            dl=dl,
+            keys=keys[order],
+            rows=rows[order],
+            tf=tf[order],
+            id_order=id_order,
+            id_sorted=id_keys[id_order],
+        )
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -107,15 +165,26 @@ class UserIndex:
     @property
     def nbytes(self) -> int:
         parts = (self.ids, self.has_vector, self.matrix, self.dl, self.keys, self.rows, self.tf)
-        return int(sum(a.nbytes for a in parts))
+        return int(sum(a.nbytes for a in (*parts, self.id_order, self.id_sorted)))
 
     def memory_id(self, row: int) -> uuid.UUID:
         return uuid.UUID(bytes=self.ids[row].tobytes())
 
+    def rows_of(self, ids: np.ndarray) -> np.ndarray:
+        """The row of each id (n, 16 bytes), -1 where the index does not hold it."""
+        if not len(ids) or not len(self):
+            return np.full(len(ids), -1, dtype=np.intp)
+        wanted = _id_keys(ids)
+        at = np.minimum(np.searchsorted(self.id_sorted, wanted), len(self) - 1)
+        return np.where(self.id_sorted[at] == wanted, self.id_order[at], -1)
+
     def row_of(self, memory_id: uuid.UUID) -> int | None:
-        if self._by_id is None:
-            self._by_id = {self.ids[i].tobytes(): i for i in range(len(self.ids))}
-        return self._by_id.get(memory_id.bytes)
+        row = int(self.rows_of(np.frombuffer(memory_id.bytes, dtype=np.uint8).reshape(1, 16))[0])
+        return None if row < 0 else row
+
+    def id_keys(self, rows: np.ndarray) -> np.ndarray:
+        """The ids of these rows as (hi, lo) pairs: ties between scores are broken by id."""
+        return _id_keys(self.ids[rows])
 
     def cosines(self, qvec: np.ndarray) -> np.ndarray:
         """Cosine similarity of every row to `qvec` (NaN for rows without a current vector)."""
@@ -159,51 +228,113 @@ class UserIndex:
         return scores, ideal, known
 
 
-def _copy(statement: Any) -> bytes:
+@dataclass(frozen=True)
+class View:
+    """A caller who sees less than the owner: the filters (consent, category) and their values."""
+
+    filters: str
+    params: dict[str, Any]
+    key: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class _Read:
+    generation: int | None
+    changes_from: int | None
+    docs: np.ndarray  # _DOC records, by r
+    postings: np.ndarray  # _POSTING records
+    changed: np.ndarray  # (c, 16) ids changed since `since` (refresh only)
+
+
+def _read(owner_id: int, view: View | None, since: int | None = None) -> _Read:
+    """Every searchable memory of the user, or (`since`) those changed after that generation."""
+    seen = f"({view.filters})" if view else "true"
+    args = {**(view.params if view else {}), "owner": owner_id, "model": settings.EMBEDDING_MODEL}
+    if since is None:
+        sql = _READ_SQL.format(changed="", only="", changed_ids="NULL::bytea", seen=seen)
+    else:
+        sql = _READ_SQL.format(
+            changed=_CHANGED, only=_ONLY_CHANGED, changed_ids=_CHANGED_IDS, seen=seen
+        )
+        args["since"] = since
     connection.ensure_connection()
-    with connection.connection.cursor() as cur, cur.copy(statement) as copy:
-        return b"".join(bytes(chunk) for chunk in copy)
-
-
-def generation(owner_id: int) -> int | None:
-    with connection.cursor() as cur:
-        cur.execute("SELECT generation FROM memories_searchstats WHERE owner_id = %s", [owner_id])
-        row = cur.fetchone()
-    return None if row is None else int(row[0])
-
-
-def load(owner_id: int) -> UserIndex:
-    """Read the user's searchable memories (two binary COPYs) and the generation they are.
-
-    The generation is read before and after: equal, no write to this user's memories committed in
-    between, so both reads are exactly that generation; different, the index is marked unknown
-    (generation None): good for the search at hand, never cached.
-    """
-    from psycopg import sql
-
-    before = generation(owner_id)
-    owner = sql.Literal(owner_id)
-    model = sql.Literal(settings.EMBEDDING_MODEL)
-    docs = _records(_copy(sql.SQL(_DOCS_SQL).format(owner=owner, model=model)), _DOC_RECORD)
-    posts = _records(_copy(sql.SQL(_POSTINGS_SQL).format(owner=owner)), _POSTING_RECORD)
-    after = generation(owner_id)
-    if len(docs) and not (_be(docs, 31, ">u2") == DIMS).all():
+    # Server-side binding, results in binary: the bytea values arrive as bytes, not hex text.
+    with psycopg.Cursor(connection.connection) as cur:
+        cur.execute(sql, args, binary=True)
+        generation, changes_from, docs_raw, posts_raw, changed_raw = cur.fetchone()  # type: ignore[misc]
+    docs = np.frombuffer(docs_raw or b"", dtype=_DOC)
+    docs = docs[np.argsort(docs["r"], kind="stable")]
+    if len(docs) and not (docs["dims"] == DIMS).all():
         raise ValueError("unexpected vector dimensions in the search index")
-    matrix = np.ascontiguousarray(docs[:, 35 : 35 + 4 * DIMS]).view(">f4").astype(np.float32)
+    return _Read(
+        generation=None if generation is None else int(generation),
+        changes_from=None if changes_from is None else int(changes_from),
+        docs=docs,
+        postings=np.frombuffer(posts_raw or b"", dtype=_POSTING),
+        changed=_raw_ids(changed_raw),
+    )
+
+
+Postings = tuple[np.ndarray, np.ndarray, np.ndarray]  # lexeme keys, rows, term frequencies
+
+
+def _columns(read: _Read) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Postings]:
+    docs = read.docs
+    matrix = docs["vector"].astype(np.float32).reshape(-1, DIMS)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     np.divide(matrix, norms, out=matrix, where=norms > 0)
-    keys = _be(posts, 14, ">i8").astype(np.int64)
-    order = np.argsort(keys, kind="stable")
-    return UserIndex(
-        generation=before if before == after else None,
-        ids=docs[:, 6:22].copy(),
-        has_vector=docs[:, 26].astype(bool),
-        matrix=matrix,
-        dl=_be(docs, 35 + 4 * DIMS + 4, ">i4").astype(np.float64),
-        keys=keys[order],
-        rows=_be(posts, 6, ">i4").astype(np.int32)[order],
-        tf=_be(posts, 26, ">i4").astype(np.float64)[order],
+    ids = np.frombuffer(docs["id"].tobytes(), dtype=np.uint8).reshape(-1, 16)
+    posts = read.postings
+    postings = (
+        posts["key"].astype(np.int64),
+        posts["r"].astype(np.int32),
+        posts["tf"].astype(np.float64),
     )
+    return ids, docs["vec"].astype(bool), matrix, docs["dl"].astype(np.float64), postings
+
+
+def load(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.ndarray | None]:
+    """Read the user's searchable memories in one statement; with `view`, also which of them
+    that caller may see (a mask)."""
+    read = _read(owner_id, view)
+    ids, has_vector, matrix, dl, postings = _columns(read)
+    index = UserIndex.build(read.generation, ids, has_vector, matrix, dl, postings)
+    return index, (read.docs["seen"].astype(bool) if view else None)
+
+
+def refresh(
+    old: UserIndex, owner_id: int, view: View | None, old_mask: np.ndarray | None
+) -> tuple[UserIndex, np.ndarray | None] | None:
+    """`old` brought up to the user's current generation by reading only the memories changed
+    since (and `old_mask`, the view's mask at `old`, with it); None when the change log no longer
+    reaches back to `old` (read in full then)."""
+    assert old.generation is not None
+    read = _read(owner_id, view, since=old.generation)
+    if read.changes_from is None or read.changes_from > old.generation:
+        return None
+    keep = np.ones(len(old), dtype=bool)
+    gone = old.rows_of(read.changed)
+    keep[gone[gone >= 0]] = False
+    ids, has_vector, matrix, dl, (keys, rows, tf) = _columns(read)
+    renumber = np.cumsum(keep) - 1  # old row -> new row, for the rows kept
+    kept_postings = keep[old.rows]
+    base = int(keep.sum())
+    index = UserIndex.build(
+        read.generation,
+        np.concatenate([old.ids[keep], ids]),
+        np.concatenate([old.has_vector[keep], has_vector]),
+        np.concatenate([old.matrix[keep], matrix]),
+        np.concatenate([old.dl[keep], dl]),
+        (
+            np.concatenate([old.keys[kept_postings], keys]),
+            np.concatenate([renumber[old.rows[kept_postings]].astype(np.int32), rows + base]),
+            np.concatenate([old.tf[kept_postings], tf]),
+        ),
+    )
+    mask = None
+    if view is not None and old_mask is not None:
+        mask = np.concatenate([old_mask[keep], read.docs["seen"].astype(bool)])
+    return index, mask
 
 
 # ---- the per-process caches -------------------------------------------------------------------
@@ -248,8 +379,8 @@ class Lru:
 
 _indexes = Lru()
 _visible = Lru()
-# Per searchable memory: id, flag, vector, length, and about fifteen postings.
-BYTES_PER_MEMORY = 16 + 1 + 4 * DIMS + 8 + 15 * (8 + 4 + 8)
+# Per searchable memory: id, flag, vector, length, id order, and about fifteen postings.
+BYTES_PER_MEMORY = 16 + 1 + 4 * DIMS + 8 + 24 + 15 * (8 + 4 + 8)
 _VISIBLE_BUDGET = 16 * 1024 * 1024
 
 
@@ -261,38 +392,72 @@ def _key(owner_id: int) -> tuple[str, int]:
     return (str(connection.settings_dict["NAME"]), owner_id)
 
 
-def for_user(owner_id: int, generation: int | None, *, searchable: int) -> UserIndex | None:
-    """The user's index at `generation` (cached or read now), or None when the cache is off or
-    the user's `searchable` memories would not fit in it."""
+def _view_key(owner_id: int, generation: int | None, view: View) -> tuple[Any, ...]:
+    return (*_key(owner_id), generation, view.filters, view.key)
+
+
+def for_user(
+    owner_id: int,
+    generation: int | None,
+    *,
+    changes_from: int | None,
+    searchable: int,
+    view: View | None = None,
+) -> tuple[UserIndex, np.ndarray | None] | None:
+    """The user's index at `generation` (cached, brought up to date, or read in full) and, with
+    `view`, that caller's mask (None if the user's memories changed since the index was read);
+    None when the cache is off or the user's `searchable` memories would not fit in it (search
+    in PostgreSQL then)."""
     budget = budget_bytes()
     if searchable * BYTES_PER_MEMORY > budget:
         return None
-    index = _indexes.get(_key(owner_id))
-    if index is None or index.generation is None or index.generation != generation:
-        index = load(owner_id)
-        if index.generation is not None:
-            _indexes.put(_key(owner_id), index, index.nbytes, budget)
-    return index
+    cached: UserIndex | None = _indexes.get(_key(owner_id))
+    if cached is not None and cached.generation == generation is not None:
+        return cached, (None if view is None else _mask(cached, owner_id, view))
+    # Bring it up to date, or read it in full. If a write committed since `generation` was read,
+    # this is the newer state, with exactly its generation: good for this search and the cache.
+    found = None
+    if (
+        cached is not None
+        and cached.generation is not None
+        and changes_from is not None
+        and cached.generation >= changes_from
+    ):
+        old_mask = _visible.get(_view_key(owner_id, cached.generation, view)) if view else None
+        found = refresh(cached, owner_id, view, old_mask)
+    index, mask = found or load(owner_id, view)
+    if index.generation is None:
+        return index, mask
+    _indexes.put(_key(owner_id), index, index.nbytes, budget)
+    if view is None:
+        return index, None
+    if mask is None:
+        return index, _mask(index, owner_id, view)
+    _visible.put(_view_key(owner_id, index.generation, view), mask, mask.nbytes, _VISIBLE_BUDGET)
+    return index, mask
 
 
-def visible_rows(
-    index: UserIndex, owner_id: int, filters: str, params: dict[str, Any], frozen: tuple[Any, ...]
-) -> np.ndarray | None:
-    """The rows of `index` that the filters (consent, category) admit, as a mask; remembered per
-    generation. None when the user's memories changed since the index was read (reload then)."""
-    key = (*_key(owner_id), index.generation, filters, frozen)
-    mask = _visible.get(key) if index.generation is not None else None
+def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
+    """Which rows of `index` the view admits; remembered per generation. None when the user's
+    memories changed since the index was read."""
+    key = _view_key(owner_id, index.generation, view)
+    mask = _visible.get(key)
     if mask is not None:
-        return mask
-    with connection.cursor() as cur:
-        cur.execute(VISIBLE_ROWS_SQL.format(filters=filters), {**params, "owner": owner_id})
-        seen, rows = cur.fetchone()
+        return mask  # type: ignore[no-any-return]
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cur:
+        cur.execute(
+            _VISIBLE_SQL.format(filters=view.filters),
+            {**view.params, "owner": owner_id},
+            binary=True,
+        )
+        seen, raw = cur.fetchone()  # type: ignore[misc]
     if seen != index.generation:
         return None
+    rows = index.rows_of(_raw_ids(raw))
     mask = np.zeros(len(index), dtype=bool)
-    mask[np.asarray(rows, dtype=np.intp)] = True
-    if index.generation is not None:
-        _visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
+    mask[rows[rows >= 0]] = True
+    _visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
     return mask
 
 

@@ -20,9 +20,23 @@ class Migration(migrations.Migration):
                 ('generation', models.BigIntegerField()),
                 ('documents', models.IntegerField()),
                 ('length', models.BigIntegerField()),
+                ('changes_from', models.BigIntegerField(default=0)),
             ],
             options={
                 'abstract': False,
+            },
+        ),
+        migrations.CreateModel(
+            name='SearchChange',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('generation', models.BigIntegerField()),
+                ('memory_id', models.UUIDField()),
+                ('created_at', models.DateTimeField()),
+                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+            ],
+            options={
+                'indexes': [models.Index(fields=['owner', 'generation'], name='search_change_owner_generation')],
             },
         ),
     ]
@@ -33,64 +47,101 @@ _SEARCHABLE = "state = 'active' AND superseded_by_id IS NULL"
 # One statement-level trigger per kind of write, reading the transition tables: a batch INSERT of
 # 500 memories costs one UPDATE of the owner's row, not 500. Written in the same transaction as
 # the write, whichever path made it (service layer, raw SQL, Django's cascades, erasure).
-# UPDATE and DELETE never create the row: the user's own deletion may remove it first.
+# UPDATE and DELETE never create the row: the user's own deletion may remove it first. The change
+# log is written only for users whose statistics row exists (from the RETURNING of the upsert or
+# update), so deleting a user, whose rows Django removes in any order, never leaves log rows behind.
 _FORWARD = f"""
 CREATE SEQUENCE memories_search_generation;
 
 CREATE FUNCTION memories_search_stats_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    touched bigint[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO memories_searchstats AS s (owner_id, generation, documents, length)
-        SELECT d.owner_id, nextval('memories_search_generation'), d.documents, d.length
-        FROM (
-            SELECT n.owner_id,
-                   count(*) FILTER (WHERE {_SEARCHABLE}) AS documents,
-                   coalesce(sum(length(n.tsv)) FILTER (WHERE {_SEARCHABLE}), 0) AS length
-            FROM memories_new n GROUP BY n.owner_id ORDER BY n.owner_id
-        ) d
-        ON CONFLICT (owner_id) DO UPDATE
-        SET generation = excluded.generation,
-            documents = s.documents + excluded.documents,
-            length = s.length + excluded.length;
-    ELSIF TG_OP = 'UPDATE' THEN
-        UPDATE memories_searchstats s
-        SET generation = nextval('memories_search_generation'),
-            documents = s.documents + d.documents,
-            length = s.length + d.length
-        FROM (
-            SELECT c.owner_id, sum(c.documents) AS documents, sum(c.length) AS length
+        WITH st AS (
+            INSERT INTO memories_searchstats AS s (owner_id, generation, documents, length,
+                                                   changes_from)
+            SELECT d.owner_id, nextval('memories_search_generation'), d.documents, d.length, 0
             FROM (
-                SELECT o.owner_id, -count(*) AS documents, -coalesce(sum(length(o.tsv)), 0) AS length
-                FROM memories_old o WHERE {_SEARCHABLE}
-                GROUP BY o.owner_id
-                UNION ALL
-                SELECT n.owner_id, count(*), coalesce(sum(length(n.tsv)), 0)
-                FROM memories_new n WHERE {_SEARCHABLE}
-                GROUP BY n.owner_id
-                UNION ALL  -- owners whose rows changed without a searchable one: a new generation
-                SELECT n.owner_id, 0, 0 FROM memories_new n GROUP BY n.owner_id
-            ) c
-            GROUP BY c.owner_id
-        ) d
-        WHERE s.owner_id = d.owner_id;
+                SELECT n.owner_id,
+                       count(*) FILTER (WHERE {_SEARCHABLE}) AS documents,
+                       coalesce(sum(length(n.tsv)) FILTER (WHERE {_SEARCHABLE}), 0) AS length
+                FROM memories_new n GROUP BY n.owner_id ORDER BY n.owner_id
+            ) d
+            ON CONFLICT (owner_id) DO UPDATE
+            SET generation = excluded.generation,
+                documents = s.documents + excluded.documents,
+                length = s.length + excluded.length
+            RETURNING s.owner_id, s.generation
+        )
+        INSERT INTO memories_searchchange (owner_id, generation, memory_id, created_at)
+        SELECT st.owner_id, st.generation, n.id, now() FROM memories_new n JOIN st USING (owner_id);
+        touched := ARRAY(SELECT DISTINCT owner_id FROM memories_new);
+    ELSIF TG_OP = 'UPDATE' THEN
+        WITH st AS (
+            UPDATE memories_searchstats s
+            SET generation = nextval('memories_search_generation'),
+                documents = s.documents + d.documents,
+                length = s.length + d.length
+            FROM (
+                SELECT c.owner_id, sum(c.documents) AS documents, sum(c.length) AS length
+                FROM (
+                    SELECT o.owner_id, -count(*) AS documents,
+                           -coalesce(sum(length(o.tsv)), 0) AS length
+                    FROM memories_old o WHERE {_SEARCHABLE}
+                    GROUP BY o.owner_id
+                    UNION ALL
+                    SELECT n.owner_id, count(*), coalesce(sum(length(n.tsv)), 0)
+                    FROM memories_new n WHERE {_SEARCHABLE}
+                    GROUP BY n.owner_id
+                    UNION ALL  -- owners whose rows changed without a searchable one
+                    SELECT n.owner_id, 0, 0 FROM memories_new n GROUP BY n.owner_id
+                ) c
+                GROUP BY c.owner_id
+            ) d
+            WHERE s.owner_id = d.owner_id
+            RETURNING s.owner_id, s.generation
+        )
+        INSERT INTO memories_searchchange (owner_id, generation, memory_id, created_at)
+        SELECT st.owner_id, st.generation, n.id, now() FROM memories_new n JOIN st USING (owner_id);
+        touched := ARRAY(SELECT DISTINCT owner_id FROM memories_new);
     ELSE
-        UPDATE memories_searchstats s
-        SET generation = nextval('memories_search_generation'),
-            documents = s.documents - d.documents,
-            length = s.length - d.length
-        FROM (
-            SELECT o.owner_id,
-                   count(*) FILTER (WHERE {_SEARCHABLE}) AS documents,
-                   coalesce(sum(length(o.tsv)) FILTER (WHERE {_SEARCHABLE}), 0) AS length
-            FROM memories_old o GROUP BY o.owner_id
-        ) d
-        WHERE s.owner_id = d.owner_id;
+        WITH st AS (
+            UPDATE memories_searchstats s
+            SET generation = nextval('memories_search_generation'),
+                documents = s.documents - d.documents,
+                length = s.length - d.length
+            FROM (
+                SELECT o.owner_id,
+                       count(*) FILTER (WHERE {_SEARCHABLE}) AS documents,
+                       coalesce(sum(length(o.tsv)) FILTER (WHERE {_SEARCHABLE}), 0) AS length
+                FROM memories_old o GROUP BY o.owner_id
+            ) d
+            WHERE s.owner_id = d.owner_id
+            RETURNING s.owner_id, s.generation
+        )
+        INSERT INTO memories_searchchange (owner_id, generation, memory_id, created_at)
+        SELECT st.owner_id, st.generation, o.id, now() FROM memories_old o JOIN st USING (owner_id);
+        touched := ARRAY(SELECT DISTINCT owner_id FROM memories_old);
+    END IF;
+    -- Changes older than an hour go (one write in sixteen looks): a process whose index is that
+    -- old reads the user's memories in full instead.
+    IF currval('memories_search_generation') % 16 = 0 THEN
+        WITH gone AS (
+            DELETE FROM memories_searchchange c
+            WHERE c.owner_id = ANY(touched) AND c.created_at < now() - interval '1 hour'
+            RETURNING c.owner_id, c.generation
+        )
+        UPDATE memories_searchstats s SET changes_from = greatest(s.changes_from, g.generation)
+        FROM (SELECT owner_id, max(generation) AS generation FROM gone GROUP BY owner_id) g
+        WHERE s.owner_id = g.owner_id;
     END IF;
     RETURN NULL;
 END $$;
 
 CREATE FUNCTION memories_search_stats_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    DELETE FROM memories_searchchange;
     DELETE FROM memories_searchstats;
     RETURN NULL;
 END $$;
@@ -107,11 +158,15 @@ CREATE TRIGGER memories_search_stats_delete AFTER DELETE ON memories_memory
 CREATE TRIGGER memories_search_stats_truncate AFTER TRUNCATE ON memories_memory
     FOR EACH STATEMENT EXECUTE FUNCTION memories_search_stats_truncate();
 
-INSERT INTO memories_searchstats (owner_id, generation, documents, length)
-SELECT owner_id, nextval('memories_search_generation'),
-       count(*) FILTER (WHERE {_SEARCHABLE}),
-       coalesce(sum(length(tsv)) FILTER (WHERE {_SEARCHABLE}), 0)
-FROM memories_memory GROUP BY owner_id;
+-- Users who had memories before: their statistics now, and no change log before this point.
+INSERT INTO memories_searchstats (owner_id, generation, documents, length, changes_from)
+SELECT g.owner_id, g.generation, g.documents, g.length, g.generation
+FROM (
+    SELECT owner_id, nextval('memories_search_generation') AS generation,
+           count(*) FILTER (WHERE {_SEARCHABLE}) AS documents,
+           coalesce(sum(length(tsv)) FILTER (WHERE {_SEARCHABLE}), 0) AS length
+    FROM memories_memory GROUP BY owner_id
+) g;
 """
 
 _REVERSE = """

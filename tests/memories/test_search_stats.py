@@ -1,25 +1,28 @@
-"""The per-user search statistics (`SearchStats`) are kept by a trigger in the transaction of every
-write, whichever path writes: after any sequence of writes they equal a recount, and the
-generation changes for exactly the users whose memories changed."""
+"""The per-user search statistics (`SearchStats`) and change log are kept by a trigger in the
+transaction of every write, whichever path writes: after any sequence of writes the statistics
+equal a recount, the generation changes for exactly the users whose memories changed, and an
+in-memory index brought up to date from the change log equals one read in full."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.db import connection, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accounts.actors import Actor, owner_actor
-from accounts.models import User
-from memories import services
+from accounts.actors import Actor, actor_for, owner_actor
+from accounts.models import ConnectedApp, User
+from memories import search, search_index, services
 from memories.embeddings import get_embedder
 from memories.erasure import user_erase
 from memories.errors import Conflict
 from memories.maintenance import reembed_all
 from memories.models import Memory, SearchStats
+from memories.visibility import visible_sql
 
 WORDS = ["garden", "piano", "Lisbon", "invoice", "tennis", "Okafor", "salmon", "deadline"]
 
@@ -141,18 +144,66 @@ def _apply(actor: Actor, op: str, pick: int, words: list[str], step: int) -> Non
             )
 
 
+def _contents(index: search_index.UserIndex, mask: Any = None) -> dict[bytes, Any]:
+    """What an index holds per memory, whatever the row order: flag, vector, length, postings,
+    and (with a mask) whether the view sees it."""
+    postings: dict[int, list[tuple[int, float]]] = {}
+    for key, row, tf in zip(index.keys, index.rows, index.tf, strict=True):
+        postings.setdefault(int(row), []).append((int(key), float(tf)))
+    return {
+        index.ids[r].tobytes(): (
+            bool(index.has_vector[r]),
+            index.matrix[r].tobytes(),
+            float(index.dl[r]),
+            sorted(postings.get(r, [])),
+            None if mask is None else bool(mask[r]),
+        )
+        for r in range(len(index))
+    }
+
+
+def _index_now(user: User, view: search_index.View | None) -> Any:
+    documents, _, generation, changes_from = SearchStats.objects.filter(owner=user).values_list(
+        "documents", "length", "generation", "changes_from"
+    )[0]
+    return search_index.for_user(
+        user.pk, generation, changes_from=changes_from, searchable=documents, view=view
+    )
+
+
 @pytest.mark.django_db
 @settings(
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(script=steps)
-def test_search_statistics_equal_a_recount_after_any_writes(script: list[Any]) -> None:
+def test_statistics_and_the_in_memory_index_stay_true_after_any_writes(
+    script: list[Any],
+) -> None:
+    refreshes = []
+    original = search_index.refresh
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        found = original(*args, **kwargs)
+        refreshes.append(found is not None)
+        return found
+
     try:
-        with transaction.atomic():
+        with transaction.atomic(), mock.patch.object(search_index, "refresh", counted):
             users = [
                 User.objects.create_user(f"s{i}-{uuid.uuid4().hex[:6]}@example.com") for i in (0, 1)
             ]
             actors = [owner_actor(u) for u in users]
+            app = ConnectedApp.objects.create(
+                owner=users[0],
+                kind=ConnectedApp.Kind.TOKEN,
+                name="narrow",
+                scopes=["read"],
+                all_categories=False,
+                categories=["garden"],
+            )
+            visible, params = visible_sql(actor_for(users[0], app))
+            params = {**params, "category": None}
+            view = search_index.View(search.filters(visible), params, tuple(sorted(params)))
             for step, (who, op, pick, words) in enumerate(script):
                 before = [_kept(u) for u in users]
                 _apply(actors[who], op, pick, words, step)
@@ -163,9 +214,21 @@ def test_search_statistics_equal_a_recount_after_any_writes(script: list[Any]) -
                 assert after[other] == before[other], f"{op} touched the other user's row"
                 if before[who] is not None and after[who] is not None:
                     assert after[who][2] >= before[who][2]
+                # The cached index, brought up to date (with the app's mask, for the first user),
+                # holds what a full read holds.
+                if _kept(users[0]) is not None:
+                    index, mask = _index_now(users[0], view)
+                    fresh, fresh_mask = search_index.load(users[0].pk, view)
+                    assert _contents(index, mask) == _contents(fresh, fresh_mask)
+                for user in users:
+                    if _kept(user) is not None:
+                        index, _ = _index_now(user, None)
+                        assert _contents(index) == _contents(search_index.load(user.pk)[0])
             raise _Rollback
     except _Rollback:
         pass
+    if len(script) > 2:
+        assert any(refreshes), "no index was brought up to date from the change log"
 
 
 def test_every_write_takes_a_new_generation_and_a_rollback_never_reuses_one(
