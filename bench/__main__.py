@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+# As contextlayer/settings.py does, before numpy is first imported (the benchmarks import it early).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from bench import add, backfill, categories, faults, load, locomo, locomo_sweep, mcp, search
 from bench.environment import setup_django
@@ -19,7 +23,7 @@ def main(argv: list[str] | None = None) -> None:
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     args = parser.parse_args(argv)
-    setup_django(args.database_url)
+    setup_django(args.database_url, getattr(args, "home", None))
     args.run(args)
 
 
