@@ -47,6 +47,10 @@ def _names(slugs: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def _stay(n: int) -> str:
+    return "stays" if n == 1 else "stay"
+
+
 def _memories(n: int) -> str:
     return f"{n} {'memory' if n == 1 else 'memories'}"
 
@@ -69,11 +73,14 @@ class GrantPreview:
         """ "It will see 212 memories; 9 in Health and Finance stay hidden." """
         parts = [f"It will see {_memories(self.visible)}"]
         if self.in_hidden_categories:
-            parts.append(f"{self.in_hidden_categories} in {_names(self.hidden_names)} stay hidden")
+            n = self.in_hidden_categories
+            parts.append(f"{n} in {_names(self.hidden_names)} {_stay(n)} hidden")
         if self.uncategorised_hidden:
-            parts.append(f"{self.uncategorised_hidden} without a category stay hidden")
+            n = self.uncategorised_hidden
+            parts.append(f"{n} without a category {_stay(n)} hidden")
         if self.private:
-            parts.append(f"{self.private} you marked private are never shared")
+            n = self.private
+            parts.append(f"{n} you marked private {'is' if n == 1 else 'are'} never shared")
         return "; ".join(parts) + "."
 
 
