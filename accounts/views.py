@@ -10,6 +10,7 @@ from allauth.idp.oidc.internal.resources import get_resources
 from allauth.idp.oidc.models import Client
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import (
@@ -104,6 +105,12 @@ class ConsentView(oidc_views.AuthorizationView):
             return HttpResponseRedirect(f"{request.path}?{params.urlencode()}")
         if request.GET.get("response_type", "code") != "code":
             return HttpResponse("Only the authorization code flow is supported.", status=400)
+        silent = "none" in request.GET.get("prompt", "").split()
+        openid = "openid" in request.GET.get("scope", "").split()
+        if silent and not openid and not request.user.is_authenticated:
+            # allauth lets a signed-out prompt=none through unless it is an OpenID request, then
+            # renders consent for nobody (500). Plain OAuth has no prompt: sign in first.
+            return redirect_to_login(request.get_full_path())
         return super().get(request, *args, **kwargs)
 
     def _user(self) -> User:

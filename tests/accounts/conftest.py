@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import base64
-import html
 import hashlib
+import html
 import re
 import secrets
 import socket

@@ -170,11 +170,16 @@ def tab(chromium: Any, live_url: str) -> Iterator[Watched]:
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     watched = Watched(page)
-    page.on(
-        "console",
-        lambda msg: "Content Security Policy" in msg.text and watched.violations.append(msg.text),
-    )
-    page.expose_function("reportViolation", lambda text: watched.violations.append(text))
+
+    def on_console(msg: Any) -> None:
+        if "Content Security Policy" in msg.text:
+            watched.violations.append(msg.text)
+
+    def on_violation(text: str) -> None:
+        watched.violations.append(text)
+
+    page.on("console", on_console)
+    page.expose_function("reportViolation", on_violation)
     page.add_init_script(
         "document.addEventListener('securitypolicyviolation', e =>"
         " window.reportViolation(e.violatedDirective + ' ' + e.blockedURI));"
