@@ -56,7 +56,7 @@ def return_label(uri_or_origin: str) -> str:
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
     if scheme == "http" and host in _LOOPBACK:
-        return "an app on this computer (localhost)"
+        return "an app on this computer"
     if scheme in _DEFAULT_PORTS:
         return host
     return f"the {scheme} app on this device"

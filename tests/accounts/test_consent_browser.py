@@ -17,6 +17,7 @@ and the native-scheme navigation is observed as the request Chromium attempts an
 from __future__ import annotations
 
 import datetime
+import os
 import ssl
 import tempfile
 import threading
@@ -465,3 +466,63 @@ def test_a_memory_the_app_wrote_itself_in_a_sensitive_category_is_readable_by_it
     # … and still, the app that wrote it can read it back.
     got = _off_thread(lambda: mcp.call("get_memory", {"memory_id": memory_id}))
     assert not got.is_error, got
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def test_the_consent_page_works_by_keyboard_on_a_phone_in_dark_mode(
+    chromium: Any, live_url: str, alice: User, loopback: Callbacks
+) -> None:
+    _seed(alice)
+    kind = KINDS[1]
+    client = _register(live_url, kind.registered(loopback), confidential=False, name="Claude Code")
+    _, challenge = pkce()
+    redirect_uri = kind.used(loopback)
+    context = chromium.new_context(
+        base_url=live_url, viewport={"width": 390, "height": 844}, color_scheme="dark"
+    )
+    context.set_default_timeout(TIMEOUT)
+    try:
+        page = _sign_in_to_consent(
+            Watched(context.new_page()),
+            _authorize_path(client["client_id"], redirect_uri, challenge, live_url),
+            alice.email,
+        )
+        # Dark like the dashboard, and nothing wider than the phone.
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(15, 18, 22)"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        allow = page.get_by_role("button", name="Allow").bounding_box()
+        cancel = page.get_by_role("button", name="Cancel").bounding_box()
+        assert allow is not None and cancel is not None
+        assert allow["x"] >= 0 and allow["x"] + allow["width"] <= 390
+        assert allow["y"] < cancel["y"]  # the primary action first
+        if os.environ.get("UPDATE_SCREENSHOTS"):
+            page.screenshot(path=str(SCREENSHOTS / "consent-phone-dark.png"), full_page=True)
+
+        # By keyboard alone: Tab to Allow, Enter.
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.textContent.trim()") == "Allow":
+                break
+        else:
+            pytest.fail("Allow is not reachable with Tab")
+        page.keyboard.press("Enter")
+        page.wait_for_url(redirect_uri + "?**")
+        assert "code" in parse_qs(urlsplit(page.url).query)
+    finally:
+        context.close()
+
+
+def test_screenshot_of_the_consent_page(tab: Watched, live_url: str, alice: User) -> None:
+    """The consent page next to the dashboard (rewritten by UPDATE_SCREENSHOTS=1)."""
+    _seed(alice)
+    client = _register(live_url, CLAUDE_CALLBACK, confidential=True, name="Claude")
+    _, challenge = pkce()
+    page = _sign_in_to_consent(
+        tab, _authorize_path(client["client_id"], CLAUDE_CALLBACK, challenge, live_url), alice.email
+    )
+    assert page.locator(".consent-actions .btn.primary").inner_text() == "Allow"
+    assert tab.violations == []
+    if os.environ.get("UPDATE_SCREENSHOTS"):
+        page.screenshot(path=str(SCREENSHOTS / "consent.png"), full_page=True)
