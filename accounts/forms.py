@@ -50,11 +50,11 @@ class CategoryFieldsMixin(forms.Form):
         """Offer every category of this user (defaults, then their own), with how many memories
         each holds, so the person sees what a tick shares."""
         self.grant_user = user
+        known = known_categories(user)
         self.fields["categories"].choices = [  # type: ignore[attr-defined]
-            (c.slug, category_label(c.slug, c.sensitive, counts.get(c.slug, 0)))
-            for c in known_categories(user)
+            (c.slug, category_label(c.slug, c.sensitive, counts.get(c.slug, 0))) for c in known
         ]
-        self.sensitive_slugs = {c.slug for c in known_categories(user) if c.sensitive}
+        self.sensitive_slugs = {c.slug for c in known if c.sensitive}
         uncategorised = counts.get("", 0)
         self.fields["sees_uncategorised"].label = (
             f"Memories without a category ({uncategorised} "
