@@ -204,8 +204,8 @@ def _state_of(owner_ids: list[int]) -> list[list[tuple[Any, ...]]]:
             [owner_ids],
         ),
         _rows(
-            "SELECT id, paused, revoked_at, scopes, categories, hidden_categories, sees_uncategorised "
-            "FROM accounts_connectedapp WHERE owner_id = ANY(%s) ORDER BY id",
+            "SELECT id, paused, revoked_at, scopes, categories, hidden_categories, "
+            "sees_uncategorised FROM accounts_connectedapp WHERE owner_id = ANY(%s) ORDER BY id",
             [owner_ids],
         ),
         _rows(
