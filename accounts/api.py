@@ -23,8 +23,9 @@ class AppOut(Schema):
     name: str
     kind: str
     scopes: list[str]
-    all_categories: bool
-    categories: list[str]
+    categories: list[str]  # ticked when the grant was given
+    hidden_categories: list[str]  # unticked (sensitive categories not ticked are hidden too)
+    sees_uncategorised: bool
     paused: bool
     created_at: datetime
     last_seen_at: datetime | None

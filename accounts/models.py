@@ -80,12 +80,18 @@ class ConnectedApp(OwnedRow):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     name = models.CharField(max_length=120)
     scopes = ArrayField(models.CharField(max_length=32), default=list, blank=True)
-    # The grant. all_categories: every non-sensitive category and uncategorised memories, plus the
-    # sensitive ones named in `categories`. Otherwise: only memories whose categories are all named.
-    all_categories = models.BooleanField(default=True)
+    # The grant, as the owner ticked it (memories/visibility.py turns it into the rule):
+    # `categories` were ticked, `hidden_categories` unticked; a memory in any unticked category is
+    # hidden, and so is one in a sensitive category that was not ticked. A category created after
+    # the grant is in neither list: hidden if sensitive, visible if not.
     categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    hidden_categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    sees_uncategorised = models.BooleanField(default=True)
     paused = models.BooleanField(default=False)
+    # The registration this app was last granted through, and the key (client name + redirect
+    # origins, accounts/oauth_clients.py) that makes re-registrations of the same client this app.
     oauth_client_id = models.CharField(max_length=255, blank=True)
+    oauth_client_key = models.CharField(max_length=1000, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -96,7 +102,13 @@ class ConnectedApp(OwnedRow):
                 fields=["owner", "kind", "name"],
                 condition=models.Q(revoked_at__isnull=True),
                 name="connectedapp_unique_live_name",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "oauth_client_key"],
+                condition=models.Q(revoked_at__isnull=True, kind="oauth")
+                & ~models.Q(oauth_client_key=""),
+                name="connectedapp_unique_live_oauth_key",
+            ),
         ]
         indexes: ClassVar = [models.Index(fields=["owner", "kind"])]
 

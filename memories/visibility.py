@@ -30,12 +30,37 @@ def require_owner_door(actor: Actor, scope: str, what: str) -> None:
         raise NotFound(what)
 
 
-def _denied_sensitive(app: ConnectedApp) -> list[str]:
-    """Default sensitive categories plus the ones the user flagged, unless granted by name."""
+def hidden_categories(app: ConnectedApp) -> list[str]:
+    """The categories this app's grant hides: every one the owner unticked, and every sensitive
+    one (default, or the owner's own flagged sensitive) the owner did not tick. A category created
+    after the grant is in neither list, so it is hidden exactly when it is sensitive."""
     own = UserCategory.objects.filter(owner_id=app.owner_id, sensitive=True).values_list(
         "slug", flat=True
     )
-    return sorted((SENSITIVE | set(own)) - set(app.categories))
+    return sorted(set(app.hidden_categories) | ((SENSITIVE | set(own)) - set(app.categories)))
+
+
+def _grant_q(app: ConnectedApp) -> Q:
+    """The grant: no memory in a hidden category; no uncategorised one unless it was ticked."""
+    q = Q()
+    hidden = hidden_categories(app)
+    if hidden:
+        q &= ~Q(categories__overlap=hidden)
+    if not app.sees_uncategorised:
+        q &= Q(categories__len__gt=0)
+    return q
+
+
+def _grant_sql(app: ConnectedApp, alias: str, params: dict[str, Any]) -> list[str]:
+    """`_grant_q` as SQL clauses (adds its parameters to `params`)."""
+    clauses = []
+    hidden = hidden_categories(app)
+    if hidden:
+        clauses.append(f"NOT ({alias}.categories && %(vis_hidden)s::varchar[])")
+        params["vis_hidden"] = hidden
+    if not app.sees_uncategorised:
+        clauses.append(f"cardinality({alias}.categories) > 0")
+    return clauses
 
 
 def visible_q(actor: Actor) -> Q:
@@ -46,12 +71,7 @@ def visible_q(actor: Actor) -> Q:
         return q
     q &= Q(is_private=False, state=MemoryState.ACTIVE, superseded_by__isnull=True)
     q &= ~Q(hidden_from__contains=[app.pk])
-    if app.all_categories:
-        denied = _denied_sensitive(app)
-        if denied:
-            q &= ~Q(categories__overlap=denied)
-    else:
-        q &= Q(categories__len__gt=0, categories__contained_by=list(app.categories))
+    q &= _grant_q(app)
     return q
 
 
@@ -64,15 +84,7 @@ def visible_sql(actor: Actor, alias: str = "m") -> tuple[str, dict[str, Any]]:
         clauses.append(f"NOT {alias}.is_private")
         clauses.append(f"NOT ({alias}.hidden_from @> ARRAY[%(vis_app)s]::bigint[])")
         params["vis_app"] = app.pk
-        if app.all_categories:
-            denied = _denied_sensitive(app)
-            if denied:
-                clauses.append(f"NOT ({alias}.categories && %(vis_denied)s::varchar[])")
-                params["vis_denied"] = denied
-        else:
-            clauses.append(f"cardinality({alias}.categories) > 0")
-            clauses.append(f"{alias}.categories <@ %(vis_granted)s::varchar[]")
-            params["vis_granted"] = list(app.categories)
+        clauses.extend(_grant_sql(app, alias, params))
     return " AND ".join(clauses), params
 
 
@@ -81,11 +93,7 @@ def check_write_categories(actor: Actor, categories: Iterable[str]) -> None:
     app = actor.app
     if app.is_owner_door:
         return
-    cats = set(categories)
-    if app.all_categories:
-        outside = cats & set(_denied_sensitive(app))
-    else:
-        outside = cats - set(app.categories)
+    outside = set(categories) & set(hidden_categories(app))
     if outside:
         raise InvalidInput(
             f"This app was not granted the categories: {', '.join(sorted(outside))}.",

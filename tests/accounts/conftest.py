@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import re
 import secrets
 import socket
@@ -145,34 +146,44 @@ def register(base: str, **metadata: object) -> dict:
     return dict(r.json())
 
 
+def returned_to(response: httpx.Response) -> str:
+    """Where the authorization endpoint sends the browser back to the client: the page that
+    navigates there by itself (its Continue link; see accounts.views._hand_back)."""
+    assert response.status_code == 200, response.text[:3000]
+    match = re.search(r'<a id="continue"[^>]* href="([^"]+)"', response.text)
+    assert match, response.text[:3000]
+    return html.unescape(match.group(1))
+
+
 def consent(
     browser: httpx.Client,
     authorize_url: str,
     *,
     scopes: list[str] | None = None,
-    category_mode: str = "all",
     categories: list[str] | None = None,
+    sees_uncategorised: bool = True,
     action: str = "grant",
 ) -> dict[str, str]:
-    """Open the authorize URL as the signed-in user, answer our consent form, return the
-    redirect's query parameters (code, state, or error)."""
+    """Open the authorize URL as the signed-in user, answer our consent form (ticking exactly
+    `categories`, or leaving the page's defaults), return the query parameters the client gets
+    back (code, state, or error)."""
     page = browser.get(authorize_url, follow_redirects=True)
     assert page.status_code == 200, page.text[:2000]
     offered = re.findall(r'name="scopes" value="([^"]+)"', page.text)
     data: dict[str, object] = {
         "csrfmiddlewaretoken": hidden(page.text, "csrfmiddlewaretoken"),
         "request": hidden(page.text, "request"),
+        "choose": "1",
         "scopes": offered if scopes is None else scopes,
-        "category_mode": category_mode,
         "categories": categories
         if categories is not None
         else re.findall(r'name="categories" value="([^"]+)"[^>]*checked', page.text),
         "action": action,
     }
+    if sees_uncategorised:
+        data["sees_uncategorised"] = "on"
     r = browser.post("/identity/o/authorize", data=data)
-    assert r.status_code == 302, r.text[:3000]
-    location = r.headers["location"]
-    return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+    return {k: v[0] for k, v in parse_qs(urlsplit(returned_to(r)).query).items()}
 
 
 def authorize_url(

@@ -204,8 +204,8 @@ def _state_of(owner_ids: list[int]) -> list[list[tuple[Any, ...]]]:
             [owner_ids],
         ),
         _rows(
-            "SELECT id, paused, revoked_at, scopes, all_categories, categories "
-            "FROM accounts_connectedapp WHERE owner_id = ANY(%s) ORDER BY id",
+            "SELECT id, paused, revoked_at, scopes, categories, hidden_categories, "
+            "sees_uncategorised FROM accounts_connectedapp WHERE owner_id = ANY(%s) ORDER BY id",
             [owner_ids],
         ),
         _rows(
@@ -800,7 +800,14 @@ class DashboardDoor(Door):
             if action != "edit":
                 r = c.post(path)
             elif step % 2:  # widen the other tenant's grant
-                r = c.post(path, {"scopes": list(SCOPES), "all_categories": "on"})
+                r = c.post(
+                    path,
+                    {
+                        "scopes": list(SCOPES),
+                        "categories": ["health", "finance"],
+                        "sees_uncategorised": "on",
+                    },
+                )
             else:
                 r = c.get(path)
         elif op == "import":
