@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
+from accounts.oidc import third_party_name
 from memories import audit
 from memories.categories import DEFAULT_SLUGS
 from memories.errors import AppPaused, Conflict, InvalidInput, NotFound, OwnerOnly
@@ -68,12 +69,12 @@ def app_get(*, actor: Actor, app_id: object) -> ConnectedApp:
     return app
 
 
-def _unique_name(user: User, kind: str, name: str) -> str:
-    taken = set(
-        ConnectedApp.objects.filter(owner=user, kind=kind, revoked_at=None).values_list(
-            "name", flat=True
-        )
-    )
+def _unique_name(user: User, kind: str | None, name: str) -> str:
+    """`name`, or `name (2)`… if a live app of this kind (any kind when None) already has it."""
+    live = ConnectedApp.objects.filter(owner=user, revoked_at=None)
+    if kind is not None:
+        live = live.filter(kind=kind)
+    taken = set(live.values_list("name", flat=True))
     base = (name or "App")[:110]
     if base not in taken:
         return base
@@ -112,7 +113,9 @@ def oauth_grant_save(*, actor: Actor, client: Client, grant: Grant) -> Connected
                         owner=user,
                         kind=ConnectedApp.Kind.OAUTH,
                         oauth_client_id=client.id,
-                        name=_unique_name(user, ConnectedApp.Kind.OAUTH, client.name),
+                        # The client names itself: never as one of the owner's doors, and
+                        # never the same as another of the owner's apps of any kind.
+                        name=_unique_name(user, None, third_party_name(client.name)),
                     )
                 app.scopes = list(grant.scopes)
                 app.all_categories = grant.all_categories

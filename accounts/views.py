@@ -6,26 +6,23 @@ from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 from allauth.idp.oidc import views as oidc_views
-from allauth.idp.oidc.internal.resources import get_resources
 from allauth.idp.oidc.models import Client
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
     HttpResponseRedirect,
-    JsonResponse,
 )
 from django.shortcuts import redirect, render
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.forms import ClientTokenForm, ConsentForm, GrantForm, grant_initial
 from accounts.models import ConnectedApp, User
+from accounts.oidc import normalized_scope as _normalized_scope
 from accounts.selectors import connected_app_list
 from accounts.services import (
     app_get,
@@ -38,11 +35,6 @@ from accounts.services import (
 from memories.errors import DomainError, InvalidInput, NotFound
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
-
-
-def _normalized_scope(raw: str) -> str:
-    """ChatGPT has sent `scope=` (empty); oauthlib reads that as one empty scope. Collapse it."""
-    return " ".join(raw.split())
 
 
 class ConsentView(oidc_views.AuthorizationView):
@@ -104,27 +96,6 @@ class ConsentView(oidc_views.AuthorizationView):
 
 
 consent = ConsentView.as_view()
-
-
-@csrf_exempt
-def token(request: HttpRequest) -> HttpResponse:
-    """allauth's token endpoint, with a bad `resource` answered as 400 invalid_target, not 500."""
-    if request.method == "POST" and "scope" in request.POST:
-        params = request.POST.copy()
-        scope = _normalized_scope(str(params.get("scope", "")))
-        if scope:
-            params["scope"] = scope
-        else:
-            del params["scope"]
-        request.POST = params  # type: ignore[assignment,misc]
-    try:
-        get_resources(request)
-    except ValidationError as exc:
-        return JsonResponse(
-            {"error": "invalid_target", "error_description": "; ".join(exc.messages)},
-            status=400,
-        )
-    return oidc_views.token(request)
 
 
 # --- Connected apps ------------------------------------------------------------------------
