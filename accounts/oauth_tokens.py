@@ -9,7 +9,7 @@ from allauth.idp.oidc.models import Client, Token
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from accounts.models import ALL_SCOPES, ConnectedApp, User
+from accounts.models import ALL_SCOPES, ConnectedApp, RotatedRefreshToken, User
 from contextlayer.tenancy import cross_tenant
 
 
@@ -88,4 +88,21 @@ def oauth_cleanup(*, orphan_after: timedelta) -> dict[str, int]:
         .filter(has_tokens=False)
     )
     ended = dead.update(revoked_at=now)
-    return {"expired_tokens": expired, "orphan_clients": removed, "dead_grants": ended}
+    # Spent refresh tokens are remembered to catch a replay; once they would have expired, or
+    # their grant has no token left to revoke, there is nothing to protect.
+    grant_tokens = Token.objects.filter(
+        client_id=OuterRef("client_id"),
+        user_id=OuterRef("user_id"),
+        data__grant_id=OuterRef("grant_id"),
+    )
+    spent, _ = (
+        RotatedRefreshToken.objects.annotate(live=Exists(grant_tokens))
+        .filter(Q(expires_at__lte=now) | Q(live=False))
+        .delete()
+    )
+    return {
+        "expired_tokens": expired,
+        "orphan_clients": removed,
+        "dead_grants": ended,
+        "spent_refresh_tokens": spent,
+    }
