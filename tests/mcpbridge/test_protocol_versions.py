@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from accounts.models import User
 from memories.models import Memory
@@ -15,6 +16,7 @@ from tests.mcpbridge.conftest import McpHttp
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
 HINTS = ("read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint")
 # The initialize handshake (2025-11-25, what most clients send today) and the stateless
 # `server/discover` era (2026-07-28); "auto" is the SDK default: probe discover, fall back.
@@ -76,3 +78,19 @@ def test_the_category_of_an_add_labels_the_new_memory_and_the_schema_says_so(
         assert "new memor" in text.lower(), text
     for name in ("search_memory", "list_memories"):
         assert "Only memories in this category" in str(schemas[name])
+
+
+def test_every_tool_schema_is_valid_json_schema_2020_12(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    """What the conformance scenario json-schema-2020-12 asks of its fixture tool, asked of ours:
+    input and output schemas as listed are valid 2020-12 schemas, and strict about arguments."""
+    listed = mcp_for(owner).run(lambda c: c.list_tools(), mode="2026-07-28")
+    for tool in listed.tools:
+        for schema in (tool.input_schema, tool.output_schema):
+            assert schema.get("$schema", DIALECT) == DIALECT, tool.name
+            Draft202012Validator.check_schema(schema)
+        assert tool.input_schema["type"] == "object"
+        assert tool.input_schema["additionalProperties"] is False, tool.name
+        validator = Draft202012Validator(tool.input_schema)
+        assert not validator.is_valid({"no_such_argument": 1}), tool.name
