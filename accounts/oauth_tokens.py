@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from allauth.idp.oidc.models import Client, Token
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.fields.json import KeyTextTransform
 from django.utils import timezone
 
 from accounts.models import ALL_SCOPES, ConnectedApp, RotatedRefreshToken, User
@@ -90,10 +91,8 @@ def oauth_cleanup(*, orphan_after: timedelta) -> dict[str, int]:
     ended = dead.update(revoked_at=now)
     # Spent refresh tokens are remembered to catch a replay; once they would have expired, or
     # their grant has no token left to revoke, there is nothing to protect.
-    grant_tokens = Token.objects.filter(
-        client_id=OuterRef("client_id"),
-        user_id=OuterRef("user_id"),
-        data__grant_id=OuterRef("grant_id"),
+    grant_tokens = Token.objects.annotate(grant=KeyTextTransform("grant_id", "data")).filter(
+        client_id=OuterRef("client_id"), user_id=OuterRef("user_id"), grant=OuterRef("grant_id")
     )
     spent, _ = (
         RotatedRefreshToken.objects.annotate(live=Exists(grant_tokens))

@@ -292,3 +292,20 @@ def exchange_code(
     if resource is not None:
         data["resource"] = resource
     return httpx.post(f"{base}/identity/o/api/token", data=data)
+
+
+def grant_tokens(
+    base: str, email: str, *, resource: str | None = None, **metadata: object
+) -> tuple[dict, dict]:
+    """A newly registered client (`metadata` overrides), the user's consent to everything it
+    asks, and the token response for its code: what a connector holds after connecting."""
+    client = register(base, **metadata)
+    verifier, challenge = pkce()
+    with httpx.Client(base_url=base) as browser:
+        sign_in(browser, email)
+        got = consent(browser, authorize_url(client["client_id"], challenge, resource=resource))
+    r = exchange_code(
+        base, code=got["code"], client_id=client["client_id"], verifier=verifier, resource=resource
+    )
+    assert r.status_code == 200, r.text
+    return client, dict(r.json())

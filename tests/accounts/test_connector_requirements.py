@@ -19,7 +19,7 @@ from tests.accounts.conftest import (
     CALLBACK,
     authorize_url,
     consent,
-    exchange_code,
+    grant_tokens,
     pkce,
     register,
     sign_in,
@@ -240,14 +240,7 @@ def test_an_unknown_client_id_at_the_token_endpoint_is_401_invalid_client(live_u
 def test_a_deleted_client_refreshing_gets_401_invalid_client_so_it_registers_again(
     live_url: str, alice: User
 ) -> None:
-    client = register(live_url)
-    verifier, challenge = pkce()
-    with httpx.Client(base_url=live_url) as browser:
-        sign_in(browser, alice.email)
-        got = consent(browser, authorize_url(client["client_id"], challenge))
-    tokens = exchange_code(
-        live_url, code=got["code"], client_id=client["client_id"], verifier=verifier
-    ).json()
+    client, tokens = grant_tokens(live_url, alice.email)
     Client.objects.filter(id=client["client_id"]).delete()  # the orphan clean-up, or an admin
     r = httpx.post(
         f"{live_url}/identity/o/api/token",

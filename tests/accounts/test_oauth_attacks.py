@@ -24,8 +24,8 @@ from tests.accounts.conftest import (
     authorize_url,
     consent,
     document_app,
-    exchange_code,
     free_port,
+    grant_tokens,
     pkce,
     register,
     sign_in,
@@ -51,19 +51,7 @@ def _refresh(base: str, client_id: str, refresh_token: str) -> httpx.Response:
 def test_replaying_a_rotated_refresh_token_revokes_the_whole_grant(
     live_url: str, alice: User
 ) -> None:
-    client = register(live_url)
-    verifier, challenge = pkce()
-    resource = f"{live_url}/mcp"
-    with httpx.Client(base_url=live_url) as browser:
-        sign_in(browser, alice.email)
-        got = consent(browser, authorize_url(client["client_id"], challenge, resource=resource))
-    first = exchange_code(
-        live_url,
-        code=got["code"],
-        client_id=client["client_id"],
-        verifier=verifier,
-        resource=resource,
-    ).json()
+    client, first = grant_tokens(live_url, alice.email, resource=f"{live_url}/mcp")
     # The legitimate client refreshes: a new pair, the old refresh token is spent.
     second = _refresh(live_url, client["client_id"], first["refresh_token"]).json()
     assert (
@@ -297,20 +285,11 @@ def test_dns_rebinding_cannot_point_the_cimd_fetch_at_an_internal_server(
 def test_a_client_cannot_pass_for_one_of_the_owners_own_doors(
     live_url: str, alice: User, name: str, client: Any
 ) -> None:
-    registered = register(live_url, client_name=name)
+    registered, tokens = grant_tokens(
+        live_url, alice.email, resource=f"{live_url}/mcp", client_name=name
+    )
     assert registered["client_name"] != name and "third-party" in registered["client_name"]
-    verifier, challenge = pkce()
-    resource = f"{live_url}/mcp"
-    with httpx.Client(base_url=live_url) as browser:
-        sign_in(browser, alice.email)
-        got = consent(browser, authorize_url(registered["client_id"], challenge, resource=resource))
-    token = exchange_code(
-        live_url,
-        code=got["code"],
-        client_id=registered["client_id"],
-        verifier=verifier,
-        resource=resource,
-    ).json()["access_token"]
+    token = tokens["access_token"]
     assert mcp_call(live_url, token, "add_memory", {"text": "Likes rye bread"}).status_code == 200
     memory_create(actor=owner_actor(alice), text="Owns a bicycle")  # the owner's own door
 

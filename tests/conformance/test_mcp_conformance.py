@@ -9,19 +9,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from accounts.client_tokens import client_token_create
 from accounts.models import User
-from tests.accounts.conftest import free_port
+from tests.accounts.conftest import start_server, stop_server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
@@ -124,20 +121,12 @@ def conformance_server(
     from mcpbridge.http import MCPHttpApp
 
     app = _Bearer(build_application(MCPHttpApp()))
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    with django_db_blocker.unblock():
-        thread.start()
-        deadline = time.monotonic() + 120
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.1)
-        yield f"http://localhost:{port}/mcp", app
-        server.should_exit = True
-        thread.join(timeout=30)
+    live = start_server(app, lifespan="on")
+    try:
+        yield live.url.replace("127.0.0.1", "localhost") + "/mcp", app
+    finally:
+        with django_db_blocker.unblock():
+            stop_server(live)
 
 
 @pytest.fixture
