@@ -17,5 +17,5 @@ class ForcedConsentCSP:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if request.path == "/identity/o/authorize":
-            response["Content-Security-Policy"] = settings.TEST_CONSENT_CSP
+            response["Content-Security-Policy"] = str(getattr(settings, "TEST_CONSENT_CSP", ""))
         return response

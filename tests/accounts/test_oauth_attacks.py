@@ -308,9 +308,8 @@ def test_a_client_cannot_pass_for_one_of_the_owners_own_doors(
     for page in ("/apps/", "/activity/"):
         html = client.get(page).content.decode()
         assert ">third-party</span>" in html, page
-    detail = client.get(
-        f"/memories/{events.filter(app=app).first().memory_ids[0]}/"
-    ).content.decode()
+    written = events.filter(app=app, action=AccessEvent.Action.ADD).get()
+    detail = client.get(f"/memories/{written.memory_ids[0]}/").content.decode()
     assert ">third-party</span>" in detail
 
 

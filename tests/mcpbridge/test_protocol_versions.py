@@ -49,12 +49,13 @@ def test_every_tool_states_all_four_annotation_hints_explicitly(
     listed = mcp_for(owner).run(lambda c: c.list_tools(), mode=mode)
     assert len(listed.tools) == 8
     for tool in listed.tools:
+        assert tool.annotations is not None, tool.name
         hints = tool.annotations.model_dump()
         missing = [h for h in HINTS if hints[h] is None]
         assert not missing, f"{tool.name} leaves {missing} unset ({version})"
         assert hints["open_world_hint"] is False, tool.name  # only the user's own store
         assert tool.annotations.title, tool.name
-    by_name = {t.name: t.annotations for t in listed.tools}
+    by_name = {t.name: t.annotations for t in listed.tools if t.annotations is not None}
     for name in ("search_memory", "list_memories", "get_memory"):
         assert by_name[name].read_only_hint is True and by_name[name].destructive_hint is False
     for name in ("update_memory", "delete_memory", "delete_all_memories"):
@@ -88,6 +89,7 @@ def test_every_tool_schema_is_valid_json_schema_2020_12(
     listed = mcp_for(owner).run(lambda c: c.list_tools(), mode="2026-07-28")
     for tool in listed.tools:
         for schema in (tool.input_schema, tool.output_schema):
+            assert schema is not None, tool.name
             assert schema.get("$schema", DIALECT) == DIALECT, tool.name
             Draft202012Validator.check_schema(schema)
         assert tool.input_schema["type"] == "object"
