@@ -119,6 +119,11 @@ class ConnectedApp(OwnedRow):
     def is_owner_door(self) -> bool:
         return self.kind == self.Kind.BUILTIN and self.name in self.OWNER_DOORS
 
+    @property
+    def is_third_party(self) -> bool:
+        """An OAuth client: it chose its own name, so every list marks it as someone else's."""
+        return self.kind == self.Kind.OAUTH
+
 
 class ClientToken(OwnedRow):
     """A named, scoped secret for one client that sends `Authorization: Bearer` (Cursor, VS Code).
@@ -173,3 +178,23 @@ class Invitation(models.Model):
     @property
     def is_usable(self) -> bool:
         return self.used_at is None and self.expires_at > timezone.now()
+
+
+class RotatedRefreshToken(models.Model):
+    """A refresh token that was exchanged for a new one, remembered by hash (RFC 9700 §4.14.2).
+
+    allauth deletes a refresh token when it rotates it, so a second use of it looks like any
+    unknown token. Presented again, it means two parties hold the grant (the token was stolen,
+    or leaked from the client): the token endpoint then revokes the whole grant. Rows go when
+    the token would have expired, or when their grant has no token left (`oauth_cleanup`).
+    """
+
+    hash = models.CharField(max_length=255, unique=True)  # allauth's hash of the token value
+    grant_id = models.CharField(max_length=64)
+    client_id = models.CharField(max_length=255)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    rotated_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Rotated refresh token of grant {self.grant_id}"

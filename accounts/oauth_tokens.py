@@ -7,9 +7,10 @@ from datetime import timedelta
 
 from allauth.idp.oidc.models import Client, Token
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.fields.json import KeyTextTransform
 from django.utils import timezone
 
-from accounts.models import ALL_SCOPES, ConnectedApp, User
+from accounts.models import ALL_SCOPES, ConnectedApp, RotatedRefreshToken, User
 from accounts.oauth_clients import client_key
 from contextlayer.tenancy import cross_tenant
 
@@ -99,4 +100,19 @@ def oauth_cleanup(*, orphan_after: timedelta) -> dict[str, int]:
     }
     dead = [app.pk for app in stale if (app.owner_id, app.oauth_client_key) not in held]
     ended = ConnectedApp.objects.filter(pk__in=dead).update(revoked_at=now)
-    return {"expired_tokens": expired, "orphan_clients": removed, "dead_grants": ended}
+    # Spent refresh tokens are remembered to catch a replay; once they would have expired, or
+    # their grant has no token left to revoke, there is nothing to protect.
+    grant_tokens = Token.objects.annotate(grant=KeyTextTransform("grant_id", "data")).filter(
+        client_id=OuterRef("client_id"), user_id=OuterRef("user_id"), grant=OuterRef("grant_id")
+    )
+    spent, _ = (
+        RotatedRefreshToken.objects.annotate(live=Exists(grant_tokens))
+        .filter(Q(expires_at__lte=now) | Q(live=False))
+        .delete()
+    )
+    return {
+        "expired_tokens": expired,
+        "orphan_clients": removed,
+        "dead_grants": ended,
+        "spent_refresh_tokens": spent,
+    }

@@ -17,6 +17,7 @@ from django.utils import timezone
 from accounts.actors import Actor, owner_actor
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
 from accounts.oauth_clients import client_key
+from accounts.oidc import third_party_name
 from memories import audit
 from memories.errors import AppPaused, Conflict, InvalidInput, NotFound, OwnerOnly
 from memories.models import AccessEvent
@@ -133,12 +134,12 @@ def app_get(*, actor: Actor, app_id: object) -> ConnectedApp:
     return app
 
 
-def _unique_name(user: User, kind: str, name: str) -> str:
-    taken = set(
-        ConnectedApp.objects.filter(owner=user, kind=kind, revoked_at=None).values_list(
-            "name", flat=True
-        )
-    )
+def _unique_name(user: User, kind: str | None, name: str) -> str:
+    """`name`, or `name (2)`… if a live app of this kind (any kind when None) already has it."""
+    live = ConnectedApp.objects.filter(owner=user, revoked_at=None)
+    if kind is not None:
+        live = live.filter(kind=kind)
+    taken = set(live.values_list("name", flat=True))
     base = (name or "App")[:110]
     if base not in taken:
         return base
@@ -183,7 +184,9 @@ def oauth_grant_save(*, user: User, client: Client, grant: Grant | None) -> Conn
                         owner=user,
                         kind=ConnectedApp.Kind.OAUTH,
                         oauth_client_key=key,
-                        name=_unique_name(user, ConnectedApp.Kind.OAUTH, client.name),
+                        # The client names itself: never as one of the owner's doors, and
+                        # never the same as another of the owner's apps of any kind.
+                        name=_unique_name(user, None, third_party_name(client.name)),
                     )
                 if grant is not None:
                     grant.apply_to(app)

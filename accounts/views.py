@@ -6,7 +6,6 @@ from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 from allauth.idp.oidc import views as oidc_views
-from allauth.idp.oidc.internal.resources import get_resources
 from allauth.idp.oidc.models import Client
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,11 +17,9 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseRedirect,
-    JsonResponse,
 )
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts.actors import owner_actor
@@ -30,7 +27,8 @@ from accounts.client_tokens import client_token_create
 from accounts.forms import ClientTokenForm, ConsentForm, GrantForm, grant_initial
 from accounts.models import ConnectedApp, User
 from accounts.oauth_clients import return_label
-from accounts.oidc import check_redirect_uri
+from accounts.oidc import add_issuer, check_redirect_uri, public_origin
+from accounts.oidc import normalized_scope as _normalized_scope
 from accounts.selectors import category_counts, connected_app_list, grant_preview
 from accounts.services import (
     Grant,
@@ -40,16 +38,10 @@ from accounts.services import (
     app_update_grant,
     oauth_app_for,
     oauth_code_hold_grant,
-    oauth_grant_issue,
 )
 from memories.errors import DomainError, InvalidInput, NotFound
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
-
-
-def _normalized_scope(raw: str) -> str:
-    """ChatGPT has sent `scope=` (empty); oauthlib reads that as one empty scope. Collapse it."""
-    return " ".join(raw.split())
 
 
 def _hand_back(request: HttpRequest, response: HttpResponse) -> HttpResponse:
@@ -70,6 +62,7 @@ def _hand_back(request: HttpRequest, response: HttpResponse) -> HttpResponse:
         check_redirect_uri(location)  # never a link to javascript:, data:, … whatever let it in
     except ValidationError:
         return HttpResponse("This app's return address is not allowed.", status=400)
+    location = add_issuer(response, public_origin(request))["Location"]  # RFC 9207
     page = render(
         request,
         "accounts/consent_return.html",
@@ -172,41 +165,6 @@ class ConsentView(oidc_views.AuthorizationView):
 
 
 consent = ConsentView.as_view()
-
-
-@csrf_exempt
-def token(request: HttpRequest) -> HttpResponse:
-    """allauth's token endpoint, with a bad `resource` answered as 400 invalid_target, not 500."""
-    if request.method == "POST" and "scope" in request.POST:
-        params = request.POST.copy()
-        scope = _normalized_scope(str(params.get("scope", "")))
-        if scope:
-            params["scope"] = scope
-        else:
-            del params["scope"]
-        request.POST = params  # type: ignore[assignment,misc]
-    try:
-        get_resources(request)
-    except ValidationError as exc:
-        return JsonResponse(
-            {"error": "invalid_target", "error_description": "; ".join(exc.messages)},
-            status=400,
-        )
-    try:
-        with transaction.atomic():
-            response = oidc_views.token(request)
-            if (
-                response.status_code == 200
-                and request.POST.get("grant_type") == "authorization_code"
-            ):
-                # The grant is really issued now: the ConnectedApp is created (or updated) in
-                # the same transaction as the tokens.
-                oauth_grant_issue(code=str(request.POST.get("code", "")))
-    except InvalidInput as exc:
-        return JsonResponse(
-            {"error": "invalid_grant", "error_description": exc.message}, status=400
-        )
-    return response
 
 
 # --- Connected apps ------------------------------------------------------------------------

@@ -74,6 +74,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # OAuth endpoints and metadata answer every error in JSON (404/405/413/500/503 included).
+    "accounts.oauth_errors.OAuthJsonErrorsMiddleware",
     "contextlayer.middleware.DatabaseUnavailableMiddleware",
     # Dashboard (issue 5): no inline script or style anywhere.
     "contextlayer.csp.ContentSecurityPolicyMiddleware",

@@ -278,9 +278,9 @@ def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> 
     if memory is None:
         raise NotFound()
     return list(
-        AccessEvent.objects.filter(owner=actor.user, memory_ids__contains=[memory.id]).order_by(
-            "-created_at", "-id"
-        )[:limit]
+        AccessEvent.objects.filter(owner=actor.user, memory_ids__contains=[memory.id])
+        .select_related("app")
+        .order_by("-created_at", "-id")[:limit]
     )
 
 
@@ -386,7 +386,7 @@ def access_events(
     qs = _events(actor, filters or ActivityFilters())
     if before is not None:
         qs = qs.filter(id__lt=before)
-    rows = list(qs.order_by("-id")[: limit + 1])
+    rows = list(qs.select_related("app").order_by("-id")[: limit + 1])
     items = rows[:limit]
     return EventPage(items=items, next_before=items[-1].id if len(rows) > limit else None)
 
@@ -434,6 +434,7 @@ class AppReads:
     app_name: str
     last_read_at: datetime
     memories: list[Memory]
+    third_party: bool = False
 
 
 def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list[AppReads]:
@@ -442,10 +443,12 @@ def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list
     events = list(
         AccessEvent.objects.filter(owner=actor.user, action__in=READ_ACTIONS)
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
+        .select_related("app")
         .order_by("-id")[:scan]
     )
     wanted: dict[str, list[uuid.UUID]] = {}
     last: dict[str, datetime] = {}
+    third_party = {e.app_name for e in events if e.app is not None and e.app.is_third_party}
     for event in events:
         ids = wanted.setdefault(event.app_name, [])
         last.setdefault(event.app_name, event.created_at)
@@ -456,6 +459,6 @@ def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list
         [mid for ids in wanted.values() for mid in ids]
     )
     return [
-        AppReads(app, last[app], [rows[mid] for mid in ids if mid in rows])
+        AppReads(app, last[app], [rows[mid] for mid in ids if mid in rows], app in third_party)
         for app, ids in wanted.items()
     ]

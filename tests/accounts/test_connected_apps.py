@@ -13,7 +13,7 @@ from django.test import Client as Browser
 from django.utils import timezone
 
 from accounts.actors import actor_for
-from accounts.models import ConnectedApp, User
+from accounts.models import ConnectedApp, RotatedRefreshToken, User
 from accounts.oauth_clients import client_key
 from mcpbridge.credentials import resolve_bearer
 from memories.selectors import memory_get
@@ -168,3 +168,22 @@ def test_cleanup_removes_expired_tokens_and_never_granted_registrations(owner: U
     stale.refresh_from_db()
     assert stale.revoked_at is not None
     assert ConnectedApp.objects.get(oauth_client_id="granted").revoked_at is None
+
+
+def test_cleanup_forgets_spent_refresh_tokens_with_nothing_left_to_protect(owner: User) -> None:
+    _oauth_app(owner, "c1")
+    live = _access_token(owner, "c1", "tok-live")
+    live.set_grant_id("g-live")
+    live.save()
+    past = timezone.now() - timedelta(seconds=1)
+    future = timezone.now() + timedelta(days=1)
+    for digest, grant, expires in (
+        ("kept", "g-live", future),  # its grant still has a token: a replay must revoke it
+        ("expired", "g-live", past),
+        ("orphaned", "g-gone", future),  # no token of its grant is left
+    ):
+        RotatedRefreshToken.objects.create(
+            hash=digest, grant_id=grant, client_id="c1", user=owner, expires_at=expires
+        )
+    call_command("cleanup")
+    assert list(RotatedRefreshToken.objects.values_list("hash", flat=True)) == ["kept"]

@@ -294,7 +294,7 @@ def test_cancel_sends_access_denied_with_state_and_records_nothing(owner: User) 
     browser = Browser()
     _, _, page = _consent_page(browser, owner)
     back = parse_qs(urlsplit(_returned_to(_answer(browser, page, action="cancel"))).query)
-    assert back == {"error": ["access_denied"], "state": ["s-1"]}
+    assert back == {"error": ["access_denied"], "state": ["s-1"], "iss": ["http://testserver"]}
     assert not ConnectedApp.objects.filter(owner=owner, kind="oauth").exists()
     assert not Token.objects.filter(user=owner).exists()
 

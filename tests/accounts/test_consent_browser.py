@@ -412,7 +412,7 @@ def test_cancel_reaches_the_callback_with_access_denied_and_leaves_no_app(
     )
     arrived = _allow_and_arrive(tab, kind, redirect_uri, "Cancel")
     params = parse_qs(urlsplit(arrived).query)
-    assert params == {"error": ["access_denied"], "state": ["st-8c1f"]}
+    assert params == {"error": ["access_denied"], "state": ["st-8c1f"], "iss": [live_url]}
     assert tab.violations == []
     assert not ConnectedApp.objects.filter(owner=alice, kind="oauth").exists()
     page.goto("/apps/")
