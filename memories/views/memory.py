@@ -19,6 +19,7 @@ from memories.models import Memory
 from memories.presentation import word_diff
 from memories.selectors import (
     memory_access_trail,
+    memory_echoes,
     memory_get,
     memory_readers,
     memory_related,
@@ -53,6 +54,7 @@ def memory_detail(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
         "history": history,
         "related": memory_related(actor=actor, memory_id=memory_id),
         "trail": memory_access_trail(actor=actor, memory_id=memory_id),
+        "echoes": memory_echoes(actor=actor, memory_id=memory_id),
         "readers": memory_readers(actor=actor, memory_ids=[memory.id]),
         "text_form": MemoryTextForm(initial={"text": memory.text}),
         "categories_form": CategoriesForm(initial={"categories": ", ".join(memory.categories)}),
