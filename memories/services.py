@@ -204,7 +204,9 @@ def memory_create_many(
     else:
         vectors = get_embedder().embed([cleaned[i][0] for i in to_insert])
     # Classified before the row exists, so no app ever reads it uncategorised.
-    auto_cats = _auto_categories(actor, [cleaned[i][2] for i in to_insert], vectors)
+    auto_cats = _auto_categories(
+        actor, [cleaned[i][2] for i in to_insert], vectors, [cleaned[i][0] for i in to_insert]
+    )
 
     now = timezone.now()
     ids = [uuid.uuid4() for _ in to_insert]
@@ -320,7 +322,7 @@ def _text_holders(actor: Actor, keys: set[str]) -> tuple[dict[str, uuid.UUID], d
 
 
 def _auto_categories(
-    actor: Actor, given: Sequence[list[str]], vectors: Sequence[Any]
+    actor: Actor, given: Sequence[list[str]], vectors: Sequence[Any], texts: Sequence[str]
 ) -> list[list[str]]:
     """Local classification for the memories that came without categories."""
     todo = [i for i, cats in enumerate(given) if not cats]
@@ -329,9 +331,8 @@ def _auto_categories(
         return out
     from memories.user_categories import classify_for_owner
 
-    for i, cats in zip(
-        todo, classify_for_owner(actor.user, [vectors[i] for i in todo]), strict=True
-    ):
+    labels = classify_for_owner(actor.user, [vectors[i] for i in todo], [texts[i] for i in todo])
+    for i, cats in zip(todo, labels, strict=True):
         out[i] = cats
     return out
 
@@ -417,6 +418,8 @@ def _apply_text(
         reason=reason[:500],
     )
     now = timezone.now()
+    # A new text may be about something else: automatic labels follow it.
+    auto_cats = _auto_categories(actor, [[]], [vector], [new_text])[0] or memory.categories
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(
@@ -441,10 +444,7 @@ def _apply_text(
                     "cfg": settings.TEXT_SEARCH_CONFIG,
                     "now": now,
                     "by_owner": actor.app.is_owner_door,
-                    # A new text may be about something else: automatic labels follow it.
-                    "auto_cats": memory.categories
-                    if memory.categories_set_by_user
-                    else _auto_categories(actor, [[]], [vector])[0] or memory.categories,
+                    "auto_cats": memory.categories if memory.categories_set_by_user else auto_cats,
                     "echo_of": echo_of,
                     "echo_app": echo_app,
                     "id": memory.id,
