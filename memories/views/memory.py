@@ -130,6 +130,20 @@ def memory_state(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @dashboard_view
+def memory_hide_from_app(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """Hide the memory from one app, which also hides that app's own statement of it (echo)."""
+    actor = actor_for_request(request)
+    app_id = request.POST.get("app", "")
+    if not app_id.isdigit() or len(app_id) > 18:
+        messages.error(request, "Choose an app to hide this memory from.")
+    else:
+        services.memory_set_visibility(actor=actor, memory_id=memory_id, hide_from_app=int(app_id))
+        messages.success(request, "Hidden from that app, and so is its own statement of it.")
+    return redirect(_detail_url(memory_id))
+
+
+@require_POST
+@dashboard_view
 def memory_categories_edit(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
     actor = actor_for_request(request)
     form = CategoriesForm(request.POST)

@@ -176,7 +176,7 @@ def work_done() -> Iterator[dict[str, list[str]]]:
             yield seen
         seen["sql"] += [q["sql"].split()[0] for q in queries.captured_queries]
     finally:
-        embedder.embed = original  # type: ignore[method-assign]
+        del embedder.embed  # the class's method again (not a bound copy shadowing it)
         services._insert_rows = raw_insert  # type: ignore[assignment]
 
 
@@ -387,13 +387,20 @@ def test_the_owner_sees_an_apps_statement_on_the_memory_not_as_another_memory(
     secret = hide(owner_door, app, SECRET, "private")
     stated = services.memory_create(actor=app, text=GUESS).memory
     page = owner_client.get(f"/memories/{secret.id}/").content.decode()
-    assert "Also stated by" in page and "Cursor" in page and GUESS.strip() in page
+    assert "Also stated by" in page and "Hide from Cursor" in page and GUESS.strip() in page
     listing = owner_client.get("/", {"state": "all"}).content.decode()
     assert SECRET in listing and GUESS.strip() not in listing
     assert owner_client.get(f"/memories/{stated.id}/").status_code == 404
     # The access trail of the memory names the app's write of its statement.
     trail = [e.app_name for e in memory_access_trail(actor=owner_door, memory_id=secret.id)]
     assert "Cursor" in trail
+    # One click hides the statement from its app too.
+    assert memory_get(actor=app, memory_id=stated.id).id == stated.id
+    hidden = owner_client.post(f"/memories/{secret.id}/hide/", {"app": str(app.app.pk)})
+    assert hidden.status_code == 302
+    with pytest.raises(NotFound):
+        memory_get(actor=app, memory_id=stated.id)
+    assert "Hide from Cursor" not in owner_client.get(f"/memories/{secret.id}/").content.decode()
 
 
 def test_erase_removes_the_apps_statements_too(owner: User) -> None:
