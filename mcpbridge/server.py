@@ -206,7 +206,8 @@ async def add_memory(text: Text, category: NewCategory = None) -> Annotated[Call
         note=remembered.note,
     )
     verb = "Stored" if created else "Already known"
-    return result(out, f"{verb}:\n" + "\n".join(line(m) for m in memories))
+    said = "\n".join([f"{verb}:", *(line(m) for m in memories), *filter(None, [out.note])])
+    return result(out, said)
 
 
 async def add_memories(
@@ -224,13 +225,19 @@ async def add_memories(
     """
     cats = [category] if category else []
     items = [services.NewMemory(text=t, categories=cats) for t in texts]
-    results = await _call(
-        lambda actor: services.memory_create_many(actor=actor, items=items, max_items=MAX_BATCH)
-    )
+
+    def work(actor: Actor) -> tuple[list[services.WriteResult], str]:
+        results = services.memory_create_many(actor=actor, items=items, max_items=MAX_BATCH)
+        return results, services.readback_note(actor, [r.memory for r in results])
+
+    results, note = await _call(work)
     memories = [MemoryOut.of(r.memory) for r in results]
     created = sum(1 for r in results if r.created)
-    out = AddOut(memories=memories, created=created, already_known=len(memories) - created)
-    return result(out, f"Stored {created} new, {len(memories) - created} already known.")
+    out = AddOut(
+        memories=memories, created=created, already_known=len(memories) - created, note=note
+    )
+    summary = f"Stored {created} new, {len(memories) - created} already known."
+    return result(out, " ".join(filter(None, [summary, note])))
 
 
 async def list_memories(

@@ -66,6 +66,27 @@ class Memory(OwnedRow):
     superseded_by = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="supersedes"
     )
+    # An echo: an app's statement of a text the owner already holds in `echo_of`, a memory that
+    # app may not see. It is not a second copy of that memory: the owner sees it only as "also
+    # stated by" on `echo_of` (deleted with it), and only `echo_app` sees it, while `echo_of`
+    # stays out of that app's sight (memories/visibility.py). Saying "already known" with the
+    # hidden memory instead would tell the app that the memory exists.
+    echo_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="echoes",
+        db_index=False,  # a partial index below: only echoes are ever looked up by it
+    )
+    echo_app = models.ForeignKey(
+        "accounts.ConnectedApp",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+    )
     created_at = models.DateTimeField(db_index=True)
     updated_at = models.DateTimeField()
 
@@ -75,11 +96,27 @@ class Memory(OwnedRow):
             models.Index(fields=["owner", "state"], name="memory_owner_state"),
             GinIndex(fields=["tsv"], name="memory_tsv_gin"),
             GinIndex(fields=["categories"], name="memory_categories_gin"),
+            models.Index(
+                fields=["echo_of"], condition=models.Q(echo_of__isnull=False), name="memory_echo_of"
+            ),
+            models.Index(
+                fields=["echo_app"],
+                condition=models.Q(echo_app__isnull=False),
+                name="memory_echo_app",
+            ),
+            models.Index(
+                fields=["owner", "text_key"],
+                condition=models.Q(echo_of__isnull=False),
+                name="memory_echo_text",
+            ),
         ]
         constraints: ClassVar = [
+            # One active memory per text; echoes are statements about a memory, not copies.
             models.UniqueConstraint(
                 fields=["owner", "text_key"],
-                condition=models.Q(state="active", superseded_by__isnull=True),
+                condition=models.Q(
+                    state="active", superseded_by__isnull=True, echo_of__isnull=True
+                ),
                 name="memory_unique_active_text",
             )
         ]

@@ -23,7 +23,13 @@ from memories.embeddings import get_embedder
 from memories.errors import InvalidInput, NotFound
 from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
-from memories.visibility import require, require_owner_door, visible_q, visible_sql
+from memories.visibility import (
+    require,
+    require_owner_door,
+    require_owner_only,
+    visible_q,
+    visible_sql,
+)
 
 MAX_PAGE = 200
 MAX_SEARCH = 100
@@ -180,7 +186,9 @@ def memory_search(
 
 
 def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
-    require(actor, SCOPE_READ)
+    """Earlier texts: owner doors only. Each was current under other conditions (another
+    category, private, hidden from an app) that a version does not record, so no app reads them."""
+    require_owner_only(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
@@ -249,11 +257,20 @@ def memory_categories(*, actor: Actor) -> list[str]:
         return [row[0] for row in cur.fetchall()]
 
 
+def _with_echoes(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+    """These memories and the apps' echoes of them (which go wherever the memory goes)."""
+    echoes = Memory.objects.filter(owner_id=owner_id, echo_of_id__in=list(memory_ids))
+    return [*memory_ids, *echoes.values_list("id", flat=True)]
+
+
 def readers_of(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
-    """Apps (not the owner's own doors) that have read any of these memories, per the access log."""
+    """Apps (not the owner's own doors) that have read any of these memories (or an app's echo
+    of one), per the access log."""
     rows = (
         AccessEvent.objects.filter(
-            owner_id=owner_id, memory_ids__overlap=list(memory_ids), action__in=READ_ACTIONS
+            owner_id=owner_id,
+            memory_ids__overlap=_with_echoes(owner_id, memory_ids),
+            action__in=READ_ACTIONS,
         )
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
         .values_list("app_name", flat=True)
@@ -278,9 +295,26 @@ def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> 
     if memory is None:
         raise NotFound()
     return list(
-        AccessEvent.objects.filter(owner=actor.user, memory_ids__contains=[memory.id])
+        AccessEvent.objects.filter(
+            owner=actor.user, memory_ids__overlap=_with_echoes(actor.user.pk, [memory.id])
+        )
         .select_related("app")
         .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def memory_echoes(*, actor: Actor, memory_id: object) -> list[Memory]:
+    """Apps' own statements of this memory (echoes), oldest first: each app that may not see
+    the memory reads back its statement instead. Owner doors only."""
+    require_owner_door(actor, SCOPE_READ, "memory")
+    memory = get_visible(actor, parse_memory_id(memory_id))
+    if memory is None:
+        raise NotFound()
+    return list(
+        Memory.objects.filter(owner=actor.user, echo_of=memory)
+        .select_related("echo_app")
+        .defer(*UNSHOWN_COLUMNS)
+        .order_by("created_at", "id")
     )
 
 

@@ -19,6 +19,7 @@ from memories.models import Memory
 from memories.presentation import word_diff
 from memories.selectors import (
     memory_access_trail,
+    memory_echoes,
     memory_get,
     memory_readers,
     memory_related,
@@ -53,6 +54,7 @@ def memory_detail(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
         "history": history,
         "related": memory_related(actor=actor, memory_id=memory_id),
         "trail": memory_access_trail(actor=actor, memory_id=memory_id),
+        "echoes": memory_echoes(actor=actor, memory_id=memory_id),
         "readers": memory_readers(actor=actor, memory_ids=[memory.id]),
         "text_form": MemoryTextForm(initial={"text": memory.text}),
         "categories_form": CategoriesForm(initial={"categories": ", ".join(memory.categories)}),
@@ -124,6 +126,20 @@ def memory_state(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
             messages.error(request, error)
         return redirect(next_url(request, _detail_url(memory.id)))
     return trigger_client_event(_row(request, memory, error=error), CHANGED)
+
+
+@require_POST
+@dashboard_view
+def memory_hide_from_app(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """Hide the memory from one app, which also hides that app's own statement of it (echo)."""
+    actor = actor_for_request(request)
+    app_id = request.POST.get("app", "")
+    if not app_id.isdigit() or len(app_id) > 18:
+        messages.error(request, "Choose an app to hide this memory from.")
+    else:
+        services.memory_set_visibility(actor=actor, memory_id=memory_id, hide_from_app=int(app_id))
+        messages.success(request, "Hidden from that app, and so is its own statement of it.")
+    return redirect(_detail_url(memory_id))
 
 
 @require_POST

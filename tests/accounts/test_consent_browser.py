@@ -440,7 +440,6 @@ def test_a_hosted_callback_that_hands_over_to_a_native_app_is_not_blocked(
     assert ConnectedApp.objects.filter(owner=alice, kind="oauth", name="Claude").exists()
 
 
-@pytest.mark.xfail(reason="needs the read-back rule from branch i14-oracles", strict=True)
 def test_a_memory_the_app_wrote_itself_in_a_sensitive_category_is_readable_by_it(
     tab: Watched, live_url: str, alice: User, loopback: Callbacks
 ) -> None:

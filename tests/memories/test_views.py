@@ -350,7 +350,7 @@ def test_map_counts_categories_by_app_and_links_to_the_list(
     cursor = app_actor(owner, "Cursor")
     services.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
     services.memory_create(actor=cursor, text="Uses Vim", categories=["technology", "tools"])
-    services.memory_create(actor=owner_dash, text="No category here")
+    services.memory_create(actor=owner_dash, text="Zxq qwv")  # no sign of any category
     html = _text(owner_client.get("/map/"))
     assert "<svg" in html
     assert 'href="/?app=Cursor&amp;category=technology"' in html
