@@ -78,7 +78,7 @@ LLM_PRICE_PER_MTOK = {"anthropic": 3.0, "openai": 2.5, "ollama": 0.0}
 CHARS_PER_TOKEN = 4
 EMBED_WINDOW = 256  # texts embedded together, ahead of the writes that use them
 RESTORE_BATCH = 100  # memories per transaction when restoring our own export
-ESTIMATE_SAMPLE = 400  # user messages the local extractor reads for a dry run
+ESTIMATE_SAMPLE = 200  # user messages a dry run extracts (it runs inside the upload request)
 SAMPLE_SHOWN = 5  # memories a dry run shows as examples
 
 Progress = Callable[[int, int], None]

@@ -299,7 +299,22 @@ def _clauses(sentence: str) -> list[str]:
         parts.append(sentence[start : match.start()])
         start = match.end()
     parts.append(sentence[start:])
-    return [p for p in (*parts, *asides) if p.strip()]
+    return [p for part in (*parts, *asides) for p in _and_i(part) if p.strip()]
+
+
+_AND_I = re.compile(r"\s+and\s+(?=(?:i|i'm|im|i've|ive)\b)", re.I)
+
+
+def _and_i(clause: str) -> list[str]:
+    """ "I'm a pescatarian and I'm lactose intolerant": two facts, two memories. Not when the
+    left side is too short to stand alone ("My wife and I have two kids")."""
+    parts: list[str] = []
+    start = 0
+    for match in _AND_I.finditer(_masked(clause)):
+        if len(clause[start : match.start()].split()) >= 3:
+            parts.append(clause[start : match.start()])
+            start = match.end()
+    return [*parts, clause[start:]]
 
 
 def tidy(clause: str) -> str:
@@ -330,15 +345,19 @@ _ROLEPLAY = re.compile(
         \blets?'?\s+role-?\s?play|^\s*role-?\s?play\b|\brole-?\s?play\s+(?:with\s+me|as\b|:)|
         \bin\s+this\s+role-?\s?play|\blet'?s\s+play\b|\bstay\s+in\s+character|\bmy\s+character\b|
         \byour\s+character\b|\byou\s+are\s+now\b|\byou'?re\s+now\b|\bfrom\s+now\s+on\s+you'?(?:re|\s+are)\b|
-        \bpretend\s+(?:you'?re|you\s+are|to\s+be|you\b)|\byou(?:'ll|\s+will)?\s+play\b|
-        \bi'?(?:ll|\s+will)\s+(?:be|play)\s+(?:the|a|an|captain|[A-Z])|\bimprov\b|
+        \bpretend\s+(?:you'?re|you\s+are|to\s+be|you\b)|\byou(?:'ll|\s+will)?\s+play\b|\bimprov\b|
         \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\bdungeon\s+master|\bd&d\b|
         \bi\s+will\s+type\b|\bmy\s+first\s+(?:command|question|sentence|request)\s+is\b|
-        \byou\s+are\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b|
-        (?:^|\s)\*[a-z][^*\n]{3,}\*
+        \byou\s+are\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b
     )""",
     re.I | re.X,
 )
+# "*draws sword*": an action of three words or more in asterisks, in lower case ("*really*" is
+# emphasis, not a scene).
+_STAGE_ACTION = re.compile(r"(?:^|\s)\*[a-z]+\s+[a-z]+\s+[^*\n]+\*")
+# "I'll be the knight" is a casting only next to "you'll be / you play / you are ...".
+_I_PLAY = re.compile(r"\bi'?(?:ll|\s+will)\s+(?:be|play)\s+(?:the|a|an|captain)\b", re.I)
+_YOU_PLAY = re.compile(r"\byou(?:'ll|\s+will)?\s+(?:be|play|are)\b|\byou're\b", re.I)
 _QUESTION_START = re.compile(
     r"^(?:how|what|what's|whats|why|when|where|which|who|whom|whose|is|are|am|was|were|do|does|"
     r"did|can|could|would|will|shall|should|may|might|must|have|has|had|isn't|aren't|don't|"
@@ -408,6 +427,7 @@ _TEMPORARY = re.compile(
         evening|week|weekend)|yesterday|tomorrow|last\s+night|just\s+now|later\s+today|so\s+far\s+today|
         in\s+(?:an|\d+)\s+(?:hour|hours|minutes|mins)|next\s+week|coming\s+down\s+with|
         (?:this|next|on)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?!s))\b|
+        (?<!when\s)(?<!whenever\s)(?<!if\s)
         \b(?:i'm|im|i\s+am|i\s+feel|feeling|i'm\s+feeling|i\s+was|i\s+got|got)\s+
         (?:so\s+|really\s+|very\s+|super\s+|kind\s+of\s+|kinda\s+|a\s+bit\s+|a\s+little\s+|pretty\s+|
         too\s+|totally\s+|completely\s+|quite\s+|absolutely\s+)*
@@ -455,7 +475,9 @@ _MAX_WORDS = 60
 
 
 def is_roleplay(message: str) -> bool:
-    return bool(_ROLEPLAY.search(message))
+    if _ROLEPLAY.search(message) or _STAGE_ACTION.search(message):
+        return True
+    return bool(_I_PLAY.search(message) and _YOU_PLAY.search(message))
 
 
 def clause_verdict(clause: str) -> str:

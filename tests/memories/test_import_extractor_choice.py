@@ -66,7 +66,7 @@ def test_the_dry_run_shows_how_many_messages_local_would_keep_with_examples(
     text = _visible_text(browser.get(response["Location"]).content.decode())
     assert "extraction: local" in text
     assert f"Exactly {kept} of the 4 messages you wrote" in text
-    assert "I am vegetarian and I live in Lisbon." in text
+    assert "I am vegetarian" in text and "I live in Lisbon." in text
     assert "Please review my CV" not in text
 
     with django_capture_on_commit_callbacks(execute=True):

@@ -43,9 +43,10 @@ def test_local_keeps_only_what_the_person_said_about_themselves_with_provenance(
 ) -> None:
     path = write_json(tmp_path / "conversations.json", _export())
     summary = backfill(path, owner, "--extractor", "local", "--yes")
-    assert memory_texts(owner) == ["I'm a nurse and I live in Leeds with my wife."]
+    # One message, two facts, two memories in its own words.
+    assert memory_texts(owner) == ["I live in Leeds with my wife.", "I'm a nurse"]
     assert "Local extractor: 4 of your messages examined, 1 kept." in summary
-    memory = Memory.objects.get(owner=owner)
+    memory = Memory.objects.get(owner=owner, text="I'm a nurse")
     assert memory.origin == "import" and memory.origin_app_name == "Claude import"
     assert memory.created_at.isoformat() == "2024-03-01T10:00:00+00:00"
     prov = memory.provenance
@@ -166,9 +167,10 @@ def test_auto_picks_local_without_an_llm_and_the_dry_run_shows_what_it_would_kee
     output = backfill(path, owner)
     assert "extractor local; estimated cost $0.00" in output
     assert (
-        "Would keep 1 of your 4 messages, as 1 memories (all of them read). For example:" in output
-    )
-    assert "  - I'm a nurse and I live in Leeds with my wife." in output
+        "Would keep 1 of your 4 messages, as 2 memories (all of them read). For example:\n"
+        "  - I'm a nurse\n"
+        "  - I live in Leeds with my wife.\n"
+    ) in output
     assert "Dry run: nothing was imported" in output
     assert not Memory.objects.exists() and not ImportRun.objects.exists()
 
