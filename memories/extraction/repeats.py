@@ -87,8 +87,9 @@ class RepeatIndex(Generic[R]):
     def __init__(self) -> None:
         self._said: list[_Said[R]] = []
         self._by_key: dict[str, R] = {}
-        self._vectors: list[np.ndarray] = []
-        self._matrix: np.ndarray | None = None
+        # Unit vectors, one row per memory; grown by doubling, so a long import that adds a few
+        # memories per conversation does not copy the whole matrix each time.
+        self._matrix = np.empty((0, 0), dtype=np.float32)
 
     def __len__(self) -> int:
         return len(self._said)
@@ -97,9 +98,14 @@ class RepeatIndex(Generic[R]):
         said = _Said(ref, normalise(text), content_words(text), negated(text))
         self._said.append(said)
         self._by_key.setdefault(said.key, ref)
-        unit = np.asarray(vector, dtype=np.float32)
-        self._vectors.append(unit / max(float(np.linalg.norm(unit)), 1e-12))
-        self._matrix = None
+        unit = np.asarray(vector, dtype=np.float32).ravel()
+        n = len(self._said) - 1
+        if n >= self._matrix.shape[0]:
+            grown = np.empty((max(16, 2 * n), unit.shape[0]), dtype=np.float32)
+            if n:
+                grown[:n] = self._matrix[:n]
+            self._matrix = grown
+        self._matrix[n] = unit / max(float(np.linalg.norm(unit)), 1e-12)
 
     def extend(self, items: Sequence[tuple[R, str, np.ndarray]]) -> None:
         for ref, text, vector in items:
@@ -112,10 +118,8 @@ class RepeatIndex(Generic[R]):
             return self._by_key[key]
         if not self._said:
             return None
-        if self._matrix is None:
-            self._matrix = np.vstack(self._vectors)
-        unit = np.asarray(vector, dtype=np.float32)
-        sims = self._matrix @ (unit / max(float(np.linalg.norm(unit)), 1e-12))
+        unit = np.asarray(vector, dtype=np.float32).ravel()
+        sims = self._matrix[: len(self._said)] @ (unit / max(float(np.linalg.norm(unit)), 1e-12))
         words, neg = content_words(text), negated(text)
         for index in np.flatnonzero(sims >= REPEAT_COSINE):
             said = self._said[int(index)]

@@ -133,3 +133,11 @@ def test_a_different_number_a_negation_or_a_new_detail_is_not_a_repeat() -> None
     assert _repeats(index, "I have three kids") is None  # cosine 0.92, still another fact
     assert _repeats(index, "I don't eat meat") is None
     assert _repeats(index, "I live in Berlin with my partner") is None
+
+
+def test_repeats_are_found_among_many_memories() -> None:
+    facts = [f"My favourite number is {n}" for n in range(30)]
+    index = _index("I am a vegetarian", *facts, "I'm a vegetarian too")
+    assert _repeats(index, "I'm vegetarian") == "I am a vegetarian"
+    assert _repeats(index, "my favourite number is 29") == "My favourite number is 29"
+    assert _repeats(index, "My favourite number is 31") is None
