@@ -293,13 +293,31 @@ def _clauses(sentence: str) -> list[str]:
     asides = [m.group(1) for m in _PARENTHETICAL.finditer(sentence) if has_first_person(m.group(1))]
     for aside in asides:
         sentence = sentence.replace(f"({aside})", " ")
-    parts = []
+    spans: list[tuple[int, int]] = []
     start = 0
     for match in _HANDOVER.finditer(_masked(sentence)):
-        parts.append(sentence[start : match.start()])
+        spans.append((start, match.start()))
         start = match.end()
-    parts.append(sentence[start:])
+    spans.append((start, len(sentence)))
+    kept = spans[:1]
+    for begin, end in spans[1:]:
+        part = sentence[begin:end]
+        # "..., I can't stand them": a statement that needs what came before it keeps it (one
+        # that would be dropped anyway, "..., so I'm nervous about it", is left to be dropped).
+        if _SPEAKS_OF_THE_ABOVE.search(part) and clause_verdict(tidy(part)) == "keep":
+            kept[-1] = (kept[-1][0], end)
+        else:
+            kept.append((begin, end))
+    parts = [sentence[begin:end] for begin, end in kept]
     return [p for part in (*parts, *asides) for p in _and_i(part) if p.strip()]
+
+
+# A first-person clause that points back at what came before it.
+_SPEAKS_OF_THE_ABOVE = re.compile(
+    r"^\s*(?:i|i'm|im|i've|i'd|we|we're|my)\b.*(?:\b(?:them|it|this|that|these|those)\s*[.!]*\s*$|"
+    r"\b(?:of|about|with|for|on|to)\s+(?:them|it|this|that|these|those)\b)",
+    re.I,
+)
 
 
 _AND_I = re.compile(r"\s+and\s+(?=(?:i|i'm|im|i've|ive)\b)", re.I)

@@ -81,6 +81,13 @@ def test_a_fact_in_a_question_prefix_becomes_a_first_person_statement() -> None:
     assert kept.text == "I'm a type 2 diabetic"
 
 
+def test_a_clause_that_points_back_stays_with_what_it_points_at() -> None:
+    kept = _extract("d141")  # "..., so I'm not squeamish about any of this."
+    assert [k.text for k in kept] == [
+        "I grew up on a farm in Iowa, so I'm not squeamish about any of this."
+    ]
+
+
 def test_the_vector_handed_to_the_import_is_the_embedding_of_the_memory_text() -> None:
     (kept,) = _extract("d046")
     expected = get_embedder().embed([kept.text])[0]
