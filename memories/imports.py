@@ -162,6 +162,7 @@ def import_estimate(
     export = _limited(export, limit)
     messages = [m for c in export.conversations for m in c.messages]
     user = [m for m in messages if m.role == "user"]
+    preview: _Preview | None = None
     if export.source == "contextlayer":
         chars = sum(len(m.text) for m in export.memories)
         note = "Restores memories as exported; embeddings are computed locally (no cost)."
@@ -198,7 +199,7 @@ def import_estimate(
         tokens=chars // CHARS_PER_TOKEN,
         cost_usd=cost,
         note=note,
-        **(asdict(preview) if mode == "local" and export.source != "contextlayer" else {}),
+        **(asdict(preview) if preview else {}),
     )
 
 
