@@ -4,8 +4,9 @@ A new clause repeats an earlier memory when it adds nothing to it: the same text
 punctuation are folded, or every content word of the new clause is already in the earlier one,
 with the same polarity, and the two embeddings are close (cosine >= REPEAT_COSINE). Cosine alone
 would merge "I have two kids" with "I have three kids" (0.92) and keep "I'm vegetarian" apart from
-"i'm vegetarian btw" (0.84); the word rule decides, the cosine guards against the same words
-saying something else ("my sister is older than me" / "I'm older than my sister").
+"i'm vegetarian btw" (0.84); the word rule decides, and the cosine only keeps a short clause
+from matching a long memory on another topic that happens to hold its words. Neither sees word
+order: "my sister is older than me" would repeat "I'm older than my sister" (cosine 0.92).
 
 The earlier memory stays, and the import counts the repeat on it (see memories/imports.py).
 """
