@@ -15,9 +15,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.actors import owner_actor
 from memories.erasure import ERASE_PHRASE, receipt_as_dict, user_erase
-from memories.errors import DomainError, NotFound
+from memories.errors import DomainError, LLMNotConfigured, NotFound
 from memories.export import export_build, export_markdown
-from memories.imports import import_prepare, import_run_get, import_run_list, import_run_start
+from memories.imports import (
+    import_prepare,
+    import_run_get,
+    import_run_list,
+    import_run_start,
+    llm_configured,
+)
 from memories.ingest.types import SOURCES
 from memories.models import ImportRun
 from memories.uploads import LimitedUploadHandler, keep_upload
@@ -44,6 +50,8 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
         "runs": import_run_list(actor=actor),
         "sources": SOURCES,
         "max_mb": settings.IMPORT_MAX_UPLOAD_BYTES // (1024 * 1024),
+        # The LLM choice is only offered when one is configured; without one, local is the default.
+        "llm_mode": settings.EXTRACTION_MODE if llm_configured() else "",
     }
     if request.method == "GET":
         return render(request, "memories/import.html", context)
@@ -62,6 +70,12 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
             source=request.POST.get("source", "auto"),
             extractor=request.POST.get("extractor", "auto"),
         )
+    except LLMNotConfigured:
+        context["error"] = (
+            "This server has no LLM set up for extraction, so that choice is not available. "
+            "Choose Local or None."
+        )
+        return render(request, "memories/import.html", context, status=400)
     except DomainError as exc:
         context["error"] = exc.message
         return render(request, "memories/import.html", context, status=400)

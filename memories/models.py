@@ -276,6 +276,10 @@ class ImportRun(OwnedRow):
     memories_created = models.IntegerField(default=0)
     memories_existing = models.IntegerField(default=0)
     messages_skipped_deleted = models.IntegerField(default=0)
+    # The local extractor: user messages it read, and how many of them yielded a memory (new,
+    # or said again and counted on an earlier one).
+    messages_examined = models.IntegerField(default=0)
+    messages_kept = models.IntegerField(default=0)
     errors = models.JSONField(default=list, blank=True)
     started_by = models.CharField(max_length=120, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -793,3 +793,43 @@ def readback_note(actor: Actor, memories: Sequence[Memory]) -> str:
             "read it back because it wrote it; apps not granted uncategorised memories cannot."
         )
     return ""
+
+
+MENTIONS_KEPT = 50  # places a repeated memory lists in metadata["also_said_in"]
+
+
+def memory_note_mentions(*, actor: Actor, mentions: dict[uuid.UUID, list[dict[str, Any]]]) -> int:
+    """Record that memories were said again elsewhere (an import's near-duplicates).
+
+    `provenance["mentions"]` becomes how many times the memory was said in all (the first time
+    included), and `metadata["also_said_in"]` lists up to MENTIONS_KEPT of the other places.
+    Text, embedding, categories and `updated_at` are untouched. Only memories a write of the actor
+    may name (`dedup_q`: an import names any of the owner's) are counted; returns how many were.
+    """
+    require(actor, SCOPE_WRITE)
+    if not mentions:
+        return 0
+    with transaction.atomic():
+        memories = list(
+            Memory.objects.select_for_update()
+            .filter(dedup_q(actor), pk__in=list(mentions))
+            .only("id", "owner_id", "provenance", "metadata")
+        )
+        for memory in memories:
+            said = mentions[memory.id]
+            provenance = dict(memory.provenance or {})
+            provenance["mentions"] = int(provenance.get("mentions") or 1) + len(said)
+            metadata = dict(memory.metadata or {})
+            places = [*metadata.get("also_said_in", []), *said][:MENTIONS_KEPT]
+            metadata["also_said_in"] = places
+            Memory.objects.filter(owner=actor.user, pk=memory.id).update(
+                provenance=provenance, metadata=metadata
+            )
+        if memories:
+            audit.record(
+                actor,
+                AccessEvent.Action.UPDATE,
+                [m.id for m in memories],
+                detail={"mentions": sum(len(mentions[m.id]) for m in memories)},
+            )
+    return len(memories)

@@ -33,7 +33,8 @@ def client_owner(owner: User) -> Client:
 
 
 def _upload(client: Client, content: bytes, name: str = "conversations.json") -> Any:
-    return client.post("/import/", {"file": SimpleUploadedFile(name, content), "source": "auto"})
+    file = SimpleUploadedFile(name, content)
+    return client.post("/import/", {"file": file, "source": "auto", "extractor": "none"})
 
 
 def _uploads(settings: Any) -> list[Path]:
