@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # After the two above: htmx fragments carry the messages region out of band.
+    "contextlayer.messages.HtmxMessagesMiddleware",
 ]
 
 ROOT_URLCONF = "contextlayer.urls"
