@@ -208,7 +208,6 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     var active = document.activeElement;
-    focusPlan = null;
     if (target && active && active !== document.body && target.contains(active)) {
       var row = active.closest("li.memory");
       focusPlan = row ? {
@@ -216,8 +215,10 @@
         key: active.getAttribute("data-focus-after") || active.getAttribute("data-key"),
         near: rowIds(row)
       } : { row: null, key: null, near: [] };
+      // The swap runs right after this event. A removed row fires no settle event the document
+      // can hear (it is detached), so look at the focus once the swap is done.
+      setTimeout(settleFocus, 0);
     }
-    keptSelection = null;
     if (target && target.id === "results" && event.detail.requestConfig &&
         event.detail.requestConfig.verb === "get") {
       keptSelection = [];
@@ -225,11 +226,17 @@
     }
   });
 
-  function restoreFocus() {
+  // Where the focus goes after a swap: what the response asks for ([data-autofocus]), else back
+  // where it was (the same control in the new row), else the next row, else the list.
+  function settleFocus() {
+    if (focusFirst("[data-autofocus]:not([data-focused])")) {
+      focusPlan = null;
+      return;
+    }
     var plan = focusPlan;
-    focusPlan = null;
     var lost = !document.activeElement || document.activeElement === document.body;
     if (!plan || !lost) return;
+    focusPlan = null;
     var row = plan.row && document.getElementById(plan.row);
     if (row) {
       var same = plan.key && row.querySelector('[data-key="' + plan.key + '"]');
@@ -252,8 +259,7 @@
       selectBoxes().forEach(function (b) { if (keptSelection.indexOf(b.value) >= 0) b.checked = true; });
       keptSelection = null;
     }
-    if (focusFirst("[data-autofocus]:not([data-focused])")) focusPlan = null;
-    restoreFocus();
+    settleFocus();
     document.querySelectorAll("[data-max-chars]").forEach(countChars);
     updateSelection();
   });

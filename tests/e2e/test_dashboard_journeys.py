@@ -107,3 +107,132 @@ def test_search_then_act_by_keyboard(page: Any, store: list[Memory]) -> None:
     assert "Portuguese" in page.evaluate("document.activeElement.closest('li').textContent")
     page.keyboard.press("Enter")
     page.wait_for_selector("li.memory.editing textarea:focus")
+
+
+def active_text(page: Any) -> str:
+    return str(page.evaluate("document.activeElement.textContent")).strip()
+
+
+def active_row(page: Any) -> str:
+    """The text of the memory row holding the focus ('' when the focus is outside the rows)."""
+    return str(
+        page.evaluate(
+            "(() => { const r = document.activeElement.closest('li.memory');"
+            " return r ? r.querySelector('.memory-text').textContent : ''; })()"
+        )
+    )
+
+
+def test_a_refused_add_keeps_the_text_and_a_saved_one_closes_the_form(
+    page: Any, store: list[Memory]
+) -> None:
+    sign_in(page)
+    page.get_by_text("Add memory").click()
+    pasted = "A very long note. " * 667  # 12,006 characters, more than the 10,000 allowed
+    page.fill("#add-text", pasted)
+    page.get_by_role("button", name="Save memory").click()
+    page.get_by_role("alert").filter(has_text="the limit is 10000").wait_for()
+    assert page.input_value("#add-text") == pasted  # nothing the person wrote is lost
+    assert page.get_attribute("#add-memory", "open") is not None
+    assert focused(page) == "add-text"
+    assert Memory.objects.count() == len(TEXTS)
+
+    page.fill("#add-text", "Prefers trains to planes in Europe")
+    page.get_by_role("button", name="Save memory").click()
+    row_with(page, "Prefers trains").wait_for()
+    assert page.get_attribute("#add-memory", "open") is None  # closed, not covering the filters
+    assert page.locator(".message").all_inner_texts() == ["Memory added."]
+    assert page.locator("#memory-rows .message, #memory-rows [role=status]").count() == 0
+    assert active_text(page) == "Add memory"
+    page.get_by_text("Add memory").click()
+    assert page.input_value("#add-text") == ""  # emptied for the next one
+    page.keyboard.press("Escape")
+    assert page.get_attribute("#add-memory", "open") is None
+    assert active_text(page) == "Add memory"
+
+
+def test_delete_confirmation_is_safe_by_default_and_focus_moves_to_the_next_row(
+    page: Any, store: list[Memory]
+) -> None:
+    sign_in(page)
+    cat = row_with(page, "cat called Miso")
+    cat.get_by_role("link", name="Delete").click()
+    page.get_by_text("Delete this memory for good?").wait_for()
+    assert active_text(page) == "Cancel"  # Enter on the confirmation does not delete
+    page.keyboard.press("Enter")
+    cat.get_by_role("link", name="Delete").wait_for()
+    assert active_text(page) == "Delete" and "Miso" in active_row(page)
+    assert Memory.objects.filter(text__contains="Miso").exists()
+
+    page.keyboard.press("Enter")  # the Delete link again, by keyboard
+    page.get_by_text("Delete this memory for good?").wait_for()
+    page.keyboard.press("Escape")
+    cat.get_by_role("link", name="Delete").wait_for()
+    assert active_text(page) == "Delete" and "Miso" in active_row(page)
+
+    order = [t.strip() for t in page.locator("#memory-rows .memory-text").all_inner_texts()]
+    below = order[order.index("Has a cat called Miso") + 1]
+    page.keyboard.press("Enter")
+    page.get_by_text("Delete this memory for good?").wait_for()
+    page.locator("li.memory.confirming").get_by_role("button", name="Delete").click()
+    page.get_by_text("Memory deleted.").wait_for()
+    assert cat.count() == 0
+    page.locator("li.memory:focus-within").wait_for()  # the focus settles on a row...
+    assert active_row(page) == below  # ...the next one, not <body>
+    assert page.locator(".message").all_inner_texts() == ["Memory deleted."]
+
+
+def test_editing_a_row_by_keyboard_and_escape_leaves_the_focus_on_edit(
+    page: Any, store: list[Memory]
+) -> None:
+    sign_in(page)
+    edit = row_with(page, "Lisbon").get_by_role("link", name="Edit")
+    edit.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("li.memory.editing textarea:focus")
+    page.keyboard.press("Escape")
+    row_with(page, "Lisbon").get_by_role("link", name="Edit").wait_for()
+    assert active_text(page) == "Edit" and "Lisbon" in active_row(page)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("li.memory.editing textarea:focus")
+    page.keyboard.press("End")
+    page.keyboard.type(" (Web Summit)")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # Save
+    row_with(page, "(Web Summit)").wait_for()
+    assert active_text(page) == "Edit" and "(Web Summit)" in active_row(page)
+    assert page.locator(".message").all_inner_texts() == ["Saved."]
+
+
+def test_a_bulk_action_shows_one_message(page: Any, store: list[Memory]) -> None:
+    sign_in(page)
+    row_with(page, "Lisbon").locator("input.select").check()
+    row_with(page, "Miso").locator("input.select").check()
+    page.select_option("#bulk-action", "paused")
+    page.click("#bulk-apply")
+    page.get_by_text("2 memories now paused.").wait_for()
+    assert page.get_by_text("2 memories now paused.").count() == 1
+    assert page.locator(".message").count() == 1
+    assert row_with(page, "Lisbon").count() == 0
+
+
+def test_history_restore_brings_back_the_text_the_entry_shows(page: Any, owner_dash: Actor) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Lives in Leeds").memory
+    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in York")
+    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Bath")
+    sign_in(page)
+    page.goto(f"/memories/{memory.id}/")
+    entries = page.locator(".history .version")
+    assert entries.count() == 3
+    assert entries.first.locator(".version-label").text_content() == "Current"
+    assert entries.first.get_by_role("button", name="Restore this version").count() == 0
+    original = entries.last
+    assert original.locator(".version-label").text_content() == "Original"
+    shown = original.locator(".version-text").inner_text().strip()
+    middle = entries.nth(1)
+    assert middle.locator(".diff ins").inner_text() == "York"  # green is in this version
+    assert middle.locator(".version-text").inner_text().strip() == "Lives in York"
+    original.get_by_role("button", name="Restore this version").click()
+    page.get_by_text("Restored.").wait_for()
+    assert page.locator(".main-card .memory-text").inner_text().strip() == shown
+    assert page.locator(".history .version").first.locator(".version-text").inner_text() == shown
