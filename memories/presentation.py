@@ -12,6 +12,12 @@ from memories.models import Memory, MemoryVersion, Origin
 _APP_LABELS = {"dashboard": "you, in the dashboard", "api": "the API", "cli": "the command line"}
 
 
+def door_label(name: str) -> str:
+    """An owner's door ("dashboard", "cli (admin:x)") in words; an app's name as it is."""
+    door, _, rest = name.partition(" ")
+    return f"{_APP_LABELS[door]} {rest}".strip() if door in _APP_LABELS else name
+
+
 @dataclass(frozen=True)
 class OriginInfo:
     label: str  # "Claude Desktop", "Import: ChatGPT export"
