@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -268,6 +269,11 @@ def test_detail_shows_history_diff_related_and_access_trail(
     html = _text(owner_client.get(f"/memories/{memory.id}/"))
     assert "<del>window</del><ins>aisle</ins>" in html
     assert html.count("Restore this version") == 1  # not on the current text
+    recorded = memory.provenance["recorded_at"]  # an ISO timestamp, shown as a person reads it
+    assert f'<time datetime="{recorded}">' in html and f">{recorded}<" not in html
+    assert re.search(
+        r"<dt>Recorded at</dt><dd><time [^>]+>\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC<", html
+    )
     assert "Likes aisle seats on trains" in html  # related (nearest neighbour)
     assert "Cursor" in html and "action-read" in html  # access trail and "read by"
 
