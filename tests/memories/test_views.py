@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -424,11 +425,14 @@ def test_activity_page_filters_the_log_and_charts_reads_and_writes(
     assert "No access events match." in other_app
 
 
-def test_connect_page_shows_each_client_configuration(owner_client: Client) -> None:
+def test_connect_page_shows_each_client_configuration(owner_client: Client, settings: Any) -> None:
     html = _text(owner_client.get("/connect/"))
     assert "http://testserver/mcp" in html
     assert "claude mcp add --transport http context-layer http://testserver/mcp" in html
     assert "&quot;manage.py&quot;,\n" in html and "owner@example.com" in html  # Claude Desktop
+    # The stdio server opens this server's data folder, whatever environment the client has.
+    home = f"&quot;CONTEXT_LAYER_HOME&quot;: &quot;{settings.HOME}&quot;"
+    assert home in html and f"CONTEXT_LAYER_HOME={settings.HOME} uv run manage.py mcp" in html
     assert "&quot;type&quot;: &quot;http&quot;" in html  # VS Code
     assert 'href="/apps/"' in html and "custom instructions" in html.lower()
 
