@@ -102,7 +102,7 @@ def history_entries(memory: Memory, versions: list[MemoryVersion]) -> list[Histo
         if not oldest:
             change = versions[i]  # replaced texts[i + 1] with texts[i]
             became = _BECAME.get(change.kind, change.get_kind_display())
-            by, at = change.changed_by, change.created_at
+            by, at = door_label(change.changed_by), change.created_at
             diff = word_diff(texts[i + 1], text)
         elif versions[-1].kind == MemoryVersion.Kind.SUPERSEDE:
             became, by, at, diff = "The older memory this one replaced", "", None, []
