@@ -86,6 +86,22 @@ def sign_in(page: Any, email: str = "owner@example.com") -> None:
     page.wait_for_url(re.compile(r"/$"))
 
 
+def log_in(page: Any, user: Any) -> None:
+    """Signed in without the sign-in form (for journeys that are not about signing in): the
+    session the form would create, as a cookie, then the memories page."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    host = "localhost"  # pytest-django's live server
+    page.context.add_cookies(
+        [{"name": cookie.key, "value": cookie.value, "domain": host, "path": "/"}]
+    )
+    page.goto("/")
+
+
 def rows(page: Any) -> Any:
     return page.locator("#memory-rows > li.memory")
 

@@ -15,7 +15,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories import services
 from memories.models import Memory
-from tests.e2e.conftest import row_with, sign_in
+from tests.e2e.conftest import log_in, row_with
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -56,8 +56,8 @@ def focused(page: Any) -> str:
     return str(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
 
 
-def test_search_then_edit_on_the_first_click(page: Any, store: list[Memory]) -> None:
-    sign_in(page)
+def test_search_then_edit_on_the_first_click(page: Any, store: list[Memory], owner: User) -> None:
+    log_in(page, owner)
     requests = list_requests(page)
     search(page, "portuguese")
     fetched = len(requests)
@@ -70,8 +70,8 @@ def test_search_then_edit_on_the_first_click(page: Any, store: list[Memory]) -> 
     assert "Portuguese" in editor.input_value()
 
 
-def test_search_then_delete_on_the_first_click(page: Any, store: list[Memory]) -> None:
-    sign_in(page)
+def test_search_then_delete_on_the_first_click(page: Any, store: list[Memory], owner: User) -> None:
+    log_in(page, owner)
     search(page, "portuguese")
     row_with(page, "Portuguese").get_by_role("link", name="Delete").click()
     page.get_by_text("Delete this memory for good?").wait_for()
@@ -79,8 +79,8 @@ def test_search_then_delete_on_the_first_click(page: Any, store: list[Memory]) -
     assert page.get_by_text("Delete this memory for good?").is_visible()
 
 
-def test_search_then_select_on_the_first_click(page: Any, store: list[Memory]) -> None:
-    sign_in(page)
+def test_search_then_select_on_the_first_click(page: Any, store: list[Memory], owner: User) -> None:
+    log_in(page, owner)
     search(page, "lisbon")
     box = row_with(page, "Lisbon").locator("input.select")
     box.click()
@@ -89,8 +89,8 @@ def test_search_then_select_on_the_first_click(page: Any, store: list[Memory]) -
     assert page.inner_text("#selected-count") == "1 selected"
 
 
-def test_search_then_act_by_keyboard(page: Any, store: list[Memory]) -> None:
-    sign_in(page)
+def test_search_then_act_by_keyboard(page: Any, store: list[Memory], owner: User) -> None:
+    log_in(page, owner)
     page.keyboard.press("/")
     page.keyboard.type("portuguese")
     page.get_by_text("Best matches for “portuguese”").wait_for()
@@ -124,9 +124,9 @@ def active_row(page: Any) -> str:
 
 
 def test_a_refused_add_keeps_the_text_and_a_saved_one_closes_the_form(
-    page: Any, store: list[Memory]
+    page: Any, store: list[Memory], owner: User
 ) -> None:
-    sign_in(page)
+    log_in(page, owner)
     page.get_by_text("Add memory").click()
     pasted = "A very long note. " * 667  # 12,006 characters, more than the 10,000 allowed
     page.fill("#add-text", pasted)
@@ -152,9 +152,9 @@ def test_a_refused_add_keeps_the_text_and_a_saved_one_closes_the_form(
 
 
 def test_delete_confirmation_is_safe_by_default_and_focus_moves_to_the_next_row(
-    page: Any, store: list[Memory]
+    page: Any, store: list[Memory], owner: User
 ) -> None:
-    sign_in(page)
+    log_in(page, owner)
     cat = row_with(page, "cat called Miso")
     cat.get_by_role("link", name="Delete").click()
     page.get_by_text("Delete this memory for good?").wait_for()
@@ -183,9 +183,9 @@ def test_delete_confirmation_is_safe_by_default_and_focus_moves_to_the_next_row(
 
 
 def test_editing_a_row_by_keyboard_and_escape_leaves_the_focus_on_edit(
-    page: Any, store: list[Memory]
+    page: Any, store: list[Memory], owner: User
 ) -> None:
-    sign_in(page)
+    log_in(page, owner)
     edit = row_with(page, "Lisbon").get_by_role("link", name="Edit")
     edit.focus()
     page.keyboard.press("Enter")
@@ -204,8 +204,8 @@ def test_editing_a_row_by_keyboard_and_escape_leaves_the_focus_on_edit(
     assert page.locator(".message").all_inner_texts() == ["Saved."]
 
 
-def test_a_bulk_action_shows_one_message(page: Any, store: list[Memory]) -> None:
-    sign_in(page)
+def test_a_bulk_action_shows_one_message(page: Any, store: list[Memory], owner: User) -> None:
+    log_in(page, owner)
     row_with(page, "Lisbon").locator("input.select").check()
     row_with(page, "Miso").locator("input.select").check()
     page.select_option("#bulk-action", "paused")
@@ -216,11 +216,13 @@ def test_a_bulk_action_shows_one_message(page: Any, store: list[Memory]) -> None
     assert row_with(page, "Lisbon").count() == 0
 
 
-def test_history_restore_brings_back_the_text_the_entry_shows(page: Any, owner_dash: Actor) -> None:
+def test_history_restore_brings_back_the_text_the_entry_shows(
+    page: Any, owner: User, owner_dash: Actor
+) -> None:
     memory = services.memory_create(actor=owner_dash, text="Lives in Leeds").memory
     services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in York")
     services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Bath")
-    sign_in(page)
+    log_in(page, owner)
     page.goto(f"/memories/{memory.id}/")
     entries = page.locator(".history .version")
     assert entries.count() == 3

@@ -15,7 +15,7 @@ from accounts.models import User
 from memories import services
 from memories.models import ErasureReceipt, ImportRun, Memory
 from memories.tasks import run_import
-from tests.e2e.conftest import TIMEOUT, rows, sign_in
+from tests.e2e.conftest import TIMEOUT, log_in, rows
 from tests.memories.exports import claude_export
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -38,7 +38,7 @@ def test_an_import_updates_the_header_and_links_to_what_it_imported(
 ) -> None:
     export = tmp_path / "conversations.json"
     export.write_text(json.dumps(claude_export()))
-    sign_in(page)
+    log_in(page, owner)
     assert stat(page, "memories") == "0"
     nav = page.get_by_role("navigation", name="Main")
     nav.locator("summary", has_text="Your data").click()
@@ -64,7 +64,7 @@ def test_erase_shows_a_receipt_that_can_be_downloaded_and_found_again(
 ) -> None:
     for text in ("Has a cat called Miso", "Flying to Lisbon in May", "Learning Portuguese"):
         services.memory_create(actor=owner_dash, text=text)
-    sign_in(page)
+    log_in(page, owner)
     nav = page.get_by_role("navigation", name="Main")
     nav.locator("summary", has_text="Your data").click()
     nav.get_by_role("link", name="Erase").click()
@@ -96,7 +96,7 @@ def test_the_phone_viewport_shows_every_navigation_item(
     context = browser.new_context(base_url=live_server.url, viewport=PHONE)
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
-    sign_in(page)
+    log_in(page, owner)
 
     def in_view(locator: Any) -> bool:
         box = locator.bounding_box()
@@ -126,14 +126,16 @@ def test_the_phone_viewport_shows_every_navigation_item(
     context.close()
 
 
-def test_dark_mode_follows_the_system(browser: Any, live_server: Any, owner_dash: Actor) -> None:
+def test_dark_mode_follows_the_system(
+    browser: Any, live_server: Any, owner: User, owner_dash: Actor
+) -> None:
     services.memory_create(actor=owner_dash, text="Readable in the dark")
     context = browser.new_context(
         base_url=live_server.url, viewport={"width": 1280, "height": 900}, color_scheme="dark"
     )
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
-    sign_in(page)
+    log_in(page, owner)
 
     def luminance(selector: str, prop: str) -> float:
         rgb = page.eval_on_selector(selector, f"e => getComputedStyle(e).{prop}")
@@ -151,7 +153,7 @@ def test_dark_mode_follows_the_system(browser: Any, live_server: Any, owner_dash
 
 def test_a_new_client_token_is_shown_once_with_a_copy_button(page: Any, owner: User) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    sign_in(page)
+    log_in(page, owner)
     page.goto("/apps/")
     page.get_by_label("Name").fill("Laptop")
     page.get_by_role("button", name="Create token").click()
