@@ -56,6 +56,20 @@ def focused(page: Any) -> str:
     return str(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
 
 
+def active_text(page: Any) -> str:
+    return str(page.evaluate("document.activeElement.textContent")).strip()
+
+
+def active_row(page: Any) -> str:
+    """The text of the memory row holding the focus ('' when the focus is outside the rows)."""
+    return str(
+        page.evaluate(
+            "(() => { const r = document.activeElement.closest('li.memory');"
+            " return r ? r.querySelector('.memory-text').textContent : ''; })()"
+        )
+    )
+
+
 def test_search_then_edit_on_the_first_click(page: Any, store: list[Memory], owner: User) -> None:
     log_in(page, owner)
     requests = list_requests(page)
@@ -104,23 +118,24 @@ def test_search_then_act_by_keyboard(page: Any, store: list[Memory], owner: User
         if page.evaluate("document.activeElement.textContent") == "Edit":
             break
         page.keyboard.press("Tab")
-    assert "Portuguese" in page.evaluate("document.activeElement.closest('li').textContent")
+    assert "Portuguese" in active_row(page)
+    # Select the row by keyboard (back to its checkbox, Space), then edit it.
+    for _ in range(6):  # past the Open link and the row's category links
+        page.keyboard.press("Shift+Tab")
+        if page.evaluate("document.activeElement.type") == "checkbox":
+            break
+    assert "Portuguese" in active_row(page)
+    page.keyboard.press("Space")
+    assert page.inner_text("#selected-count") == "1 selected"
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if active_text(page) == "Edit":
+            break
+    assert "Portuguese" in active_row(page)
     page.keyboard.press("Enter")
     page.wait_for_selector("li.memory.editing textarea:focus")
-
-
-def active_text(page: Any) -> str:
-    return str(page.evaluate("document.activeElement.textContent")).strip()
-
-
-def active_row(page: Any) -> str:
-    """The text of the memory row holding the focus ('' when the focus is outside the rows)."""
-    return str(
-        page.evaluate(
-            "(() => { const r = document.activeElement.closest('li.memory');"
-            " return r ? r.querySelector('.memory-text').textContent : ''; })()"
-        )
-    )
+    assert requests == []
+    assert page.csp_violations == []
 
 
 def test_a_refused_add_keeps_the_text_and_a_saved_one_closes_the_form(
