@@ -340,35 +340,51 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
 
 @dataclass(frozen=True)
 class MemoryMap:
-    """Counts of memories per (category, app); uncategorised memories under the category ''."""
+    """Active memories per (category, app); uncategorised memories under the category ''.
+
+    `apps` and `total` count memories; `categories` count the memories in each category, so a
+    memory in two categories is in two of them and their sum can exceed `total`.
+    """
 
     categories: list[tuple[str, int]]  # largest first
     apps: list[tuple[str, int]]
     cells: dict[tuple[str, str], int]
+    total: int = 0
 
 
 def memory_map(*, actor: Actor) -> MemoryMap:
     """The whole store at a glance: active memories by category and origin app, one query."""
     require_owner_door(actor, SCOPE_READ, "activity")
     visible, params = visible_sql(actor)
+    # Cells count memberships (a memory in two categories is in two cells); the per-app rows
+    # (`per_app`) count each memory once, so column totals agree with the number of memories.
     sql = f"""
-        SELECT coalesce(c.cat, '') AS cat, m.origin_app_name, count(*)
-        FROM memories_memory m
-        LEFT JOIN LATERAL unnest(m.categories) AS c(cat) ON true
-        WHERE m.state = 'active' AND m.superseded_by_id IS NULL AND {visible}
+        WITH v AS (
+            SELECT m.origin_app_name, m.categories
+            FROM memories_memory m
+            WHERE m.state = 'active' AND m.superseded_by_id IS NULL AND {visible}
+        )
+        SELECT coalesce(c.cat, '') AS cat, v.origin_app_name, count(*), false AS per_app
+        FROM v LEFT JOIN LATERAL unnest(v.categories) AS c(cat) ON true
         GROUP BY 1, 2
+        UNION ALL
+        SELECT NULL, v.origin_app_name, count(*), true FROM v GROUP BY 2
     """  # noqa: S608
     with connection.cursor() as cur:
         cur.execute(sql, params)
         rows = cur.fetchall()
-    cells = {(cat, app): n for cat, app, n in rows}
+    cells = {(cat, app): n for cat, app, n, per_app in rows if not per_app}
+    app_totals = {app: n for _, app, n, per_app in rows if per_app}
     cat_totals: dict[str, int] = {}
-    app_totals: dict[str, int] = {}
-    for (cat, app), n in cells.items():
+    for (cat, _app), n in cells.items():
         cat_totals[cat] = cat_totals.get(cat, 0) + n
-        app_totals[app] = app_totals.get(app, 0) + n
     order = lambda totals: sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))  # noqa: E731
-    return MemoryMap(categories=order(cat_totals), apps=order(app_totals), cells=cells)
+    return MemoryMap(
+        categories=order(cat_totals),
+        apps=order(app_totals),
+        cells=cells,
+        total=sum(app_totals.values()),
+    )
 
 
 @dataclass(frozen=True)

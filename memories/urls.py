@@ -30,4 +30,5 @@ urlpatterns = [
     path("import/<uuid:run_id>/start/", data_views.import_start, name="import_start"),
     path("export/", data_views.export_page, name="export"),
     path("erase/", data_views.erase_page, name="erase"),
+    path("erase/receipts/<uuid:receipt_id>/", data_views.erase_receipt_page, name="erase_receipt"),
 ]

@@ -12,14 +12,14 @@ import pytest
 
 from accounts.models import User
 from memories.models import Memory
-from tests.e2e.test_dashboard_browser import page, sign_in  # noqa: F401 - the shared fixture
+from tests.e2e.conftest import sign_in
 from tests.memories.exports import claude_export
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 
 def test_an_import_without_an_llm_keeps_only_what_the_person_said_about_themselves(
-    page: Any,  # noqa: F811 - the fixture imported above
+    page: Any,
     owner: User,
     tmp_path: Path,
     settings: Any,
