@@ -8,9 +8,9 @@ import sys
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "contextlayer.settings")
     os.environ["MEM0_TELEMETRY"] = "False"
-    from django.core.management import execute_from_command_line
+    from contextlayer.commandline import main as run
 
-    execute_from_command_line(sys.argv)
+    run(sys.argv)
 
 
 if __name__ == "__main__":

@@ -22,13 +22,19 @@ class AppOut(Schema):
     id: int
     name: str
     kind: str
+    third_party: bool  # an OAuth client, which chose its own name
     scopes: list[str]
-    all_categories: bool
-    categories: list[str]
+    categories: list[str]  # ticked when the grant was given
+    hidden_categories: list[str]  # unticked (sensitive categories not ticked are hidden too)
+    sees_uncategorised: bool
     paused: bool
     created_at: datetime
     last_seen_at: datetime | None
     revoked_at: datetime | None
+
+    @staticmethod
+    def resolve_third_party(obj: Any) -> bool:
+        return bool(obj.is_third_party)
 
 
 class AppListQuery(Schema):

@@ -24,6 +24,7 @@ from accounts.models import (
     ConnectedApp,
     User,
 )
+from accounts.services import Grant, known_categories
 from contextlayer.tenancy import cross_tenant
 from memories.errors import Conflict, InvalidInput, NotFound
 
@@ -60,26 +61,46 @@ def parse_scopes(raw: str | Iterable[str]) -> list[str]:
     return [s for s in ALL_SCOPES if s in wanted]
 
 
+def parse_categories(user: User, raw: str | None, scopes: Iterable[str]) -> Grant:
+    """`--categories`: None → the default grant (every category that is not sensitive); `all` →
+    every category, sensitive ones and memories without a category included; `work,health` →
+    only memories in those categories (sensitive ones by name), none without a category."""
+    if raw is None:
+        return Grant.default(user=user, scopes=scopes)
+    names = [n.strip().lower() for n in raw.replace(",", " ").split() if n.strip()]
+    if not names:
+        raise InvalidInput("Name at least one category, or `all`.", field="categories")
+    if names == ["all"]:
+        every = [c.slug for c in known_categories(user)]
+        return Grant.from_ticks(user=user, scopes=scopes, ticked=every, sees_uncategorised=True)
+    return Grant.from_ticks(user=user, scopes=scopes, ticked=names, sees_uncategorised=False)
+
+
 def client_token_create(
     *,
     user: User,
     name: str,
     scopes: Iterable[str] = DEFAULT_SCOPES,
     expires_at: datetime | None = None,
+    categories: str | None = None,
 ) -> IssuedToken:
-    """A new token and its own connected app; the name must not be taken by a live token."""
+    """A new token and its own connected app; the name must not be taken by a live token.
+
+    `expires_at=None` never expires; the front doors (the command, the dashboard) make a person
+    choose that explicitly and default to an expiry."""
     name = name.strip()
     if not name or len(name) > 120:
         raise InvalidInput("A token name is 1 to 120 characters.", field="name")
     granted = parse_scopes(scopes)
+    grant = parse_categories(user, categories, granted)
     if expires_at is not None and expires_at <= timezone.now():
         raise InvalidInput("The expiry must be in the future.", field="expires_at")
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     try:
         with transaction.atomic():
-            app = ConnectedApp.objects.create(
-                owner=user, kind=ConnectedApp.Kind.TOKEN, name=name, scopes=granted
-            )
+            app = ConnectedApp(owner=user, kind=ConnectedApp.Kind.TOKEN, name=name)
+            grant.apply_to(app)
+            app.save()
             token = ClientToken.objects.create(
                 owner=user,
                 app=app,

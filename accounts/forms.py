@@ -1,75 +1,86 @@
-"""Consent and grant forms: scopes (read / write / delete) and which categories an app may see."""
+"""Consent and grant forms: scopes (read / write / delete) and which categories an app may see.
+
+One model on every form: each category is a checkbox, and what is unticked is hidden. Sensitive
+categories start unticked; the grant-to-rule step is `memories.visibility.hidden_categories`.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from allauth.idp.oidc.forms import AuthorizationForm
 from django import forms
+from django.utils import timezone
 
-from accounts.models import ALL_SCOPES, SCOPE_READ, SCOPE_WRITE, ConnectedApp
+from accounts.models import ALL_SCOPES, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
 from accounts.oidc import OIDCAdapter
-from accounts.services import Grant
-from memories.categories import DEFAULT_CATEGORIES
+from accounts.services import Grant, known_categories
 from memories.errors import InvalidInput
-
-ALL = "all"
-CHOSEN = "chosen"
+from memories.visibility import hidden_categories
 
 
-def _category_choices() -> list[tuple[str, str]]:
-    return [
-        (c.slug, f"{c.slug.title()}{' (sensitive)' if c.sensitive else ''}")
-        for c in DEFAULT_CATEGORIES
-    ]
-
-
-def grant_initial(app: ConnectedApp | None) -> dict[str, Any]:
-    """Form values for an existing grant, or the defaults: all non-sensitive categories."""
+def grant_initial(user: User, app: ConnectedApp | None) -> dict[str, Any]:
+    """Form values for an existing grant (exactly what the rule makes of it), or the defaults."""
     if app is None:
-        return {
-            "category_mode": ALL,
-            "categories": [c.slug for c in DEFAULT_CATEGORIES if not c.sensitive],
-        }
-    if app.all_categories:
-        cats = [c.slug for c in DEFAULT_CATEGORIES if not c.sensitive or c.slug in app.categories]
-    else:
-        cats = list(app.categories)
-    return {"category_mode": ALL if app.all_categories else CHOSEN, "categories": cats}
+        default = Grant.default(user=user, scopes=())
+        return {"categories": list(default.categories), "sees_uncategorised": True}
+    hidden = set(hidden_categories(app))
+    return {
+        "categories": [c.slug for c in known_categories(user) if c.slug not in hidden],
+        "sees_uncategorised": app.sees_uncategorised,
+    }
+
+
+def category_label(slug: str, sensitive: bool, count: int) -> str:
+    noun = "memory" if count == 1 else "memories"
+    flag = " · sensitive" if sensitive else ""
+    return f"{slug.replace('-', ' ').capitalize()}{flag} ({count} {noun})"
 
 
 class CategoryFieldsMixin(forms.Form):
-    category_mode = forms.ChoiceField(
-        label="Which memories it may see",
-        choices=[
-            (ALL, "All memories, except sensitive categories left unticked below"),
-            (CHOSEN, "Only memories in the ticked categories"),
-        ],
-        widget=forms.RadioSelect,
-        initial=ALL,
-        required=False,  # absent when allauth skips consent for a trusted client: all categories
-    )
     categories = forms.MultipleChoiceField(
-        label="Categories",
-        choices=_category_choices,
+        label="Which memories it may see",
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
+    sees_uncategorised = forms.BooleanField(label="Memories without a category", required=False)
+
+    def setup_categories(self, user: User, counts: dict[str, int]) -> None:
+        """Offer every category of this user (defaults, then their own), with how many memories
+        each holds, so the person sees what a tick shares."""
+        self.grant_user = user
+        known = known_categories(user)
+        self.fields["categories"].choices = [  # type: ignore[attr-defined]
+            (c.slug, category_label(c.slug, c.sensitive, counts.get(c.slug, 0))) for c in known
+        ]
+        self.sensitive_slugs = {c.slug for c in known if c.sensitive}
+        uncategorised = counts.get("", 0)
+        self.fields["sees_uncategorised"].label = (
+            f"Memories without a category ({uncategorised} "
+            f"{'memory' if uncategorised == 1 else 'memories'})"
+        )
 
     def grant(self, scopes: list[str]) -> Grant:
         """The cleaned grant; raises InvalidInput (shown on the form) when it makes no sense."""
-        return Grant.clean(
+        return Grant.from_ticks(
+            user=self.grant_user,
             scopes=scopes,
-            all_categories=(self.cleaned_data.get("category_mode") or ALL) == ALL,
-            categories=self.cleaned_data.get("categories") or [],
+            ticked=self.cleaned_data.get("categories") or [],
+            sees_uncategorised=bool(self.cleaned_data.get("sees_uncategorised")),
         )
 
 
 class ConsentForm(CategoryFieldsMixin, AuthorizationForm):
     """allauth's consent form (signed request, requested scopes) plus the category choice."""
 
+    # Present only on our page: a trusted client that skips consent gets the default grant.
+    choose = forms.CharField(widget=forms.HiddenInput, required=False, initial="1")
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        counts = kwargs.pop("category_counts", {})
         super().__init__(*args, **kwargs)
+        self.setup_categories(kwargs["user"], counts)
         scopes = self.fields["scopes"]
         order = {s: i for i, s in enumerate((*ALL_SCOPES, "offline_access", "openid"))}
         scopes.choices = sorted(  # type: ignore[attr-defined]
@@ -82,7 +93,12 @@ class ConsentForm(CategoryFieldsMixin, AuthorizationForm):
         cleaned = super().clean()
         if cleaned is not None and "scopes" in cleaned:
             try:
-                self.cleaned_grant = self.grant(cleaned["scopes"])
+                if cleaned.get("choose"):
+                    self.cleaned_grant = self.grant(cleaned["scopes"])
+                else:
+                    self.cleaned_grant = Grant.default(
+                        user=self.grant_user, scopes=cleaned["scopes"]
+                    )
             except InvalidInput as exc:
                 raise forms.ValidationError(exc.message) from None
         return cleaned
@@ -99,6 +115,10 @@ class GrantForm(CategoryFieldsMixin, forms.Form):
         initial=[SCOPE_READ],
     )
 
+    def __init__(self, *args: Any, user: User, category_counts: dict[str, int], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.setup_categories(user, category_counts)
+
 
 class ClientTokenForm(forms.Form):
     """A client token for programs that send `Authorization: Bearer` (Cursor, VS Code, ...)."""
@@ -110,3 +130,13 @@ class ClientTokenForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         initial=[SCOPE_READ, SCOPE_WRITE],
     )
+    expires = forms.TypedChoiceField(
+        label="Expires",
+        choices=[("30", "in 30 days"), ("90", "in 90 days"), ("365", "in a year"), ("0", "never")],
+        coerce=int,
+        initial="90",
+    )
+
+    def expires_at(self) -> datetime | None:
+        days = self.cleaned_data["expires"]
+        return timezone.now() + timedelta(days=days) if days else None

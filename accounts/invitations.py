@@ -46,6 +46,21 @@ def invitation_lookup(token: str) -> Invitation | None:
     return invitation
 
 
+def invitation_problem(token: str) -> str:
+    """Why a sign-up link does not work, in words for the person holding it ('' if it does, or if
+    there is no link at all)."""
+    if not token:
+        return ""
+    invitation = Invitation.objects.filter(token_hash=_hash(token)).first()
+    if invitation is None:
+        return "This invitation link is not valid. Check that you copied all of it."
+    if invitation.used_at is not None:
+        return "This invitation link was already used. Each link signs up one account."
+    if not invitation.is_usable:
+        return "This invitation link has expired."
+    return ""
+
+
 def invitation_accepts(invitation: Invitation, email: str) -> bool:
     return not invitation.email or invitation.email == email.strip().lower()
 

@@ -80,12 +80,18 @@ class ConnectedApp(OwnedRow):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     name = models.CharField(max_length=120)
     scopes = ArrayField(models.CharField(max_length=32), default=list, blank=True)
-    # The grant. all_categories: every non-sensitive category and uncategorised memories, plus the
-    # sensitive ones named in `categories`. Otherwise: only memories whose categories are all named.
-    all_categories = models.BooleanField(default=True)
+    # The grant, as the owner ticked it (memories/visibility.py turns it into the rule):
+    # `categories` were ticked, `hidden_categories` unticked; a memory in any unticked category is
+    # hidden, and so is one in a sensitive category that was not ticked. A category created after
+    # the grant is in neither list: hidden if sensitive, visible if not.
     categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    hidden_categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    sees_uncategorised = models.BooleanField(default=True)
     paused = models.BooleanField(default=False)
+    # The registration this app was last granted through, and the key (client name + redirect
+    # origins, accounts/oauth_clients.py) that makes re-registrations of the same client this app.
     oauth_client_id = models.CharField(max_length=255, blank=True)
+    oauth_client_key = models.CharField(max_length=1000, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -96,7 +102,13 @@ class ConnectedApp(OwnedRow):
                 fields=["owner", "kind", "name"],
                 condition=models.Q(revoked_at__isnull=True),
                 name="connectedapp_unique_live_name",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "oauth_client_key"],
+                condition=models.Q(revoked_at__isnull=True, kind="oauth")
+                & ~models.Q(oauth_client_key=""),
+                name="connectedapp_unique_live_oauth_key",
+            ),
         ]
         indexes: ClassVar = [models.Index(fields=["owner", "kind"])]
 
@@ -106,6 +118,11 @@ class ConnectedApp(OwnedRow):
     @property
     def is_owner_door(self) -> bool:
         return self.kind == self.Kind.BUILTIN and self.name in self.OWNER_DOORS
+
+    @property
+    def is_third_party(self) -> bool:
+        """An OAuth client: it chose its own name, so every list marks it as someone else's."""
+        return self.kind == self.Kind.OAUTH
 
 
 class ClientToken(OwnedRow):
@@ -161,3 +178,23 @@ class Invitation(models.Model):
     @property
     def is_usable(self) -> bool:
         return self.used_at is None and self.expires_at > timezone.now()
+
+
+class RotatedRefreshToken(models.Model):
+    """A refresh token that was exchanged for a new one, remembered by hash (RFC 9700 §4.14.2).
+
+    allauth deletes a refresh token when it rotates it, so a second use of it looks like any
+    unknown token. Presented again, it means two parties hold the grant (the token was stolen,
+    or leaked from the client): the token endpoint then revokes the whole grant. Rows go when
+    the token would have expired, or when their grant has no token left (`oauth_cleanup`).
+    """
+
+    hash = models.CharField(max_length=255, unique=True)  # allauth's hash of the token value
+    grant_id = models.CharField(max_length=64)
+    client_id = models.CharField(max_length=255)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    rotated_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Rotated refresh token of grant {self.grant_id}"

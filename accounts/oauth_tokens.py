@@ -7,9 +7,11 @@ from datetime import timedelta
 
 from allauth.idp.oidc.models import Client, Token
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.fields.json import KeyTextTransform
 from django.utils import timezone
 
-from accounts.models import ALL_SCOPES, ConnectedApp, User
+from accounts.models import ALL_SCOPES, ConnectedApp, RotatedRefreshToken, User
+from accounts.oauth_clients import client_key
 from contextlayer.tenancy import cross_tenant
 
 
@@ -45,8 +47,12 @@ def oauth_token_lookup(raw: str, *, resource: str) -> OAuthAccess | None:
     wanted = resource.rstrip("/")
     if wanted not in {r.rstrip("/") for r in token.get_resources()}:
         return None
+    # Any registration of the same client (name + redirect origins) speaks for the one app.
     app = ConnectedApp.objects.filter(
-        owner=user, kind=ConnectedApp.Kind.OAUTH, oauth_client_id=token.client_id, revoked_at=None
+        owner=user,
+        kind=ConnectedApp.Kind.OAUTH,
+        oauth_client_key=client_key(token.client),
+        revoked_at=None,
     ).first()
     if app is None:  # the grant was revoked (or never recorded): the token speaks for nobody
         return None
@@ -77,15 +83,36 @@ def oauth_cleanup(*, orphan_after: timedelta) -> dict[str, int]:
         removed += 1
     # A grant whose tokens are all gone (expired, or the client re-registered and dropped them)
     # can never be used again; take it off the connected apps page. Reconnecting asks again.
-    user_tokens = Token.objects.filter(
-        client_id=OuterRef("oauth_client_id"), user_id=OuterRef("owner_id")
-    )
-    dead = (
+    # Tokens of any registration with the app's key count (accounts/oauth_clients.py).
+    stale = (
         ConnectedApp.objects.filter(kind=ConnectedApp.Kind.OAUTH, revoked_at=None)
         .filter(Q(last_seen_at__lt=now - orphan_after) | Q(last_seen_at=None))
         .filter(created_at__lt=now - orphan_after)
-        .annotate(has_tokens=Exists(user_tokens))
-        .filter(has_tokens=False)
     )
-    ended = dead.update(revoked_at=now)
-    return {"expired_tokens": expired, "orphan_clients": removed, "dead_grants": ended}
+    held = {
+        (user_id, client_key(client))
+        for user_id, client in (
+            (t.user_id, t.client)
+            for t in Token.objects.filter(
+                user_id__in=stale.values("owner_id"), client__isnull=False
+            ).select_related("client")
+        )
+    }
+    dead = [app.pk for app in stale if (app.owner_id, app.oauth_client_key) not in held]
+    ended = ConnectedApp.objects.filter(pk__in=dead).update(revoked_at=now)
+    # Spent refresh tokens are remembered to catch a replay; once they would have expired, or
+    # their grant has no token left to revoke, there is nothing to protect.
+    grant_tokens = Token.objects.annotate(grant=KeyTextTransform("grant_id", "data")).filter(
+        client_id=OuterRef("client_id"), user_id=OuterRef("user_id"), grant=OuterRef("grant_id")
+    )
+    spent, _ = (
+        RotatedRefreshToken.objects.annotate(live=Exists(grant_tokens))
+        .filter(Q(expires_at__lte=now) | Q(live=False))
+        .delete()
+    )
+    return {
+        "expired_tokens": expired,
+        "orphan_clients": removed,
+        "dead_grants": ended,
+        "spent_refresh_tokens": spent,
+    }

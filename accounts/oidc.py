@@ -6,18 +6,24 @@ connectors may register and request, and which resources tokens may be bound to.
 
 from __future__ import annotations
 
-import ipaddress
-import socket
+import functools
+import re
+import unicodedata
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from allauth.idp.oidc.adapter import DefaultOIDCAdapter
+from allauth.idp.oidc.internal.cimd import is_cimd_url
+from allauth.idp.oidc.internal.oauthlib.utils import respond_html_error
 from allauth.idp.oidc.models import Client, Token
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from oauthlib.oauth2.rfc6749 import errors
 
-from accounts.models import ALL_SCOPES, SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from accounts.cimd import cimd_client, fetch_allowed
+from accounts.models import ALL_SCOPES, SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
 
 OFFLINE_ACCESS = "offline_access"
 # What a client may ever ask for. openid stays for plain OIDC clients; it reveals only the user id.
@@ -28,11 +34,21 @@ GRANT_TYPES = ("authorization_code", "refresh_token")
 MCP_PATH = "/mcp"
 API_PATH = "/api/v1"
 
-# Schemes a native app must never use as its callback.
-_FORBIDDEN_SCHEMES = frozenset(
-    {"javascript", "data", "file", "vbscript", "about", "blob", "ftp", "ws", "wss", "filesystem"}
-)
+# Callback shapes (the allow-list; see check_redirect_uri). Loopback http may use any port.
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
+_LOOPBACK_IPS = frozenset({"127.0.0.1", "::1"})  # RFC 8252 §7.3: any port at request time
+# A native app's own scheme: reverse-DNS (`com.example.app`, RFC 8252 §7.1) or one plain word
+# used with an authority (`cursor://…`, `vscode://…`). Neither shape has a hyphen, so `ms-msdt:`,
+# `search-ms:` and other ms-* handlers fail it by shape; the words below are handled by the
+# browser or the operating system itself, never by an OAuth client, and are refused by name.
+_REVERSE_DNS_SCHEME = re.compile(r"^[a-z][a-z0-9]*(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
+_APP_WORD_SCHEME = re.compile(r"^[a-z][a-z0-9]{1,31}$")
+_HANDLED_BY_BROWSER_OR_OS = frozenset(
+    {
+        "about", "blob", "chrome", "data", "file", "filesystem", "ftp", "intent", "jar",
+        "javascript", "mailto", "res", "resource", "sms", "tel", "vbscript", "ws", "wss",
+    }
+)  # fmt: skip
 
 
 def public_origin(request: HttpRequest | None) -> str:
@@ -44,27 +60,93 @@ def public_origin(request: HttpRequest | None) -> str:
     return request.build_absolute_uri("/").rstrip("/")
 
 
+def normalized_scope(raw: str) -> str:
+    """ChatGPT has sent `scope=` (empty); oauthlib reads that as one empty scope. Collapse it."""
+    return " ".join(raw.split())
+
+
 def resource_urls(origin: str) -> tuple[str, str]:
     """The two protected resources a token can be bound to: MCP and the REST API."""
     return origin + MCP_PATH, origin + API_PATH
 
 
 def check_redirect_uri(uri: str) -> None:
-    """https anywhere, http only on loopback, or a native app scheme such as cursor://."""
+    """A callback of an allowed shape: https on any host; plain http on loopback only (any port);
+    or a native app's own scheme. Everything else (other schemes, credentials or a fragment in
+    the URI) is refused, at registration, for CIMD documents and at every authorization."""
     parts = urlsplit(uri)
     scheme = parts.scheme.lower()
-    if not scheme or parts.fragment:
+    if not scheme or parts.fragment or "#" in uri:
         raise ValidationError(f"Redirect URI {uri!r} must be absolute and have no fragment.")
+    if parts.username is not None or parts.password is not None:
+        raise ValidationError(f"Redirect URI {uri!r} must not carry credentials.")
     if scheme == "https":
         if not parts.hostname:
             raise ValidationError(f"Redirect URI {uri!r} has no host.")
     elif scheme == "http":
         if parts.hostname not in _LOOPBACK_HOSTS:
             raise ValidationError(
-                f"Redirect URI {uri!r}: plain http is allowed only on loopback (127.0.0.1, [::1])."
+                f"Redirect URI {uri!r}: plain http is allowed only on loopback "
+                "(127.0.0.1, [::1], localhost)."
             )
-    elif scheme in _FORBIDDEN_SCHEMES:
-        raise ValidationError(f"Redirect URI {uri!r} uses a forbidden scheme.")
+    elif scheme in _HANDLED_BY_BROWSER_OR_OS:
+        raise ValidationError(f"Redirect URI {uri!r} uses a scheme no app may claim.")
+    elif _REVERSE_DNS_SCHEME.match(scheme):
+        if not uri[len(scheme) + 1 :].startswith("/"):
+            raise ValidationError(f"Redirect URI {uri!r}: use {scheme}:/path.")
+    elif _APP_WORD_SCHEME.match(scheme):
+        if not parts.netloc:
+            raise ValidationError(f"Redirect URI {uri!r}: an app scheme needs {scheme}://host.")
+    else:
+        raise ValidationError(
+            f"Redirect URI {uri!r}: use https, loopback http, or an app scheme such as "
+            "cursor://… or com.example.app:/…"
+        )
+
+
+def redirect_uri_registered(uri: str, registered: list[str]) -> bool:
+    """Exact string match with a registered URI (no extra query parameters, no other path), but
+    for loopback IP literals, whose port is chosen when the app starts (RFC 8252 §7.3)."""
+    if uri in registered:
+        return True
+    parts = urlsplit(uri)
+    if parts.scheme != "http" or parts.hostname not in _LOOPBACK_IPS:
+        return False
+    for candidate in registered:
+        other = urlsplit(candidate)
+        if (
+            other.scheme == "http"
+            and other.hostname == parts.hostname
+            and (other.path, other.query) == (parts.path, parts.query)
+            and other.username is None
+            and parts.username is None
+        ):
+            return True
+    return False
+
+
+def _name_key(name: str) -> str:
+    """What a name looks like to a person: case, width, spacing, punctuation and invisible
+    characters folded away: "Dash-board", a full-width "API", "c" + zero-width space + "li"
+    all fold to a reserved name."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in folded if ch.isalnum())
+
+
+def _reserved_names() -> frozenset[str]:
+    from memories.imports import APP_NAMES  # the import apps' names; imported late (heavy)
+
+    names = (*ConnectedApp.OWNER_DOORS, *APP_NAMES.values(), "Context Layer", "admin")
+    return frozenset(_name_key(n) for n in names)
+
+
+def third_party_name(name: str) -> str:
+    """The name an OAuth client shows under. The client chooses it, so it may not pass for one
+    of the owner's own doors (dashboard, api, cli) or an import: such a name gets a suffix."""
+    name = " ".join((name or "").split())[:100] or "App"
+    if _name_key(name) in _reserved_names() or not _name_key(name):
+        return f"{name} (third-party app)"
+    return name
 
 
 def widen_client(client: Client) -> None:
@@ -77,18 +159,6 @@ def widen_client(client: Client) -> None:
     if "refresh_token" not in grants:
         grants.append("refresh_token")
     client.set_grant_types(grants)
-
-
-def _is_public_address(host: str) -> bool:
-    try:
-        infos = socket.getaddrinfo(host, 443, proto=socket.IPPROTO_TCP)
-    except OSError:
-        return False
-    for info in infos:
-        ip = ipaddress.ip_address(info[4][0])
-        if not ip.is_global:
-            return False
-    return bool(infos)
 
 
 class OIDCAdapter(DefaultOIDCAdapter):
@@ -113,7 +183,13 @@ class OIDCAdapter(DefaultOIDCAdapter):
                     data[key] = settings.PUBLIC_URL + value[len(seen) :]
         data["scopes_supported"] = ADVERTISED_SCOPES
         data["response_types_supported"] = ["code"]
+        # allauth answers a grant in the query whatever the request asked (and we refuse others).
+        data["response_modes_supported"] = ["query"]
         data["grant_types_supported"] = list(GRANT_TYPES)
+        # Advertise only what is served: no device grant (its routes answer 404).
+        data.pop("device_authorization_endpoint", None)
+        # RFC 9207: every authorization response names its issuer (see with_issuer).
+        data["authorization_response_iss_parameter_supported"] = True
         data["client_id_metadata_document_supported"] = True
         # Claude only uses CIMD when "none" (public clients) is advertised.
         methods = list(data.get("token_endpoint_auth_methods_supported") or [])
@@ -134,6 +210,7 @@ class OIDCAdapter(DefaultOIDCAdapter):
             check_redirect_uri(uri)
         if not client.name:
             client.name = (urlsplit(client.get_redirect_uris()[0]).hostname or "App")[:100]
+        client.name = third_party_name(client.name)
         widen_client(client)
 
     def validate_resource_uris(self, *, uris: list[str], **kwargs: Any) -> None:
@@ -143,13 +220,9 @@ class OIDCAdapter(DefaultOIDCAdapter):
                 raise ValidationError(f"Unknown resource {uri!r}.")
 
     def is_cimd_url_allowed(self, url: str) -> bool:
-        """SSRF guard: metadata documents only from public addresses (loopback only in tests)."""
-        host = urlsplit(url).hostname or ""
-        if getattr(settings, "OAUTH_CIMD_ALLOW_LOOPBACK", False) and host in _LOOPBACK_HOSTS | {
-            "127.0.0.1"
-        }:
-            return True
-        return _is_public_address(host)
+        """allauth may fetch a metadata document only through `accounts.cimd.cimd_client`, which
+        checked the host's addresses and pins the checked one for the fetch (SSRF, rebinding)."""
+        return fetch_allowed(url)
 
 
 def widen_cimd_client(sender: type[Client], instance: Client, **kwargs: Any) -> None:
@@ -157,4 +230,76 @@ def widen_cimd_client(sender: type[Client], instance: Client, **kwargs: Any) -> 
     openid) and has no adapter hook, so a connector asking for memories:* would get invalid_scope.
     Connected in AccountsConfig.ready()."""
     if isinstance(instance.data, dict) and instance.data.get("cimd"):
+        instance.name = third_party_name(instance.name)
         widen_client(instance)
+
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+def add_issuer(response: HttpResponse, issuer: str) -> HttpResponse:
+    """RFC 9207: an authorization response (a code or an error, in the query or the fragment)
+    carries `iss`, so a client talking to several servers cannot be fed another one's code."""
+    if response.status_code not in _REDIRECTS:
+        return response
+    parts = urlsplit(str(response.get("Location", "")))
+    if not parts.scheme:  # our own pages (sign-in, the consent page again) are relative
+        return response
+    for component in ("fragment", "query"):
+        params = parse_qsl(getattr(parts, component), keep_blank_values=True)
+        if any(key in ("code", "error") for key, _ in params):
+            params = [(k, v) for k, v in params if k != "iss"] + [("iss", issuer)]
+            response["Location"] = urlunsplit(parts._replace(**{component: urlencode(params)}))
+            break
+    return response
+
+
+def _refuse(request: HttpRequest, description: str) -> HttpResponse:
+    """An authorization request we will not send back to its redirect URI: say so to the person
+    in the browser (never redirect to an unchecked URI, RFC 6749 §4.1.2.1)."""
+    response = respond_html_error(request, error=errors.InvalidRequestFatalError(description))
+    response.status_code = 400
+    return response
+
+
+def _authorization_refusal(request: HttpRequest) -> HttpResponse | None:
+    """What allauth lets through and we do not: a redirect URI of a refused shape (CIMD clients
+    skip registration, so this is where their callbacks are checked), one that differs from every
+    registered URI (extra query parameters included), or a response mode we do not answer in."""
+    if request.method != "GET" or "client_id" not in request.GET:
+        return None
+    mode = request.GET.get("response_mode")
+    if mode not in (None, "query"):
+        return _refuse(request, "Only response_mode=query is supported.")
+    client_id = request.GET["client_id"]
+    redirect_uri = request.GET.get("redirect_uri")
+    if redirect_uri is None:
+        return None  # allauth refuses a request without one
+    try:
+        check_redirect_uri(redirect_uri)
+    except ValidationError as exc:
+        return _refuse(request, exc.messages[0])
+    if is_cimd_url(client_id):
+        client = cimd_client(request, client_id)
+    else:
+        client = Client.objects.filter(id=client_id).first()
+    if client is None or client.allow_uri_wildcards:
+        return None  # allauth answers an unknown client; wildcards are an operator's choice
+    if not redirect_uri_registered(redirect_uri, client.get_redirect_uris()):
+        return _refuse(request, "The redirect URI is not one this app registered.")
+    return None
+
+
+def authorization_endpoint(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The policy around allauth's authorization endpoint (our consent view): requests checked
+    before it runs. (The view stamps its answers with the issuer as it hands the browser back:
+    `accounts.views._hand_back`.)"""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refusal = _authorization_refusal(request)
+        if refusal is not None:
+            return refusal
+        return view(request, *args, **kwargs)
+
+    return wrapped

@@ -8,44 +8,110 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from allauth.idp.oidc.models import Client, Token
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, owner_actor
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
+from accounts.oauth_clients import client_key
+from accounts.oidc import third_party_name
 from memories import audit
-from memories.categories import DEFAULT_SLUGS
 from memories.errors import AppPaused, Conflict, InvalidInput, NotFound, OwnerOnly
 from memories.models import AccessEvent
+from memories.user_categories import CategoryInfo, category_list
 
 # Kinds the owner manages on the connected apps page (built-in doors are always theirs).
 MANAGED_KINDS = (ConnectedApp.Kind.OAUTH, ConnectedApp.Kind.TOKEN, ConnectedApp.Kind.STDIO)
 
 
+# Key of the pending grant in an authorization code's data: consent is recorded on the code and
+# becomes a ConnectedApp only when the code is redeemed (`oauth_grant_issue`).
+PENDING_GRANT = "contextlayer_grant"
+
+
+def known_categories(user: User) -> list[CategoryInfo]:
+    """Every category a grant can name: the defaults, then the user's own."""
+    return category_list(actor=owner_actor(user))
+
+
 @dataclass(frozen=True)
 class Grant:
-    """What the owner allowed an app: memory scopes and which categories it may see."""
+    """What the owner allowed an app: memory scopes, and the categories ticked and unticked.
+
+    One model: what is unticked is hidden, whatever else is chosen; a sensitive category is
+    hidden unless ticked; `sees_uncategorised` covers memories without any category. The rule
+    itself is `memories.visibility.hidden_categories`.
+    """
 
     scopes: tuple[str, ...]
-    all_categories: bool
-    categories: tuple[str, ...]
+    categories: tuple[str, ...]  # ticked
+    hidden_categories: tuple[str, ...]  # unticked
+    sees_uncategorised: bool = True
 
     @classmethod
-    def clean(
-        cls, *, scopes: Iterable[str], all_categories: bool, categories: Iterable[str]
+    def from_ticks(
+        cls,
+        *,
+        user: User,
+        scopes: Iterable[str],
+        ticked: Iterable[str],
+        sees_uncategorised: bool,
     ) -> Grant:
-        memory_scopes = tuple(s for s in ALL_SCOPES if s in set(scopes))
-        cats = sorted({c.strip().lower() for c in categories if c.strip()})
-        unknown = set(cats) - DEFAULT_SLUGS
+        """The grant for these ticks among the user's categories (unknown names are refused)."""
+        known = [c.slug for c in known_categories(user)]
+        wanted = {c.strip().lower() for c in ticked if c.strip()}
+        unknown = wanted - set(known)
         if unknown:
             raise InvalidInput(
                 f"Unknown categories: {', '.join(sorted(unknown))}.", field="categories"
             )
-        if not all_categories and not cats:
-            raise InvalidInput("Choose at least one category, or allow all.", field="categories")
-        return cls(scopes=memory_scopes, all_categories=all_categories, categories=tuple(cats))
+        if not wanted and not sees_uncategorised:
+            raise InvalidInput(
+                "Tick at least one category (or memories without a category); "
+                "to share nothing, disconnect the app instead.",
+                field="categories",
+            )
+        return cls(
+            scopes=tuple(s for s in ALL_SCOPES if s in set(scopes)),
+            categories=tuple(c for c in known if c in wanted),
+            hidden_categories=tuple(c for c in known if c not in wanted),
+            sees_uncategorised=sees_uncategorised,
+        )
+
+    @classmethod
+    def default(cls, *, user: User, scopes: Iterable[str]) -> Grant:
+        """What the consent page proposes: every category that is not sensitive."""
+        ticked = [c.slug for c in known_categories(user) if not c.sensitive]
+        return cls.from_ticks(user=user, scopes=scopes, ticked=ticked, sees_uncategorised=True)
+
+    def apply_to(self, app: ConnectedApp) -> None:
+        app.scopes = list(self.scopes)
+        app.categories = list(self.categories)
+        app.hidden_categories = list(self.hidden_categories)
+        app.sees_uncategorised = self.sees_uncategorised
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "scopes": list(self.scopes),
+            "categories": list(self.categories),
+            "hidden_categories": list(self.hidden_categories),
+            "sees_uncategorised": self.sees_uncategorised,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Grant:
+        return cls(
+            scopes=tuple(data["scopes"]),
+            categories=tuple(data["categories"]),
+            hidden_categories=tuple(data["hidden_categories"]),
+            sees_uncategorised=bool(data["sees_uncategorised"]),
+        )
+
+
+GRANT_FIELDS = ["scopes", "categories", "hidden_categories", "sees_uncategorised"]
 
 
 def _require_owner(actor: Actor) -> None:
@@ -68,12 +134,12 @@ def app_get(*, actor: Actor, app_id: object) -> ConnectedApp:
     return app
 
 
-def _unique_name(user: User, kind: str, name: str) -> str:
-    taken = set(
-        ConnectedApp.objects.filter(owner=user, kind=kind, revoked_at=None).values_list(
-            "name", flat=True
-        )
-    )
+def _unique_name(user: User, kind: str | None, name: str) -> str:
+    """`name`, or `name (2)`… if a live app of this kind (any kind when None) already has it."""
+    live = ConnectedApp.objects.filter(owner=user, revoked_at=None)
+    if kind is not None:
+        live = live.filter(kind=kind)
+    taken = set(live.values_list("name", flat=True))
     base = (name or "App")[:110]
     if base not in taken:
         return base
@@ -83,17 +149,21 @@ def _unique_name(user: User, kind: str, name: str) -> str:
     return f"{base} ({n})"
 
 
-def oauth_app_for_client(user: User, client_id: str) -> ConnectedApp | None:
-    """The live grant this user gave this OAuth client, if any."""
+def oauth_app_for(user: User, client: Client) -> ConnectedApp | None:
+    """The live grant this user gave this client, or another registration of the same client."""
     return ConnectedApp.objects.filter(
-        owner=user, kind=ConnectedApp.Kind.OAUTH, oauth_client_id=client_id, revoked_at=None
+        owner=user,
+        kind=ConnectedApp.Kind.OAUTH,
+        oauth_client_key=client_key(client),
+        revoked_at=None,
     ).first()
 
 
-def oauth_grant_save(*, actor: Actor, client: Client, grant: Grant) -> ConnectedApp:
-    """Consent given at the authorize step: create the app's grant, or replace an existing one."""
-    _require_owner(actor)
-    user = actor.user
+def oauth_grant_save(*, user: User, client: Client, grant: Grant | None) -> ConnectedApp:
+    """Record a grant on the user's app for this client (one app per client name + redirect
+    origins: a re-registration takes the app over). `grant=None` keeps the app's grant (a silent
+    re-authorisation, `prompt=none`); with no app to keep, it is refused."""
+    key = client_key(client)
     for _attempt in range(3):
         try:
             with transaction.atomic():
@@ -102,35 +172,73 @@ def oauth_grant_save(*, actor: Actor, client: Client, grant: Grant) -> Connected
                     .filter(
                         owner=user,
                         kind=ConnectedApp.Kind.OAUTH,
-                        oauth_client_id=client.id,
+                        oauth_client_key=key,
                         revoked_at=None,
                     )
                     .first()
                 )
                 if app is None:
+                    if grant is None:
+                        raise InvalidInput("No consent was recorded for this authorization.")
                     app = ConnectedApp(
                         owner=user,
                         kind=ConnectedApp.Kind.OAUTH,
-                        oauth_client_id=client.id,
-                        name=_unique_name(user, ConnectedApp.Kind.OAUTH, client.name),
+                        oauth_client_key=key,
+                        # The client names itself: never as one of the owner's doors, and
+                        # never the same as another of the owner's apps of any kind.
+                        name=_unique_name(user, None, third_party_name(client.name)),
                     )
-                app.scopes = list(grant.scopes)
-                app.all_categories = grant.all_categories
-                app.categories = list(grant.categories)
-                app.paused = False
+                if grant is not None:
+                    grant.apply_to(app)
+                    app.paused = False
+                app.oauth_client_id = client.id
                 app.save()
                 return app
-        except IntegrityError:  # a concurrent consent took the name; pick the next one
+        except IntegrityError:  # a concurrent grant took the name or the key; look again
             continue
     raise InvalidInput("Could not record the grant; try again.")
 
 
+def oauth_code_hold_grant(*, code: str, grant: Grant) -> None:
+    """Consent given: keep the grant on the authorization code until the code is redeemed."""
+    token = Token.objects.filter(type=Token.Type.AUTHORIZATION_CODE).by_value(code).first()
+    if token is None:
+        raise InvalidInput("The authorization code vanished before the grant was recorded.")
+    data = dict(token.data) if isinstance(token.data, dict) else {}
+    data[PENDING_GRANT] = grant.to_data()
+    Token.objects.filter(pk=token.pk).update(data=data)
+
+
+def oauth_grant_issue(*, code: str) -> ConnectedApp:
+    """The code was just redeemed for tokens (same transaction): the grant is really issued now,
+    so this is where the ConnectedApp is created or updated. A consent the browser never carried
+    to the client, or one cancelled, leaves nothing behind."""
+    token = (
+        Token.objects.select_related("client", "user")
+        .filter(type=Token.Type.AUTHORIZATION_CODE)
+        .by_value(code)
+        .first()
+    )
+    if token is None or token.user is None or token.client is None:
+        raise InvalidInput("Unknown authorization code.")
+    pending = token.data.get(PENDING_GRANT) if isinstance(token.data, dict) else None
+    grant = Grant.from_data(pending) if pending else None
+    return oauth_grant_save(user=token.user, client=token.client, grant=grant)
+
+
+def _oauth_client_ids(user: User, app: ConnectedApp) -> list[str]:
+    """Every registration of this app's client that holds a token of this user."""
+    ids = set(Token.objects.filter(user=user).values_list("client_id", flat=True).distinct())
+    same = [
+        c.id for c in Client.objects.filter(id__in=ids) if client_key(c) == app.oauth_client_key
+    ]
+    return sorted({*same, app.oauth_client_id} - {""})
+
+
 def app_update_grant(*, actor: Actor, app_id: object, grant: Grant) -> ConnectedApp:
     app = app_get(actor=actor, app_id=app_id)
-    app.scopes = list(grant.scopes)
-    app.all_categories = grant.all_categories
-    app.categories = list(grant.categories)
-    app.save(update_fields=["scopes", "all_categories", "categories"])
+    grant.apply_to(app)
+    app.save(update_fields=GRANT_FIELDS)
     return app
 
 
@@ -188,8 +296,10 @@ def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
             raise Conflict("A built-in door cannot be revoked.")
         if app.revoked_at is None:
             now = timezone.now()
-            if app.kind == ConnectedApp.Kind.OAUTH and app.oauth_client_id:
-                Token.objects.filter(user=actor.user, client_id=app.oauth_client_id).delete()
+            if app.kind == ConnectedApp.Kind.OAUTH:
+                Token.objects.filter(
+                    user=actor.user, client_id__in=_oauth_client_ids(actor.user, app)
+                ).delete()
             if app.kind == ConnectedApp.Kind.TOKEN:
                 ClientToken.objects.filter(owner=actor.user, app=app, revoked_at=None).update(
                     revoked_at=now

@@ -6,43 +6,76 @@ from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 from allauth.idp.oidc import views as oidc_views
-from allauth.idp.oidc.internal.resources import get_resources
 from allauth.idp.oidc.models import Client
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
     HttpResponseRedirect,
-    JsonResponse,
 )
 from django.shortcuts import redirect, render
-from django.views.decorators.csrf import csrf_exempt
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.forms import ClientTokenForm, ConsentForm, GrantForm, grant_initial
 from accounts.models import ConnectedApp, User
-from accounts.selectors import connected_app_list
+from accounts.oauth_clients import return_label
+from accounts.oidc import add_issuer, check_redirect_uri, public_origin
+from accounts.oidc import normalized_scope as _normalized_scope
+from accounts.selectors import category_counts, connected_app_list, grant_preview
 from accounts.services import (
+    Grant,
     app_get,
     app_revoke,
     app_set_paused,
     app_update_grant,
-    oauth_app_for_client,
-    oauth_grant_save,
+    oauth_app_for,
+    oauth_code_hold_grant,
 )
 from memories.errors import DomainError, InvalidInput, NotFound
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
-def _normalized_scope(raw: str) -> str:
-    """ChatGPT has sent `scope=` (empty); oauthlib reads that as one empty scope. Collapse it."""
-    return " ".join(raw.split())
+def _hand_back(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """Send the browser back to the client from a page of ours, not with a redirect.
+
+    Chromium checks `form-action` against every hop of the redirect chain that follows a form
+    submission (the consent form, or a sign-in form whose redirect lands here). A 302 to the
+    client, and any redirect the client's callback answers next (claude.ai → claude://), would
+    have to be listed in our CSP, and the next hop cannot be known. A page that navigates by
+    itself (meta refresh, plus a link) ends the form's chain: no CSP is widened, and `form-action
+    'self'` stays on every page. The code travels exactly as in the Location header would."""
+    location = response.get("Location", "")
+    if response.status_code not in (301, 302, 303, 307, 308) or not location:
+        return response
+    if url_has_allowed_host_and_scheme(location, allowed_hosts={request.get_host()}):
+        return response  # our own pages (sign-in, the normalised authorize URL)
+    try:
+        check_redirect_uri(location)  # never a link to javascript:, data:, … whatever let it in
+    except ValidationError:
+        return HttpResponse("This app's return address is not allowed.", status=400)
+    location = add_issuer(response, public_origin(request))["Location"]  # RFC 9207
+    page = render(
+        request,
+        "accounts/consent_return.html",
+        {"target": location, "returns_to": return_label(location), "target_host": _host(location)},
+    )
+    page["Cache-Control"] = "no-store"
+    page["Referrer-Policy"] = "no-referrer"
+    return page
+
+
+def _host(uri: str) -> str:
+    parts = urlsplit(uri)
+    return parts.hostname or f"{parts.scheme}:"
 
 
 class ConsentView(oidc_views.AuthorizationView):
@@ -50,6 +83,9 @@ class ConsentView(oidc_views.AuthorizationView):
 
     form_class = ConsentForm
     template_name = "accounts/consent.html"
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return _hand_back(request, super().dispatch(request, *args, **kwargs))
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         raw = request.GET.get("scope")
@@ -62,69 +98,73 @@ class ConsentView(oidc_views.AuthorizationView):
             return HttpResponseRedirect(f"{request.path}?{params.urlencode()}")
         if request.GET.get("response_type", "code") != "code":
             return HttpResponse("Only the authorization code flow is supported.", status=400)
+        silent = "none" in request.GET.get("prompt", "").split()
+        openid = "openid" in request.GET.get("scope", "").split()
+        if silent and not openid and not request.user.is_authenticated:
+            # allauth lets a signed-out prompt=none through unless it is an OpenID request, then
+            # renders consent for nobody (500). Plain OAuth has no prompt: sign in first.
+            return redirect_to_login(request.get_full_path())
         return super().get(request, *args, **kwargs)
+
+    def _user(self) -> User:
+        return cast(User, self.request.user)
 
     def _client(self) -> Client:
         return Client.objects.get(id=self._request_info["client_id"])
 
     def _existing_app(self) -> ConnectedApp | None:
-        user = cast(User, self.request.user)
-        return oauth_app_for_client(user, self._request_info["client_id"])
+        return oauth_app_for(self._user(), self._client())
+
+    def _counts(self) -> dict[str, int]:
+        if not hasattr(self, "_category_counts"):
+            self._category_counts = category_counts(self._user())
+        return self._category_counts
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "category_counts": self._counts()}
 
     def get_initial(self) -> dict[str, Any]:
         initial = super().get_initial()
-        initial.update(grant_initial(self._existing_app()))
+        initial.update(grant_initial(self._user(), self._existing_app()))
         return initial
 
     def form_valid(self, form: ConsentForm) -> HttpResponse:  # type: ignore[override]
-        response = super().form_valid(form)
-        location = response.get("Location", "")
-        if response.status_code == 302 and "code" in parse_qs(urlsplit(location).query):
-            actor = owner_actor(cast(User, self.request.user))
-            oauth_grant_save(actor=actor, client=self._client(), grant=form.cleaned_grant)
+        # The grant rides on the code; the ConnectedApp exists only once the code is redeemed
+        # (`token` below), so a consent the browser never delivers leaves nothing behind.
+        with transaction.atomic():
+            response = super().form_valid(form)
+            location = response.get("Location", "")
+            code = parse_qs(urlsplit(location).query).get("code", [""])[0]
+            if response.status_code == 302 and code:
+                oauth_code_hold_grant(code=code, grant=form.cleaned_grant)
         return response
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         ctx = super().get_context_data(**kwargs)
         client = ctx["client"]
+        form = ctx["form"]
         redirect_uri = str(self._request_info.get("redirect_uri") or "")
-        parts = urlsplit(redirect_uri)
-        host = parts.hostname or parts.scheme
         registered = [urlsplit(u).hostname for u in client.get_redirect_uris()]
+        proposed: Grant | ConnectedApp = (
+            getattr(form, "cleaned_grant", None)
+            or self._existing_app()
+            or Grant.default(user=self._user(), scopes=self._scopes)
+        )
         ctx.update(
             {
-                "redirect_host": host,
-                "redirect_scheme": parts.scheme,
+                "redirect_host": _host(redirect_uri),
+                "returns_to": return_label(redirect_uri),
                 "is_cimd": bool((client.data or {}).get("cimd")),
                 "loopback_only": bool(registered) and all(h in _LOOPBACK for h in registered),
                 "existing_app": self._existing_app(),
+                "preview": grant_preview(self._user(), proposed, self._counts()),
+                "sensitive_slugs": form.sensitive_slugs,
             }
         )
         return ctx
 
 
 consent = ConsentView.as_view()
-
-
-@csrf_exempt
-def token(request: HttpRequest) -> HttpResponse:
-    """allauth's token endpoint, with a bad `resource` answered as 400 invalid_target, not 500."""
-    if request.method == "POST" and "scope" in request.POST:
-        params = request.POST.copy()
-        scope = _normalized_scope(str(params.get("scope", "")))
-        if scope:
-            params["scope"] = scope
-        else:
-            del params["scope"]
-        request.POST = params  # type: ignore[assignment,misc]
-    try:
-        get_resources(request)
-    except ValidationError as exc:
-        return JsonResponse(
-            {"error": "invalid_target", "error_description": "; ".join(exc.messages)},
-            status=400,
-        )
-    return oidc_views.token(request)
 
 
 # --- Connected apps ------------------------------------------------------------------------
@@ -156,6 +196,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
                 user=cast(User, request.user),
                 name=form.cleaned_data["name"],
                 scopes=form.cleaned_data["scopes"],
+                expires_at=form.expires_at(),
             )
         except DomainError as exc:
             form.add_error(None, exc.message)
@@ -206,8 +247,11 @@ def app_edit(request: HttpRequest, app_id: int) -> HttpResponse:
         app = app_get(actor=actor, app_id=app_id)
     except NotFound:
         raise Http404 from None
-    initial = {**grant_initial(app), "scopes": list(app.scopes)}
-    form = GrantForm(request.POST or None, initial=initial)
+    user = cast(User, request.user)
+    counts = category_counts(user)
+    initial = {**grant_initial(user, app), "scopes": list(app.scopes)}
+    form = GrantForm(request.POST or None, initial=initial, user=user, category_counts=counts)
+    preview = grant_preview(user, app, counts)
     if request.method == "POST" and form.is_valid():
         try:
             grant = form.grant(form.cleaned_data["scopes"])
@@ -217,4 +261,36 @@ def app_edit(request: HttpRequest, app_id: int) -> HttpResponse:
             app_update_grant(actor=actor, app_id=app.pk, grant=grant)
             messages.info(request, f"Saved what {app.name} may do.")
             return redirect("accounts:apps")
-    return render(request, "accounts/app_edit.html", {"app": app, "form": form})
+    context = {
+        "app": app,
+        "form": form,
+        "preview": preview,
+        "sensitive_slugs": form.sensitive_slugs,
+    }
+    return render(request, "accounts/app_edit.html", context)
+
+
+@login_required
+@require_POST
+def grant_preview_view(request: HttpRequest) -> HttpResponse:
+    """The consent page's and the Edit page's sentence, recounted as boxes are (un)ticked (htmx)."""
+    user = cast(User, request.user)
+    app: ConnectedApp | None = None
+    if request.POST.get("app"):
+        try:
+            app = app_get(actor=_actor(request), app_id=request.POST["app"])
+        except NotFound:
+            raise Http404 from None
+    try:
+        grant = Grant.from_ticks(
+            user=user,
+            scopes=(),
+            ticked=request.POST.getlist("categories"),
+            sees_uncategorised=bool(request.POST.get("sees_uncategorised")),
+        )
+    except InvalidInput as exc:
+        return render(request, "accounts/_grant_summary.html", {"error": exc.message})
+    if app is not None:
+        grant.apply_to(app)  # unsaved: the app's own hidden-from marks still count
+    preview = grant_preview(user, app or grant)
+    return render(request, "accounts/_grant_summary.html", {"preview": preview})

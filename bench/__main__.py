@@ -9,7 +9,18 @@ import sys
 # As contextlayer/settings.py does, before numpy is first imported (the benchmarks import it early).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from bench import add, backfill, categories, faults, load, locomo, locomo_sweep, mcp, search
+from bench import (
+    add,
+    backfill,
+    categories,
+    extract,
+    faults,
+    load,
+    locomo,
+    locomo_sweep,
+    mcp,
+    search,
+)
 from bench.environment import setup_django
 
 
@@ -17,11 +28,14 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["categories"]:  # no database: the labelled set is classified in memory
         sys.exit(categories.main(argv[1:]))
+    if argv[:1] == ["extract"]:  # no database either: messages are extracted in memory
+        sys.exit(extract.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
     for module in (add, search, locomo, locomo_sweep, backfill, mcp, load, faults):
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
+    sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
     args = parser.parse_args(argv)
     setup_django(args.database_url, getattr(args, "home", None))
     args.run(args)

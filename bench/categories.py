@@ -1,5 +1,11 @@
-"""Local category classification against the labelled set: per-category precision and recall,
-macro-F1 and recall on sensitive categories, for the dev and held-out halves.
+"""Local category classification against the labelled sets, for the dev and held-out halves:
+
+- the general set: per-category precision and recall, macro-F1 and recall on sensitive categories;
+- the sensitive set: sensitive statements written in varied ways (pregnancy, therapy, medication,
+  debts, court cases, sexuality, religion, politics) and non-sensitive distractors. Reported:
+  how many sensitive statements get a sensitive label (any: what keeps them from a default-grant
+  app; right: the one they belong in), per topic, and how many distractors are wrongly labelled
+  sensitive (the false-sensitive rate).
 
     uv run python -m bench categories [--json] [--split dev|heldout]
 """
@@ -15,13 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-DATASET = (
-    Path(__file__).resolve().parent.parent
-    / "tests"
-    / "memories"
-    / "data"
-    / "categories_labelled.json"
-)
+DATA = Path(__file__).resolve().parent.parent / "tests" / "memories" / "data"
+DATASET = DATA / "categories_labelled.json"
+SENSITIVE_SET = DATA / "sensitive_labelled.json"
 
 
 @dataclass(frozen=True)
@@ -67,19 +69,67 @@ def evaluate(
     }
 
 
+@dataclass(frozen=True)
+class Statement:
+    text: str
+    category: str | None  # the sensitive category it belongs in; None for a distractor
+    topic: str
+    split: str
+
+
+def load_sensitive(path: Path = SENSITIVE_SET) -> list[Statement]:
+    doc = json.loads(path.read_text())
+    return [
+        Statement(item["text"], item["sensitive"], item["topic"], item["split"])
+        for item in doc["items"]
+    ]
+
+
+def evaluate_sensitive(
+    statements: Sequence[Statement], predicted: Sequence[Sequence[str]], sensitive: frozenset[str]
+) -> dict[str, Any]:
+    """Recall of sensitive labels on sensitive statements, and false-sensitive rate."""
+    hits = [bool(sensitive & set(p)) for p in predicted]
+    pos = [i for i, s in enumerate(statements) if s.category]
+    neg = [i for i, s in enumerate(statements) if not s.category]
+    topics: dict[str, list[int]] = {}
+    for i in pos:
+        topics.setdefault(statements[i].topic, []).append(i)
+
+    def rate(part: list[int], ok: Any) -> float:
+        return round(sum(1 for i in part if ok(i)) / len(part), 3) if part else 0.0
+
+    return {
+        "sensitive": len(pos),
+        "distractors": len(neg),
+        "recall_any": rate(pos, lambda i: hits[i]),
+        "recall_right": rate(pos, lambda i: statements[i].category in predicted[i]),
+        "false_sensitive": rate(neg, lambda i: hits[i]),
+        "per_topic": {t: rate(ids, lambda i: hits[i]) for t, ids in topics.items()},
+        "missed": [statements[i].text for i in pos if not hits[i]],
+        "false_alarms": [statements[i].text for i in neg if hits[i]],
+    }
+
+
 def run(splits: Sequence[str] = ("dev", "heldout")) -> dict[str, Any]:
     from memories.categories import SENSITIVE
     from memories.classify import classifier_for
     from memories.embeddings import get_embedder
 
     examples = load()
+    statements = load_sensitive()
     classifier = classifier_for()
-    report: dict[str, Any] = {"model": get_embedder().model_name}
+    embedder = get_embedder()
+    report: dict[str, Any] = {"model": embedder.model_name}
     for split in splits:
         chosen = [e for e in examples if e.split == split]
-        vectors = get_embedder().embed([e.text for e in chosen])
-        predicted = classifier.classify(vectors)
+        texts = [e.text for e in chosen]
+        predicted = classifier.classify(embedder.embed(texts), texts)
         report[split] = evaluate([e.categories for e in chosen], predicted, SENSITIVE)
+        picked = [s for s in statements if s.split == split]
+        texts = [s.text for s in picked]
+        predicted = classifier.classify(embedder.embed(texts), texts)
+        report[split]["sensitive_set"] = evaluate_sensitive(picked, predicted, SENSITIVE)
     return report
 
 
@@ -107,6 +157,16 @@ def main(argv: list[str]) -> int:
         print(f"  {'category':<14}{'P':>7}{'R':>7}{'F1':>7}{'n':>5}")
         for label, v in r["per_category"].items():
             print(f"  {label:<14}{v['precision']:>7}{v['recall']:>7}{v['f1']:>7}{v['support']:>5}")
+        t = r["sensitive_set"]
+        print(
+            f"  sensitive set: {t['sensitive']} sensitive statements, recall (any sensitive "
+            f"label)={t['recall_any']}, right category={t['recall_right']}; "
+            f"{t['distractors']} distractors, false-sensitive={t['false_sensitive']}"
+        )
+        print("  per topic: " + ", ".join(f"{k} {v}" for k, v in t["per_topic"].items()))
+        if split == "dev":  # the held-out half's texts stay out of sight while tuning
+            print(f"  missed: {'; '.join(t['missed']) or '-'}")
+            print(f"  false alarms: {'; '.join(t['false_alarms']) or '-'}")
     return 0
 
 

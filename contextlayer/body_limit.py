@@ -14,6 +14,8 @@ from django.conf import settings
 from starlette.datastructures import Headers
 from starlette.types import Scope, Send
 
+from accounts.oauth_errors import is_oauth_path, oauth_error_body
+
 MULTIPART_SLACK = 1024 * 1024
 
 
@@ -36,6 +38,8 @@ async def refuse(scope: Scope, send: Send) -> None:
     if scope["path"].startswith("/api/"):
         body = json.dumps({"error": {"code": "too_large", "message": message, "field": None}})
         kind = b"application/json"
+    elif is_oauth_path(scope["path"]):
+        body, kind = json.dumps(oauth_error_body(413, message)), b"application/json"
     else:
         body, kind = message, b"text/plain; charset=utf-8"
     data = body.encode()

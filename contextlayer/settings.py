@@ -78,10 +78,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # OAuth endpoints and metadata answer every error in JSON (404/405/413/500/503 included).
+    "accounts.oauth_errors.OAuthJsonErrorsMiddleware",
     "contextlayer.middleware.DatabaseUnavailableMiddleware",
     # Dashboard (issue 5): no inline script or style anywhere.
     "contextlayer.csp.ContentSecurityPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "contextlayer.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -90,6 +92,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # After the two above: htmx fragments carry the messages region out of band.
+    "contextlayer.messages.HtmxMessagesMiddleware",
 ]
 
 ROOT_URLCONF = "contextlayer.urls"
@@ -173,10 +177,13 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = Path(env_str("STATIC_ROOT", str(HOME / "static")))
+# Collected files (collectstatic) live in STATIC_ROOT: the container sets it; production defaults
+# to the data folder. Development serves our CSS/JS and django-htmx's htmx straight from the
+# installed apps (WHITENOISE_USE_FINDERS), so `serve` needs no collectstatic step and no
+# STATIC_ROOT (an unset one also spares WhiteNoise's "No directory at" warning).
+_static_root = env_str("STATIC_ROOT")
+STATIC_ROOT = Path(_static_root) if _static_root else (HOME / "static" if PRODUCTION else None)
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Dashboard (issue 5): serve static files (our CSS/JS, django-htmx's htmx) straight from the
-# installed apps, so `serve` works without a collectstatic step.
 WHITENOISE_USE_FINDERS = True
 
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
@@ -209,12 +216,18 @@ RECONCILE_NEIGHBOURS = env_int("RECONCILE_NEIGHBOURS", 5)
 # Classify memories without categories at write time, from the local embedding model.
 AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)
 
-LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+# Servers log JSON lines; manage.py sets "text" for commands a person runs in a terminal, which
+# then show warnings and errors only (contextlayer/commandline.py).
+LOG_FORMAT = env_choice("CONTEXT_LAYER_LOG_FORMAT", ("json", "text"), "json")
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO" if LOG_FORMAT == "json" else "WARNING").upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "contextlayer.jsonlog.JsonFormatter"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "formatters": {
+        "json": {"()": "contextlayer.jsonlog.JsonFormatter"},
+        "text": {"format": "%(levelname)s: %(message)s"},
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},

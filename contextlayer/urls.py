@@ -2,7 +2,10 @@ from allauth.idp.oidc import views as oidc_views
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import token_endpoint
 from accounts import views as account_views
+from accounts.oauth_errors import oauth_not_found
+from accounts.oidc import authorization_endpoint
 from contextlayer import views
 from contextlayer.api import api
 
@@ -15,9 +18,16 @@ urlpatterns = [
     path("review/", include("memories.review_urls")),
     # OAuth 2.1 authorization server (allauth IdP). Our consent page and token wrapper come first
     # so they take allauth's paths; RFC 8414 metadata is the same document as OIDC discovery.
-    path("identity/o/authorize", account_views.consent, name="oauth_authorize"),
-    path("identity/o/api/token", account_views.token, name="oauth_token"),
+    path(
+        "identity/o/authorize",
+        authorization_endpoint(account_views.consent),
+        name="oauth_authorize",
+    ),
+    path("identity/o/api/token", token_endpoint.token, name="oauth_token"),
     path(".well-known/oauth-authorization-server", oidc_views.configuration),
+    # No device grant is offered (nor advertised): its two allauth routes are not served.
+    path("identity/o/api/device/code", oauth_not_found),
+    path("identity/o/device", oauth_not_found),
     path("", include("allauth.idp.urls")),
     path("", include("accounts.urls")),
     path("", include("memories.urls")),

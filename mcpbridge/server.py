@@ -141,6 +141,16 @@ Category = Annotated[
     str | None,
     Field(max_length=64, description="Only memories in this category (e.g. work, food)."),
 ]
+NewCategory = Annotated[
+    str | None,
+    Field(
+        max_length=64,
+        description=(
+            "The category to file the new memory under (e.g. work, food); left out, it is "
+            "classified automatically."
+        ),
+    ),
+]
 MemoryId = Annotated[str, Field(max_length=64, description="A memory id from search or list.")]
 Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
 
@@ -177,7 +187,7 @@ async def search_memory(
     return result(out, f"{len(out.results)} memories, best first:\n{body}")
 
 
-async def add_memory(text: Text, category: Category = None) -> Annotated[CallToolResult, AddOut]:
+async def add_memory(text: Text, category: NewCategory = None) -> Annotated[CallToolResult, AddOut]:
     """Save a lasting fact or preference about the user to their long-term memory.
 
     Call this without being asked whenever the user shares something worth remembering across
@@ -199,7 +209,8 @@ async def add_memory(text: Text, category: Category = None) -> Annotated[CallToo
         note=remembered.note,
     )
     verb = "Stored" if created else "Already known"
-    return result(out, f"{verb}:\n" + "\n".join(line(m) for m in memories))
+    said = "\n".join([f"{verb}:", *(line(m) for m in memories), *filter(None, [out.note])])
+    return result(out, said)
 
 
 async def add_memories(
@@ -207,7 +218,7 @@ async def add_memories(
         list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]],
         Field(min_length=1, max_length=MAX_BATCH, description="One fact per item."),
     ],
-    category: Category = None,
+    category: NewCategory = None,
 ) -> Annotated[CallToolResult, AddOut]:
     """Save several lasting facts about the user at once (at most 100 per call).
 
@@ -217,13 +228,19 @@ async def add_memories(
     """
     cats = [category] if category else []
     items = [services.NewMemory(text=t, categories=cats) for t in texts]
-    results = await _call(
-        lambda actor: services.memory_create_many(actor=actor, items=items, max_items=MAX_BATCH)
-    )
+
+    def work(actor: Actor) -> tuple[list[services.WriteResult], str]:
+        results = services.memory_create_many(actor=actor, items=items, max_items=MAX_BATCH)
+        return results, services.readback_note(actor, [r.memory for r in results])
+
+    results, note = await _call(work)
     memories = [MemoryOut.of(r.memory) for r in results]
     created = sum(1 for r in results if r.created)
-    out = AddOut(memories=memories, created=created, already_known=len(memories) - created)
-    return result(out, f"Stored {created} new, {len(memories) - created} already known.")
+    out = AddOut(
+        memories=memories, created=created, already_known=len(memories) - created, note=note
+    )
+    summary = f"Stored {created} new, {len(memories) - created} already known."
+    return result(out, " ".join(filter(None, [summary, note])))
 
 
 async def list_memories(
@@ -309,9 +326,17 @@ def remember_what_you_know() -> str:
     )
 
 
-_READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
-_ADD = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
-_CHANGE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
+# Every hint stated, none left to its default: ChatGPT refuses apps whose tools omit one. The
+# world is closed (open_world_hint=False): each tool touches only this user's own store.
+_READ = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+_ADD = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+_CHANGE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+)
 
 TOOLS: list[tuple[Callable[..., Any], str, ToolAnnotations]] = [
     (search_memory, "Search memory", _READ),

@@ -299,12 +299,18 @@ class AccessEventOut(Schema):
     id: int
     app_id: int | None
     app_name: str
+    # An OAuth client, which named itself: never one of the owner's own doors.
+    app_third_party: bool
     actor: str
     action: str
     memory_ids: list[uuid.UUID]
     count: int
     detail: dict[str, Any]
     created_at: datetime
+
+    @staticmethod
+    def resolve_app_third_party(obj: AccessEvent) -> bool:
+        return obj.app is not None and obj.app.is_third_party
 
 
 class AccessEventPageOut(Schema):

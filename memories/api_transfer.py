@@ -42,6 +42,8 @@ class ImportRunOut(Schema):
     conversations_failed: int
     memories_created: int
     memories_existing: int
+    messages_examined: int  # the local extractor: user messages read
+    messages_kept: int  # ... and how many of them yielded a memory
     errors: list[Any]
 
 
@@ -69,7 +71,7 @@ def import_create(
     request: HttpRequest,
     file: UploadedFile = File(...),  # noqa: B008 - ninja's declaration style
     source: Literal["auto", "claude", "chatgpt", "contextlayer"] = Form("auto"),
-    extractor: Literal["auto", "llm", "none"] = Form("auto"),
+    extractor: Literal["auto", "local", "llm", "none"] = Form("auto"),
 ) -> Any:
     actor = request_actor(request)
     if (file.size or 0) > settings.IMPORT_MAX_UPLOAD_BYTES:

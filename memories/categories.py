@@ -2,7 +2,13 @@
 
 Each category carries a one-line description (shown to people and to an LLM classifier) and a few
 example memories: the local classifier compares a memory's embedding with these prototypes. The
-examples are not drawn from the labelled test set (tests/memories/data/categories_labelled.json).
+examples are not drawn from the labelled test sets (tests/memories/data/).
+
+Sensitive categories also carry `signals`: words and phrases (regular expressions, matched
+case-insensitively) that make a memory sensitive-looking. A memory that shows one is labelled
+with that category whatever the embedding says, because a sensitive fact shared by mistake cannot
+be taken back while a wrongly hidden one is one click away (see memories/classify.py). They were
+written from each topic's ordinary vocabulary and the dev half of the sensitive set only.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ class Category:
     description: str
     sensitive: bool = False
     examples: tuple[str, ...] = ()
+    signals: tuple[str, ...] = ()
 
 
 DEFAULT_CATEGORIES: tuple[Category, ...] = (
@@ -219,6 +226,42 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I struggle with insomnia.",
             "I'm in recovery from alcohol addiction.",
         ),
+        signals=(
+            r"\bpregnan\w*",
+            r"\babortions?\b",
+            r"\bmiscarri\w*",
+            r"\b(ivf|in vitro)\b",
+            r"\b(in)?fertil(e|ity)\b",
+            r"\bconceiv\w*",
+            r"\bovulat\w*",
+            r"\bcontracepti\w*",
+            r"\b(ante|pre|post)natal\b",
+            r"\b(obstetric|gyn(a)?ecolog|midwi[fv])\w*",
+            r"\b(trying|hoping) for a baby\b",
+            r"\bexpecting (a baby|twins|triplets|a child|a boy|a girl)\b",
+            r"\bweeks? along\b",
+            r"\b(psycho)?therap(y|ies|ist|ists|eutic)\b",
+            r"\bcounsell?(ing|or|ors)\b",
+            r"\bpsychiatr\w*",
+            r"\bpsycholog(ist|ists|ical)\b",
+            r"\bmental health\b",
+            r"\b(diagnos\w*|symptoms?|disorders?|syndromes?|diseases?|chronic)\b",
+            r"\b(depress(ed|ion)|anxiety|panic attacks?|ptsd|adhd|ocd|bipolar|schizophreni\w*)\b",
+            r"\b(anorexi|bulimi|self-?harm|suicid)\w*",
+            r"\b(addict\w*|alcoholi\w*|rehab|sober|sobriety|overdos\w*|relapse\w*)\b",
+            r"\b(medications?|medicines?|prescri(bed|ption|ptions)|pills?|dose|doses|dosage)\b",
+            r"\b\d+ ?mg\b",
+            r"\b(inhaler|insulin|chemo\w*|radiotherapy|dialysis|antibiotics?|antidepressants?)\b",
+            r"\b(steroids?|blood thinners?|statins?|painkillers?|opioids?)\b",
+            r"\b(sertraline|fluoxetine|citalopram|escitalopram|venlafaxine|mirtazapine|lithium)\b",
+            r"\b(metformin|methadone|buprenorphine|adderall|ritalin|xanax|valium|diazepam)\b",
+            r"\b(codeine|oxycodone|tramadol|morphine|warfarin|prozac|zoloft|lexapro|seroquel)\b",
+            r"\b(diabet\w*|cancer|tumou?rs?|hiv|aids|hepatitis|herpes|asthma|epilep\w*)\b",
+            r"\b(migraines?|arthritis|dementia|alzheimer\w*|stroke|heart attack|allerg\w*)\b",
+            r"\b(blood pressure|cholesterol|disabilit(y|ies)|disabled|wheelchair)\b",
+            r"\b(surgery|operation on|hospitali[sz]ed|in hospital|a&e|emergency room)\b",
+            r"\b(cpap|sleep apnoea|sleep apnea|insomnia|hormones?)\b",
+        ),
     ),
     Category(
         "finance",
@@ -235,6 +278,18 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I owe money to my friend.",
             "I own shares in Apple.",
             "I pay too much tax.",
+        ),
+        signals=(
+            r"\bdebts?\b",
+            r"\b(owe|owes|owed|owing)\b",
+            r"\b(loans?|mortgages?|remortgag\w*|arrears|bankrupt\w*|insolven\w*)\b",
+            r"\b(credit cards?|credit score|credit rating|payday|repossess\w*|iva)\b",
+            r"\b(default(ed|s)? on|behind on (the |his |her |their |my )?(rent|mortgage|bills?))\b",
+            r"\b(pay(ing)? off|paid off|debt collectors?|bailiffs?)\b",
+            r"\b(salary|salaries|earns|income|pay rise|raise to|wages?|savings|pension)\b",
+            r"\b(invest(s|ed|ing|ments?)?|shares in|net worth|inherit\w*)\b",
+            r"\b(gambl\w*|benefits claim|universal credit|food stamps|(is|am|are|was) broke)\b",
+            r"\b(back taxes|tax bill|tax return|owes tax)\b",
         ),
     ),
     Category(
@@ -253,6 +308,17 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I'm a member of the synagogue.",
             "I celebrate Eid.",
         ),
+        signals=(
+            r"\b(goes|go|going|went) to (church|mass|mosque|synagogue|temple|chapel)\b",
+            r"\b(mosque|synagogue|gurdwara|mandir|parish)\b",
+            r"\b(pray(s|ed|ing|er|ers)?|worship\w*|faith|god|allah|jesus|christ)\b",
+            r"\b(christian|catholic|protestant|evangelical|baptist|methodist|anglican)\b",
+            r"\b(mormon|jehovah\w*|muslim|islam\w*|jewish|judaism|jews?|hindu\w*|sikh\w*)\b",
+            r"\b(buddhis\w*|atheis\w*|agnostic|religio\w*|spiritual)\b",
+            r"\b(kosher|halal|sabbath|shabbat|eid|diwali|passover|hajj|bible|quran|torah)\b",
+            r"(?-i:\bLent\b)",
+            r"\b(hijab|headscarf|turban|kippah|yarmulke)\b",
+        ),
     ),
     Category(
         "politics",
@@ -269,6 +335,18 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I think the government should cut taxes.",
             "I'm a trade union member.",
             "I volunteered for a political campaign.",
+        ),
+        signals=(
+            r"\bvot(e|es|ed|ing|er|ers) for\b",
+            r"\b(labour|tory|tories|conservatives?|lib ?dems?|liberal democrats?|snp|ukip)\b",
+            r"\b(democrats?|republicans?|gop|maga|afd|spd|cdu|brexit\w*)\b",
+            r"(?-i:\b[A-Z]\w+ Party\b)",
+            r"\b(socialis\w*|communis\w*|libertarian\w*|anarchis\w*|fascis\w*|marxis\w*)\b",
+            r"\b(left|right)-wing\b",
+            r"\b(protest(s|ed|ing|er|ers)?|activis\w*|canvass\w*|petition\w*|marched)\b",
+            r"\b(union member|trade union|politic(s|ally)|election|campaign(s|ed)? for)\b",
+            r"\bpolitical (views?|party|parties|opinions?|beliefs?|activis\w*)\b",
+            r"\b(pro-choice|pro-life|abortion rights|gun control|immigration should)\b",
         ),
     ),
     Category(
@@ -287,6 +365,18 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I'm in a polyamorous relationship.",
             "I'm not interested in sex.",
         ),
+        signals=(
+            r"\b(gay|lesbian|bisexual|queer|homosexual|heterosexual|pansexual|asexual)\b",
+            r"\b(came|coming) out (as|to)\b",
+            r"\b(lgbt\w*|same-sex|sexual orientation|sexuality|sex life|libido|kink\w*)\b",
+            r"\b(transgender|trans (woman|man|person|people)|non-?binary|genderqueer)\b",
+            r"\bgender (identity|clinic|dysphoria|fluid|transition|affirming)\b",
+            r"\b(top|bottom) surgery\b",
+            r"\btransition(ed|ing)\b",
+            r"\b(they/them|she/they|he/they|pronouns)\b",
+            r"\b(polyamor\w*|open relationship)\b",
+            r"(?-i:\b(to|at|for) Pride\b|\bPride (parade|march|month|festival)\b)",
+        ),
     ),
     Category(
         "legal",
@@ -303,6 +393,19 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I'm on probation.",
             "I'm seeking asylum.",
             "I'm contesting a fine.",
+        ),
+        signals=(
+            r"\b(in|to|at|before the) court\b",
+            r"\bcourt (case|hearing|date|order|appearance)s?\b",
+            r"\b(family|small claims|crown|magistrates'?|county|high|supreme) court\b",
+            r"\b(lawsuits?|litigation|sued|suing|sues|tribunal|hearing on)\b",
+            r"\b(my|his|her|their|our) (lawyer|solicitor|attorney|barrister)s?\b",
+            r"\b(arrest(ed)?|convict(ed|ion)|criminal record|charged with|probation|parole)\b",
+            r"\b(prison|jail|sentenced|custody|restraining order|injunction|by the police)\b",
+            r"\b(testif(y|ied|ies)|fined for|fraud|evasion|drink[- ]driving|dui)\b",
+            r"\b(deport\w*|asylum|visas?|immigration status|undocumented|green card)\b",
+            r"\b(work permit|residence permit|overstay\w*|refugee status|citizenship)\b",
+            r"\b(investigated|evict(ed|ion)|dispute with|legal action)\b",
         ),
     ),
 )

@@ -3,16 +3,25 @@
 Each category is a set of prototypes (its description and a few example memories). A memory's
 score for a category is the mean of its three best cosine similarities to that category's
 prototypes. The best category is kept when it clears a threshold; runners-up within a margin are
-kept too (a memory can be about food and health). Sensitive categories use a lower threshold and
-no margin: missing "health" on a medical fact is worse than labelling one fact too many, because
-consent leaves sensitive categories out of an app's grant unless the user opts in.
+kept too (a memory can be about food and health).
 
-Thresholds were tuned on the dev half of tests/memories/data/categories_labelled.json only;
-`uv run python -m bench categories` reports both halves.
+Sensitive categories fail closed: missing "health" on a medical fact is worse than labelling one
+fact too many, because consent leaves sensitive categories out of an app's grant unless the user
+opts in (a wrongly hidden memory is one click away for the owner, and the app that wrote it still
+reads it back; a wrongly shared one cannot be unread). So a sensitive category is kept whenever
+the memory looks sensitive: it is the best category, or close enough to the best that the
+classifier cannot tell (uncertain), or above a lower threshold of its own, or the text shows one
+of the category's signal words (memories/categories.py: the embedding model alone misses e.g.
+"Alice had an abortion"). Sensitive labels are never cut by the label limit.
+
+Thresholds were tuned on the dev halves of tests/memories/data/categories_labelled.json and
+sensitive_labelled.json only (the uncertain margin with the signal words switched off, since those
+were written from the dev half's misses); `uv run python -m bench categories` reports both halves.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +37,10 @@ class Thresholds:
     minimum: float = 0.25  # the best category must score at least this
     margin: float = 0.02  # other categories within this of the best are kept too
     sensitive: float = 0.50  # a sensitive category at or above this is always kept
+    # Uncertain: a sensitive category within this of the best one (and at least `uncertain_floor`)
+    # is kept too — treated as sensitive until the user decides.
+    uncertain_margin: float = 0.03
+    uncertain_floor: float = 0.20
     max_labels: int = 3
     top_k: int = 3  # prototypes averaged per category
 
@@ -83,6 +96,11 @@ class Classifier:
                 owners.append(index)
         self._prototypes = _normalised(_prototype_vectors(texts))
         self._owners = np.asarray(owners)
+        self._signals = [
+            (index, re.compile("|".join(f"(?:{s})" for s in category.signals), re.IGNORECASE))
+            for index, category in enumerate(self.categories)
+            if category.sensitive and category.signals
+        ]
 
     def scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """One row per memory, one column per category."""
@@ -95,22 +113,34 @@ class Classifier:
             out[:, index] = top.mean(axis=1)
         return out
 
-    def classify(self, vectors: Sequence[np.ndarray] | np.ndarray) -> list[list[str]]:
+    def classify(
+        self, vectors: Sequence[np.ndarray] | np.ndarray, texts: Sequence[str] | None = None
+    ) -> list[list[str]]:
+        """Labels per memory; with `texts`, sensitive signal words count too."""
         if len(vectors) == 0:
             return []
         t = self.thresholds
         results: list[list[str]] = []
-        for row in self.scores(vectors):
+        for row_index, row in enumerate(self.scores(vectors)):
             order = np.argsort(-row)
             best = float(row[order[0]])
+            text = texts[row_index] if texts is not None else ""
+            signalled = {index for index, rx in self._signals if text and rx.search(text)}
             picked: list[str] = []
+            sensitive: list[str] = []
             for index in order:
                 category = self.categories[index]
                 score = float(row[index])
                 near_best = best >= t.minimum and score >= best - t.margin
-                if near_best or (category.sensitive and score >= t.sensitive):
+                uncertain = score >= t.uncertain_floor and score >= best - t.uncertain_margin
+                if category.sensitive and (
+                    near_best or uncertain or score >= t.sensitive or index in signalled
+                ):
+                    sensitive.append(category.slug)
+                elif near_best:
                     picked.append(category.slug)
-            results.append(picked[: t.max_labels])
+            kept = picked[: max(t.max_labels - len(sensitive), 0)]
+            results.append([*sensitive, *kept])
         return results
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import uuid
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.contrib.auth import logout
@@ -11,16 +13,33 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
 
 from accounts.actors import owner_actor
-from memories.erasure import ERASE_PHRASE, receipt_as_dict, user_erase
-from memories.errors import DomainError, NotFound
+from memories.erasure import (
+    ERASE_PHRASE,
+    receipt_as_dict,
+    receipt_lines,
+    receipt_of,
+    receipts_of,
+    user_erase,
+)
+from memories.errors import DomainError, LLMNotConfigured, NotFound
 from memories.export import export_build, export_markdown
-from memories.imports import import_prepare, import_run_get, import_run_list, import_run_start
+from memories.imports import (
+    APP_NAMES,
+    import_prepare,
+    import_run_get,
+    import_run_list,
+    import_run_start,
+    llm_configured,
+)
 from memories.ingest.types import SOURCES
-from memories.models import ImportRun
+from memories.models import ErasureReceipt, ImportRun
+from memories.presentation import door_label
 from memories.uploads import LimitedUploadHandler, keep_upload
+from memories.views.memories import CHANGED
 
 
 def _actor(request: HttpRequest):  # type: ignore[no-untyped-def]
@@ -44,6 +63,8 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
         "runs": import_run_list(actor=actor),
         "sources": SOURCES,
         "max_mb": settings.IMPORT_MAX_UPLOAD_BYTES // (1024 * 1024),
+        # The LLM choice is only offered when one is configured; without one, local is the default.
+        "llm_mode": settings.EXTRACTION_MODE if llm_configured() else "",
     }
     if request.method == "GET":
         return render(request, "memories/import.html", context)
@@ -62,6 +83,12 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
             source=request.POST.get("source", "auto"),
             extractor=request.POST.get("extractor", "auto"),
         )
+    except LLMNotConfigured:
+        context["error"] = (
+            "This server has no LLM set up for extraction, so that choice is not available. "
+            "Choose Local or None."
+        )
+        return render(request, "memories/import.html", context, status=400)
     except DomainError as exc:
         context["error"] = exc.message
         return render(request, "memories/import.html", context, status=400)
@@ -79,9 +106,23 @@ def _own_run(request: HttpRequest, run_id: str) -> ImportRun:
 def import_run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     run = _own_run(request, run_id)
     template = "memories/import_run.html"
-    if request.htmx:  # type: ignore[attr-defined]
+    htmx = request.htmx  # type: ignore[attr-defined]
+    if htmx:
         template += "#progress"
-    return render(request, template, {"run": run, "estimate": run.estimate})
+    # The memories an import brought in carry its source's import app as their origin.
+    app = APP_NAMES.get(run.source, "")
+    imported = "/?" + urlencode({"app": app, "state": "all"}) if app else ""
+    context = {
+        "run": run,
+        "estimate": run.estimate,
+        "imported_href": imported,
+        "source_label": app.removesuffix(" import"),
+    }
+    response = render(request, template, context)
+    if htmx and run.status in (ImportRun.Status.DONE, ImportRun.Status.FAILED):
+        # The last poll: the stats header counts the new memories without a reload.
+        trigger_client_event(response, CHANGED)
+    return response
 
 
 @login_required
@@ -115,7 +156,10 @@ def export_page(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def erase_page(request: HttpRequest) -> HttpResponse:
-    context: dict[str, object] = {"phrase": ERASE_PHRASE}
+    context: dict[str, object] = {
+        "phrase": ERASE_PHRASE,
+        "receipts": receipts_of(request.user),  # type: ignore[arg-type]
+    }
     if request.method == "GET":
         return render(request, "memories/erase.html", context)
     if request.POST.get("confirm", "").strip().lower() != ERASE_PHRASE:
@@ -125,4 +169,34 @@ def erase_page(request: HttpRequest) -> HttpResponse:
     receipt = user_erase(actor=_actor(request), delete_account=delete_account)
     if delete_account:
         logout(request)
-    return render(request, "memories/erase_receipt.html", {"receipt": receipt_as_dict(receipt)})
+    return _receipt_page(request, receipt, just_erased=True)
+
+
+@login_required
+@require_GET
+def erase_receipt_page(request: HttpRequest, receipt_id: uuid.UUID) -> HttpResponse:
+    """An earlier erasure's receipt, found again by the signed-in user (it has no foreign key to
+    them: it is looked up by the keyed hash of their id)."""
+    try:
+        receipt = receipt_of(request.user, receipt_id)  # type: ignore[arg-type]
+    except NotFound:
+        raise Http404 from None
+    return _receipt_page(request, receipt, just_erased=False)
+
+
+def _receipt_page(
+    request: HttpRequest, receipt: ErasureReceipt, *, just_erased: bool
+) -> HttpResponse:
+    """Readable, and downloadable as the JSON the API returns. The download is a data: URL in the
+    page, so it works after an account deletion too, when no signed-in request could fetch it."""
+    data = receipt_as_dict(receipt)
+    context = {
+        "receipt": receipt,
+        "lines": receipt_lines(receipt),
+        "erased_by": door_label(receipt.erased_by),
+        "download_href": "data:application/json;charset=utf-8,"
+        + quote(json.dumps(data, indent=2, ensure_ascii=False)),
+        "download_name": f"erasure-receipt-{receipt.pk}.json",
+        "just_erased": just_erased,
+    }
+    return render(request, "memories/erase_receipt.html", context)

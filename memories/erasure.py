@@ -18,6 +18,7 @@ import hashlib
 import hmac
 import json
 import logging
+import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -159,6 +160,61 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
         )
         transaction.on_commit(lambda: _remove_files(uploads))
     logger.info("erase", extra={"receipt": str(receipt.pk), "counts": receipt.counts})
+    return receipt
+
+
+# What each counted kind is, in words (receipts store model labels, which stay stable).
+KIND_LABELS = {
+    "memories.memory": "Memories",
+    "memories.memoryversion": "Earlier versions of memories",
+    "memories.memorytombstone": "Records of memories deleted before",
+    "memories.accessevent": "Access log entries",
+    "memories.memoryproposal": "Proposed changes awaiting review",
+    "memories.usercategory": "Categories you made",
+    "memories.importrun": "Imports",
+    "memories.importedconversation": "Imported conversations (the import record)",
+    "accounts.connectedapp": "Connected apps and their permissions",
+    "accounts.clienttoken": "Client tokens",
+    "accounts.invitation": "Invitations",
+    "accounts.user": "Your account",
+    "account.emailaddress": "Email addresses",
+    "mfa.authenticator": "Second factors (authenticator apps, passkeys, recovery codes)",
+    "usersessions.usersession": "Signed-in session records",
+    "sessions": "Signed-in sessions",
+    "allauth_idp_oidc.token": "OAuth tokens of connected apps",
+    "allauth_idp_oidc.client": "OAuth client registrations",
+    "admin.logentry": "Admin log entries",
+}
+
+
+def kind_label(kind: str) -> str:
+    """A receipt's count key in words; a kind added later falls back to its model's name."""
+    if kind in KIND_LABELS:
+        return KIND_LABELS[kind]
+    try:
+        model = apps.get_model(kind)
+    except (LookupError, ValueError):
+        return kind
+    return str(model._meta.verbose_name_plural).capitalize()
+
+
+def receipt_lines(receipt: ErasureReceipt) -> list[tuple[str, int]]:
+    """What was removed, in words, largest count first."""
+    counts = receipt.counts if isinstance(receipt.counts, dict) else {}
+    return sorted(((kind_label(k), int(n)) for k, n in counts.items()), key=lambda kv: -kv[1])
+
+
+def receipts_of(user: User) -> list[ErasureReceipt]:
+    """The receipts of this user's earlier erasures, newest first. A receipt has no foreign key
+    to the user (it outlives the account); it is found by the keyed hash of the user id."""
+    return list(ErasureReceipt.objects.filter(subject=subject_hash(user.pk)).order_by("-erased_at"))
+
+
+def receipt_of(user: User, receipt_id: uuid.UUID) -> ErasureReceipt:
+    """One of this user's receipts; anyone else's is NotFound, like a missing one."""
+    receipt = ErasureReceipt.objects.filter(subject=subject_hash(user.pk), pk=receipt_id).first()
+    if receipt is None:
+        raise NotFound("receipt")
     return receipt
 
 

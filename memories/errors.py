@@ -56,3 +56,14 @@ class OwnerOnly(DomainError):
 
     def __init__(self) -> None:
         super().__init__("Only the owner (signed in, or through a built-in door) may do this.")
+
+
+class LLMNotConfigured(InvalidInput):
+    """Extraction with an LLM was asked for, but this server has none configured. Each door
+    words it for its own reader (a flag on the command line, a choice in the browser)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Extraction with an LLM needs an LLM configured on this server (EXTRACTION_MODE).",
+            field="extractor",
+        )

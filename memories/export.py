@@ -24,7 +24,7 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _memory(memory: Memory, versions: list[MemoryVersion]) -> dict[str, Any]:
+def _memory(memory: Memory, versions: list[MemoryVersion], echoes: list[Memory]) -> dict[str, Any]:
     return {
         "id": str(memory.id),
         "text": memory.text,
@@ -51,6 +51,16 @@ def _memory(memory: Memory, versions: list[MemoryVersion]) -> dict[str, Any]:
             }
             for v in versions
         ],
+        # Apps' own statements of this memory, kept for apps that may not see it (echoes).
+        "also_stated": [
+            {
+                "app_name": e.origin_app_name,
+                "text": e.text,
+                "state": e.state,
+                "created_at": _iso(e.created_at),
+            }
+            for e in echoes
+        ],
     }
 
 
@@ -60,8 +70,9 @@ def _app(app: ConnectedApp) -> dict[str, Any]:
         "kind": app.kind,
         "name": app.name,
         "scopes": list(app.scopes),
-        "all_categories": app.all_categories,
         "categories": list(app.categories),
+        "hidden_categories": list(app.hidden_categories),
+        "sees_uncategorised": app.sees_uncategorised,
         "paused": app.paused,
         "created_at": _iso(app.created_at),
         "last_seen_at": _iso(app.last_seen_at),
@@ -89,13 +100,18 @@ def export_build(*, actor: Actor) -> dict[str, Any]:
     versions: dict[Any, list[MemoryVersion]] = defaultdict(list)
     for version in MemoryVersion.objects.filter(owner=user).order_by("created_at", "pk"):
         versions[version.memory_id].append(version)
-    memories = Memory.objects.filter(owner=user).order_by("created_at", "id")
+    echoes: dict[Any, list[Memory]] = defaultdict(list)
+    for echo in Memory.objects.filter(owner=user, echo_of__isnull=False).order_by("created_at"):
+        echoes[echo.echo_of_id].append(echo)
+    memories = Memory.objects.filter(owner=user, echo_of__isnull=True).order_by("created_at", "id")
     document: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
         "account": {"email": user.email, "date_joined": _iso(user.date_joined)},
-        "memories": [_memory(m, versions.get(m.id, [])) for m in memories.iterator()],
+        "memories": [
+            _memory(m, versions.get(m.id, []), echoes.get(m.id, [])) for m in memories.iterator()
+        ],
         "connected_apps": [
             _app(a) for a in ConnectedApp.objects.filter(owner=user).order_by("created_at", "pk")
         ],

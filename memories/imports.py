@@ -6,8 +6,13 @@ Every front door (the `backfill` command, the dashboard's background task, the A
 ("Claude import", ...), so imported memories carry that app in their provenance and can be
 audited like any other door.
 
+Extractors: `none` makes each user message a memory, `local` keeps only the lasting facts a
+message states about its writer (memories/extraction/local.py, on this machine), `llm` sends each
+conversation through `memory_remember`. `auto` is `llm` when an LLM is configured, else `local`.
+
 Idempotency: the manifest (`ImportedConversation`) records, per conversation, a content hash and
-the source message ids already handled, in the same transaction as the memories they produced.
+the source message ids already handled (for `local`: every message examined, whether or not it
+yielded a memory), in the same transaction as the memories they produced.
 An unchanged conversation is skipped; a changed one imports only the messages not yet handled; a
 crash loses nothing committed. A message whose memory the user deleted (a tombstone carries the
 hash of its source reference) is not brought back.
@@ -17,10 +22,12 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +42,9 @@ from accounts.models import SCOPE_WRITE, ConnectedApp
 from memories import audit
 from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
-from memories.errors import InvalidInput, NotFound
+from memories.errors import InvalidInput, LLMNotConfigured, NotFound
+from memories.extraction.local import Kept, local_extractor
+from memories.extraction.repeats import RepeatIndex
 from memories.ingest.detect import load_export
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
@@ -47,7 +56,13 @@ from memories.models import (
     MemoryVersion,
 )
 from memories.provenance import source_ref_hash
-from memories.services import NewMemory, memory_create_many, memory_remember
+from memories.services import (
+    NewMemory,
+    WriteResult,
+    memory_create_many,
+    memory_note_mentions,
+    memory_remember,
+)
 from memories.visibility import require_owner_door
 
 logger = logging.getLogger("contextlayer.imports")
@@ -57,12 +72,14 @@ APP_NAMES = {
     "chatgpt": "ChatGPT import",
     "contextlayer": "Context Layer import",
 }
-EXTRACTORS = ("auto", "llm", "none")
+EXTRACTORS = ("auto", "local", "llm", "none")
 # Input prices (USD per million tokens) used for the dry-run estimate in LLM modes.
 LLM_PRICE_PER_MTOK = {"anthropic": 3.0, "openai": 2.5, "ollama": 0.0}
 CHARS_PER_TOKEN = 4
 EMBED_WINDOW = 256  # texts embedded together, ahead of the writes that use them
 RESTORE_BATCH = 100  # memories per transaction when restoring our own export
+ESTIMATE_SAMPLE = 200  # user messages a dry run extracts (it runs inside the upload request)
+SAMPLE_SHOWN = 5  # memories a dry run shows as examples
 
 Progress = Callable[[int, int], None]
 
@@ -84,17 +101,18 @@ def import_app(user: Any, source: str) -> ConnectedApp:
     return app
 
 
+def llm_configured() -> bool:
+    return bool(settings.EXTRACTION_MODE != "none")
+
+
 def resolve_extractor(extractor: str) -> str:
-    """'auto' means an LLM when EXTRACTION_MODE names one, else none."""
+    """'auto' means an LLM when EXTRACTION_MODE names one, else the local extractor."""
     if extractor not in EXTRACTORS:
         raise InvalidInput(f"Extractor must be one of {', '.join(EXTRACTORS)}.", field="extractor")
     if extractor == "auto":
-        return "none" if settings.EXTRACTION_MODE == "none" else "llm"
-    if extractor == "llm" and settings.EXTRACTION_MODE == "none":
-        raise InvalidInput(
-            "--extractor llm needs an LLM: set EXTRACTION_MODE (anthropic, openai or ollama).",
-            field="extractor",
-        )
+        return "llm" if llm_configured() else "local"
+    if extractor == "llm" and not llm_configured():
+        raise LLMNotConfigured()
     return extractor
 
 
@@ -113,6 +131,12 @@ class Estimate:
     tokens: int
     cost_usd: float
     note: str
+    # The local extractor, measured on up to ESTIMATE_SAMPLE of the user's messages (exact when
+    # there are no more): messages that would yield a memory, the memories, a few examples.
+    kept_messages: int | None = None
+    kept_memories: int | None = None
+    sampled_messages: int = 0
+    sample: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -138,6 +162,7 @@ def import_estimate(
     export = _limited(export, limit)
     messages = [m for c in export.conversations for m in c.messages]
     user = [m for m in messages if m.role == "user"]
+    preview: _Preview | None = None
     if export.source == "contextlayer":
         chars = sum(len(m.text) for m in export.memories)
         note = "Restores memories as exported; embeddings are computed locally (no cost)."
@@ -145,6 +170,15 @@ def import_estimate(
     elif mode == "none":
         chars = sum(len(m.text) for m in user)
         note = "One memory per user message; embeddings are computed locally (no cost)."
+        cost = 0.0
+    elif mode == "local":
+        chars = sum(len(m.text) for m in user)
+        preview = _local_preview(user)
+        note = (
+            "Keeps only what your messages say about you (who you are, work, home, people, "
+            "preferences, tools, health, plans), worked out on this machine (no cost). The same "
+            "fact said in several chats becomes one memory."
+        )
         cost = 0.0
     else:
         chars = sum(len(m.text) for m in messages)
@@ -165,6 +199,41 @@ def import_estimate(
         tokens=chars // CHARS_PER_TOKEN,
         cost_usd=cost,
         note=note,
+        **(asdict(preview) if preview else {}),
+    )
+
+
+@dataclass(frozen=True)
+class _Preview:
+    kept_messages: int
+    kept_memories: int
+    sampled_messages: int
+    sample: list[str]
+
+
+def _local_preview(messages: Sequence[Message]) -> _Preview:
+    """What the local extractor would keep, from messages spread evenly over the export."""
+    n = len(messages)
+    if n <= ESTIMATE_SAMPLE:
+        chosen = list(messages)
+    else:
+        chosen = [messages[i * n // ESTIMATE_SAMPLE] for i in range(ESTIMATE_SAMPLE)]
+    extracted = local_extractor().extract([m.text for m in chosen])
+    seen: RepeatIndex[int] = RepeatIndex()
+    sample: list[str] = []
+    for kept in extracted:
+        for k in kept:
+            if seen.find(k.text, k.vector) is None:
+                seen.add(len(seen), k.text, k.vector)
+                if len(sample) < SAMPLE_SHOWN:
+                    sample.append(k.text if len(k.text) <= 200 else k.text[:199] + "…")
+    kept_messages = sum(1 for kept in extracted if kept)
+    scale = n / len(chosen) if chosen else 0.0
+    return _Preview(
+        kept_messages=round(kept_messages * scale),
+        kept_memories=round(len(seen) * scale),
+        sampled_messages=len(chosen),
+        sample=sample,
     )
 
 
@@ -302,6 +371,8 @@ class _Counter:
                 "memories_created",
                 "memories_existing",
                 "messages_skipped_deleted",
+                "messages_examined",
+                "messages_kept",
                 "errors",
                 "status",
                 "finished_at",
@@ -352,6 +423,8 @@ def import_execute(
             _restore(writer, export.memories, counter)
         elif mode == "none":
             _import_messages(writer, export.source, export.conversations, counter)
+        elif mode == "local":
+            _import_local(writer, export.source, export.conversations, counter)
         else:
             _import_with_llm(writer, export.source, export.conversations, counter)
     except Exception:
@@ -395,6 +468,7 @@ class _Plan:
     items: list[NewMemory]
     keys: list[str]  # manifest keys (message ids, '#n' for later parts of a long message)
     skipped_deleted: int
+    messages: list[Message] = field(default_factory=list)  # local: the messages to examine
 
 
 def _split(text: str, limit: int) -> list[str]:
@@ -445,9 +519,18 @@ def _unchanged(
 
 
 def _plans(
-    writer: Actor, source: str, conversations: Sequence[Conversation], counter: _Counter
+    writer: Actor,
+    source: str,
+    conversations: Sequence[Conversation],
+    counter: _Counter,
+    *,
+    examine: bool = False,
 ) -> list[_Plan]:
-    """What each conversation of a window still needs; unchanged ones are counted as skipped."""
+    """What each conversation of a window still needs; unchanged ones are counted as skipped.
+
+    `examine` (the local extractor): new messages are listed whole in `messages`, each id a
+    manifest key whether or not it will yield a memory, instead of becoming items.
+    """
     user = writer.user
     manifests = _manifests(user, source, conversations)
     refs: dict[tuple[str, str], str] = {}
@@ -474,6 +557,10 @@ def _plans(
             if refs[c.id, m.id] in deleted:
                 plan.keys.append(m.id)
                 plan.skipped_deleted += 1
+                continue
+            if examine:
+                plan.messages.append(m)
+                plan.keys.append(m.id)
                 continue
             when = m.created_at or c.created_at
             for index, part in enumerate(_split(m.text, limit)):
@@ -528,33 +615,51 @@ def _write_window(
     for plan in plans:
         own = vectors[offset : offset + len(plan.items)]
         offset += len(plan.items)
-        try:
-            with transaction.atomic():
-                created, existing = _write_items(writer, plan.items, own)
-                _record(writer, source, plan.conversation, plan.manifest, plan.keys, counter.run)
-        except Exception as exc:
-            counter.fail(plan.conversation.id, exc)
-        else:
-            run = counter.run
-            run.conversations_imported += 1
-            run.memories_created += created
-            run.memories_existing += existing
-            run.messages_skipped_deleted += plan.skipped_deleted
+        _commit(writer, source, plan, counter, partial(_write_items, writer, plan.items, own))
+
+
+def _commit(
+    writer: Actor,
+    source: str,
+    plan: _Plan,
+    counter: _Counter,
+    write: Callable[[], tuple[int, int]],
+) -> bool:
+    """One conversation: its writes (-> created, already known) and its manifest row in one
+    transaction. A failure is recorded and the import goes on; returns whether it committed."""
+    try:
+        with transaction.atomic():
+            created, existing = write()
+            _record(writer, source, plan.conversation, plan.manifest, plan.keys, counter.run)
+    except Exception as exc:
+        counter.fail(plan.conversation.id, exc)
         counter.step()
+        return False
+    run = counter.run
+    run.conversations_imported += 1
+    run.memories_created += created
+    run.memories_existing += existing
+    run.messages_skipped_deleted += plan.skipped_deleted
+    counter.step()
+    return True
 
 
 def _write_items(writer: Actor, items: list[NewMemory], vectors: Sequence[Any]) -> tuple[int, int]:
-    created = existing = 0
+    results = _create_all(writer, items, vectors)
+    created = sum(1 for r in results if r.created)
+    return created, len(results) - created
+
+
+def _create_all(writer: Actor, items: list[NewMemory], vectors: Sequence[Any]) -> list[WriteResult]:
+    results: list[WriteResult] = []
     batch = settings.MEMORY_BATCH_MAX
     for start in range(0, len(items), batch):
-        results = memory_create_many(
+        results += memory_create_many(
             actor=writer,
             items=items[start : start + batch],
             vectors=vectors[start : start + batch],
         )
-        created += sum(1 for r in results if r.created)
-        existing += sum(1 for r in results if not r.created)
-    return created, existing
+    return results
 
 
 def _record(
@@ -583,6 +688,123 @@ def _record(
         run=run,
         updated_at=timezone.now(),
     )
+
+
+# --- The local extractor ---------------------------------------------------------------------
+
+
+def _oldest_first(conversations: Sequence[Conversation]) -> list[Conversation]:
+    """So that of a fact said in many chats, the earliest saying is the one kept."""
+    never = datetime.max.replace(tzinfo=UTC)
+    return sorted(conversations, key=lambda c: c.created_at or never)
+
+
+def _said_before(user: Any) -> RepeatIndex[uuid.UUID]:
+    """Memories the local extractor made in earlier imports (any source, any state): a fact
+    said again is counted on them, not added twice, and an archived one is not brought back."""
+    index: RepeatIndex[uuid.UUID] = RepeatIndex()
+    rows = (
+        Memory.objects.filter(
+            owner=user,
+            superseded_by__isnull=True,
+            embedding_model=settings.EMBEDDING_MODEL,
+            provenance__extractor="local",
+        )
+        .order_by("created_at")
+        .values_list("id", "text", "embedding")
+    )
+    for memory_id, text, vector in rows:
+        if vector is not None:
+            index.add(memory_id, text, vector)
+    return index
+
+
+def _import_local(
+    writer: Actor, source: str, conversations: Sequence[Conversation], counter: _Counter
+) -> None:
+    """Like `_import_messages`, but a window's messages go through the local extractor (in the
+    worker thread) and only what it keeps is written, repeats counted on the earlier memory."""
+    extractor = local_extractor()
+    said = _said_before(writer.user)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-extract") as pool:
+        pending: tuple[list[_Plan], Future[list[list[Kept]]]] | None = None
+        for window in _windows(_oldest_first(conversations)):
+            plans = _plans(writer, source, window, counter, examine=True)
+            texts = [m.text for plan in plans for m in plan.messages]
+            future = pool.submit(extractor.extract, texts)
+            if pending is not None:
+                _write_local_window(writer, source, *pending, said, counter)
+            pending = (plans, future)
+        if pending is not None:
+            _write_local_window(writer, source, *pending, said, counter)
+
+
+def _write_local_window(
+    writer: Actor,
+    source: str,
+    plans: list[_Plan],
+    future: Future[list[list[Kept]]],
+    said: RepeatIndex[uuid.UUID],
+    counter: _Counter,
+) -> None:
+    extracted = future.result()
+    offset = 0
+    for plan in plans:
+        kept = extracted[offset : offset + len(plan.messages)]
+        offset += len(plan.messages)
+        new: list[tuple[uuid.UUID, str, Any]] = []
+        write = partial(_write_kept, writer, source, plan, kept, said, new)
+        if _commit(writer, source, plan, counter, write):
+            said.extend(new)  # only once committed
+            counter.run.messages_examined += len(plan.messages)
+            counter.run.messages_kept += sum(1 for k in kept if k)
+
+
+def _write_kept(
+    writer: Actor,
+    source: str,
+    plan: _Plan,
+    kept: Sequence[list[Kept]],
+    said: RepeatIndex[uuid.UUID],
+    new: list[tuple[uuid.UUID, str, Any]],
+) -> tuple[int, int]:
+    """One conversation's kept memories: new ones created (appended to `new` for the index),
+    repeats counted on the memory they repeat. Returns (created, already known or repeated)."""
+    c = plan.conversation
+    items: list[NewMemory] = []
+    vectors: list[Any] = []
+    here: RepeatIndex[int] = RepeatIndex()  # this conversation's new memories, by item index
+    repeats: dict[uuid.UUID, list[dict[str, Any]]] = {}
+    repeats_here: dict[int, list[dict[str, Any]]] = {}
+    repeated = 0
+    for message, memories in zip(plan.messages, kept, strict=True):
+        provenance = {**_provenance(source, c, message), "extractor": "local"}
+        for k in memories:
+            place = {key: provenance[key] for key in _PLACE}
+            earlier = said.find(k.text, k.vector)
+            item = here.find(k.text, k.vector) if earlier is None else None
+            if earlier is not None:
+                repeats.setdefault(earlier, []).append(place)
+            elif item is not None:
+                repeats_here.setdefault(item, []).append(place)
+            if earlier is not None or item is not None:
+                repeated += 1
+                continue
+            here.add(len(items), k.text, k.vector)
+            when = message.created_at or c.created_at
+            items.append(NewMemory(text=k.text, provenance=provenance, created_at=when))
+            vectors.append(k.vector)
+    results = _create_all(writer, items, vectors) if items else []
+    for index, result in enumerate(results):
+        if result.created:
+            new.append((result.memory.id, result.memory.text, vectors[index]))
+            if index in repeats_here:
+                repeats.setdefault(result.memory.id, []).extend(repeats_here[index])
+    memory_note_mentions(actor=writer, mentions=repeats)
+    return len(new), len(results) - len(new) + repeated
+
+
+_PLACE = ("source", "conversation_id", "message_id", "message_created_at")
 
 
 # --- LLM extraction --------------------------------------------------------------------------

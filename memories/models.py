@@ -66,6 +66,27 @@ class Memory(OwnedRow):
     superseded_by = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="supersedes"
     )
+    # An echo: an app's statement of a text the owner already holds in `echo_of`, a memory that
+    # app may not see. It is not a second copy of that memory: the owner sees it only as "also
+    # stated by" on `echo_of` (deleted with it), and only `echo_app` sees it, while `echo_of`
+    # stays out of that app's sight (memories/visibility.py). Saying "already known" with the
+    # hidden memory instead would tell the app that the memory exists.
+    echo_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="echoes",
+        db_index=False,  # a partial index below: only echoes are ever looked up by it
+    )
+    echo_app = models.ForeignKey(
+        "accounts.ConnectedApp",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+    )
     created_at = models.DateTimeField(db_index=True)
     updated_at = models.DateTimeField()
 
@@ -77,11 +98,27 @@ class Memory(OwnedRow):
             # user's matches. Search matches through `memory_owner_lexemes` instead, a GIN index
             # of owner-prefixed lexeme keys (raw SQL, migration 0006; see memories/search.py).
             GinIndex(fields=["categories"], name="memory_categories_gin"),
+            models.Index(
+                fields=["echo_of"], condition=models.Q(echo_of__isnull=False), name="memory_echo_of"
+            ),
+            models.Index(
+                fields=["echo_app"],
+                condition=models.Q(echo_app__isnull=False),
+                name="memory_echo_app",
+            ),
+            models.Index(
+                fields=["owner", "text_key"],
+                condition=models.Q(echo_of__isnull=False),
+                name="memory_echo_text",
+            ),
         ]
         constraints: ClassVar = [
+            # One active memory per text; echoes are statements about a memory, not copies.
             models.UniqueConstraint(
                 fields=["owner", "text_key"],
-                condition=models.Q(state="active", superseded_by__isnull=True),
+                condition=models.Q(
+                    state="active", superseded_by__isnull=True, echo_of__isnull=True
+                ),
                 name="memory_unique_active_text",
             )
         ]
@@ -283,6 +320,10 @@ class ImportRun(OwnedRow):
     memories_created = models.IntegerField(default=0)
     memories_existing = models.IntegerField(default=0)
     messages_skipped_deleted = models.IntegerField(default=0)
+    # The local extractor: user messages it read, and how many of them yielded a memory (new,
+    # or said again and counted on an earlier one).
+    messages_examined = models.IntegerField(default=0)
+    messages_kept = models.IntegerField(default=0)
     errors = models.JSONField(default=list, blank=True)
     started_by = models.CharField(max_length=120, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

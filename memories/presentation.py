@@ -7,9 +7,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from memories.models import Memory, Origin
+from memories.models import Memory, MemoryVersion, Origin
 
 _APP_LABELS = {"dashboard": "you, in the dashboard", "api": "the API", "cli": "the command line"}
+
+
+def door_label(name: str) -> str:
+    """An owner's door ("dashboard", "cli (admin:x)") in words; an app's name as it is."""
+    door, _, rest = name.partition(" ")
+    return f"{_APP_LABELS[door]} {rest}".strip() if door in _APP_LABELS else name
 
 
 @dataclass(frozen=True)
@@ -55,3 +61,53 @@ def word_diff(old: str, new: str) -> list[DiffPart]:
         if tag in ("insert", "replace"):
             parts.append(DiffPart("ins", "".join(b[j1:j2])))
     return parts
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One text the memory has had, newest first: what it said, when it became that, and how.
+
+    `version` is the stored row holding this text (None for the current text), so "Restore this
+    version" brings back exactly the `text` shown. `diff` compares it with the text before it.
+    """
+
+    text: str
+    label: str  # "Current", "Original" or "" (an intermediate text)
+    became: str  # how it came to say this: "Edited", "Added", ...
+    by: str
+    at: Any  # datetime, or None when unknown (an original taken over from a superseded memory)
+    diff: list[DiffPart]
+    version: MemoryVersion | None
+
+
+_BECAME: dict[str, str] = {
+    MemoryVersion.Kind.EDIT: "Edited",
+    MemoryVersion.Kind.RESTORE: "Restored from an earlier version",
+    MemoryVersion.Kind.SUPERSEDE: "Replaced an older memory",
+}
+
+
+def history_entries(memory: Memory, versions: list[MemoryVersion]) -> list[HistoryEntry]:
+    """The memory's texts, current first. A version row holds the text a change *replaced*, and
+    when and by whom it was replaced; so text i became current through the change recorded on
+    the row of text i+1, and the oldest text is the original."""
+    if not versions:
+        return []
+    texts = [memory.text, *(v.text for v in versions)]
+    rows: list[MemoryVersion | None] = [None, *versions]
+    origin = origin_of(memory).label
+    entries = []
+    for i, text in enumerate(texts):
+        oldest = i == len(texts) - 1
+        if not oldest:
+            change = versions[i]  # replaced texts[i + 1] with texts[i]
+            became = _BECAME.get(change.kind, change.get_kind_display())
+            by, at = door_label(change.changed_by), change.created_at
+            diff = word_diff(texts[i + 1], text)
+        elif versions[-1].kind == MemoryVersion.Kind.SUPERSEDE:
+            became, by, at, diff = "The older memory this one replaced", "", None, []
+        else:
+            became, by, at, diff = "Added", origin, memory.created_at, []
+        label = "Current" if i == 0 else "Original" if oldest else ""
+        entries.append(HistoryEntry(text, label, became, by, at, diff, rows[i]))
+    return entries

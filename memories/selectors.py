@@ -23,7 +23,13 @@ from memories.embeddings import get_embedder
 from memories.errors import InvalidInput, NotFound
 from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
-from memories.visibility import require, require_owner_door, visible_q, visible_sql
+from memories.visibility import (
+    require,
+    require_owner_door,
+    require_owner_only,
+    visible_q,
+    visible_sql,
+)
 
 MAX_PAGE = 200
 MAX_SEARCH = 100
@@ -208,7 +214,9 @@ def memory_search(
 
 
 def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
-    require(actor, SCOPE_READ)
+    """Earlier texts: owner doors only. Each was current under other conditions (another
+    category, private, hidden from an app) that a version does not record, so no app reads them."""
+    require_owner_only(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
@@ -277,11 +285,20 @@ def memory_categories(*, actor: Actor) -> list[str]:
         return [row[0] for row in cur.fetchall()]
 
 
+def _with_echoes(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+    """These memories and the apps' echoes of them (which go wherever the memory goes)."""
+    echoes = Memory.objects.filter(owner_id=owner_id, echo_of_id__in=list(memory_ids))
+    return [*memory_ids, *echoes.values_list("id", flat=True)]
+
+
 def readers_of(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
-    """Apps (not the owner's own doors) that have read any of these memories, per the access log."""
+    """Apps (not the owner's own doors) that have read any of these memories (or an app's echo
+    of one), per the access log."""
     rows = (
         AccessEvent.objects.filter(
-            owner_id=owner_id, memory_ids__overlap=list(memory_ids), action__in=READ_ACTIONS
+            owner_id=owner_id,
+            memory_ids__overlap=_with_echoes(owner_id, memory_ids),
+            action__in=READ_ACTIONS,
         )
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
         .values_list("app_name", flat=True)
@@ -306,9 +323,26 @@ def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> 
     if memory is None:
         raise NotFound()
     return list(
-        AccessEvent.objects.filter(owner=actor.user, memory_ids__contains=[memory.id]).order_by(
-            "-created_at", "-id"
-        )[:limit]
+        AccessEvent.objects.filter(
+            owner=actor.user, memory_ids__overlap=_with_echoes(actor.user.pk, [memory.id])
+        )
+        .select_related("app")
+        .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def memory_echoes(*, actor: Actor, memory_id: object) -> list[Memory]:
+    """Apps' own statements of this memory (echoes), oldest first: each app that may not see
+    the memory reads back its statement instead. Owner doors only."""
+    require_owner_door(actor, SCOPE_READ, "memory")
+    memory = get_visible(actor, parse_memory_id(memory_id))
+    if memory is None:
+        raise NotFound()
+    return list(
+        Memory.objects.filter(owner=actor.user, echo_of=memory)
+        .select_related("echo_app")
+        .defer(*UNSHOWN_COLUMNS)
+        .order_by("created_at", "id")
     )
 
 
@@ -335,35 +369,51 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
 
 @dataclass(frozen=True)
 class MemoryMap:
-    """Counts of memories per (category, app); uncategorised memories under the category ''."""
+    """Active memories per (category, app); uncategorised memories under the category ''.
+
+    `apps` and `total` count memories; `categories` count the memories in each category, so a
+    memory in two categories is in two of them and their sum can exceed `total`.
+    """
 
     categories: list[tuple[str, int]]  # largest first
     apps: list[tuple[str, int]]
     cells: dict[tuple[str, str], int]
+    total: int = 0
 
 
 def memory_map(*, actor: Actor) -> MemoryMap:
     """The whole store at a glance: active memories by category and origin app, one query."""
     require_owner_door(actor, SCOPE_READ, "activity")
     visible, params = visible_sql(actor)
+    # Cells count memberships (a memory in two categories is in two cells); the per-app rows
+    # (`per_app`) count each memory once, so column totals agree with the number of memories.
     sql = f"""
-        SELECT coalesce(c.cat, '') AS cat, m.origin_app_name, count(*)
-        FROM memories_memory m
-        LEFT JOIN LATERAL unnest(m.categories) AS c(cat) ON true
-        WHERE m.state = 'active' AND m.superseded_by_id IS NULL AND {visible}
+        WITH v AS (
+            SELECT m.origin_app_name, m.categories
+            FROM memories_memory m
+            WHERE m.state = 'active' AND m.superseded_by_id IS NULL AND {visible}
+        )
+        SELECT coalesce(c.cat, '') AS cat, v.origin_app_name, count(*), false AS per_app
+        FROM v LEFT JOIN LATERAL unnest(v.categories) AS c(cat) ON true
         GROUP BY 1, 2
+        UNION ALL
+        SELECT NULL, v.origin_app_name, count(*), true FROM v GROUP BY 2
     """  # noqa: S608
     with connection.cursor() as cur:
         cur.execute(sql, params)
         rows = cur.fetchall()
-    cells = {(cat, app): n for cat, app, n in rows}
+    cells = {(cat, app): n for cat, app, n, per_app in rows if not per_app}
+    app_totals = {app: n for _, app, n, per_app in rows if per_app}
     cat_totals: dict[str, int] = {}
-    app_totals: dict[str, int] = {}
-    for (cat, app), n in cells.items():
+    for (cat, _app), n in cells.items():
         cat_totals[cat] = cat_totals.get(cat, 0) + n
-        app_totals[app] = app_totals.get(app, 0) + n
     order = lambda totals: sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))  # noqa: E731
-    return MemoryMap(categories=order(cat_totals), apps=order(app_totals), cells=cells)
+    return MemoryMap(
+        categories=order(cat_totals),
+        apps=order(app_totals),
+        cells=cells,
+        total=sum(app_totals.values()),
+    )
 
 
 @dataclass(frozen=True)
@@ -415,7 +465,7 @@ def access_events(
     qs = _events(actor, filters or ActivityFilters())
     if before is not None:
         qs = qs.filter(id__lt=before)
-    rows = list(qs.order_by("-id")[: limit + 1])
+    rows = list(qs.select_related("app").order_by("-id")[: limit + 1])
     items = rows[:limit]
     return EventPage(items=items, next_before=items[-1].id if len(rows) > limit else None)
 
@@ -463,6 +513,7 @@ class AppReads:
     app_name: str
     last_read_at: datetime
     memories: list[Memory]
+    third_party: bool = False
 
 
 def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list[AppReads]:
@@ -471,10 +522,12 @@ def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list
     events = list(
         AccessEvent.objects.filter(owner=actor.user, action__in=READ_ACTIONS)
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
+        .select_related("app")
         .order_by("-id")[:scan]
     )
     wanted: dict[str, list[uuid.UUID]] = {}
     last: dict[str, datetime] = {}
+    third_party = {e.app_name for e in events if e.app is not None and e.app.is_third_party}
     for event in events:
         ids = wanted.setdefault(event.app_name, [])
         last.setdefault(event.app_name, event.created_at)
@@ -485,6 +538,6 @@ def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list
         [mid for ids in wanted.values() for mid in ids]
     )
     return [
-        AppReads(app, last[app], [rows[mid] for mid in ids if mid in rows])
+        AppReads(app, last[app], [rows[mid] for mid in ids if mid in rows], app in third_party)
         for app, ids in wanted.items()
     ]

@@ -13,16 +13,18 @@ from typing import Any
 import psycopg
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
 
 from accounts.actors import Actor
-from accounts.models import SCOPE_DELETE, SCOPE_WRITE, ConnectedApp
+from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
 from memories import audit
 from memories.embeddings import get_embedder
 from memories.errors import Conflict, InvalidInput, NotFound
 from memories.models import (
+    UNSHOWN_COLUMNS,
     AccessEvent,
     Memory,
     MemoryState,
@@ -34,7 +36,14 @@ from memories.provenance import source_ref_hash
 from memories.search import _vector_literal
 from memories.selectors import get_visible, parse_memory_id, readers_of
 from memories.text import clean_text, text_key
-from memories.visibility import check_write_categories, require, visible_q
+from memories.visibility import (
+    categories_outside_grant,
+    check_write_categories,
+    dedup_q,
+    require,
+    require_owner_only,
+    visible_q,
+)
 
 
 @dataclass(frozen=True)
@@ -94,19 +103,27 @@ _INSERT_SQL = """
 INSERT INTO memories_memory (
     id, owner_id, text, text_key, embedding, embedding_model, tsv, state, categories,
     categories_set_by_user, is_private, hidden_from, origin, origin_app_id, origin_app_name,
-    provenance, metadata, created_at, updated_at
+    provenance, metadata, echo_of_id, echo_app_id, created_at, updated_at
 )
 SELECT u.id, %(owner)b, u.text, u.key, u.emb, %(model)b,
        to_tsvector(%(cfg)b::regconfig, u.text), u.state,
        ARRAY(SELECT jsonb_array_elements_text(u.cats))::varchar[], u.cats_user, false, '{}',
-       %(origin)b, %(app)b, %(app_name)b, u.prov, u.meta, u.created, %(now)b
+       %(origin)b, %(app)b, %(app_name)b, u.prov, u.meta,
+       nullif(u.echo_of, '')::uuid, CASE WHEN u.echo_of = '' THEN NULL ELSE %(app)b::bigint END,
+       u.created, %(now)b
 FROM unnest(%(ids)b::uuid[], %(texts)b::text[], %(keys)b::text[], %(embs)b::vector[],
             %(states)b::text[], %(cats)b::jsonb[], %(cats_user)b::bool[], %(provs)b::jsonb[],
-            %(metas)b::jsonb[], %(created)b::timestamptz[])
-     AS u(id, text, key, emb, state, cats, cats_user, prov, meta, created)
-ON CONFLICT (owner_id, text_key) WHERE state = 'active' AND superseded_by_id IS NULL DO NOTHING
+            %(metas)b::jsonb[], %(created)b::timestamptz[], %(echo_of)b::text[])
+     AS u(id, text, key, emb, state, cats, cats_user, prov, meta, created, echo_of)
+ON CONFLICT (owner_id, text_key)
+    WHERE state = 'active' AND superseded_by_id IS NULL AND echo_of_id IS NULL
+DO NOTHING
 RETURNING id
 """
+
+# The per-row arguments of _INSERT_SQL, in its unnest order.
+_ROW_PARAMS: tuple[str, ...] = ("ids", "texts", "keys", "embs", "states", "cats", "cats_user")
+_ROW_PARAMS += ("provs", "metas", "created", "echo_of")
 
 
 def _insert_rows(params: dict[str, Any]) -> set[uuid.UUID]:
@@ -187,7 +204,9 @@ def memory_create_many(
     else:
         vectors = get_embedder().embed([cleaned[i][0] for i in to_insert])
     # Classified before the row exists, so no app ever reads it uncategorised.
-    auto_cats = _auto_categories(actor, [cleaned[i][2] for i in to_insert], vectors)
+    auto_cats = _auto_categories(
+        actor, [cleaned[i][2] for i in to_insert], vectors, [cleaned[i][0] for i in to_insert]
+    )
 
     now = timezone.now()
     ids = [uuid.uuid4() for _ in to_insert]
@@ -210,53 +229,100 @@ def memory_create_many(
         "provs": [json.dumps(_provenance(app, cleaned[i][3].provenance, now)) for i in to_insert],
         "metas": [json.dumps(cleaned[i][3].metadata) for i in to_insert],
         "created": [cleaned[i][3].created_at or now for i in to_insert],
+        "echo_of": [""] * len(to_insert),
     }
     with transaction.atomic():
         inserted = _insert_rows(params)
+        # Texts that did not go in are held by an active memory already. Every write runs the
+        # same statements whatever the answer turns out to be (so neither the work done nor the
+        # time taken says whether a memory the caller may not see holds the text).
+        late = [n for n in range(len(ids)) if ids[n] not in inserted]
+        holders, known = _text_holders(actor, {params["keys"][n] for n in late})
+        for n in late:
+            key = params["keys"][n]
+            holder = holders.get(key) if key not in known else None
+            params["echo_of"][n] = str(holder) if holder else ""
+        # The caller's statement of a text held by a memory it may not see becomes an echo of
+        # that memory; a text whose holder went away meanwhile is stored as a memory after all.
+        retry = [n for n in late if params["keys"][n] not in known]
+        echoed = _insert_rows(_rows(params, retry))
+        if len(echoed) != len(retry):
+            raise Conflict("The memories changed while these were being stored; try again.")
+        made = inserted | echoed
         # The new rows are built from what was just written instead of read back (tsv, the one
         # column computed by the database, loads lazily): reading 500 rows back, vectors and all,
-        # cost more than the INSERT itself (bench add). Only duplicates are looked up.
-        id_for_index = dict(zip(to_insert, ids, strict=True))
-        by_id = {
+        # cost more than the INSERT itself (bench add).
+        built = {
             ids[n]: _built_memory(actor, params, n, vectors[n])
             for n in range(len(ids))
-            if ids[n] in inserted
+            if ids[n] in made
         }
-        by_key = {m.text_key: m for m in by_id.values() if m.state == MemoryState.ACTIVE}
-        missing = {key for _, key, _, _ in cleaned if key not in by_key}
-        if missing:
-            by_key.update(
-                (m.text_key, m)
-                for m in Memory.objects.filter(
-                    owner=actor.user,
-                    text_key__in=missing,
-                    state=MemoryState.ACTIVE,
-                    superseded_by__isnull=True,
-                )
-            )
+        id_for_index = dict(zip(to_insert, ids, strict=True))
+        for memory in built.values():
+            if memory.state == MemoryState.ACTIVE:
+                known.setdefault(memory.text_key, memory)
         results: list[WriteResult] = []
-        seen_new: set[uuid.UUID] = set()
         for index, (_, key, _, _) in enumerate(cleaned):
             new_id = id_for_index.get(index)
-            if new_id is not None and new_id in inserted:
-                results.append(WriteResult(memory=by_id[new_id], created=True))
-                seen_new.add(new_id)
-                continue
-            existing = by_key[key]
-            results.append(WriteResult(memory=existing, created=False))
+            if new_id in made:
+                results.append(WriteResult(memory=built[new_id], created=True))
+            else:
+                results.append(WriteResult(memory=known[key], created=False))
+        received = list(dict.fromkeys(r.memory.id for r in results))
+        duplicates = sum(1 for r in results if not r.created)
         audit.record(
             actor,
             AccessEvent.Action.ADD,
-            sorted(seen_new, key=str),
-            detail={"duplicates": len(results) - len(seen_new)}
-            if len(seen_new) < len(results)
-            else None,
+            received,
+            detail={"duplicates": duplicates} if duplicates else None,
         )
     return results
 
 
+def _rows(params: dict[str, Any], picked: Sequence[int]) -> dict[str, Any]:
+    """The batch arguments restricted to rows `picked`."""
+    return {**params, **{k: [params[k][n] for n in picked] for k in _ROW_PARAMS}}
+
+
+def _text_holders(actor: Actor, keys: set[str]) -> tuple[dict[str, uuid.UUID], dict[str, Memory]]:
+    """For these text keys: the active memory holding each (locked, so two writes of a text
+    the caller may not see make one echo, not two), and the one the caller may see — that
+    memory itself, or else the caller's own echo of it. The second decides "already known".
+
+    Both queries run even for no keys (a key that never matches stands in), so a write whose
+    text was new does the same work as one whose text a hidden memory holds.
+    """
+    keys = {*keys, ""}
+    holders = dict(
+        Memory.objects.select_for_update()
+        .filter(
+            owner=actor.user,
+            text_key__in=sorted(keys),
+            state=MemoryState.ACTIVE,
+            superseded_by__isnull=True,
+            echo_of__isnull=True,
+        )
+        .order_by("id")
+        .values_list("text_key", "id")
+    )
+    known: dict[str, Memory] = {}
+    seen = (
+        Memory.objects.filter(
+            dedup_q(actor),
+            text_key__in=sorted(keys),
+            state=MemoryState.ACTIVE,
+            superseded_by__isnull=True,
+        )
+        .defer(*UNSHOWN_COLUMNS)
+        .order_by(F("echo_of").asc(nulls_first=True), "created_at", "id")
+    )
+    for memory in seen:
+        known.setdefault(memory.text_key, memory)
+    return holders, known
+
+
 def _auto_categories(
-    actor: Actor, given: Sequence[list[str]], vectors: Sequence[Any]
+    actor: Actor, given: Sequence[list[str]], vectors: Sequence[Any], texts: Sequence[str]
 ) -> list[list[str]]:
     """Local classification for the memories that came without categories."""
     todo = [i for i, cats in enumerate(given) if not cats]
@@ -265,9 +331,8 @@ def _auto_categories(
         return out
     from memories.user_categories import classify_for_owner
 
-    for i, cats in zip(
-        todo, classify_for_owner(actor.user, [vectors[i] for i in todo]), strict=True
-    ):
+    labels = classify_for_owner(actor.user, [vectors[i] for i in todo], [texts[i] for i in todo])
+    for i, cats in zip(todo, labels, strict=True):
         out[i] = cats
     return out
 
@@ -293,6 +358,8 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "metadata": json.loads(params["metas"][n]),
         "user_edited_at": None,
         "superseded_by_id": None,
+        "echo_of_id": uuid.UUID(params["echo_of"][n]) if params["echo_of"][n] else None,
+        "echo_app_id": params["app"] if params["echo_of"][n] else None,
         "created_at": params["created"][n],
         "updated_at": params["now"],
     }
@@ -331,6 +398,17 @@ def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "
 def _apply_text(
     actor: Actor, memory: Memory, new_text: str, vector: Any, *, kind: str, reason: str
 ) -> None:
+    key = text_key(new_text)
+    echo_of, echo_app = memory.echo_of_id, memory.echo_app_id
+    if key != memory.text_key:
+        # A text another active memory holds: refused only when the caller may see that memory.
+        # Otherwise this memory becomes the caller's echo of it (its history stays), exactly
+        # as an add of that text would: the caller cannot tell the two worlds apart.
+        holders, known = _text_holders(actor, {key})
+        if key in known:
+            raise Conflict("Another active memory already has this text.")
+        holder = holders.get(key)
+        echo_of, echo_app = (holder, actor.app.pk) if holder else (None, None)
     MemoryVersion.objects.create(
         memory=memory,
         owner=memory.owner,
@@ -340,6 +418,8 @@ def _apply_text(
         reason=reason[:500],
     )
     now = timezone.now()
+    # A new text may be about something else: automatic labels follow it.
+    auto_cats = _auto_categories(actor, [[]], [vector], [new_text])[0] or memory.categories
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(
@@ -352,27 +432,35 @@ def _apply_text(
                         user_edited_at = CASE WHEN %(by_owner)s THEN %(now)s
                                               ELSE user_edited_at END,
                         categories = CASE WHEN categories_set_by_user THEN categories
-                                          ELSE %(auto_cats)s::varchar[] END
+                                          ELSE %(auto_cats)s::varchar[] END,
+                        echo_of_id = %(echo_of)s, echo_app_id = %(echo_app)s
                     WHERE id = %(id)s AND owner_id = %(owner)s
                     """,
                 {
                     "text": new_text,
-                    "key": text_key(new_text),
+                    "key": key,
                     "emb": _vector_literal(vector),
                     "model": settings.EMBEDDING_MODEL,
                     "cfg": settings.TEXT_SEARCH_CONFIG,
                     "now": now,
                     "by_owner": actor.app.is_owner_door,
-                    # A new text may be about something else: automatic labels follow it.
-                    "auto_cats": memory.categories
-                    if memory.categories_set_by_user
-                    else _auto_categories(actor, [[]], [vector])[0] or memory.categories,
+                    "auto_cats": memory.categories if memory.categories_set_by_user else auto_cats,
+                    "echo_of": echo_of,
+                    "echo_app": echo_app,
                     "id": memory.id,
                     "owner": memory.owner_id,
                 },
             )
+            # A memory that became an echo hands its own echoes on to the memory it restates
+            # (run every time, so the statements do not depend on the answer).
+            cur.execute(
+                "UPDATE memories_memory SET echo_of_id = %(to)s::uuid "
+                "WHERE owner_id = %(owner)s AND echo_of_id = %(id)s AND %(to)s::uuid IS NOT NULL",
+                {"to": echo_of, "owner": memory.owner_id, "id": memory.id},
+            )
     except IntegrityError:
-        raise Conflict("Another active memory already has this text.") from None
+        # Another write stored this text in between: say nothing about which one.
+        raise Conflict("The memory changed while it was being updated; try again.") from None
     memory.refresh_from_db()
 
 
@@ -433,8 +521,9 @@ def memory_supersede(
 
 
 def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) -> Memory:
-    """Bring back an earlier text; the current text becomes a version in turn."""
-    require(actor, SCOPE_WRITE)
+    """Bring back an earlier text; the current text becomes a version in turn. Owner doors only:
+    an old text may have been private, hidden or in another category when it was current."""
+    require_owner_only(actor, SCOPE_WRITE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         version = MemoryVersion.objects.filter(
@@ -550,11 +639,32 @@ def memory_set_visibility(
         memory.hidden_from = sorted(hidden)
         memory.updated_at = timezone.now()
         memory.save(update_fields=["is_private", "hidden_from", "updated_at"])
+        _restate_visibility(memory, private, hide_from_app, show_to_app)
         after = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
         audit.record(
             actor, AccessEvent.Action.STATE, [memory.id], detail={"from": before, "to": after}
         )
     return memory
+
+
+def _restate_visibility(
+    memory: Memory, private: bool | None, hide_from_app: int | None, show_to_app: int | None
+) -> None:
+    """The owner's choice about a memory reaches the apps' statements (echoes) of it too: a
+    memory made private or hidden from an app takes its echoes out of that app's sight."""
+    echoes = list(Memory.objects.filter(owner_id=memory.owner_id, echo_of=memory))
+    for echo in echoes:
+        if private is not None:
+            echo.is_private = private
+        hidden = set(echo.hidden_from)
+        if hide_from_app is not None:
+            hidden.add(hide_from_app)
+        if show_to_app is not None:
+            hidden.discard(show_to_app)
+        echo.hidden_from = sorted(hidden)
+    Memory.objects.filter(owner_id=memory.owner_id).bulk_update(
+        echoes, ["is_private", "hidden_from"]
+    )
 
 
 def _tombstone(actor: Actor, memories: Sequence[Memory]) -> None:
@@ -656,5 +766,70 @@ def memory_remember(
         )
     result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
     note = "" if result.created else "An identical memory already exists; it was returned."
+    note = " ".join(filter(None, [note, readback_note(actor, [result.memory])]))
     action = "added" if result.created else "skipped"
     return RememberResult(results=[result], extraction="none", note=note, actions=[action])
+
+
+def readback_note(actor: Actor, memories: Sequence[Memory]) -> str:
+    """A sentence for an app whose write landed outside what it may read by its grant (it
+    reads back what it wrote anyway), or that may not read at all; empty otherwise."""
+    app = actor.app
+    if app.is_owner_door or not memories:
+        return ""
+    if not actor.has_scope(SCOPE_READ):
+        return "This app may not read memories, so it cannot read back what it stored."
+    outside = sorted({c for m in memories for c in categories_outside_grant(app, m.categories)})
+    if outside:
+        names = [c.replace("-", " ").capitalize() for c in outside]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return (
+            f"Stored in {listed}, which this app is not granted: this app can read it back "
+            f"because it wrote it; other apps without {' or '.join(names)} cannot."
+        )
+    if not app.sees_uncategorised and any(not m.categories for m in memories):
+        return (
+            "Stored without a category, which this app's grant does not cover: this app can "
+            "read it back because it wrote it; apps not granted uncategorised memories cannot."
+        )
+    return ""
+
+
+MENTIONS_KEPT = 50  # places a repeated memory lists in metadata["also_said_in"]
+
+
+def memory_note_mentions(*, actor: Actor, mentions: dict[uuid.UUID, list[dict[str, Any]]]) -> int:
+    """Record that memories were said again elsewhere (an import's near-duplicates).
+
+    `provenance["mentions"]` becomes how many times the memory was said in all (the first time
+    included), and `metadata["also_said_in"]` lists up to MENTIONS_KEPT of the other places.
+    Text, embedding, categories and `updated_at` are untouched. Only memories a write of the actor
+    may name (`dedup_q`: an import names any of the owner's) are counted; returns how many were.
+    """
+    require(actor, SCOPE_WRITE)
+    if not mentions:
+        return 0
+    with transaction.atomic():
+        memories = list(
+            Memory.objects.select_for_update()
+            .filter(dedup_q(actor), pk__in=list(mentions))
+            .only("id", "owner_id", "provenance", "metadata")
+        )
+        for memory in memories:
+            said = mentions[memory.id]
+            provenance = dict(memory.provenance or {})
+            provenance["mentions"] = int(provenance.get("mentions") or 1) + len(said)
+            metadata = dict(memory.metadata or {})
+            places = [*metadata.get("also_said_in", []), *said][:MENTIONS_KEPT]
+            metadata["also_said_in"] = places
+            Memory.objects.filter(owner=actor.user, pk=memory.id).update(
+                provenance=provenance, metadata=metadata
+            )
+        if memories:
+            audit.record(
+                actor,
+                AccessEvent.Action.UPDATE,
+                [m.id for m in memories],
+                detail={"mentions": sum(len(mentions[m.id]) for m in memories)},
+            )
+    return len(memories)

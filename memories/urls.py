@@ -13,6 +13,7 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/edit/", memory.memory_edit, name="edit"),
     path("memories/<uuid:memory_id>/state/", memory.memory_state, name="state"),
     path("memories/<uuid:memory_id>/categories/", memory.memory_categories_edit, name="categories"),
+    path("memories/<uuid:memory_id>/hide/", memory.memory_hide_from_app, name="hide"),
     path(
         "memories/<uuid:memory_id>/versions/<int:version_id>/restore/",
         memory.memory_restore,
@@ -29,4 +30,5 @@ urlpatterns = [
     path("import/<uuid:run_id>/start/", data_views.import_start, name="import_start"),
     path("export/", data_views.export_page, name="export"),
     path("erase/", data_views.erase_page, name="erase"),
+    path("erase/receipts/<uuid:receipt_id>/", data_views.erase_receipt_page, name="erase_receipt"),
 ]

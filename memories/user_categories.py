@@ -40,11 +40,12 @@ def _user_categories(user: User) -> list[Category]:
     return [Category(r.slug, r.description, r.sensitive) for r in rows]
 
 
-def classify_for_owner(user: User, vectors: Sequence[Any]) -> list[list[str]]:
-    """Categories for these embeddings, from the default vocabulary and the user's own."""
+def classify_for_owner(user: User, vectors: Sequence[Any], texts: Sequence[str]) -> list[list[str]]:
+    """Categories for these memories (embeddings and texts), from the default vocabulary and
+    the user's own."""
     if not len(vectors):
         return []
-    return classifier_for(_user_categories(user)).classify(vectors)
+    return classifier_for(_user_categories(user)).classify(vectors, texts)
 
 
 def category_list(*, actor: Actor) -> list[CategoryInfo]:
@@ -122,7 +123,7 @@ def memory_recategorize(
                 )
             )
             vectors: list[Any] = [fresh.get(m.id, m.embedding) for m in rows]
-            labels = classifier.classify(vectors) if rows else []
+            labels = classifier.classify(vectors, [m.text for m in rows]) if rows else []
             now = timezone.now()
             updated = []
             for memory, cats in zip(rows, labels, strict=True):

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
 from memories.categories import SENSITIVE
-from memories.errors import AppPaused, InvalidInput, NotFound, ScopeRequired
-from memories.models import MemoryState, UserCategory
+from memories.errors import AppPaused, InvalidInput, NotFound, OwnerOnly, ScopeRequired
+from memories.models import Memory, MemoryState, UserCategory
 
 
 def require(actor: Actor, scope: str) -> None:
@@ -30,28 +30,72 @@ def require_owner_door(actor: Actor, scope: str, what: str) -> None:
         raise NotFound(what)
 
 
-def _denied_sensitive(app: ConnectedApp) -> list[str]:
-    """Default sensitive categories plus the ones the user flagged, unless granted by name."""
+def require_owner_only(actor: Actor, scope: str) -> None:
+    """Refuse (OwnerOnly) what only the owner's own doors may do, before any id is looked at:
+    the answer is the same for every id, so it tells an app nothing."""
+    require(actor, scope)
+    if not actor.app.is_owner_door:
+        raise OwnerOnly()
+
+
+def hidden_categories(app: ConnectedApp) -> list[str]:
+    """The categories this app's grant hides: every one the owner unticked, and every sensitive
+    one (default, or the owner's own flagged sensitive) the owner did not tick. A category created
+    after the grant is in neither list, so it is hidden exactly when it is sensitive."""
     own = UserCategory.objects.filter(owner_id=app.owner_id, sensitive=True).values_list(
         "slug", flat=True
     )
-    return sorted((SENSITIVE | set(own)) - set(app.categories))
+    return sorted(set(app.hidden_categories) | ((SENSITIVE | set(own)) - set(app.categories)))
+
+
+def _grant_q(app: ConnectedApp) -> Q | None:
+    """The grant: no memory in a hidden category; no uncategorised one unless it was ticked.
+    None when it covers every memory."""
+    q = Q()
+    hidden = hidden_categories(app)
+    if hidden:
+        q &= ~Q(categories__overlap=hidden)
+    if not app.sees_uncategorised:
+        q &= Q(categories__len__gt=0)
+    return q if q else None
+
+
+def _grant_sql(app: ConnectedApp, alias: str, params: dict[str, Any]) -> str | None:
+    """`_grant_q` as SQL (adds its parameters to `params`); None when it covers every memory."""
+    clauses = []
+    hidden = hidden_categories(app)
+    if hidden:
+        clauses.append(f"NOT ({alias}.categories && %(vis_hidden)s::varchar[])")
+        params["vis_hidden"] = hidden
+    if not app.sees_uncategorised:
+        clauses.append(f"cardinality({alias}.categories) > 0")
+    return " AND ".join(clauses) if clauses else None
 
 
 def visible_q(actor: Actor) -> Q:
-    """Rows of this owner the actor may see (before state filters)."""
-    q = Q(owner=actor.user)
+    """Rows of this owner the actor may see (before state filters).
+
+    Owner doors: every memory (echoes are not memories to the owner: they show on the memory
+    they restate). Other apps: what `_consented_q` allows, and an echo only to the app that
+    stated it, while the memory it restates stays out of that app's sight.
+    """
+    if actor.app.is_owner_door:
+        return Q(owner=actor.user, echo_of__isnull=True)
+    consented = _consented_q(actor)
+    restated = Memory.objects.filter(consented, pk=OuterRef("echo_of_id"))
+    own_echo = Q(echo_app=actor.app) & ~Q(Exists(restated))
+    return consented & (Q(echo_of__isnull=True) | own_echo)
+
+
+def _consented_q(actor: Actor) -> Q:
+    """An app sees active, non-private memories not hidden from it, in its grant — or written
+    by itself (it may always read back what it wrote, unless made private or hidden from it)."""
     app = actor.app
-    if app.is_owner_door:
-        return q
-    q &= Q(is_private=False, state=MemoryState.ACTIVE, superseded_by__isnull=True)
+    q = Q(owner=actor.user, is_private=False, state=MemoryState.ACTIVE, superseded_by__isnull=True)
     q &= ~Q(hidden_from__contains=[app.pk])
-    if app.all_categories:
-        denied = _denied_sensitive(app)
-        if denied:
-            q &= ~Q(categories__overlap=denied)
-    else:
-        q &= Q(categories__len__gt=0, categories__contained_by=list(app.categories))
+    granted = _grant_q(app)
+    if granted is not None:
+        q &= granted | Q(origin_app=app)
     return q
 
 
@@ -59,33 +103,52 @@ def visible_sql(actor: Actor, alias: str = "m") -> tuple[str, dict[str, Any]]:
     """The same rule as `visible_q`, as an SQL fragment for the hand-written search queries."""
     app = actor.app
     params: dict[str, Any] = {"vis_owner": actor.user.pk}
-    clauses = [f"{alias}.owner_id = %(vis_owner)s"]
-    if not app.is_owner_door:
-        clauses.append(f"NOT {alias}.is_private")
-        clauses.append(f"NOT ({alias}.hidden_from @> ARRAY[%(vis_app)s]::bigint[])")
-        params["vis_app"] = app.pk
-        if app.all_categories:
-            denied = _denied_sensitive(app)
-            if denied:
-                clauses.append(f"NOT ({alias}.categories && %(vis_denied)s::varchar[])")
-                params["vis_denied"] = denied
-        else:
-            clauses.append(f"cardinality({alias}.categories) > 0")
-            clauses.append(f"{alias}.categories <@ %(vis_granted)s::varchar[]")
-            params["vis_granted"] = list(app.categories)
-    return " AND ".join(clauses), params
+    if app.is_owner_door:
+        return f"{alias}.owner_id = %(vis_owner)s AND {alias}.echo_of_id IS NULL", params
+    params["vis_app"] = app.pk
+    restated = _consented_sql(app, "vis_c", params)
+    own_echo = (
+        f"{alias}.echo_app_id = %(vis_app)s AND NOT EXISTS (SELECT 1 FROM memories_memory vis_c "  # noqa: S608
+        f"WHERE vis_c.id = {alias}.echo_of_id AND {restated})"
+    )
+    consented = _consented_sql(app, alias, params)
+    return f"{consented} AND ({alias}.echo_of_id IS NULL OR ({own_echo}))", params
+
+
+def _consented_sql(app: ConnectedApp, alias: str, params: dict[str, Any]) -> str:
+    """`_consented_q` as SQL (adds its arguments to `params`)."""
+    clauses = [
+        f"{alias}.owner_id = %(vis_owner)s",
+        f"{alias}.state = 'active'",
+        f"{alias}.superseded_by_id IS NULL",
+        f"NOT {alias}.is_private",
+        f"NOT ({alias}.hidden_from @> ARRAY[%(vis_app)s]::bigint[])",
+    ]
+    granted = _grant_sql(app, alias, params)
+    if granted is not None:
+        clauses.append(f"({granted} OR {alias}.origin_app_id = %(vis_app)s)")
+    return " AND ".join(clauses)
+
+
+def dedup_q(actor: Actor) -> Q:
+    """The memories a write may answer "already known" with, or refuse to duplicate: those the
+    actor may see. Doors whose answers reach only the owner (the built-in doors and the owner's
+    own imports, which may not read) may name any memory."""
+    if actor.app.is_owner_door or actor.app.kind == ConnectedApp.Kind.IMPORT:
+        return Q(owner=actor.user, echo_of__isnull=True)
+    return visible_q(actor)
+
+
+def categories_outside_grant(app: ConnectedApp, categories: Iterable[str]) -> list[str]:
+    """Which of these categories the app's grant does not cover (none for the owner's doors)."""
+    if app.is_owner_door:
+        return []
+    return sorted(set(categories) & set(hidden_categories(app)))
 
 
 def check_write_categories(actor: Actor, categories: Iterable[str]) -> None:
     """A write may not label a memory with a category the app was not granted."""
-    app = actor.app
-    if app.is_owner_door:
-        return
-    cats = set(categories)
-    if app.all_categories:
-        outside = cats & set(_denied_sensitive(app))
-    else:
-        outside = cats - set(app.categories)
+    outside = categories_outside_grant(actor.app, categories)
     if outside:
         raise InvalidInput(
             f"This app was not granted the categories: {', '.join(sorted(outside))}.",

@@ -38,6 +38,8 @@ NOT_TENANT = {
     "accounts_user": "the user row itself: read by id or email to find the owner",
     "accounts_invitation": "instance-wide sign-up links created by operators, owned by no user",
     "memories_erasurereceipt": "proof of an erasure, deliberately without a link to the user",
+    "accounts_rotatedrefreshtoken": "part of allauth's token store (like its Token, keyed by "
+    "the token's hash and the user): the token endpoint finds a replayed token by its hash",
 }
 OWNER_APPS = ("accounts", "memories")
 

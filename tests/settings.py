@@ -2,12 +2,17 @@
 
 import os
 import tempfile
+from pathlib import Path
 
 os.environ["CONTEXT_LAYER_HOME"] = tempfile.mkdtemp(prefix="contextlayer-test-")
 os.environ["EMBEDDED_DB_CLEANUP"] = "delete"
 os.environ.pop("DATABASE_URL", None)  # tests always run on their own embedded cluster
 
 from contextlayer.settings import *  # noqa: F403
+
+# collectstatic (tests/accounts/conftest.py) needs a folder; it exists, so WhiteNoise is quiet.
+STATIC_ROOT = Path(os.environ["CONTEXT_LAYER_HOME"]) / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -24,6 +24,7 @@ from memories.services import (
     clean_categories,
     memory_create,
     memory_supersede,
+    readback_note,
 )
 from memories.text import clean_text
 from memories.visibility import check_write_categories, require
@@ -117,9 +118,10 @@ def apply_decisions(
             )
             results.append(result)
             actions.append("added" if result.created else "skipped")
-    return RememberResult(
-        results=results, extraction=mode, note=_note(actions, rejected), actions=actions
+    note = " ".join(
+        filter(None, [_note(actions, rejected), readback_note(actor, [r.memory for r in results])])
     )
+    return RememberResult(results=results, extraction=mode, note=note, actions=actions)
 
 
 def _note(actions: list[str], rejected: list[str]) -> str:

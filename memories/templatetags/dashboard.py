@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django import template
@@ -34,6 +34,21 @@ def ago(moment: datetime) -> str:
 @register.filter
 def humanize_key(key: str) -> str:
     return str(key).replace("_", " ").capitalize()
+
+
+@register.filter
+def provenance_value(value: Any, key: str) -> str:
+    """A provenance value as a person reads it: times (`…_at` keys) as '2 Dec 2026, 22:19 UTC'."""
+    if str(key).endswith("_at") and isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        if timezone.is_aware(moment):
+            moment = moment.astimezone(UTC)
+            return f"{moment:%-d %b %Y, %H:%M} UTC"
+        return f"{moment:%-d %b %Y, %H:%M}"
+    return "" if value is None else str(value)
 
 
 @register.inclusion_tag("memories/_stats.html", takes_context=True)

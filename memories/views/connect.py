@@ -37,11 +37,16 @@ def connect_page(request: HttpRequest) -> HttpResponse:
     email = getattr(request.user, "email", "")
     project_dir = str(settings.BASE_DIR)
     auth = f"Bearer {TOKEN_PLACEHOLDER}"
+    # A client starts the stdio server with its own environment: without the server's data
+    # folder it would open (and create) another, empty embedded database.
+    stdio_env = {} if settings.DATABASE_URL else {"CONTEXT_LAYER_HOME": str(settings.HOME)}
+    stdio_args = ["run", "--directory", project_dir, "manage.py", "mcp", "--user", email]
     desktop = {
         "mcpServers": {
             SERVER_NAME: {
                 "command": "uv",
-                "args": ["run", "--directory", project_dir, "manage.py", "mcp", "--user", email],
+                "args": [*stdio_args, "--app", "claude-desktop"],
+                **({"env": stdio_env} if stdio_env else {}),
             }
         }
     }
@@ -67,8 +72,10 @@ def connect_page(request: HttpRequest) -> HttpResponse:
         f"claude mcp add --transport http {SERVER_NAME} {shlex.quote(mcp_url)} "
         f'--header "Authorization: {auth}"'
     )
+    env_prefix = "".join(f"{k}={shlex.quote(v)} " for k, v in stdio_env.items())
     stdio_shell = (
-        f"cd {shlex.quote(project_dir)} && uv run manage.py mcp --user {shlex.quote(email)}"
+        f"cd {shlex.quote(project_dir)} && {env_prefix}uv run manage.py mcp "
+        f"--user {shlex.quote(email)}"
     )
     context = {
         "mcp_url": mcp_url,
@@ -78,7 +85,12 @@ def connect_page(request: HttpRequest) -> HttpResponse:
                 "id": "claude-desktop",
                 "name": "Claude Desktop",
                 "where": "Settings → Developer → Edit Config (claude_desktop_config.json), then "
-                "restart Claude Desktop. Runs on this machine over stdio; no token needed.",
+                "restart Claude Desktop. Runs on this machine over stdio; no token needed. "
+                + (
+                    "It needs the server's DATABASE_URL in its env too."
+                    if settings.DATABASE_URL
+                    else "The env entry points it at this server's data folder."
+                ),
                 "code": json.dumps(desktop, indent=2),
                 "also": stdio_shell,
             },

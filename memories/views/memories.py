@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from django.conf import settings
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -69,6 +71,7 @@ def _results(actor: Actor, data: QueryDict, cursor: str | None = None) -> dict[s
         "query": query,
         "filtered": form.is_filtered(),
         "filter_query": _filter_query(form),
+        "max_chars": settings.MEMORY_MAX_CHARS,
     }
 
 
@@ -97,22 +100,27 @@ def memory_list_page(request: HttpRequest) -> HttpResponse:
     if htmx and not htmx.history_restore_request:
         fragment = "rows" if request.GET.get("cursor") else "results"
         return render(request, f"{TEMPLATE}#{fragment}", context)
+    return _full_page(request, actor, context)
+
+
+def _full_page(
+    request: HttpRequest, actor: Actor, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
     stats = memory_stats(actor=actor)
+    context.setdefault("add_form", AddMemoryForm())
+    context.setdefault("add_open", not context["items"] and not context["filtered"])
     context.update(
-        add_form=AddMemoryForm(),
         bulk_form=BulkForm(),
         categories=memory_categories(actor=actor),
         apps=[name for name, _ in stats.by_app],
         stats=stats,  # the stats header reuses them
     )
-    return render(request, TEMPLATE, context)
+    return render(request, TEMPLATE, context, status=status)
 
 
-def _render_results(
-    request: HttpRequest, actor: Actor, *, notice: str = "", error: str = ""
-) -> HttpResponse:
+def _render_results(request: HttpRequest, actor: Actor, **extra: Any) -> HttpResponse:
     context = _results(actor, request.POST)
-    context.update(notice=notice, error=error, clear_confirm=True)
+    context.update(clear_confirm=True, **extra)
     response = render(request, f"{TEMPLATE}#results", context)
     return trigger_client_event(response, CHANGED)
 
@@ -120,9 +128,11 @@ def _render_results(
 @require_POST
 @dashboard_view
 def memory_add(request: HttpRequest) -> HttpResponse:
+    """Saved: the list with the new memory, the add form closed and emptied, one message.
+    Refused: the add form again, open, holding what the person wrote, with the reason."""
     actor = actor_for_request(request)
     form = AddMemoryForm(request.POST)
-    notice, error = "", ""
+    error = ""
     if form.is_valid():
         try:
             result = services.memory_remember(
@@ -130,14 +140,26 @@ def memory_add(request: HttpRequest) -> HttpResponse:
                 text=form.cleaned_data["text"],
                 categories=split_categories(form.cleaned_data["categories"]),
             )
-            notice = result.note or "Memory added."
+            messages.success(request, result.note or "Memory added.")
         except (InvalidInput, Conflict) as err:
             error = err.message
     else:
         error = "Write the memory first."
-    if not request.htmx:  # type: ignore[attr-defined]
+    htmx = request.htmx  # type: ignore[attr-defined]
+    if error:
+        refused = {"add_form": form, "add_error": error, "add_open": True}
+        if not htmx:
+            context = {**_results(actor, QueryDict()), **refused}
+            return _full_page(request, actor, context, status=400)
+        response = render(
+            request,
+            f"{TEMPLATE}#add-memory",
+            {**refused, "max_chars": settings.MEMORY_MAX_CHARS},
+        )
+        return reswap(retarget(response, "#add-memory"), "outerHTML")
+    if not htmx:
         return redirect("memories:home")
-    return _render_results(request, actor, notice=notice, error=error)
+    return _render_results(request, actor, close_add=True, add_form=AddMemoryForm())
 
 
 @require_POST
@@ -146,10 +168,10 @@ def memory_bulk(request: HttpRequest) -> HttpResponse:
     actor = actor_for_request(request)
     form = BulkForm(request.POST)
     if not form.is_valid():
-        error = "Select at least one memory and an action."
+        messages.error(request, "Select at least one memory and an action.")
         if not request.htmx:  # type: ignore[attr-defined]
             return redirect("memories:home")
-        return _render_results(request, actor, error=error)
+        return _render_results(request, actor)
     action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
     if action == "delete" and not form.cleaned_data["confirm"]:
         context = {"ids": ids, "readers": memory_readers(actor=actor, memory_ids=ids)}
@@ -157,24 +179,27 @@ def memory_bulk(request: HttpRequest) -> HttpResponse:
             return render(request, "memories/confirm_bulk_delete.html", context)
         response = render(request, f"{TEMPLATE}#bulk-confirm", context)
         return reswap(retarget(response, "#bulk-confirm"), "innerHTML")
-    notice, error = "", ""
     try:
-        if action == "delete":
-            results = services.memory_delete_many(actor=actor, memory_ids=ids)
-            notice = f"Deleted {len(results)} memor{'y' if len(results) == 1 else 'ies'}."
-        elif action == "categories":
-            cats = split_categories(form.cleaned_data["categories"])
-            n = services.memory_set_categories_many(actor=actor, memory_ids=ids, categories=cats)
-            notice = f"Set categories on {n} memor{'y' if n == 1 else 'ies'}."
-        else:
-            n = services.memory_set_state(actor=actor, memory_ids=ids, state=action)
-            label = dict(MemoryState.choices)[action].lower()
-            notice = f"{n} memor{'y' if n == 1 else 'ies'} now {label}."
+        messages.success(request, _bulk_apply(actor, action, ids, form.cleaned_data))
     except (InvalidInput, Conflict) as err:
-        error = err.message
+        messages.error(request, err.message)
     if not request.htmx:  # type: ignore[attr-defined]
         return redirect("memories:home")
-    return _render_results(request, actor, notice=notice, error=error)
+    return _render_results(request, actor)
+
+
+def _bulk_apply(actor: Actor, action: str, ids: list[str], data: dict[str, Any]) -> str:
+    """Apply one bulk action; what to tell the person."""
+    if action == "delete":
+        n = len(services.memory_delete_many(actor=actor, memory_ids=ids))
+        return f"Deleted {n} memor{'y' if n == 1 else 'ies'}."
+    if action == "categories":
+        cats = split_categories(data["categories"])
+        n = services.memory_set_categories_many(actor=actor, memory_ids=ids, categories=cats)
+        return f"Set categories on {n} memor{'y' if n == 1 else 'ies'}."
+    n = services.memory_set_state(actor=actor, memory_ids=ids, state=action)
+    label = dict(MemoryState.choices)[action].lower()
+    return f"{n} memor{'y' if n == 1 else 'ies'} now {label}."
 
 
 @require_GET

@@ -5,20 +5,22 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import trigger_client_event
+from django_htmx.http import reswap, trigger_client_event
 
 from memories import services
 from memories.errors import Conflict, InvalidInput
 from memories.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
 from memories.models import Memory
-from memories.presentation import word_diff
+from memories.presentation import history_entries
 from memories.selectors import (
     memory_access_trail,
+    memory_echoes,
     memory_get,
     memory_readers,
     memory_related,
@@ -32,32 +34,36 @@ def _detail_url(memory_id: uuid.UUID) -> str:
     return reverse("memories:detail", args=[memory_id])
 
 
-def _row(request: HttpRequest, memory: Memory, **extra: Any) -> HttpResponse:
-    return render(request, f"{TEMPLATE}#row", {"m": memory, **extra})
+def _row(request: HttpRequest, memory: Memory, partial: str = "row", **extra: Any) -> HttpResponse:
+    context = {"m": memory, "max_chars": settings.MEMORY_MAX_CHARS, **extra}
+    return render(request, f"{TEMPLATE}#{partial}", context)
 
 
 @require_GET
 @dashboard_view
 def memory_detail(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    return _detail_page(request, memory_id)
+
+
+def _detail_page(
+    request: HttpRequest, memory_id: uuid.UUID, *, text: str | None = None, error: str = ""
+) -> HttpResponse:
+    """The detail page; after a refused edit it holds the text the person wrote, and why."""
     actor = actor_for_request(request)
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
     versions = memory_versions(actor=actor, memory_id=memory_id)
-    # Versions come newest first; each one's text was replaced by the next newer text.
-    newer = [memory.text, *(v.text for v in versions)][: len(versions)]
-    history = [
-        {"version": v, "diff": word_diff(v.text, replaced_by)}
-        for v, replaced_by in zip(versions, newer, strict=True)
-    ]
     context = {
         "m": memory,
-        "history": history,
+        "history": history_entries(memory, versions),
         "related": memory_related(actor=actor, memory_id=memory_id),
         "trail": memory_access_trail(actor=actor, memory_id=memory_id),
+        "echoes": memory_echoes(actor=actor, memory_id=memory_id),
         "readers": memory_readers(actor=actor, memory_ids=[memory.id]),
-        "text_form": MemoryTextForm(initial={"text": memory.text}),
-        "categories_form": CategoriesForm(initial={"categories": ", ".join(memory.categories)}),
+        "edit_text": memory.text if text is None else text,
+        "edit_error": error,
+        "max_chars": settings.MEMORY_MAX_CHARS,
     }
-    return render(request, "memories/detail.html", context)
+    return render(request, "memories/detail.html", context, status=400 if error else 200)
 
 
 @require_GET
@@ -80,7 +86,7 @@ def memory_edit(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
     if request.method == "GET":
         form = MemoryTextForm(initial={"text": memory.text})
         if htmx:
-            return render(request, f"{TEMPLATE}#edit", {"m": memory, "form": form})
+            return _row(request, memory, "edit", form=form)
         return redirect(_detail_url(memory.id))
     form = MemoryTextForm(request.POST)
     error = ""
@@ -93,13 +99,14 @@ def memory_edit(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
             error = err.message
     else:
         error = "The memory cannot be empty."
+    if error:  # shown with the text as written, never thrown away
+        if not htmx:
+            return _detail_page(request, memory.id, text=request.POST.get("text", ""), error=error)
+        return _row(request, memory, "edit", form=form, error=error)
+    messages.success(request, "Saved.")
     if not htmx:
-        if error:
-            messages.error(request, error)
         return redirect(next_url(request, _detail_url(memory.id)))
-    if error:
-        return render(request, f"{TEMPLATE}#edit", {"m": memory, "form": form, "error": error})
-    return trigger_client_event(_row(request, memory, notice="Saved."), CHANGED)
+    return trigger_client_event(_row(request, memory), CHANGED)
 
 
 @require_POST
@@ -119,11 +126,25 @@ def memory_state(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
     else:
         error = "Unknown state."
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
+    if error:
+        messages.error(request, error)
     if not request.htmx:  # type: ignore[attr-defined]
-        if error:
-            messages.error(request, error)
         return redirect(next_url(request, _detail_url(memory.id)))
-    return trigger_client_event(_row(request, memory, error=error), CHANGED)
+    return trigger_client_event(_row(request, memory), CHANGED)
+
+
+@require_POST
+@dashboard_view
+def memory_hide_from_app(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """Hide the memory from one app, which also hides that app's own statement of it (echo)."""
+    actor = actor_for_request(request)
+    app_id = request.POST.get("app", "")
+    if not app_id.isdigit() or len(app_id) > 18:
+        messages.error(request, "Choose an app to hide this memory from.")
+    else:
+        services.memory_set_visibility(actor=actor, memory_id=memory_id, hide_from_app=int(app_id))
+        messages.success(request, "Hidden from that app, and so is its own statement of it.")
+    return redirect(_detail_url(memory_id))
 
 
 @require_POST
@@ -169,9 +190,9 @@ def memory_delete(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
             return render(request, f"{TEMPLATE}#confirm-delete", context)
         return render(request, "memories/confirm_delete.html", context)
     result = services.memory_delete(actor=actor, memory_id=memory_id)
+    note = f" {', '.join(result.read_by)} had read it." if result.read_by else ""
+    messages.success(request, f"Memory deleted.{note}")
     if not htmx:
-        note = f" {', '.join(result.read_by)} had read it." if result.read_by else ""
-        messages.success(request, f"Memory deleted.{note}")
         return redirect("memories:home")
-    response = render(request, f"{TEMPLATE}#deleted", {"result": result})
-    return trigger_client_event(response, CHANGED)
+    # The row goes; the message says so, and the focus moves to the next row (static/js/app.js).
+    return trigger_client_event(reswap(HttpResponse(), "delete"), CHANGED)

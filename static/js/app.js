@@ -1,5 +1,18 @@
 /* Context Layer dashboard: small behaviours htmx does not cover. No inline script anywhere
-   (the Content-Security-Policy forbids it), so everything is wired here by data attributes. */
+   (the Content-Security-Policy forbids it), so everything is wired here by data attributes:
+
+   data-copy="#id"        copies that element's value or text
+   data-dismiss="#id"     empties that element
+   data-menu              a <details> menu: closes on a click outside, on Escape, when another opens
+   data-escape            Escape inside it cancels: closes a <details>, or clicks its [data-cancel]
+   data-cancel            the safe way out of a [data-escape] region
+   data-autofocus         gets the focus when it arrives (page load or htmx swap)
+   data-key / data-focus-after
+                          after htmx replaces a row, the focus goes back to the control with the
+                          same key (or the key named by data-focus-after) in the new row; when the
+                          row is gone, to the next row (or the previous one, or the list)
+   data-max-chars + data-count-for
+                          a live character count next to a text box with a limit */
 (function () {
   "use strict";
   var KEY = "contextlayer.hideText";
@@ -16,8 +29,12 @@
     if (button) button.setAttribute("aria-pressed", hidden() ? "true" : "false");
   }
 
+  function selectBoxes() {
+    return document.querySelectorAll('input.select[form="bulk-form"]');
+  }
+
   function updateSelection() {
-    var boxes = document.querySelectorAll('input.select[form="bulk-form"]');
+    var boxes = selectBoxes();
     var checked = 0;
     boxes.forEach(function (b) { if (b.checked) checked += 1; });
     var count = document.getElementById("selected-count");
@@ -38,6 +55,21 @@
     document.querySelectorAll("[data-show-for]").forEach(function (el) {
       el.hidden = !action || action.value !== el.getAttribute("data-show-for");
     });
+  }
+
+  function countChars(box) {
+    var out = document.querySelector('[data-count-for="' + box.id + '"]');
+    var max = parseInt(box.getAttribute("data-max-chars"), 10);
+    if (!out || !max) return;
+    var n = Array.from(box.value).length;
+    out.classList.toggle("over", n > max);
+    if (n > max) {
+      out.textContent = n.toLocaleString() + " characters; the limit is " + max.toLocaleString() + ".";
+    } else if (n > 0) {
+      out.textContent = n.toLocaleString() + " of " + max.toLocaleString() + " characters.";
+    } else {
+      out.textContent = "Up to " + max.toLocaleString() + " characters.";
+    }
   }
 
   function copy(button) {
@@ -62,8 +94,38 @@
     }
   }
 
+  function focusFirst(selector) {
+    var el = document.querySelector(selector);
+    if (!el) return false;
+    el.setAttribute("data-focused", "");
+    el.focus();
+    return true;
+  }
+
+  function closeDetails(details, refocus) {
+    details.open = false;
+    var summary = details.querySelector("summary");
+    if (refocus && summary) summary.focus();
+  }
+
+  // Escape, or a [data-cancel] control: leave the region the safe way.
+  function cancel(region) {
+    if (region.tagName === "DETAILS") {
+      closeDetails(region, true);
+      return;
+    }
+    var way = region.querySelector("[data-cancel]");
+    if (way) {
+      way.focus();  // so the focus returns where the cancel control says (data-focus-after)
+      way.click();
+    }
+  }
+
   document.addEventListener("click", function (event) {
-    var el = event.target.closest("[data-copy], [data-dismiss], #hide-text-toggle");
+    document.querySelectorAll("details[data-menu][open]").forEach(function (menu) {
+      if (!menu.contains(event.target)) menu.open = false;
+    });
+    var el = event.target.closest("[data-copy], [data-dismiss], #hide-text-toggle, details [data-cancel]");
     if (!el) return;
     if (el.id === "hide-text-toggle") {
       var on = !hidden();
@@ -72,50 +134,133 @@
       syncToggle();
     } else if (el.hasAttribute("data-copy")) {
       copy(el);
-    } else {
+    } else if (el.hasAttribute("data-dismiss")) {
       var box = document.querySelector(el.getAttribute("data-dismiss"));
       if (box) box.innerHTML = "";
+      var region = document.getElementById("bulk-apply");
+      if (region && el.getAttribute("data-dismiss") === "#bulk-confirm") region.focus();
+    } else {
+      closeDetails(el.closest("details"), true);
     }
   });
+
+  // One menu open at a time.
+  document.addEventListener("toggle", function (event) {
+    var opened = event.target;
+    if (!opened.matches || !opened.matches("details[data-menu]") || !opened.open) return;
+    document.querySelectorAll("details[data-menu][open]").forEach(function (menu) {
+      if (menu !== opened) menu.open = false;
+    });
+  }, true);
 
   document.addEventListener("change", function (event) {
     var t = event.target;
     if (t.id === "select-all") {
-      document.querySelectorAll('input.select[form="bulk-form"]').forEach(function (b) {
-        b.checked = t.checked;
-      });
+      selectBoxes().forEach(function (b) { b.checked = t.checked; });
     }
     if (t.id === "bulk-action") updateBulkFields();
     updateSelection();
   });
 
-  // "/" focuses search, as on most sites; Escape leaves it.
+  document.addEventListener("input", function (event) {
+    if (event.target.hasAttribute && event.target.hasAttribute("data-max-chars")) countChars(event.target);
+  });
+
+  // "/" focuses search, as on most sites; Escape leaves a box, a menu, an editor, a confirmation.
   document.addEventListener("keydown", function (event) {
-    var tag = (event.target.tagName || "").toLowerCase();
-    var typing = tag === "input" || tag === "textarea" || tag === "select" || event.target.isContentEditable;
+    var target = event.target;
+    var tag = (target.tagName || "").toLowerCase();
+    var typing = tag === "input" || tag === "textarea" || tag === "select" || target.isContentEditable;
     var search = document.getElementById("f-q");
     if (event.key === "/" && !typing && search) {
       event.preventDefault();
       search.focus();
-    } else if (event.key === "Escape" && event.target === search) {
+      return;
+    }
+    if (event.key !== "Escape") return;
+    if (target === search) {
       search.blur();
+      return;
+    }
+    var menu = target.closest && target.closest("details[data-menu][open]");
+    var region = menu || (target.closest && target.closest("[data-escape]"));
+    if (!region) region = document.querySelector("details[data-menu][open], details.add-memory[open]");
+    if (!region || (region.tagName === "DETAILS" && !region.open)) return;
+    event.preventDefault();
+    cancel(region);
+  });
+
+  // --- htmx swaps: keep the focus and the selection where the person left them ------------
+  var focusPlan = null;
+  var keptSelection = null;
+
+  function rowIds(row) {
+    var near = [];
+    var sibling = row.nextElementSibling;
+    while (sibling && !sibling.matches("li.memory")) sibling = sibling.nextElementSibling;
+    if (sibling) near.push(sibling.id);
+    sibling = row.previousElementSibling;
+    while (sibling && !sibling.matches("li.memory")) sibling = sibling.previousElementSibling;
+    if (sibling) near.push(sibling.id);
+    return near;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    var active = document.activeElement;
+    if (target && active && active !== document.body && target.contains(active)) {
+      var row = active.closest("li.memory");
+      focusPlan = row ? {
+        row: row.id,
+        key: active.getAttribute("data-focus-after") || active.getAttribute("data-key"),
+        near: rowIds(row)
+      } : { row: null, key: null, near: [] };
+      // The swap runs right after this event. A removed row fires no settle event the document
+      // can hear (it is detached), so look at the focus once the swap is done.
+      setTimeout(settleFocus, 0);
+    }
+    if (target && target.id === "results" && event.detail.requestConfig &&
+        event.detail.requestConfig.verb === "get") {
+      keptSelection = [];
+      selectBoxes().forEach(function (b) { if (b.checked) keptSelection.push(b.value); });
     }
   });
 
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var form = event.target;
-    if (form.hasAttribute && form.hasAttribute("data-reset-on-success") && event.detail.successful) {
-      form.reset();
+  // Where the focus goes after a swap: what the response asks for ([data-autofocus]), else back
+  // where it was (the same control in the new row), else the next row, else the list.
+  function settleFocus() {
+    if (focusFirst("[data-autofocus]:not([data-focused])")) {
+      focusPlan = null;
+      return;
     }
-  });
+    var plan = focusPlan;
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (!plan || !lost) return;
+    focusPlan = null;
+    var row = plan.row && document.getElementById(plan.row);
+    if (row) {
+      var same = plan.key && row.querySelector('[data-key="' + plan.key + '"]');
+      (same || row.querySelector("[data-key]") || row).focus();
+      return;
+    }
+    for (var i = 0; i < plan.near.length; i++) {
+      var near = document.getElementById(plan.near[i]);
+      if (near) {
+        (near.querySelector("[data-key]") || near).focus();
+        return;
+      }
+    }
+    var results = document.getElementById("results");
+    if (results) results.focus();
+  }
 
-  // After htmx swaps in an edit form or a confirmation, put the keyboard focus in it.
   document.addEventListener("htmx:afterSettle", function () {
-    var focus = document.querySelector("[data-autofocus]:not([data-focused])");
-    if (focus) {
-      focus.setAttribute("data-focused", "");
-      focus.focus();
+    if (keptSelection) {
+      selectBoxes().forEach(function (b) { if (keptSelection.indexOf(b.value) >= 0) b.checked = true; });
+      keptSelection = null;
     }
+    settleFocus();
+    document.querySelectorAll("[data-max-chars]").forEach(countChars);
     updateSelection();
   });
 
@@ -123,5 +268,7 @@
     syncToggle();
     updateSelection();
     updateBulkFields();
+    document.querySelectorAll("[data-max-chars]").forEach(countChars);
+    focusFirst("[data-autofocus]");
   });
 })();

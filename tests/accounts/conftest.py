@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
+import json
 import re
 import secrets
 import socket
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 import pytest
+import trustme
 import uvicorn
 
 from accounts.models import User
@@ -38,9 +42,11 @@ class LiveServer:
     thread: threading.Thread
 
 
-def start_server(app: object, port: int | None = None, **config: object) -> LiveServer:
+def start_server(
+    app: object, port: int | None = None, host: str = "127.0.0.1", **config: object
+) -> LiveServer:
     port = port or free_port()
-    cfg = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **config)  # type: ignore[arg-type]
+    cfg = uvicorn.Config(app, host=host, port=port, log_level="warning", **config)  # type: ignore[arg-type]
     server = uvicorn.Server(cfg)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -50,7 +56,7 @@ def start_server(app: object, port: int | None = None, **config: object) -> Live
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.05)
     scheme = "https" if config.get("ssl_certfile") else "http"
-    return LiveServer(url=f"{scheme}://127.0.0.1:{port}", server=server, thread=thread)
+    return LiveServer(url=f"{scheme}://{host}:{port}", server=server, thread=thread)
 
 
 def stop_server(live: LiveServer) -> None:
@@ -65,6 +71,72 @@ def stop_server(live: LiveServer) -> None:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@dataclass
+class MetadataServer:
+    """An https server for Client ID Metadata Documents; `document` is what it serves."""
+
+    url: str
+    live: LiveServer
+    document: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def client_id(self) -> str:
+        return f"{self.url}/oauth/client.json"
+
+
+def document_app(document: dict[str, Any]) -> Any:
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        found = scope["path"] == "/oauth/client.json"
+        body = json.dumps(document).encode() if found else b"{}"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200 if found else 404,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    return app
+
+
+def tls_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *names: str) -> tuple[str, str]:
+    """A certificate for `names` from a test CA that the server's CIMD fetches (requests) trust."""
+    ca = trustme.CA()
+    cert = ca.issue_cert(*names)
+    cert_file, key_file, ca_file = tmp_path / "cert.pem", tmp_path / "key.pem", tmp_path / "ca.pem"
+    cert.private_key_and_cert_chain_pem.write_to_path(str(cert_file))
+    cert.private_key_pem.write_to_path(str(key_file))
+    ca.cert_pem.write_to_path(str(ca_file))
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(ca_file))
+    return str(cert_file), str(key_file)
+
+
+@pytest.fixture
+def metadata_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MetadataServer]:
+    """A client identified by a metadata document over real TLS (a trustme CA), as Claude and
+    ChatGPT do: no registration request, the AS fetches the document."""
+    cert, key = tls_files(tmp_path, monkeypatch, "127.0.0.1")
+    document: dict[str, Any] = {}
+    live = start_server(document_app(document), ssl_certfile=cert, ssl_keyfile=key, lifespan="off")
+    server = MetadataServer(url=live.url, live=live, document=document)
+    document.update(
+        client_id=server.client_id,
+        client_name="Metadata Client",
+        redirect_uris=[CALLBACK],
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+        token_endpoint_auth_method="none",
+    )
+    try:
+        yield server
+    finally:
+        live.server.should_exit = True
+        live.thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")
@@ -145,34 +217,44 @@ def register(base: str, **metadata: object) -> dict:
     return dict(r.json())
 
 
+def returned_to(response: httpx.Response) -> str:
+    """Where the authorization endpoint sends the browser back to the client: the page that
+    navigates there by itself (its Continue link; see accounts.views._hand_back)."""
+    assert response.status_code == 200, response.text[:3000]
+    match = re.search(r'<a id="continue"[^>]* href="([^"]+)"', response.text)
+    assert match, response.text[:3000]
+    return html.unescape(match.group(1))
+
+
 def consent(
     browser: httpx.Client,
     authorize_url: str,
     *,
     scopes: list[str] | None = None,
-    category_mode: str = "all",
     categories: list[str] | None = None,
+    sees_uncategorised: bool = True,
     action: str = "grant",
 ) -> dict[str, str]:
-    """Open the authorize URL as the signed-in user, answer our consent form, return the
-    redirect's query parameters (code, state, or error)."""
+    """Open the authorize URL as the signed-in user, answer our consent form (ticking exactly
+    `categories`, or leaving the page's defaults), return the query parameters the client gets
+    back (code, state, or error)."""
     page = browser.get(authorize_url, follow_redirects=True)
     assert page.status_code == 200, page.text[:2000]
     offered = re.findall(r'name="scopes" value="([^"]+)"', page.text)
     data: dict[str, object] = {
         "csrfmiddlewaretoken": hidden(page.text, "csrfmiddlewaretoken"),
         "request": hidden(page.text, "request"),
+        "choose": "1",
         "scopes": offered if scopes is None else scopes,
-        "category_mode": category_mode,
         "categories": categories
         if categories is not None
         else re.findall(r'name="categories" value="([^"]+)"[^>]*checked', page.text),
         "action": action,
     }
+    if sees_uncategorised:
+        data["sees_uncategorised"] = "on"
     r = browser.post("/identity/o/authorize", data=data)
-    assert r.status_code == 302, r.text[:3000]
-    location = r.headers["location"]
-    return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+    return {k: v[0] for k, v in parse_qs(urlsplit(returned_to(r)).query).items()}
 
 
 def authorize_url(
@@ -221,3 +303,20 @@ def exchange_code(
     if resource is not None:
         data["resource"] = resource
     return httpx.post(f"{base}/identity/o/api/token", data=data)
+
+
+def grant_tokens(
+    base: str, email: str, *, resource: str | None = None, **metadata: object
+) -> tuple[dict, dict]:
+    """A newly registered client (`metadata` overrides), the user's consent to everything it
+    asks, and the token response for its code: what a connector holds after connecting."""
+    client = register(base, **metadata)
+    verifier, challenge = pkce()
+    with httpx.Client(base_url=base) as browser:
+        sign_in(browser, email)
+        got = consent(browser, authorize_url(client["client_id"], challenge, resource=resource))
+    r = exchange_code(
+        base, code=got["code"], client_id=client["client_id"], verifier=verifier, resource=resource
+    )
+    assert r.status_code == 200, r.text
+    return client, dict(r.json())

@@ -60,6 +60,31 @@ def test_an_invitation_link_signs_up_once(owner: User) -> None:
     invitation = Invitation.objects.get()
     assert invitation.used_by == User.objects.get(email="guest@example.com")
     assert _signup(Browser(), "guest2@example.com", path) == 403  # used up
+    used = Browser().get(path).content.decode()
+    assert "already used" in used and "Sign Up Closed" not in used
+
+
+def test_invite_says_which_origin_it_assumed(owner: User, monkeypatch: Any) -> None:
+    monkeypatch.setenv("PORT", "8123")
+    out, err = StringIO(), StringIO()
+    call_command("invite", stdout=out, stderr=err)
+    assert out.getvalue().startswith("http://127.0.0.1:8123/accounts/signup/?invite=")
+    assert "--base-url" in err.getvalue()
+    out, err = StringIO(), StringIO()
+    call_command("invite", "--base-url", "https://memory.example.com/", stdout=out, stderr=err)
+    assert out.getvalue().startswith("https://memory.example.com/accounts/signup/?invite=")
+    assert "--base-url" not in err.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("policy", "invites"), [("open", True), ("auto", False), ("closed", False), ("invite", False)]
+)
+def test_the_sign_in_page_invites_to_sign_up_only_while_sign_up_is_open(
+    owner: User, policy: str, invites: bool
+) -> None:
+    with override_settings(SIGNUP_POLICY=policy):
+        page = Browser().get("/accounts/login/").content.decode()
+    assert ("/accounts/signup/" in page) is invites
 
 
 @override_settings(SIGNUP_POLICY="open", ACCOUNT_EMAIL_VERIFICATION="mandatory")

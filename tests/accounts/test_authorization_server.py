@@ -51,7 +51,6 @@ def test_code_flow_with_pkce_issues_a_token_bound_to_mcp_and_records_the_grant(
             browser,
             authorize_url(client["client_id"], challenge, resource=resource),
             scopes=["memories:read", "offline_access"],  # the user unticks write
-            category_mode="chosen",
             categories=["work", "projects"],
         )
     assert got["state"] == "xyz"
@@ -72,7 +71,8 @@ def test_code_flow_with_pkce_issues_a_token_bound_to_mcp_and_records_the_grant(
     assert app.oauth_client_id == client["client_id"]
     assert app.name == "Test client"
     assert app.scopes == ["memories:read"]
-    assert app.all_categories is False and app.categories == ["projects", "work"]
+    assert sorted(app.categories) == ["projects", "work"]
+    assert "food" in app.hidden_categories and "health" in app.hidden_categories
 
     # Refresh rotates: a new refresh token, the old one no longer works.
     r2 = _token(

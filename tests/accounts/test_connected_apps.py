@@ -13,7 +13,8 @@ from django.test import Client as Browser
 from django.utils import timezone
 
 from accounts.actors import actor_for
-from accounts.models import ConnectedApp, User
+from accounts.models import ConnectedApp, RotatedRefreshToken, User
+from accounts.oauth_clients import client_key
 from mcpbridge.credentials import resolve_bearer
 from memories.selectors import memory_get
 from memories.services import memory_create
@@ -24,12 +25,15 @@ RESOURCE = "http://testserver/mcp"
 
 
 def _oauth_app(user: User, client_id: str = "c1", name: str = "Claude") -> ConnectedApp:
-    Client.objects.create(id=client_id, name=name, data={"dcr": True})
+    client = Client.objects.filter(id=client_id).first() or Client.objects.create(
+        id=client_id, name=name, data={"dcr": True}
+    )
     return ConnectedApp.objects.create(
         owner=user,
         kind=ConnectedApp.Kind.OAUTH,
         name=name,
         oauth_client_id=client_id,
+        oauth_client_key=client_key(client),
         scopes=["memories:read", "memories:write"],
     )
 
@@ -67,7 +71,9 @@ def test_the_page_lists_each_app_with_how_many_memories_it_read_and_wrote(owner:
     assert row is not None
     cells = re.findall(r"<td>(.*?)</td>", row.group(1), re.S)
     assert cells[0].startswith("Claude") and cells[1] == "OAuth"
-    assert cells[6:8] == ["1", "2"]  # read 1 distinct memory, wrote 2
+    assert re.search(r'<td class="count-read">1</td>', row.group(1))  # 1 distinct memory read
+    assert re.search(r'<td class="count-wrote">2</td>', row.group(1))  # 2 written
+    assert "memories, distinct" in page.content.decode()  # the header says what it counts
 
 
 def test_another_users_app_is_a_404_for_every_action(owner: User, stranger: User) -> None:
@@ -98,22 +104,21 @@ def test_editing_the_grant_narrows_what_the_token_may_do_at_once(owner: User) ->
     _access_token(owner, "c1", "tok-1")
     response = _browser(owner).post(
         f"/apps/{app.pk}/edit",
-        {"scopes": ["memories:read"], "category_mode": "chosen", "categories": ["work"]},
+        {"scopes": ["memories:read"], "categories": ["work"]},
     )
     assert response.status_code == 302
     credential = resolve_bearer("tok-1", resource=RESOURCE)
     assert credential is not None
     assert credential.actor().scopes == frozenset({"memories:read"})
-    assert credential.app.all_categories is False and credential.app.categories == ["work"]
+    assert credential.app.categories == ["work"] and "food" in credential.app.hidden_categories
+    assert credential.app.sees_uncategorised is False
 
 
 def test_revoking_an_oauth_app_deletes_its_tokens(owner: User, stranger: User) -> None:
     app = _oauth_app(owner)
     _access_token(owner, "c1", "tok-1")
     _access_token(stranger, "c1", "tok-2")  # the same client, another user's grant: untouched
-    ConnectedApp.objects.create(
-        owner=stranger, kind="oauth", name="Claude", oauth_client_id="c1", scopes=["memories:read"]
-    )
+    _oauth_app(stranger, "c1")
     _browser(owner).post(f"/apps/{app.pk}/revoke")
     assert resolve_bearer("tok-1", resource=RESOURCE) is None
     assert not Token.objects.filter(user=owner).exists()
@@ -123,12 +128,14 @@ def test_revoking_an_oauth_app_deletes_its_tokens(owner: User, stranger: User) -
 def test_a_client_token_is_shown_once_works_and_stops_when_revoked(owner: User) -> None:
     browser = _browser(owner)
     page = browser.post(
-        "/apps/tokens", {"name": "Cursor on laptop", "scopes": ["memories:read"]}
+        "/apps/tokens", {"name": "Cursor on laptop", "scopes": ["memories:read"], "expires": "30"}
     ).content.decode()
     secret = re.search(r"<code>(clt_[^<]+)</code>", page)
     assert secret is not None
     credential = resolve_bearer(secret.group(1), resource=RESOURCE)
     assert credential is not None and credential.scopes == frozenset({"memories:read"})
+    assert credential.expires_at is not None
+    assert timedelta(days=29) < credential.expires_at - timezone.now() <= timedelta(days=30)
     listing = browser.get("/apps/").content.decode()
     assert "Cursor on laptop" in listing and secret.group(1) not in listing
     browser.post(f"/apps/{credential.app.pk}/revoke")
@@ -161,3 +168,22 @@ def test_cleanup_removes_expired_tokens_and_never_granted_registrations(owner: U
     stale.refresh_from_db()
     assert stale.revoked_at is not None
     assert ConnectedApp.objects.get(oauth_client_id="granted").revoked_at is None
+
+
+def test_cleanup_forgets_spent_refresh_tokens_with_nothing_left_to_protect(owner: User) -> None:
+    _oauth_app(owner, "c1")
+    live = _access_token(owner, "c1", "tok-live")
+    live.set_grant_id("g-live")
+    live.save()
+    past = timezone.now() - timedelta(seconds=1)
+    future = timezone.now() + timedelta(days=1)
+    for digest, grant, expires in (
+        ("kept", "g-live", future),  # its grant still has a token: a replay must revoke it
+        ("expired", "g-live", past),
+        ("orphaned", "g-gone", future),  # no token of its grant is left
+    ):
+        RotatedRefreshToken.objects.create(
+            hash=digest, grant_id=grant, client_id="c1", user=owner, expires_at=expires
+        )
+    call_command("cleanup")
+    assert list(RotatedRefreshToken.objects.values_list("hash", flat=True)) == ["kept"]

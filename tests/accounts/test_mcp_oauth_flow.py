@@ -104,7 +104,6 @@ async def _connect_with_sdk(base: str, browser: httpx.Client) -> tuple[MemorySto
                 browser,
                 path,
                 scopes=["memories:read", "memories:write", "offline_access"],
-                category_mode="chosen",
                 categories=["work", "food"],
             )
         )

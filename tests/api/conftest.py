@@ -9,6 +9,7 @@ from django.test import Client
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
+from accounts.services import Grant
 from contextlayer import api_auth
 
 TokenFactory = Callable[..., str]
@@ -42,14 +43,15 @@ def make_token(bearer_tokens: dict[str, Actor]) -> TokenFactory:
         if owner_door:
             actor = owner_actor(user, ConnectedApp.API)
         else:
-            app = ConnectedApp.objects.create(
-                owner=user,
-                kind=ConnectedApp.Kind.TOKEN,
-                name=name,
-                scopes=list(scopes),
-                all_categories=categories is None,
-                categories=categories or [],
-            )
+            app = ConnectedApp(owner=user, kind=ConnectedApp.Kind.TOKEN, name=name)
+            if categories is None:
+                grant = Grant.default(user=user, scopes=scopes)
+            else:  # only memories in these categories
+                grant = Grant.from_ticks(
+                    user=user, scopes=scopes, ticked=categories, sees_uncategorised=False
+                )
+            grant.apply_to(app)
+            app.save()
             actor = actor_for(user, app)
         raw = f"tok-{user.pk}-{name}-{len(bearer_tokens)}"
         bearer_tokens[raw] = actor

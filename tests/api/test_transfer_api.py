@@ -20,7 +20,7 @@ IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBa
 
 def _upload(client: Client, content: bytes) -> Any:
     file = SimpleUploadedFile("conversations.json", content, content_type="application/json")
-    return client.post("/api/v1/imports", {"file": file, "source": "auto"})
+    return client.post("/api/v1/imports", {"file": file, "source": "auto", "extractor": "none"})
 
 
 def test_an_import_is_estimated_then_started_and_polled(

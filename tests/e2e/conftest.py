@@ -5,8 +5,11 @@ check must be told that the ORM calls made by fixtures here are fine."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -21,21 +24,23 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """One Chromium per test module. Not per session: Playwright's sync API keeps an event loop
-    running in this thread until it stops, which breaks later tests that run their own loop."""
+@contextmanager
+def launch_chromium(*extra_args: str) -> Iterator[Any]:
+    """Debian's Chromium under Playwright (sync API), with extra command-line switches.
+
+    While Playwright's loop runs in this thread, Django must accept the fixtures' ORM calls;
+    only for the caller's module, so no other test (or subprocess) inherits the switch."""
     if not shutil.which(CHROMIUM):
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
-    # While Playwright's loop runs in this thread, Django must accept the fixtures' ORM calls;
-    # only for this module, so no other test (or subprocess) inherits the switch.
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *extra_args]
+            )
             yield browser
             browser.close()
     finally:
@@ -43,3 +48,74 @@ def browser() -> Iterator[object]:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """One Chromium per test module. Not per session: Playwright's sync API keeps an event loop
+    running in this thread until it stops, which breaks later tests that run their own loop."""
+    with launch_chromium() as browser:
+        yield browser
+
+
+PASSWORD = "correct horse battery"  # the personas' password (tests/conftest.py)
+TIMEOUT = 20_000  # ms; the machine is small and shared
+
+
+@pytest.fixture
+def page(browser: Any, live_server: Any) -> Iterator[Any]:
+    """A desktop-sized page on the live server; CSP violations it reports are collected."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    page.csp_violations = []
+    page.on(
+        "console",
+        lambda msg: "Content Security Policy" in msg.text and page.csp_violations.append(msg.text),
+    )
+    yield page
+    context.close()
+
+
+def watch_dialogs(page: Any) -> list[str]:
+    """The messages of every dialog (alert, confirm) the page opens, each dismissed."""
+    dialogs: list[str] = []
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    return dialogs
+
+
+def sign_in(page: Any, email: str = "owner@example.com") -> None:
+    page.goto("/accounts/login/")
+    page.fill("#id_login", email)
+    page.fill("#id_password", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(re.compile(r"/$"))
+
+
+def log_in(page: Any, user: Any) -> None:
+    """Signed in without the sign-in form (for journeys that are not about signing in): the
+    session the form would create, as a cookie, then the memories page."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    host = "localhost"  # pytest-django's live server
+    page.context.add_cookies(
+        [{"name": cookie.key, "value": cookie.value, "domain": host, "path": "/"}]
+    )
+    page.goto("/")
+
+
+def rows(page: Any) -> Any:
+    return page.locator("#memory-rows > li.memory")
+
+
+def row_with(page: Any, text: str) -> Any:
+    return page.locator("#memory-rows > li.memory", has_text=text)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -13,60 +12,17 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories import services
 from memories.models import Memory
+from tests.e2e.conftest import TIMEOUT, row_with, rows, sign_in, watch_dialogs
 from tests.e2e.seed import seed_store
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
-PASSWORD = "correct horse battery"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 HOSTILE = "<img src=x onerror=alert(1)><script>alert(2)</script>"
-TIMEOUT = 20_000  # ms; the machine is small and shared
-
-
-@pytest.fixture
-def page(browser: Any, live_server: Any) -> Any:
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.csp_violations = []  # type: ignore[attr-defined]
-    page.on(
-        "console",
-        lambda msg: "Content Security Policy" in msg.text and page.csp_violations.append(msg.text),  # type: ignore[attr-defined]
-    )
-    yield page
-    context.close()
-
-
-def watch_dialogs(page: Any) -> list[str]:
-    """The messages of every dialog (alert, confirm) the page opens, each dismissed."""
-    dialogs: list[str] = []
-
-    def on_dialog(dialog: Any) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", on_dialog)
-    return dialogs
 
 
 def is_csp(msg: Any) -> bool:
     return "Content Security Policy" in msg.text
-
-
-def sign_in(page: Any, email: str = "owner@example.com") -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_login", email)
-    page.fill("#id_password", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(re.compile(r"/$"))
-
-
-def rows(page: Any) -> Any:
-    return page.locator("#memory-rows > li.memory")
-
-
-def row_with(page: Any, text: str) -> Any:
-    return page.locator("#memory-rows > li.memory", has_text=text)
 
 
 def test_the_main_story_in_a_browser(page: Any, owner: User, owner_dash: Actor) -> None:
@@ -107,16 +63,16 @@ def test_the_main_story_in_a_browser(page: Any, owner: User, owner_dash: Actor) 
     row_with(page, "and cashews").get_by_role("link", name="Open").click()
     page.wait_for_selector("#history-heading")
     history = page.locator(".history .version")
-    assert history.count() == 1
-    assert history.first.locator("ins").inner_text().strip() == "and cashews"
+    assert history.count() == 2  # the current text and the original
+    assert history.first.locator(".diff ins").inner_text().strip() == "and cashews"
 
-    # Restore the old version: the text goes back, and the replaced text is kept too.
-    history.first.get_by_role("button", name="Restore this version").click()
+    # Restore the original: the text goes back, and the replaced text is kept too.
+    history.last.get_by_role("button", name="Restore this version").click()
     page.wait_for_selector("text=Restored.")
     assert page.locator(".main-card .memory-text").inner_text().strip() == (
         "My daughter Alice is allergic to peanuts"
     )
-    assert page.locator(".history .version").count() == 2
+    assert page.locator(".history .version").count() == 3
 
     # Bulk-archive two memories: they leave the default (active) view.
     page.goto("/")
@@ -138,6 +94,7 @@ def test_the_main_story_in_a_browser(page: Any, owner: User, owner_dash: Actor) 
     page.wait_for_selector("text=Delete this memory for good?")
     page.locator("li.memory.confirming").get_by_role("button", name="Delete").click()
     page.wait_for_selector("text=Memory deleted.")
+    assert page.locator(".message").count() == 1
     page.reload()
     assert row_with(page, "Rust").count() == 0
     assert not Memory.objects.filter(text__contains="Rust").exists()

@@ -18,7 +18,7 @@ from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories import selectors, services
 from memories.models import AccessEvent, ImportRun, MemoryProposal, UserCategory
 from tests.accounts.conftest import register
-from tests.e2e.test_dashboard_browser import page, sign_in, watch_dialogs  # noqa: F401
+from tests.e2e.conftest import sign_in, watch_dialogs
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -109,7 +109,7 @@ def oauth_consent_path(base: str) -> str:
 
 
 def test_every_rendered_text_field_shows_a_payload_as_inert_text(
-    page: Any,  # noqa: F811
+    page: Any,
     live_server: Any,
     owner: User,
     owner_dash: Actor,

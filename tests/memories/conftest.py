@@ -4,6 +4,7 @@ provider against a loopback stub. Both are driven by the same deterministic brai
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -112,3 +113,16 @@ def app_actor() -> Callable[[User, str], Actor]:
         return actor_for(user, app)
 
     return create
+
+
+@pytest.fixture
+def upload_dir(settings: SettingsWrapper, tmp_path: Path) -> Path:
+    """Dashboard uploads kept in this test's own folder."""
+    settings.IMPORT_UPLOAD_DIR = tmp_path / "uploads"
+    return Path(settings.IMPORT_UPLOAD_DIR)
+
+
+@pytest.fixture
+def immediate_tasks(settings: SettingsWrapper) -> None:
+    """Background tasks (a dashboard import) run as soon as they are enqueued."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

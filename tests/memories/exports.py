@@ -1,4 +1,5 @@
-"""Builders for export fixtures in the shapes Claude and ChatGPT really use, edge cases included."""
+"""Builders for export fixtures in the shapes Claude and ChatGPT really use, edge cases included,
+and the `backfill` command that imports them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import json
 import zipfile
 from pathlib import Path
 from typing import Any
+
+from django.core.management import call_command
 
 
 def claude_message(
@@ -148,3 +151,18 @@ def zip_bytes(members: dict[str, bytes]) -> bytes:
         for name, data in members.items():
             archive.writestr(name, data)
     return buffer.getvalue()
+
+
+def backfill(path: Path, user: Any, *extra: str) -> str:
+    """`manage.py backfill PATH --user EMAIL ...`; what it printed on stdout."""
+    out = io.StringIO()
+    call_command(
+        "backfill", str(path), "--user", user.email, *extra, stdout=out, stderr=io.StringIO()
+    )
+    return out.getvalue()
+
+
+def memory_texts(user: Any) -> list[str]:
+    from memories.models import Memory
+
+    return sorted(Memory.objects.filter(owner=user).values_list("text", flat=True))

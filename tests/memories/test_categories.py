@@ -13,7 +13,7 @@ from pytest_django.fixtures import Settings
 
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
-from bench.categories import load, run
+from bench.categories import load, load_sensitive, run
 from memories import classify, services
 from memories.categories import Category
 from memories.embeddings import Embedder, get_embedder
@@ -33,6 +33,45 @@ def test_local_classification_meets_the_bar_on_the_held_out_half() -> None:
     report = run(["heldout"])["heldout"]
     assert report["macro_f1"] >= 0.6, report
     assert report["sensitive_recall"] >= 0.85, report
+
+
+def test_the_sensitive_set_has_every_topic_in_both_halves() -> None:
+    statements = load_sensitive()
+    for split in ("dev", "heldout"):
+        half = [s for s in statements if s.split == split]
+        topics = {s.topic for s in half if s.category}
+        assert topics >= {"pregnancy", "therapy", "medication", "debts", "court"}
+        assert topics >= {"sexuality", "religion", "politics"}
+        assert sum(1 for s in half if s.category) >= 50
+        assert sum(1 for s in half if not s.category) >= 25
+
+
+def test_sensitive_statements_fail_closed_on_the_held_out_half() -> None:
+    """Sensitive facts written in varied ways get a sensitive label (so a default-grant app does
+    not read them) at least nine times in ten, without hiding more than a third of the ordinary
+    ones. Measured: recall 0.929, false-sensitive 0.233 (docs/benchmarks.md)."""
+    report = run(["heldout"])["heldout"]["sensitive_set"]
+    assert report["recall_any"] >= 0.9, report
+    assert report["false_sensitive"] <= 1 / 3, report
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Alice had an abortion in March 2024",
+        "Alice is pregnant",
+        "Alice sees a therapist every Tuesday",
+    ],
+)
+def test_a_default_grant_app_does_not_read_the_sensitive_facts_the_review_found(
+    owner: User, owner_dash: Actor, text: str
+) -> None:
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert "health" in memory.categories
+    app = actor_for(owner, stdio_app(owner, "cursor"))  # the default grant: nothing sensitive
+    with pytest.raises(NotFound):
+        memory_get(actor=app, memory_id=memory.id)
 
 
 @pytest.mark.django_db

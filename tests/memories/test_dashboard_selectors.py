@@ -73,7 +73,8 @@ def test_map_counts_each_category_and_uncategorised_per_app(
     data = selectors.memory_map(actor=owner_dash)
     assert data.cells == {("technology", "Cursor"): 2, ("work", "Cursor"): 1, ("", "dashboard"): 1}
     assert data.categories[0] == ("technology", 2)
-    assert dict(data.apps) == {"Cursor": 3, "dashboard": 1}
+    # Columns count memories (the header's figure), not category memberships.
+    assert dict(data.apps) == {"Cursor": 2, "dashboard": 1} and data.total == 3
 
 
 def test_activity_counts_reads_and_writes_per_app_per_day(

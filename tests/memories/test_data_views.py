@@ -33,7 +33,8 @@ def client_owner(owner: User) -> Client:
 
 
 def _upload(client: Client, content: bytes, name: str = "conversations.json") -> Any:
-    return client.post("/import/", {"file": SimpleUploadedFile(name, content), "source": "auto"})
+    file = SimpleUploadedFile(name, content)
+    return client.post("/import/", {"file": file, "source": "auto", "extractor": "none"})
 
 
 def _uploads(settings: Any) -> list[Path]:
@@ -149,3 +150,21 @@ def test_erase_needs_the_typed_phrase_and_shows_the_receipt(
     # The receipt holds no personal data (the signed-in header outside <main> names the user).
     main = done.content.split(b"<main", 1)[1].split(b"</main>", 1)[0]
     assert owner.email.encode() not in main
+    # Readable: counts in words, not model labels.
+    assert b"<td>Memories</td><td>1</td>" in main and b"<td>memories.memory" not in main
+
+
+def test_an_erasure_receipt_is_found_again_by_its_owner_only(
+    owner: User, owner_dash: Actor, client_owner: Client, stranger: User
+) -> None:
+    memory_create(actor=owner_dash, text="I like figs.")
+    client_owner.post("/erase/", {"confirm": "erase my memory"})
+    receipt = ErasureReceipt.objects.get()
+    listed = client_owner.get("/erase/").content.decode()
+    assert f"/erase/receipts/{receipt.pk}/" in listed
+    again = client_owner.get(f"/erase/receipts/{receipt.pk}/")
+    assert again.status_code == 200 and receipt.digest in again.content.decode()
+    other = Client()
+    other.force_login(stranger)
+    assert f"/erase/receipts/{receipt.pk}/" not in other.get("/erase/").content.decode()
+    assert other.get(f"/erase/receipts/{receipt.pk}/").status_code == 404

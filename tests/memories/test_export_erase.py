@@ -60,6 +60,8 @@ def _populate(owner: User, actor: Actor, tmp_path: Path, marker: str = "") -> No
         "--user",
         owner.email,
         "--yes",
+        "--extractor",
+        "none",
         stdout=io.StringIO(),
         stderr=io.StringIO(),
     )

@@ -54,13 +54,17 @@ def test_the_callers_categories_are_kept_and_marked_as_the_users_choice(
     assert memory.categories_set_by_user
 
 
-def test_classification_happens_before_an_app_can_read_the_memory(owner: User) -> None:
-    app = stdio_app(owner, "cursor")  # all categories except the sensitive ones
-    actor = actor_for(owner, app)
-    result = services.memory_remember(actor=actor, text="I take sertraline for depression")
-    assert "health" in result.results[0].memory.categories
+def test_classification_happens_before_another_app_can_read_the_memory(owner: User) -> None:
+    writer = actor_for(owner, stdio_app(owner, "cursor"))  # all but the sensitive categories
+    other = actor_for(owner, stdio_app(owner, "claude"))
+    result = services.memory_remember(actor=writer, text="I take sertraline for depression")
+    memory = result.results[0].memory
+    assert "health" in memory.categories
     with pytest.raises(NotFound):
-        memory_get(actor=actor, memory_id=result.results[0].memory.id)
+        memory_get(actor=other, memory_id=memory.id)
+    # The writer reads back what it wrote, and is told that others without Health cannot.
+    assert memory_get(actor=writer, memory_id=memory.id).id == memory.id
+    assert "other apps without Health cannot" in result.note
 
 
 def _is_local(address: Any) -> bool:

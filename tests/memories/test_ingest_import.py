@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
@@ -16,32 +14,22 @@ from memories.ingest.detect import load_export
 from memories.models import AccessEvent, ImportedConversation, ImportRun, Memory
 from memories.services import memory_delete
 from tests.memories.exports import (
+    backfill,
     chatgpt_export,
     claude_export,
     claude_message,
+    memory_texts,
     write_json,
 )
-
-
-def _backfill(path: Path, user: User, *extra: str) -> str:
-    out = io.StringIO()
-    call_command(
-        "backfill", str(path), "--user", user.email, *extra, stdout=out, stderr=io.StringIO()
-    )
-    return out.getvalue()
-
-
-def _texts(user: User) -> list[str]:
-    return sorted(Memory.objects.filter(owner=user).values_list("text", flat=True))
 
 
 def test_claude_import_makes_one_memory_per_user_message_with_provenance(
     owner: User, tmp_path: Path
 ) -> None:
     path = write_json(tmp_path / "conversations.json", claude_export())
-    summary = _backfill(path, owner, "--yes", "--extractor", "none")
+    summary = backfill(path, owner, "--yes", "--extractor", "none")
     assert "Imported 2, skipped 0 as already imported, failed 0" in summary
-    assert _texts(owner) == sorted(
+    assert memory_texts(owner) == sorted(
         [
             "I am vegetarian and I live in Lisbon.",
             "My daughter is called Ada.",
@@ -66,8 +54,8 @@ def test_chatgpt_import_takes_only_user_text_on_the_kept_branch(
     owner: User, tmp_path: Path
 ) -> None:
     path = write_json(tmp_path / "conversations.json", chatgpt_export())
-    _backfill(path, owner, "--yes")
-    assert _texts(owner) == ["I live in Berlin.", "I play the cello."]
+    backfill(path, owner, "--yes")
+    assert memory_texts(owner) == ["I live in Berlin.", "I play the cello."]
     cello = Memory.objects.get(owner=owner, text="I play the cello.")
     assert cello.provenance["conversation_title"] == ""
     assert cello.provenance["message_created_at"] is None
@@ -75,7 +63,7 @@ def test_chatgpt_import_takes_only_user_text_on_the_kept_branch(
 
 def test_dry_run_reports_the_estimate_and_imports_nothing(owner: User, tmp_path: Path) -> None:
     path = write_json(tmp_path / "conversations.json", claude_export())
-    output = _backfill(path, owner)
+    output = backfill(path, owner, "--extractor", "none")
     assert "2 conversations, 5 messages (4 from the user)" in output
     assert "extractor none; estimated cost $0.00" in output
     assert "Dry run: nothing was imported" in output
@@ -85,9 +73,9 @@ def test_dry_run_reports_the_estimate_and_imports_nothing(owner: User, tmp_path:
 
 def test_re_running_the_same_import_adds_nothing(owner: User, tmp_path: Path) -> None:
     path = write_json(tmp_path / "conversations.json", claude_export())
-    _backfill(path, owner, "--yes")
+    backfill(path, owner, "--yes")
     before = sorted(Memory.objects.values_list("id", flat=True))
-    summary = _backfill(path, owner, "--yes")
+    summary = backfill(path, owner, "--yes")
     assert "Imported 0, skipped 2 as already imported" in summary
     assert sorted(Memory.objects.values_list("id", flat=True)) == before
 
@@ -95,11 +83,11 @@ def test_re_running_the_same_import_adds_nothing(owner: User, tmp_path: Path) ->
 def test_a_changed_conversation_imports_only_its_new_messages(owner: User, tmp_path: Path) -> None:
     export = claude_export()
     path = write_json(tmp_path / "conversations.json", export)
-    _backfill(path, owner, "--yes")
+    backfill(path, owner, "--yes")
     first = set(Memory.objects.values_list("id", flat=True))
     export[0]["chat_messages"].append(claude_message("m-9", "human", "I started learning Go."))
     write_json(path, export)
-    summary = _backfill(path, owner, "--yes")
+    summary = backfill(path, owner, "--yes")
     assert "Imported 1, skipped 1" in summary
     new = Memory.objects.exclude(id__in=first)
     assert [m.text for m in new] == ["I started learning Go."]
@@ -110,14 +98,14 @@ def test_a_memory_the_user_deleted_is_not_brought_back(
     owner: User, owner_dash: Actor, tmp_path: Path
 ) -> None:
     path = write_json(tmp_path / "conversations.json", claude_export())
-    _backfill(path, owner, "--yes")
+    backfill(path, owner, "--yes", "--extractor", "none")
     ada = Memory.objects.get(owner=owner, text="My daughter is called Ada.")
     memory_delete(actor=owner_dash, memory_id=ada.id)
     ImportedConversation.objects.all().delete()  # even with the manifest gone
-    summary = _backfill(path, owner, "--yes")
+    summary = backfill(path, owner, "--yes", "--extractor", "none")
     assert "1 not brought back (deleted by the user)" in summary
-    assert "My daughter is called Ada." not in _texts(owner)
-    assert len(_texts(owner)) == 3
+    assert "My daughter is called Ada." not in memory_texts(owner)
+    assert len(memory_texts(owner)) == 3
 
 
 def test_import_is_refused_to_a_connected_app_and_records_an_import_event(
@@ -145,7 +133,9 @@ def test_a_long_message_becomes_several_memories_within_the_limit(
             "chat_messages": [claude_message("m-long", "human", long_text)],
         }
     ]
-    _backfill(write_json(tmp_path / "conversations.json", export), owner, "--yes")
+    backfill(
+        write_json(tmp_path / "conversations.json", export), owner, "--yes", "--extractor", "none"
+    )
     parts = list(Memory.objects.filter(owner=owner).order_by("created_at", "text"))
     assert all(len(m.text) <= 100 for m in parts) and len(parts) >= 4
     assert (
@@ -163,7 +153,7 @@ def test_llm_extractor_without_an_llm_configured_is_refused(
 
     path = write_json(tmp_path / "conversations.json", claude_export())
     with pytest.raises(CommandError, match="needs an LLM"):
-        _backfill(path, owner, "--extractor", extractor)
+        backfill(path, owner, "--extractor", extractor)
 
 
 def test_json_of_wrong_shape_inside_one_conversation_refuses_the_whole_import(
@@ -176,7 +166,7 @@ def test_json_of_wrong_shape_inside_one_conversation_refuses_the_whole_import(
     path = tmp_path / "conversations.json"
     path.write_text(json.dumps(export))
     with pytest.raises(CommandError, match=r"conversations.json\[1\].chat_messages\[0\]"):
-        _backfill(path, owner, "--yes")
+        backfill(path, owner, "--yes")
     assert not Memory.objects.exists()
 
 
@@ -199,20 +189,20 @@ def test_llm_extractor_sends_each_conversations_new_messages_through_memory_reme
     monkeypatch.setattr(imports, "memory_remember", remember)
     export = claude_export()
     path = write_json(tmp_path / "conversations.json", export)
-    assert "extractor llm" in _backfill(path, owner)  # auto picks the LLM; dry run
+    assert "extractor llm" in backfill(path, owner)  # auto picks the LLM; dry run
     assert not calls
-    _backfill(path, owner, "--yes")
+    backfill(path, owner, "--yes")
     (call,) = calls  # the empty conversation sends nothing
     assert call["app"] == "Claude import"
     assert str(call["text"]).startswith(
         "user: I am vegetarian and I live in Lisbon.\nassistant: Noted!"
     )
     assert call["provenance"]["conversation_id"] == "c-1"  # type: ignore[index]
-    assert _texts(owner) == ["fact from c-1"]
+    assert memory_texts(owner) == ["fact from c-1"]
 
     export[0]["chat_messages"].append(claude_message("m-9", "human", "I moved to Porto."))
     write_json(path, export)
-    _backfill(path, owner, "--yes")
+    backfill(path, owner, "--yes")
     assert calls[-1]["text"] == "user: I moved to Porto."
-    _backfill(path, owner, "--yes")
+    backfill(path, owner, "--yes")
     assert len(calls) == 2

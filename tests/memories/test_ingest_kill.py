@@ -32,7 +32,8 @@ PER_CONVERSATION = 3
 
 
 def _command(path: Path, email: str) -> list[str]:
-    return [sys.executable, "manage.py", "backfill", str(path), "--user", email, "--yes"]
+    backfill = [sys.executable, "manage.py", "backfill", str(path), "--user", email]
+    return [*backfill, "--yes", "--extractor", "none"]
 
 
 def _env(home: Path) -> dict[str, str]:

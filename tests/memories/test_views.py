@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -169,6 +171,46 @@ def test_add_memory_goes_through_remember(
     assert Memory.objects.count() == 1
 
 
+def test_a_message_is_shown_once_in_the_messages_region_not_in_every_row(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    ids = [services.memory_create(actor=owner_dash, text=f"Fact {n}").memory.id for n in "abc"]
+    added = _text(owner_client.post("/memories/add/", {"text": "Fact d"}, headers=htmx))
+    bulk = _text(
+        owner_client.post("/memories/bulk/", {"action": "paused", "ids": ids[:2]}, headers=htmx)
+    )
+    for html, message in [(added, "Memory added."), (bulk, "2 memories now paused.")]:
+        assert html.count(message) == 1
+        region = html[html.index('id="messages"') :]
+        assert message in region and '<li class="memory' not in region
+
+
+def test_a_refused_add_keeps_the_text_and_says_why(
+    owner_client: Client, htmx: dict[str, str]
+) -> None:
+    long_text = "x" * 12_000
+    response = owner_client.post("/memories/add/", {"text": long_text}, headers=htmx)
+    html = _text(response)
+    assert response["HX-Retarget"] == "#add-memory" and response["HX-Reswap"] == "outerHTML"
+    assert "Text is 12000 characters; the limit is 10000." in html
+    assert f">{long_text}</textarea>" in html and 'id="add-memory"' in html
+    plain = owner_client.post("/memories/add/", {"text": long_text, "categories": "travel"})
+    assert plain.status_code == 400
+    assert f">{long_text}</textarea>" in _text(plain) and 'value="travel"' in _text(plain)
+    assert not Memory.objects.exists()
+
+
+def test_a_refused_edit_on_the_detail_page_keeps_the_text(
+    owner_client: Client, owner_dash: Actor
+) -> None:
+    memory = services.memory_create(actor=owner_dash, text="Short").memory
+    response = owner_client.post(f"/memories/{memory.id}/edit/", {"text": "y" * 12_000})
+    assert response.status_code == 400
+    assert "the limit is 10000" in _text(response) and "y" * 12_000 in _text(response)
+    memory.refresh_from_db()
+    assert memory.text == "Short"
+
+
 def test_add_memory_without_htmx_redirects_home(owner_client: Client) -> None:
     response = owner_client.post("/memories/add/", {"text": "Plain form post"})
     assert response.status_code == 302 and response["Location"] == "/"
@@ -239,7 +281,12 @@ def test_detail_shows_history_diff_related_and_access_trail(
     selectors.memory_get(actor=app_actor(owner, "Cursor"), memory_id=memory.id)
     html = _text(owner_client.get(f"/memories/{memory.id}/"))
     assert "<del>window</del><ins>aisle</ins>" in html
-    assert "Restore this version" in html
+    assert html.count("Restore this version") == 1  # not on the current text
+    recorded = memory.provenance["recorded_at"]  # an ISO timestamp, shown as a person reads it
+    assert f'<time datetime="{recorded}">' in html and f">{recorded}<" not in html
+    assert re.search(
+        r"<dt>Recorded at</dt><dd><time [^>]+>\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC<", html
+    )
     assert "Likes aisle seats on trains" in html  # related (nearest neighbour)
     assert "Cursor" in html and "action-read" in html  # access trail and "read by"
 
@@ -273,7 +320,8 @@ def test_delete_confirmation_names_the_apps_that_read_it(
     assert "Delete this memory for good?" in confirm and "Claude Desktop" in confirm
     assert Memory.objects.filter(pk=memory.id).exists()  # GET changed nothing
     response = owner_client.post(f"/memories/{memory.id}/delete/", headers=htmx)
-    assert "Memory deleted." in _text(response) and "Claude Desktop had read it." in _text(response)
+    assert response["HX-Reswap"] == "delete"  # the row goes; the message says so, once
+    assert _text(response).count("Memory deleted. Claude Desktop had read it.") == 1
     assert not Memory.objects.filter(pk=memory.id).exists()
 
 
@@ -362,7 +410,7 @@ def test_map_counts_categories_by_app_and_links_to_the_list(
     cursor = app_actor(owner, "Cursor")
     services.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
     services.memory_create(actor=cursor, text="Uses Vim", categories=["technology", "tools"])
-    services.memory_create(actor=owner_dash, text="No category here")
+    services.memory_create(actor=owner_dash, text="Zxq qwv")  # no sign of any category
     html = _text(owner_client.get("/map/"))
     assert "<svg" in html
     assert 'href="/?app=Cursor&amp;category=technology"' in html
@@ -389,11 +437,14 @@ def test_activity_page_filters_the_log_and_charts_reads_and_writes(
     assert "No access events match." in other_app
 
 
-def test_connect_page_shows_each_client_configuration(owner_client: Client) -> None:
+def test_connect_page_shows_each_client_configuration(owner_client: Client, settings: Any) -> None:
     html = _text(owner_client.get("/connect/"))
     assert "http://testserver/mcp" in html
     assert "claude mcp add --transport http context-layer http://testserver/mcp" in html
     assert "&quot;manage.py&quot;,\n" in html and "owner@example.com" in html  # Claude Desktop
+    # The stdio server opens this server's data folder, whatever environment the client has.
+    home = f"&quot;CONTEXT_LAYER_HOME&quot;: &quot;{settings.HOME}&quot;"
+    assert home in html and f"CONTEXT_LAYER_HOME={settings.HOME} uv run manage.py mcp" in html
     assert "&quot;type&quot;: &quot;http&quot;" in html  # VS Code
     assert 'href="/apps/"' in html and "custom instructions" in html.lower()
 

@@ -54,6 +54,7 @@ from memories.ingest.contextlayer import FORMAT, VERSION
 from memories.models import ImportRun
 from memories.proposals import proposal_create
 from tests.mcpbridge.test_stdio import _stdio
+from tests.reliability.conftest import http_answer, report_total
 
 pytestmark = pytest.mark.timeout(600)
 # The MCP servers (a uvicorn thread, stdio processes) read through their own connections: every
@@ -121,14 +122,6 @@ def _normalise(body: bytes, target: Target) -> bytes:
     for uid in [*target.memory_ids, target.run_id]:
         body = body.replace(str(uid).encode(), b"<id>")
     return body
-
-
-def _http_answer(response: Any) -> bytes:
-    """Status, every header, cookies and body of a Django test response, as bytes."""
-    head = [str(response.status_code)]
-    head += [f"{k}: {v}" for k, v in sorted(response.headers.items())]
-    head += [f"cookie {k}={m.value}" for k, m in sorted(response.cookies.items())]
-    return "\n".join(head).encode() + b"\n\n" + response.content
 
 
 @dataclass
@@ -204,8 +197,8 @@ def _state_of(owner_ids: list[int]) -> list[list[tuple[Any, ...]]]:
             [owner_ids],
         ),
         _rows(
-            "SELECT id, paused, revoked_at, scopes, all_categories, categories "
-            "FROM accounts_connectedapp WHERE owner_id = ANY(%s) ORDER BY id",
+            "SELECT id, paused, revoked_at, scopes, categories, hidden_categories, "
+            "sees_uncategorised FROM accounts_connectedapp WHERE owner_id = ANY(%s) ORDER BY id",
             [owner_ids],
         ),
         _rows(
@@ -675,7 +668,7 @@ class ApiDoor(Door):
             "/api/v1/memories", {"text": text}, content_type="application/json"
         )
         assert response.status_code in (200, 201), response.content  # 200: an echo repeated
-        return _http_answer(response)
+        return http_answer(response)
 
     def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
         c = self.tokens[who] if step % 2 else self.sessions[who]
@@ -715,7 +708,7 @@ class ApiDoor(Door):
             r = self.sessions[who].post(f"{run}/start") if step % 3 == 2 else c.get(run)
         else:
             return None
-        return _http_answer(r)
+        return http_answer(r)
 
     def import_file(self, who: int, content: bytes) -> bool:
         file = SimpleUploadedFile("export.json", content, content_type="application/json")
@@ -736,7 +729,7 @@ class ApiDoor(Door):
         else:
             r = self.sessions[who].post("/api/v1/export" + ("/markdown" if step % 2 else ""))
         assert r.status_code == 200, r.content
-        return _http_answer(r)
+        return http_answer(r)
 
 
 @through_a_door
@@ -764,7 +757,7 @@ class DashboardDoor(Door):
     def add(self, who: int, text: str) -> bytes:
         response = self.clients[who].post("/memories/add/", {"text": text, "categories": ""})
         assert response.status_code == 302, response.content
-        return _http_answer(response)
+        return http_answer(response)
 
     def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
         c = self.clients[who]
@@ -800,7 +793,14 @@ class DashboardDoor(Door):
             if action != "edit":
                 r = c.post(path)
             elif step % 2:  # widen the other tenant's grant
-                r = c.post(path, {"scopes": list(SCOPES), "all_categories": "on"})
+                r = c.post(
+                    path,
+                    {
+                        "scopes": list(SCOPES),
+                        "categories": ["health", "finance"],
+                        "sees_uncategorised": "on",
+                    },
+                )
             else:
                 r = c.get(path)
         elif op == "import":
@@ -811,7 +811,7 @@ class DashboardDoor(Door):
             r = c.post(f"/review/{target.proposal_id}/{decision}", headers=hx)
         else:
             return None
-        return _http_answer(r)
+        return http_answer(r)
 
     def import_file(self, who: int, content: bytes) -> bool:
         file = SimpleUploadedFile("export.json", content, content_type="application/json")
@@ -834,7 +834,7 @@ class DashboardDoor(Door):
         else:
             r = c.post("/export/", {"format": "markdown" if step % 2 else "json"})
         assert r.status_code == 200, r.content
-        return _http_answer(r)
+        return http_answer(r)
 
 
 @through_a_door
@@ -846,8 +846,4 @@ def test_dashboard_never_shows_or_changes_another_tenants_memory(
 
 def test_isolation_figures_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     # Runs after the door tests in this module: the total docs/reliability.md quotes.
-    attempts = sum(a for a, _ in TALLY.values())
-    leaks = sum(n for _, n in TALLY.values())
-    with capsys.disabled():
-        print(f"\nisolation[all doors]: doors={len(TALLY)} attempts={attempts} leaks={leaks}")
-    assert leaks == 0
+    report_total("isolation", TALLY, capsys)

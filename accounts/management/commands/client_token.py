@@ -14,7 +14,10 @@ from accounts.client_tokens import (
     client_token_revoke,
 )
 from accounts.models import User
+from accounts.selectors import grant_preview
 from memories.errors import DomainError
+
+DEFAULT_EXPIRY_DAYS = 90
 
 
 class Command(BaseCommand):
@@ -31,7 +34,21 @@ class Command(BaseCommand):
             help="Comma-separated: read, write, delete (or memories:read, …). Default read,write.",
         )
         create.add_argument(
-            "--expires-days", type=int, default=None, help="Expire after this many days."
+            "--categories",
+            default=None,
+            help="Comma-separated category names the token may see (sensitive ones included "
+            "by name; only memories in them), or `all`. Default: every category that is not "
+            "sensitive.",
+        )
+        expiry = create.add_mutually_exclusive_group()
+        expiry.add_argument(
+            "--expires-days",
+            type=int,
+            default=None,
+            help=f"Expire after this many days (at least 1; default {DEFAULT_EXPIRY_DAYS}).",
+        )
+        expiry.add_argument(
+            "--no-expiry", action="store_true", help="A token that never expires (explicitly)."
         )
         listing = sub.add_parser("list", help="List live tokens (never the secrets).")
         listing.add_argument("--user", required=True, help="Email of the tokens' owner.")
@@ -51,16 +68,31 @@ class Command(BaseCommand):
 
     def _create(self, user: User, opts: dict[str, Any]) -> None:
         days = opts["expires_days"]
-        expires = timezone.now() + timedelta(days=days) if days else None
+        if days is not None and days < 1:
+            raise CommandError(
+                f"--expires-days {days}: a token expires after at least 1 day. "
+                "For a token that never expires, say --no-expiry."
+            )
+        if opts["no_expiry"]:
+            expires = None
+        else:
+            expires = timezone.now() + timedelta(days=days or DEFAULT_EXPIRY_DAYS)
         issued = client_token_create(
-            user=user, name=opts["name"], scopes=opts["scopes"], expires_at=expires
+            user=user,
+            name=opts["name"],
+            scopes=opts["scopes"],
+            expires_at=expires,
+            categories=opts["categories"],
         )
+        app = issued.token.app
+        preview = grant_preview(user, app)
+        until = f"expires {expires:%Y-%m-%d}" if expires else "never expires"
         # The secret alone on stdout, so `$(manage.py client_token create …)` captures it.
         self.stdout.write(issued.secret)
         self.stderr.write(
             f"Created token {issued.token.pk} ({issued.token.prefix}…) for "
-            f"{issued.token.name!r} with {' '.join(issued.token.scopes)}. "
-            "It is shown only now; store it in the client's config."
+            f"{issued.token.name!r} with {' '.join(issued.token.scopes)}; {until}. "
+            f"{preview.sentence} It is shown only now; store it in the client's config."
         )
 
     def _list(self, user: User, opts: dict[str, Any]) -> None:

@@ -11,15 +11,28 @@ from accounts.doctor import FAIL, OK, run_checks
 
 class Command(BaseCommand):
     help = (
-        "Check a deployment from outside with no credentials: health, protected-resource "
-        "metadata, both discovery documents, PKCE, registration and the 401 challenge on /mcp."
+        "Check a deployment as connectors see it: health, protected-resource metadata, both "
+        "discovery documents (every advertised endpoint answers, iss), 401 invalid_client for an "
+        "unknown client, JSON error bodies, the 401 challenge on /mcp; with --token both MCP "
+        "protocol versions and the tool annotations; and, in this installation, the consent "
+        "page's CSP against https, loopback and app-scheme callbacks."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("url", help="The public URL, e.g. https://memory.example.com(/mcp)")
+        parser.add_argument(
+            "--token",
+            default=None,
+            help="A client token (clt_…) to connect over MCP with both protocol versions.",
+        )
+        parser.add_argument(
+            "--no-local",
+            action="store_true",
+            help="Only check from outside (skip this installation's consent page and tools).",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        report = run_checks(opts["url"])
+        report = run_checks(opts["url"], token=opts["token"], in_process=not opts["no_local"])
         for level, text in report.lines:
             line = f"{level:>4}  {text}"
             if level == OK:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 from urllib.parse import urlencode
 
@@ -21,12 +22,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--base-url",
             default="",
-            help="Origin for the printed link (default PUBLIC_URL, else http://127.0.0.1:8000).",
+            help="Origin for the printed link (default PUBLIC_URL, else http://HOST:PORT as "
+            "`serve` would listen: 127.0.0.1:8000 unless HOST/PORT are set).",
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         issued = invitation_create(created_by=None, email=opts["email"], days=opts["days"])
-        base = (opts["base_url"] or settings.PUBLIC_URL or "http://127.0.0.1:8000").rstrip("/")
+        base = (opts["base_url"] or settings.PUBLIC_URL).rstrip("/")
+        if not base:
+            host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+            base = f"http://{host}:{port}"
+            self.stderr.write(
+                f"The link assumes the server answers at {base}; if it does not, pass "
+                "--base-url https://your.host (or set PUBLIC_URL)."
+            )
         link = f"{base}{reverse('account_signup')}?{urlencode({'invite': issued.token})}"
         if settings.SIGNUP_POLICY != "invite":
             self.stderr.write(

@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp
-from memories.errors import DomainError
-from memories.imports import EXTRACTORS, import_estimate, import_execute
+from memories.errors import DomainError, LLMNotConfigured
+from memories.imports import EXTRACTORS, Estimate, import_estimate, import_execute
 from memories.ingest.detect import load_export
 from memories.ingest.types import SOURCES
 from memories.management.cli import progress_bar, user_by_email
@@ -32,7 +32,11 @@ class Command(BaseCommand):
             "--extractor",
             choices=EXTRACTORS,
             default="auto",
-            help="none: one memory per user message; llm: extract facts (EXTRACTION_MODE).",
+            help=(
+                "local: keep only what your messages say about you, worked out on this machine; "
+                "none: one memory per user message; llm: extract facts (EXTRACTION_MODE). "
+                "auto: llm when EXTRACTION_MODE names an LLM, else local."
+            ),
         )
         parser.add_argument("--limit", type=int, help="Only the first N conversations/memories.")
         parser.add_argument("--yes", action="store_true", help="Import (otherwise a dry run).")
@@ -45,6 +49,10 @@ class Command(BaseCommand):
             estimate = import_estimate(
                 export=export, extractor=opts["extractor"], limit=opts["limit"]
             )
+        except LLMNotConfigured:
+            raise CommandError(
+                "--extractor llm needs an LLM: set EXTRACTION_MODE (anthropic, openai or ollama)."
+            ) from None
         except DomainError as exc:
             raise CommandError(exc.message) from None
         self.stdout.write(
@@ -55,6 +63,7 @@ class Command(BaseCommand):
             f"extractor {estimate.extractor}; estimated cost ${estimate.cost_usd:.2f}."
         )
         self.stdout.write(estimate.note)
+        self._local_preview(estimate)
         if not opts["yes"]:
             self.stdout.write("Dry run: nothing was imported. Add --yes to import.")
             return
@@ -75,5 +84,26 @@ class Command(BaseCommand):
             f"{run.memories_created} new, {run.memories_existing} already known, "
             f"{run.messages_skipped_deleted} not brought back (deleted by the user)."
         )
+        if run.extractor == "local":
+            self.stdout.write(
+                f"Local extractor: {run.messages_examined} of your messages examined, "
+                f"{run.messages_kept} kept."
+            )
         for error in run.errors:
             self.stdout.write(f"  failed {error['id']}: {error['error']}")
+
+    def _local_preview(self, estimate: Estimate) -> None:
+        if estimate.kept_messages is None:
+            return
+        measured = (
+            f"estimated on {estimate.sampled_messages} of them"
+            if estimate.sampled_messages < estimate.user_messages
+            else "all of them read"
+        )
+        self.stdout.write(
+            f"Would keep {estimate.kept_messages} of your {estimate.user_messages} messages, as "
+            f"{estimate.kept_memories} memories ({measured})."
+            + (" For example:" if estimate.sample else "")
+        )
+        for text in estimate.sample:
+            self.stdout.write(f"  - {text}")

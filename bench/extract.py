@@ -1,0 +1,344 @@
+"""The local extractor against hand-labelled chat messages, and its speed.
+
+    uv run python -m bench extract [--split dev|heldout] [--repeat 3] [--show] [--sweep]
+                                   [--check-facts N] [--json]
+
+Message level: a message is *kept* when the extractor makes at least one memory of it, and
+*fact-bearing* when its label lists at least one lasting fact. Precision = kept and
+fact-bearing / kept; recall = kept and fact-bearing / fact-bearing.
+
+Fact level: a gold fact is *covered* when one of the memories made from its message matches it:
+cosine similarity of the two embeddings >= FACT_COSINE, or at least FACT_WORDS of the fact's
+content words (memories/extraction/repeats.content_words) appear in the memory. Recall = covered
+facts / all facts. `--check-facts N` prints N decisions at random and N near the thresholds
+(cosine 0.4-0.7 or words 0.3-0.7), to check the rule by hand.
+
+Throughput: the extractor over every message of the split, against the raw embedding rate of
+the same message texts, timed alternately in the same run (`--repeat` rounds; medians).
+Prints readable lines, then one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "memories" / "data"
+SPLITS = {"dev": DATA / "extraction_dev.txt", "heldout": DATA / "extraction_heldout.txt"}
+FACT_COSINE = 0.55
+FACT_WORDS = 0.5
+
+
+@dataclass(frozen=True)
+class Example:
+    id: str
+    tags: tuple[str, ...]
+    text: str
+    facts: tuple[str, ...]
+
+    @property
+    def fact_bearing(self) -> bool:
+        return bool(self.facts)
+
+
+def load(path: Path) -> list[Example]:
+    """Read a labelled set (format: the header of tests/memories/data/extraction_dev.txt)."""
+    examples: list[Example] = []
+    current: dict[str, Any] | None = None
+
+    def close() -> None:
+        if current is None:
+            return
+        where = f"{path.name}: {current['id']}"
+        if not current["none"] and not current["facts"]:
+            raise ValueError(f"{where} has no labels (%fact lines or %none)")
+        if current["none"] and current["facts"]:
+            raise ValueError(f"{where} has both %none and %fact lines")
+        kind = "pos" if current["facts"] else "neg"
+        if kind not in current["tags"]:
+            raise ValueError(f"{where} is tagged {current['tags']} but its labels make it {kind}")
+        text = "\n".join(current["lines"]).strip()
+        if not text:
+            raise ValueError(f"{where} has no message")
+        examples.append(Example(current["id"], current["tags"], text, tuple(current["facts"])))
+
+    for line in path.read_text().split("\n"):
+        if line.startswith("%% "):
+            close()
+            head = line[3:].split()
+            current = {"id": head[0], "tags": tuple(head[1:]), "lines": [], "facts": []}
+            current["none"] = False
+        elif current is None:
+            continue
+        elif line.startswith("%fact "):
+            current["facts"].append(line[len("%fact ") :].strip())
+        elif line.strip() == "%none":
+            current["none"] = True
+        elif current["facts"] or current["none"]:
+            if line.strip():
+                raise ValueError(f"{path.name}: {current['id']} has text after its labels")
+        else:
+            current["lines"].append(line)
+    close()
+    ids = [e.id for e in examples]
+    if len(ids) != len(set(ids)):
+        raise ValueError(f"{path.name}: duplicate ids")
+    return examples
+
+
+def message_scores(gold: Sequence[bool], kept: Sequence[bool]) -> dict[str, Any]:
+    tp = sum(1 for g, k in zip(gold, kept, strict=True) if g and k)
+    fp = sum(1 for g, k in zip(gold, kept, strict=True) if k and not g)
+    fn = sum(1 for g, k in zip(gold, kept, strict=True) if g and not k)
+    return {
+        "precision": round(tp / (tp + fp), 3) if tp + fp else 0.0,
+        "recall": round(tp / (tp + fn), 3) if tp + fn else 0.0,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": len(gold) - tp - fp - fn,
+    }
+
+
+@dataclass(frozen=True)
+class FactMatch:
+    example: str
+    fact: str
+    memory: str  # the best memory of the message ('' when it made none)
+    cosine: float
+    words: float
+    covered: bool
+
+
+def match_facts(examples: Sequence[Example], memories: Sequence[Sequence[str]]) -> list[FactMatch]:
+    """Each gold fact against the memories made from its own message."""
+    import numpy as np
+
+    from memories.embeddings import get_embedder
+    from memories.extraction.repeats import content_words
+
+    facts = [(e, f) for e in examples for f in e.facts]
+    texts = sorted({f for _, f in facts} | {m for ms in memories for m in ms})
+    vectors = dict(zip(texts, get_embedder().embed(texts), strict=True))
+
+    def unit(text: str) -> Any:
+        v = vectors[text]
+        return v / max(float(np.linalg.norm(v)), 1e-12)
+
+    by_id = {e.id: list(ms) for e, ms in zip(examples, memories, strict=True)}
+    out: list[FactMatch] = []
+    for example, fact in facts:
+        want = content_words(fact)
+        best: FactMatch | None = None
+        for memory in by_id[example.id]:
+            cosine = float(unit(fact) @ unit(memory))
+            words = len(want & content_words(memory)) / len(want) if want else 0.0
+            covered = cosine >= FACT_COSINE or words >= FACT_WORDS
+            candidate = FactMatch(example.id, fact, memory, cosine, words, covered)
+            if best is None or (candidate.covered, cosine + words) > (
+                best.covered,
+                best.cosine + best.words,
+            ):
+                best = candidate
+        out.append(best or FactMatch(example.id, fact, "", 0.0, 0.0, False))
+    return out
+
+
+def memory_precision(
+    examples: Sequence[Example], memories: Sequence[Sequence[str]], facts: Sequence[FactMatch]
+) -> float:
+    """Share of memories that are the best match of a gold fact of their message (or match one
+    by the same rule): a memory that states no labelled fact counts against it."""
+    import numpy as np
+
+    from memories.embeddings import get_embedder
+    from memories.extraction.repeats import content_words
+
+    best = {(f.example, f.memory) for f in facts if f.covered}
+    flat = [(e, m) for e, ms in zip(examples, memories, strict=True) for m in ms]
+    if not flat:
+        return 0.0
+    texts = sorted({m for _, m in flat} | {f for e, _ in flat for f in e.facts})
+    vectors = dict(zip(texts, get_embedder().embed(texts), strict=True))
+
+    def cos(a: str, b: str) -> float:
+        va, vb = vectors[a], vectors[b]
+        return float(va @ vb / max(float(np.linalg.norm(va) * np.linalg.norm(vb)), 1e-12))
+
+    def states_a_fact(example: Example, memory: str) -> bool:
+        if (example.id, memory) in best:
+            return True
+        for fact in example.facts:
+            want = content_words(fact)
+            words = len(want & content_words(memory)) / len(want) if want else 0.0
+            if cos(fact, memory) >= FACT_COSINE or words >= FACT_WORDS:
+                return True
+        return False
+
+    return round(sum(states_a_fact(e, m) for e, m in flat) / len(flat), 3)
+
+
+def by_tag(examples: Sequence[Example], kept: Sequence[bool]) -> dict[str, dict[str, int]]:
+    """Right decisions per tag (keep a fact-bearing message, drop the others)."""
+    out: dict[str, dict[str, int]] = {}
+    for example, k in zip(examples, kept, strict=True):
+        for tag in example.tags:
+            row = out.setdefault(tag, {"n": 0, "right": 0})
+            row["n"] += 1
+            row["right"] += int(k == example.fact_bearing)
+    return dict(sorted(out.items()))
+
+
+def _throughput(texts: Sequence[str], repeat: int) -> dict[str, Any]:
+    from memories.embeddings import get_embedder
+    from memories.extraction.local import local_extractor
+
+    embedder, extractor = get_embedder(), local_extractor()
+    raw: list[float] = []
+    local: list[float] = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        embedder.embed(texts)
+        raw.append(len(texts) / (time.perf_counter() - t0))
+        t0 = time.perf_counter()
+        extractor.extract(texts)
+        local.append(len(texts) / (time.perf_counter() - t0))
+    raw_rate, local_rate = statistics.median(raw), statistics.median(local)
+    return {
+        "messages": len(texts),
+        "raw_embed_messages_per_s": round(raw_rate, 1),
+        "local_messages_per_s": round(local_rate, 1),
+        "ratio": round(local_rate / raw_rate, 2),
+        "rounds": repeat,
+    }
+
+
+def evaluate(examples: Sequence[Example], threshold: float | None = None) -> dict[str, Any]:
+    from memories.extraction.local import LocalThresholds, local_extractor
+
+    extractor = local_extractor()
+    if threshold is not None:
+        extractor.thresholds = LocalThresholds(threshold=threshold)
+    try:
+        kept = extractor.extract([e.text for e in examples])
+    finally:
+        extractor.thresholds = LocalThresholds()
+    memories = [[k.text for k in ks] for ks in kept]
+    gold = [e.fact_bearing for e in examples]
+    decided = [bool(ms) for ms in memories]
+    facts = match_facts(examples, memories)
+    return {
+        "n": len(examples),
+        "fact_bearing": sum(gold),
+        "without_facts_share": round(1 - sum(gold) / len(gold), 3),
+        "message": message_scores(gold, decided),
+        "fact_recall": round(sum(f.covered for f in facts) / len(facts), 3) if facts else 0.0,
+        "facts": len(facts),
+        "memories": sum(len(ms) for ms in memories),
+        "memory_precision": memory_precision(examples, memories, facts),
+        "by_tag": by_tag(examples, decided),
+        "_memories": memories,
+        "_facts": facts,
+    }
+
+
+def _temporary_home() -> None:
+    """Like every benchmark: a throwaway CONTEXT_LAYER_HOME (the model folder goes there)."""
+    home = tempfile.mkdtemp(prefix="contextlayer-bench-")
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    os.environ["CONTEXT_LAYER_HOME"] = home
+    os.environ["DJANGO_SETTINGS_MODULE"] = "contextlayer.settings"
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+
+
+def _print_errors(examples: Sequence[Example], result: dict[str, Any]) -> None:
+    for example, memories in zip(examples, result["_memories"], strict=True):
+        if bool(memories) != example.fact_bearing:
+            kind = "FP" if memories else "FN"
+            print(f"  {kind} {example.id} {' '.join(example.tags)}: {example.text[:100]!r}")
+            for memory in memories:
+                print(f"       kept: {memory!r}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench extract", description=__doc__)
+    parser.add_argument("--split", choices=tuple(SPLITS), action="append")
+    parser.add_argument("--repeat", type=int, default=3, help="throughput rounds (median)")
+    parser.add_argument("--show", action="store_true", help="print every wrong decision")
+    parser.add_argument("--sweep", action="store_true", help="precision/recall per threshold")
+    parser.add_argument("--check-facts", type=int, default=0, metavar="N")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON only")
+    args = parser.parse_args(argv)
+    _temporary_home()
+    from memories.embeddings import get_embedder
+    from memories.extraction.local import local_extractor
+
+    local_extractor()  # model loaded and prototypes embedded before anything is timed
+    splits = args.split or list(SPLITS)
+    report: dict[str, Any] = {"benchmark": "extract", "model": get_embedder().model_name}
+    for split in splits:
+        examples = load(SPLITS[split])
+        result = evaluate(examples)
+        result["throughput"] = _throughput([e.text for e in examples], args.repeat)
+        if args.sweep:
+            result["sweep"] = {
+                str(t): evaluate(examples, t)["message"]
+                for t in (-0.1, -0.05, 0.0, 0.05, 0.1, 0.15)
+            }
+        if not args.json:
+            m, tp = result["message"], result["throughput"]
+            print(
+                f"\n{split}: {result['n']} messages ({result['fact_bearing']} fact-bearing, "
+                f"{result['without_facts_share']:.0%} without facts), {result['memories']} memories"
+            )
+            print(
+                f"  message precision {m['precision']}  recall {m['recall']}  "
+                f"(tp {m['tp']} fp {m['fp']} fn {m['fn']} tn {m['tn']})"
+            )
+            print(
+                f"  fact recall {result['fact_recall']} of {result['facts']} facts; "
+                f"{result['memory_precision']:.0%} of memories state a labelled fact"
+            )
+            print(
+                f"  throughput {tp['local_messages_per_s']} messages/s against raw embedding "
+                f"{tp['raw_embed_messages_per_s']} messages/s: ratio {tp['ratio']}"
+            )
+            tags = ", ".join(f"{t} {v['right']}/{v['n']}" for t, v in result["by_tag"].items())
+            print(f"  right decisions by tag: {tags}")
+            for t, s in result.get("sweep", {}).items():
+                print(f"  threshold {t}: precision {s['precision']} recall {s['recall']}")
+            if args.show:
+                _print_errors(examples, result)
+            if args.check_facts:
+                facts = result["_facts"]
+                rng = random.Random(17)
+                near = [f for f in facts if 0.4 <= f.cosine < 0.7 or 0.3 <= f.words < 0.7]
+                sample = rng.sample(facts, min(args.check_facts, len(facts)))
+                sample += rng.sample(near, min(args.check_facts, len(near)))
+                for f in sample:
+                    print(
+                        f"  check {f.example} covered={f.covered} cos={f.cosine:.2f} "
+                        f"words={f.words:.2f}: {f.fact!r} <- {f.memory!r}"
+                    )
+        report[split] = {k: v for k, v in result.items() if not k.startswith("_")}
+    print(json.dumps(report, indent=2 if args.json else None), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,117 @@
+"""The local extractor: lasting facts about the writer from chat messages, on this machine.
+
+For imports only (`--extractor local`): what an assistant sends to `add_memory` is already a
+chosen fact. Two halves:
+
+1. Rules (`local_rules.py`) cut pasted material away, split the message into clauses and drop
+   the ones that cannot be a lasting self-statement (no first person, questions, requests,
+   hypotheticals, meta-talk, states of the moment; role-play drops the whole message).
+2. The embedding model scores each surviving clause the way the category classifier scores a
+   memory: the mean of its best cosine similarities to lasting self-statements (the category
+   examples plus `local_prototypes.LASTING`) minus the same against first-person clauses that
+   are not lasting facts (`local_prototypes.NOT_LASTING`). A clause at or above `threshold`
+   becomes a memory, in the writer's own words.
+
+Only the clauses that survive the rules are embedded, and their vectors are handed to the
+import, which stores them as the memories' embeddings: no text is embedded twice.
+
+A message that is not English is never split: it is kept whole when it reads as a
+self-statement in a language `local_rules.LANGUAGES` knows, dropped otherwise (see
+`local_rules.foreign_verdict`). The English-first model is not asked to judge it.
+
+Thresholds were tuned on tests/memories/data/extraction_dev.txt only;
+`uv run python -m bench extract` reports it and the held-out set.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from memories.categories import DEFAULT_CATEGORIES
+from memories.classify import _normalised, _prototype_vectors
+from memories.embeddings import get_embedder
+from memories.extraction.local_prototypes import LASTING, NOT_LASTING
+from memories.extraction.local_rules import candidate_clauses, foreign_verdict, looks_english
+
+
+@dataclass(frozen=True)
+class Kept:
+    """One memory the extractor keeps: the writer's words, and their embedding."""
+
+    text: str
+    vector: np.ndarray
+    score: float  # lasting minus not lasting; 1.0 for a foreign message kept whole
+    whole: bool = False  # a non-English message kept as it is
+
+
+@dataclass(frozen=True)
+class LocalThresholds:
+    threshold: float = 0.0  # keep a clause whose score is at least this
+    top_k: int = 3  # prototypes averaged on each side
+
+
+DEFAULT_LOCAL_THRESHOLDS = LocalThresholds()
+
+
+class LocalExtractor:
+    """Cheap once built: the prototypes are embedded once per process and model."""
+
+    def __init__(self, thresholds: LocalThresholds = DEFAULT_LOCAL_THRESHOLDS) -> None:
+        self.thresholds = thresholds
+        lasting = [*LASTING, *(e for c in DEFAULT_CATEGORIES for e in c.examples)]
+        self._lasting = _normalised(_prototype_vectors(lasting))
+        self._not_lasting = _normalised(_prototype_vectors(list(NOT_LASTING)))
+
+    def _side(self, sims: np.ndarray) -> np.ndarray:
+        k = min(self.thresholds.top_k, sims.shape[1])
+        return np.sort(sims, axis=1)[:, -k:].mean(axis=1)
+
+    def scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        if len(vectors) == 0:
+            return np.zeros(0, dtype=np.float32)
+        unit = _normalised(vectors)
+        return self._side(unit @ self._lasting.T) - self._side(unit @ self._not_lasting.T)
+
+    def extract(self, messages: Sequence[str]) -> list[list[Kept]]:
+        """For each message, the memories it yields (often none), in message order."""
+        owners: list[int] = []
+        texts: list[str] = []
+        whole: list[bool] = []
+        for index, message in enumerate(messages):
+            if looks_english(message):
+                clauses = candidate_clauses(message)
+                owners.extend([index] * len(clauses))
+                texts.extend(clauses)
+                whole.extend([False] * len(clauses))
+            elif foreign_verdict(message):
+                owners.append(index)
+                texts.append(message.strip())
+                whole.append(True)
+        vectors = get_embedder().embed(texts)
+        scores = self.scores(vectors)
+        out: list[list[Kept]] = [[] for _ in messages]
+        for owner, text, vector, score, is_whole in zip(
+            owners, texts, vectors, scores, whole, strict=True
+        ):
+            if is_whole:
+                out[owner].append(Kept(text, vector, 1.0, whole=True))
+            elif score >= self.thresholds.threshold:
+                out[owner].append(Kept(text, vector, float(score)))
+        return out
+
+
+_extractors: dict[str, LocalExtractor] = {}
+_lock = threading.Lock()
+
+
+def local_extractor() -> LocalExtractor:
+    """The extractor for the current embedding model, built once per process."""
+    model = get_embedder().model_name
+    with _lock:
+        if model not in _extractors:
+            _extractors[model] = LocalExtractor()
+        return _extractors[model]

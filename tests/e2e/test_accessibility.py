@@ -1,0 +1,139 @@
+"""Every dashboard page, checked with axe-core in Chromium, in the light and the dark theme.
+
+axe-core is vendored (tests/e2e/vendor/axe-core, see its README) and injected by Playwright as an
+init script, outside the page's Content-Security-Policy: the pages themselves never load it.
+A serious or critical violation fails the test, naming the page, the rule and the elements.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from accounts.actors import Actor, owner_actor
+from accounts.client_tokens import client_token_create
+from accounts.models import ALL_SCOPES, ConnectedApp, User
+from memories import services
+from memories.erasure import user_erase
+from memories.models import ImportRun, Memory
+from tests.e2e.conftest import TIMEOUT, sign_in
+from tests.e2e.seed import seed_store
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
+BLOCKING = ("serious", "critical")
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    source = AXE.read_bytes()
+    assert hashlib.sha256(source).hexdigest() == AXE_SHA256, "axe.min.js is not the vendored file"
+    return source.decode()
+
+
+def violations(page: Any, where: str, rules: list[str] | None = None) -> list[str]:
+    """The page's serious and critical violations (of `rules`, or of every rule), one a line."""
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if rules:
+        options["runOnly"] = {"type": "rule", "values": rules}
+    result = page.evaluate("options => axe.run(document, options)", options)
+    found = []
+    for v in result["violations"]:
+        if v["impact"] in BLOCKING:
+            targets = ", ".join(str(n["target"]) for n in v["nodes"][:4])
+            found.append(f"{where}: {v['id']} ({v['impact']}): {v['help']} — {targets}")
+    return found
+
+
+def pages_of(owner: User, owner_dash: Actor) -> list[str]:
+    """A store with something on every page: memories with history, apps, an import, a token,
+    a pending proposal and an earlier erasure's receipt."""
+    services.memory_create(actor=owner_dash, text="Erased before the store was refilled")
+    receipt = user_erase(actor=owner_dash)  # so the erase page lists an earlier receipt
+    owner_dash = owner_actor(owner)  # the erasure removed the dashboard door; a new one opens
+    seed_store(owner, owner_dash)
+    edited = Memory.objects.get(text__startswith="Prefers aisle")
+    app = ConnectedApp.objects.get(owner=owner, name="Cursor")
+    client_token_create(user=owner, name="Laptop", scopes=list(ALL_SCOPES))
+    run = ImportRun.objects.create(
+        owner=owner,
+        source="chatgpt",
+        extractor="none",
+        status=ImportRun.Status.DONE,
+        filename="chatgpt-export.zip",
+        conversations_total=4,
+        conversations_done=4,
+        conversations_imported=4,
+        memories_created=4,
+    )
+    return [
+        "/",
+        "/?q=lisbon",
+        f"/memories/{edited.id}/",
+        f"/memories/{edited.id}/delete/",
+        "/map/",
+        "/activity/",
+        "/review/",
+        "/apps/",
+        f"/apps/{app.pk}/edit",
+        "/connect/",
+        "/import/",
+        f"/import/{run.pk}/",
+        "/export/",
+        "/erase/",
+        f"/erase/receipts/{receipt.pk}/",
+    ]
+
+
+@pytest.fixture
+def context_for(browser: Any, live_server: Any, axe_source: str) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def make(scheme: str, width: int = 1280) -> Any:
+        context = browser.new_context(
+            base_url=live_server.url, viewport={"width": width, "height": 900}, color_scheme=scheme
+        )
+        context.set_default_timeout(TIMEOUT)
+        context.add_init_script(script=axe_source)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def test_every_dashboard_page_has_no_serious_accessibility_violations(
+    context_for: Any, owner: User, owner_dash: Actor
+) -> None:
+    paths = pages_of(owner, owner_dash)
+    found: list[str] = []
+    # Light: every rule. Dark: the same markup, other colours, so colour contrast only.
+    for scheme, rules in (("light", None), ("dark", ["color-contrast"])):
+        page = context_for(scheme).new_page()
+        page.goto("/accounts/login/")
+        found += violations(page, f"[{scheme}] /accounts/login/", rules)
+        sign_in(page)
+        for path in paths:
+            response = page.goto(path)
+            assert response is not None and response.status < 400, path
+            found += violations(page, f"[{scheme}] {path}", rules)
+        # Fragments that only exist after a click: the add form, a row's editor and confirmation.
+        page.goto("/")
+        page.get_by_text("Add memory").click()
+        found += violations(page, f"[{scheme}] / (add form open)", rules)
+        page.keyboard.press("Escape")
+        page.locator("#memory-rows li.memory").first.get_by_role("link", name="Edit").click()
+        page.locator("li.memory.editing textarea").wait_for()
+        found += violations(page, f"[{scheme}] / (row editor)", rules)
+        page.locator("li.memory.editing").get_by_role("link", name="Cancel").click()
+        page.locator("#memory-rows li.memory").first.get_by_role("link", name="Delete").click()
+        page.get_by_text("Delete this memory for good?").wait_for()
+        found += violations(page, f"[{scheme}] / (delete confirmation)", rules)
+    assert found == [], "\n".join(found)

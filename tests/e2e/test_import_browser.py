@@ -1,0 +1,57 @@
+"""Importing a chat export in a real browser without an LLM: the local extractor is what the
+person gets unless they choose otherwise, and the dry run shows them what it would keep."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from memories.models import Memory
+from tests.e2e.conftest import sign_in
+from tests.memories.exports import claude_export
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+
+
+def test_an_import_without_an_llm_keeps_only_what_the_person_said_about_themselves(
+    page: Any,
+    owner: User,
+    tmp_path: Path,
+    settings: Any,
+) -> None:
+    settings.IMPORT_UPLOAD_DIR = tmp_path / "uploads"
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(claude_export()))
+    sign_in(page)
+
+    page.goto("/import/")
+    choice = page.locator("select[name=extractor]")
+    assert choice.input_value() == "local"
+    assert choice.locator("option").all_inner_texts() == [
+        "Local: keep only what I said about myself, worked out on this server",
+        "None: every message I wrote, as written",
+    ]
+    page.set_input_files("input[name=file]", str(export))
+    page.click("text=Check the file")
+    page.wait_for_url(re.compile(r"/import/[0-9a-f-]+/$"))
+
+    preview = page.locator("section[aria-labelledby=local-preview-heading]")
+    text = preview.inner_text()
+    assert re.search(r"Exactly \d of the 4 messages you wrote", text), text
+    examples = preview.locator("li").all_inner_texts()
+    assert "I am vegetarian" in examples and "I live in Lisbon." in examples
+    assert not any("review my CV" in e for e in examples)
+    assert not Memory.objects.exists()  # a dry run
+
+    page.click("text=Start the import")
+    page.wait_for_selector("text=The local extractor read 4 of your messages")
+    texts = set(Memory.objects.filter(owner=owner).values_list("text", flat=True))
+    assert {"I am vegetarian", "I live in Lisbon."} <= texts
+    assert not any("CV" in t for t in texts)
+    assert page.csp_violations == []
