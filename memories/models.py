@@ -96,7 +96,8 @@ class Memory(OwnedRow):
             models.Index(fields=["owner", "state"], name="memory_owner_state"),
             # No plain GIN on `tsv`: one shared index made every user's search fetch every other
             # user's matches. Search matches through `memory_owner_lexemes` instead, a GIN index
-            # of owner-prefixed lexeme keys (raw SQL, migration 0006; see memories/search.py).
+            # of owner-prefixed lexeme keys (raw SQL, migration `search_owner_lexemes`; see
+            # memories/search.py).
             GinIndex(fields=["categories"], name="memory_categories_gin"),
             models.Index(
                 fields=["echo_of"], condition=models.Q(echo_of__isnull=False), name="memory_echo_of"
@@ -128,10 +129,12 @@ class Memory(OwnedRow):
 
 
 class SearchStats(OwnedRow):
-    """Corpus statistics of a user's searchable memories (active, not superseded), for BM25.
+    """Corpus statistics of a user's searchable memories (active, not superseded, not an app's
+    echo: what the owner's doors search), for BM25.
 
-    Kept by database triggers on `memories_memory` (migration 0005), in the same transaction as
-    every write to it, whichever path makes the write (service layer, raw SQL, cascades). Every
+    Kept by database triggers on `memories_memory` (migration `search_stats`), in the same
+    transaction as every write to it, whichever path makes the write (service layer, raw SQL,
+    cascades). Every
     change to the user's memories also takes a new `generation` from one sequence: a
     per-process cache of the user's vectors is current exactly when its generation is the stored
     one (a sequence never hands out a value twice, even after a rollback).

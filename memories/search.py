@@ -19,17 +19,23 @@ Every part is absolute, not normalised per query (the old min-max fusion always 
 result the same score), so a score means the same for every query and MIN_SCORE separates
 matches from filler.
 
-Two ways to compute it, with the same results (tests/memories/test_search.py):
+Two ways to find the best, with the same results and the same scores (tests/memories/
+test_search.py):
 - the in-memory index (`memories/search_index.py`): every searchable memory of the user scored by
-  both arms in numpy; the exact top `limit`;
+  both arms in numpy;
 - in PostgreSQL, for a user whose index does not fit the process's budget (or with the cache
   off): the dense arm is an exact scan of the user's vectors, the lexical arm matches through a
-  GIN index of owner-salted lexeme keys (`memory_owner_lexemes`, migration 0006) with the corpus
-  statistics kept per user by a trigger (`SearchStats`); each arm gives its best ARM_DEPTH and
-  the union is scored.
+  GIN index of owner-salted lexeme keys (`memory_owner_lexemes`, migration `search_owner_lexemes`)
+  with the corpus statistics kept per user by a trigger (`SearchStats`); each arm gives its best
+  ARM_DEPTH, and the arms look deeper until nothing outside both could beat what was found.
+Either way the scores are only used to choose candidates; each candidate's score is then computed
+exactly (`exact_cosines`, `Corpus.bm25`, `relevance_of`), with the same bits whatever path, store
+size or other rows: BLAS gives a row's dot product different last bits depending on its place in
+the matrix, which would let a memory the caller may not see change the scores it is shown.
 BM25 is computed over what the caller may see (document frequencies, count and average length of
-the visible memories), exactly like the full pass it replaced: an app's scores never depend on
-memories it may not see.
+the visible memories), exactly like the full pass it replaced: an app's scores and results never
+depend on memories it may not see (tests/memories/test_search_bm25.py,
+tests/memories/test_consent_oracles.py).
 
 Why not `ts_rank`: it has no IDF, and on LoCoMo it loses to plain BM25. Why no ANN index: a
 filtered HNSW scan silently drops a small tenant's rows in a big shared table; an exact scan of one
@@ -63,12 +69,17 @@ UNKNOWN_FLOOR = 0.25
 # Not tuned (every LoCoMo conversation is larger): a store of a few hundred memories counts in full.
 STORE_FULL = 200
 MIN_SCORE = 0.15
-# How deep each arm looks in PostgreSQL before the union is scored (the in-memory index scores
-# every memory).
+# How deep each arm looks in PostgreSQL at first (the in-memory index scores every memory).
 ARM_DEPTH = 100
+# How far a cosine from BLAS or pgvector (float32 sums) may be from the exact one: 384 products of
+# unit vectors lose at most 384 * 2^-24 = 2.3e-5; a generous margin.
+COSINE_ERROR = 1e-3
+# The same for a relevance computed in numpy (its pow may differ from libm's in the last bits).
+SCORE_ERROR = 1e-9
 
-# Which rows search may return at all, before the consent rule. The stats trigger (migration 0005)
-# and the in-memory index count the same rows: keep the three equal.
+# Which rows search may return at all, before the consent rule: the in-memory index holds them.
+# The stats trigger (migration `search_stats`) counts them without apps' echoes (the owner's
+# view): keep the three equal.
 ELIGIBLE = "m.state = 'active' AND m.superseded_by_id IS NULL"
 
 _FILTERS = f"""
@@ -138,10 +149,125 @@ def relevance(
     return evidence * (1 - (1 - w.unknown_floor) * absent * size)
 
 
+def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights = Weights()) -> float:
+    """`relevance` of one memory, in Python's floats: the score a caller is shown. Computed the
+    same way on every path, for every store, so it depends on nothing but the memory and
+    `corpus` (numpy's vectorised pow may differ in the last bits with the array's length)."""
+    semantic = 0.0 if math.isnan(cosine) else min(max(cosine / w.cosine_full, 0.0), 1.0)
+    ideal, known = corpus.ideal, corpus.known
+    if ideal > 0:
+        keyword = min(max(bm25 / (w.keyword_full * ideal), 0.0), 1.0)
+        absent = 1 - known / ideal
+    else:
+        keyword, absent = 0.0, 0.0
+    evidence = 1 - (1 - semantic) ** w.semantic_weight * (1 - keyword) ** w.keyword_weight
+    size = min(corpus.documents / w.store_full, 1.0)
+    return evidence * (1 - (1 - w.unknown_floor) * absent * size)
+
+
+def _bounds(cosine: np.ndarray, bm25: np.ndarray, corpus: Corpus) -> tuple[np.ndarray, np.ndarray]:
+    """Below and above each memory's exact relevance, from approximate cosines and BM25s
+    (`relevance` grows with both)."""
+
+    def at(cos: np.ndarray, kw: np.ndarray) -> np.ndarray:
+        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.documents)
+
+    low = at(cosine - COSINE_ERROR, bm25 * (1 - SCORE_ERROR)) - SCORE_ERROR
+    high = at(cosine + COSINE_ERROR, bm25 * (1 + SCORE_ERROR)) + SCORE_ERROR
+    return low, high
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """What BM25 knows of the caller's visible memories for one query: the query's lexeme keys
+    (in the query's order), how many visible memories hold each, and the count and total length
+    of the visible memories. A function of the visible memories alone, whichever path counted."""
+
+    keys: tuple[int, ...]
+    df: tuple[int, ...]
+    documents: int
+    length: int
+    k1: float = BM25_K1
+    b: float = BM25_B
+
+    @property
+    def idf(self) -> list[float]:
+        n = self.documents
+        return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
+
+    @property
+    def ideal(self) -> float:
+        """The query's ideal BM25: the sum of its lexemes' idf."""
+        return sum(self.idf)
+
+    @property
+    def known(self) -> float:
+        """The part of `ideal` from lexemes some visible memory holds."""
+        return sum(idf for idf, df in zip(self.idf, self.df, strict=True) if df)
+
+    @property
+    def avgdl(self) -> float:
+        return max(self.length / self.documents, 1.0) if self.documents else 1.0
+
+    def term(self, idf: float, tf: Any, dl: Any) -> Any:
+        """One lexeme's part of BM25, for floats or numpy arrays alike (the same operations in
+        the same order: the same bits)."""
+        k1, b = self.k1, self.b
+        return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / self.avgdl))
+
+    def bm25(self, dl: int, tf: dict[int, int]) -> float:
+        """One memory's BM25 from its length and its count of each query lexeme; summed in the
+        query's order, as the in-memory index sums its arrays."""
+        score = 0.0
+        for key, idf in zip(self.keys, self.idf, strict=True):
+            if tf.get(key):
+                score += self.term(idf, float(tf[key]), float(dl))
+        return score
+
+
+def exact_cosines(vectors: np.ndarray, qvec: np.ndarray) -> np.ndarray:
+    """The cosine of each row of `vectors` (float32) with `qvec`, the same bits for a row
+    wherever it is: float32 products are exact in float64, summed in order (`cumsum` cannot
+    reorder). NaN for a zero vector."""
+    v = np.asarray(vectors, dtype=np.float64).reshape(-1, search_index.DIMS)
+    q = np.asarray(qvec, dtype=np.float32).astype(np.float64)
+    dot = np.cumsum(v * q, axis=1)[:, -1] if len(v) else np.zeros(0)
+    vv = np.cumsum(v * v, axis=1)[:, -1] if len(v) else np.zeros(0)
+    qq = float(np.cumsum(q * q)[-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(vv * qq > 0, dot / np.sqrt(vv * qq), np.nan)
+
+
+def _pick(low: np.ndarray, high: np.ndarray, count: int, floor: float) -> np.ndarray:
+    """Positions that may be among the `count` best exact scores of at least `floor`, when each
+    exact score lies in [low, high] (NaN: not a candidate)."""
+    sure = low[low >= floor]
+    threshold = floor
+    if len(sure) >= count:
+        threshold = max(floor, float(np.partition(sure, len(sure) - count)[len(sure) - count]))
+    return np.flatnonzero(high >= threshold)
+
+
 @dataclass(frozen=True)
 class Candidate:
     id: uuid.UUID
     score: float
+
+
+def _best_of(
+    ids: Sequence[uuid.UUID], scores: Sequence[float] | np.ndarray, count: int, floor: float
+) -> list[Candidate]:
+    """The `count` best exact scores of at least `floor`, ties by id (as PostgreSQL orders
+    uuids)."""
+    found = [Candidate(m, float(s)) for m, s in zip(ids, scores, strict=True) if s >= floor]
+    found.sort(key=lambda c: (-c.score, c.id.bytes))
+    return found[:count]
+
+
+def _complete(found: list[Candidate], count: int, floor: float, outside: float) -> bool:
+    """Whether no memory scoring at most `outside` could still be among the best `count`."""
+    threshold = found[-1].score if len(found) == count else floor
+    return outside < threshold
 
 
 # ---- one search's view of one user ------------------------------------------------------------
@@ -152,6 +278,8 @@ FROM (SELECT ARRAY(SELECT hashtextextended(lexeme, 0)
                    FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))) AS keys) k
 LEFT JOIN memories_searchstats s ON s.owner_id = %(owner)s
 """
+
+NOT_A_CANDIDATE = float("nan")
 
 
 class UserSearch:
@@ -173,8 +301,8 @@ class UserSearch:
         self.visible = visible
         self.params = {"category": None, **params}
         self.query = query
-        # The owner's own doors without a category see every searchable memory: no mask, and
-        # the trigger-kept totals are their corpus.
+        # The owner's own doors without a category see every searchable memory but apps'
+        # echoes: the trigger-kept totals are their corpus, the index's owner view their mask.
         self.whole = whole_store and self.params["category"] is None
         self.index: search_index.UserIndex | None = None
         self.mask: np.ndarray | None = None
@@ -190,7 +318,7 @@ class UserSearch:
         self.generation = None if generation is None else int(generation)
         self.changes_from = None if changes_from is None else int(changes_from)
         self.documents, self.length = int(documents or 0), int(length or 0)
-        self.keys = [int(k) for k in keys]
+        self.keys = tuple(dict.fromkeys(int(k) for k in keys))
 
     def _open_index(self) -> bool:
         """Use the index if it fits; False when the user's memories changed under us."""
@@ -210,54 +338,66 @@ class UserSearch:
         index, mask = found
         if view is not None and mask is None:
             return False
-        self.index, self.mask = index, mask
+        self.index, self.mask = index, (index.owner_view if view is None else mask)
         return True
 
     # -- the arms, apart (tests, benchmarks, related memories) --
 
     def dense(self, qvec: np.ndarray, depth: int = ARM_DEPTH) -> list[tuple[uuid.UUID, float]]:
-        """The `depth` visible memories most similar to `qvec`, best first (exact)."""
+        """The `depth` visible memories most similar to `qvec`, best first, exact cosines."""
         if self.index is None:
-            sql, args = dense_statement(qvec, visible=self.visible, params=self.params, depth=depth)
-            return [(row[0], float(row[1])) for row in _fetch(sql, args)]
-        sims = self.index.cosines(qvec)
-        sims[np.isnan(sims)] = -np.inf
-        return [(self.index.memory_id(r), float(sims[r])) for r in self._top(sims, depth)]
+            return self._dense_sql(qvec, depth)
+        index = self.index
+        cosine = self._hide(index.cosines(qvec))
+        rows = _pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
+        exact = exact_cosines(index.matrix[rows], qvec)
+        found = _best_of([index.memory_id(r) for r in rows], exact, depth, -math.inf)
+        return [(c.id, c.score) for c in found]
 
     def lexical(
         self, depth: int = ARM_DEPTH, *, k1: float = BM25_K1, b: float = BM25_B
     ) -> list[tuple[uuid.UUID, float]]:
         """The `depth` visible memories with the highest BM25 for the query, best first."""
         if self.index is None:
-            rows, _ = self._lexical_sql(depth, (), k1=k1, b=b)
-            return rows
-        scores, _, _ = self.index.bm25(self.keys, self.mask, k1=k1, b=b)
-        scores[scores <= 0] = -np.inf
-        return [(self.index.memory_id(r), float(scores[r])) for r in self._top(scores, depth)]
+            ranked, _, _ = self._lexical_sql(depth, (), k1=k1, b=b)
+            return ranked
+        _, bm25 = self._bm25(k1, b)
+        matched = self._hide(np.where(bm25 > 0, bm25, NOT_A_CANDIDATE))
+        rows = _pick(matched, matched, depth, -math.inf)
+        found = _best_of([self.index.memory_id(r) for r in rows], bm25[rows], depth, -math.inf)
+        return [(c.id, c.score) for c in found]
 
     def arrays(
         self, qvec: np.ndarray, *, k1: float = BM25_K1, b: float = BM25_B
     ) -> tuple[np.ndarray, np.ndarray, float, float, int]:
-        """Cosine and BM25 of every row of the index, the query's ideal BM25, its known part and
-        the number of visible memories: what `relevance` takes (the sweep varies k1 and b)."""
+        """Cosine (approximate) and BM25 of every row of the index, the query's ideal BM25, its
+        known part and the number of visible memories: what `relevance` takes (the sweep varies
+        k1 and b)."""
         assert self.index is not None
-        scores, ideal, known = self.index.bm25(self.keys, self.mask, k1=k1, b=b)
-        visible = len(self.index) if self.mask is None else int(self.mask.sum())
-        return self.index.cosines(qvec), scores, ideal, known, visible
+        corpus, bm25 = self._bm25(k1, b)
+        return self.index.cosines(qvec), bm25, corpus.ideal, corpus.known, corpus.documents
 
-    def _top(self, scores: np.ndarray, count: int) -> list[int]:
-        """Row numbers of the `count` best finite scores among the visible rows, ties by id (as
-        PostgreSQL orders uuids)."""
-        assert self.index is not None
+    def _hide(self, values: np.ndarray) -> np.ndarray:
+        """`values` with the rows the caller may not see taken out of the running."""
         if self.mask is not None:
-            scores = np.where(self.mask, scores, -np.inf)
-        finite = np.flatnonzero(np.isfinite(scores))
-        if len(finite) > count:
-            kth = np.partition(-scores[finite], count - 1)[count - 1]
-            finite = finite[-scores[finite] <= kth]
-        ids = self.index.id_keys(finite)
-        order = np.lexsort((ids["lo"], ids["hi"], -scores[finite]))
-        return [int(r) for r in finite[order][:count]]
+            values[~self.mask] = NOT_A_CANDIDATE
+        return values
+
+    def _bm25(self, k1: float, b: float) -> tuple[Corpus, np.ndarray]:
+        """The caller's corpus for the query and the BM25 of every row of the index (rows the
+        caller may not see count for nothing and score what they score)."""
+        index, visible = self.index, self.mask
+        assert index is not None
+        documents = len(index) if visible is None else int(visible.sum())
+        length = int(index.dl.sum() if visible is None else index.dl[visible].sum())
+        matches = [index.postings(key, visible) for key in self.keys]
+        df = tuple(len(rows) for rows, _ in matches)
+        corpus = Corpus(self.keys, df, documents, length, k1, b)
+        scores = np.zeros(len(index), dtype=np.float64)
+        for idf, (rows, tf) in zip(corpus.idf, matches, strict=True):
+            if len(rows):
+                scores[rows] += corpus.term(idf, tf, index.dl[rows])
+        return corpus, scores
 
     # -- both arms, scored --
 
@@ -267,74 +407,135 @@ class UserSearch:
         """The `limit` most relevant visible memories scoring at least `min_score`."""
         if self.index is None:
             return self._best_sql(qvec, limit=limit, min_score=min_score)
-        score = relevance(*self.arrays(qvec))
-        score[score < min_score] = -np.inf
         index = self.index
-        return [Candidate(index.memory_id(r), float(score[r])) for r in self._top(score, limit)]
+        corpus, bm25 = self._bm25(BM25_K1, BM25_B)
+        cosine = index.cosines(qvec)
+        low, high = (self._hide(bound) for bound in _bounds(cosine, bm25, corpus))
+        rows = _pick(low, high, limit, min_score)
+        exact = exact_cosines(index.matrix[rows], qvec)
+        exact[~index.has_vector[rows]] = np.nan
+        scores = [
+            relevance_of(float(c), float(bm25[r]), corpus) for c, r in zip(exact, rows, strict=True)
+        ]
+        return _best_of([index.memory_id(r) for r in rows], scores, limit, min_score)
 
     # -- in PostgreSQL --
 
-    def _corpus(self) -> tuple[float, float]:
-        """BM25's document count and average length for this view."""
-        if self.whole:
-            documents, length = self.documents, self.length
-        else:
-            documents, length = _subset_stats(self)
-        return float(documents), max(length / documents, 1.0) if documents else 1.0
+    def _corpus(self) -> tuple[int, int]:
+        """The count and total length of the memories this caller sees."""
+        return (self.documents, self.length) if self.whole else _subset_stats(self)
 
     def _lexical_sql(
         self, depth: int, also: Sequence[uuid.UUID], *, k1: float, b: float
-    ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
-        n_docs, avgdl = self._corpus()
+    ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], Corpus]:
+        """The best `depth` BM25s (as PostgreSQL computes them: they rank), those of the memories
+        `also` among the rest, and the caller's corpus for the query."""
+        documents, length = self._corpus()
         args = {
             **self.params,
             "q": self.query,
             "cfg": settings.TEXT_SEARCH_CONFIG,
             "owner": self.owner_id,
-            "n_docs": n_docs,
-            "avgdl": avgdl,
+            "n_docs": float(documents),
+            "avgdl": Corpus((), (), documents, length).avgdl,
             "k1": k1,
             "b": b,
             "depth": depth,
             "also": list(also),
         }
         rows = _fetch(LEXICAL_SQL.format(filters=filters(self.visible)), args)
-        self._ideal = float(rows[0][3]) if rows else 0.0
-        self._known = float(rows[0][4]) if rows else 0.0
+        held = {int(key): int(n) for key, n in (rows[0][3] if rows else [])}
+        df = tuple(held.get(key, 0) for key in self.keys)
+        corpus = Corpus(self.keys, df, documents, length, k1, b)
         ranked = [(row[0], float(row[1])) for row in rows if row[2] <= depth]
         extra = {row[0]: float(row[1]) for row in rows if row[2] > depth}
-        return ranked, extra
+        return ranked, extra, corpus
 
-    def _query_idf(self) -> tuple[float, float]:
-        """The query's ideal BM25 and known part when no memory holds any of its lexemes."""
-        n_docs, _ = self._corpus()
-        return len(set(self.keys)) * math.log(1 + (n_docs + 0.5) / 0.5), 0.0
+    def _dense_rows(self, qvec: np.ndarray, depth: int) -> list[tuple[uuid.UUID, float]]:
+        """The `depth` first visible memories by cosine as pgvector computes it (they rank), those
+        without a vector of the current model last (NaN)."""
+        sql, args = dense_statement(qvec, visible=self.visible, params=self.params, depth=depth)
+        return [(m, math.nan if sim is None else float(sim)) for m, sim in _fetch(sql, args)]
+
+    def _evidence(
+        self, ids: Sequence[uuid.UUID], qvec: np.ndarray
+    ) -> dict[uuid.UUID, tuple[float, int, dict[int, int]]]:
+        """Each visible memory's exact cosine, length and count of each query lexeme."""
+        args = {
+            **self.params,
+            "ids": list(ids),
+            "model": settings.EMBEDDING_MODEL,
+            "cfg": settings.TEXT_SEARCH_CONFIG,
+            "q": self.query,
+        }
+        rows = _fetch(_EVIDENCE_SQL.format(filters=filters(self.visible)), args)
+        zero = bytes(4 + 4 * search_index.DIMS)
+        vectors = np.stack(
+            [np.frombuffer(bytes(r[1] or zero), dtype=">f4", offset=4) for r in rows]
+            or [np.zeros(search_index.DIMS, dtype=">f4")]
+        )
+        cosines = exact_cosines(vectors.astype(np.float32), qvec)
+        return {
+            r[0]: (
+                float(cosines[i]),
+                int(r[2]),
+                dict(zip(map(int, r[3]), map(int, r[4]), strict=True)),
+            )
+            for i, r in enumerate(rows)
+        }
+
+    def _dense_sql(self, qvec: np.ndarray, depth: int) -> list[tuple[uuid.UUID, float]]:
+        fetch = depth + 10
+        while True:
+            rows = self._dense_rows(qvec, fetch)
+            cosine = np.array([c for _, c in rows], dtype=np.float64)
+            picked = _pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
+            ids = [rows[i][0] for i in picked]
+            evidence = self._evidence(ids, qvec)
+            exact = [evidence[m][0] if m in evidence else math.nan for m in ids]
+            found = _best_of(ids, exact, depth, -math.inf)
+            last = cosine[-1] if len(rows) == fetch else math.nan  # NaN: nothing left with a vector
+            if math.isnan(last) or _complete(found, depth, -math.inf, last + COSINE_ERROR):
+                return [(c.id, c.score) for c in found]
+            fetch *= 4
 
     def _best_sql(self, qvec: np.ndarray, *, limit: int, min_score: float) -> list[Candidate]:
+        """Each arm's best `depth`, the union scored; deeper while a memory outside both could
+        still score among the best (it scores at most what the last of each arm scores)."""
         depth = max(ARM_DEPTH, limit)
-        dense = self.dense(qvec, depth)
-        lexical, extra = self._lexical_sql(depth, [m for m, _ in dense], k1=BM25_K1, b=BM25_B)
-        cosines = dict(dense)
-        missing = [m for m, _ in lexical if m not in cosines]
-        if missing:
-            sql = _SIMILARITY_SQL.format(filters=filters(self.visible))
-            args = {**self.params, "qvec": _vector_literal(qvec), "candidates": missing}
-            args["model"] = settings.EMBEDDING_MODEL
-            cosines.update((row[0], float(row[1])) for row in _fetch(sql, args))
-        bm25 = {**extra, **dict(lexical)}
-        ids = list(dict.fromkeys([*cosines, *bm25]))
-        if not bm25:  # nothing matched: the query's ideal score still counts (all unknown)
-            self._ideal, self._known = self._query_idf()
-        score = relevance(
-            np.array([cosines.get(m, np.nan) for m in ids], dtype=np.float64),
-            np.array([bm25.get(m, 0.0) for m in ids], dtype=np.float64),
-            self._ideal,
-            self._known,
-            int(self._corpus()[0]),
-        )
-        found = [Candidate(m, float(s)) for m, s in zip(ids, score, strict=True) if s >= min_score]
-        found.sort(key=lambda c: (-c.score, c.id.bytes))
-        return found[:limit]
+        while True:
+            dense = self._dense_rows(qvec, depth)
+            lexical, extra, corpus = self._lexical_sql(
+                depth, [m for m, _ in dense], k1=BM25_K1, b=BM25_B
+            )
+            # Past the arms: at most the last cosine (none left when the last has no vector) and
+            # the last BM25 (nothing left to match when the arm came back short).
+            everything = len(dense) < depth
+            last_cos = dense[-1][1] if dense else math.nan
+            last_bm25 = lexical[-1][1] if len(lexical) == depth else 0.0
+            cosines = dict(dense)
+            ids = list(dict.fromkeys([*cosines, *(m for m, _ in lexical)]))
+            bm25 = {**extra, **dict(lexical)}
+            # A match the dense arm did not reach has no vector (all came back) or a cosine at
+            # most the last one's.
+            low_cos = np.array([cosines.get(m, math.nan) for m in ids], dtype=np.float64)
+            high_cos = np.array([cosines.get(m, last_cos) for m in ids], dtype=np.float64)
+            scores = np.array([bm25.get(m, 0.0) for m in ids], dtype=np.float64)
+            low, _ = _bounds(low_cos, scores, corpus)
+            _, high = _bounds(high_cos, scores, corpus)
+            picked = [ids[i] for i in _pick(low, high, limit, min_score)]
+            evidence = self._evidence(picked, qvec)
+            exact = [
+                relevance_of(cos, corpus.bm25(dl, tf), corpus)
+                for cos, dl, tf in (evidence[m] for m in picked if m in evidence)
+            ]
+            found = _best_of([m for m in picked if m in evidence], exact, limit, min_score)
+            if everything:
+                return found
+            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus)
+            if _complete(found, limit, min_score, float(outside[0])):
+                return found
+            depth *= 4
 
 
 # BM25 statistics of views narrower than the owner's (an app's consent, a category), per process,
@@ -362,24 +563,43 @@ def _subset_stats(search: UserSearch) -> tuple[int, int]:
     return counted
 
 
+# Memories without a vector of the current model come last (no cosine), so an answer shorter
+# than `depth` holds every visible memory. The CASE also keeps the planner off any ANN index: the
+# scan of this user's rows is exact.
 DENSE_SQL = """
-SELECT m.id, 1 - (m.embedding <=> %(qvec)s::vector) AS sim
-FROM memories_memory m
-WHERE m.embedding_model = %(model)s AND {filters}
--- "+ 0" keeps the planner off any ANN index: the scan of this user's rows is exact.
-ORDER BY (m.embedding <=> %(qvec)s::vector) + 0, m.id
+WITH d AS (
+    SELECT m.id, CASE WHEN m.embedding_model = %(model)s
+                      THEN m.embedding <=> %(qvec)s::vector END AS distance
+    FROM memories_memory m
+    WHERE {filters}
+)
+SELECT d.id, 1 - d.distance AS sim FROM d
+ORDER BY d.distance NULLS LAST, d.id
 LIMIT %(depth)s
 """
 
-_SIMILARITY_SQL = """
-SELECT m.id, 1 - (m.embedding <=> %(qvec)s::vector) FROM memories_memory m
-WHERE m.id = ANY(%(candidates)s::uuid[]) AND m.embedding_model = %(model)s AND {filters}
+# What a candidate's exact score is computed from: its vector as stored, its length and its count
+# of each query lexeme (in lexeme order, both arrays).
+_EVIDENCE_SQL = """
+WITH ql AS (
+    SELECT ARRAY(SELECT lexeme FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))) AS lexemes
+)
+SELECT m.id,
+       CASE WHEN m.embedding_model = %(model)s THEN vector_send(m.embedding) END,
+       coalesce(length(m.tsv), 0),
+       ARRAY(SELECT hashtextextended(u.lexeme, 0) FROM unnest(m.tsv) u
+             WHERE u.lexeme = ANY(ql.lexemes) ORDER BY u.lexeme),
+       ARRAY(SELECT coalesce(array_length(u.positions, 1), 1) FROM unnest(m.tsv) u
+             WHERE u.lexeme = ANY(ql.lexemes) ORDER BY u.lexeme)
+FROM memories_memory m, ql
+WHERE m.id = ANY(%(ids)s::uuid[]) AND {filters}
 """
 
 # Matching goes through `memory_owner_lexemes`, a GIN index over memory_lexeme_keys(owner, tsv):
-# each lexeme as a 64-bit key salted with the owner (migration 0006), so the lookup reads this
-# user's entries only. Document frequencies are counted over the visible matches; the document
-# count and average length come from the trigger-kept statistics (or the view's own count).
+# each lexeme as a 64-bit key salted with the owner (migration `search_owner_lexemes`), so the
+# lookup reads this user's entries only. Document frequencies are counted over the visible
+# matches (and returned, as (lexeme key, count) pairs); the document count and average length
+# come from the trigger-kept statistics (or the view's own count).
 LEXICAL_SQL = """
 WITH ql AS (
     SELECT DISTINCT lexeme FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))
@@ -414,8 +634,8 @@ scored AS (
 ranked AS (
     SELECT s.id, s.bm25, row_number() OVER (ORDER BY s.bm25 DESC, s.id) AS r FROM scored s
 )
-SELECT r.id, r.bm25, r.r, (SELECT sum(w) FROM idf) AS ideal,
-       (SELECT coalesce(sum(i.w), 0) FROM idf i WHERE i.lexeme IN (SELECT lexeme FROM df)) AS known
+SELECT r.id, r.bm25, r.r,
+       (SELECT array_agg(ARRAY[hashtextextended(df.lexeme, 0), df.n::int8]) FROM df) AS held
 FROM ranked r
 WHERE r.r <= %(depth)s OR r.id = ANY(%(also)s::uuid[])
 ORDER BY r.r

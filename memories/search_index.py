@@ -9,12 +9,12 @@ approximate index, no candidate depth).
 
 Coherence: an index is used only at the generation it was read at. The generation is per user
 (`SearchStats.generation`), replaced by a trigger in the transaction of every write to the user's
-memories (migration 0005) and taken from a sequence, so no two states of a user's memories ever
-share a number, even across a rollback. The same trigger logs which memories each write changed
-(`SearchChange`), so an index a few writes behind is brought up to date by reading only those
-memories; one older than the log (an hour) is read again in full. The row fetch after search
-checks the consent rule again in SQL, so even an index gone wrong could not show a memory the
-caller may not see.
+memories (migration `search_stats`) and taken from a sequence, so no two states of a user's
+memories ever share a number, even across a rollback. The same trigger logs which memories each
+write changed (`SearchChange`), so an index a few writes behind is brought up to date by reading
+only those memories; one older than the log (an hour) is read again in full. The row fetch after
+search checks the consent rule again in SQL, so even an index gone wrong could not show a memory
+the caller may not see.
 
 Memory is bounded by `SEARCH_CACHE_MB` (least recently used users go first); a user whose index
 would not fit is not cached, and search runs in PostgreSQL instead (`memories/search.py`).
@@ -25,7 +25,6 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,18 +35,19 @@ from django.db import connection
 
 DIMS = 384
 
-# The user's searchable memories (`memories.search.ELIGIBLE`, the rows the stats trigger counts),
-# each with whether the caller's view admits it (`seen`; true without a view), numbered in the
-# order they were read; per memory one fixed-size record, per (memory, lexeme) one posting, each
-# as one bytea. COPY would send a message per row, which psycopg turns into a Python call per row
-# (seconds for 50,000 memories). With `since`, only the memories changed after that generation,
-# and the ids of every memory changed (those gone included). One statement, one snapshot: the
-# generation read with the rows is exactly theirs.
+# The user's searchable memories (`memories.search.ELIGIBLE`: the rows the stats trigger counts,
+# and apps' echoes), each with whether the caller's view admits it (`seen`; true without a view)
+# and whether it is an echo, numbered in the order they were read; per memory one fixed-size
+# record, per (memory, lexeme) one posting, each as one bytea. COPY would send a message per row,
+# which psycopg turns into a Python call per row (seconds for 50,000 memories). With `since`,
+# only the memories changed after that generation, and the ids of every memory changed (those
+# gone included). One statement, one snapshot: the generation read with the rows is exactly
+# theirs.
 _READ_SQL = f"""
 WITH {{changed}}
 u AS MATERIALIZED (
     SELECT (row_number() OVER ())::int4 - 1 AS r, x.* FROM (
-        SELECT m.id, m.tsv, {{seen}} AS seen,
+        SELECT m.id, m.tsv, {{seen}} AS seen, m.echo_of_id IS NOT NULL AS echo,
                coalesce(m.embedding_model = %(model)s AND m.embedding IS NOT NULL, false) AS vec,
                m.embedding
         FROM memories_memory m
@@ -62,6 +62,7 @@ SELECT
          int4send(u.r) || uuid_send(u.id)
          || CASE WHEN u.vec THEN '\\x01'::bytea ELSE '\\x00'::bytea END
          || CASE WHEN u.seen THEN '\\x01'::bytea ELSE '\\x00'::bytea END
+         || CASE WHEN u.echo THEN '\\x01'::bytea ELSE '\\x00'::bytea END
          || int4send(coalesce(length(u.tsv), 0))
          || vector_send(CASE WHEN u.vec THEN u.embedding
                              ELSE array_fill(0, ARRAY[{DIMS}])::vector END),
@@ -80,6 +81,7 @@ _DOC = np.dtype(
         ("id", "V16"),
         ("vec", "u1"),
         ("seen", "u1"),
+        ("echo", "u1"),
         ("dl", ">i4"),
         ("dims", ">u2"),
         ("pad", ">u2"),
@@ -87,11 +89,18 @@ _DOC = np.dtype(
     ]
 )
 _POSTING = np.dtype([("r", ">i4"), ("key", ">i8"), ("tf", ">i4")])
-# The refresh's parts: every memory changed after `since` (those gone included).
+# The refresh's parts: every memory changed after `since` (those gone included), and the echoes
+# of those memories: whether an app sees its echo depends on whether it sees the memory echoed.
 _CHANGED = """
-changed AS (
-    SELECT DISTINCT c.memory_id FROM memories_searchchange c
+logged AS (
+    SELECT c.memory_id FROM memories_searchchange c
     WHERE c.owner_id = %(owner)s AND c.generation > %(since)s
+),
+changed AS (
+    SELECT memory_id FROM logged
+    UNION
+    SELECT e.id FROM memories_memory e
+    WHERE e.owner_id = %(owner)s AND e.echo_of_id IN (SELECT memory_id FROM logged)
 ),"""
 _ONLY_CHANGED = "AND m.id IN (SELECT memory_id FROM changed)"
 _CHANGED_IDS = "(SELECT string_agg(uuid_send(c.memory_id), ''::bytea) FROM changed c)"
@@ -124,13 +133,17 @@ class UserIndex:
     generation: int | None
     ids: np.ndarray  # (n, 16) uint8
     has_vector: np.ndarray  # (n,) bool: a vector of the current model
-    matrix: np.ndarray  # (n, DIMS) float32, rows L2-normalised (zeros without a vector)
+    echo: np.ndarray  # (n,) bool: an app's echo of a memory (never a memory to the owner)
+    matrix: np.ndarray  # (n, DIMS) float32: the vectors as stored (zeros without a vector)
+    norms: np.ndarray  # (n,) float32: their lengths (1 without a vector)
     dl: np.ndarray  # (n,) float64: tsvector length (distinct lexemes), as BM25 counts it
     keys: np.ndarray  # (p,) int64: posting lexeme keys, sorted
     rows: np.ndarray  # (p,) int32: the posting's memory row
     tf: np.ndarray  # (p,) float64: occurrences of the lexeme in that memory
     id_order: np.ndarray  # (n,) rows in id order
     id_sorted: np.ndarray  # (n,) _ID: the ids in that order
+    # The owner's view (every row but echoes), None when that is every row.
+    owner_view: np.ndarray | None
 
     @classmethod
     def build(
@@ -138,6 +151,7 @@ class UserIndex:
         generation: int | None,
         ids: np.ndarray,
         has_vector: np.ndarray,
+        echo: np.ndarray,
         matrix: np.ndarray,
         dl: np.ndarray,
         postings: Postings,
@@ -146,17 +160,22 @@ class UserIndex:
         order = np.argsort(keys, kind="stable")
         id_keys = _id_keys(ids)
         id_order = np.argsort(id_keys, order=("hi", "lo"))
+        norms = np.linalg.norm(matrix, axis=1).astype(np.float32)
+        norms[norms == 0] = 1
         return cls(
             generation=generation,
             ids=ids,
             has_vector=has_vector,
+            echo=echo,
             matrix=matrix,
+            norms=norms,
             dl=dl,
             keys=keys[order],
             rows=rows[order],
             tf=tf[order],
             id_order=id_order,
             id_sorted=id_keys[id_order],
+            owner_view=~echo if echo.any() else None,
         )
 
     def __len__(self) -> int:
@@ -164,8 +183,9 @@ class UserIndex:
 
     @property
     def nbytes(self) -> int:
-        parts = (self.ids, self.has_vector, self.matrix, self.dl, self.keys, self.rows, self.tf)
-        return int(sum(a.nbytes for a in (*parts, self.id_order, self.id_sorted)))
+        parts = [self.ids, self.has_vector, self.echo, self.matrix, self.norms, self.dl]
+        parts += [self.keys, self.rows, self.tf, self.id_order, self.id_sorted]
+        return int(sum(a.nbytes for a in parts))
 
     def memory_id(self, row: int) -> uuid.UUID:
         return uuid.UUID(bytes=self.ids[row].tobytes())
@@ -187,45 +207,25 @@ class UserIndex:
         return _id_keys(self.ids[rows])
 
     def cosines(self, qvec: np.ndarray) -> np.ndarray:
-        """Cosine similarity of every row to `qvec` (NaN for rows without a current vector)."""
+        """Cosine similarity of every row to `qvec` (NaN for rows without a current vector), as
+        BLAS computes it: within a few 1e-5 of the exact value, but a row's last bits depend on
+        its place in the matrix, so these only rank (`memories.search.exact_cosines` scores)."""
         q = np.asarray(qvec, dtype=np.float32)
         norm = float(np.linalg.norm(q))
-        sims = (self.matrix @ (q / norm if norm else q)).astype(np.float64)
+        sims = (self.matrix @ (q / norm if norm else q)).astype(np.float64) / self.norms
         sims[~self.has_vector] = np.nan
         return sims
 
-    def postings(self, key: int) -> tuple[np.ndarray, np.ndarray]:
+    def postings(self, key: int, visible: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """The rows holding lexeme `key` (of those `visible`, all when None) and its count in
+        each."""
         lo = int(np.searchsorted(self.keys, key, side="left"))
         hi = int(np.searchsorted(self.keys, key, side="right"))
-        return self.rows[lo:hi], self.tf[lo:hi]
-
-    def bm25(
-        self, keys: Iterable[int], visible: np.ndarray | None, *, k1: float, b: float
-    ) -> tuple[np.ndarray, float, float]:
-        """BM25 of every row for the query lexemes `keys`, over the `visible` rows (all when
-        None), as the full pass computes it: idf from the visible matches, average length of
-        the visible rows. Also the query's ideal score (the sum of its lexemes' idf) and the part
-        of it from lexemes some visible memory holds."""
-        if visible is None:
-            n_docs, total = float(len(self)), float(self.dl.sum())
-        else:
-            n_docs, total = float(visible.sum()), float(self.dl[visible].sum())
-        avgdl = max(total / n_docs, 1.0) if n_docs else 1.0
-        scores = np.zeros(len(self), dtype=np.float64)
-        ideal = known = 0.0
-        for key in dict.fromkeys(keys):
-            rows, tf = self.postings(key)
-            if visible is not None and len(rows):
-                keep = visible[rows]
-                rows, tf = rows[keep], tf[keep]
-            df = float(len(rows))
-            idf = float(np.log(1 + (n_docs - df + 0.5) / (df + 0.5)))
-            ideal += idf
-            if len(rows):
-                known += idf
-                denom = tf + k1 * (1 - b + b * self.dl[rows] / avgdl)
-                scores[rows] += idf * tf * (k1 + 1) / denom
-        return scores, ideal, known
+        rows, tf = self.rows[lo:hi], self.tf[lo:hi]
+        if visible is not None and len(rows):
+            keep = visible[rows]
+            rows, tf = rows[keep], tf[keep]
+        return rows, tf
 
 
 @dataclass(frozen=True)
@@ -278,11 +278,11 @@ def _read(owner_id: int, view: View | None, since: int | None = None) -> _Read:
 Postings = tuple[np.ndarray, np.ndarray, np.ndarray]  # lexeme keys, rows, term frequencies
 
 
-def _columns(read: _Read) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Postings]:
+def _columns(
+    read: _Read,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, Postings]:
     docs = read.docs
     matrix = docs["vector"].astype(np.float32).reshape(-1, DIMS)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    np.divide(matrix, norms, out=matrix, where=norms > 0)
     ids = np.frombuffer(docs["id"].tobytes(), dtype=np.uint8).reshape(-1, 16)
     posts = read.postings
     postings = (
@@ -290,15 +290,15 @@ def _columns(read: _Read) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
         posts["r"].astype(np.int32),
         posts["tf"].astype(np.float64),
     )
-    return ids, docs["vec"].astype(bool), matrix, docs["dl"].astype(np.float64), postings
+    flags = docs["vec"].astype(bool), docs["echo"].astype(bool)
+    return ids, *flags, matrix, docs["dl"].astype(np.float64), postings
 
 
 def load(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.ndarray | None]:
     """Read the user's searchable memories in one statement; with `view`, also which of them
     that caller may see (a mask)."""
     read = _read(owner_id, view)
-    ids, has_vector, matrix, dl, postings = _columns(read)
-    index = UserIndex.build(read.generation, ids, has_vector, matrix, dl, postings)
+    index = UserIndex.build(read.generation, *_columns(read))
     return index, (read.docs["seen"].astype(bool) if view else None)
 
 
@@ -315,7 +315,7 @@ def refresh(
     keep = np.ones(len(old), dtype=bool)
     gone = old.rows_of(read.changed)
     keep[gone[gone >= 0]] = False
-    ids, has_vector, matrix, dl, (keys, rows, tf) = _columns(read)
+    ids, has_vector, echo, matrix, dl, (keys, rows, tf) = _columns(read)
     renumber = np.cumsum(keep) - 1  # old row -> new row, for the rows kept
     kept_postings = keep[old.rows]
     base = int(keep.sum())
@@ -323,6 +323,7 @@ def refresh(
         read.generation,
         np.concatenate([old.ids[keep], ids]),
         np.concatenate([old.has_vector[keep], has_vector]),
+        np.concatenate([old.echo[keep], echo]),
         np.concatenate([old.matrix[keep], matrix]),
         np.concatenate([old.dl[keep], dl]),
         (
@@ -379,8 +380,9 @@ class Lru:
 
 _indexes = Lru()
 _visible = Lru()
-# Per searchable memory: id, flag, vector, length, id order, and about fifteen postings.
-BYTES_PER_MEMORY = 16 + 1 + 4 * DIMS + 8 + 24 + 15 * (8 + 4 + 8)
+# Per searchable memory: id, flags, vector and its norm, length, id order, and about fifteen
+# postings.
+BYTES_PER_MEMORY = 16 + 2 + 4 * DIMS + 4 + 8 + 24 + 15 * (8 + 4 + 8)
 _VISIBLE_BUDGET = 16 * 1024 * 1024
 
 

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0003_invitation'),
-        ('memories', '0004_importrun_heartbeat'),
+        ('memories', '0006_importrun_messages_examined'),
     ]
 
     operations = [
@@ -41,8 +41,9 @@ class Migration(migrations.Migration):
         ),
     ]
 
-# Searchable = what memories/search.py's ELIGIBLE says (active, not superseded): keep the two equal.
-_SEARCHABLE = "state = 'active' AND superseded_by_id IS NULL"
+# The owner's searchable memories: memories/search.py's ELIGIBLE (active, not superseded) without
+# apps' echoes, which are not memories to the owner (memories/visibility.py). Keep them equal.
+_SEARCHABLE = "state = 'active' AND superseded_by_id IS NULL AND echo_of_id IS NULL"
 
 # One statement-level trigger per kind of write, reading the transition tables: a batch INSERT of
 # 500 memories costs one UPDATE of the owner's row, not 500. Written in the same transaction as

@@ -1,7 +1,8 @@
 """The lexical arm gives the BM25 of the full pass it replaced, whichever way it is computed (the
 in-memory index, or PostgreSQL through the owner-salted GIN index and the trigger-kept
 statistics), for the owner and for apps that see less, after any adds, edits, deletes, state
-changes and supersessions."""
+changes, supersessions, apps' statements of memories they may not see (echoes) and changes of
+what an app may see."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories import search, services
 from memories.errors import DomainError
+from memories.selectors import memory_get
 from memories.visibility import visible_sql
 
 WORDS = ["garden", "piano", "lisbon", "invoice", "tennis", "okafor", "salmon", "deadline", "run"]
@@ -113,7 +115,20 @@ texts = st.lists(
 )
 changes = st.lists(
     st.tuples(
-        st.sampled_from(["update", "delete", "archive", "pause", "activate", "supersede"]),
+        st.sampled_from(
+            [
+                "update",
+                "delete",
+                "archive",
+                "pause",
+                "activate",
+                "supersede",
+                "restate",  # the work-only app states this memory's text (an echo if unseen)
+                "private",
+                "public",
+                "work",  # the memory moves into the work category
+            ]
+        ),
         st.integers(0, 100),
         st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
     ),
@@ -126,7 +141,14 @@ class _Rollback(Exception):
     pass
 
 
-def _build(owner: User, actor: Actor, rows: list[Any], edits: list[Any], app: ConnectedApp) -> None:
+def _build(
+    owner: User,
+    actor: Actor,
+    rows: list[Any],
+    edits: list[Any],
+    app: ConnectedApp,
+    stater: Actor,
+) -> None:
     items = [
         services.NewMemory(text=f"{' '.join(words)} {n}", categories=cats)
         for n, (words, cats, _, _) in enumerate(rows)
@@ -151,6 +173,15 @@ def _build(owner: User, actor: Actor, rows: list[Any], edits: list[Any], app: Co
                 elif op == "delete":
                     services.memory_delete(actor=actor, memory_id=mid)
                     ids.remove(mid)
+                elif op == "restate":
+                    stated = memory_get(actor=actor, memory_id=mid, record=False)
+                    services.memory_create(actor=stater, text=stated.text)
+                elif op in ("private", "public"):
+                    services.memory_set_visibility(
+                        actor=actor, memory_id=mid, private=op == "private"
+                    )
+                elif op == "work":
+                    services.memory_set_categories(actor=actor, memory_id=mid, categories=["work"])
                 elif op == "supersede":
                     new = services.memory_supersede(
                         actor=actor, memory_id=mid, text=text, reason="x", respect_user_edits=False
@@ -185,10 +216,11 @@ def test_lexical_arm_equals_the_full_pass_for_every_caller_after_any_writes(
                 kind=ConnectedApp.Kind.TOKEN,
                 name="work only",
                 scopes=list(ALL_SCOPES),
-                all_categories=False,
                 categories=["work"],
+                hidden_categories=["health", "food"],
+                sees_uncategorised=False,
             )
-            _build(owner, dash, rows, edits, every)
+            _build(owner, dash, rows, edits, every, actor_for(owner, narrow))
             text = " ".join(query)
             for actor in (dash, actor_for(owner, every), actor_for(owner, narrow)):
                 want = full_pass(actor, text, category)

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.actors import Actor, actor_for, owner_actor
-from accounts.models import ConnectedApp, User
+from accounts.models import SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
 from memories import search, search_index, services
 from memories.embeddings import get_embedder
 from memories.erasure import user_erase
@@ -44,6 +44,9 @@ steps = st.lists(
                 "categories",
                 "raw_update",
                 "raw_delete",
+                "restate",  # the app states an owner's memory's text: an echo if it may not see it
+                "private",
+                "public",
             ]
         ),
         st.integers(0, 30),  # which memory
@@ -62,7 +65,8 @@ def _recount(user: User) -> tuple[int, int]:
     with connection.cursor() as cur:
         cur.execute(
             "SELECT count(*), coalesce(sum(length(tsv)), 0) FROM memories_memory "
-            "WHERE owner_id = %s AND state = 'active' AND superseded_by_id IS NULL",
+            "WHERE owner_id = %s AND state = 'active' AND superseded_by_id IS NULL "
+            "AND echo_of_id IS NULL",
             [user.pk],
         )
         n, total = cur.fetchone()
@@ -89,7 +93,10 @@ def _raw_insert(user: User, text: str) -> None:
         )
 
 
-def _apply(actor: Actor, op: str, pick: int, words: list[str], step: int) -> None:
+def _apply(
+    actor: Actor, op: str, pick: int, words: list[str], step: int, app: Actor | None
+) -> None:
+    """One write to `actor`'s store (`app`: a connected app of that store, for `restate`)."""
     user = actor.user
     text = f"{' '.join(words)} note {step}"
     ids = list(Memory.objects.filter(owner=user).order_by("id").values_list("id", flat=True))
@@ -135,6 +142,13 @@ def _apply(actor: Actor, op: str, pick: int, words: list[str], step: int) -> Non
                 "WHERE owner_id = %s AND id = %s",
                 [text, user.pk, ids[pick % len(ids)]],
             )
+    elif op == "restate" and app is not None and active:
+        stated = Memory.objects.get(owner=user, id=active[pick % len(active)])
+        services.memory_create(actor=app, text=stated.text)
+    elif op in ("private", "public") and active:
+        services.memory_set_visibility(
+            actor=actor, memory_id=active[pick % len(active)], private=op == "private"
+        )
     elif op == "raw_delete":
         with connection.cursor() as cur:
             cur.execute(
@@ -153,6 +167,7 @@ def _contents(index: search_index.UserIndex, mask: Any = None) -> dict[bytes, An
     return {
         index.ids[r].tobytes(): (
             bool(index.has_vector[r]),
+            bool(index.echo[r]),
             index.matrix[r].tobytes(),
             float(index.dl[r]),
             sorted(postings.get(r, [])),
@@ -193,20 +208,23 @@ def test_statistics_and_the_in_memory_index_stay_true_after_any_writes(
                 User.objects.create_user(f"s{i}-{uuid.uuid4().hex[:6]}@example.com") for i in (0, 1)
             ]
             actors = [owner_actor(u) for u in users]
+            # Sees categorised memories but those about the piano or tennis, and what it wrote.
             app = ConnectedApp.objects.create(
                 owner=users[0],
                 kind=ConnectedApp.Kind.TOKEN,
                 name="narrow",
-                scopes=["read"],
-                all_categories=False,
+                scopes=[SCOPE_READ, SCOPE_WRITE],
                 categories=["garden"],
+                hidden_categories=["piano", "tennis"],
+                sees_uncategorised=False,
             )
-            visible, params = visible_sql(actor_for(users[0], app))
+            app_actor = actor_for(users[0], app)
+            visible, params = visible_sql(app_actor)
             params = {**params, "category": None}
             view = search_index.View(search.filters(visible), params, tuple(sorted(params)))
             for step, (who, op, pick, words) in enumerate(script):
                 before = [_kept(u) for u in users]
-                _apply(actors[who], op, pick, words, step)
+                _apply(actors[who], op, pick, words, step, app_actor if who == 0 else None)
                 after = [_kept(u) for u in users]
                 for user, kept in zip(users, after, strict=True):
                     assert kept is None or kept[:2] == _recount(user), (op, step)
