@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from allauth.idp.oidc import views as oidc_views
 from django.contrib import admin
 from django.urls import include, path
@@ -5,6 +6,10 @@ from django.urls import include, path
 from accounts import views as account_views
 from contextlayer import views
 from contextlayer.api import api
+
+# The admin has no sign-in form of its own: /admin/login/ sends to allauth's, so the second factor,
+# passkeys and the failed-sign-in limit hold at every door.
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("health", views.health, name="health"),
