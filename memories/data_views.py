@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from allauth.account.decorators import reauthentication_required
 from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -114,6 +115,7 @@ def export_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@reauthentication_required(allow_get=True)  # a session alone cannot erase or delete the account
 def erase_page(request: HttpRequest) -> HttpResponse:
     context: dict[str, object] = {"phrase": ERASE_PHRASE}
     if request.method == "GET":
