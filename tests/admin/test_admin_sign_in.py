@@ -37,9 +37,7 @@ def operator_with_totp(db: None) -> User:
 
 def _signed_in(browser: Client) -> bool:
     """Signed in means the session opens the dashboard and the admin, whatever door gave it."""
-    return (
-        browser.get("/apps/").status_code == 200 and browser.get("/admin/").status_code == 200
-    )
+    return browser.get("/apps/").status_code == 200 and browser.get("/admin/").status_code == 200
 
 
 def test_the_password_alone_at_admin_login_gives_no_session_to_a_totp_user(
