@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
+
 from memories.ingest.types import (
     ExportedMemory,
     ExportedVersion,
@@ -62,6 +64,13 @@ def _memory(raw: Any, where: str) -> ExportedMemory:
     for index, item in enumerate(raw_versions):
         vwhere = f"{where}.versions[{index}]"
         expect(isinstance(item, dict) and isinstance(item.get("text"), str), vwhere, "bad version.")
+        # A version is a memory's former text: no longer than a memory may be, so the history
+        # page's diffs stay bounded (memories/presentation.py).
+        expect(
+            len(item["text"]) <= settings.MEMORY_MAX_CHARS,
+            vwhere,
+            f"'text' is longer than {settings.MEMORY_MAX_CHARS} characters.",
+        )
         versions.append(
             ExportedVersion(
                 text=item["text"],
