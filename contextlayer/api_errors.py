@@ -59,6 +59,14 @@ _STATUS_FOR: tuple[tuple[type[DomainError], int], ...] = (
     (Conflict, 409),
 )
 
+
+def domain_status(exc: DomainError) -> int:
+    """The HTTP status of a domain error (400 for one without its own)."""
+    if isinstance(exc, RateLimited):
+        return 429
+    return next((s for cls, s in _STATUS_FOR if isinstance(exc, cls)), 400)
+
+
 _CODE_FOR_STATUS = {
     400: "invalid",
     401: "unauthenticated",
@@ -103,7 +111,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(DomainError)
     def domain_error(request: HttpRequest, exc: DomainError) -> HttpResponse:
-        status = next((s for cls, s in _STATUS_FOR if isinstance(exc, cls)), 400)
+        status = domain_status(exc)
         return error_response(
             api, request, status, exc.code, exc.message, getattr(exc, "field", None)
         )

@@ -324,3 +324,5 @@ IMPORT_MAX_COMPRESSION_RATIO = env_int("IMPORT_MAX_COMPRESSION_RATIO", 100)
 IMPORT_UPLOAD_DIR = HOME / "imports"
 # A running import with no progress for this long is shown as interrupted and may be resumed.
 IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 600)
+# An upload whose run has not started (or stopped and was not resumed) for this long is deleted.
+IMPORT_UPLOAD_KEEP_HOURS = env_int("IMPORT_UPLOAD_KEEP_HOURS", 24)

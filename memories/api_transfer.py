@@ -77,7 +77,7 @@ def import_create(
         raise InvalidInput("The file is larger than the upload limit.", field="file")
     run = import_prepare(
         actor=actor,
-        path=keep_upload(file),
+        path=keep_upload(file, actor=actor),
         filename=file.name or "",
         source=source,
         extractor=extractor,

@@ -58,7 +58,7 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
     try:
         run = import_prepare(
             actor=actor,
-            path=keep_upload(upload),
+            path=keep_upload(upload, actor=actor),
             filename=upload.name or "",
             source=request.POST.get("source", "auto"),
             extractor=request.POST.get("extractor", "auto"),

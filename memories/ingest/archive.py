@@ -63,11 +63,15 @@ class Document:
     data: bytes
 
 
-def read_export(path: Path, limits: Limits | None = None) -> list[Document]:
-    """The JSON documents of an export: `conversations*.json`, or else every `.json` file."""
+def read_export(
+    path: Path, limits: Limits | None = None, *, name: str | None = None
+) -> list[Document]:
+    """The JSON documents of an export: `conversations*.json`, or else every `.json` file.
+    `name` is what messages call a single file or archive (default: its own name)."""
     limits = limits or Limits.from_settings()
+    shown = name or path.name
     if path.is_symlink():
-        raise IngestError(f"{path.name}: refusing a symbolic link; give the file itself.")
+        raise IngestError(f"{shown}: refusing a symbolic link; give the file itself.")
     if path.is_dir():
         return _read_folder(path, limits)
     if not path.is_file():
@@ -75,18 +79,18 @@ def read_export(path: Path, limits: Limits | None = None) -> list[Document]:
     with path.open("rb") as handle:
         head = handle.read(4)
     if head.startswith(b"PK"):
-        return _read_zip(path, limits)
-    return [Document(path.name, _read_file(path, limits.max_json_bytes))]
+        return _read_zip(path, limits, shown)
+    return [Document(shown, _read_file(path, limits.max_json_bytes, shown))]
 
 
-def _read_file(path: Path, budget: int) -> bytes:
+def _read_file(path: Path, budget: int, shown: str) -> bytes:
     if path.stat().st_size > budget:
         raise IngestError(
-            f"{path.name} is {path.stat().st_size:,} bytes; the limit is {budget:,} "
+            f"{shown} is {path.stat().st_size:,} bytes; the limit is {budget:,} "
             "(IMPORT_MAX_JSON_BYTES)."
         )
     with path.open("rb") as handle:
-        return _bounded_read(handle, budget, path.name)
+        return _bounded_read(handle, budget, shown)
 
 
 def _read_folder(folder: Path, limits: Limits) -> list[Document]:
@@ -102,7 +106,7 @@ def _read_folder(folder: Path, limits: Limits) -> list[Document]:
     for file in chosen:
         if file.is_symlink() or not file.is_file():
             raise IngestError(f"{file.name}: refusing a symbolic link or special file.")
-        data = _read_file(file, budget)
+        data = _read_file(file, budget, file.name)
         budget -= len(data)
         docs.append(Document(file.name, data))
     return docs
@@ -164,11 +168,11 @@ def _check_members(infos: list[zipfile.ZipInfo], limits: Limits, archive_size: i
         raise IngestError("The archive is truncated: a member runs past its end.")
 
 
-def _read_zip(path: Path, limits: Limits) -> list[Document]:
+def _read_zip(path: Path, limits: Limits, shown: str) -> list[Document]:
     try:
         archive = zipfile.ZipFile(path)
     except _DAMAGED as exc:  # NotImplementedError too: e.g. a member needing zip version 11.6
-        raise IngestError(f"{path.name} is not a readable ZIP archive ({exc}).") from None
+        raise IngestError(f"{shown} is not a readable ZIP archive ({exc}).") from None
     with archive:
         infos = [i for i in archive.infolist() if not i.is_dir()]
         _check_members(infos, limits, path.stat().st_size)
@@ -178,7 +182,7 @@ def _read_zip(path: Path, limits: Limits) -> list[Document]:
         ]
         if not chosen:
             raise IngestError(
-                f"{path.name} holds no conversations.json (nor any .json file): "
+                f"{shown} holds no conversations.json (nor any .json file): "
                 "is this a Claude or ChatGPT export?"
             )
         chosen.sort(key=lambda i: i.filename)
@@ -195,7 +199,7 @@ def _read_zip(path: Path, limits: Limits) -> list[Document]:
                     data = _bounded_read(member, info.file_size, info.filename)
             except _DAMAGED as exc:
                 raise IngestError(
-                    f"{info.filename} in {path.name} cannot be read: the archive is damaged or "
+                    f"{info.filename} in {shown} cannot be read: the archive is damaged or "
                     f"truncated ({exc})."
                 ) from None
             budget -= len(data)

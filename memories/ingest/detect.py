@@ -14,11 +14,16 @@ from memories.ingest.archive import Document, Limits, read_export
 from memories.ingest.types import SOURCES, IngestError, ParsedExport
 
 
-def load_export(path: Path, source: str = "auto", limits: Limits | None = None) -> ParsedExport:
-    """Read and parse everything before anything is imported: one bad document refuses all."""
+def load_export(
+    path: Path, source: str = "auto", limits: Limits | None = None, *, name: str | None = None
+) -> ParsedExport:
+    """Read and parse everything before anything is imported: one bad document refuses all.
+
+    `name` is what errors call the file (the user's name for an upload kept under a server-chosen
+    one); members of an archive keep their own names."""
     if source != "auto" and source not in SOURCES:
         raise IngestError(f"Unknown source {source!r}; use auto, {', '.join(SOURCES)}.")
-    return parse_documents(read_export(path, limits), source)
+    return parse_documents(read_export(path, limits, name=name), source)
 
 
 # Real exports nest a handful of levels; anything deeper is refused before a parser (or a later
