@@ -221,8 +221,11 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# The reverse proxies whose X-Forwarded-For/-Proto the server believes (gunicorn.conf.py reads the
+# same variable); the server, not Django, applies them, so X-Forwarded-Proto from anyone else
+# makes no request "secure" and X-Forwarded-For from anyone else changes no client address.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
 if PRODUCTION:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -311,7 +314,9 @@ IDP_OIDC_ACCESS_TOKEN_EXPIRES_IN = env_int("OIDC_ACCESS_TOKEN_EXPIRES_IN", 3600)
 # Refresh tokens unused for 30 days expire (and are cleaned up); 0 keeps them forever.
 IDP_OIDC_REFRESH_TOKEN_EXPIRES_IN = env_int("OIDC_REFRESH_TOKEN_EXPIRES_IN", 30 * 86400) or None
 # Connectors share datacenter egress IPs; allauth's default of 3/m/ip is too tight.
-IDP_OIDC_RATE_LIMITS = {"client_registration": "60/m/ip", "cimd_fetch": "30/m/ip"}
+# Counted per client address: the peer, or what a TRUSTED_PROXIES proxy forwards.
+_REGISTRATIONS = env_rate("RATE_LIMIT_CLIENT_REGISTRATION", "60/m")
+IDP_OIDC_RATE_LIMITS = {"client_registration": f"{_REGISTRATIONS}/ip", "cimd_fetch": "30/m/ip"}
 # DCR clients that never got a grant are deleted after this many hours (manage.py cleanup).
 OAUTH_ORPHAN_CLIENT_HOURS = env_int("OAUTH_ORPHAN_CLIENT_HOURS", 24)
 # --- Import, export, erase (memories/imports.py, memories/ingest/) ---

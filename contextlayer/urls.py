@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
+from accounts.client_registration import client_registration
 from contextlayer import views
 from contextlayer.api import api
 
@@ -22,6 +23,8 @@ urlpatterns = [
     # so they take allauth's paths; RFC 8414 metadata is the same document as OIDC discovery.
     path("identity/o/authorize", account_views.consent, name="oauth_authorize"),
     path("identity/o/api/token", account_views.token, name="oauth_token"),
+    # Bounded metadata before allauth stores a registration (anyone may register).
+    path("identity/o/api/clients", client_registration, name="oauth_client_registration"),
     path(".well-known/oauth-authorization-server", oidc_views.configuration),
     path("", include("allauth.idp.urls")),
     path("", include("accounts.urls")),
