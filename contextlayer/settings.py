@@ -329,5 +329,10 @@ IMPORT_MAX_COMPRESSION_RATIO = env_int("IMPORT_MAX_COMPRESSION_RATIO", 100)
 IMPORT_UPLOAD_DIR = HOME / "imports"
 # A running import with no progress for this long is shown as interrupted and may be resumed.
 IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 600)
+# After an erase, rewrite the tables that held the user's memories (VACUUM FULL: the text leaves
+# the table files, at the price of locking those tables for the seconds the rewrite takes). A
+# large shared server may turn it off: then VACUUM and a concurrent rebuild of the search index
+# (no exclusive lock), and the text can stay in freed page space until it is reused.
+ERASE_REWRITE_TABLES = env_bool("ERASE_REWRITE_TABLES", True)
 # An upload whose run has not started (or stopped and was not resumed) for this long is deleted.
 IMPORT_UPLOAD_KEEP_HOURS = env_int("IMPORT_UPLOAD_KEEP_HOURS", 24)
