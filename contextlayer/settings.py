@@ -326,6 +326,12 @@ IMPORT_MAX_JSON_BYTES = env_int("IMPORT_MAX_JSON_BYTES", 1024 * 1024 * 1024)
 IMPORT_MAX_ARCHIVE_BYTES = env_int("IMPORT_MAX_ARCHIVE_BYTES", 8 * 1024 * 1024 * 1024)
 IMPORT_MAX_ZIP_MEMBERS = env_int("IMPORT_MAX_ZIP_MEMBERS", 20_000)
 IMPORT_MAX_COMPRESSION_RATIO = env_int("IMPORT_MAX_COMPRESSION_RATIO", 100)
+# What parsing an export may build: one item (a conversation, or a memory of our export) is
+# decoded at a time within the first two; the totals bound what is kept until the import runs.
+IMPORT_MAX_ITEM_BYTES = env_int("IMPORT_MAX_ITEM_BYTES", 64 * 1024 * 1024)
+IMPORT_MAX_ITEM_VALUES = env_int("IMPORT_MAX_ITEM_VALUES", 1_000_000)
+IMPORT_MAX_ITEMS = env_int("IMPORT_MAX_ITEMS", 200_000)
+IMPORT_MAX_TEXTS = env_int("IMPORT_MAX_TEXTS", 2_000_000)
 IMPORT_UPLOAD_DIR = HOME / "imports"
 # A running import with no progress for this long is shown as interrupted and may be resumed.
 IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 600)

@@ -77,7 +77,9 @@ def erased_owner(owner: User, stranger: User) -> User:
     ).memory
     memory_update(actor=actor, memory_id=memory.id, text=f"I see a {MARKER} every Tuesday")
     for n in range(40):  # enough rows of the same shape for the statistics to keep values
-        memory_create(actor=actor, text=f"{MARKER} note {n}", provenance={"conversation_title": TITLE})
+        memory_create(
+            actor=actor, text=f"{MARKER} note {n}", provenance={"conversation_title": TITLE}
+        )
     memory_create(actor=owner_actor(stranger), text="The stranger keeps this memory")
     with connection.cursor() as cur:
         cur.execute("ANALYZE")
