@@ -34,6 +34,15 @@ class Gunicorn:
         return self.log.read_text(errors="replace")
 
 
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM (gunicorn's graceful stop), then SIGKILL if it takes more than 30 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 @contextmanager
 def gunicorn_on_test_database(**env: str) -> Iterator[Gunicorn]:
     """One worker, development settings, the test database (the test must use transactional_db
@@ -82,11 +91,7 @@ def gunicorn_on_test_database(**env: str) -> Iterator[Gunicorn]:
                 time.sleep(0.3)
         yield Gunicorn(url=url, log=log)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
         with connection.cursor() as cur:  # the worker's connections, so the database can go
             cur.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"

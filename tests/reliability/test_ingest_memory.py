@@ -28,15 +28,6 @@ MIB = 1024 * 1024
 BOUND = 48 * MIB
 
 
-@pytest.fixture
-def traced() -> Iterator[None]:
-    tracemalloc.start()
-    try:
-        yield
-    finally:
-        tracemalloc.stop()
-
-
 def _peak(run: Callable[[], Any], path: Path) -> tuple[int, Any]:
     """Peak traced memory of one parse; printed (`pytest -s`) for docs/reliability.md."""
     base = tracemalloc.get_traced_memory()[0]

@@ -8,6 +8,7 @@ import json
 import os
 import socket
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -189,7 +190,7 @@ def test_the_clean_up_removes_uploads_no_run_will_use(
 
     forgotten = prepared("forgotten.json")  # never started
     ImportRun.objects.filter(pk=forgotten.pk).update(
-        created_at=timezone.now() - timezone.timedelta(hours=settings.IMPORT_UPLOAD_KEEP_HOURS + 1)
+        created_at=timezone.now() - timedelta(hours=settings.IMPORT_UPLOAD_KEEP_HOURS + 1)
     )
     fresh = prepared("fresh.json")  # waiting for its Start click
     orphan = uploads / "orphan.upload"  # a crash between keeping and the run
