@@ -191,3 +191,32 @@ def test_other_admin_lists_do_not_filter_through_to_memory_content(
 ) -> None:
     for guess in ("my", "zz"):
         assert operator_browser.get(reverse(changelist), {lookup: guess}).status_code == 400
+
+
+def test_the_admin_shows_no_second_factor_secret_and_no_session_key(
+    operator_browser: Client, owner: User
+) -> None:
+    """A user's TOTP secret or session key in the admin would let the operator become them."""
+    from allauth.mfa.totp.internal.auth import TOTP
+    from allauth.usersessions.models import UserSession
+
+    secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+    authenticator = TOTP.activate(owner, secret).instance
+    session = UserSession.objects.create(
+        user=owner, ip="192.0.2.7", session_key="k" * 32, user_agent="Firefox"
+    )
+    pages = [
+        reverse("admin:mfa_authenticator_changelist"),
+        reverse("admin:mfa_authenticator_change", args=[authenticator.pk]),
+        reverse("admin:usersessions_usersession_changelist"),
+        reverse("admin:usersessions_usersession_change", args=[session.pk]),
+    ]
+    for url in pages:
+        response = operator_browser.get(url)
+        assert response.status_code == 200, url
+        page = response.content.decode()
+        assert secret not in page and "k" * 32 not in page, url
+    changelist = reverse("admin:mfa_authenticator_changelist")
+    assert operator_browser.get(changelist, {"data__icontains": "JBSW"}).status_code == 400
+    sessions = reverse("admin:usersessions_usersession_changelist")
+    assert operator_browser.get(sessions, {"session_key__startswith": "k"}).status_code == 400
