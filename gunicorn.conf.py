@@ -12,8 +12,13 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # spin-waiting threads would steal CPU from each other (about half the embedding rate under load).
 os.environ.setdefault("EMBEDDING_THREADS", "1")
 worker_class = "uvicorn_worker.UvicornWorker"
-# Behind a reverse proxy: trust its X-Forwarded-* headers (restrict to the proxy's address).
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")
+# X-Forwarded-For/-Proto count only when they come from one of these addresses (your reverse
+# proxy; comma-separated, default this machine). Anyone else's are ignored: a client inventing an
+# address per request stays one address to the sign-in and registration limits and in the logs.
+_proxies = os.environ.get("TRUSTED_PROXIES") or os.environ.get("FORWARDED_ALLOW_IPS") or ""
+forwarded_allow_ips = (
+    ",".join(p.strip() for p in _proxies.split(",") if p.strip()) or "127.0.0.1,::1"
+)
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 keepalive = 5

@@ -57,6 +57,14 @@ class AccountAdapter(DefaultAccountAdapter):
         request.session.pop(invitations.SESSION_KEY, None)
         return user
 
+    def get_reauthentication_methods(self, user: Any) -> list[dict[str, Any]]:
+        # A user with a second factor confirms it is them with that factor: a session plus a
+        # leaked password must not be enough to erase, delete the account or mint a token.
+        # allauth's re-authentication views refuse (redirect away from) methods not listed here.
+        methods = super().get_reauthentication_methods(user)
+        second_factor = [m for m in methods if m["id"].startswith("mfa_reauthenticate")]
+        return second_factor or methods
+
     def pre_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse | None:
         # An account made with `createsuperuser` has no allauth email record. The operator typed
         # the address on the server, so it counts as verified: mandatory verification must not lock

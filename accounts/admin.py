@@ -180,3 +180,54 @@ class ConnectedAppAdmin(OperatorAdmin):
     @admin.action(description="Revoke selected apps")
     def revoke_apps(self, request: HttpRequest, queryset: QuerySet[ConnectedApp]) -> None:
         self._apply(request, queryset, "revoke")
+
+
+# --- allauth's own models: never a secret an operator could sign in with ----------------------
+# allauth registers these with every field shown and editable: an Authenticator's `data` holds
+# the TOTP secret and recovery-code seed in clear, a UserSession's `session_key` is the user's
+# session cookie. Either would let the operator become the user, second factor and all.
+
+
+class _NoSecretsAdmin(admin.ModelAdmin):
+    """Shown fields only, read-only, filtered only by them; deleting stays (a user who lost
+    their phone asks the operator to remove the authenticator)."""
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.fields or ()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.method in ("GET", "HEAD")  # view the change page, never save it
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        field = lookup.split("__", 1)[0]
+        return field in (self.fields or ()) and super().lookup_allowed(lookup, value, request)
+
+
+class AuthenticatorAdmin(_NoSecretsAdmin):
+    fields = ("user", "type", "created_at", "last_used_at")
+    list_display = fields
+    list_filter = ("type",)
+    list_select_related = ("user",)
+
+
+class UserSessionAdmin(_NoSecretsAdmin):
+    fields = ("user", "created_at", "last_seen_at", "ip", "user_agent")
+    list_display = fields
+    list_select_related = ("user",)
+    search_fields = ("user__email", "ip")
+
+
+def replace_allauth_admins() -> None:
+    """Called from AccountsConfig.ready(), after the admin has imported allauth's own."""
+    for app, model, admin_class in (
+        ("allauth.mfa", "mfa.Authenticator", AuthenticatorAdmin),
+        ("allauth.usersessions", "usersessions.UserSession", UserSessionAdmin),
+    ):
+        if apps.is_installed(app):
+            registered = apps.get_model(model)
+            if admin.site.is_registered(registered):
+                admin.site.unregister(registered)
+            admin.site.register(registered, admin_class)

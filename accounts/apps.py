@@ -9,6 +9,8 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from allauth.idp.oidc.models import Client
 
+        from accounts.admin import replace_allauth_admins
         from accounts.oidc import widen_cimd_client
 
         pre_save.connect(widen_cimd_client, sender=Client, dispatch_uid="widen_cimd_client")
+        replace_allauth_admins()  # allauth's admins show TOTP secrets and session keys

@@ -1,4 +1,5 @@
-"""Background clean-up of the authorization server's leftovers, on the django-tasks worker."""
+"""Background clean-up on the django-tasks worker: the authorization server's leftovers, and import
+uploads no run will read."""
 
 from __future__ import annotations
 
@@ -14,13 +15,18 @@ CLEANUP_EVERY = timedelta(hours=1)
 
 
 def run_cleanup() -> dict[str, int]:
-    return oauth_cleanup(orphan_after=timedelta(hours=settings.OAUTH_ORPHAN_CLIENT_HOURS))
+    from memories.uploads import uploads_cleanup  # memories imports accounts, not the reverse
+
+    return {
+        **oauth_cleanup(orphan_after=timedelta(hours=settings.OAUTH_ORPHAN_CLIENT_HOURS)),
+        **uploads_cleanup(),
+    }
 
 
 @task()
 def cleanup_oauth() -> dict[str, int]:
-    """Expired tokens and never-granted DCR/CIMD clients; then schedule the next run, so one
-    enqueue (at `serve` start) keeps it periodic without a separate scheduler."""
+    """Expired tokens, never-granted DCR/CIMD clients, forgotten uploads; then schedule the next
+    run, so one enqueue (at `serve` start) keeps it periodic without a separate scheduler."""
     result = run_cleanup()
     schedule_cleanup(CLEANUP_EVERY)
     return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
+from allauth.account.decorators import reauthentication_required
 from allauth.idp.oidc import views as oidc_views
 from allauth.idp.oidc.models import Client
 from django.contrib import messages
@@ -187,6 +188,7 @@ def app_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@reauthentication_required  # a session alone cannot mint a credential that outlives it
 def token_create(request: HttpRequest) -> HttpResponse:
     """Create a client token; its secret is shown on this one response and never again."""
     form = ClientTokenForm(request.POST)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from allauth.core.exceptions import ReauthenticationRequired
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -58,6 +59,14 @@ _STATUS_FOR: tuple[tuple[type[DomainError], int], ...] = (
     (Conflict, 409),
 )
 
+
+def domain_status(exc: DomainError) -> int:
+    """The HTTP status of a domain error (400 for one without its own)."""
+    if isinstance(exc, RateLimited):
+        return 429
+    return next((s for cls, s in _STATUS_FOR if isinstance(exc, cls)), 400)
+
+
 _CODE_FOR_STATUS = {
     400: "invalid",
     401: "unauthenticated",
@@ -102,7 +111,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(DomainError)
     def domain_error(request: HttpRequest, exc: DomainError) -> HttpResponse:
-        status = next((s for cls, s in _STATUS_FOR if isinstance(exc, cls)), 400)
+        status = domain_status(exc)
         return error_response(
             api, request, status, exc.code, exc.message, getattr(exc, "field", None)
         )
@@ -134,6 +143,20 @@ def install_error_handlers(api: NinjaAPI) -> None:
         status = exc.status_code
         code = "csrf_failed" if "CSRF" in str(exc) else _CODE_FOR_STATUS.get(status, "error")
         return error_response(api, request, status, code, str(exc))
+
+    @api.exception_handler(ReauthenticationRequired)
+    def reauthentication_required(
+        request: HttpRequest, exc: ReauthenticationRequired
+    ) -> HttpResponse:
+        # allauth's gate (erase): a JSON client cannot follow its redirect, so say where to go.
+        return error_response(
+            api,
+            request,
+            403,
+            "reauthentication_required",
+            "Confirm it is you first: sign in again at /accounts/reauthenticate/ in this browser"
+            " session, then retry within five minutes.",
+        )
 
     @api.exception_handler(Http404)
     def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:

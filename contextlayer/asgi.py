@@ -45,6 +45,8 @@ def build_application(mcp: MCPHttpApp) -> Any:
         if scope["type"] == "http" and body_limit.declared_too_large(scope):
             await body_limit.refuse(scope, send)
             return
+        if scope["type"] == "http" and await body_limit.refuse_upload(scope, send):
+            return
         await django_app(scope, receive, send)
 
     return application

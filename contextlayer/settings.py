@@ -239,8 +239,11 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# The reverse proxies whose X-Forwarded-For/-Proto the server believes (gunicorn.conf.py reads the
+# same variable); the server, not Django, applies them, so X-Forwarded-Proto from anyone else
+# makes no request "secure" and X-Forwarded-For from anyone else changes no client address.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
 if PRODUCTION:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -329,7 +332,9 @@ IDP_OIDC_ACCESS_TOKEN_EXPIRES_IN = env_int("OIDC_ACCESS_TOKEN_EXPIRES_IN", 3600)
 # Refresh tokens unused for 30 days expire (and are cleaned up); 0 keeps them forever.
 IDP_OIDC_REFRESH_TOKEN_EXPIRES_IN = env_int("OIDC_REFRESH_TOKEN_EXPIRES_IN", 30 * 86400) or None
 # Connectors share datacenter egress IPs; allauth's default of 3/m/ip is too tight.
-IDP_OIDC_RATE_LIMITS = {"client_registration": "60/m/ip", "cimd_fetch": "30/m/ip"}
+# Counted per client address: the peer, or what a TRUSTED_PROXIES proxy forwards.
+_REGISTRATIONS = env_rate("RATE_LIMIT_CLIENT_REGISTRATION", "60/m")
+IDP_OIDC_RATE_LIMITS = {"client_registration": f"{_REGISTRATIONS}/ip", "cimd_fetch": "30/m/ip"}
 # DCR clients that never got a grant are deleted after this many hours (manage.py cleanup).
 OAUTH_ORPHAN_CLIENT_HOURS = env_int("OAUTH_ORPHAN_CLIENT_HOURS", 24)
 # --- Import, export, erase (memories/imports.py, memories/ingest/) ---
@@ -339,6 +344,19 @@ IMPORT_MAX_JSON_BYTES = env_int("IMPORT_MAX_JSON_BYTES", 1024 * 1024 * 1024)
 IMPORT_MAX_ARCHIVE_BYTES = env_int("IMPORT_MAX_ARCHIVE_BYTES", 8 * 1024 * 1024 * 1024)
 IMPORT_MAX_ZIP_MEMBERS = env_int("IMPORT_MAX_ZIP_MEMBERS", 20_000)
 IMPORT_MAX_COMPRESSION_RATIO = env_int("IMPORT_MAX_COMPRESSION_RATIO", 100)
+# What parsing an export may build: one item (a conversation, or a memory of our export) is
+# decoded at a time within the first two; the totals bound what is kept until the import runs.
+IMPORT_MAX_ITEM_BYTES = env_int("IMPORT_MAX_ITEM_BYTES", 64 * 1024 * 1024)
+IMPORT_MAX_ITEM_VALUES = env_int("IMPORT_MAX_ITEM_VALUES", 1_000_000)
+IMPORT_MAX_ITEMS = env_int("IMPORT_MAX_ITEMS", 200_000)
+IMPORT_MAX_TEXTS = env_int("IMPORT_MAX_TEXTS", 2_000_000)
 IMPORT_UPLOAD_DIR = HOME / "imports"
 # A running import with no progress for this long is shown as interrupted and may be resumed.
 IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 600)
+# After an erase, rewrite the tables that held the user's memories (VACUUM FULL: the text leaves
+# the table files, at the price of locking those tables for the seconds the rewrite takes). A
+# large shared server may turn it off: then VACUUM and a concurrent rebuild of the search index
+# (no exclusive lock), and the text can stay in freed page space until it is reused.
+ERASE_REWRITE_TABLES = env_bool("ERASE_REWRITE_TABLES", True)
+# An upload whose run has not started (or stopped and was not resumed) for this long is deleted.
+IMPORT_UPLOAD_KEEP_HOURS = env_int("IMPORT_UPLOAD_KEEP_HOURS", 24)

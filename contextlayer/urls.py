@@ -1,13 +1,19 @@
+from allauth.account.decorators import secure_admin_login
 from allauth.idp.oidc import views as oidc_views
 from django.contrib import admin
 from django.urls import include, path
 
 from accounts import token_endpoint
 from accounts import views as account_views
+from accounts.client_registration import client_registration
 from accounts.oauth_errors import oauth_not_found
 from accounts.oidc import authorization_endpoint
 from contextlayer import views
 from contextlayer.api import api
+
+# The admin has no sign-in form of its own: /admin/login/ sends to allauth's, so the second factor,
+# passkeys and the failed-sign-in limit hold at every door.
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("health", views.health, name="health"),
@@ -24,6 +30,8 @@ urlpatterns = [
         name="oauth_authorize",
     ),
     path("identity/o/api/token", token_endpoint.token, name="oauth_token"),
+    # Bounded metadata before allauth stores a registration (anyone may register).
+    path("identity/o/api/clients", client_registration, name="oauth_client_registration"),
     path(".well-known/oauth-authorization-server", oidc_views.configuration),
     # No device grant is offered (nor advertised): its two allauth routes are not served.
     path("identity/o/api/device/code", oauth_not_found),

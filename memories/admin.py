@@ -1,8 +1,11 @@
 """Admin for operators: memory metadata (no text unless ADMIN_SHOW_MEMORY_TEXT), the access log.
 
-The operator is a custodian, not the owner: by default the admin shows ids, lengths, categories,
-timestamps and origin, never the text, and it cannot search by text. Single-user self-hosters can
-set ADMIN_SHOW_MEMORY_TEXT=true. Actions go through the service layer, audited with the operator.
+The operator is a custodian, not the owner: by default the admin shows ids, lengths, the
+non-sensitive default categories, timestamps and origin — never the text, conversation titles or
+sensitive and user-made category names — and it can neither search nor filter by any of them
+(every changelist filter is a yes/no question: `text__istartswith` would read a text a character
+at a time). Single-user self-hosters can set ADMIN_SHOW_MEMORY_TEXT=true. Actions go through the
+service layer, audited with the operator.
 """
 
 from __future__ import annotations
@@ -19,12 +22,37 @@ from django.http import HttpRequest
 
 from accounts.admin import OperatorAdmin, operator_actor
 from memories import services
+from memories.categories import DEFAULT_CATEGORIES
 from memories.errors import DomainError
 from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryTombstone
 
 
 def _show_text() -> bool:
     return bool(getattr(settings, "ADMIN_SHOW_MEMORY_TEXT", False))
+
+
+# Category names a custodian may see: the default vocabulary's non-sensitive ones. Sensitive
+# defaults (health, religion, …) and a user's own categories say something about the text.
+_PLAIN_CATEGORIES = frozenset(c.slug for c in DEFAULT_CATEGORIES if not c.sensitive)
+# Provenance keys without content: where from, never the conversation's title.
+_PLAIN_PROVENANCE = ("source", "conversation_id", "message_id", "message_created_at")
+
+
+def custodian_categories(categories: list[str]) -> str:
+    """The categories as a custodian sees them: plain names, and how many others are hidden."""
+    if _show_text():
+        return ", ".join(categories)
+    plain = [c for c in categories if c in _PLAIN_CATEGORIES]
+    hidden = len(categories) - len(plain)
+    return ", ".join([*plain, *([f"{hidden} hidden"] if hidden else [])])
+
+
+def _only_lookups(allowed: frozenset[str], lookup: str) -> bool:
+    """Whether a changelist lookup stays on fields the list shows (the text hidden)."""
+    field, _, rest = lookup.partition("__")
+    if field == "owner":  # the user page's "memories of this user" link
+        return rest in ("", "exact", "id", "id__exact", "pk", "pk__exact")
+    return field in allowed
 
 
 class ReadOnlyAdmin(OperatorAdmin):
@@ -45,17 +73,36 @@ _META_FIELDS = (
     "owner",
     "state",
     "text_length",
-    "categories",
+    "shown_categories",
     "categories_set_by_user",
     "is_private",
     "origin",
     "origin_app_name",
-    "provenance",
+    "shown_provenance",
     "embedding_model",
     "superseded_by",
     "user_edited_at",
     "created_at",
     "updated_at",
+)
+
+
+# Memory columns a custodian may filter on: what the list shows anyway. Never the text, its hash
+# (`text_key` answers a dictionary attack), its search vector, categories, provenance, metadata
+# or any relation (`versions__text`, `superseded_by__text`, `owner__password`).
+_MEMORY_LOOKUPS = frozenset(
+    {
+        "id",
+        "state",
+        "origin",
+        "is_private",
+        "origin_app_name",
+        "embedding_model",
+        "created_at",
+        "updated_at",
+        "user_edited_at",
+        "categories_set_by_user",
+    }
 )
 
 
@@ -81,13 +128,19 @@ class MemoryAdmin(ReadOnlyAdmin):
             "owner",
             "state",
             "text_length",
-            "categories",
+            "shown_categories",
             "origin",
             "origin_app_name",
             "created_at",
             "updated_at",
         )
         return ("short_text", *base) if _show_text() else base
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        if _show_text():
+            return super().lookup_allowed(lookup, value, request)
+        allowed = _only_lookups(_MEMORY_LOOKUPS, lookup)
+        return allowed and super().lookup_allowed(lookup, value, request)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         return ("text", *_META_FIELDS) if _show_text() else _META_FIELDS
@@ -106,6 +159,17 @@ class MemoryAdmin(ReadOnlyAdmin):
     @admin.display(description="text")
     def short_text(self, obj: Memory) -> str:
         return obj.text if len(obj.text) <= 80 else obj.text[:79] + "…"
+
+    @admin.display(description="categories")
+    def shown_categories(self, obj: Memory) -> str:
+        return custodian_categories(list(obj.categories))
+
+    @admin.display(description="provenance")
+    def shown_provenance(self, obj: Memory) -> Any:
+        provenance = obj.provenance if isinstance(obj.provenance, dict) else {}
+        if _show_text():
+            return provenance
+        return {k: provenance[k] for k in _PLAIN_PROVENANCE if k in provenance}
 
     def _per_owner(
         self,
@@ -151,6 +215,11 @@ class MemoryAdmin(ReadOnlyAdmin):
         )
 
 
+_EVENT_LOOKUPS = frozenset(
+    {"id", "app", "app_name", "actor", "action", "memory_ids", "count", "created_at"}
+)
+
+
 @admin.register(AccessEvent)
 class AccessEventAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "owner", "app_name", "actor", "action", "count")
@@ -167,9 +236,25 @@ class AccessEventAdmin(ReadOnlyAdmin):
         "action",
         "memory_ids",
         "count",
-        "detail",
+        "shown_detail",
     )
     readonly_fields = fields
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        # `detail` names the categories a memory was moved between.
+        allowed = _show_text() or _only_lookups(_EVENT_LOOKUPS, lookup)
+        return allowed and super().lookup_allowed(lookup, value, request)
+
+    @admin.display(description="detail")
+    def shown_detail(self, obj: AccessEvent) -> Any:
+        detail = dict(obj.detail) if isinstance(obj.detail, dict) else {}
+        change = detail.get("categories")
+        if isinstance(change, dict) and not _show_text():
+            detail["categories"] = {
+                k: custodian_categories(list(v)) if isinstance(v, list) else v
+                for k, v in change.items()
+            }
+        return detail
 
 
 @admin.register(MemoryTombstone)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
+from allauth.account.decorators import reauthentication_required
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Form, Router, Schema, Status
@@ -78,7 +79,7 @@ def import_create(
         raise InvalidInput("The file is larger than the upload limit.", field="file")
     run = import_prepare(
         actor=actor,
-        path=keep_upload(file),
+        path=keep_upload(file, actor=actor),
         filename=file.name or "",
         source=source,
         extractor=extractor,
@@ -134,12 +135,21 @@ def export_md(request: HttpRequest) -> HttpResponse:
     return HttpResponse(export_markdown(actor=request_actor(request)), content_type="text/markdown")
 
 
+@reauthentication_required
+def _reauthenticated(request: HttpRequest) -> None:
+    """allauth's gate as a call (ninja cannot read a decorated route's signature): raises
+    ReauthenticationRequired, a 403, unless this session re-authenticated minutes ago."""
+
+
 @erase_router.post(
     "",
     response={200: ReceiptOut, **error_responses(404)},
     summary="Erase every memory and trace of this user; returns the erasure receipt",
+    description="Only a browser session that re-authenticated in the last few minutes may erase"
+    " (403 `reauthentication_required` otherwise).",
 )
 def erase(request: HttpRequest, payload: EraseIn) -> Any:
+    _reauthenticated(request)
     if payload.confirm.strip().lower() != ERASE_PHRASE:
         raise InvalidInput(f'Type "{ERASE_PHRASE}" to confirm.', field="confirm")
     receipt = user_erase(actor=request_actor(request), delete_account=payload.delete_account)

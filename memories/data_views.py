@@ -6,6 +6,7 @@ import json
 import uuid
 from urllib.parse import quote, urlencode
 
+from allauth.account.decorators import reauthentication_required
 from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -78,7 +79,7 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
     try:
         run = import_prepare(
             actor=actor,
-            path=keep_upload(upload),
+            path=keep_upload(upload, actor=actor),
             filename=upload.name or "",
             source=request.POST.get("source", "auto"),
             extractor=request.POST.get("extractor", "auto"),
@@ -155,6 +156,7 @@ def export_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@reauthentication_required(allow_get=True)  # a session alone cannot erase or delete the account
 def erase_page(request: HttpRequest) -> HttpResponse:
     context: dict[str, object] = {
         "phrase": ERASE_PHRASE,

@@ -10,6 +10,12 @@ sessions. Without `delete_account` the sign-in identity (`KEEP_WITH_ACCOUNT`) st
 The receipt (`ErasureReceipt`) has no foreign key to the user and holds no personal data: a keyed
 hash of the user id, counts per kind, when, by which door, which apps had read the data (from the
 access log, read before it goes), a digest of what was erased and a digest of the receipt.
+
+Deleting rows is logical in PostgreSQL: the bytes stay in the table's pages, in its indexes (the
+GIN index keeps every lexeme it ever saw) and in the WAL. Once the erase commits,
+`erase_compact` rewrites the content tables (VACUUM FULL, which also rebuilds their indexes), so
+the text leaves the table files; their statistics never held it (migration 0006). What remains,
+and for how long, is in README.md ("What erase guarantees").
 """
 
 from __future__ import annotations
@@ -26,13 +32,22 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.contrib.sessions.models import Session
-from django.db import models, transaction
+from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import SCOPE_DELETE, ConnectedApp, User
 from memories.errors import NotFound
-from memories.models import AccessEvent, ErasureReceipt, ImportRun, Memory
+from memories.models import (
+    AccessEvent,
+    ErasureReceipt,
+    ImportedConversation,
+    ImportRun,
+    Memory,
+    MemoryProposal,
+    MemoryVersion,
+    UserCategory,
+)
 from memories.visibility import require
 
 logger = logging.getLogger("contextlayer.erase")
@@ -45,6 +60,17 @@ KEEP_WITH_ACCOUNT = frozenset(
 # Deleted first so cascades run from the content down, and apps last.
 _ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
 
+
+# Tables whose rows hold what a person told their memory (text, lexemes, vectors, provenance,
+# their own category names, imported file names and conversation ids).
+CONTENT_MODELS: tuple[type[models.Model], ...] = (
+    Memory,
+    MemoryVersion,
+    MemoryProposal,
+    UserCategory,
+    ImportRun,
+    ImportedConversation,
+)
 
 # What a person types to confirm an erasure (dashboard and API).
 ERASE_PHRASE = "erase my memory"
@@ -159,6 +185,7 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
             digest=hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest(),
         )
         transaction.on_commit(lambda: _remove_files(uploads))
+        transaction.on_commit(lambda: erase_compact(account_deleted=delete_account))
     logger.info("erase", extra={"receipt": str(receipt.pk), "counts": receipt.counts})
     return receipt
 
@@ -216,6 +243,54 @@ def receipt_of(user: User, receipt_id: uuid.UUID) -> ErasureReceipt:
     if receipt is None:
         raise NotFound("receipt")
     return receipt
+
+
+# How long the rewrite waits for its exclusive lock before the lock-free path runs instead.
+REWRITE_LOCK_TIMEOUT = "30s"
+
+
+def erase_compact(*, account_deleted: bool = False) -> str:
+    """Make an erase physical as far as PostgreSQL allows; runs once the erase has committed
+    (VACUUM cannot run inside a transaction). Returns what it did, for the log.
+
+    ERASE_REWRITE_TABLES (default): VACUUM FULL of the content tables (and of the account tables
+    when the account went) writes their live rows to new files and drops the old ones, indexes
+    included. Otherwise, or when the exclusive lock is not granted within REWRITE_LOCK_TIMEOUT:
+    VACUUM and a concurrent rebuild of their indexes — the lexemes go; a heap page may keep the
+    bytes in its free space until a new row reuses it.
+    """
+    if connection.in_atomic_block:
+        return "skipped: inside a transaction"  # nothing is committed yet (tests)
+    models_ = [*CONTENT_MODELS]
+    if account_deleted:
+        models_ += [User, *(m for m in apps.get_models() if m._meta.label_lower in _SIGN_IN)]
+    tables = ", ".join(connection.ops.quote_name(m._meta.db_table) for m in models_)
+    done = "vacuumed"
+    try:
+        with connection.cursor() as cur:
+            if settings.ERASE_REWRITE_TABLES:
+                try:
+                    cur.execute(f"SET lock_timeout = '{REWRITE_LOCK_TIMEOUT}'")
+                    cur.execute(f"VACUUM (FULL, ANALYZE) {tables}")
+                    done = "rewritten"
+                except DatabaseError as exc:
+                    logger.warning("erase rewrite not possible", extra={"error": str(exc)[:200]})
+                finally:
+                    cur.execute("RESET lock_timeout")
+            if done != "rewritten":
+                cur.execute(f"VACUUM (ANALYZE) {tables}")
+                for model in models_:
+                    table = connection.ops.quote_name(model._meta.db_table)
+                    cur.execute(f"REINDEX TABLE CONCURRENTLY {table}")
+    except DatabaseError as exc:  # the erase itself is committed; say that this part failed
+        logger.error("erase compaction failed", extra={"error": str(exc)[:200]})
+        return "failed"
+    logger.info("erase compaction", extra={"done": done})
+    return done
+
+
+# Sign-in tables whose rows go with a deleted account (the e-mail address is personal data).
+_SIGN_IN = frozenset({"account.emailaddress", "mfa.authenticator"})
 
 
 def receipt_as_dict(receipt: ErasureReceipt) -> dict[str, Any]:

@@ -14,12 +14,19 @@ STATE_CHOICES = [*MemoryState.choices, ("all", "All states")]
 
 
 def _start_of(day: date | None) -> datetime | None:
-    return timezone.make_aware(datetime.combine(day, time.min)) if day else None
+    if not day:
+        return None
+    try:
+        return timezone.make_aware(datetime.combine(day, time.min))
+    except OverflowError:  # the calendar's first day east of UTC: no lower bound
+        return None
 
 
 def _end_of(day: date | None) -> datetime | None:
     """The end of a day, exclusive: a 'to' date includes that whole day."""
-    return _start_of(day + timedelta(days=1)) if day else None
+    if not day or day == date.max:  # the calendar's last day has no next one: no upper bound
+        return None
+    return _start_of(day + timedelta(days=1))
 
 
 def split_categories(raw: str) -> list[str]:

@@ -273,24 +273,26 @@ def import_prepare(
     limit: int | None = None,
 ) -> ImportRun:
     """Read and estimate an upload kept at a server-chosen `path`; the run waits, pending, for
-    `import_run_start`. A refused file is deleted and the error raised (IngestError)."""
-    require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
+    `import_run_start`. The file becomes the run's or is deleted: whatever refuses it (the
+    caller's permission, the parser, a crash) deletes it before the error is raised. Errors name
+    the user's `filename`, never the server's copy."""
     try:
+        require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
         mode = resolve_extractor(extractor)
-        export = load_export(path, source)
+        export = load_export(path, source, name=Path(filename).name or None)
         estimate = import_estimate(export=export, extractor=mode, limit=limit)
-    except Exception:
+        return import_run_create(
+            actor=actor,
+            source=export.source,
+            extractor=estimate.extractor,
+            filename=Path(filename).name,
+            limit=limit,
+            estimate=estimate,
+            upload_path=str(path),
+        )
+    except BaseException:
         path.unlink(missing_ok=True)
         raise
-    return import_run_create(
-        actor=actor,
-        source=export.source,
-        extractor=estimate.extractor,
-        filename=Path(filename).name,
-        limit=limit,
-        estimate=estimate,
-        upload_path=str(path),
-    )
 
 
 def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:

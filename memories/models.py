@@ -91,6 +91,7 @@ class Memory(OwnedRow):
     updated_at = models.DateTimeField()
 
     class Meta:
+        verbose_name_plural = "memories"
         indexes: ClassVar = [
             models.Index(fields=["owner", "-created_at", "-id"], name="memory_owner_recent"),
             models.Index(fields=["owner", "state"], name="memory_owner_state"),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,20 +45,30 @@ class DiffPart:
 
 
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
+# Steps (diagonals tried plus tokens compared) the diff may spend looking for the shortest edit.
+# A page renders a diff per version, so this bounds what one version can cost: a few tens of
+# milliseconds. Past it the changed middle is shown as one removal and one addition.
+DIFF_BUDGET = 50_000
+
+Opcode = tuple[str, int, int, int, int]  # ("equal" | "replace", i1, i2, j1, j2), as in difflib
+
+
+def tokens(text: str) -> list[str]:
+    """Words, runs of whitespace and single punctuation marks: the units a diff compares."""
+    return _TOKENS.findall(text)
 
 
 def word_diff(old: str, new: str) -> list[DiffPart]:
     """A word-level diff a person can read: what was removed and what was added, in order."""
-    a, b = _TOKENS.findall(old), _TOKENS.findall(new)
+    a, b = tokens(old), tokens(new)
     parts: list[DiffPart] = []
-    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in diff_opcodes(a, b):
         if tag == "equal":
             parts.append(DiffPart("same", "".join(a[i1:i2])))
             continue
-        if tag in ("delete", "replace"):
+        if i2 > i1:
             parts.append(DiffPart("del", "".join(a[i1:i2])))
-        if tag in ("insert", "replace"):
+        if j2 > j1:
             parts.append(DiffPart("ins", "".join(b[j1:j2])))
     return parts
 
@@ -111,3 +121,99 @@ def history_entries(memory: Memory, versions: list[MemoryVersion]) -> list[Histo
         label = "Current" if i == 0 else "Original" if oldest else ""
         entries.append(HistoryEntry(text, label, became, by, at, diff, rows[i]))
     return entries
+
+
+def diff_opcodes(a: Sequence[str], b: Sequence[str], budget: int = DIFF_BUDGET) -> list[Opcode]:
+    """Equal runs and the changes between them, with bounded work.
+
+    `difflib.SequenceMatcher` is quadratic or worse on repetitive input ("a a a …" against
+    "a b a b …" at 5,000 characters ran for more than ten minutes). This is Myers' O((N+M)·D)
+    shortest edit script after trimming the common prefix and suffix; it gives up once it has
+    spent `budget` steps and shows the changed middle as one replacement instead, so the work is
+    at most `budget` plus a linear pass, whatever the texts.
+    """
+    n, m = len(a), len(b)
+    head = 0
+    while head < n and head < m and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < n - head and tail < m - head and a[n - 1 - tail] == b[m - 1 - tail]:
+        tail += 1
+    middle = _myers(a[head : n - tail], b[head : m - tail], budget)
+    if middle is None:
+        middle = [("replace", 0, n - head - tail, 0, m - head - tail)]
+    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    ops += [(tag, i1 + head, i2 + head, j1 + head, j2 + head) for tag, i1, i2, j1, j2 in middle]
+    if tail:
+        ops.append(("equal", n - tail, n, m - tail, m))
+    return [op for op in ops if op[2] > op[1] or op[4] > op[3]]
+
+
+def _myers(a: Sequence[str], b: Sequence[str], budget: int) -> list[Opcode] | None:
+    """The shortest edit script as opcodes, or None once it costs more than `budget` steps."""
+    n, m = len(a), len(b)
+    if not n or not m:
+        return [("replace", 0, n, 0, m)] if n or m else []
+    offset = n + m + 1
+    frontier = [0] * (2 * offset + 1)  # furthest x reached on each diagonal k = x - y
+    # Each round's frontier on diagonals -d-1 … d+1, to walk the path back: O(D²) <= budget.
+    trail: list[list[int]] = []
+    steps = 0
+    for d in range(n + m + 1):
+        trail.append(frontier[offset - d - 1 : offset + d + 2])
+        for k in range(-d, d + 1, 2):
+            steps += 1
+            if k == -d or (k != d and frontier[offset + k - 1] < frontier[offset + k + 1]):
+                x = frontier[offset + k + 1]  # from the diagonal above: an insertion
+            else:
+                x = frontier[offset + k - 1] + 1  # from the diagonal below: a deletion
+            y = x - k
+            while x < n and y < m and a[x] == b[y]:
+                x, y = x + 1, y + 1
+                steps += 1
+            frontier[offset + k] = x
+            if x >= n and y >= m:
+                return _opcodes(_matches(trail, n, m), n, m)
+            if steps > budget:
+                return None
+    return None  # pragma: no cover - round n + m always reaches the end
+
+
+def _matches(trail: list[list[int]], n: int, m: int) -> list[tuple[int, int]]:
+    """Walk the rounds back from (n, m): the pairs of equal tokens on the path, in order."""
+    x, y = n, m
+    pairs: list[tuple[int, int]] = []
+    for d in range(len(trail) - 1, -1, -1):
+        before = trail[d]  # before[k + d + 1] is the frontier on diagonal k before round d
+
+        k = x - y
+        if k == -d or (k != d and before[k - 1 + d + 1] < before[k + 1 + d + 1]):
+            prev_k = k + 1
+        else:
+            prev_k = k - 1
+        prev_x = before[prev_k + d + 1]
+        prev_y = prev_x - prev_k
+        while x > prev_x and y > prev_y:  # the run of equal tokens this round ended with
+            x, y = x - 1, y - 1
+            pairs.append((x, y))
+        x, y = prev_x, prev_y
+    pairs.reverse()
+    return pairs
+
+
+def _opcodes(pairs: list[tuple[int, int]], n: int, m: int) -> list[Opcode]:
+    """Equal runs from the matched pairs; whatever lies between two runs is one replacement."""
+    ops: list[Opcode] = []
+    i = j = index = 0
+    while index < len(pairs):
+        x, y = pairs[index]
+        if x > i or y > j:
+            ops.append(("replace", i, x, j, y))
+        run = 1
+        while index + run < len(pairs) and pairs[index + run] == (x + run, y + run):
+            run += 1
+        ops.append(("equal", x, x + run, y, y + run))
+        i, j, index = x + run, y + run, index + run
+    if i < n or j < m:
+        ops.append(("replace", i, n, j, m))
+    return ops

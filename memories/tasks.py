@@ -30,7 +30,7 @@ def run_import(run_id: str) -> str:
         return "skipped"
     actor = owner_actor(run.owner, ConnectedApp.DASHBOARD)
     try:
-        export = load_export(Path(run.upload_path), run.source)
+        export = load_export(Path(run.upload_path), run.source, name=run.filename or None)
         import_execute(
             actor=actor, export=export, extractor=run.extractor, limit=run.limit, run=run
         )
@@ -39,6 +39,7 @@ def run_import(run_id: str) -> str:
             status=ImportRun.Status.FAILED,
             errors=[*run.errors, {"id": "", "error": exc.message}],
             finished_at=timezone.now(),
+            upload_path="",
         )
         Path(run.upload_path).unlink(missing_ok=True)
         return "failed"

@@ -16,13 +16,9 @@ from memories.ingest.types import Conversation, Message, expect, parse_timestamp
 _TEXT_TYPES = ("text", "multimodal_text")
 
 
-def looks_like(doc: Any) -> bool:
-    return isinstance(doc, list) and any(isinstance(c, dict) and "mapping" in c for c in doc[:50])
-
-
-def parse(doc: Any, name: str) -> list[Conversation]:
-    expect(isinstance(doc, list), name, "expected a list of conversations at the top level.")
-    return [_conversation(raw, f"{name}[{index}]") for index, raw in enumerate(doc)]
+def looks_like_item(item: Any) -> bool:
+    """Whether one conversation of a document is ChatGPT's."""
+    return isinstance(item, dict) and "mapping" in item
 
 
 def _kept_branch(mapping: dict[str, Any], current: Any, where: str) -> list[dict[str, Any]]:
@@ -58,7 +54,7 @@ def _node_time(node: dict[str, Any]) -> float:
         return 0.0
 
 
-def _conversation(raw: Any, where: str) -> Conversation:
+def conversation(raw: Any, where: str) -> Conversation:
     expect(isinstance(raw, dict), where, "a conversation must be an object.")
     mapping = raw.get("mapping")
     expect(isinstance(mapping, dict), where, "'mapping' must be an object of nodes.")

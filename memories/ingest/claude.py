@@ -14,18 +14,12 @@ from memories.ingest.types import Conversation, Message, expect, parse_timestamp
 _ROLES = {"human": "user", "assistant": "assistant"}
 
 
-def looks_like(doc: Any) -> bool:
-    return isinstance(doc, list) and any(
-        isinstance(c, dict) and "chat_messages" in c for c in doc[:50]
-    )
+def looks_like_item(item: Any) -> bool:
+    """Whether one conversation of a document is Claude's."""
+    return isinstance(item, dict) and "chat_messages" in item
 
 
-def parse(doc: Any, name: str) -> list[Conversation]:
-    expect(isinstance(doc, list), name, "expected a list of conversations at the top level.")
-    return [_conversation(raw, f"{name}[{index}]") for index, raw in enumerate(doc)]
-
-
-def _conversation(raw: Any, where: str) -> Conversation:
+def conversation(raw: Any, where: str) -> Conversation:
     expect(isinstance(raw, dict), where, "a conversation must be an object.")
     cid = raw.get("uuid")
     expect(isinstance(cid, str) and bool(cid), where, "a conversation needs a string 'uuid'.")

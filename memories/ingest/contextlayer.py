@@ -3,8 +3,11 @@ provenance, timestamps and version history, restored as they were."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
+
+from django.conf import settings
 
 from memories.ingest.types import (
     ExportedMemory,
@@ -16,23 +19,21 @@ from memories.ingest.types import (
 
 FORMAT = "context-layer-export"
 VERSION = 1
+# Provenance and metadata of one memory, as JSON (ours are a few hundred characters).
+MAX_DETAIL_CHARS = 64 * 1024
 
 
 def looks_like(doc: Any) -> bool:
     return isinstance(doc, dict) and doc.get("format") == FORMAT
 
 
-def parse(doc: Any, name: str) -> list[ExportedMemory]:
-    expect(looks_like(doc), name, f'not a Context Layer export (no "format": "{FORMAT}").')
-    version = doc.get("version")
+def check_version(header: dict[str, Any], name: str) -> None:
+    version = header.get("version")
     if version != VERSION:
         raise IngestError(
             f"{name}: export format version {version!r} is not supported (this server reads "
             f"version {VERSION})."
         )
-    memories = doc.get("memories")
-    expect(isinstance(memories, list), name, "'memories' must be a list.")
-    return [_memory(raw, f"{name}.memories[{index}]") for index, raw in enumerate(memories)]
 
 
 def _required_time(raw: dict[str, Any], key: str, where: str) -> datetime:
@@ -42,7 +43,7 @@ def _required_time(raw: dict[str, Any], key: str, where: str) -> datetime:
     return value
 
 
-def _memory(raw: Any, where: str) -> ExportedMemory:
+def memory(raw: Any, where: str) -> ExportedMemory:
     expect(isinstance(raw, dict), where, "a memory must be an object.")
     text = raw.get("text")
     expect(
@@ -56,12 +57,25 @@ def _memory(raw: Any, where: str) -> ExportedMemory:
     )
     for key in ("provenance", "metadata"):
         expect(isinstance(raw.get(key, {}), dict), where, f"'{key}' must be an object.")
+        # Kept whole with each memory until the import writes it: bounded like a memory's text.
+        expect(
+            len(json.dumps(raw.get(key) or {})) <= MAX_DETAIL_CHARS,
+            where,
+            f"'{key}' is larger than {MAX_DETAIL_CHARS:,} characters.",
+        )
     versions = []
     raw_versions = raw.get("versions") or []
     expect(isinstance(raw_versions, list), where, "'versions' must be a list.")
     for index, item in enumerate(raw_versions):
         vwhere = f"{where}.versions[{index}]"
         expect(isinstance(item, dict) and isinstance(item.get("text"), str), vwhere, "bad version.")
+        # A version is a memory's former text: no longer than a memory may be, so the history
+        # page's diffs stay bounded (memories/presentation.py).
+        expect(
+            len(item["text"]) <= settings.MEMORY_MAX_CHARS,
+            vwhere,
+            f"'text' is longer than {settings.MEMORY_MAX_CHARS} characters.",
+        )
         versions.append(
             ExportedVersion(
                 text=item["text"],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,14 +10,21 @@ from typing import Any
 
 from memories.ingest import chatgpt, claude, contextlayer
 from memories.ingest.archive import Document, Limits, read_export
+from memories.ingest.stream import ItemReader
 from memories.ingest.types import SOURCES, IngestError, ParsedExport
 
 
-def load_export(path: Path, source: str = "auto", limits: Limits | None = None) -> ParsedExport:
-    """Read and parse everything before anything is imported: one bad document refuses all."""
+def load_export(
+    path: Path, source: str = "auto", limits: Limits | None = None, *, name: str | None = None
+) -> ParsedExport:
+    """Read and parse everything before anything is imported: one bad document refuses all.
+
+    `name` is what errors call the file (the user's name for an upload kept under a server-chosen
+    one); members of an archive keep their own names."""
     if source != "auto" and source not in SOURCES:
         raise IngestError(f"Unknown source {source!r}; use auto, {', '.join(SOURCES)}.")
-    return parse_documents(read_export(path, limits), source)
+    limits = limits or Limits.from_settings()
+    return parse_documents(read_export(path, limits, name=name), source, limits)
 
 
 # Real exports nest a handful of levels; anything deeper is refused before a parser (or a later
@@ -27,23 +33,6 @@ MAX_DEPTH = 64
 # A `\ud800` escape without its pair decodes to a lone surrogate, which no UTF-8 encoder (the
 # content hash, PostgreSQL) accepts.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _decode(doc: Document) -> Any:
-    try:
-        value = json.loads(doc.data)
-    except UnicodeDecodeError:
-        raise IngestError(f"{doc.name} is not UTF-8 text, so not a JSON export.") from None
-    except json.JSONDecodeError as exc:
-        raise IngestError(
-            f"{doc.name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."
-        ) from None
-    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
-        raise IngestError(f"{doc.name} is not a usable JSON export ({exc}).") from None
-    except RecursionError:
-        raise IngestError(f"{doc.name} is nested too deeply to be an export.") from None
-    _check_shape(value, doc.name)
-    return value
 
 
 def _check_shape(value: Any, name: str) -> None:
@@ -70,45 +59,138 @@ def _check_shape(value: Any, name: str) -> None:
 
 _END = object()
 
+_NEITHER = (
+    "{name} is neither a Claude export (conversations with 'chat_messages'), a ChatGPT "
+    "export (conversations with a 'mapping'), nor a Context Layer export."
+)
+_CONVERSATION_PARSERS = {"claude": claude, "chatgpt": chatgpt}
 
-def _detect(value: Any, name: str) -> str:
-    if contextlayer.looks_like(value):
-        return "contextlayer"
-    if claude.looks_like(value):
+
+def _conversation_kind(item: Any, name: str) -> str:
+    """Claude or ChatGPT, told from a document's first conversation."""
+    if claude.looks_like_item(item):
         return "claude"
-    if chatgpt.looks_like(value):
+    if chatgpt.looks_like_item(item):
         return "chatgpt"
-    if isinstance(value, list) and not value:
-        raise IngestError(f"{name} is an empty list: there are no conversations to import.")
-    raise IngestError(
-        f"{name} is neither a Claude export (conversations with 'chat_messages'), a ChatGPT "
-        "export (conversations with a 'mapping'), nor a Context Layer export."
-    )
+    raise IngestError(_NEITHER.format(name=name))
 
 
-def parse_documents(docs: list[Document], source: str = "auto") -> ParsedExport:
-    values = [(doc.name, _decode(doc)) for doc in docs]
-    detected = {name: _detect(value, name) for name, value in values if value != []}
-    if source == "auto":
-        kinds = set(detected.values())
-        if not kinds:
-            raise IngestError("The export holds no conversations.")
-        if len(kinds) > 1:
-            raise IngestError(f"The export mixes formats: {', '.join(sorted(kinds))}.")
-        source = kinds.pop()
-    else:
-        for name, kind in detected.items():
-            if kind != source:
-                raise IngestError(f"{name} looks like a {kind} export, not {source}.")
-    export = ParsedExport(source=source)
-    seen: set[str] = set()
-    for name, value in values:
-        if source == "contextlayer":
-            export.memories.extend(contextlayer.parse(value, name))
-            continue
-        parser = claude if source == "claude" else chatgpt
-        for conversation in parser.parse(value, name):
-            if conversation.id not in seen:  # split files may repeat a conversation
-                seen.add(conversation.id)
+class _Collector:
+    """The parsed export as it grows, document by document, item by item, within the totals."""
+
+    def __init__(self, source: str, limits: Limits) -> None:
+        self.wanted = source
+        self.limits = limits
+        self.export: ParsedExport | None = None
+        self.seen: set[str] = set()
+        self.texts = 0
+
+    def kind(self, kind: str, name: str) -> ParsedExport:
+        """The export, after checking that this document's kind agrees with the others."""
+        if self.wanted != "auto" and kind != self.wanted:
+            raise IngestError(f"{name} looks like a {kind} export, not {self.wanted}.")
+        if self.export is None:
+            self.export = ParsedExport(source=kind)
+        elif self.export.source != kind:
+            kinds = ", ".join(sorted({self.export.source, kind}))
+            raise IngestError(f"The export mixes formats: {kinds}.")
+        return self.export
+
+    def count(self, export: ParsedExport, texts: int) -> None:
+        self.texts += texts
+        if export.items > self.limits.max_items:
+            raise IngestError(
+                f"The export holds more than {self.limits.max_items:,} items "
+                "(IMPORT_MAX_ITEMS): refused."
+            )
+        if self.texts > self.limits.max_texts:
+            raise IngestError(
+                f"The export holds more than {self.limits.max_texts:,} messages and versions "
+                "(IMPORT_MAX_TEXTS): refused."
+            )
+
+    def conversations(self, reader: ItemReader, name: str) -> None:
+        export: ParsedExport | None = None
+        parser: Any = None
+        for where, item in reader.array_items(name):
+            _check_shape(item, name)
+            if export is None:
+                kind = _conversation_kind(item, name)
+                export, parser = self.kind(kind, name), _CONVERSATION_PARSERS[kind]
+            conversation = parser.conversation(item, where)
+            if conversation.id not in self.seen:  # split files may repeat a conversation
+                self.seen.add(conversation.id)
                 export.conversations.append(conversation)
-    return export
+                self.count(export, len(conversation.messages))
+
+    def memories(self, reader: ItemReader, name: str) -> None:
+        """Our export: an object whose `memories` list is streamed; `format` and `version`
+        come first (as we write them); everything else (apps, the access log) is read through
+        and kept nowhere."""
+        header: dict[str, Any] = {}
+        saw_memories = False
+        for key, where in reader.object_members(name):
+            if key == "memories" and not saw_memories:
+                saw_memories = True
+                self._memory_list(reader, header, name, where)
+            elif reader.peek() == "[":
+                for _ in reader.array_items(where):
+                    pass
+            else:
+                value = reader.value(where)
+                if key in ("format", "version"):
+                    header[key] = value
+        if not saw_memories:
+            if not contextlayer.looks_like(header):
+                raise IngestError(_NEITHER.format(name=name))
+            contextlayer.check_version(header, name)
+            raise IngestError(f"{name}: 'memories' must be a list.")
+
+    def _memory_list(
+        self, reader: ItemReader, header: dict[str, Any], name: str, where: str
+    ) -> None:
+        if not header:
+            raise IngestError(
+                f"{name}: 'format' and 'version' must come before 'memories' (as in our exports)."
+            )
+        if not contextlayer.looks_like(header):
+            raise IngestError(_NEITHER.format(name=name))
+        contextlayer.check_version(header, name)
+        export = self.kind("contextlayer", name)
+        if reader.peek() != "[":
+            raise IngestError(f"{name}: 'memories' must be a list.")
+        for item_where, item in reader.array_items(where):
+            _check_shape(item, name)
+            memory = contextlayer.memory(item, item_where)
+            export.memories.append(memory)
+            self.count(export, 1 + len(memory.versions))
+
+
+def parse_documents(
+    docs: list[Document], source: str = "auto", limits: Limits | None = None
+) -> ParsedExport:
+    """Parse every document, streaming one item at a time (memories/ingest/stream.py)."""
+    limits = limits or Limits.from_settings()
+    collector = _Collector(source, limits)
+    for doc in docs:
+        with doc.open() as raw:
+            reader = ItemReader(
+                raw,
+                doc.name,
+                max_item_bytes=limits.max_item_bytes,
+                max_item_values=limits.max_item_values,
+            )
+            first = reader.peek()
+            if first == "[":
+                collector.conversations(reader, doc.name)
+            elif first == "{":
+                collector.memories(reader, doc.name)
+            elif first == "":
+                reader.fail("Expecting value")
+            else:
+                reader.value(doc.name)  # a bare scalar: valid JSON, not an export
+                raise IngestError(_NEITHER.format(name=doc.name))
+            reader.finish()
+    if collector.export is None:  # empty lists only
+        raise IngestError("The export holds no conversations.")
+    return collector.export

@@ -39,9 +39,9 @@ def activity_page(request: HttpRequest) -> HttpResponse:
     form = ActivityFilterForm(request.GET)
     filters = form.filters()
     older_than = request.GET.get("older_than") or ""
-    page = access_events(
-        actor=actor, filters=filters, before=int(older_than) if older_than.isdigit() else None
-    )
+    # A cursor this page issued is an event id; anything else (², 10**30) starts from the top.
+    cursor = older_than.isascii() and older_than.isdigit() and len(older_than) <= 18
+    page = access_events(actor=actor, filters=filters, before=int(older_than) if cursor else None)
     daily = access_daily(actor=actor, days=CHART_DAYS, filters=filters)
     context = {
         "form": form,

@@ -116,6 +116,9 @@
     }
     var way = region.querySelector("[data-cancel]");
     if (way) {
+      // A key pressed the moment the region arrives may beat htmx's own processing of it; a
+      // click then would follow the link's plain href and reload the page.
+      if (window.htmx) window.htmx.process(way);
       way.focus();  // so the focus returns where the cancel control says (data-focus-after)
       way.click();
     }

@@ -18,6 +18,7 @@ from accounts.oauth_clients import client_key
 from mcpbridge.credentials import resolve_bearer
 from memories.selectors import memory_get
 from memories.services import memory_create
+from tests.conftest import reauthenticate
 
 pytestmark = pytest.mark.django_db
 
@@ -127,6 +128,7 @@ def test_revoking_an_oauth_app_deletes_its_tokens(owner: User, stranger: User) -
 
 def test_a_client_token_is_shown_once_works_and_stops_when_revoked(owner: User) -> None:
     browser = _browser(owner)
+    reauthenticate(browser)
     page = browser.post(
         "/apps/tokens", {"name": "Cursor on laptop", "scopes": ["memories:read"], "expires": "30"}
     ).content.decode()

@@ -13,6 +13,7 @@ from accounts.models import User
 from memories.models import ErasureReceipt, ImportRun, Memory
 from memories.services import memory_create
 from tests.api.conftest import TokenFactory
+from tests.conftest import reauthenticate
 from tests.memories.exports import claude_export
 
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
@@ -85,8 +86,13 @@ def test_a_connected_app_token_cannot_export_or_erase(
     assert Memory.objects.filter(owner=owner).count() == 1
 
 
-def test_erase_needs_the_phrase_then_returns_a_receipt(owner: User, owner_api: Client) -> None:
+def test_erase_needs_the_phrase_then_returns_a_receipt(owner: User) -> None:
     memory_create(actor=owner_actor(owner), text="Owner likes figs")
+    # Erase is for the owner's browser session, re-authenticated (tests/accounts/
+    # test_reauthentication.py shows the refusal without it).
+    owner_api = Client()
+    owner_api.force_login(owner)
+    reauthenticate(owner_api)
     refused = owner_api.post("/api/v1/erase", {"confirm": "yes"}, content_type="application/json")
     assert refused.status_code == 400 and Memory.objects.exists()
     done = owner_api.post(

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.contextlayer.test_serve import _free_port
+from tests.deploy.gunicorn_server import stop
 from tests.deploy.test_check_deploy import OIDC_PRIVATE_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,8 +87,4 @@ def test_gunicorn_serves_health_and_the_api_docs_with_local_static_files() -> No
         assert bundle, "Swagger UI comes from hashed local static files"
         assert get(bundle.group(1))[0] == 200
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)

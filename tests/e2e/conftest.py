@@ -97,6 +97,15 @@ def sign_in(page: Any, email: str = "owner@example.com") -> None:
     page.wait_for_url(re.compile(r"/$"))
 
 
+def confirm_password(page: Any, password: str = PASSWORD) -> None:
+    """Erase and token creation ask who is there (re-authentication) before they run; answer
+    as the person would, and let allauth carry out the suspended request."""
+    page.wait_for_url(re.compile(r"/accounts/reauthenticate/"))
+    page.fill("#id_password", password)
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
+
+
 def log_in(page: Any, user: Any) -> None:
     """Signed in without the sign-in form (for journeys that are not about signing in): the
     session the form would create, as a cookie, then the memories page."""

@@ -182,6 +182,7 @@ def test_delete_confirmation_is_safe_by_default_and_focus_moves_to_the_next_row(
 
     page.keyboard.press("Enter")  # the Delete link again, by keyboard
     page.get_by_text("Delete this memory for good?").wait_for()
+    expect(page.get_by_role("link", name="Cancel")).to_be_focused()  # what the person sees
     page.keyboard.press("Escape")
     expect(cat.get_by_role("link", name="Delete")).to_be_focused()  # after the swap settles
     assert active_text(page) == "Delete" and "Miso" in active_row(page)

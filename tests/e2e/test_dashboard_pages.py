@@ -15,7 +15,7 @@ from accounts.models import User
 from memories import services
 from memories.models import ErasureReceipt, ImportRun, Memory
 from memories.tasks import run_import
-from tests.e2e.conftest import TIMEOUT, log_in, rows
+from tests.e2e.conftest import TIMEOUT, confirm_password, log_in, rows
 from tests.memories.exports import claude_export
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -72,6 +72,7 @@ def test_erase_shows_a_receipt_that_can_be_downloaded_and_found_again(
     assert "danger" in str(button.get_attribute("class"))
     page.get_by_label("Type erase my memory to confirm").fill("erase my memory")
     button.click()
+    confirm_password(page)
     page.get_by_role("heading", name="Erased").wait_for()
     assert page.get_by_role("row", name="Memories 3").count() == 1  # in words, not model labels
     assert "memories.memory" not in page.locator("main").inner_text()
@@ -157,6 +158,7 @@ def test_a_new_client_token_is_shown_once_with_a_copy_button(page: Any, owner: U
     page.goto("/apps/")
     page.get_by_label("Name").fill("Laptop")
     page.get_by_role("button", name="Create token").click()
+    confirm_password(page)
     secret = page.locator("#new-token-secret").inner_text().strip()
     assert secret.startswith("clt_")
     page.get_by_role("button", name="Copy the token").click()

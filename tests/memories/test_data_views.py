@@ -15,6 +15,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories.models import AccessEvent, ErasureReceipt, ImportRun, Memory
 from memories.services import memory_create
+from tests.conftest import reauthenticate
 from tests.memories.exports import claude_export, zip_bytes
 
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
@@ -141,6 +142,7 @@ def test_erase_needs_the_typed_phrase_and_shows_the_receipt(
 ) -> None:
     memory_create(actor=owner_dash, text="I like figs.")
     assert client_owner.get("/erase/").status_code == 200
+    reauthenticate(client_owner)
     refused = client_owner.post("/erase/", {"confirm": "yes"})
     assert refused.status_code == 400 and Memory.objects.exists()
     done = client_owner.post("/erase/", {"confirm": "Erase my memory"})
@@ -158,6 +160,7 @@ def test_an_erasure_receipt_is_found_again_by_its_owner_only(
     owner: User, owner_dash: Actor, client_owner: Client, stranger: User
 ) -> None:
     memory_create(actor=owner_dash, text="I like figs.")
+    reauthenticate(client_owner)
     client_owner.post("/erase/", {"confirm": "erase my memory"})
     receipt = ErasureReceipt.objects.get()
     listed = client_owner.get("/erase/").content.decode()

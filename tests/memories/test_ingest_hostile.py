@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from accounts.models import User
 from memories.ingest.archive import Limits, read_export
+from memories.ingest.detect import load_export
 from memories.ingest.types import IngestError
 from memories.models import ImportedConversation, ImportRun, Memory
 from tests.memories.exports import claude_export, zip_bytes
@@ -139,7 +140,7 @@ def test_a_member_whose_data_exceeds_its_declared_size_is_refused(tmp_path: Path
     raw[local + 22 : local + 26] = (10).to_bytes(4, "little")
     path.write_bytes(bytes(raw))
     with pytest.raises(IngestError, match=r"larger than declared|damaged or truncated"):
-        read_export(path)
+        load_export(path)
 
 
 def test_overlapping_members_are_refused(tmp_path: Path) -> None:

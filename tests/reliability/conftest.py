@@ -1,6 +1,9 @@
 """Shared pieces of the reliability properties. The MCP server fixtures live with the MCP tests;
-reliability tests reuse them."""
+reliability tests reuse them. `traced` runs a test under tracemalloc (the ingest tests hold
+parsing to a memory bound)."""
 
+import tracemalloc
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,3 +28,12 @@ def report_total(
     with capsys.disabled():
         print(f"\n{name}[all doors]: doors={len(tally)} attempts={attempts} leaks={leaks}")
     assert leaks == 0
+
+
+@pytest.fixture
+def traced() -> Iterator[None]:
+    tracemalloc.start()
+    try:
+        yield
+    finally:
+        tracemalloc.stop()

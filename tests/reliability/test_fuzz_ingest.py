@@ -25,12 +25,11 @@ import struct
 import tracemalloc
 import warnings
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -76,15 +75,6 @@ class Tally:
             f"refused={self.refused} uncaught={len(self.uncaught)} "
             f"peak_kib={self.peak // 1024}"
         )
-
-
-@pytest.fixture
-def traced() -> Iterator[None]:
-    tracemalloc.start()
-    try:
-        yield
-    finally:
-        tracemalloc.stop()
 
 
 def _use(export: ParsedExport) -> None:

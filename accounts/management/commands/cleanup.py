@@ -1,4 +1,5 @@
-"""Delete expired OAuth tokens and DCR clients that never got a grant (also runs hourly)."""
+"""Delete expired OAuth tokens, DCR clients that never got a grant and import uploads no run will
+read (also runs hourly)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from accounts.tasks import run_cleanup, schedule_cleanup
 
 
 class Command(BaseCommand):
-    help = "Delete expired OAuth tokens and orphaned dynamically registered clients."
+    help = (
+        "Delete expired OAuth tokens, orphaned dynamically registered clients and import uploads "
+        "no run will read."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -24,7 +28,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Deleted {result['expired_tokens']} expired token rows and "
             f"{result['orphan_clients']} orphaned clients; ended {result['dead_grants']} grants "
-            "with no token left."
+            f"with no token left; removed {result['expired_uploads']} expired and "
+            f"{result['orphan_uploads']} orphaned import uploads."
         )
         if opts["schedule"]:
             schedule_cleanup()

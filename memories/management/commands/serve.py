@@ -73,6 +73,7 @@ class Command(BaseCommand):
                 lifespan="on",
                 log_level="warning",
                 proxy_headers=settings.PRODUCTION,
+                forwarded_allow_ips=",".join(settings.TRUSTED_PROXIES),
             )
         finally:
             if worker is not None and worker.poll() is None:

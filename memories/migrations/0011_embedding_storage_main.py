@@ -7,7 +7,7 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("memories", "0008_search_owner_lexemes")]
+    dependencies = [("memories", "0010_search_owner_lexemes")]
 
     operations = [
         migrations.RunSQL(

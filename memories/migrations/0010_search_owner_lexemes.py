@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('memories', '0007_search_stats'),
+        ('memories', '0009_search_stats'),
     ]
 
     operations = [

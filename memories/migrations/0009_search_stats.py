@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0003_invitation'),
-        ('memories', '0006_importrun_messages_examined'),
+        ('memories', '0008_content_columns_without_statistics'),
     ]
 
     operations = [

@@ -1,0 +1,99 @@
+"""gunicorn with gunicorn.conf.py (what the image runs) on the test database, its log captured.
+
+The `gunicorn` fixture (tests/deploy/conftest.py) runs one for the session: its client, this
+test process at 127.0.0.1, is deliberately not a trusted proxy, and client registrations are
+limited per hour (the shipped rate, 60, over a window a slow machine cannot outrun)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from django.db import connection
+
+from tests.contextlayer.test_serve import _free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Gunicorn:
+    url: str
+    log: Path
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM (gunicorn's graceful stop), then SIGKILL if it takes more than 30 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@contextmanager
+def gunicorn_on_test_database(**env: str) -> Iterator[Gunicorn]:
+    """One worker, development settings, the test database (the test must use transactional_db
+    so its rows are committed), allauth's shared cache table created first."""
+    work = Path(tempfile.mkdtemp(prefix="contextlayer-gunicorn-"))
+    port = _free_port()
+    db = connection.settings_dict
+    environ = {
+        k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")
+    }
+    environ.update(
+        DATABASE_URL=f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}/{db['NAME']}",
+        DJANGO_SETTINGS_MODULE="contextlayer.settings",
+        CONTEXT_LAYER_HOME=str(work / "home"),
+        PORT=str(port),
+        WEB_CONCURRENCY="1",
+        **env,
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "createcachetable"],
+        cwd=ROOT,
+        env=environ,
+        check=True,
+        capture_output=True,
+    )
+    log = work / "gunicorn.log"
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            [gunicorn, "--config", "gunicorn.conf.py", "contextlayer.asgi:application"],
+            cwd=ROOT,
+            env=environ,
+            stdout=sink,
+            stderr=sink,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, log.read_text(errors="replace")[-3000:]
+            assert time.monotonic() < deadline, "gunicorn did not start"
+            try:
+                with urllib.request.urlopen(f"{url}/health", timeout=2):  # noqa: S310 - local
+                    break
+            except OSError:
+                time.sleep(0.3)
+        yield Gunicorn(url=url, log=log)
+    finally:
+        stop(proc)
+        with connection.cursor() as cur:  # the worker's connections, so the database can go
+            cur.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )

@@ -1,0 +1,119 @@
+"""Erase is physical as far as PostgreSQL allows (issue 14, item 11): after an erase and a
+CHECKPOINT, the erased text is in no file of the content tables (heap, TOAST, the GIN index of
+its lexemes, the other indexes) and never in `pg_stats`. What remains (WAL until recycled,
+backups) is documented in README.md, "What erase guarantees"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from accounts.actors import owner_actor
+from accounts.models import User
+from memories.erasure import CONTENT_MODELS, user_erase
+from memories.models import Memory
+from memories.services import memory_create, memory_update
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MARKER = "Zebracornish"  # one word, so its lexeme ("zebracornish") is in the GIN index too
+TITLE = "Quokkatitled conversation"
+
+
+def _relation_files(table: str) -> list[Path]:
+    """Every file of a table: its heap, its TOAST table and their indexes, all segments."""
+    with connection.cursor() as cur:
+        cur.execute("SHOW data_directory")
+        data = Path(cur.fetchone()[0])
+        cur.execute(
+            """
+            WITH rels AS (
+                SELECT c.oid FROM pg_class c WHERE c.oid = %s::regclass
+                UNION SELECT c.reltoastrelid FROM pg_class c
+                      WHERE c.oid = %s::regclass AND c.reltoastrelid <> 0
+            )
+            SELECT pg_relation_filepath(oid) FROM rels
+            UNION SELECT pg_relation_filepath(i.indexrelid) FROM pg_index i
+                  WHERE i.indrelid IN (SELECT oid FROM rels)
+            """,
+            [table, table],
+        )
+        paths = [row[0] for row in cur.fetchall() if row[0]]
+    return [f for p in paths for f in (data / p).parent.glob(Path(p).name + "*")]
+
+
+def _holding(needle: bytes) -> list[str]:
+    with connection.cursor() as cur:
+        cur.execute("CHECKPOINT")  # what is in shared buffers is written to the files
+    found = []
+    for model in CONTENT_MODELS:
+        for file in _relation_files(model._meta.db_table):
+            if needle in file.read_bytes().lower():
+                found.append(f"{model._meta.db_table}: {file.name}")
+    return found
+
+
+def _in_statistics(needle: str) -> list[Any]:
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT tablename, attname FROM pg_stats WHERE schemaname = 'public'"
+            " AND (histogram_bounds::text ILIKE %s OR most_common_vals::text ILIKE %s"
+            "      OR most_common_elems::text ILIKE %s)",
+            [f"%{needle}%"] * 3,
+        )
+        return cur.fetchall()
+
+
+@pytest.fixture
+def erased_owner(owner: User, stranger: User) -> User:
+    actor = owner_actor(owner)
+    memory = memory_create(
+        actor=actor,
+        text=f"{MARKER} is what I call my therapist",
+        provenance={"source": "claude", "conversation_title": TITLE},
+    ).memory
+    memory_update(actor=actor, memory_id=memory.id, text=f"I see a {MARKER} every Tuesday")
+    for n in range(40):  # enough rows of the same shape for the statistics to keep values
+        memory_create(
+            actor=actor, text=f"{MARKER} note {n}", provenance={"conversation_title": TITLE}
+        )
+    memory_create(actor=owner_actor(stranger), text="The stranger keeps this memory")
+    with connection.cursor() as cur:
+        cur.execute("ANALYZE")
+    return owner
+
+
+def test_statistics_never_hold_memory_text(erased_owner: User) -> None:
+    assert _in_statistics(MARKER) == [] and _in_statistics("Quokka") == []
+
+
+def test_after_an_erase_no_file_of_the_content_tables_holds_the_text(erased_owner: User) -> None:
+    assert _holding(MARKER.lower().encode()), "the test must see the text before the erase"
+    user_erase(actor=owner_actor(erased_owner))
+    assert _holding(MARKER.lower().encode()) == []
+    assert _holding(b"quokkatitled") == []
+    assert _in_statistics(MARKER) == []
+    assert Memory.objects.filter(text="The stranger keeps this memory").exists()
+
+
+def test_without_rewriting_tables_the_lexemes_and_statistics_still_go(
+    erased_owner: User, settings: Any
+) -> None:
+    """ERASE_REWRITE_TABLES=false (a large shared server): no exclusive lock, so heap pages may
+    keep the bytes in their free space until reused; the search index and statistics do not."""
+    settings.ERASE_REWRITE_TABLES = False
+    user_erase(actor=owner_actor(erased_owner))
+    with connection.cursor() as cur:
+        cur.execute("CHECKPOINT")
+    gin = [f for f in _relation_files("memories_memory") if _is_index(f, "memory_tsv_gin")]
+    assert gin and not any(b"zebracornish" in f.read_bytes() for f in gin)
+    assert _in_statistics(MARKER) == []
+
+
+def _is_index(file: Path, index: str) -> bool:
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_relation_filepath(%s::regclass)", [index])
+        return file.name.split(".")[0] == Path(cur.fetchone()[0]).name
