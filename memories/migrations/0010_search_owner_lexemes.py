@@ -26,6 +26,9 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT array_agg(hashtextextended(u.lexeme, owner)) FROM unnest(doc) AS u $$;
 
 CREATE INDEX memory_owner_lexemes ON memories_memory USING gin (memory_lexeme_keys(owner_id, tsv));
+-- No planner statistics on the keys, as for the content columns (migration 0008): ANALYZE would
+-- copy sampled keys into pg_statistic, and a key is a lexeme's hash, open to a dictionary.
+ALTER INDEX memory_owner_lexemes ALTER COLUMN 1 SET STATISTICS 0;
 """
 
 _REVERSE = """
