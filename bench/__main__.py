@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+# As contextlayer/settings.py does, before numpy is first imported (the benchmarks import it early).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from bench import (
     add,
@@ -33,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
     args = parser.parse_args(argv)
-    setup_django(args.database_url)
+    setup_django(args.database_url, getattr(args, "home", None))
     args.run(args)
 
 

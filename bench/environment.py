@@ -19,16 +19,22 @@ from typing import Any
 import numpy as np
 
 
-def setup_django(database_url: str | None) -> None:
-    home = tempfile.mkdtemp(prefix="contextlayer-bench-")
-    # Registered before the embedded server starts, so it runs after the server is stopped.
-    atexit.register(shutil.rmtree, home, ignore_errors=True)
+def setup_django(database_url: str | None, home: str | None = None) -> None:
+    """`home`: a CONTEXT_LAYER_HOME kept between runs (its embedded cluster is stopped, not
+    deleted, at exit), for benchmarks that cache a large generated store there."""
+    keep = home is not None
+    if home is None:
+        home = tempfile.mkdtemp(prefix="contextlayer-bench-")
+        # Registered before the embedded server starts, so it runs after the server is stopped.
+        atexit.register(shutil.rmtree, home, ignore_errors=True)
+    else:
+        os.makedirs(home, exist_ok=True)
     os.environ["CONTEXT_LAYER_HOME"] = home
     if database_url:
         os.environ["DATABASE_URL"] = database_url
     else:
         os.environ.pop("DATABASE_URL", None)
-        os.environ["EMBEDDED_DB_CLEANUP"] = "delete"
+        os.environ["EMBEDDED_DB_CLEANUP"] = "stop" if keep else "delete"
     os.environ["DJANGO_SETTINGS_MODULE"] = "contextlayer.settings"
     # One audit line per call would drown the figures.
     os.environ.setdefault("LOG_LEVEL", "WARNING")

@@ -23,7 +23,8 @@ from typing import Any
 
 from bench.environment import add_common, bench_user, drop_users, emit
 
-RETRIEVERS = ("project", "bm25", "dense")
+RETRIEVERS = ("project", "project_no_cutoff", "bm25", "dense")
+NO_ANSWER = Path(__file__).with_name("data") / "locomo_no_answer.json"
 _TOKEN = re.compile(r"[a-z0-9]+")
 _DIA_ID = re.compile(r"D\d+:\d+")
 
@@ -158,11 +159,17 @@ class Tenant:
         self.stop_words = stop_words
         self.bm25 = BM25Okapi([tokenize(t.text, stop_words) for t in conv.turns])
 
-    def project(self, question: Question, k: int) -> list[str]:
+    def project(self, question: Question, k: int, min_score: float | None = None) -> list[str]:
+        """What the app returns: the search with its default cut-off (or `min_score`)."""
         from memories.selectors import memory_search
 
-        hits = memory_search(actor=self.actor, query=question.question, limit=k)
+        hits = memory_search(
+            actor=self.actor, query=question.question, limit=k, min_score=min_score
+        )
         return [self.dia_of[h.memory.id] for h in hits]
+
+    def project_no_cutoff(self, question: Question, k: int) -> list[str]:
+        return self.project(question, k, min_score=0.0)
 
     def bm25_ranked(self, question: Question, k: int) -> list[str]:
         import numpy as np
@@ -178,7 +185,9 @@ class Tenant:
 
         visible, params = visible_sql(self.actor)
         qvec = get_embedder().embed_query(question.question)
-        rows = search.dense_arm(qvec, visible=visible, params={**params, "category": None}, depth=k)
+        rows = search.dense_arm(
+            qvec, owner_id=self.user.pk, visible=visible, params=params, depth=k
+        )
         return [self.dia_of[mid] for mid, _ in rows]
 
 
@@ -194,20 +203,54 @@ def each_tenant(conversations: Sequence[Conversation]) -> Iterator[Tenant]:
         drop_users([t.user for t in tenants])
 
 
+def no_answer_questions(conversations: Sequence[Conversation]) -> dict[str, list[str]]:
+    """The hand-written questions whose topic each conversation never mentions (see the file's
+    "about"), checked against the conversation: a stem that does occur stops the run."""
+    entries = json.loads(NO_ANSWER.read_text())["conversations"]
+    out: dict[str, list[str]] = {}
+    for conv in conversations:
+        if conv.sample_id not in entries:
+            continue
+        text = " ".join(t.text.lower() for t in conv.turns)
+        for entry in entries[conv.sample_id]:
+            for stem in entry["absent"]:
+                found = re.search(rf"\b{re.escape(stem.lower())}", text)
+                if found:
+                    raise SystemExit(
+                        f"{conv.sample_id}: no-answer question {entry['question']!r} is answered: "
+                        f"{stem!r} occurs ({text[max(0, found.start() - 40) : found.end() + 40]!r})"
+                    )
+        out[conv.sample_id] = [e["question"] for e in entries[conv.sample_id]]
+    return out
+
+
 def evaluate(
     conversations: Sequence[Conversation], ks: Sequence[int], *, verbose: bool = False
-) -> dict[str, dict[str, dict[str, float]]]:
-    """Recall of the three retrievers over the same memories, in the same run."""
+) -> dict[str, Any]:
+    """Recall of the retrievers over the same memories, in the same run; and how often the
+    project's search returns anything for a question whose topic is not in the conversation."""
     depth = max(ks)
     per_question: dict[str, list[tuple[int, list[str], frozenset[str]]]] = {
         name: [] for name in RETRIEVERS
     }
+    unanswerable = no_answer_questions(conversations)
+    returned: list[int] = []
+    empty_answerable = 0
     started = time.perf_counter()
     for tenant in each_tenant(conversations):
-        rankers = {"project": tenant.project, "bm25": tenant.bm25_ranked, "dense": tenant.dense}
+        rankers = {
+            "project": tenant.project,
+            "project_no_cutoff": tenant.project_no_cutoff,
+            "bm25": tenant.bm25_ranked,
+            "dense": tenant.dense,
+        }
         for q in tenant.conv.questions:
             for name, rank in rankers.items():
                 per_question[name].append((q.category, rank(q, depth), q.gold))
+            if 1 <= q.category <= 4 and not per_question["project"][-1][1]:
+                empty_answerable += 1
+        for text in unanswerable.get(tenant.conv.sample_id, []):
+            returned.append(len(tenant.project(Question(text, frozenset(), 0), 10)))
         if verbose:
             print(
                 f"{tenant.conv.sample_id}: {len(tenant.conv.turns)} turns, "
@@ -215,7 +258,19 @@ def evaluate(
                 flush=True,
             )
         started = time.perf_counter()
-    return summarise(per_question, ks)
+    out: dict[str, Any] = dict(summarise(per_question, ks))
+    answerable = sum(1 for c, _, _ in per_question["project"] if 1 <= c <= 4)
+    out["no_answer"] = {
+        "questions": len(returned),
+        "false_hit_rate": round(sum(1 for n in returned if n) / len(returned), 4)
+        if returned
+        else None,
+        "mean_results": round(sum(returned) / len(returned), 3) if returned else None,
+        "answerable_with_nothing_returned": round(empty_answerable / answerable, 4)
+        if answerable
+        else None,
+    }
+    return out
 
 
 def _parse_ks(raw: str) -> list[int]:
@@ -226,9 +281,16 @@ def run(args: Any) -> None:
     conversations = load(Path(args.path))
     ks = _parse_ks(args.k)
     result = evaluate(conversations, ks, verbose=True)
-    for name, groups in result.items():
+    for name in RETRIEVERS:
+        groups = result[name]
         figures = "  ".join(f"{key} {value:.3f}" for key, value in groups["all_1_4"].items())
-        print(f"{name:8s} categories 1-4: {figures}")
+        print(f"{name:18s} categories 1-4: {figures}")
+    na = result["no_answer"]
+    print(
+        f"no-answer questions: {na['questions']}, false-hit rate {na['false_hit_rate']} "
+        f"(mean results {na['mean_results']}); answerable questions with nothing returned: "
+        f"{na['answerable_with_nothing_returned']}"
+    )
     emit(result)
 
 

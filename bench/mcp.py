@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from bench.environment import setup_django
+from bench.search import total_rows
 
 QUERIES = [
     "coffee",
@@ -60,23 +61,41 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def measure(memories: int, rounds: int, blocks: int) -> dict[str, Any]:
-    """Django is set up. Seeds a user, serves the app, times both paths; removes the user."""
+def measure(
+    memories: int, rounds: int, blocks: int, store: int = 0, total: int = 200_000
+) -> dict[str, Any]:
+    """Django is set up. Seeds a user, serves the app, times both paths; removes the user.
+
+    `store`: instead, a user of that many memories in a generated table of `total` rows
+    (`bench search`'s store, kept in `--home` between runs), asked `bench search`'s questions.
+    """
     import anyio
     import httpx2
     import uvicorn
     from asgiref.sync import sync_to_async
+    from django.conf import settings
     from django.db import connections
     from mcp.client import Client
     from mcp.client.streamable_http import streamable_http_client
 
     from accounts.client_tokens import client_token_create
-    from accounts.models import User
+    from accounts.models import ClientToken, ConnectedApp, User
     from mcpbridge.credentials import resolve_bearer
     from memories.selectors import memory_search
     from memories.services import NewMemory, memory_create_many
 
-    user = User.objects.create_user(f"bench-mcp-{time.time_ns()}@example.invalid")
+    # One client calls back to back for minutes: lift the per-client and per-user limits, as
+    # `bench load` does for its server (this server runs in-process, so the settings do).
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "1000000/m", "mcp_user": "1000000/m"}
+    if store:
+        from bench.search import build
+        from bench.texts import queries
+
+        user = build([store], tenants=100, total=total)[store]
+        asked = queries(50)
+    else:
+        user = User.objects.create_user(f"bench-mcp-{time.time_ns()}@example.invalid")
+        asked = QUERIES
     try:
         issued = client_token_create(user=user, name="bench", scopes=["read", "write"])
         credential = resolve_bearer(issued.secret, resource="bench")
@@ -84,7 +103,7 @@ def measure(memories: int, rounds: int, blocks: int) -> dict[str, Any]:
         actor = credential.actor()
         texts = [
             TOPICS[i % len(TOPICS)].format(WORDS[(i // len(TOPICS)) % len(WORDS)]) + f" ({i})"
-            for i in range(memories)
+            for i in range(0 if store else memories)
         ]
         for start in range(0, len(texts), 200):
             items = [NewMemory(text=t) for t in texts[start : start + 200]]
@@ -106,7 +125,7 @@ def measure(memories: int, rounds: int, blocks: int) -> dict[str, Any]:
         def inproc_block() -> list[float]:
             out = []
             for i in range(rounds):
-                q = QUERIES[i % len(QUERIES)]
+                q = asked[i % len(asked)]
                 t0 = time.perf_counter()
                 memory_search(actor=actor, query=q, limit=10)
                 out.append((time.perf_counter() - t0) * 1000)
@@ -121,7 +140,7 @@ def measure(memories: int, rounds: int, blocks: int) -> dict[str, Any]:
                 Client(streamable_http_client(url, http_client=http), mode="legacy") as c,
             ):
                 for i in range(rounds):
-                    q = QUERIES[i % len(QUERIES)]
+                    q = asked[i % len(asked)]
                     t0 = time.perf_counter()
                     result = await c.call_tool("search_memory", {"query": q, "limit": 10})
                     out.append((time.perf_counter() - t0) * 1000)
@@ -140,12 +159,18 @@ def measure(memories: int, rounds: int, blocks: int) -> dict[str, Any]:
         server.should_exit = True
         thread.join(timeout=30)
         anyio.run(sync_to_async(connections.close_all, thread_sensitive=True))
+        table_rows = total_rows()
     finally:
-        User.objects.filter(pk=user.pk).delete()
+        if store:  # the generated store stays for the next run; only this run's client goes
+            ClientToken.objects.filter(owner=user).delete()
+            ConnectedApp.objects.filter(owner=user, name="bench").delete()
+        else:
+            User.objects.filter(pk=user.pk).delete()
 
     result: dict[str, Any] = {
         "bench": "mcp",
-        "memories": memories,
+        "memories": store or memories,
+        "table_rows": table_rows,
         "calls_per_path": len(http),
         "inproc_p50_ms": round(_percentile(inproc, 50), 2),
         "inproc_p95_ms": round(_percentile(inproc, 95), 2),
@@ -161,6 +186,14 @@ def measure(memories: int, rounds: int, blocks: int) -> dict[str, Any]:
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memories", type=int, default=500, help="Memories for the user.")
+    parser.add_argument(
+        "--store",
+        type=int,
+        default=0,
+        help="Instead: a user of this many memories in a generated table (bench search's).",
+    )
+    parser.add_argument("--total", type=int, default=200_000, help="Rows of that table.")
+    parser.add_argument("--home", default=None, help="Keep (and reuse) that store in this folder.")
     parser.add_argument("--rounds", type=int, default=100, help="Calls per block and path.")
     parser.add_argument("--blocks", type=int, default=3, help="Alternating blocks per path.")
     parser.add_argument(
@@ -172,7 +205,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def report(result: dict[str, Any]) -> None:
     r = result
-    print(f"search_memory over MCP/HTTP vs in-process memory_search ({r['memories']} memories)")
+    print(
+        f"search_memory over MCP/HTTP vs in-process memory_search ({r['memories']} memories, "
+        f"{r['table_rows']} rows in the table)"
+    )
     for label, key in (("in-process", "inproc"), ("MCP HTTP", "http")):
         p50, p95 = r[f"{key}_p50_ms"], r[f"{key}_p95_ms"]
         print(f"  {label:<11} p50 {p50:7.2f} ms   p95 {p95:7.2f} ms")
@@ -184,13 +220,17 @@ def register(sub: Any) -> None:
     """For a `python -m bench` that sets Django up itself and calls `args.run(args)`."""
     parser = sub.add_parser("mcp", help=__doc__.splitlines()[0] if __doc__ else None)
     _add_arguments(parser)
-    parser.set_defaults(run=lambda args: report(measure(args.memories, args.rounds, args.blocks)))
+    parser.set_defaults(
+        run=lambda args: report(
+            measure(args.memories, args.rounds, args.blocks, args.store, args.total)
+        )
+    )
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench mcp", description=__doc__)
     _add_arguments(parser)
     args = parser.parse_args(argv)
-    setup_django(args.database_url)
-    report(measure(args.memories, args.rounds, args.blocks))
+    setup_django(args.database_url, args.home)
+    report(measure(args.memories, args.rounds, args.blocks, args.store, args.total))
     return 0

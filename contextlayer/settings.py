@@ -22,6 +22,10 @@ from contextlayer.home import context_layer_home, persistent_rsa_key, persistent
 
 # mem0 phones home and writes ~/.mem0 unless told otherwise, before it is first imported.
 os.environ["MEM0_TELEMETRY"] = "False"
+# One BLAS thread (read when numpy is first imported, which the apps do after settings): search's
+# matrix-vector product is memory-bound, and on a busy machine OpenBLAS's thread hand-off turned a
+# 0.2 ms scan of 5,000 vectors into 20 ms at the median (docs/benchmarks.md, `bench search`).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 HOME = context_layer_home()
@@ -194,9 +198,10 @@ EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 0)
 TEXT_SEARCH_CONFIG = env_str("TEXT_SEARCH_CONFIG", "english")
 MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
 MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
-# Above this many candidate rows a tenant is searched through the HNSW index (iterative scan);
-# below it the scan is exact, so a small tenant in a big table never loses rows to a post-filter.
-SEARCH_EXACT_MAX_ROWS = env_int("SEARCH_EXACT_MAX_ROWS", 50_000)
+# Megabytes of memory each process may spend on recently searched users' vectors (numpy, 1.5 kB
+# a memory: 50,000 memories take 77 MB). A user whose vectors do not fit is searched by an exact
+# scan in PostgreSQL instead; 0 turns the cache off. See memories/search_vectors.py.
+SEARCH_CACHE_MB = env_int("SEARCH_CACHE_MB", 128)
 # The admin shows memory metadata only; a single-user self-hoster may let it show the text too.
 ADMIN_SHOW_MEMORY_TEXT = env_bool("ADMIN_SHOW_MEMORY_TEXT", False)
 EXTRACTION_MODE = env_choice("EXTRACTION_MODE", ("none", "anthropic", "openai", "ollama"), "none")

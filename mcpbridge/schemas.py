@@ -31,12 +31,17 @@ class MemoryOut(BaseModel):
 
 
 class SearchHitOut(MemoryOut):
-    score: float = Field(description="Relevance; higher is better. Results are best first.")
+    score: float = Field(
+        description="Relevance from 0 to 1, comparable across queries; best first."
+    )
 
 
 class SearchOut(BaseModel):
     query: str
     results: list[SearchHitOut]
+    min_score: float = Field(
+        0.0, description="Memories scoring below this were left out as not relevant."
+    )
 
 
 class AddOut(BaseModel):

@@ -164,7 +164,9 @@ async def search_memory(
 
     Call this before answering anything that may depend on who the user is: their preferences,
     projects, people, tools, past decisions. Use a short query naming the topic ("coffee
-    preference", "current project"). Returns id, text, score, categories, dates and origin app.
+    preference", "current project"). Returns id, text, score (relevance 0-1), categories, dates
+    and origin app; only memories relevant enough, so an empty result means nothing relevant is
+    stored.
     """
     hits = await _call(
         lambda actor: selectors.memory_search(
@@ -177,9 +179,10 @@ async def search_memory(
             SearchHitOut(**MemoryOut.of(h.memory).model_dump(), score=round(h.score, 4))
             for h in hits
         ],
+        min_score=hits.min_score,
     )
-    if not out.results:
-        return result(out, f"No memories match {query!r}.")
+    if hits.nothing_relevant:
+        return result(out, f"Nothing relevant to {query!r} in the user's memory.")
     body = "\n".join(line(r) for r in out.results)
     return result(out, f"{len(out.results)} memories, best first:\n{body}")
 

@@ -69,6 +69,13 @@ class SearchQuery(Schema):
     q: MemoryText
     limit: int = Field(10, ge=1, le=selectors.MAX_SEARCH)
     category: CategoryName | None = None
+    min_score: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="Leave out results scoring below this (default: the server's relevance "
+        "cut-off; 0 returns the `limit` best whatever they score).",
+    )
 
 
 class SearchHitOut(Schema):
@@ -78,6 +85,10 @@ class SearchHitOut(Schema):
 
 class SearchOut(Schema):
     results: list[SearchHitOut]
+    min_score: float = Field(description="The cut-off these results were held to.")
+    nothing_relevant: bool = Field(
+        description="True when no memory scored at least min_score (results is empty)."
+    )
 
 
 class MemoryIn(Schema):
@@ -162,9 +173,17 @@ def list_memories(request: HttpRequest, filters: Query[MemoryListQuery]) -> Any:
 def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
     """Hybrid (keyword + meaning) search over active memories, best first."""
     hits = selectors.memory_search(
-        actor=request_actor(request), query=params.q, limit=params.limit, category=params.category
+        actor=request_actor(request),
+        query=params.q,
+        limit=params.limit,
+        category=params.category,
+        min_score=params.min_score,
     )
-    return {"results": [{"memory": h.memory, "score": h.score} for h in hits]}
+    return {
+        "results": [{"memory": h.memory, "score": h.score} for h in hits],
+        "min_score": hits.min_score,
+        "nothing_relevant": hits.nothing_relevant,
+    }
 
 
 @router.post(

@@ -95,7 +95,10 @@ class Memory(OwnedRow):
         indexes: ClassVar = [
             models.Index(fields=["owner", "-created_at", "-id"], name="memory_owner_recent"),
             models.Index(fields=["owner", "state"], name="memory_owner_state"),
-            GinIndex(fields=["tsv"], name="memory_tsv_gin"),
+            # No plain GIN on `tsv`: one shared index made every user's search fetch every other
+            # user's matches. Search matches through `memory_owner_lexemes` instead, a GIN index
+            # of owner-prefixed lexeme keys (raw SQL, migration `search_owner_lexemes`; see
+            # memories/search.py).
             GinIndex(fields=["categories"], name="memory_categories_gin"),
             models.Index(
                 fields=["echo_of"], condition=models.Q(echo_of__isnull=False), name="memory_echo_of"
@@ -124,6 +127,50 @@ class Memory(OwnedRow):
 
     def __str__(self) -> str:
         return f"Memory {self.id}"
+
+
+class SearchStats(OwnedRow):
+    """Corpus statistics of a user's searchable memories (active, not superseded, not an app's
+    echo: what the owner's doors search), for BM25.
+
+    Kept by database triggers on `memories_memory` (migration `search_stats`), in the same
+    transaction as every write to it, whichever path makes the write (service layer, raw SQL,
+    cascades). Every
+    change to the user's memories also takes a new `generation` from one sequence: a
+    per-process cache of the user's vectors is current exactly when its generation is the stored
+    one (a sequence never hands out a value twice, even after a rollback).
+    """
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    generation = models.BigIntegerField()
+    documents = models.IntegerField()  # searchable memories
+    length = models.BigIntegerField()  # sum of their tsvector lengths (distinct lexemes)
+    # Every change after this generation is in SearchChange (older entries are pruned).
+    changes_from = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Search statistics of user {self.owner_id}"
+
+
+class SearchChange(OwnedRow):
+    """Which memory a write changed, at which generation: written by the same triggers, so a
+    process can bring its in-memory index up to date by reading only the changed memories.
+    Content-free; kept about an hour (then `SearchStats.changes_from` moves on)."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    generation = models.BigIntegerField()
+    memory_id = models.UUIDField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes: ClassVar = [
+            models.Index(fields=["owner", "generation"], name="search_change_owner_generation")
+        ]
+
+    def __str__(self) -> str:
+        return f"Change of {self.memory_id} at {self.generation}"
 
 
 class MemoryVersion(OwnedRow):

@@ -1,118 +1,654 @@
-"""Hybrid search, exact per tenant: a dense arm (cosine on embeddings) and a lexical arm (BM25
-with per-tenant IDF computed in PostgreSQL from the tsvectors), fused by a convex combination of
-their min-max normalised scores.
+"""Hybrid search, exact per user: a dense arm (cosine similarity of embeddings) and a lexical arm
+(BM25), combined into one relevance score in [0, 1] that means the same for every query, with a
+default cut-off below which nothing is returned (nothing relevant).
+
+The relevance of a memory to a query (`relevance`; tuned on LoCoMo, docs/benchmarks.md):
+- semantic evidence: the cosine similarity over COSINE_FULL (a near paraphrase), capped at 1;
+- keyword evidence: the memory's BM25 over KEYWORD_FULL times the query's ideal BM25 (a memory of
+  average length holding each query lexeme once scores the sum of their idf), capped at 1: the
+  idf-weighted share of the query the memory holds;
+- the two combined as independent evidence ("noisy or"):
+  1 - (1 - semantic)^SEMANTIC_WEIGHT * (1 - keyword)^KEYWORD_WEIGHT;
+- times how much of the query the store knows at all: 1 - (1 - UNKNOWN_FLOOR) * absent * size,
+  where `absent` is the share of the query's idf carried by lexemes no memory the caller sees
+  holds, and `size` grows from 0 to 1 as the store grows to STORE_FULL memories. A query about
+  "chess" in a store of hundreds of memories that never mention chess is about something not in
+  the store, however close a chatty memory about games comes in meaning; in a store of a dozen
+  memories most words are absent by chance, so absence says little there.
+Every part is absolute, not normalised per query (the old min-max fusion always gave the top
+result the same score), so a score means the same for every query and MIN_SCORE separates
+matches from filler.
+
+Two ways to find the best, with the same results and the same scores (tests/memories/
+test_search.py):
+- the in-memory index (`memories/search_index.py`): every searchable memory of the user scored by
+  both arms in numpy;
+- in PostgreSQL, for a user whose index does not fit the process's budget (or with the cache
+  off): the dense arm is an exact scan of the user's vectors, the lexical arm matches through a
+  GIN index of owner-salted lexeme keys (`memory_owner_lexemes`, migration `search_owner_lexemes`)
+  with the corpus statistics kept per user by a trigger (`SearchStats`); each arm gives its best
+  ARM_DEPTH, and the arms look deeper until nothing outside both could beat what was found.
+Either way the scores are only used to choose candidates; each candidate's score is then computed
+exactly (`exact_cosines`, `Corpus.bm25`, `relevance_of`), with the same bits whatever path, store
+size or other rows: BLAS gives a row's dot product different last bits depending on its place in
+the matrix, which would let a memory the caller may not see change the scores it is shown.
+BM25 is computed over what the caller may see (document frequencies, count and average length of
+the visible memories), exactly like the full pass it replaced: an app's scores and results never
+depend on memories it may not see (tests/memories/test_search_bm25.py,
+tests/memories/test_consent_oracles.py).
 
 Why not `ts_rank`: it has no IDF, and on LoCoMo it loses to plain BM25. Why no ANN index: a
 filtered HNSW scan silently drops a small tenant's rows in a big shared table; an exact scan of one
-tenant's vectors is cheap (see docs/benchmarks.md) and has recall 1.0 by construction.
+user's vectors is cheap and has recall 1.0 by construction (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
+import math
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from django.conf import settings
 from django.db import connection
+from django.db.models import Q
 
-# Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md): recall@10 over
-# categories 1-4, 760 questions. Reference points in that run: rank-bm25 alone .579, our BM25 arm
-# alone (k1 1.2, b .75) .617, dense alone .514, plain RRF (k 60) .593. A convex combination of
-# min-max normalised scores (.696) beat every RRF setting (best .680: k 5, equal weights); with
-# dense share .4 it led for every k1 in .9-2 (.690-.696) and BM25 b .3 (short turns: little length
-# normalisation) beat .75. Leave-one-conversation-out picked the same setting on all five folds
-# (held-out R@10 .696), so the choice is not one conversation's quirk.
-DENSE_SHARE = 0.4
-BM25_K1 = 1.2
+from memories import search_index
+from memories.models import MemoryState
+
+# Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md, "Relevance").
+BM25_K1 = 1.6
 BM25_B = 0.3
-# How deep each arm looks before fusion (normalisation uses the weakest score in that depth).
+COSINE_FULL = 0.8
+KEYWORD_FULL = 1.25
+SEMANTIC_WEIGHT = 0.5
+KEYWORD_WEIGHT = 1.4
+UNKNOWN_FLOOR = 0.25
+# Not tuned (every LoCoMo conversation is larger): a store of a few hundred memories counts in full.
+STORE_FULL = 200
+MIN_SCORE = 0.15
+# How deep each arm looks in PostgreSQL at first (the in-memory index scores every memory).
 ARM_DEPTH = 100
-# Weighted reciprocal-rank fusion, kept as the baseline the sweep compares against.
-RRF_K = 60
-DENSE_WEIGHT = 1.0
-LEXICAL_WEIGHT = 1.0
+# How far a cosine from BLAS or pgvector (float32 sums) may be from the exact one: 384 products of
+# unit vectors lose at most 384 * 2^-24 = 2.3e-5; a generous margin.
+COSINE_ERROR = 1e-3
+# The same for a relevance computed in numpy (its pow may differ from libm's in the last bits).
+SCORE_ERROR = 1e-9
+
+# Which rows search may return at all, before the consent rule: the in-memory index holds them.
+# The stats trigger (migration `search_stats`) counts them without apps' echoes (the owner's
+# view): keep the three equal.
+ELIGIBLE = "m.state = 'active' AND m.superseded_by_id IS NULL"
+
+_FILTERS = f"""
+    {ELIGIBLE} AND {{visible}}
+    AND (%(category)s::varchar IS NULL OR m.categories @> ARRAY[%(category)s::varchar])
+"""
 
 
-@dataclass(frozen=True)
-class Candidate:
-    id: uuid.UUID
-    score: float
-    dense_rank: int | None
-    lexical_rank: int | None
+def eligible_q() -> Q:
+    """`ELIGIBLE` for the ORM (the row fetch after search checks it again)."""
+    return Q(state=MemoryState.ACTIVE, superseded_by__isnull=True)
+
+
+def filters(visible: str) -> str:
+    return _FILTERS.format(visible=visible)
+
+
+def _fetch(sql: str, args: dict[str, Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cur:
+        cur.execute(sql, args)
+        return list(cur.fetchall())
 
 
 def _vector_literal(vector: np.ndarray) -> str:
     return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
 
 
-_FILTERS = """
-    m.state = 'active' AND m.superseded_by_id IS NULL AND {visible}
-    AND (%(category)s::varchar IS NULL OR m.categories @> ARRAY[%(category)s::varchar])
+def _frozen(params: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+
+
+# ---- the relevance score ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The relevance score's parameters (the sweep tries others)."""
+
+    cosine_full: float = COSINE_FULL
+    keyword_full: float = KEYWORD_FULL
+    semantic_weight: float = SEMANTIC_WEIGHT
+    keyword_weight: float = KEYWORD_WEIGHT
+    unknown_floor: float = UNKNOWN_FLOOR
+    store_full: int = STORE_FULL
+
+
+def relevance(
+    cosine: np.ndarray,
+    bm25: np.ndarray,
+    ideal: float,
+    known: float,
+    documents: int,
+    w: Weights = Weights(),
+) -> np.ndarray:
+    """The relevance of each memory (see the module's docstring). A NaN cosine: no vector.
+
+    `ideal`: the query's ideal BM25 (its lexemes' idf summed); `known`: the part of it from
+    lexemes some visible memory holds; `documents`: how many memories the caller sees."""
+    semantic = np.nan_to_num(np.clip(cosine / w.cosine_full, 0.0, 1.0))
+    if ideal > 0:
+        keyword = np.clip(bm25 / (w.keyword_full * ideal), 0.0, 1.0)
+        absent = 1 - known / ideal
+    else:  # no lexeme in the query (stop words only): nothing unknown, no keyword evidence
+        keyword, absent = np.zeros_like(bm25), 0.0
+    evidence = 1 - (1 - semantic) ** w.semantic_weight * (1 - keyword) ** w.keyword_weight
+    size = min(documents / w.store_full, 1.0)
+    return evidence * (1 - (1 - w.unknown_floor) * absent * size)
+
+
+def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights = Weights()) -> float:
+    """`relevance` of one memory, in Python's floats: the score a caller is shown. Computed the
+    same way on every path, for every store, so it depends on nothing but the memory and
+    `corpus` (numpy's vectorised pow may differ in the last bits with the array's length)."""
+    semantic = 0.0 if math.isnan(cosine) else min(max(cosine / w.cosine_full, 0.0), 1.0)
+    ideal, known = corpus.ideal, corpus.known
+    if ideal > 0:
+        keyword = min(max(bm25 / (w.keyword_full * ideal), 0.0), 1.0)
+        absent = 1 - known / ideal
+    else:
+        keyword, absent = 0.0, 0.0
+    evidence = 1 - (1 - semantic) ** w.semantic_weight * (1 - keyword) ** w.keyword_weight
+    size = min(corpus.documents / w.store_full, 1.0)
+    return evidence * (1 - (1 - w.unknown_floor) * absent * size)
+
+
+def _bounds(cosine: np.ndarray, bm25: np.ndarray, corpus: Corpus) -> tuple[np.ndarray, np.ndarray]:
+    """Below and above each memory's exact relevance, from approximate cosines and BM25s
+    (`relevance` grows with both)."""
+
+    def at(cos: np.ndarray, kw: np.ndarray) -> np.ndarray:
+        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.documents)
+
+    low = at(cosine - COSINE_ERROR, bm25 * (1 - SCORE_ERROR)) - SCORE_ERROR
+    high = at(cosine + COSINE_ERROR, bm25 * (1 + SCORE_ERROR)) + SCORE_ERROR
+    return low, high
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """What BM25 knows of the caller's visible memories for one query: the query's lexeme keys
+    (in the query's order), how many visible memories hold each, and the count and total length
+    of the visible memories. A function of the visible memories alone, whichever path counted."""
+
+    keys: tuple[int, ...]
+    df: tuple[int, ...]
+    documents: int
+    length: int
+    k1: float = BM25_K1
+    b: float = BM25_B
+
+    @property
+    def idf(self) -> list[float]:
+        n = self.documents
+        return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
+
+    @property
+    def ideal(self) -> float:
+        """The query's ideal BM25: the sum of its lexemes' idf."""
+        return sum(self.idf)
+
+    @property
+    def known(self) -> float:
+        """The part of `ideal` from lexemes some visible memory holds."""
+        return sum(idf for idf, df in zip(self.idf, self.df, strict=True) if df)
+
+    @property
+    def avgdl(self) -> float:
+        return max(self.length / self.documents, 1.0) if self.documents else 1.0
+
+    def term(self, idf: float, tf: Any, dl: Any) -> Any:
+        """One lexeme's part of BM25, for floats or numpy arrays alike (the same operations in
+        the same order: the same bits)."""
+        k1, b = self.k1, self.b
+        return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / self.avgdl))
+
+    def bm25(self, dl: int, tf: dict[int, int]) -> float:
+        """One memory's BM25 from its length and its count of each query lexeme; summed in the
+        query's order, as the in-memory index sums its arrays."""
+        score = 0.0
+        for key, idf in zip(self.keys, self.idf, strict=True):
+            if tf.get(key):
+                score += self.term(idf, float(tf[key]), float(dl))
+        return score
+
+
+def exact_cosines(vectors: np.ndarray, qvec: np.ndarray) -> np.ndarray:
+    """The cosine of each row of `vectors` (float32) with `qvec`, the same bits for a row
+    wherever it is: float32 products are exact in float64, summed in order (`cumsum` cannot
+    reorder). NaN for a zero vector."""
+    v = np.asarray(vectors, dtype=np.float64).reshape(-1, search_index.DIMS)
+    q = np.asarray(qvec, dtype=np.float32).astype(np.float64)
+    dot = np.cumsum(v * q, axis=1)[:, -1] if len(v) else np.zeros(0)
+    vv = np.cumsum(v * v, axis=1)[:, -1] if len(v) else np.zeros(0)
+    qq = float(np.cumsum(q * q)[-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(vv * qq > 0, dot / np.sqrt(vv * qq), np.nan)
+
+
+def _pick(low: np.ndarray, high: np.ndarray, count: int, floor: float) -> np.ndarray:
+    """Positions that may be among the `count` best exact scores of at least `floor`, when each
+    exact score lies in [low, high] (NaN: not a candidate)."""
+    sure = low[low >= floor]
+    threshold = floor
+    if len(sure) >= count:
+        threshold = max(floor, float(np.partition(sure, len(sure) - count)[len(sure) - count]))
+    return np.flatnonzero(high >= threshold)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    id: uuid.UUID
+    score: float
+
+
+def _best_of(
+    ids: Sequence[uuid.UUID], scores: Sequence[float] | np.ndarray, count: int, floor: float
+) -> list[Candidate]:
+    """The `count` best exact scores of at least `floor`, ties by id (as PostgreSQL orders
+    uuids)."""
+    found = [Candidate(m, float(s)) for m, s in zip(ids, scores, strict=True) if s >= floor]
+    found.sort(key=lambda c: (-c.score, c.id.bytes))
+    return found[:count]
+
+
+def _complete(found: list[Candidate], count: int, floor: float, outside: float) -> bool:
+    """Whether no memory scoring at most `outside` could still be among the best `count`."""
+    threshold = found[-1].score if len(found) == count else floor
+    return outside < threshold
+
+
+# ---- one search's view of one user ------------------------------------------------------------
+
+_HEAD_SQL = """
+SELECT s.generation, s.documents, s.length, s.changes_from, k.keys
+FROM (SELECT ARRAY(SELECT hashtextextended(lexeme, 0)
+                   FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))) AS keys) k
+LEFT JOIN memories_searchstats s ON s.owner_id = %(owner)s
 """
 
+NOT_A_CANDIDATE = float("nan")
+
+
+class UserSearch:
+    """The user's searchable memories as one caller sees them: through the in-memory index when
+    it fits the budget, else in PostgreSQL. One statement reads the user's generation and
+    statistics and turns the query into lexeme keys."""
+
+    def __init__(
+        self,
+        owner_id: int,
+        *,
+        visible: str,
+        params: dict[str, Any],
+        query: str = "",
+        whole_store: bool = False,
+        use_index: bool = True,
+    ) -> None:
+        self.owner_id = owner_id
+        self.visible = visible
+        self.params = {"category": None, **params}
+        self.query = query
+        # The owner's own doors without a category see every searchable memory but apps'
+        # echoes: the trigger-kept totals are their corpus, the index's owner view their mask.
+        self.whole = whole_store and self.params["category"] is None
+        self.index: search_index.UserIndex | None = None
+        self.mask: np.ndarray | None = None
+        for _ in range(2):  # a write between the reads: once more, then PostgreSQL
+            self._read_head()
+            if not use_index or self._open_index():
+                return
+        self.index = self.mask = None
+
+    def _read_head(self) -> None:
+        args = {"cfg": settings.TEXT_SEARCH_CONFIG, "q": self.query, "owner": self.owner_id}
+        ((generation, documents, length, changes_from, keys),) = _fetch(_HEAD_SQL, args)
+        self.generation = None if generation is None else int(generation)
+        self.changes_from = None if changes_from is None else int(changes_from)
+        self.documents, self.length = int(documents or 0), int(length or 0)
+        self.keys = tuple(dict.fromkeys(int(k) for k in keys))
+
+    def _open_index(self) -> bool:
+        """Use the index if it fits; False when the user's memories changed under us."""
+        view = None
+        if not self.whole:
+            frozen = _frozen(self.params)
+            view = search_index.View(filters(self.visible), self.params, frozen)
+        found = search_index.for_user(
+            self.owner_id,
+            self.generation,
+            changes_from=self.changes_from,
+            searchable=self.documents,
+            view=view,
+        )
+        if found is None:
+            return True  # too big for the budget, or the cache is off: PostgreSQL
+        index, mask = found
+        if view is not None and mask is None:
+            return False
+        self.index, self.mask = index, (index.owner_view if view is None else mask)
+        return True
+
+    # -- the arms, apart (tests, benchmarks, related memories) --
+
+    def dense(self, qvec: np.ndarray, depth: int = ARM_DEPTH) -> list[tuple[uuid.UUID, float]]:
+        """The `depth` visible memories most similar to `qvec`, best first, exact cosines."""
+        if self.index is None:
+            return self._dense_sql(qvec, depth)
+        index = self.index
+        cosine = self._hide(index.cosines(qvec))
+        rows = _pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
+        exact = exact_cosines(index.matrix[rows], qvec)
+        found = _best_of([index.memory_id(r) for r in rows], exact, depth, -math.inf)
+        return [(c.id, c.score) for c in found]
+
+    def lexical(
+        self, depth: int = ARM_DEPTH, *, k1: float = BM25_K1, b: float = BM25_B
+    ) -> list[tuple[uuid.UUID, float]]:
+        """The `depth` visible memories with the highest BM25 for the query, best first."""
+        if self.index is None:
+            ranked, _, _ = self._lexical_sql(depth, (), k1=k1, b=b)
+            return ranked
+        _, bm25 = self._bm25(k1, b)
+        matched = self._hide(np.where(bm25 > 0, bm25, NOT_A_CANDIDATE))
+        rows = _pick(matched, matched, depth, -math.inf)
+        found = _best_of([self.index.memory_id(r) for r in rows], bm25[rows], depth, -math.inf)
+        return [(c.id, c.score) for c in found]
+
+    def arrays(
+        self, qvec: np.ndarray, *, k1: float = BM25_K1, b: float = BM25_B
+    ) -> tuple[np.ndarray, np.ndarray, float, float, int]:
+        """Cosine (approximate) and BM25 of every row of the index, the query's ideal BM25, its
+        known part and the number of visible memories: what `relevance` takes (the sweep varies
+        k1 and b)."""
+        assert self.index is not None
+        corpus, bm25 = self._bm25(k1, b)
+        return self.index.cosines(qvec), bm25, corpus.ideal, corpus.known, corpus.documents
+
+    def _hide(self, values: np.ndarray) -> np.ndarray:
+        """`values` with the rows the caller may not see taken out of the running."""
+        if self.mask is not None:
+            values[~self.mask] = NOT_A_CANDIDATE
+        return values
+
+    def _bm25(self, k1: float, b: float) -> tuple[Corpus, np.ndarray]:
+        """The caller's corpus for the query and the BM25 of every row of the index (rows the
+        caller may not see count for nothing and score what they score)."""
+        index, visible = self.index, self.mask
+        assert index is not None
+        documents = len(index) if visible is None else int(visible.sum())
+        length = int(index.dl.sum() if visible is None else index.dl[visible].sum())
+        matches = [index.postings(key, visible) for key in self.keys]
+        df = tuple(len(rows) for rows, _ in matches)
+        corpus = Corpus(self.keys, df, documents, length, k1, b)
+        scores = np.zeros(len(index), dtype=np.float64)
+        for idf, (rows, tf) in zip(corpus.idf, matches, strict=True):
+            if len(rows):
+                scores[rows] += corpus.term(idf, tf, index.dl[rows])
+        return corpus, scores
+
+    # -- both arms, scored --
+
+    def best(
+        self, qvec: np.ndarray, *, limit: int, min_score: float = MIN_SCORE
+    ) -> list[Candidate]:
+        """The `limit` most relevant visible memories scoring at least `min_score`."""
+        if self.index is None:
+            return self._best_sql(qvec, limit=limit, min_score=min_score)
+        index = self.index
+        corpus, bm25 = self._bm25(BM25_K1, BM25_B)
+        cosine = index.cosines(qvec)
+        low, high = (self._hide(bound) for bound in _bounds(cosine, bm25, corpus))
+        rows = _pick(low, high, limit, min_score)
+        exact = exact_cosines(index.matrix[rows], qvec)
+        exact[~index.has_vector[rows]] = np.nan
+        scores = [
+            relevance_of(float(c), float(bm25[r]), corpus) for c, r in zip(exact, rows, strict=True)
+        ]
+        return _best_of([index.memory_id(r) for r in rows], scores, limit, min_score)
+
+    # -- in PostgreSQL --
+
+    def _corpus(self) -> tuple[int, int]:
+        """The count and total length of the memories this caller sees."""
+        return (self.documents, self.length) if self.whole else _subset_stats(self)
+
+    def _lexical_sql(
+        self, depth: int, also: Sequence[uuid.UUID], *, k1: float, b: float
+    ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], Corpus]:
+        """The best `depth` BM25s (as PostgreSQL computes them: they rank), those of the memories
+        `also` among the rest, and the caller's corpus for the query."""
+        documents, length = self._corpus()
+        args = {
+            **self.params,
+            "q": self.query,
+            "cfg": settings.TEXT_SEARCH_CONFIG,
+            "owner": self.owner_id,
+            "n_docs": float(documents),
+            "avgdl": Corpus((), (), documents, length).avgdl,
+            "k1": k1,
+            "b": b,
+            "depth": depth,
+            "also": list(also),
+        }
+        rows = _fetch(LEXICAL_SQL.format(filters=filters(self.visible)), args)
+        held = {int(key): int(n) for key, n in (rows[0][3] if rows else [])}
+        df = tuple(held.get(key, 0) for key in self.keys)
+        corpus = Corpus(self.keys, df, documents, length, k1, b)
+        ranked = [(row[0], float(row[1])) for row in rows if row[2] <= depth]
+        extra = {row[0]: float(row[1]) for row in rows if row[2] > depth}
+        return ranked, extra, corpus
+
+    def _dense_rows(self, qvec: np.ndarray, depth: int) -> list[tuple[uuid.UUID, float]]:
+        """The `depth` first visible memories by cosine as pgvector computes it (they rank), those
+        without a vector of the current model last (NaN)."""
+        sql, args = dense_statement(qvec, visible=self.visible, params=self.params, depth=depth)
+        return [(m, math.nan if sim is None else float(sim)) for m, sim in _fetch(sql, args)]
+
+    def _evidence(
+        self, ids: Sequence[uuid.UUID], qvec: np.ndarray
+    ) -> dict[uuid.UUID, tuple[float, int, dict[int, int]]]:
+        """Each visible memory's exact cosine, length and count of each query lexeme."""
+        args = {
+            **self.params,
+            "ids": list(ids),
+            "model": settings.EMBEDDING_MODEL,
+            "cfg": settings.TEXT_SEARCH_CONFIG,
+            "q": self.query,
+        }
+        rows = _fetch(_EVIDENCE_SQL.format(filters=filters(self.visible)), args)
+        zero = bytes(4 + 4 * search_index.DIMS)
+        vectors = np.stack(
+            [np.frombuffer(bytes(r[1] or zero), dtype=">f4", offset=4) for r in rows]
+            or [np.zeros(search_index.DIMS, dtype=">f4")]
+        )
+        cosines = exact_cosines(vectors.astype(np.float32), qvec)
+        return {
+            r[0]: (
+                float(cosines[i]),
+                int(r[2]),
+                dict(zip(map(int, r[3]), map(int, r[4]), strict=True)),
+            )
+            for i, r in enumerate(rows)
+        }
+
+    def _dense_sql(self, qvec: np.ndarray, depth: int) -> list[tuple[uuid.UUID, float]]:
+        fetch = depth + 10
+        while True:
+            rows = self._dense_rows(qvec, fetch)
+            cosine = np.array([c for _, c in rows], dtype=np.float64)
+            picked = _pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
+            ids = [rows[i][0] for i in picked]
+            evidence = self._evidence(ids, qvec)
+            exact = [evidence[m][0] if m in evidence else math.nan for m in ids]
+            found = _best_of(ids, exact, depth, -math.inf)
+            last = cosine[-1] if len(rows) == fetch else math.nan  # NaN: nothing left with a vector
+            if math.isnan(last) or _complete(found, depth, -math.inf, last + COSINE_ERROR):
+                return [(c.id, c.score) for c in found]
+            fetch *= 4
+
+    def _best_sql(self, qvec: np.ndarray, *, limit: int, min_score: float) -> list[Candidate]:
+        """Each arm's best `depth`, the union scored; deeper while a memory outside both could
+        still score among the best (it scores at most what the last of each arm scores)."""
+        depth = max(ARM_DEPTH, limit)
+        while True:
+            dense = self._dense_rows(qvec, depth)
+            lexical, extra, corpus = self._lexical_sql(
+                depth, [m for m, _ in dense], k1=BM25_K1, b=BM25_B
+            )
+            # Past the arms: at most the last cosine (none left when the last has no vector) and
+            # the last BM25 (nothing left to match when the arm came back short).
+            everything = len(dense) < depth
+            last_cos = dense[-1][1] if dense else math.nan
+            last_bm25 = lexical[-1][1] if len(lexical) == depth else 0.0
+            cosines = dict(dense)
+            ids = list(dict.fromkeys([*cosines, *(m for m, _ in lexical)]))
+            bm25 = {**extra, **dict(lexical)}
+            # A match the dense arm did not reach has no vector (all came back) or a cosine at
+            # most the last one's.
+            low_cos = np.array([cosines.get(m, math.nan) for m in ids], dtype=np.float64)
+            high_cos = np.array([cosines.get(m, last_cos) for m in ids], dtype=np.float64)
+            scores = np.array([bm25.get(m, 0.0) for m in ids], dtype=np.float64)
+            low, _ = _bounds(low_cos, scores, corpus)
+            _, high = _bounds(high_cos, scores, corpus)
+            picked = [ids[i] for i in _pick(low, high, limit, min_score)]
+            evidence = self._evidence(picked, qvec)
+            exact = [
+                relevance_of(cos, corpus.bm25(dl, tf), corpus)
+                for cos, dl, tf in (evidence[m] for m in picked if m in evidence)
+            ]
+            found = _best_of([m for m in picked if m in evidence], exact, limit, min_score)
+            if everything:
+                return found
+            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus)
+            if _complete(found, limit, min_score, float(outside[0])):
+                return found
+            depth *= 4
+
+
+# BM25 statistics of views narrower than the owner's (an app's consent, a category), per process,
+# until the user's next write changes the generation: a count and a total length each.
+_subsets = search_index.Lru()
+_SUBSETS = 1024
+_SUBSET_SQL = """
+SELECT count(*), coalesce(sum(length(m.tsv)), 0) FROM memories_memory m WHERE {filters}
+"""
+
+
+def _subset_stats(search: UserSearch) -> tuple[int, int]:
+    key = (
+        str(connection.settings_dict["NAME"]),
+        search.owner_id,
+        search.generation,
+        search.visible,
+        _frozen(search.params),
+    )
+    counted = _subsets.get(key) if search.generation is not None else None
+    if counted is None:
+        ((n, total),) = _fetch(_SUBSET_SQL.format(filters=filters(search.visible)), search.params)
+        counted = (int(n), int(total))
+        _subsets.put(key, counted, 1, _SUBSETS)
+    return counted
+
+
+# Memories without a vector of the current model come last (no cosine), so an answer shorter
+# than `depth` holds every visible memory. The CASE also keeps the planner off any ANN index: the
+# scan of this user's rows is exact.
 DENSE_SQL = """
-SELECT m.id, 1 - (m.embedding <=> %(qvec)s::vector) AS sim
-FROM memories_memory m
-WHERE m.embedding_model = %(model)s AND {filters}
--- "+ 0" keeps the planner off any ANN index: the scan of this tenant's rows is exact.
-ORDER BY (m.embedding <=> %(qvec)s::vector) + 0, m.id
+WITH d AS (
+    SELECT m.id, CASE WHEN m.embedding_model = %(model)s
+                      THEN m.embedding <=> %(qvec)s::vector END AS distance
+    FROM memories_memory m
+    WHERE {filters}
+)
+SELECT d.id, 1 - d.distance AS sim FROM d
+ORDER BY d.distance NULLS LAST, d.id
 LIMIT %(depth)s
 """
 
-# One pass over the tenant's rows gives both the corpus statistics (count, average length) and
-# the matching documents. Matching through the shared GIN index instead fetched every other user's
-# matches too (58,000 rows for one query in bench search) only to filter them out, and the
-# statistics needed a second scan of the tenant anyway.
+# What a candidate's exact score is computed from: its vector as stored, its length and its count
+# of each query lexeme (in lexeme order, both arrays).
+_EVIDENCE_SQL = """
+WITH ql AS (
+    SELECT ARRAY(SELECT lexeme FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))) AS lexemes
+)
+SELECT m.id,
+       CASE WHEN m.embedding_model = %(model)s THEN vector_send(m.embedding) END,
+       coalesce(length(m.tsv), 0),
+       ARRAY(SELECT hashtextextended(u.lexeme, 0) FROM unnest(m.tsv) u
+             WHERE u.lexeme = ANY(ql.lexemes) ORDER BY u.lexeme),
+       ARRAY(SELECT coalesce(array_length(u.positions, 1), 1) FROM unnest(m.tsv) u
+             WHERE u.lexeme = ANY(ql.lexemes) ORDER BY u.lexeme)
+FROM memories_memory m, ql
+WHERE m.id = ANY(%(ids)s::uuid[]) AND {filters}
+"""
+
+# Matching goes through `memory_owner_lexemes`, a GIN index over memory_lexeme_keys(owner, tsv):
+# each lexeme as a 64-bit key salted with the owner (migration `search_owner_lexemes`), so the
+# lookup reads this user's entries only. Document frequencies are counted over the visible
+# matches (and returned, as (lexeme key, count) pairs); the document count and average length
+# come from the trigger-kept statistics (or the view's own count).
 LEXICAL_SQL = """
 WITH ql AS (
     SELECT DISTINCT lexeme FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))
 ),
-tq AS (
-    SELECT string_agg(
-        '''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | '
-    )::tsquery AS q
-    FROM ql
+docs AS MATERIALIZED (
+    SELECT m.id, m.tsv, length(m.tsv)::float8 AS dl FROM memories_memory m
+    WHERE memory_lexeme_keys(m.owner_id, m.tsv)
+          && ARRAY(SELECT hashtextextended(lexeme, %(owner)s) FROM ql)
+      AND {filters}
 ),
-tenant AS MATERIALIZED (
-    SELECT m.id, m.tsv, length(m.tsv) AS dl FROM memories_memory m
-    WHERE EXISTS (SELECT 1 FROM tq WHERE tq.q IS NOT NULL) AND {filters}
-),
-stats AS (
-    SELECT count(*)::float8 AS n_docs, greatest(avg(dl), 1)::float8 AS avgdl FROM tenant
-),
-docs AS (SELECT t.id, t.tsv, t.dl FROM tenant t, tq WHERE t.tsv @@ tq.q),
 hits AS (
-    SELECT d.id, d.dl::float8 AS dl, u.lexeme,
-           coalesce(array_length(u.positions, 1), 1)::float8 AS tf
+    SELECT d.id, d.dl, u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf
     FROM docs d, unnest(d.tsv) u
     -- An array test, not `IN (SELECT ...)`: the planner turned that into one pass per lexeme.
     WHERE u.lexeme = ANY (ARRAY(SELECT lexeme FROM ql))
 ),
-df AS (SELECT lexeme, count(*)::float8 AS n FROM hits GROUP BY lexeme)
-SELECT h.id,
-       sum(ln(1 + (s.n_docs - df.n + 0.5) / (df.n + 0.5))
-           * h.tf * (%(k1)s::float8 + 1)
-           / (h.tf + %(k1)s::float8 * (1 - %(b)s::float8 + %(b)s::float8 * h.dl / s.avgdl))
-       ) AS bm25
-FROM hits h JOIN df USING (lexeme) CROSS JOIN stats s
-GROUP BY h.id
-ORDER BY bm25 DESC, h.id
-LIMIT %(depth)s
+df AS (SELECT lexeme, count(*)::float8 AS n FROM hits GROUP BY lexeme),
+idf AS (
+    SELECT ql.lexeme,
+           ln(1 + (%(n_docs)s::float8 - coalesce(df.n, 0) + 0.5) / (coalesce(df.n, 0) + 0.5)) AS w
+    FROM ql LEFT JOIN df USING (lexeme)
+),
+scored AS (
+    SELECT h.id,
+           sum(i.w * h.tf * (%(k1)s::float8 + 1)
+               / (h.tf + %(k1)s::float8
+                  * (1 - %(b)s::float8 + %(b)s::float8 * h.dl / %(avgdl)s::float8))
+           ) AS bm25
+    FROM hits h JOIN idf i USING (lexeme)
+    GROUP BY h.id
+),
+ranked AS (
+    SELECT s.id, s.bm25, row_number() OVER (ORDER BY s.bm25 DESC, s.id) AS r FROM scored s
+)
+SELECT r.id, r.bm25, r.r,
+       (SELECT array_agg(ARRAY[hashtextextended(df.lexeme, 0), df.n::int8]) FROM df) AS held
+FROM ranked r
+WHERE r.r <= %(depth)s OR r.id = ANY(%(also)s::uuid[])
+ORDER BY r.r
 """
-
-
-def _filters(visible: str) -> str:
-    return _FILTERS.format(visible=visible)
 
 
 def dense_statement(
     qvec: np.ndarray, *, visible: str, params: dict[str, Any], depth: int = ARM_DEPTH
 ) -> tuple[str, dict[str, Any]]:
-    """The dense arm's SQL and arguments (apart, so `bench search` can time the SQL alone)."""
-    sql = DENSE_SQL.format(filters=_filters(visible))
+    """The exact scan in PostgreSQL, apart (`bench search` times it for comparison)."""
+    sql = DENSE_SQL.format(filters=filters(visible))
     args = {
+        "category": None,
         **params,
         "qvec": _vector_literal(qvec),
         "model": settings.EMBEDDING_MODEL,
@@ -121,120 +657,68 @@ def dense_statement(
     return sql, args
 
 
-def lexical_statement(
-    query: str,
-    *,
-    visible: str,
-    params: dict[str, Any],
-    depth: int = ARM_DEPTH,
-    k1: float = BM25_K1,
-    b: float = BM25_B,
-) -> tuple[str, dict[str, Any]]:
-    sql = LEXICAL_SQL.format(filters=_filters(visible))
-    args = {
-        **params,
-        "q": query,
-        "cfg": settings.TEXT_SEARCH_CONFIG,
-        "k1": k1,
-        "b": b,
-        "depth": depth,
-    }
-    return sql, args
-
-
-def _run(statement: tuple[str, dict[str, Any]]) -> list[tuple[uuid.UUID, float]]:
-    with connection.cursor() as cur:
-        cur.execute(*statement)
-        return [(row[0], float(row[1])) for row in cur.fetchall()]
-
-
-def dense_arm(
-    qvec: np.ndarray, *, visible: str, params: dict[str, Any], depth: int = ARM_DEPTH
-) -> list[tuple[uuid.UUID, float]]:
-    return _run(dense_statement(qvec, visible=visible, params=params, depth=depth))
-
-
-def lexical_arm(query: str, **options: Any) -> list[tuple[uuid.UUID, float]]:
-    """The lexical arm's rows, best first; `options` are those of `lexical_statement`."""
-    return _run(lexical_statement(query, **options))
-
-
-def fuse(
-    dense: list[tuple[uuid.UUID, float]],
-    lexical: list[tuple[uuid.UUID, float]],
-    *,
-    k: int = RRF_K,
-    dense_weight: float = DENSE_WEIGHT,
-    lexical_weight: float = LEXICAL_WEIGHT,
-) -> list[Candidate]:
-    """Weighted reciprocal-rank fusion; ties broken by id so results are stable."""
-    d_rank = {mid: i for i, (mid, _) in enumerate(dense, start=1)}
-    l_rank = {mid: i for i, (mid, _) in enumerate(lexical, start=1)}
-    out = []
-    for mid in d_rank.keys() | l_rank.keys():
-        dr, lr = d_rank.get(mid), l_rank.get(mid)
-        score = 0.0
-        if dr is not None:
-            score += dense_weight / (k + dr)
-        if lr is not None:
-            score += lexical_weight / (k + lr)
-        out.append(Candidate(id=mid, score=score, dense_rank=dr, lexical_rank=lr))
-    out.sort(key=lambda c: (-c.score, str(c.id)))
-    return out
-
-
-def _normalised(
-    arm: list[tuple[uuid.UUID, float]], depth: int, floor: float | None
-) -> dict[uuid.UUID, float]:
-    """Scores mapped to [0, 1]: the best is 1, the weakest in the arm's depth (or `floor` when the
-    arm came back short, i.e. everything else scored that) is 0."""
-    if not arm:
-        return {}
-    hi = arm[0][1]
-    lo = arm[-1][1] if floor is None or len(arm) >= depth else floor
-    span = hi - lo
-    return {mid: (score - lo) / span if span > 0 else 1.0 for mid, score in arm}
-
-
-def fuse_scores(
-    dense: list[tuple[uuid.UUID, float]],
-    lexical: list[tuple[uuid.UUID, float]],
-    *,
-    depth: int = ARM_DEPTH,
-    dense_share: float = DENSE_SHARE,
-) -> list[Candidate]:
-    """Convex combination of normalised cosine and BM25; a row missing from an arm scores 0 there.
-
-    A short lexical arm means every other row has BM25 0, so 0 is its floor; the dense arm always
-    ranks every row, so its floor is the weakest cosine within the depth."""
-    d_norm = _normalised(dense, depth, None)
-    l_norm = _normalised(lexical, depth, 0.0)
-    d_rank = {mid: i for i, (mid, _) in enumerate(dense, start=1)}
-    l_rank = {mid: i for i, (mid, _) in enumerate(lexical, start=1)}
-    out = [
-        Candidate(
-            id=mid,
-            score=dense_share * d_norm.get(mid, 0.0) + (1 - dense_share) * l_norm.get(mid, 0.0),
-            dense_rank=d_rank.get(mid),
-            lexical_rank=l_rank.get(mid),
-        )
-        for mid in d_norm.keys() | l_norm.keys()
-    ]
-    out.sort(key=lambda c: (-c.score, str(c.id)))
-    return out
+# ---- entry points -----------------------------------------------------------------------------
 
 
 def hybrid(
     query: str,
     qvec: np.ndarray,
     *,
+    owner_id: int,
     visible: str,
     params: dict[str, Any],
     category: str | None,
     limit: int,
+    whole_store: bool = False,
+    min_score: float = MIN_SCORE,
 ) -> list[Candidate]:
-    args = {**params, "category": category}
-    depth = max(ARM_DEPTH, limit)
-    dense = dense_arm(qvec, visible=visible, params=args, depth=depth)
-    lexical = lexical_arm(query, visible=visible, params=args, depth=depth)
-    return fuse_scores(dense, lexical, depth=depth)[:limit]
+    """The `limit` most relevant visible memories scoring at least `min_score`, best first.
+
+    `whole_store`: the caller sees every searchable memory of the owner (the owner's own doors).
+    """
+    search = UserSearch(
+        owner_id,
+        visible=visible,
+        params={**params, "category": category},
+        query=query,
+        whole_store=whole_store,
+    )
+    return search.best(qvec, limit=limit, min_score=min_score)
+
+
+def dense_arm(
+    qvec: np.ndarray,
+    *,
+    owner_id: int,
+    visible: str,
+    params: dict[str, Any],
+    depth: int = ARM_DEPTH,
+    use_index: bool = True,
+) -> list[tuple[uuid.UUID, float]]:
+    """The dense arm alone (related memories, tests, benchmarks)."""
+    search = UserSearch(owner_id, visible=visible, params=params, use_index=use_index)
+    return search.dense(qvec, depth)
+
+
+def lexical_arm(
+    query: str,
+    *,
+    owner_id: int,
+    visible: str,
+    params: dict[str, Any],
+    depth: int = ARM_DEPTH,
+    whole_store: bool = False,
+    use_index: bool = True,
+    k1: float = BM25_K1,
+    b: float = BM25_B,
+) -> list[tuple[uuid.UUID, float]]:
+    """The lexical arm alone: (id, BM25), best first."""
+    search = UserSearch(
+        owner_id,
+        visible=visible,
+        params=params,
+        query=query,
+        whole_store=whole_store,
+        use_index=use_index,
+    )
+    return search.lexical(depth, k1=k1, b=b)

@@ -152,6 +152,19 @@ class SearchHit:
     score: float
 
 
+class SearchHits(list[SearchHit]):
+    """Search results, best first. Empty means nothing relevant: no visible memory scored at least
+    `min_score` (see `memories.search`), which every door says in its own words."""
+
+    def __init__(self, hits: Sequence[SearchHit], *, min_score: float) -> None:
+        super().__init__(hits)
+        self.min_score = min_score
+
+    @property
+    def nothing_relevant(self) -> bool:
+        return not self
+
+
 def memory_search(
     *,
     actor: Actor,
@@ -159,8 +172,10 @@ def memory_search(
     limit: int = 10,
     category: str | None = None,
     record: bool = True,
-) -> list[SearchHit]:
-    """Hybrid search over the actor's active memories, best first.
+    min_score: float | None = None,
+) -> SearchHits:
+    """Hybrid search over the actor's active memories, best first, down to the relevance cut-off
+    (`min_score`, by default `search.MIN_SCORE`; 0 returns the `limit` best whatever they score).
 
     `record=False` is for the server's own look-ups (reconciliation), which no app reads.
     """
@@ -168,21 +183,34 @@ def memory_search(
     query = clean_text(query, field="query")
     if not 1 <= limit <= MAX_SEARCH:
         raise InvalidInput(f"limit must be between 1 and {MAX_SEARCH}.", field="limit")
+    cut_off = search.MIN_SCORE if min_score is None else min_score
+    if not 0 <= cut_off <= 1:
+        raise InvalidInput("min_score must be between 0 and 1.", field="min_score")
     qvec = get_embedder().embed_query(query)
     visible, params = visible_sql(actor)
     cat = category.strip().lower() if category else None
     candidates = search.hybrid(
-        query, qvec, visible=visible, params=params, category=cat, limit=limit
+        query,
+        qvec,
+        owner_id=actor.user.pk,
+        visible=visible,
+        params=params,
+        category=cat,
+        limit=limit,
+        whole_store=actor.app.is_owner_door,
+        min_score=cut_off,
     )
+    # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
+    # may not see is never loaded.
     rows = (
-        Memory.objects.filter(owner=actor.user)
+        Memory.objects.filter(visible_q(actor), search.eligible_q())
         .defer(*UNSHOWN_COLUMNS)
         .in_bulk([c.id for c in candidates])
     )
     hits = [SearchHit(memory=rows[c.id], score=c.score) for c in candidates if c.id in rows]
     if record:
         audit.record(actor, AccessEvent.Action.SEARCH, [h.memory.id for h in hits])
-    return hits
+    return SearchHits(hits, min_score=cut_off)
 
 
 def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
@@ -329,8 +357,9 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
     visible, params = visible_sql(actor)
     near = search.dense_arm(
         np.asarray(memory.embedding),
+        owner_id=actor.user.pk,
         visible=visible,
-        params={**params, "category": None},
+        params=params,
         depth=limit + 1,
     )
     ids = [mid for mid, _ in near if mid != memory.id][:limit]

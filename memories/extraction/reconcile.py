@@ -42,13 +42,16 @@ def gather(
     short_ids: dict[object, str] = {}
     cases = []
     for index, fact in enumerate(facts, start=1):
-        hits = memory_search(
+        # No relevance cut-off: a new fact ("lives in Lisbon") is by nature about something the
+        # store does not know yet, and the memory it replaces ("lives in Berlin") must still come.
+        found = memory_search(
             actor=actor,
             query=fact,
             limit=settings.RECONCILE_NEIGHBOURS + len(exclude),
             record=False,
+            min_score=0,
         )
-        hits = [h for h in hits if h.memory.id not in exclude][: settings.RECONCILE_NEIGHBOURS]
+        hits = [h for h in found if h.memory.id not in exclude][: settings.RECONCILE_NEIGHBOURS]
         neighbours = {}
         for hit in hits:
             sid = short_ids.setdefault(hit.memory.id, f"m{len(short_ids) + 1}")

@@ -38,7 +38,7 @@ def _results(actor: Actor, data: QueryDict, cursor: str | None = None) -> dict[s
     filters = form.filters()
     query = form.query()
     next_cursor = None
-    searched = False
+    searched = nothing_relevant = False
     if query and filters.state == MemoryState.ACTIVE:
         # The same hybrid search the assistants use (it covers active memories).
         hits = memory_search(
@@ -54,6 +54,7 @@ def _results(actor: Actor, data: QueryDict, cursor: str | None = None) -> dict[s
             and (before is None or h.memory.created_at < before)
         ]
         searched = True
+        nothing_relevant = hits.nothing_relevant
     else:
         if query:  # paused or archived memories are outside search: match the words instead
             filters = replace(filters, text=query)
@@ -66,6 +67,7 @@ def _results(actor: Actor, data: QueryDict, cursor: str | None = None) -> dict[s
         "items": items,
         "next_cursor": next_cursor,
         "searched": searched,
+        "nothing_relevant": nothing_relevant,
         "query": query,
         "filtered": form.is_filtered(),
         "filter_query": _filter_query(form),

@@ -11,7 +11,7 @@ from django.test import Client
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import SCOPE_READ, SCOPE_WRITE, User
-from memories import selectors
+from memories import search, selectors
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.services import memory_create
 from tests.api.conftest import TokenFactory
@@ -124,6 +124,21 @@ def test_search_finds_by_meaning_and_never_returns_another_users_memory(
     assert response.status_code == 200
     texts = [hit["memory"]["text"] for hit in response.json()["results"]]
     assert texts == ["My daughter is allergic to peanuts"]
+
+
+def test_search_says_when_nothing_relevant_and_min_score_zero_returns_the_best_anyway(
+    owner_api: Client, owner_dash: Actor
+) -> None:
+    _add(owner_dash, "My daughter is allergic to peanuts")
+    _add(owner_dash, "I work as a data engineer")
+    body = owner_api.get(f"{API}/search", {"q": "submarine periscope maintenance"}).json()
+    assert body["results"] == [] and body["nothing_relevant"] is True
+    assert body["min_score"] == search.MIN_SCORE
+    anyway = owner_api.get(f"{API}/search", {"q": "submarine periscope", "min_score": "0"}).json()
+    assert len(anyway["results"]) == 2 and anyway["nothing_relevant"] is False
+    assert all(hit["score"] < search.MIN_SCORE for hit in anyway["results"])
+    refused = owner_api.get(f"{API}/search", {"q": "tea", "min_score": "2"})
+    assert refused.status_code == 400
 
 
 def test_get_returns_the_memory_and_another_users_or_a_malformed_id_is_404(

@@ -62,15 +62,22 @@ def test_locomo_recall_of_each_retriever_on_a_tiny_conversation(tmp_path: Path) 
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(SAMPLE))
     result = locomo.evaluate(locomo.load(path), ks=[1, 4])
-    assert set(result) == {"project", "bm25", "dense"}
-    for name, groups in result.items():
+    assert set(result) == {*locomo.RETRIEVERS, "no_answer"}
+    for name in locomo.RETRIEVERS:
+        groups = result[name]
         assert set(groups) == {"all_1_4", "cat_1", "cat_5"}, name
         # The kayak turn comes first, the paddling turn does not: half the gold at k=1.
         assert groups["cat_1"]["R@1"] == 0.5, name
         assert groups["all_1_4"] == groups["cat_1"], name
-        # Every turn is within the top 4: all gold found.
+        # Both kayak turns are within the top 4: all gold found.
         assert groups["cat_1"]["R@4"] == 1.0, name
-        assert groups["cat_5"]["R@4"] == 1.0, name
+    # Without a cut-off every turn is within the top 4; with it, "Thanks!" is not relevant to
+    # "Unanswerable adversarial?" and is left out.
+    for name in ("project_no_cutoff", "bm25", "dense"):
+        assert result[name]["cat_5"]["R@4"] == 1.0, name
+    assert result["project"]["cat_5"]["R@4"] == 0.0
+    # The tiny conversation has no hand-written no-answer questions.
+    assert result["no_answer"]["questions"] == 0
 
 
 def test_recall_at_k_is_the_share_of_gold_in_the_top_k() -> None:

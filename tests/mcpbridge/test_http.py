@@ -10,6 +10,7 @@ import pytest
 
 from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, ConnectedApp, User
+from memories import search
 from memories.models import AccessEvent, Memory
 from tests.mcpbridge.conftest import McpHttp, text_of
 
@@ -98,6 +99,23 @@ def test_add_search_update_delete_round_trip(owner: User, mcp_for: Callable[...,
     assert client.call("search_memory", {"query": "espresso"}).structured_content["results"] == []
 
 
+def test_search_says_when_nothing_relevant_is_stored(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    client = mcp_for(owner)
+    client.call("add_memories", {"texts": ["Drinks oat milk flat whites", "Lives in Lisbon"]})
+
+    found = client.call("search_memory", {"query": "submarine periscope maintenance"})
+    assert not found.is_error
+    assert found.structured_content["results"] == []
+    assert found.structured_content["min_score"] == search.MIN_SCORE
+    assert "Nothing relevant to 'submarine periscope maintenance'" in text_of(found)
+    # A relevant question still finds the memory, with a score above the cut-off.
+    hits = client.call("search_memory", {"query": "oat milk"}).structured_content["results"]
+    assert [h["text"] for h in hits] == ["Drinks oat milk flat whites"]
+    assert hits[0]["score"] >= search.MIN_SCORE
+
+
 def test_list_memories_pages_newest_first(owner: User, mcp_for: Callable[..., McpHttp]) -> None:
     client = mcp_for(owner)
     texts = [f"Fact number {i} about the owner" for i in range(5)]
@@ -182,6 +200,7 @@ def test_another_users_token_sees_none_of_the_owners_memories(
     assert theirs.call("search_memory", {"query": "peanut allergy"}).structured_content == {
         "query": "peanut allergy",
         "results": [],
+        "min_score": search.MIN_SCORE,
     }
     assert theirs.call("list_memories", {}).structured_content["memories"] == []
     by_id = theirs.call("get_memory", {"memory_id": memory_id})

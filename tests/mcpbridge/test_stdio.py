@@ -53,7 +53,7 @@ def test_stdio_lists_tools_and_round_trips_through_the_services(owner: User) -> 
         async with Client(params, mode="legacy") as c:
             tools = await c.list_tools()
             added = await c.call_tool("add_memory", {"text": "Writes Rust at work"})
-            found = await c.call_tool("search_memory", {"query": "programming language"})
+            found = await c.call_tool("search_memory", {"query": "language written at work"})
             bad = await c.call_tool("search_memory", {"query": "x", "nope": True})
             return {"tools": tools, "added": added, "found": found, "bad": bad}
 

@@ -1,10 +1,11 @@
 """Erase is physical as far as PostgreSQL allows (issue 14, item 11): after an erase and a
 CHECKPOINT, the erased text is in no file of the content tables (heap, TOAST, the GIN index of
-its lexemes, the other indexes) and never in `pg_stats`. What remains (WAL until recycled,
+its lexeme keys, the other indexes) and never in `pg_stats`. What remains (WAL until recycled,
 backups) is documented in README.md, "What erase guarantees"."""
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 MARKER = "Zebracornish"  # one word, so its lexeme ("zebracornish") is in the GIN index too
 TITLE = "Quokkatitled conversation"
+LEXEME_INDEX = "memory_owner_lexemes"  # memories/migrations/0010_search_owner_lexemes.py
 
 
 def _relation_files(table: str) -> list[Path]:
@@ -105,11 +107,22 @@ def test_without_rewriting_tables_the_lexemes_and_statistics_still_go(
     """ERASE_REWRITE_TABLES=false (a large shared server): no exclusive lock, so heap pages may
     keep the bytes in their free space until reused; the search index and statistics do not."""
     settings.ERASE_REWRITE_TABLES = False
-    user_erase(actor=owner_actor(erased_owner))
     with connection.cursor() as cur:
-        cur.execute("CHECKPOINT")
-    gin = [f for f in _relation_files("memories_memory") if _is_index(f, "memory_tsv_gin")]
-    assert gin and not any(b"zebracornish" in f.read_bytes() for f in gin)
+        # The search index holds each lexeme as a 64-bit key salted with its owner (int8, stored
+        # in the machine's byte order).
+        cur.execute("SELECT hashtextextended('zebracornish', %s)", [erased_owner.pk])
+        key = struct.pack("=q", cur.fetchone()[0])
+
+    def in_index() -> bool:
+        with connection.cursor() as cur:
+            cur.execute("CHECKPOINT")
+        files = [f for f in _relation_files("memories_memory") if _is_index(f, LEXEME_INDEX)]
+        assert files
+        return any(key in f.read_bytes() for f in files)
+
+    assert in_index(), "the test must see the key before the erase"
+    user_erase(actor=owner_actor(erased_owner))
+    assert not in_index()
     assert _in_statistics(MARKER) == []
 
 
@@ -117,3 +130,15 @@ def _is_index(file: Path, index: str) -> bool:
     with connection.cursor() as cur:
         cur.execute("SELECT pg_relation_filepath(%s::regclass)", [index])
         return file.name.split(".")[0] == Path(cur.fetchone()[0]).name
+
+
+def test_statistics_never_hold_the_keys_of_the_lexeme_index(erased_owner: User) -> None:
+    """The search index's keys are lexeme hashes (a dictionary recovers them): no sample of them
+    in pg_statistic either."""
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT count(*) FROM pg_statistic s JOIN pg_class c ON c.oid = s.starelid"
+            " WHERE c.relname = %s",
+            [LEXEME_INDEX],
+        )
+        assert cur.fetchone()[0] == 0

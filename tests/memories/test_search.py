@@ -1,8 +1,10 @@
 import json
+from collections.abc import Callable
 
 import numpy as np
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
@@ -82,7 +84,7 @@ def test_semantic_search_finds_a_paraphrase_that_shares_no_word(owner_dash: Acto
     assert target in [h.memory.text for h in hits]
 
     visible, params = visible_sql(owner_dash)
-    lexical = search.lexical_arm(query, visible=visible, params={**params, "category": None})
+    lexical = search.lexical_arm(query, owner_id=owner_dash.user.pk, visible=visible, params=params)
     texts_by_id = {h.memory.id: h.memory.text for h in hits}
     assert all(texts_by_id.get(mid) != target for mid, _ in lexical)
     assert target not in _texts(owner_dash, [mid for mid, _ in lexical])
@@ -108,8 +110,12 @@ def test_keyword_search_finds_a_rare_proper_noun_the_vector_arm_ranks_low(
 
     qvec = get_embedder().embed_query(query)
     visible, params = visible_sql(owner_dash)
-    args = {**params, "category": None}
-    dense = [mid for mid, _ in search.dense_arm(qvec, visible=visible, params=args)]
+    dense = [
+        mid
+        for mid, _ in search.dense_arm(
+            qvec, owner_id=owner_dash.user.pk, visible=visible, params=params
+        )
+    ]
     dense_texts = _texts(owner_dash, dense)
     assert dense_texts.index(target) >= 2, "the dense arm alone ranks look-alike names higher"
 
@@ -175,7 +181,8 @@ def _insert_synthetic(owner_id: int, n: int, seed: int) -> None:
         )
 
 
-def test_search_is_exact_for_every_tenant_size_in_a_shared_table(db: None) -> None:
+@pytest.mark.parametrize("use_index", [True, False], ids=["in-memory index", "SQL scan"])
+def test_search_is_exact_for_every_tenant_size_in_a_shared_table(db: None, use_index: bool) -> None:
     others = User.objects.create_user("crowd@example.com")
     _insert_synthetic(others.pk, 20_000, seed=1)
     sizes = [1, 5, 50, 500, 5000]
@@ -197,7 +204,9 @@ def test_search_is_exact_for_every_tenant_size_in_a_shared_table(db: None) -> No
         actor = owner_actor(user)
         visible, params = visible_sql(actor)
         qvec = rng.standard_normal(384).astype(np.float32)
-        got = search.dense_arm(qvec, visible=visible, params={**params, "category": None}, depth=10)
+        got = search.dense_arm(
+            qvec, owner_id=user.pk, visible=visible, params=params, depth=10, use_index=use_index
+        )
         with connection.cursor() as cur:
             cur.execute(
                 "SELECT id, embedding::text FROM memories_memory WHERE owner_id = %s", [user.pk]
@@ -208,3 +217,137 @@ def test_search_is_exact_for_every_tenant_size_in_a_shared_table(db: None) -> No
         cos = matrix @ qvec / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(qvec))
         exact = [ids[i] for i in np.argsort(-cos, kind="stable")[: min(10, size)]]
         assert [mid for mid, _ in got] == exact, f"tenant of {size} lost rows"
+
+
+# ---- the in-memory index stays true to the table -----------------------------------------------
+
+
+def _top_texts(actor: Actor, query: str, limit: int = 3) -> list[str]:
+    return [h.memory.text for h in memory_search(actor=actor, query=query, limit=limit)]
+
+
+def test_a_write_behind_the_service_layer_is_seen_by_the_next_search(owner_dash: Actor) -> None:
+    _add_all(owner_dash, DISTRACTORS[:20])
+    target = services.memory_create(actor=owner_dash, text="The spare key is under the doormat")
+    assert _top_texts(owner_dash, "spare key")[0] == "The spare key is under the doormat"
+    text = "The quokka sanctuary opens at dawn"
+    vector = get_embedder().embed([text])[0]
+    with connection.cursor() as cur:  # as a raw bulk write or a second process would
+        cur.execute(
+            "UPDATE memories_memory SET text = %s, tsv = to_tsvector('english', %s), "
+            "embedding = %s::vector WHERE owner_id = %s AND id = %s",
+            [text, text, search._vector_literal(vector), owner_dash.user.pk, target.memory.id],
+        )
+    assert _top_texts(owner_dash, "quokka sanctuary")[0] == text
+    assert "The spare key is under the doormat" not in _top_texts(owner_dash, "spare key", 10)
+
+
+def test_a_rolled_back_write_never_shows_in_a_later_search(owner_dash: Actor) -> None:
+    _add_all(owner_dash, DISTRACTORS[:20])
+    assert not any("quokka" in t for t in _top_texts(owner_dash, "quokka", 10))
+
+    class Undo(Exception):
+        pass
+
+    try:
+        with transaction.atomic():
+            services.memory_create(actor=owner_dash, text="Feeds the quokkas at the sanctuary")
+            assert _top_texts(owner_dash, "quokkas")[0] == "Feeds the quokkas at the sanctuary"
+            raise Undo
+    except Undo:
+        pass
+    assert "Feeds the quokkas at the sanctuary" not in _top_texts(owner_dash, "quokkas", 10)
+    services.memory_create(actor=owner_dash, text="Another memory, written after the rollback")
+    assert "Feeds the quokkas at the sanctuary" not in _top_texts(owner_dash, "quokkas", 10)
+
+
+@pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
+def test_an_apps_scores_never_depend_on_memories_it_cannot_see(
+    owner: User,
+    owner_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    settings: SettingsWrapper,
+    cache_mb: int,
+) -> None:
+    settings.SEARCH_CACHE_MB = cache_mb
+    app = app_actor(owner, "Claude")
+    _add_all(owner_dash, DISTRACTORS[:30])
+    services.memory_create(actor=owner_dash, text="I run by the river before work")
+    before = [(h.memory.id, h.score) for h in memory_search(actor=app, query="running route")]
+    assert before
+
+    # Memories about running the app may not see: a sensitive category, private, hidden from it.
+    services.memory_create(
+        actor=owner_dash, text="I run to manage my heart condition", categories=["health"]
+    )
+    private = services.memory_create(actor=owner_dash, text="My running route passes her house")
+    services.memory_set_visibility(actor=owner_dash, memory_id=private.memory.id, private=True)
+    hidden = services.memory_create(actor=owner_dash, text="Running route: the canal path")
+    services.memory_set_visibility(
+        actor=owner_dash, memory_id=hidden.memory.id, hide_from_app=app.app.pk
+    )
+
+    after = [(h.memory.id, h.score) for h in memory_search(actor=app, query="running route")]
+    assert [m for m, _ in after] == [m for m, _ in before]
+    # Equal up to float32 rounding of the dot products (the index's matrix grew by three rows).
+    assert all(abs(a - b) < 1e-6 for (_, a), (_, b) in zip(after, before, strict=True))
+    owner_sees = {h.memory.id for h in memory_search(actor=owner_dash, query="running route")}
+    assert hidden.memory.id in owner_sees and private.memory.id in owner_sees
+
+
+def test_the_in_memory_index_and_postgresql_rank_the_same(
+    owner: User, owner_dash: Actor, app_actor: Callable[[User, str], Actor]
+) -> None:
+    app = app_actor(owner, "Cursor")
+    _add_all(owner_dash, [*DISTRACTORS, *LOOKALIKE_NAMES])
+    services.memory_create(
+        actor=owner_dash, text="My cardiologist checks my heart every spring", categories=["health"]
+    )
+    qvecs = {q: get_embedder().embed_query(q) for q in ("Okonkwo", "heart doctor", "coffee tea")}
+    for actor in (owner_dash, app):
+        visible, params = visible_sql(actor)
+        for q, qvec in qvecs.items():
+            results = []
+            for use_index in (True, False):
+                found = search.UserSearch(
+                    owner.pk,
+                    visible=visible,
+                    params=params,
+                    query=q,
+                    whole_store=actor.app.is_owner_door,
+                    use_index=use_index,
+                ).best(qvec, limit=10, min_score=0.0)
+                results.append(found)
+            indexed, in_sql = results
+            assert [c.id for c in indexed] == [c.id for c in in_sql], q
+            assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(indexed, in_sql, strict=True))
+
+
+# ---- relevance: scores that mean the same for every query, and "nothing relevant" ----------------
+
+
+def test_a_query_about_something_not_in_the_store_returns_nothing(owner_dash: Actor) -> None:
+    _add_all(owner_dash, DISTRACTORS)
+    for query in ("xyzzy qwerty nonsense", "submarine periscope maintenance"):
+        hits = memory_search(actor=owner_dash, query=query)
+        assert hits == [] and hits.nothing_relevant, (query, [h.memory.text for h in hits])
+
+
+def test_a_relevant_memory_clears_the_cut_off_and_filler_does_not(owner_dash: Actor) -> None:
+    _add_all(owner_dash, DISTRACTORS)
+    hits = memory_search(actor=owner_dash, query="Which antibiotic am I allergic to?", limit=10)
+    assert hits[0].memory.text == "I am allergic to penicillin"
+    assert len(hits) < 10, "unrelated memories are left out, not padded up to the limit"
+    assert all(h.score >= search.MIN_SCORE for h in hits)
+    everything = memory_search(
+        actor=owner_dash, query="Which antibiotic am I allergic to?", limit=10, min_score=0
+    )
+    assert len(everything) == 10 and everything[: len(hits)] == hits
+
+
+def test_a_score_is_an_absolute_relevance_not_a_rank(owner_dash: Actor) -> None:
+    _add_all(owner_dash, DISTRACTORS)
+    exact = memory_search(actor=owner_dash, query="I collect vinyl records")[0]
+    assert exact.memory.text == "I collect vinyl records" and exact.score > 0.8
+    weak = memory_search(actor=owner_dash, query="xyzzy qwerty", min_score=0)[0]
+    assert weak.score < search.MIN_SCORE, "the best of nothing is not scored as a match"

@@ -72,9 +72,21 @@ def test_search_uses_hybrid_search_and_finds_a_paraphrase(
     services.memory_create(actor=owner_dash, text="Flying to Lisbon in May")
     html = _text(owner_client.get("/", {"q": "which nuts must my kid avoid"}, headers=htmx))
     assert "Best matches for" in html
-    assert html.index("allergic to peanuts") < html.index("Acme Corp")
+    assert "allergic to peanuts" in html
+    # Memories about other things are left out, not listed below the match as "best matches".
+    assert "Acme Corp" not in html and "Lisbon" not in html
     # Looking at your own memory is not an app reading it: no access event.
     assert not AccessEvent.objects.filter(action=AccessEvent.Action.SEARCH).exists()
+
+
+def test_a_search_with_nothing_relevant_says_so(
+    owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
+) -> None:
+    services.memory_create(actor=owner_dash, text="My daughter Alice is allergic to peanuts")
+    services.memory_create(actor=owner_dash, text="I work as a data engineer at Acme Corp")
+    html = _text(owner_client.get("/", {"q": "xyzzy qwerty nonsense"}, headers=htmx))
+    assert "Nothing relevant" in html and "xyzzy qwerty nonsense" in html
+    assert "Best matches for" not in html and "Acme Corp" not in html
 
 
 def test_search_in_archived_memories_matches_words(owner_client: Client, owner_dash: Actor) -> None:

@@ -1,0 +1,469 @@
+"""A per-process, in-memory search index of recently searched users: their vectors and postings.
+
+Why: PostgreSQL pays about a microsecond per row through its executor, so an exact scan of one
+user's vectors, or a BM25 pass over the memories matching a common word, grows with the store
+(issue 16: 58 ms for the dense scan of 10,000 memories). numpy does the same arithmetic at memory
+bandwidth: the dense scan of 10,000 memories takes about a millisecond, BM25 over thousands of
+postings less. Search stays exact: every searchable memory of the user is scored by both arms (no
+approximate index, no candidate depth).
+
+Coherence: an index is used only at the generation it was read at. The generation is per user
+(`SearchStats.generation`), replaced by a trigger in the transaction of every write to the user's
+memories (migration `search_stats`) and taken from a sequence, so no two states of a user's
+memories ever share a number, even across a rollback. The same trigger logs which memories each
+write changed (`SearchChange`), so an index a few writes behind is brought up to date by reading
+only those memories; one older than the log (an hour) is read again in full. The row fetch after
+search checks the consent rule again in SQL, so even an index gone wrong could not show a memory
+the caller may not see.
+
+Memory is bounded by `SEARCH_CACHE_MB` (least recently used users go first); a user whose index
+would not fit is not cached, and search runs in PostgreSQL instead (`memories/search.py`).
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import psycopg
+from django.conf import settings
+from django.db import connection
+
+DIMS = 384
+
+# The user's searchable memories (`memories.search.ELIGIBLE`: the rows the stats trigger counts,
+# and apps' echoes), each with whether the caller's view admits it (`seen`; true without a view)
+# and whether it is an echo, numbered in the order they were read; per memory one fixed-size
+# record, per (memory, lexeme) one posting, each as one bytea. COPY would send a message per row,
+# which psycopg turns into a Python call per row (seconds for 50,000 memories). With `since`,
+# only the memories changed after that generation, and the ids of every memory changed (those
+# gone included). One statement, one snapshot: the generation read with the rows is exactly
+# theirs.
+_READ_SQL = f"""
+WITH {{changed}}
+u AS MATERIALIZED (
+    SELECT (row_number() OVER ())::int4 - 1 AS r, x.* FROM (
+        SELECT m.id, m.tsv, {{seen}} AS seen, m.echo_of_id IS NOT NULL AS echo,
+               coalesce(m.embedding_model = %(model)s AND m.embedding IS NOT NULL, false) AS vec,
+               m.embedding
+        FROM memories_memory m
+        WHERE m.owner_id = %(owner)s AND m.state = 'active' AND m.superseded_by_id IS NULL
+          {{only}}
+    ) x
+)
+SELECT
+    (SELECT s.generation FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+    (SELECT s.changes_from FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+    (SELECT string_agg(
+         int4send(u.r) || uuid_send(u.id)
+         || CASE WHEN u.vec THEN '\\x01'::bytea ELSE '\\x00'::bytea END
+         || CASE WHEN u.seen THEN '\\x01'::bytea ELSE '\\x00'::bytea END
+         || CASE WHEN u.echo THEN '\\x01'::bytea ELSE '\\x00'::bytea END
+         || int4send(coalesce(length(u.tsv), 0))
+         || vector_send(CASE WHEN u.vec THEN u.embedding
+                             ELSE array_fill(0, ARRAY[{DIMS}])::vector END),
+         ''::bytea)
+     FROM u),
+    (SELECT string_agg(
+         int4send(u.r) || int8send(hashtextextended(l.lexeme, 0))
+         || int4send(coalesce(array_length(l.positions, 1), 1)),
+         ''::bytea)
+     FROM u, unnest(u.tsv) l),
+    {{changed_ids}}
+"""  # noqa: S608 - only constants; values are bound parameters
+_DOC = np.dtype(
+    [
+        ("r", ">i4"),
+        ("id", "V16"),
+        ("vec", "u1"),
+        ("seen", "u1"),
+        ("echo", "u1"),
+        ("dl", ">i4"),
+        ("dims", ">u2"),
+        ("pad", ">u2"),
+        ("vector", ">f4", (DIMS,)),
+    ]
+)
+_POSTING = np.dtype([("r", ">i4"), ("key", ">i8"), ("tf", ">i4")])
+# The refresh's parts: every memory changed after `since` (those gone included), and the echoes
+# of those memories: whether an app sees its echo depends on whether it sees the memory echoed.
+_CHANGED = """
+logged AS (
+    SELECT c.memory_id FROM memories_searchchange c
+    WHERE c.owner_id = %(owner)s AND c.generation > %(since)s
+),
+changed AS (
+    SELECT memory_id FROM logged
+    UNION
+    SELECT e.id FROM memories_memory e
+    WHERE e.owner_id = %(owner)s AND e.echo_of_id IN (SELECT memory_id FROM logged)
+),"""
+_ONLY_CHANGED = "AND m.id IN (SELECT memory_id FROM changed)"
+_CHANGED_IDS = "(SELECT string_agg(uuid_send(c.memory_id), ''::bytea) FROM changed c)"
+_ID = np.dtype([("hi", "<u8"), ("lo", "<u8")])
+
+# A later caller's view of an index already read: the ids of the memories it may see.
+_VISIBLE_SQL = """
+SELECT (SELECT s.generation FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+       (SELECT string_agg(uuid_send(m.id), ''::bytea) FROM memories_memory m WHERE {filters})
+"""
+
+
+def _id_keys(ids: np.ndarray) -> np.ndarray:
+    """Memory ids (n, 16 bytes) as sortable (hi, lo) pairs, in the order PostgreSQL sorts uuids."""
+    keys = np.empty(len(ids), dtype=_ID)
+    keys["hi"] = np.ascontiguousarray(ids[:, :8]).view(">u8").ravel()
+    keys["lo"] = np.ascontiguousarray(ids[:, 8:]).view(">u8").ravel()
+    return keys
+
+
+def _raw_ids(raw: bytes | None) -> np.ndarray:
+    return np.frombuffer(raw or b"", dtype=np.uint8).reshape(-1, 16)
+
+
+@dataclass(frozen=True)
+class UserIndex:
+    """One user's searchable memories at one generation. Never changed once built: a newer
+    generation is a new index (built from this one when only a few memories changed)."""
+
+    generation: int | None
+    ids: np.ndarray  # (n, 16) uint8
+    has_vector: np.ndarray  # (n,) bool: a vector of the current model
+    echo: np.ndarray  # (n,) bool: an app's echo of a memory (never a memory to the owner)
+    matrix: np.ndarray  # (n, DIMS) float32: the vectors as stored (zeros without a vector)
+    norms: np.ndarray  # (n,) float32: their lengths (1 without a vector)
+    dl: np.ndarray  # (n,) float64: tsvector length (distinct lexemes), as BM25 counts it
+    keys: np.ndarray  # (p,) int64: posting lexeme keys, sorted
+    rows: np.ndarray  # (p,) int32: the posting's memory row
+    tf: np.ndarray  # (p,) float64: occurrences of the lexeme in that memory
+    id_order: np.ndarray  # (n,) rows in id order
+    id_sorted: np.ndarray  # (n,) _ID: the ids in that order
+    # The owner's view (every row but echoes), None when that is every row.
+    owner_view: np.ndarray | None
+
+    @classmethod
+    def build(
+        cls,
+        generation: int | None,
+        ids: np.ndarray,
+        has_vector: np.ndarray,
+        echo: np.ndarray,
+        matrix: np.ndarray,
+        dl: np.ndarray,
+        postings: Postings,
+    ) -> UserIndex:
+        keys, rows, tf = postings
+        order = np.argsort(keys, kind="stable")
+        id_keys = _id_keys(ids)
+        id_order = np.argsort(id_keys, order=("hi", "lo"))
+        norms = np.linalg.norm(matrix, axis=1).astype(np.float32)
+        norms[norms == 0] = 1
+        return cls(
+            generation=generation,
+            ids=ids,
+            has_vector=has_vector,
+            echo=echo,
+            matrix=matrix,
+            norms=norms,
+            dl=dl,
+            keys=keys[order],
+            rows=rows[order],
+            tf=tf[order],
+            id_order=id_order,
+            id_sorted=id_keys[id_order],
+            owner_view=~echo if echo.any() else None,
+        )
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def nbytes(self) -> int:
+        parts = [self.ids, self.has_vector, self.echo, self.matrix, self.norms, self.dl]
+        parts += [self.keys, self.rows, self.tf, self.id_order, self.id_sorted]
+        return int(sum(a.nbytes for a in parts))
+
+    def memory_id(self, row: int) -> uuid.UUID:
+        return uuid.UUID(bytes=self.ids[row].tobytes())
+
+    def rows_of(self, ids: np.ndarray) -> np.ndarray:
+        """The row of each id (n, 16 bytes), -1 where the index does not hold it."""
+        if not len(ids) or not len(self):
+            return np.full(len(ids), -1, dtype=np.intp)
+        wanted = _id_keys(ids)
+        at = np.minimum(np.searchsorted(self.id_sorted, wanted), len(self) - 1)
+        return np.where(self.id_sorted[at] == wanted, self.id_order[at], -1)
+
+    def row_of(self, memory_id: uuid.UUID) -> int | None:
+        row = int(self.rows_of(np.frombuffer(memory_id.bytes, dtype=np.uint8).reshape(1, 16))[0])
+        return None if row < 0 else row
+
+    def id_keys(self, rows: np.ndarray) -> np.ndarray:
+        """The ids of these rows as (hi, lo) pairs: ties between scores are broken by id."""
+        return _id_keys(self.ids[rows])
+
+    def cosines(self, qvec: np.ndarray) -> np.ndarray:
+        """Cosine similarity of every row to `qvec` (NaN for rows without a current vector), as
+        BLAS computes it: within a few 1e-5 of the exact value, but a row's last bits depend on
+        its place in the matrix, so these only rank (`memories.search.exact_cosines` scores)."""
+        q = np.asarray(qvec, dtype=np.float32)
+        norm = float(np.linalg.norm(q))
+        sims = (self.matrix @ (q / norm if norm else q)).astype(np.float64) / self.norms
+        sims[~self.has_vector] = np.nan
+        return sims
+
+    def postings(self, key: int, visible: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """The rows holding lexeme `key` (of those `visible`, all when None) and its count in
+        each."""
+        lo = int(np.searchsorted(self.keys, key, side="left"))
+        hi = int(np.searchsorted(self.keys, key, side="right"))
+        rows, tf = self.rows[lo:hi], self.tf[lo:hi]
+        if visible is not None and len(rows):
+            keep = visible[rows]
+            rows, tf = rows[keep], tf[keep]
+        return rows, tf
+
+
+@dataclass(frozen=True)
+class View:
+    """A caller who sees less than the owner: the filters (consent, category) and their values."""
+
+    filters: str
+    params: dict[str, Any]
+    key: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class _Read:
+    generation: int | None
+    changes_from: int | None
+    docs: np.ndarray  # _DOC records, by r
+    postings: np.ndarray  # _POSTING records
+    changed: np.ndarray  # (c, 16) ids changed since `since` (refresh only)
+
+
+def _read(owner_id: int, view: View | None, since: int | None = None) -> _Read:
+    """Every searchable memory of the user, or (`since`) those changed after that generation."""
+    seen = f"({view.filters})" if view else "true"
+    args = {**(view.params if view else {}), "owner": owner_id, "model": settings.EMBEDDING_MODEL}
+    if since is None:
+        sql = _READ_SQL.format(changed="", only="", changed_ids="NULL::bytea", seen=seen)
+    else:
+        sql = _READ_SQL.format(
+            changed=_CHANGED, only=_ONLY_CHANGED, changed_ids=_CHANGED_IDS, seen=seen
+        )
+        args["since"] = since
+    connection.ensure_connection()
+    # Server-side binding, results in binary: the bytea values arrive as bytes, not hex text.
+    with psycopg.Cursor(connection.connection) as cur:
+        cur.execute(sql, args, binary=True)
+        generation, changes_from, docs_raw, posts_raw, changed_raw = cur.fetchone()  # type: ignore[misc]
+    docs = np.frombuffer(docs_raw or b"", dtype=_DOC)
+    docs = docs[np.argsort(docs["r"], kind="stable")]
+    if len(docs) and not (docs["dims"] == DIMS).all():
+        raise ValueError("unexpected vector dimensions in the search index")
+    return _Read(
+        generation=None if generation is None else int(generation),
+        changes_from=None if changes_from is None else int(changes_from),
+        docs=docs,
+        postings=np.frombuffer(posts_raw or b"", dtype=_POSTING),
+        changed=_raw_ids(changed_raw),
+    )
+
+
+Postings = tuple[np.ndarray, np.ndarray, np.ndarray]  # lexeme keys, rows, term frequencies
+
+
+def _columns(
+    read: _Read,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, Postings]:
+    docs = read.docs
+    matrix = docs["vector"].astype(np.float32).reshape(-1, DIMS)
+    ids = np.frombuffer(docs["id"].tobytes(), dtype=np.uint8).reshape(-1, 16)
+    posts = read.postings
+    postings = (
+        posts["key"].astype(np.int64),
+        posts["r"].astype(np.int32),
+        posts["tf"].astype(np.float64),
+    )
+    flags = docs["vec"].astype(bool), docs["echo"].astype(bool)
+    return ids, *flags, matrix, docs["dl"].astype(np.float64), postings
+
+
+def load(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.ndarray | None]:
+    """Read the user's searchable memories in one statement; with `view`, also which of them
+    that caller may see (a mask)."""
+    read = _read(owner_id, view)
+    index = UserIndex.build(read.generation, *_columns(read))
+    return index, (read.docs["seen"].astype(bool) if view else None)
+
+
+def refresh(
+    old: UserIndex, owner_id: int, view: View | None, old_mask: np.ndarray | None
+) -> tuple[UserIndex, np.ndarray | None] | None:
+    """`old` brought up to the user's current generation by reading only the memories changed
+    since (and `old_mask`, the view's mask at `old`, with it); None when the change log no longer
+    reaches back to `old` (read in full then)."""
+    assert old.generation is not None
+    read = _read(owner_id, view, since=old.generation)
+    if read.changes_from is None or read.changes_from > old.generation:
+        return None
+    keep = np.ones(len(old), dtype=bool)
+    gone = old.rows_of(read.changed)
+    keep[gone[gone >= 0]] = False
+    ids, has_vector, echo, matrix, dl, (keys, rows, tf) = _columns(read)
+    renumber = np.cumsum(keep) - 1  # old row -> new row, for the rows kept
+    kept_postings = keep[old.rows]
+    base = int(keep.sum())
+    index = UserIndex.build(
+        read.generation,
+        np.concatenate([old.ids[keep], ids]),
+        np.concatenate([old.has_vector[keep], has_vector]),
+        np.concatenate([old.echo[keep], echo]),
+        np.concatenate([old.matrix[keep], matrix]),
+        np.concatenate([old.dl[keep], dl]),
+        (
+            np.concatenate([old.keys[kept_postings], keys]),
+            np.concatenate([renumber[old.rows[kept_postings]].astype(np.int32), rows + base]),
+            np.concatenate([old.tf[kept_postings], tf]),
+        ),
+    )
+    mask = None
+    if view is not None and old_mask is not None:
+        mask = np.concatenate([old_mask[keep], read.docs["seen"].astype(bool)])
+    return index, mask
+
+
+# ---- the per-process caches -------------------------------------------------------------------
+
+
+class Lru:
+    """A thread-safe least-recently-used map with a budget (sizes are the caller's units)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[Any, Any] = OrderedDict()
+        self._sizes: dict[Any, int] = {}
+        self._total = 0
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any, size: int, budget: int) -> None:
+        with self._lock:
+            if key in self._entries:
+                del self._entries[key]
+                self._total -= self._sizes.pop(key)
+            if size > budget:
+                return
+            self._entries[key] = value
+            self._sizes[key] = size
+            self._total += size
+            while self._total > budget:
+                old, _ = self._entries.popitem(last=False)
+                self._total -= self._sizes.pop(old)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._sizes.clear()
+            self._total = 0
+
+
+_indexes = Lru()
+_visible = Lru()
+# Per searchable memory: id, flags, vector and its norm, length, id order, and about fifteen
+# postings.
+BYTES_PER_MEMORY = 16 + 2 + 4 * DIMS + 4 + 8 + 24 + 15 * (8 + 4 + 8)
+_VISIBLE_BUDGET = 16 * 1024 * 1024
+
+
+def budget_bytes() -> int:
+    return max(settings.SEARCH_CACHE_MB, 0) * 1024 * 1024
+
+
+def _key(owner_id: int) -> tuple[str, int]:
+    return (str(connection.settings_dict["NAME"]), owner_id)
+
+
+def _view_key(owner_id: int, generation: int | None, view: View) -> tuple[Any, ...]:
+    return (*_key(owner_id), generation, view.filters, view.key)
+
+
+def for_user(
+    owner_id: int,
+    generation: int | None,
+    *,
+    changes_from: int | None,
+    searchable: int,
+    view: View | None = None,
+) -> tuple[UserIndex, np.ndarray | None] | None:
+    """The user's index at `generation` (cached, brought up to date, or read in full) and, with
+    `view`, that caller's mask (None if the user's memories changed since the index was read);
+    None when the cache is off or the user's `searchable` memories would not fit in it (search
+    in PostgreSQL then)."""
+    budget = budget_bytes()
+    if searchable * BYTES_PER_MEMORY > budget:
+        return None
+    cached: UserIndex | None = _indexes.get(_key(owner_id))
+    if cached is not None and cached.generation == generation is not None:
+        return cached, (None if view is None else _mask(cached, owner_id, view))
+    # Bring it up to date, or read it in full. If a write committed since `generation` was read,
+    # this is the newer state, with exactly its generation: good for this search and the cache.
+    found = None
+    if (
+        cached is not None
+        and cached.generation is not None
+        and changes_from is not None
+        and cached.generation >= changes_from
+    ):
+        old_mask = _visible.get(_view_key(owner_id, cached.generation, view)) if view else None
+        found = refresh(cached, owner_id, view, old_mask)
+    index, mask = found or load(owner_id, view)
+    if index.generation is None:
+        return index, mask
+    _indexes.put(_key(owner_id), index, index.nbytes, budget)
+    if view is None:
+        return index, None
+    if mask is None:
+        return index, _mask(index, owner_id, view)
+    _visible.put(_view_key(owner_id, index.generation, view), mask, mask.nbytes, _VISIBLE_BUDGET)
+    return index, mask
+
+
+def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
+    """Which rows of `index` the view admits; remembered per generation. None when the user's
+    memories changed since the index was read."""
+    key = _view_key(owner_id, index.generation, view)
+    mask = _visible.get(key)
+    if mask is not None:
+        return mask  # type: ignore[no-any-return]
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cur:
+        cur.execute(
+            _VISIBLE_SQL.format(filters=view.filters),
+            {**view.params, "owner": owner_id},
+            binary=True,
+        )
+        seen, raw = cur.fetchone()  # type: ignore[misc]
+    if seen != index.generation:
+        return None
+    rows = index.rows_of(_raw_ids(raw))
+    mask = np.zeros(len(index), dtype=bool)
+    mask[rows[rows >= 0]] = True
+    _visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
+    return mask
+
+
+def clear() -> None:
+    """Forget every cached index (tests; a process that re-embedded the store)."""
+    _indexes.clear()
+    _visible.clear()
