@@ -68,7 +68,7 @@ KEYWORD_WEIGHT = 1.4
 UNKNOWN_FLOOR = 0.25
 # Not tuned (every LoCoMo conversation is larger): a store of a few hundred memories counts in full.
 STORE_FULL = 200
-MIN_SCORE = 0.15
+MIN_SCORE = 0.2
 # How deep each arm looks in PostgreSQL at first (the in-memory index scores every memory).
 ARM_DEPTH = 100
 # How far a cosine from BLAS or pgvector (float32 sums) may be from the exact one: 384 products of
