@@ -52,6 +52,20 @@ def search(page: Any, query: str) -> None:
     page.get_by_text(f"Best matches for “{query}”").wait_for()
 
 
+def test_a_search_about_nothing_in_the_store_says_so_and_the_next_one_finds(
+    page: Any, store: list[Memory], owner: User
+) -> None:
+    log_in(page, owner)
+    page.locator("#f-q").press_sequentially("xyzzy qwerty nonsense")
+    expect(page.get_by_role("heading", name="Nothing relevant")).to_be_visible()
+    expect(page.get_by_text("Best matches for")).to_have_count(0)
+    expect(page.locator("li.memory")).to_have_count(0)  # no filler under a heading of matches
+    page.locator("#f-q").fill("")
+    search(page, "lisbon")
+    expect(row_with(page, "Lisbon")).to_be_visible()
+    expect(page.get_by_role("heading", name="Nothing relevant")).to_have_count(0)
+
+
 def focused(page: Any) -> str:
     """The focused element's id, or its tag name when it has none ('BODY' when focus is lost)."""
     return str(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
