@@ -126,8 +126,10 @@ BEGIN
         touched := ARRAY(SELECT DISTINCT owner_id FROM memories_old);
     END IF;
     -- Changes older than an hour go (one write in sixteen looks): a process whose index is that
-    -- old reads the user's memories in full instead.
-    IF currval('memories_search_generation') % 16 = 0 THEN
+    -- old reads the user's memories in full instead. The generation is read back, not taken from
+    -- currval: a statement that changed no row took none, and in a fresh session currval raises.
+    IF (SELECT max(s.generation) FROM memories_searchstats s WHERE s.owner_id = ANY(touched))
+       % 16 = 0 THEN
         WITH gone AS (
             DELETE FROM memories_searchchange c
             WHERE c.owner_id = ANY(touched) AND c.created_at < now() - interval '1 hour'

@@ -99,11 +99,12 @@ def _apply(
     """One write to `actor`'s store (`app`: a connected app of that store, for `restate`)."""
     user = actor.user
     text = f"{' '.join(words)} note {step}"
-    ids = list(Memory.objects.filter(owner=user).order_by("id").values_list("id", flat=True))
+    # The owner's memories (an app's echoes are not the owner's to act on), in an order that
+    # does not depend on random ids, so that hypothesis replays the same script the same way.
+    own = Memory.objects.filter(owner=user, echo_of__isnull=True).order_by("text", "id")
+    ids = list(own.values_list("id", flat=True))
     active = list(
-        Memory.objects.filter(owner=user, state="active", superseded_by__isnull=True)
-        .order_by("id")
-        .values_list("id", flat=True)
+        own.filter(state="active", superseded_by__isnull=True).values_list("id", flat=True)
     )
     if op == "add" or not ids:
         services.memory_create(actor=actor, text=text)
@@ -294,3 +295,23 @@ def test_erase_reembed_and_account_deletion_keep_the_statistics_true(
     stranger.delete()
     assert not SearchStats.objects.filter(owner_id=stranger_id).exists()
     assert _kept(owner)[:2] == _recount(owner)  # type: ignore[index]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_that_changes_no_row_succeeds_in_a_fresh_session(
+    owner: User, owner_dash: Actor
+) -> None:
+    """A duplicate add inserts nothing (ON CONFLICT DO NOTHING) and an UPDATE may match nothing:
+    the statement trigger still runs, and in a session that never took a generation it must not
+    ask the sequence for one it never took (currval raised: a duplicate add answered 500)."""
+    services.memory_create(actor=owner_dash, text="Drinks green tea in the morning")
+    before = _kept(owner)
+    connection.close()
+    again = services.memory_create(actor=owner_dash, text="Drinks green tea in the morning")
+    assert not again.created
+    connection.close()
+    with connection.cursor() as cur:
+        cur.execute(
+            "UPDATE memories_memory SET text = text WHERE owner_id = %s AND false", [owner.pk]
+        )
+    assert _kept(owner) == before
