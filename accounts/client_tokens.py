@@ -25,8 +25,8 @@ from accounts.models import (
     User,
 )
 from accounts.services import Grant, known_categories
+from contextlayer.errors import Conflict, InvalidInput, NotFound
 from contextlayer.tenancy import cross_tenant
-from memories.errors import Conflict, InvalidInput, NotFound
 
 TOKEN_PREFIX = "clt_"  # noqa: S105 - a public marker, not a secret
 _SHOWN_PREFIX_LEN = len(TOKEN_PREFIX) + 8

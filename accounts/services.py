@@ -18,8 +18,8 @@ from accounts.actors import Actor, owner_actor
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
 from accounts.oauth_clients import client_key
 from accounts.oidc import third_party_name
+from contextlayer.errors import AppPaused, Conflict, InvalidInput, NotFound, OwnerOnly
 from memories import audit
-from memories.errors import AppPaused, Conflict, InvalidInput, NotFound, OwnerOnly
 from memories.models import AccessEvent
 from memories.user_categories import CategoryInfo, category_list
 

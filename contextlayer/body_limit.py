@@ -72,9 +72,9 @@ async def refuse_upload(scope: Scope, send: Send) -> bool:
 def _upload_refusal(headers: Headers, scheme: str, scope: Scope) -> Refusal | None:
     from contextlayer import api_auth  # Django's apps are loaded by the time a request comes
     from contextlayer.api_errors import domain_status
+    from contextlayer.errors import DomainError
     from contextlayer.middleware import UNAVAILABLE
     from mcpbridge.http import request_origin
-    from memories.errors import DomainError
     from memories.uploads import may_upload
 
     api = scope["path"].startswith("/api/")

@@ -22,6 +22,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from accounts.actors import Actor
+from contextlayer.errors import AppPaused, DomainError, NotFound, ScopeRequired
 from contextlayer.middleware import UNAVAILABLE
 from mcpbridge.schemas import (
     AddOut,
@@ -36,7 +37,6 @@ from mcpbridge.schemas import (
     result,
 )
 from memories import selectors, services
-from memories.errors import AppPaused, DomainError, NotFound, ScopeRequired
 
 T = TypeVar("T")
 

@@ -14,9 +14,9 @@ from accounts.services import require_owner
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from contextlayer.api_types import NO_NUL, DbId, UtcDatetime
+from contextlayer.errors import InvalidInput
 from memories import selectors, services
 from memories.categories import DEFAULT_CATEGORIES
-from memories.errors import InvalidInput
 from memories.models import AccessEvent, Memory, MemoryVersion
 
 FilterText = Annotated[str, Field(max_length=200, pattern=NO_NUL)]

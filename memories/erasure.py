@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import SCOPE_DELETE, ConnectedApp, User
-from memories.errors import NotFound
+from contextlayer.errors import NotFound
 from memories.models import (
     AccessEvent,
     ErasureReceipt,

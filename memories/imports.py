@@ -39,10 +39,10 @@ from django.utils import timezone
 
 from accounts.actors import Actor, actor_for
 from accounts.models import SCOPE_WRITE, ConnectedApp
+from contextlayer.errors import InvalidInput, LLMNotConfigured, NotFound
 from memories import audit
 from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
-from memories.errors import InvalidInput, LLMNotConfigured, NotFound
 from memories.extraction.local import Kept, local_extractor
 from memories.extraction.repeats import RepeatIndex
 from memories.ingest.detect import load_export

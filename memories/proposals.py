@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import SCOPE_READ, SCOPE_WRITE
+from contextlayer.errors import NotFound
 from memories import audit
-from memories.errors import NotFound
 from memories.models import AccessEvent, Memory, MemoryProposal
 from memories.services import memory_update
 from memories.text import text_key

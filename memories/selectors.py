@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import SCOPE_READ, ConnectedApp
+from contextlayer.errors import InvalidInput, NotFound
 from memories import audit, search
 from memories.embeddings import get_embedder
-from memories.errors import InvalidInput, NotFound
 from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
 from memories.visibility import (

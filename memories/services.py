@@ -20,9 +20,9 @@ from psycopg.types import TypeInfo
 
 from accounts.actors import Actor
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
+from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
 from memories import audit
 from memories.embeddings import get_embedder
-from memories.errors import Conflict, InvalidInput, NotFound
 from memories.models import (
     UNSHOWN_COLUMNS,
     AccessEvent,
@@ -462,10 +462,6 @@ def _apply_text(
         # Another write stored this text in between: say nothing about which one.
         raise Conflict("The memory changed while it was being updated; try again.") from None
     memory.refresh_from_db()
-
-
-class UserEdited(Conflict):
-    """The memory was edited by hand: a model may only propose a change to it."""
 
 
 def memory_supersede(

@@ -16,11 +16,11 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import SCOPE_READ, SCOPE_WRITE, User
+from contextlayer.errors import Conflict, InvalidInput, NotFound
 from memories import audit
 from memories.categories import DEFAULT_CATEGORIES, DEFAULT_SLUGS, Category
 from memories.classify import classifier_for
 from memories.embeddings import current_model, get_embedder
-from memories.errors import Conflict, InvalidInput, NotFound
 from memories.models import AccessEvent, Memory, UserCategory
 from memories.visibility import require, visible_q
 

@@ -9,8 +9,8 @@ from django.db.models import Exists, OuterRef, Q
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
+from contextlayer.errors import AppPaused, InvalidInput, NotFound, OwnerOnly, ScopeRequired
 from memories.categories import SENSITIVE
-from memories.errors import AppPaused, InvalidInput, NotFound, OwnerOnly, ScopeRequired
 from memories.models import Memory, MemoryState, UserCategory
 
 

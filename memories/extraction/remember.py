@@ -12,14 +12,13 @@ from django.db import transaction
 
 from accounts.actors import Actor
 from accounts.models import SCOPE_WRITE
-from memories.errors import Conflict
+from contextlayer.errors import Conflict, UserEdited
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.extraction.reconcile import SKIP, SUPERSEDE, Decision, decide, gather
 from memories.proposals import proposal_create
 from memories.services import (
     RememberResult,
-    UserEdited,
     WriteResult,
     clean_categories,
     memory_create,

@@ -18,8 +18,8 @@ from accounts.client_tokens import (
     parse_scopes,
 )
 from accounts.models import ClientToken, ConnectedApp, User
+from contextlayer.errors import Conflict, InvalidInput, NotFound
 from mcpbridge.credentials import resolve_bearer
-from memories.errors import Conflict, InvalidInput, NotFound
 
 RESOURCE = "http://127.0.0.1:8000/mcp"
 

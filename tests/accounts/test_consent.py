@@ -23,8 +23,8 @@ from accounts.client_tokens import client_token_create
 from accounts.models import ConnectedApp, User
 from accounts.selectors import grant_preview
 from accounts.services import Grant
+from contextlayer.errors import NotFound
 from mcpbridge.credentials import resolve_bearer
-from memories.errors import NotFound
 from memories.models import UserCategory
 from memories.selectors import memory_get, memory_list, memory_search
 from memories.services import memory_create

@@ -14,10 +14,10 @@ from pytest_django.fixtures import Settings
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from bench.categories import load, load_sensitive, run
+from contextlayer.errors import Conflict, InvalidInput, NotFound
 from memories import classify, services
 from memories.categories import Category
 from memories.embeddings import Embedder, get_embedder
-from memories.errors import Conflict, InvalidInput, NotFound
 from memories.selectors import memory_get
 from memories.user_categories import category_add, category_list, memory_recategorize
 

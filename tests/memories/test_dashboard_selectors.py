@@ -10,8 +10,8 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
+from contextlayer.errors import NotFound
 from memories import selectors, services
-from memories.errors import NotFound
 
 pytestmark = pytest.mark.django_db
 

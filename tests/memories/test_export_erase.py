@@ -260,8 +260,8 @@ def test_erase_without_yes_changes_nothing(owner: User, owner_dash: Actor) -> No
 
 
 def test_a_connected_app_cannot_export_or_erase(owner: User) -> None:
+    from contextlayer.errors import NotFound
     from memories.erasure import user_erase
-    from memories.errors import NotFound
     from memories.export import export_build
 
     app = ConnectedApp.objects.create(owner=owner, kind="token", name="X", scopes=list(ALL_SCOPES))

@@ -13,8 +13,8 @@ import pytest
 
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
+from contextlayer.errors import NotFound
 from memories import services
-from memories.errors import NotFound
 from memories.models import Memory
 from memories.selectors import memory_get
 

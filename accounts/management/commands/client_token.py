@@ -15,7 +15,7 @@ from accounts.client_tokens import (
 )
 from accounts.models import User
 from accounts.selectors import grant_preview
-from memories.errors import DomainError
+from contextlayer.errors import DomainError
 
 DEFAULT_EXPIRY_DAYS = 90
 

@@ -19,8 +19,8 @@ from django.db import connection
 
 from accounts.actors import Actor, actor_for, stdio_app, touch_app
 from accounts.models import ConnectedApp, User
+from contextlayer.errors import DomainError
 from mcpbridge.server import build_server, current_actor
-from memories.errors import DomainError
 
 
 @contextlib.contextmanager

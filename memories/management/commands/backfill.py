@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp
-from memories.errors import DomainError, LLMNotConfigured
+from contextlayer.errors import DomainError, LLMNotConfigured
 from memories.imports import EXTRACTORS, Estimate, import_estimate, import_execute
 from memories.ingest.detect import load_export
 from memories.ingest.types import SOURCES
