@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
 from accounts.client_tokens import (
@@ -13,14 +13,14 @@ from accounts.client_tokens import (
     client_token_list,
     client_token_revoke,
 )
+from accounts.management.base import UserCommand
 from accounts.models import User
 from accounts.selectors import grant_preview
-from contextlayer.errors import DomainError
 
 DEFAULT_EXPIRY_DAYS = 90
 
 
-class Command(BaseCommand):
+class Command(UserCommand):
     help = "Create, list or revoke a user's client tokens (Authorization: Bearer for /mcp)."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -58,13 +58,8 @@ class Command(BaseCommand):
         revoke.add_argument("token", help="The token's id or its prefix (clt_xxxxxxxx).")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        user = User.objects.filter(email__iexact=opts["user"].strip()).first()
-        if user is None:
-            raise CommandError(f"No user with the email {opts['user']!r}.")
-        try:
-            getattr(self, f"_{opts['action']}")(user, opts)
-        except DomainError as exc:
-            raise CommandError(exc.message) from None
+        user = self.user_by_email(opts["user"])
+        getattr(self, f"_{opts['action']}")(user, opts)
 
     def _create(self, user: User, opts: dict[str, Any]) -> None:
         days = opts["expires_days"]
