@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -32,20 +33,22 @@ class Actor:
 
 def builtin_app(user: User, name: str) -> ConnectedApp:
     """The user's built-in door of that name (dashboard, api, cli), created on first use."""
-    return _live_app(user, ConnectedApp.Kind.BUILTIN, name, scopes=list(ALL_SCOPES))
+    return live_app(user, ConnectedApp.Kind.BUILTIN, name, scopes=list(ALL_SCOPES))
 
 
 def stdio_app(user: User, name: str = "local") -> ConnectedApp:
-    return _live_app(user, ConnectedApp.Kind.STDIO, name, scopes=list(ALL_SCOPES))
+    return live_app(user, ConnectedApp.Kind.STDIO, name, scopes=list(ALL_SCOPES))
 
 
-def _live_app(user: User, kind: str, name: str, *, scopes: list[str]) -> ConnectedApp:
+def live_app(user: User, kind: str, name: str, **grant: Any) -> ConnectedApp:
+    """The user's live app of this kind and name, created with `grant` (scopes, categories, ...)
+    on first use; two first uses at once end with the same row (a unique partial index)."""
     app = ConnectedApp.objects.filter(owner=user, kind=kind, name=name, revoked_at=None).first()
     if app is not None:
         return app
     try:
         with transaction.atomic():
-            return ConnectedApp.objects.create(owner=user, kind=kind, name=name, scopes=scopes)
+            return ConnectedApp.objects.create(owner=user, kind=kind, name=name, **grant)
     except IntegrityError:  # created concurrently
         return ConnectedApp.objects.get(owner=user, kind=kind, name=name, revoked_at=None)
 

@@ -11,26 +11,14 @@ the real consent response against each kind of callback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
-OK, WARN, FAIL = "ok", "warn", "FAIL"
+from accounts.doctor_report import FAIL, OK, WARN, Report
+
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-
-
-@dataclass
-class Report:
-    lines: list[tuple[str, str]] = field(default_factory=list)
-
-    def add(self, level: str, text: str) -> None:
-        self.lines.append((level, text))
-
-    @property
-    def failed(self) -> bool:
-        return any(level == FAIL for level, _ in self.lines)
 
 
 def _json(client: httpx.Client, url: str, report: Report, what: str) -> dict[str, Any] | None:

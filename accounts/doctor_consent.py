@@ -28,7 +28,7 @@ from django.db import DatabaseError, transaction
 from django.http.request import split_domain_port, validate_host
 
 from accounts.csp_eval import form_action_allows
-from accounts.doctor import FAIL, OK, WARN, Report
+from accounts.doctor_report import FAIL, OK, WARN, Report
 
 # (what, registered redirect URI, the one this authorization request uses)
 REDIRECT_KINDS = (

@@ -134,9 +134,12 @@ def _name_key(name: str) -> str:
 
 
 def _reserved_names() -> frozenset[str]:
-    from memories.imports import APP_NAMES  # the import apps' names; imported late (heavy)
-
-    names = (*ConnectedApp.OWNER_DOORS, *APP_NAMES.values(), "Context Layer", "admin")
+    names = (
+        *ConnectedApp.OWNER_DOORS,
+        *ConnectedApp.IMPORT_NAMES.values(),
+        "Context Layer",
+        "admin",
+    )
     return frozenset(_name_key(n) for n in names)
 
 

@@ -36,7 +36,7 @@ from mcpbridge.schemas import (
     line,
     result,
 )
-from memories import selectors, services
+from memories import remember, selectors, services
 
 T = TypeVar("T")
 
@@ -196,7 +196,7 @@ async def add_memory(text: Text, category: NewCategory = None) -> Annotated[Call
     the existing one is returned. Returns what was stored, with its id.
     """
     remembered = await _call(
-        lambda actor: services.memory_remember(
+        lambda actor: remember.memory_remember(
             actor=actor, text=text, categories=[category] if category else None
         )
     )

@@ -729,44 +729,6 @@ def memory_delete_all(*, actor: Actor) -> int:
     return len(memories)
 
 
-@dataclass(frozen=True)
-class RememberResult:
-    """What an "add" from a front door did: the memories written or matched, and how."""
-
-    results: list[WriteResult]
-    extraction: str  # "none": stored as given; LLM modes say what they did
-    note: str = ""  # a sentence for the caller, e.g. "already known" or "LLM unavailable"
-    # Per result in LLM modes: added / skipped / superseded / proposed / stored_raw.
-    actions: list[str] = field(default_factory=list)
-
-
-def memory_remember(
-    *,
-    actor: Actor,
-    text: str,
-    categories: Iterable[str] | None = None,
-    provenance: dict[str, Any] | None = None,
-) -> RememberResult:
-    """The entry point for "remember this" from any door (MCP add_memory, API, dashboard).
-
-    EXTRACTION_MODE=none: the text is stored as given (classified locally when no category is
-    given); an identical active memory is returned instead of a second row. LLM modes: the model
-    extracts short facts and each is reconciled (add / skip / supersede) against the user's most
-    similar memories; if the model fails, the raw text is stored and marked for later extraction.
-    """
-    if settings.EXTRACTION_MODE != "none":
-        from memories.extraction.remember import remember_with_llm
-
-        return remember_with_llm(
-            actor=actor, text=text, categories=categories, provenance=provenance
-        )
-    result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
-    note = "" if result.created else "An identical memory already exists; it was returned."
-    note = " ".join(filter(None, [note, readback_note(actor, [result.memory])]))
-    action = "added" if result.created else "skipped"
-    return RememberResult(results=[result], extraction="none", note=note, actions=[action])
-
-
 def readback_note(actor: Actor, memories: Sequence[Memory]) -> str:
     """A sentence for an app whose write landed outside what it may read by its grant (it
     reads back what it wrote anyway), or that may not read at all; empty otherwise."""

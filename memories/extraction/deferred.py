@@ -19,8 +19,8 @@ from accounts.models import SCOPE_WRITE
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.extraction.reconcile import decide, gather
-from memories.extraction.remember import apply_decisions
 from memories.models import Memory, MemoryState, MemoryVersion
+from memories.remember import apply_decisions
 from memories.visibility import require, visible_q
 
 

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.models import ConnectedApp
 from contextlayer.errors import DomainError, LLMNotConfigured
 from memories.erasure import (
     ERASE_PHRASE,
@@ -27,14 +28,8 @@ from memories.erasure import (
     user_erase,
 )
 from memories.export import export_build, export_markdown
-from memories.imports import (
-    APP_NAMES,
-    import_prepare,
-    import_run_get,
-    import_run_list,
-    import_run_start,
-    llm_configured,
-)
+from memories.import_runs import import_prepare, import_run_get, import_run_list, import_run_start
+from memories.imports import llm_configured
 from memories.ingest.types import SOURCES
 from memories.models import ErasureReceipt, ImportRun
 from memories.presentation import door_label
@@ -99,7 +94,7 @@ def import_run_page(request: DashboardRequest, run_id: str) -> HttpResponse:
     if htmx:
         template += "#progress"
     # The memories an import brought in carry its source's import app as their origin.
-    app = APP_NAMES.get(run.source, "")
+    app = ConnectedApp.IMPORT_NAMES.get(run.source, "")
     imported = "/?" + urlencode({"app": app, "state": "all"}) if app else ""
     context = {
         "run": run,

@@ -19,6 +19,7 @@ from contextlayer.errors import Conflict, InvalidInput
 from memories import services
 from memories.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_categories
 from memories.models import MemoryState
+from memories.remember import memory_remember
 from memories.selectors import (
     memory_categories,
     memory_list,
@@ -135,7 +136,7 @@ def memory_add(request: DashboardRequest) -> HttpResponse:
     error = ""
     if form.is_valid():
         try:
-            result = services.memory_remember(
+            result = memory_remember(
                 actor=actor,
                 text=form.cleaned_data["text"],
                 categories=split_categories(form.cleaned_data["categories"]),

@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import ConnectedApp, User
-from memories.imports import import_prepare
+from memories.import_runs import import_prepare
 from memories.models import ImportRun
 from tests.memories.exports import claude_export
 
