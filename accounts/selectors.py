@@ -15,9 +15,7 @@ from accounts.services import MANAGED_KINDS, Grant, _require_owner, require_owne
 from memories.models import AccessEvent, Memory, MemoryState
 from memories.visibility import hidden_categories, visible_q
 
-_READS = ("search", "list", "read", "export")
 SCOPE_WORDS = {SCOPE_READ: "read", SCOPE_WRITE: "add and change", SCOPE_DELETE: "delete"}
-_WRITES = ("add", "update")
 
 
 def _shareable(user: User) -> Any:
@@ -144,8 +142,8 @@ def _distinct_counts(owner_id: int) -> dict[tuple[int, str], int]:
     """  # noqa: S608 - the only interpolation is our own table name
     params: dict[str, Any] = {
         "owner": owner_id,
-        "reads": list(_READS),
-        "actions": [*_READS, *_WRITES],
+        "reads": [str(a) for a in AccessEvent.READS],
+        "actions": [str(a) for a in (*AccessEvent.READS, *AccessEvent.AUTHORED)],
     }
     with connection.cursor() as cur:
         cur.execute(sql, params)

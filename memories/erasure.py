@@ -104,12 +104,7 @@ def _readers(user: User) -> list[str]:
     names = (
         AccessEvent.objects.filter(
             owner=user,
-            action__in=[
-                AccessEvent.Action.SEARCH,
-                AccessEvent.Action.LIST,
-                AccessEvent.Action.READ,
-                AccessEvent.Action.EXPORT,
-            ],
+            action__in=AccessEvent.READS,
         )
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
         .values_list("app_name", flat=True)

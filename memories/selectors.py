@@ -229,16 +229,6 @@ def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
 # Owner-facing views of the store. They never record access events: looking at your own memory
 # in the dashboard is not an app reading it, and GET changes nothing.
 
-READ_ACTIONS = (AccessEvent.Action.SEARCH, AccessEvent.Action.LIST, AccessEvent.Action.READ)
-WRITE_ACTIONS = (
-    AccessEvent.Action.ADD,
-    AccessEvent.Action.UPDATE,
-    AccessEvent.Action.DELETE,
-    AccessEvent.Action.STATE,
-    AccessEvent.Action.IMPORT,
-    AccessEvent.Action.ERASE,
-)
-
 
 @dataclass(frozen=True)
 class MemoryStats:
@@ -298,7 +288,7 @@ def readers_of(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
         AccessEvent.objects.filter(
             owner_id=owner_id,
             memory_ids__overlap=_with_echoes(owner_id, memory_ids),
-            action__in=READ_ACTIONS,
+            action__in=AccessEvent.READS,
         )
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
         .values_list("app_name", flat=True)
@@ -500,8 +490,8 @@ def access_daily(
         qs.annotate(day=TruncDate("created_at"))
         .values("app_name", "day")
         .annotate(
-            reads=Count("id", filter=Q(action__in=READ_ACTIONS)),
-            writes=Count("id", filter=Q(action__in=WRITE_ACTIONS)),
+            reads=Count("id", filter=Q(action__in=AccessEvent.READS)),
+            writes=Count("id", filter=Q(action__in=AccessEvent.WRITES)),
         )
         .order_by("app_name", "day")
     )
@@ -520,7 +510,7 @@ def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list
     """What each connected app read most recently (from the last `scan` read events)."""
     require_owner_door(actor, SCOPE_READ, "activity")
     events = list(
-        AccessEvent.objects.filter(owner=actor.user, action__in=READ_ACTIONS)
+        AccessEvent.objects.filter(owner=actor.user, action__in=AccessEvent.READS)
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
         .select_related("app")
         .order_by("-id")[:scan]

@@ -12,6 +12,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from contextlayer.errors import NotFound
 from memories import selectors, services
+from memories.export import export_build
 
 pytestmark = pytest.mark.django_db
 
@@ -96,6 +97,15 @@ def test_activity_counts_reads_and_writes_per_app_per_day(
         ("Claude", ["Claude wrote this"])
     ]
     assert selectors.access_apps(actor=stranger_dash) == ["dashboard"]
+
+
+def test_an_export_counts_as_a_read_on_the_activity_page_as_in_the_erasure_receipt(
+    owner_dash: Actor,
+) -> None:
+    services.memory_create(actor=owner_dash, text="Exported with everything else")
+    export_build(actor=owner_dash)
+    daily = selectors.access_daily(actor=owner_dash, days=7)
+    assert [(d.app_name, d.reads, d.writes) for d in daily] == [("dashboard", 1, 1)]
 
 
 def test_store_wide_reads_are_for_the_owner_door_only(
