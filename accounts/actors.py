@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import ALL_SCOPES, ConnectedApp, User
+from contextlayer.errors import AppPaused, OwnerOnly, ScopeRequired
 
 
 @dataclass(frozen=True)
@@ -74,3 +75,25 @@ def touch_app(app: ConnectedApp) -> None:
     if app.last_seen_at is None or (now - app.last_seen_at).total_seconds() > 60:
         ConnectedApp.objects.filter(owner_id=app.owner_id, pk=app.pk).update(last_seen_at=now)
         app.last_seen_at = now
+
+
+def require(actor: Actor, scope: str) -> None:
+    """Refuse a paused app or a missing scope before anything is read or written."""
+    if actor.app.paused:
+        raise AppPaused(actor.app.name)
+    if not actor.has_scope(scope):
+        raise ScopeRequired(scope)
+
+
+def require_owner(actor: Actor, scope: str | None = None) -> None:
+    """The one owner-only gate: managing apps and categories, the access log, versions,
+    proposals, imports, export, erasure and privacy marks are the owner's own doors' work. Any
+    other app is refused with `OwnerOnly` before any id is looked at, so the answer is the same
+    for every id (and every user) and tells an app nothing. As everywhere, a paused app is
+    `AppPaused` and a missing scope `ScopeRequired` first."""
+    if actor.app.paused:
+        raise AppPaused(actor.app.name)
+    if scope is not None and not actor.has_scope(scope):
+        raise ScopeRequired(scope)
+    if not actor.app.is_owner_door:
+        raise OwnerOnly()

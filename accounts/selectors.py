@@ -8,10 +8,10 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count, F, Q
 
-from accounts.actors import Actor, actor_for
+from accounts.actors import Actor, actor_for, require_owner
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
 from accounts.oauth_clients import key_origins, return_label
-from accounts.services import MANAGED_KINDS, Grant, _require_owner, require_owner
+from accounts.services import MANAGED_KINDS, Grant
 from memories.models import AccessEvent, Memory, MemoryState
 from memories.visibility import hidden_categories, visible_q
 
@@ -152,7 +152,7 @@ def _distinct_counts(owner_id: int) -> dict[tuple[int, str], int]:
 
 def connected_app_list(*, actor: Actor) -> list[AppRow]:
     """Every live app that holds a grant, a client token or a stdio door, newest first."""
-    _require_owner(actor)
+    require_owner(actor)
     apps = list(
         ConnectedApp.objects.filter(
             owner=actor.user, kind__in=MANAGED_KINDS, revoked_at=None

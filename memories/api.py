@@ -10,7 +10,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from accounts.services import require_owner
+from accounts.actors import require_owner
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from contextlayer.api_types import NO_NUL, DbId, UtcDatetime

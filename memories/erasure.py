@@ -35,7 +35,7 @@ from django.contrib.sessions.models import Session
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_DELETE, ConnectedApp, User
 from contextlayer.errors import NotFound
 from memories.models import (
@@ -48,7 +48,6 @@ from memories.models import (
     MemoryVersion,
     UserCategory,
 )
-from memories.visibility import require
 
 logger = logging.getLogger("contextlayer.erase")
 
@@ -137,9 +136,7 @@ def _remove_files(paths: list[str]) -> None:
 
 def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
     """Remove everything of the actor's user in one transaction; return the receipt."""
-    require(actor, SCOPE_DELETE)
-    if not actor.app.is_owner_door:
-        raise NotFound("account")
+    require_owner(actor, SCOPE_DELETE)
     user = actor.user
     erased_by = f"{actor.app.name}" + (f" ({actor.operator})" if actor.operator else "")
     with transaction.atomic():

@@ -14,14 +14,13 @@ from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_WRITE
 from contextlayer.errors import NotFound
 from memories.imports import import_estimate, import_run_create, resolve_extractor
 from memories.ingest.detect import load_export
 from memories.models import ImportRun
 from memories.tasks import run_import
-from memories.visibility import require_owner_door
 
 
 def import_prepare(
@@ -38,7 +37,7 @@ def import_prepare(
     caller's permission, the parser, a crash) deletes it before the error is raised. Errors name
     the user's `filename`, never the server's copy."""
     try:
-        require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
+        require_owner(actor, SCOPE_WRITE)  # only the owner's own doors import
         mode = resolve_extractor(extractor)
         export = load_export(path, source, name=Path(filename).name or None)
         estimate = import_estimate(export=export, extractor=mode, limit=limit)
@@ -90,16 +89,16 @@ def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
 
 def import_run_get(*, actor: Actor, run_id: object) -> ImportRun:
     """One of the actor's own runs; another user's run is NotFound, like a missing one."""
+    require_owner(actor)
     try:
         run = ImportRun.objects.filter(owner=actor.user, pk=str(run_id)).first()
     except Exception:  # malformed uuid
         run = None
-    if run is None or not actor.app.is_owner_door:
+    if run is None:
         raise NotFound("import")
     return run
 
 
 def import_run_list(*, actor: Actor, limit: int = 20) -> list[ImportRun]:
-    if not actor.app.is_owner_door:
-        return []
+    require_owner(actor)
     return list(ImportRun.objects.filter(owner=actor.user).order_by("-created_at")[:limit])

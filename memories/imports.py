@@ -35,7 +35,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.actors import Actor, actor_for, live_app
+from accounts.actors import Actor, actor_for, live_app, require_owner
 from accounts.models import SCOPE_WRITE, ConnectedApp
 from contextlayer.errors import InvalidInput, LLMNotConfigured, NotFound
 from memories import audit
@@ -60,7 +60,6 @@ from memories.services import (
     memory_create_many,
     memory_note_mentions,
 )
-from memories.visibility import require_owner_door
 
 logger = logging.getLogger("contextlayer.imports")
 
@@ -232,7 +231,7 @@ def import_run_create(
     estimate: Estimate | None = None,
     upload_path: str = "",
 ) -> ImportRun:
-    require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
+    require_owner(actor, SCOPE_WRITE)  # only the owner's own doors import
     return ImportRun.objects.create(
         owner=actor.user,
         source=source,
@@ -300,7 +299,7 @@ def import_execute(
     progress: Progress | None = None,
 ) -> ImportRun:
     """Import every conversation (or memory) of the export, each in its own transaction."""
-    require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
+    require_owner(actor, SCOPE_WRITE)  # only the owner's own doors import
     mode = "none" if export.source == "contextlayer" else resolve_extractor(extractor)
     export = _limited(export, limit)
     if run is None:

@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require
 from accounts.models import SCOPE_WRITE
 from contextlayer.errors import Conflict, UserEdited
 from memories.extraction.facts import extract_facts
@@ -30,7 +30,7 @@ from memories.services import (
     readback_note,
 )
 from memories.text import clean_text
-from memories.visibility import check_write_categories, require
+from memories.visibility import check_write_categories
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_READ, ConnectedApp
 from contextlayer.errors import InvalidInput, NotFound
 from memories import audit, search
@@ -24,9 +24,6 @@ from memories.embeddings import get_embedder
 from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
 from memories.visibility import (
-    require,
-    require_owner_door,
-    require_owner_only,
     visible_q,
     visible_sql,
 )
@@ -216,7 +213,7 @@ def memory_search(
 def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
     """Earlier texts: owner doors only. Each was current under other conditions (another
     category, private, hidden from an app) that a version does not record, so no app reads them."""
-    require_owner_only(actor, SCOPE_READ)
+    require_owner(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
@@ -240,7 +237,7 @@ class MemoryStats:
 
 def memory_stats(*, actor: Actor) -> MemoryStats:
     """Totals for the stats header, in two aggregate queries whatever the store's size."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     qs = Memory.objects.filter(visible_q(actor), superseded_by__isnull=True)
     week_ago = timezone.now() - timedelta(days=7)
     agg = qs.aggregate(
@@ -264,7 +261,7 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
 
 def memory_categories(*, actor: Actor) -> list[str]:
     """Every category in use, for filter menus."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     visible, params = visible_sql(actor)
     with connection.cursor() as cur:
         cur.execute(
@@ -308,7 +305,7 @@ def memory_readers(*, actor: Actor, memory_ids: Sequence[object]) -> list[str]:
 
 def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> list[AccessEvent]:
     """Which app read or changed this memory, newest first."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
@@ -324,7 +321,7 @@ def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> 
 def memory_echoes(*, actor: Actor, memory_id: object) -> list[Memory]:
     """Apps' own statements of this memory (echoes), oldest first: each app that may not see
     the memory reads back its statement instead. Owner doors only."""
-    require_owner_door(actor, SCOPE_READ, "memory")
+    require_owner(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
@@ -373,7 +370,7 @@ class MemoryMap:
 
 def memory_map(*, actor: Actor) -> MemoryMap:
     """The whole store at a glance: active memories by category and origin app, one query."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     visible, params = visible_sql(actor)
     # Cells count memberships (a memory in two categories is in two cells); the per-app rows
     # (`per_app`) count each memory once, so column totals agree with the number of memories.
@@ -449,7 +446,7 @@ def access_events(
     limit: int = 50,
 ) -> EventPage:
     """The access log, newest first, keyset-paginated by id."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}.", field="limit")
     qs = _events(actor, filters or ActivityFilters())
@@ -462,7 +459,7 @@ def access_events(
 
 def access_apps(*, actor: Actor) -> list[str]:
     """Names of every door that appears in the access log, for filter menus."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     return sorted(
         set(AccessEvent.objects.filter(owner=actor.user).values_list("app_name", flat=True))
     )
@@ -480,7 +477,7 @@ def access_daily(
     *, actor: Actor, days: int = 14, filters: ActivityFilters | None = None
 ) -> list[DailyActivity]:
     """Reads and writes per app per day over the last `days` days (UTC), one grouped query."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     since = (timezone.now() - timedelta(days=days - 1)).replace(
         hour=0, minute=0, second=0, microsecond=0
     )
@@ -508,7 +505,7 @@ class AppReads:
 
 def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list[AppReads]:
     """What each connected app read most recently (from the last `scan` read events)."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     events = list(
         AccessEvent.objects.filter(owner=actor.user, action__in=AccessEvent.READS)
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)

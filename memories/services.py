@@ -18,7 +18,7 @@ from django.utils import timezone
 from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
 from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
 from memories import audit
@@ -40,8 +40,6 @@ from memories.visibility import (
     categories_outside_grant,
     check_write_categories,
     dedup_q,
-    require,
-    require_owner_only,
     visible_q,
 )
 
@@ -519,7 +517,7 @@ def memory_supersede(
 def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) -> Memory:
     """Bring back an earlier text; the current text becomes a version in turn. Owner doors only:
     an old text may have been private, hidden or in another category when it was current."""
-    require_owner_only(actor, SCOPE_WRITE)
+    require_owner(actor, SCOPE_WRITE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         version = MemoryVersion.objects.filter(
@@ -617,9 +615,7 @@ def memory_set_visibility(
     show_to_app: int | None = None,
 ) -> Memory:
     """Mark a memory private (no app sees it) or hidden from one app. Owner doors only."""
-    require(actor, SCOPE_WRITE)
-    if not actor.app.is_owner_door:
-        raise NotFound()
+    require_owner(actor, SCOPE_WRITE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         before = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}

@@ -10,9 +10,11 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
-from contextlayer.errors import NotFound
+from contextlayer.errors import NotFound, OwnerOnly
 from memories import selectors, services
 from memories.export import export_build
+from memories.import_runs import import_run_get, import_run_list
+from memories.proposals import proposal_list
 
 pytestmark = pytest.mark.django_db
 
@@ -113,5 +115,16 @@ def test_store_wide_reads_are_for_the_owner_door_only(
 ) -> None:
     app = app_actor(owner, "Cursor")
     for read in (selectors.memory_stats, selectors.memory_map, selectors.access_apps):
-        with pytest.raises(NotFound):
+        with pytest.raises(OwnerOnly):
             read(actor=app)
+
+
+def test_an_app_asking_for_proposals_or_import_runs_is_refused_not_given_an_empty_list(
+    app_actor: Callable[[User, str], Actor], owner: User
+) -> None:
+    app = app_actor(owner, "Cursor")
+    for listing in (proposal_list, import_run_list):
+        with pytest.raises(OwnerOnly):
+            listing(actor=app)
+    with pytest.raises(OwnerOnly):  # the same answer whatever the id
+        import_run_get(actor=app, run_id=uuid.uuid4())
