@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from accounts.doctor_report import FAIL, OK, WARN, Report
+from contextlayer.origin import MCP_PATH
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -63,9 +64,8 @@ def run_checks(
     `in_process`: also check this installation's consent responses and tools through Django
     (it writes nothing: everything happens in a transaction that is rolled back)."""
     base = base.rstrip("/")
-    if base.endswith("/mcp"):
-        base = base[: -len("/mcp")]
-    mcp_url = base + "/mcp"
+    base = base.removesuffix(MCP_PATH)
+    mcp_url = base + MCP_PATH
     report = Report()
     own = client is None
     client = client or httpx.Client(timeout=10, follow_redirects=False)

@@ -22,7 +22,7 @@ from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_vi
 from accounts.forms import ClientTokenForm, ConsentForm, GrantForm, grant_initial
 from accounts.models import ConnectedApp, User
 from accounts.oauth_clients import return_label
-from accounts.oidc import add_issuer, check_redirect_uri, public_origin
+from accounts.oidc import add_issuer, check_redirect_uri
 from accounts.oidc import normalized_scope as _normalized_scope
 from accounts.selectors import category_counts, connected_app_list, grant_preview
 from accounts.services import (
@@ -35,6 +35,7 @@ from accounts.services import (
     oauth_code_hold_grant,
 )
 from contextlayer.errors import DomainError, InvalidInput
+from contextlayer.origin import public_origin
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
