@@ -25,7 +25,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
-from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from accounts.models import SCOPE_READ, SCOPE_WRITE
 from contextlayer.middleware import RETRY_AFTER, UNAVAILABLE
 from contextlayer.origin import (
     MCP_PATH,
@@ -36,21 +36,17 @@ from contextlayer.origin import (
 )
 from contextlayer.ratelimit import Decision, hit_each
 from mcpbridge.credentials import Credential, resolve_bearer
-from mcpbridge.server import MemoryServer, build_server, current_actor
+from mcpbridge.server import TOOLS, MemoryServer, build_server, current_actor
 
 logger = logging.getLogger("contextlayer.mcp")
 
 # What a client should ask for when it has no token yet (the `scope` of the 401 challenge).
 CHALLENGE_SCOPES = (SCOPE_READ, SCOPE_WRITE)
-# Tools that change memory, and the scope each needs. An OAuth client calling one without that
-# scope gets 403 insufficient_scope, so it can ask the user for more (step-up authorization).
-TOOL_SCOPES = {
-    "add_memory": SCOPE_WRITE,
-    "add_memories": SCOPE_WRITE,
-    "update_memory": SCOPE_WRITE,
-    "delete_memory": SCOPE_DELETE,
-    "delete_all_memories": SCOPE_DELETE,
-}
+# Tools that change memory, and the scope each needs (declared with the tool). An OAuth client
+# calling one without that scope gets 403 insufficient_scope, so it can ask the user for more
+# (step-up authorization). Read tools are left to the service layer: read is every grant's
+# default, and a token without it gets the tool's own error.
+TOOL_SCOPES = {t.fn.__name__: t.scope for t in TOOLS if not t.hints.read_only_hint}
 
 
 def protected_resource_metadata(origin: str) -> dict[str, Any]:
