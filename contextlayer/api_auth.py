@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from ninja.security import HttpBearer, SessionAuth
 
 from accounts.actors import Actor, owner_actor
+from accounts.credentials import resolve_bearer
 from accounts.models import ConnectedApp, User
 from contextlayer.origin import api_url, public_origin
 from contextlayer.ratelimit import enforce
@@ -20,13 +21,11 @@ from contextlayer.ratelimit import enforce
 def resolve_api_bearer(raw: str, *, resource: str) -> Actor | None:
     """The actor a bearer token stands for on the API resource, or None to refuse it.
 
-    The credential store (`mcpbridge.credentials.resolve_bearer`) is shared with MCP: client
+    The credential store (`accounts.credentials.resolve_bearer`) is shared with MCP: client
     tokens are valid on both resources; an OAuth token only on the resource it was issued for,
     so one bound to `/mcp` is refused here. The actor carries the intersection of the app's
     grant and the token's scopes.
     """
-    from mcpbridge.credentials import resolve_bearer
-
     credential = resolve_bearer(raw, resource=resource)
     if credential is None:
         return None

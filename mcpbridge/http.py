@@ -25,6 +25,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
+from accounts.credentials import Credential, resolve_bearer
 from accounts.models import SCOPE_READ, SCOPE_WRITE
 from contextlayer.middleware import RETRY_AFTER, UNAVAILABLE
 from contextlayer.origin import (
@@ -35,7 +36,6 @@ from contextlayer.origin import (
     resource_metadata_url,
 )
 from contextlayer.ratelimit import Decision, hit_each
-from mcpbridge.credentials import Credential, resolve_bearer
 from mcpbridge.server import TOOLS, MemoryServer, build_server, current_actor
 
 logger = logging.getLogger("contextlayer.mcp")

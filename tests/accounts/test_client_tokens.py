@@ -17,9 +17,9 @@ from accounts.client_tokens import (
     client_token_revoke,
     parse_scopes,
 )
+from accounts.credentials import resolve_bearer
 from accounts.models import ClientToken, ConnectedApp, User
 from contextlayer.errors import Conflict, InvalidInput, NotFound
-from mcpbridge.credentials import resolve_bearer
 
 RESOURCE = "http://127.0.0.1:8000/mcp"
 
