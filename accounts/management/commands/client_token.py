@@ -8,13 +8,14 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
+from accounts.actors import owner_actor
 from accounts.client_tokens import (
     client_token_create,
     client_token_list,
     client_token_revoke,
 )
 from accounts.management.base import UserCommand
-from accounts.models import User
+from accounts.models import ConnectedApp, User
 from accounts.selectors import grant_preview
 
 DEFAULT_EXPIRY_DAYS = 90
@@ -102,5 +103,6 @@ class Command(UserCommand):
             )
 
     def _revoke(self, user: User, opts: dict[str, Any]) -> None:
-        token = client_token_revoke(user=user, token=opts["token"])
+        actor = owner_actor(user, ConnectedApp.CLI, operator="manage.py client_token")
+        token = client_token_revoke(actor=actor, token=opts["token"])
         self.stdout.write(f"Revoked token {token.pk} ({token.prefix}…) {token.name!r}.")
