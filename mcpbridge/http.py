@@ -26,7 +26,7 @@ from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
 from accounts.credentials import Credential, resolve_bearer
-from accounts.models import SCOPE_READ, SCOPE_WRITE
+from accounts.models import ALL_SCOPES, SCOPE_READ, SCOPE_WRITE
 from contextlayer.middleware import RETRY_AFTER, UNAVAILABLE
 from contextlayer.origin import (
     MCP_PATH,
@@ -53,7 +53,7 @@ def protected_resource_metadata(origin: str) -> dict[str, Any]:
     return {
         "resource": mcp_url(origin),
         "authorization_servers": [origin],
-        "scopes_supported": list(settings.MCP_SCOPES_SUPPORTED),
+        "scopes_supported": list(ALL_SCOPES),
         "bearer_methods_supported": ["header"],
         "resource_name": "Context Layer",
     }
