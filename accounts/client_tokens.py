@@ -1,7 +1,8 @@
 """Client tokens: create (shown once), list, revoke, and look up by the secret a client sends.
 
-Every front door (the `client_token` command, later the dashboard) calls these functions; the
-MCP credential resolver calls `client_token_lookup`.
+Every front door (the `client_token` command, the apps page) calls these functions; the bearer
+credential resolver (`accounts.credentials`) calls `client_token_lookup`. Each token is its own
+`ConnectedApp`: revoking a token is revoking that app (`accounts.services.app_revoke`).
 """
 
 from __future__ import annotations
