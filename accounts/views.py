@@ -24,7 +24,6 @@ from accounts.models import ConnectedApp, User
 from accounts.oauth_clients import return_label
 from accounts.oidc import add_issuer, check_redirect_uri
 from accounts.oidc import normalized_scope as _normalized_scope
-from accounts.selectors import category_counts, connected_app_list, grant_preview
 from accounts.services import (
     Grant,
     app_get,
@@ -36,6 +35,7 @@ from accounts.services import (
 )
 from contextlayer.errors import DomainError, InvalidInput
 from contextlayer.origin import public_origin
+from memories.grants import category_counts, connected_app_list, grant_preview
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 

@@ -25,9 +25,10 @@ ACCOUNTS_DOMAIN = (
     "accounts.credentials",
     "accounts.oidc",
 )
-# Known, named exceptions, to be removed (never added to): a grant is a set of memory categories
-# and the access log (`AccessEvent`, `memories.audit`) lives in memories, so these two still read
-# memories' models. Lifting them needs the access log in a neutral app (a model move).
+# The one known exception, to be removed (never added to): the app services record their changes
+# in the access log (`AccessEvent`, `memories.audit`) and check a grant's categories against the
+# user's own (`memories.user_categories`), all of which live in memories. Lifting it needs the
+# access log in a neutral app (a model move).
 ACCOUNTS_DOMAIN_STILL_IMPORTING_MEMORIES = {
     "accounts.services": {
         "memories",
@@ -35,7 +36,6 @@ ACCOUNTS_DOMAIN_STILL_IMPORTING_MEMORIES = {
         "memories.models",
         "memories.user_categories",
     },
-    "accounts.selectors": {"memories.models", "memories.visibility"},
 }
 # contextlayer's composition root: where the apps are put together (settings names them as
 # strings only). Every other contextlayer module is shared and imports no app.

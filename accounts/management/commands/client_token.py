@@ -16,7 +16,7 @@ from accounts.client_tokens import (
 )
 from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp, User
-from accounts.selectors import grant_preview
+from memories.grants import grant_preview
 
 DEFAULT_EXPIRY_DAYS = 90
 
