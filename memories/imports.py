@@ -1,7 +1,9 @@
 """The import service: turn a parsed export into memories, idempotently.
 
-Every front door (the `backfill` command, the dashboard's background task, the API) calls
-`import_estimate` for a dry run and `import_execute` to import. Writes go through
+This is the engine: `import_estimate` for a dry run, `import_execute` to import. The `backfill`
+command calls it directly; the dashboard and the API prepare and start a run through
+`memories.import_runs`, whose background task (`memories.tasks.run_import`) calls
+`import_execute`; the engine imports neither. Writes go through
 `memory_create_many` / `memory_remember` as the source's own `import` ConnectedApp
 ("Claude import", ...), so imported memories carry that app in their provenance and can be
 audited like any other door.
