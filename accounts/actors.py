@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import ALL_SCOPES, ConnectedApp, User
+from contextlayer.errors import AppPaused, OwnerOnly, ScopeRequired
 
 
 @dataclass(frozen=True)
@@ -32,20 +34,22 @@ class Actor:
 
 def builtin_app(user: User, name: str) -> ConnectedApp:
     """The user's built-in door of that name (dashboard, api, cli), created on first use."""
-    return _live_app(user, ConnectedApp.Kind.BUILTIN, name, scopes=list(ALL_SCOPES))
+    return live_app(user, ConnectedApp.Kind.BUILTIN, name, scopes=list(ALL_SCOPES))
 
 
 def stdio_app(user: User, name: str = "local") -> ConnectedApp:
-    return _live_app(user, ConnectedApp.Kind.STDIO, name, scopes=list(ALL_SCOPES))
+    return live_app(user, ConnectedApp.Kind.STDIO, name, scopes=list(ALL_SCOPES))
 
 
-def _live_app(user: User, kind: str, name: str, *, scopes: list[str]) -> ConnectedApp:
+def live_app(user: User, kind: str, name: str, **grant: Any) -> ConnectedApp:
+    """The user's live app of this kind and name, created with `grant` (scopes, categories, ...)
+    on first use; two first uses at once end with the same row (a unique partial index)."""
     app = ConnectedApp.objects.filter(owner=user, kind=kind, name=name, revoked_at=None).first()
     if app is not None:
         return app
     try:
         with transaction.atomic():
-            return ConnectedApp.objects.create(owner=user, kind=kind, name=name, scopes=scopes)
+            return ConnectedApp.objects.create(owner=user, kind=kind, name=name, **grant)
     except IntegrityError:  # created concurrently
         return ConnectedApp.objects.get(owner=user, kind=kind, name=name, revoked_at=None)
 
@@ -71,3 +75,25 @@ def touch_app(app: ConnectedApp) -> None:
     if app.last_seen_at is None or (now - app.last_seen_at).total_seconds() > 60:
         ConnectedApp.objects.filter(owner_id=app.owner_id, pk=app.pk).update(last_seen_at=now)
         app.last_seen_at = now
+
+
+def require(actor: Actor, scope: str) -> None:
+    """Refuse a paused app or a missing scope before anything is read or written."""
+    if actor.app.paused:
+        raise AppPaused(actor.app.name)
+    if not actor.has_scope(scope):
+        raise ScopeRequired(scope)
+
+
+def require_owner(actor: Actor, scope: str | None = None) -> None:
+    """The one owner-only gate: managing apps and categories, the access log, versions,
+    proposals, imports, export, erasure and privacy marks are the owner's own doors' work. Any
+    other app is refused with `OwnerOnly` before any id is looked at, so the answer is the same
+    for every id (and every user) and tells an app nothing. As everywhere, a paused app is
+    `AppPaused` and a missing scope `ScopeRequired` first."""
+    if actor.app.paused:
+        raise AppPaused(actor.app.name)
+    if scope is not None and not actor.has_scope(scope):
+        raise ScopeRequired(scope)
+    if not actor.app.is_owner_door:
+        raise OwnerOnly()

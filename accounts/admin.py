@@ -18,8 +18,8 @@ from django.template.response import TemplateResponse
 from accounts import services
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp, User
+from contextlayer.errors import DomainError
 from contextlayer.tenancy import cross_tenant
-from memories.errors import DomainError
 from memories.models import AccessEvent, Memory
 
 

@@ -1,7 +1,8 @@
 """Client tokens: create (shown once), list, revoke, and look up by the secret a client sends.
 
-Every front door (the `client_token` command, later the dashboard) calls these functions; the
-MCP credential resolver calls `client_token_lookup`.
+Every front door (the `client_token` command, the apps page) calls these functions; the bearer
+credential resolver (`accounts.credentials`) calls `client_token_lookup`. Each token is its own
+`ConnectedApp`: revoking a token is revoking that app (`accounts.services.app_revoke`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.actors import Actor, require_owner
 from accounts.models import (
     ALL_SCOPES,
     SCOPE_DELETE,
@@ -24,9 +26,9 @@ from accounts.models import (
     ConnectedApp,
     User,
 )
-from accounts.services import Grant, known_categories
+from accounts.services import Grant, app_revoke, known_categories
+from contextlayer.errors import Conflict, InvalidInput, NotFound
 from contextlayer.tenancy import cross_tenant
-from memories.errors import Conflict, InvalidInput, NotFound
 
 TOKEN_PREFIX = "clt_"  # noqa: S105 - a public marker, not a secret
 _SHOWN_PREFIX_LEN = len(TOKEN_PREFIX) + 8
@@ -124,10 +126,13 @@ def client_token_list(*, user: User, include_revoked: bool = False) -> list[Clie
     return list(qs)
 
 
-def client_token_revoke(*, user: User, token: str | int) -> ClientToken:
-    """Revoke one token (by id or shown prefix) and its app; its next request gets a 401."""
+def client_token_revoke(*, actor: Actor, token: str | int) -> ClientToken:
+    """Revoke one token (by id or shown prefix): each token is its own app, so this is revoking
+    that app (`app_revoke`: paused, revoked, audited in the same transaction); its next request
+    gets a 401. Owner only, like every change to an app."""
+    require_owner(actor)
     ref = str(token).strip()
-    qs = ClientToken.objects.filter(owner=user, revoked_at__isnull=True)
+    qs = ClientToken.objects.filter(owner=actor.user, revoked_at__isnull=True)
     if ref.isdigit():
         matches = list(qs.filter(pk=int(ref)))
     elif len(ref) >= _SHOWN_PREFIX_LEN:  # the shown prefix, or the whole secret pasted
@@ -137,13 +142,8 @@ def client_token_revoke(*, user: User, token: str | int) -> ClientToken:
     if len(matches) != 1:
         raise NotFound("live client token" if not matches else "single token with that prefix")
     found = matches[0]
-    now = timezone.now()
-    with transaction.atomic():
-        ClientToken.objects.filter(owner=user, pk=found.pk).update(revoked_at=now)
-        ConnectedApp.objects.filter(owner=user, pk=found.app_id, revoked_at__isnull=True).update(
-            revoked_at=now
-        )
-    found.revoked_at = now
+    app = app_revoke(actor=actor, app_id=found.app_id)
+    found.revoked_at = app.revoked_at
     return found
 
 

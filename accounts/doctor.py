@@ -11,26 +11,15 @@ the real consent response against each kind of callback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
-OK, WARN, FAIL = "ok", "warn", "FAIL"
+from accounts.doctor_report import FAIL, OK, WARN, Report
+from contextlayer.origin import MCP_PATH
+
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-
-
-@dataclass
-class Report:
-    lines: list[tuple[str, str]] = field(default_factory=list)
-
-    def add(self, level: str, text: str) -> None:
-        self.lines.append((level, text))
-
-    @property
-    def failed(self) -> bool:
-        return any(level == FAIL for level, _ in self.lines)
 
 
 def _json(client: httpx.Client, url: str, report: Report, what: str) -> dict[str, Any] | None:
@@ -75,9 +64,8 @@ def run_checks(
     `in_process`: also check this installation's consent responses and tools through Django
     (it writes nothing: everything happens in a transaction that is rolled back)."""
     base = base.rstrip("/")
-    if base.endswith("/mcp"):
-        base = base[: -len("/mcp")]
-    mcp_url = base + "/mcp"
+    base = base.removesuffix(MCP_PATH)
+    mcp_url = base + MCP_PATH
     report = Report()
     own = client is None
     client = client or httpx.Client(timeout=10, follow_redirects=False)

@@ -28,7 +28,8 @@ from django.db import DatabaseError, transaction
 from django.http.request import split_domain_port, validate_host
 
 from accounts.csp_eval import form_action_allows
-from accounts.doctor import FAIL, OK, WARN, Report
+from accounts.doctor_report import FAIL, OK, WARN, Report
+from contextlayer.origin import mcp_url
 
 # (what, registered redirect URI, the one this authorization request uses)
 REDIRECT_KINDS = (
@@ -126,7 +127,7 @@ def _check_kind(
         "state": "doctor",
         "code_challenge": _pkce(),
         "code_challenge_method": "S256",
-        "resource": origin + "/mcp",
+        "resource": mcp_url(origin),
     }
     page_url = "/identity/o/authorize?" + urlencode(params)
     page = browser.get(page_url)

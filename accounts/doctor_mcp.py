@@ -12,7 +12,7 @@ import httpx2
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from accounts.doctor import FAIL, OK, Report
+from accounts.doctor_report import FAIL, OK, Report
 
 HINTS = ("read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint")
 # The SDK's mode → the version a connector negotiates with it.

@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import ALL_SCOPES, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
 from accounts.oidc import OIDCAdapter
 from accounts.services import Grant, known_categories
-from memories.errors import InvalidInput
+from contextlayer.errors import InvalidInput
 from memories.visibility import hidden_categories
 
 

@@ -75,6 +75,12 @@ class ConnectedApp(OwnedRow):
     API = "api"
     CLI = "cli"
     OWNER_DOORS = (DASHBOARD, API, CLI)
+    # Each export source writes through its own import door, named for people and reserved.
+    IMPORT_NAMES: ClassVar[dict[str, str]] = {
+        "claude": "Claude import",
+        "chatgpt": "ChatGPT import",
+        "contextlayer": "Context Layer import",
+    }
 
     owner = models.ForeignKey(User, on_delete=models.CASCADE, related_name="connected_apps")
     kind = models.CharField(max_length=16, choices=Kind.choices)

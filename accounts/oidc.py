@@ -24,6 +24,7 @@ from oauthlib.oauth2.rfc6749 import errors
 
 from accounts.cimd import cimd_client, fetch_allowed
 from accounts.models import ALL_SCOPES, SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
+from contextlayer.origin import public_origin, resource_urls
 
 OFFLINE_ACCESS = "offline_access"
 # What a client may ever ask for. openid stays for plain OIDC clients; it reveals only the user id.
@@ -31,8 +32,6 @@ CLIENT_SCOPES = ("openid", OFFLINE_ACCESS, *ALL_SCOPES)
 ADVERTISED_SCOPES = [*ALL_SCOPES, OFFLINE_ACCESS, "openid"]
 DEFAULT_SCOPES = [SCOPE_READ]
 GRANT_TYPES = ("authorization_code", "refresh_token")
-MCP_PATH = "/mcp"
-API_PATH = "/api/v1"
 
 # Callback shapes (the allow-list; see check_redirect_uri). Loopback http may use any port.
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -51,23 +50,9 @@ _HANDLED_BY_BROWSER_OR_OS = frozenset(
 )  # fmt: skip
 
 
-def public_origin(request: HttpRequest | None) -> str:
-    """The public origin (issuer): PUBLIC_URL when set, else what the request says."""
-    if settings.PUBLIC_URL:
-        return str(settings.PUBLIC_URL)
-    if request is None:
-        raise ValueError("PUBLIC_URL is unset and there is no request to derive it from.")
-    return request.build_absolute_uri("/").rstrip("/")
-
-
 def normalized_scope(raw: str) -> str:
     """ChatGPT has sent `scope=` (empty); oauthlib reads that as one empty scope. Collapse it."""
     return " ".join(raw.split())
-
-
-def resource_urls(origin: str) -> tuple[str, str]:
-    """The two protected resources a token can be bound to: MCP and the REST API."""
-    return origin + MCP_PATH, origin + API_PATH
 
 
 def check_redirect_uri(uri: str) -> None:
@@ -134,9 +119,12 @@ def _name_key(name: str) -> str:
 
 
 def _reserved_names() -> frozenset[str]:
-    from memories.imports import APP_NAMES  # the import apps' names; imported late (heavy)
-
-    names = (*ConnectedApp.OWNER_DOORS, *APP_NAMES.values(), "Context Layer", "admin")
+    names = (
+        *ConnectedApp.OWNER_DOORS,
+        *ConnectedApp.IMPORT_NAMES.values(),
+        "Context Layer",
+        "admin",
+    )
     return frozenset(_name_key(n) for n in names)
 
 

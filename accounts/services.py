@@ -14,12 +14,12 @@ from allauth.idp.oidc.models import Client, Token
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.actors import Actor, owner_actor
+from accounts.actors import Actor, owner_actor, require_owner
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
 from accounts.oauth_clients import client_key
 from accounts.oidc import third_party_name
+from contextlayer.errors import Conflict, InvalidInput, NotFound
 from memories import audit
-from memories.errors import AppPaused, Conflict, InvalidInput, NotFound, OwnerOnly
 from memories.models import AccessEvent
 from memories.user_categories import CategoryInfo, category_list
 
@@ -114,14 +114,8 @@ class Grant:
 GRANT_FIELDS = ["scopes", "categories", "hidden_categories", "sees_uncategorised"]
 
 
-def _require_owner(actor: Actor) -> None:
-    """Only the owner, through a built-in door, manages grants (an app cannot widen its own)."""
-    if not actor.app.is_owner_door:
-        raise NotFound("app")
-
-
 def app_get(*, actor: Actor, app_id: object) -> ConnectedApp:
-    _require_owner(actor)
+    require_owner(actor)
     try:
         pk = int(str(app_id))
     except ValueError:
@@ -240,14 +234,6 @@ def app_update_grant(*, actor: Actor, app_id: object, grant: Grant) -> Connected
     grant.apply_to(app)
     app.save(update_fields=GRANT_FIELDS)
     return app
-
-
-def require_owner(actor: Actor) -> None:
-    """Refuse a paused door, then anything that is not one of the owner's built-in doors."""
-    if actor.app.paused:
-        raise AppPaused(actor.app.name)
-    if not actor.app.is_owner_door:
-        raise OwnerOnly()
 
 
 def _owned_app(actor: Actor, app_id: object) -> ConnectedApp:

@@ -29,7 +29,7 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts.models import RotatedRefreshToken
 from accounts.oidc import normalized_scope
 from accounts.services import oauth_grant_issue
-from memories.errors import InvalidInput
+from contextlayer.errors import InvalidInput
 
 logger = logging.getLogger("contextlayer.oauth")
 

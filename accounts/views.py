@@ -9,28 +9,21 @@ from allauth.account.decorators import reauthentication_required
 from allauth.idp.oidc import views as oidc_views
 from allauth.idp.oidc.models import Client
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponseRedirect,
-)
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
 from accounts.forms import ClientTokenForm, ConsentForm, GrantForm, grant_initial
 from accounts.models import ConnectedApp, User
 from accounts.oauth_clients import return_label
-from accounts.oidc import add_issuer, check_redirect_uri, public_origin
+from accounts.oidc import add_issuer, check_redirect_uri
 from accounts.oidc import normalized_scope as _normalized_scope
-from accounts.selectors import category_counts, connected_app_list, grant_preview
 from accounts.services import (
     Grant,
     app_get,
@@ -40,7 +33,9 @@ from accounts.services import (
     oauth_app_for,
     oauth_code_hold_grant,
 )
-from memories.errors import DomainError, InvalidInput, NotFound
+from contextlayer.errors import DomainError, InvalidInput
+from contextlayer.origin import public_origin
+from memories.grants import category_counts, connected_app_list, grant_preview
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
@@ -171,31 +166,27 @@ consent = ConsentView.as_view()
 # --- Connected apps ------------------------------------------------------------------------
 
 
-def _actor(request: HttpRequest):  # type: ignore[no-untyped-def]
-    return owner_actor(cast(User, request.user))
-
-
-def _apps_page(request: HttpRequest, **extra: Any) -> HttpResponse:
-    rows = connected_app_list(actor=_actor(request))
+def _apps_page(request: DashboardRequest, **extra: Any) -> HttpResponse:
+    rows = connected_app_list(actor=actor_for_request(request))
     context = {"rows": rows, "token_form": extra.pop("token_form", None) or ClientTokenForm()}
     return render(request, "accounts/apps.html", {**context, **extra})
 
 
-@login_required
-def app_list(request: HttpRequest) -> HttpResponse:
+@dashboard_view
+def app_list(request: DashboardRequest) -> HttpResponse:
     return _apps_page(request)
 
 
-@login_required
 @require_POST
+@dashboard_view
 @reauthentication_required  # a session alone cannot mint a credential that outlives it
-def token_create(request: HttpRequest) -> HttpResponse:
+def token_create(request: DashboardRequest) -> HttpResponse:
     """Create a client token; its secret is shown on this one response and never again."""
     form = ClientTokenForm(request.POST)
     if form.is_valid():
         try:
             issued = client_token_create(
-                user=cast(User, request.user),
+                user=request.user,
                 name=form.cleaned_data["name"],
                 scopes=form.cleaned_data["scopes"],
                 expires_at=form.expires_at(),
@@ -207,49 +198,43 @@ def token_create(request: HttpRequest) -> HttpResponse:
     return _apps_page(request, token_form=form)
 
 
-def _app_action(request: HttpRequest, app_id: int, action: str) -> HttpResponse:
-    actor = _actor(request)
-    try:
-        if action == "pause":
-            app = app_set_paused(actor=actor, app_id=app_id, paused=True)
-            messages.info(request, f"{app.name} is paused.")
-        elif action == "resume":
-            app = app_set_paused(actor=actor, app_id=app_id, paused=False)
-            messages.info(request, f"{app.name} is active again.")
-        else:
-            app = app_revoke(actor=actor, app_id=app_id)
-            messages.info(request, f"{app.name} is disconnected; its access is revoked.")
-    except NotFound:
-        raise Http404 from None
+def _app_action(request: DashboardRequest, app_id: int, action: str) -> HttpResponse:
+    actor = actor_for_request(request)
+    if action == "pause":
+        app = app_set_paused(actor=actor, app_id=app_id, paused=True)
+        messages.info(request, f"{app.name} is paused.")
+    elif action == "resume":
+        app = app_set_paused(actor=actor, app_id=app_id, paused=False)
+        messages.info(request, f"{app.name} is active again.")
+    else:
+        app = app_revoke(actor=actor, app_id=app_id)
+        messages.info(request, f"{app.name} is disconnected; its access is revoked.")
     return redirect("accounts:apps")
 
 
-@login_required
 @require_POST
-def app_pause(request: HttpRequest, app_id: int) -> HttpResponse:
+@dashboard_view
+def app_pause(request: DashboardRequest, app_id: int) -> HttpResponse:
     return _app_action(request, app_id, "pause")
 
 
-@login_required
 @require_POST
-def app_resume(request: HttpRequest, app_id: int) -> HttpResponse:
+@dashboard_view
+def app_resume(request: DashboardRequest, app_id: int) -> HttpResponse:
     return _app_action(request, app_id, "resume")
 
 
-@login_required
 @require_POST
-def app_revoke_view(request: HttpRequest, app_id: int) -> HttpResponse:
+@dashboard_view
+def app_revoke_view(request: DashboardRequest, app_id: int) -> HttpResponse:
     return _app_action(request, app_id, "revoke")
 
 
-@login_required
-def app_edit(request: HttpRequest, app_id: int) -> HttpResponse:
-    actor = _actor(request)
-    try:
-        app = app_get(actor=actor, app_id=app_id)
-    except NotFound:
-        raise Http404 from None
-    user = cast(User, request.user)
+@dashboard_view
+def app_edit(request: DashboardRequest, app_id: int) -> HttpResponse:
+    actor = actor_for_request(request)
+    app = app_get(actor=actor, app_id=app_id)
+    user = request.user
     counts = category_counts(user)
     initial = {**grant_initial(user, app), "scopes": list(app.scopes)}
     form = GrantForm(request.POST or None, initial=initial, user=user, category_counts=counts)
@@ -272,17 +257,14 @@ def app_edit(request: HttpRequest, app_id: int) -> HttpResponse:
     return render(request, "accounts/app_edit.html", context)
 
 
-@login_required
 @require_POST
-def grant_preview_view(request: HttpRequest) -> HttpResponse:
+@dashboard_view
+def grant_preview_view(request: DashboardRequest) -> HttpResponse:
     """The consent page's and the Edit page's sentence, recounted as boxes are (un)ticked (htmx)."""
-    user = cast(User, request.user)
+    user = request.user
     app: ConnectedApp | None = None
     if request.POST.get("app"):
-        try:
-            app = app_get(actor=_actor(request), app_id=request.POST["app"])
-        except NotFound:
-            raise Http404 from None
+        app = app_get(actor=actor_for_request(request), app_id=request.POST["app"])
     try:
         grant = Grant.from_ticks(
             user=user,

@@ -79,8 +79,8 @@ def measure(
     from mcp.client.streamable_http import streamable_http_client
 
     from accounts.client_tokens import client_token_create
+    from accounts.credentials import resolve_bearer
     from accounts.models import ClientToken, ConnectedApp, User
-    from mcpbridge.credentials import resolve_bearer
     from memories.selectors import memory_search
     from memories.services import NewMemory, memory_create_many
 

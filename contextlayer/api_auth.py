@@ -8,33 +8,24 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from django.conf import settings
 from django.http import HttpRequest
 from ninja.security import HttpBearer, SessionAuth
 
 from accounts.actors import Actor, owner_actor
+from accounts.credentials import resolve_bearer
 from accounts.models import ConnectedApp, User
+from contextlayer.origin import api_url, public_origin
 from contextlayer.ratelimit import enforce
-
-API_PATH = "/api/v1"
-
-
-def api_resource_url(request: HttpRequest) -> str:
-    """The API's resource identifier (RFC 8707): PUBLIC_URL + /api/v1, or this request's origin."""
-    origin = settings.PUBLIC_URL or f"{request.scheme}://{request.get_host()}"
-    return f"{origin}{API_PATH}"
 
 
 def resolve_api_bearer(raw: str, *, resource: str) -> Actor | None:
     """The actor a bearer token stands for on the API resource, or None to refuse it.
 
-    The credential store (`mcpbridge.credentials.resolve_bearer`) is shared with MCP: client
+    The credential store (`accounts.credentials.resolve_bearer`) is shared with MCP: client
     tokens are valid on both resources; an OAuth token only on the resource it was issued for,
     so one bound to `/mcp` is refused here. The actor carries the intersection of the app's
     grant and the token's scopes.
     """
-    from mcpbridge.credentials import resolve_bearer
-
     credential = resolve_bearer(raw, resource=resource)
     if credential is None:
         return None
@@ -49,7 +40,7 @@ class BearerAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Actor | None:
         if not token:
             return None
-        return resolve_api_bearer(token, resource=api_resource_url(request))
+        return resolve_api_bearer(token, resource=api_url(public_origin(request)))
 
 
 class SessionActorAuth(SessionAuth):

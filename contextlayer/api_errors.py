@@ -16,9 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from contextlayer.middleware import unavailable_response
-from contextlayer.ratelimit import RateLimited
-from memories.errors import (
+from contextlayer.errors import (
     AppPaused,
     Conflict,
     DomainError,
@@ -27,6 +25,8 @@ from memories.errors import (
     OwnerOnly,
     ScopeRequired,
 )
+from contextlayer.middleware import unavailable_response
+from contextlayer.ratelimit import RateLimited
 
 logger = logging.getLogger("contextlayer.api")
 

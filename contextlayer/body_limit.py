@@ -72,9 +72,9 @@ async def refuse_upload(scope: Scope, send: Send) -> bool:
 def _upload_refusal(headers: Headers, scheme: str, scope: Scope) -> Refusal | None:
     from contextlayer import api_auth  # Django's apps are loaded by the time a request comes
     from contextlayer.api_errors import domain_status
+    from contextlayer.errors import DomainError
     from contextlayer.middleware import UNAVAILABLE
-    from mcpbridge.http import request_origin
-    from memories.errors import DomainError
+    from contextlayer.origin import api_url, origin_of_headers
     from memories.uploads import may_upload
 
     api = scope["path"].startswith("/api/")
@@ -82,10 +82,10 @@ def _upload_refusal(headers: Headers, scheme: str, scope: Scope) -> Refusal | No
     close_old_connections()
     try:
         if api and kind.lower() == "bearer" and raw.strip():
-            origin = request_origin(headers, scheme)
+            origin = origin_of_headers(headers, scheme)
             if origin is None:
                 return (400, "invalid", "Bad Host header.", [])
-            actor = api_auth.resolve_api_bearer(raw.strip(), resource=origin + api_auth.API_PATH)
+            actor = api_auth.resolve_api_bearer(raw.strip(), resource=api_url(origin))
             if actor is None:
                 return (
                     401,

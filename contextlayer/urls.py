@@ -10,6 +10,7 @@ from accounts.oauth_errors import oauth_not_found
 from accounts.oidc import authorization_endpoint
 from contextlayer import views
 from contextlayer.api import api
+from memories.urls import review_urlpatterns
 
 # The admin has no sign-in form of its own: /admin/login/ sends to allauth's, so the second factor,
 # passkeys and the failed-sign-in limit hold at every door.
@@ -21,7 +22,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
     path("accounts/", include("allauth.urls")),
-    path("review/", include("memories.review_urls")),
+    path("review/", include(review_urlpatterns)),
     # OAuth 2.1 authorization server (allauth IdP). Our consent page and token wrapper come first
     # so they take allauth's paths; RFC 8414 metadata is the same document as OIDC discovery.
     path(

@@ -18,7 +18,6 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
-from django.http.request import split_domain_port, validate_host
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
@@ -26,57 +25,35 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
-from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from accounts.credentials import Credential, resolve_bearer
+from accounts.models import ALL_SCOPES, SCOPE_READ, SCOPE_WRITE
 from contextlayer.middleware import RETRY_AFTER, UNAVAILABLE
+from contextlayer.origin import (
+    MCP_PATH,
+    PRM_PATH,
+    mcp_url,
+    origin_of_headers,
+    resource_metadata_url,
+)
 from contextlayer.ratelimit import Decision, hit_each
-from mcpbridge.credentials import Credential, resolve_bearer
-from mcpbridge.server import MemoryServer, build_server, current_actor
+from mcpbridge.server import TOOLS, MemoryServer, build_server, current_actor
 
 logger = logging.getLogger("contextlayer.mcp")
 
-MCP_PATH = "/mcp"
-PRM_PATH = "/.well-known/oauth-protected-resource"
 # What a client should ask for when it has no token yet (the `scope` of the 401 challenge).
 CHALLENGE_SCOPES = (SCOPE_READ, SCOPE_WRITE)
-# Tools that change memory, and the scope each needs. An OAuth client calling one without that
-# scope gets 403 insufficient_scope, so it can ask the user for more (step-up authorization).
-TOOL_SCOPES = {
-    "add_memory": SCOPE_WRITE,
-    "add_memories": SCOPE_WRITE,
-    "update_memory": SCOPE_WRITE,
-    "delete_memory": SCOPE_DELETE,
-    "delete_all_memories": SCOPE_DELETE,
-}
-
-
-def request_origin(headers: Headers, scheme: str) -> str | None:
-    """This server's public origin: PUBLIC_URL, else the request's own; None for a foreign Host.
-
-    The Host header is checked against ALLOWED_HOSTS exactly as Django checks it (DNS rebinding).
-    """
-    host = headers.get("host", "").strip().lower()
-    domain, _port = split_domain_port(host)
-    if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
-        return None
-    if settings.PUBLIC_URL:
-        return str(settings.PUBLIC_URL)
-    return f"{'https' if scheme in ('https', 'wss') else 'http'}://{host}"
-
-
-def resource_url(origin: str) -> str:
-    """The MCP resource identifier (RFC 8707/9728): exactly what users paste into a client."""
-    return origin + MCP_PATH
-
-
-def resource_metadata_url(origin: str) -> str:
-    return origin + PRM_PATH + MCP_PATH
+# Tools that change memory, and the scope each needs (declared with the tool). An OAuth client
+# calling one without that scope gets 403 insufficient_scope, so it can ask the user for more
+# (step-up authorization). Read tools are left to the service layer: read is every grant's
+# default, and a token without it gets the tool's own error.
+TOOL_SCOPES = {t.fn.__name__: t.scope for t in TOOLS if not t.hints.read_only_hint}
 
 
 def protected_resource_metadata(origin: str) -> dict[str, Any]:
     return {
-        "resource": resource_url(origin),
+        "resource": mcp_url(origin),
         "authorization_servers": [origin],
-        "scopes_supported": list(settings.MCP_SCOPES_SUPPORTED),
+        "scopes_supported": list(ALL_SCOPES),
         "bearer_methods_supported": ["header"],
         "resource_name": "Context Layer",
     }
@@ -222,7 +199,7 @@ class MCPHttpApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = Headers(scope=scope)
-        origin = request_origin(headers, scope.get("scheme", "http"))
+        origin = origin_of_headers(headers, scope.get("scheme", "http"))
         if origin is None:
             await _send_json(
                 send, 400, {"error": "invalid_request", "error_description": "Bad Host"}
@@ -275,7 +252,7 @@ class MCPHttpApp:
         self, scope: Scope, receive: Receive, send: Send, headers: Headers, origin: str
     ) -> None:
         raw = _bearer(headers)
-        resource = resource_url(origin)
+        resource = mcp_url(origin)
         try:
             admitted = await sync_to_async(_admit, thread_sensitive=True)(raw, resource)
         except (OperationalError, InterfaceError) as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -22,6 +22,8 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from accounts.actors import Actor
+from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from contextlayer.errors import AppPaused, DomainError, NotFound, ScopeRequired
 from contextlayer.middleware import UNAVAILABLE
 from mcpbridge.schemas import (
     AddOut,
@@ -35,8 +37,7 @@ from mcpbridge.schemas import (
     line,
     result,
 )
-from memories import selectors, services
-from memories.errors import AppPaused, DomainError, NotFound, ScopeRequired
+from memories import remember, selectors, services
 
 T = TypeVar("T")
 
@@ -196,7 +197,7 @@ async def add_memory(text: Text, category: NewCategory = None) -> Annotated[Call
     the existing one is returned. Returns what was stored, with its id.
     """
     remembered = await _call(
-        lambda actor: services.memory_remember(
+        lambda actor: remember.memory_remember(
             actor=actor, text=text, categories=[category] if category else None
         )
     )
@@ -338,15 +339,23 @@ _CHANGE = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
 )
 
-TOOLS: list[tuple[Callable[..., Any], str, ToolAnnotations]] = [
-    (search_memory, "Search memory", _READ),
-    (add_memory, "Add a memory", _ADD),
-    (add_memories, "Add several memories", _ADD),
-    (list_memories, "List memories", _READ),
-    (get_memory, "Get a memory", _READ),
-    (update_memory, "Update a memory", _CHANGE),
-    (delete_memory, "Delete a memory", _CHANGE),
-    (delete_all_memories, "Delete all memories", _CHANGE),
+
+class ToolSpec(NamedTuple):
+    fn: Callable[..., Any]
+    title: str
+    hints: ToolAnnotations
+    scope: str  # what the service layer requires; the HTTP layer's step-up table is built from it
+
+
+TOOLS: list[ToolSpec] = [
+    ToolSpec(search_memory, "Search memory", _READ, SCOPE_READ),
+    ToolSpec(add_memory, "Add a memory", _ADD, SCOPE_WRITE),
+    ToolSpec(add_memories, "Add several memories", _ADD, SCOPE_WRITE),
+    ToolSpec(list_memories, "List memories", _READ, SCOPE_READ),
+    ToolSpec(get_memory, "Get a memory", _READ, SCOPE_READ),
+    ToolSpec(update_memory, "Update a memory", _CHANGE, SCOPE_WRITE),
+    ToolSpec(delete_memory, "Delete a memory", _CHANGE, SCOPE_DELETE),
+    ToolSpec(delete_all_memories, "Delete all memories", _CHANGE, SCOPE_DELETE),
 ]
 
 
@@ -377,7 +386,7 @@ def build_server() -> MemoryServer:
                 structured_output=True,
             )
         )
-        for fn, title, hints in TOOLS
+        for fn, title, hints, _scope in TOOLS
     ]
     server = MemoryServer(
         "context-layer",

@@ -21,9 +21,9 @@ from django.db.models.functions import Length
 from django.http import HttpRequest
 
 from accounts.admin import OperatorAdmin, operator_actor
+from contextlayer.errors import DomainError
 from memories import services
 from memories.categories import DEFAULT_CATEGORIES
-from memories.errors import DomainError
 from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryTombstone
 
 

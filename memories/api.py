@@ -10,13 +10,13 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from accounts.services import require_owner
+from accounts.actors import require_owner
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from contextlayer.api_types import NO_NUL, DbId, UtcDatetime
-from memories import selectors, services
+from contextlayer.errors import InvalidInput
+from memories import remember, selectors, services
 from memories.categories import DEFAULT_CATEGORIES
-from memories.errors import InvalidInput
 from memories.models import AccessEvent, Memory, MemoryVersion
 
 FilterText = Annotated[str, Field(max_length=200, pattern=NO_NUL)]
@@ -193,7 +193,7 @@ def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
 )
 def create_memory(request: HttpRequest, payload: MemoryIn) -> Any:
     """201 with the new memory, or 200 with the identical memory that already existed."""
-    result = services.memory_remember(
+    result = remember.memory_remember(
         actor=request_actor(request), text=payload.text, categories=payload.categories
     )
     first = result.results[0]

@@ -17,10 +17,10 @@ from ninja.files import UploadedFile
 
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
+from contextlayer.errors import InvalidInput
 from memories.erasure import ERASE_PHRASE, receipt_as_dict, user_erase
-from memories.errors import InvalidInput
 from memories.export import export_build, export_markdown
-from memories.imports import import_prepare, import_run_get, import_run_list, import_run_start
+from memories.import_runs import import_prepare, import_run_get, import_run_list, import_run_start
 from memories.uploads import keep_upload
 
 imports_router = Router(tags=["import, export, erase"])

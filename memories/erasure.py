@@ -35,9 +35,9 @@ from django.contrib.sessions.models import Session
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_DELETE, ConnectedApp, User
-from memories.errors import NotFound
+from contextlayer.errors import NotFound
 from memories.models import (
     AccessEvent,
     ErasureReceipt,
@@ -48,7 +48,6 @@ from memories.models import (
     MemoryVersion,
     UserCategory,
 )
-from memories.visibility import require
 
 logger = logging.getLogger("contextlayer.erase")
 
@@ -104,12 +103,7 @@ def _readers(user: User) -> list[str]:
     names = (
         AccessEvent.objects.filter(
             owner=user,
-            action__in=[
-                AccessEvent.Action.SEARCH,
-                AccessEvent.Action.LIST,
-                AccessEvent.Action.READ,
-                AccessEvent.Action.EXPORT,
-            ],
+            action__in=AccessEvent.READS,
         )
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
         .values_list("app_name", flat=True)
@@ -142,9 +136,7 @@ def _remove_files(paths: list[str]) -> None:
 
 def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
     """Remove everything of the actor's user in one transaction; return the receipt."""
-    require(actor, SCOPE_DELETE)
-    if not actor.app.is_owner_door:
-        raise NotFound("account")
+    require_owner(actor, SCOPE_DELETE)
     user = actor.user
     erased_by = f"{actor.app.name}" + (f" ({actor.operator})" if actor.operator else "")
     with transaction.atomic():

@@ -12,12 +12,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_READ, ConnectedApp
 from memories import audit
 from memories.ingest.contextlayer import FORMAT, VERSION
 from memories.models import AccessEvent, Memory, MemoryVersion
-from memories.visibility import require_owner_door
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -95,7 +94,7 @@ def _event(event: AccessEvent) -> dict[str, Any]:
 
 def export_build(*, actor: Actor) -> dict[str, Any]:
     """The whole store of the actor's user, in the versioned export format."""
-    require_owner_door(actor, SCOPE_READ, "export")
+    require_owner(actor, SCOPE_READ)
     user = actor.user
     versions: dict[Any, list[MemoryVersion]] = defaultdict(list)
     for version in MemoryVersion.objects.filter(owner=user).order_by("created_at", "pk"):

@@ -1,7 +1,9 @@
 """The import service: turn a parsed export into memories, idempotently.
 
-Every front door (the `backfill` command, the dashboard's background task, the API) calls
-`import_estimate` for a dry run and `import_execute` to import. Writes go through
+This is the engine: `import_estimate` for a dry run, `import_execute` to import. The `backfill`
+command calls it directly; the dashboard and the API prepare and start a run through
+`memories.import_runs`, whose background task (`memories.tasks.run_import`) calls
+`import_execute`; the engine imports neither. Writes go through
 `memory_create_many` / `memory_remember` as the source's own `import` ConnectedApp
 ("Claude import", ...), so imported memories carry that app in their provenance and can be
 audited like any other door.
@@ -26,26 +28,23 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from accounts.actors import Actor, actor_for
+from accounts.actors import Actor, actor_for, live_app, require_owner
 from accounts.models import SCOPE_WRITE, ConnectedApp
+from contextlayer.errors import InvalidInput, LLMNotConfigured, NotFound
 from memories import audit
 from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
-from memories.errors import InvalidInput, LLMNotConfigured, NotFound
 from memories.extraction.local import Kept, local_extractor
 from memories.extraction.repeats import RepeatIndex
-from memories.ingest.detect import load_export
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
     AccessEvent,
@@ -56,22 +55,16 @@ from memories.models import (
     MemoryVersion,
 )
 from memories.provenance import source_ref_hash
+from memories.remember import memory_remember
 from memories.services import (
     NewMemory,
     WriteResult,
     memory_create_many,
     memory_note_mentions,
-    memory_remember,
 )
-from memories.visibility import require_owner_door
 
 logger = logging.getLogger("contextlayer.imports")
 
-APP_NAMES = {
-    "claude": "Claude import",
-    "chatgpt": "ChatGPT import",
-    "contextlayer": "Context Layer import",
-}
 EXTRACTORS = ("auto", "local", "llm", "none")
 # Input prices (USD per million tokens) used for the dry-run estimate in LLM modes.
 LLM_PRICE_PER_MTOK = {"anthropic": 3.0, "openai": 2.5, "ollama": 0.0}
@@ -86,19 +79,9 @@ Progress = Callable[[int, int], None]
 
 def import_app(user: Any, source: str) -> ConnectedApp:
     """The user's import door for this source: write-only, allowed every category."""
-    name = APP_NAMES[source]
-    app = ConnectedApp.objects.filter(
-        owner=user, kind=ConnectedApp.Kind.IMPORT, name=name, revoked_at=None
-    ).first()
-    if app is None:
-        app = ConnectedApp.objects.create(
-            owner=user,
-            kind=ConnectedApp.Kind.IMPORT,
-            name=name,
-            scopes=[SCOPE_WRITE],
-            categories=sorted(SENSITIVE),
-        )
-    return app
+    name = ConnectedApp.IMPORT_NAMES[source]
+    kind = ConnectedApp.Kind.IMPORT
+    return live_app(user, kind, name, scopes=[SCOPE_WRITE], categories=sorted(SENSITIVE))
 
 
 def llm_configured() -> bool:
@@ -250,7 +233,7 @@ def import_run_create(
     estimate: Estimate | None = None,
     upload_path: str = "",
 ) -> ImportRun:
-    require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
+    require_owner(actor, SCOPE_WRITE)  # only the owner's own doors import
     return ImportRun.objects.create(
         owner=actor.user,
         source=source,
@@ -261,89 +244,6 @@ def import_run_create(
         upload_path=upload_path,
         started_by=actor.label,
     )
-
-
-def import_prepare(
-    *,
-    actor: Actor,
-    path: Path,
-    filename: str = "",
-    source: str = "auto",
-    extractor: str = "auto",
-    limit: int | None = None,
-) -> ImportRun:
-    """Read and estimate an upload kept at a server-chosen `path`; the run waits, pending, for
-    `import_run_start`. The file becomes the run's or is deleted: whatever refuses it (the
-    caller's permission, the parser, a crash) deletes it before the error is raised. Errors name
-    the user's `filename`, never the server's copy."""
-    try:
-        require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
-        mode = resolve_extractor(extractor)
-        export = load_export(path, source, name=Path(filename).name or None)
-        estimate = import_estimate(export=export, extractor=mode, limit=limit)
-        return import_run_create(
-            actor=actor,
-            source=export.source,
-            extractor=estimate.extractor,
-            filename=Path(filename).name,
-            limit=limit,
-            estimate=estimate,
-            upload_path=str(path),
-        )
-    except BaseException:
-        path.unlink(missing_ok=True)
-        raise
-
-
-def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
-    """Queue a pending run for the background worker, once, or resume an interrupted one.
-
-    A run that is really progressing is left alone: the claim is one conditional UPDATE, so two
-    clicks (or two workers) cannot queue it twice. Resuming is safe because conversations already
-    imported are recognised and skipped (ImportedConversation), so nothing is doubled.
-    """
-    from memories.tasks import run_import  # the task module imports this one
-
-    run = import_run_get(actor=actor, run_id=run_id)
-    now = timezone.now()
-    stale = now - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
-    # The same rule as ImportRun.interrupted, in SQL.
-    claimable = Q(status=ImportRun.Status.PENDING) | Q(
-        status=ImportRun.Status.RUNNING, last_sign__lt=stale
-    )
-    with transaction.atomic():
-        claimed = (
-            ImportRun.objects.alias(last_sign=Coalesce("heartbeat_at", "started_at", "created_at"))
-            .filter(claimable, pk=run.pk, owner=actor.user)
-            .exclude(upload_path="")
-            .update(
-                status=ImportRun.Status.RUNNING,
-                heartbeat_at=now,
-                conversations_total=run.estimate.get("conversations")
-                or run.estimate.get("memories", 0),
-            )
-        )
-        if claimed:
-            transaction.on_commit(lambda: run_import.enqueue(str(run.pk)))
-    run.refresh_from_db()
-    return run
-
-
-def import_run_get(*, actor: Actor, run_id: object) -> ImportRun:
-    """One of the actor's own runs; another user's run is NotFound, like a missing one."""
-    try:
-        run = ImportRun.objects.filter(owner=actor.user, pk=str(run_id)).first()
-    except Exception:  # malformed uuid
-        run = None
-    if run is None or not actor.app.is_owner_door:
-        raise NotFound("import")
-    return run
-
-
-def import_run_list(*, actor: Actor, limit: int = 20) -> list[ImportRun]:
-    if not actor.app.is_owner_door:
-        return []
-    return list(ImportRun.objects.filter(owner=actor.user).order_by("-created_at")[:limit])
 
 
 @dataclass
@@ -401,7 +301,7 @@ def import_execute(
     progress: Progress | None = None,
 ) -> ImportRun:
     """Import every conversation (or memory) of the export, each in its own transaction."""
-    require_owner_door(actor, SCOPE_WRITE, "import")  # only the owner's own doors import
+    require_owner(actor, SCOPE_WRITE)  # only the owner's own doors import
     mode = "none" if export.source == "contextlayer" else resolve_extractor(extractor)
     export = _limited(export, limit)
     if run is None:

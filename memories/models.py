@@ -229,6 +229,27 @@ class AccessEvent(OwnedRow):
         IMPORT = "import"
         REFUSED = "refused"
 
+    # Which actions are reads and writes: the one definition for the activity page, the apps
+    # page, a memory's readers and the erasure receipt.
+    READS: ClassVar[tuple[str, ...]] = (
+        Action.SEARCH,
+        Action.LIST,
+        Action.READ,
+        Action.EXPORT,
+    )  # texts were seen
+    WRITES: ClassVar[tuple[str, ...]] = (  # the store changed
+        Action.ADD,
+        Action.UPDATE,
+        Action.DELETE,
+        Action.STATE,
+        Action.IMPORT,
+        Action.ERASE,
+    )
+    AUTHORED: ClassVar[tuple[str, ...]] = (
+        Action.ADD,
+        Action.UPDATE,
+    )  # the memory ids are texts the app wrote
+
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     app = models.ForeignKey(
         "accounts.ConnectedApp", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -6,14 +6,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_READ, SCOPE_WRITE
+from contextlayer.errors import NotFound
 from memories import audit
-from memories.errors import NotFound
 from memories.models import AccessEvent, Memory, MemoryProposal
 from memories.services import memory_update
 from memories.text import text_key
-from memories.visibility import require
 
 
 def proposal_create(
@@ -40,9 +39,7 @@ def proposal_create(
 
 def proposal_list(*, actor: Actor) -> list[MemoryProposal]:
     """Pending proposals, newest first. Only the owner's own doors see them."""
-    require(actor, SCOPE_READ)
-    if not actor.app.is_owner_door:
-        return []
+    require_owner(actor, SCOPE_READ)
     return list(
         MemoryProposal.objects.filter(owner=actor.user, status=MemoryProposal.Status.PENDING)
         .select_related("memory")
@@ -51,9 +48,7 @@ def proposal_list(*, actor: Actor) -> list[MemoryProposal]:
 
 
 def _pending(actor: Actor, proposal_id: object) -> MemoryProposal:
-    require(actor, SCOPE_WRITE)
-    if not actor.app.is_owner_door:
-        raise NotFound()
+    require_owner(actor, SCOPE_WRITE)
     try:
         pk = int(str(proposal_id))
     except ValueError:

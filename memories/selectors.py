@@ -16,17 +16,14 @@ from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_READ, ConnectedApp
+from contextlayer.errors import InvalidInput, NotFound
 from memories import audit, search
 from memories.embeddings import get_embedder
-from memories.errors import InvalidInput, NotFound
 from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
 from memories.visibility import (
-    require,
-    require_owner_door,
-    require_owner_only,
     visible_q,
     visible_sql,
 )
@@ -216,7 +213,7 @@ def memory_search(
 def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
     """Earlier texts: owner doors only. Each was current under other conditions (another
     category, private, hidden from an app) that a version does not record, so no app reads them."""
-    require_owner_only(actor, SCOPE_READ)
+    require_owner(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
@@ -229,16 +226,6 @@ def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
 # Owner-facing views of the store. They never record access events: looking at your own memory
 # in the dashboard is not an app reading it, and GET changes nothing.
 
-READ_ACTIONS = (AccessEvent.Action.SEARCH, AccessEvent.Action.LIST, AccessEvent.Action.READ)
-WRITE_ACTIONS = (
-    AccessEvent.Action.ADD,
-    AccessEvent.Action.UPDATE,
-    AccessEvent.Action.DELETE,
-    AccessEvent.Action.STATE,
-    AccessEvent.Action.IMPORT,
-    AccessEvent.Action.ERASE,
-)
-
 
 @dataclass(frozen=True)
 class MemoryStats:
@@ -250,7 +237,7 @@ class MemoryStats:
 
 def memory_stats(*, actor: Actor) -> MemoryStats:
     """Totals for the stats header, in two aggregate queries whatever the store's size."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     qs = Memory.objects.filter(visible_q(actor), superseded_by__isnull=True)
     week_ago = timezone.now() - timedelta(days=7)
     agg = qs.aggregate(
@@ -274,7 +261,7 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
 
 def memory_categories(*, actor: Actor) -> list[str]:
     """Every category in use, for filter menus."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     visible, params = visible_sql(actor)
     with connection.cursor() as cur:
         cur.execute(
@@ -298,7 +285,7 @@ def readers_of(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
         AccessEvent.objects.filter(
             owner_id=owner_id,
             memory_ids__overlap=_with_echoes(owner_id, memory_ids),
-            action__in=READ_ACTIONS,
+            action__in=AccessEvent.READS,
         )
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
         .values_list("app_name", flat=True)
@@ -318,7 +305,7 @@ def memory_readers(*, actor: Actor, memory_ids: Sequence[object]) -> list[str]:
 
 def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> list[AccessEvent]:
     """Which app read or changed this memory, newest first."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
@@ -334,7 +321,7 @@ def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> 
 def memory_echoes(*, actor: Actor, memory_id: object) -> list[Memory]:
     """Apps' own statements of this memory (echoes), oldest first: each app that may not see
     the memory reads back its statement instead. Owner doors only."""
-    require_owner_door(actor, SCOPE_READ, "memory")
+    require_owner(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
@@ -383,7 +370,7 @@ class MemoryMap:
 
 def memory_map(*, actor: Actor) -> MemoryMap:
     """The whole store at a glance: active memories by category and origin app, one query."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     visible, params = visible_sql(actor)
     # Cells count memberships (a memory in two categories is in two cells); the per-app rows
     # (`per_app`) count each memory once, so column totals agree with the number of memories.
@@ -459,7 +446,7 @@ def access_events(
     limit: int = 50,
 ) -> EventPage:
     """The access log, newest first, keyset-paginated by id."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}.", field="limit")
     qs = _events(actor, filters or ActivityFilters())
@@ -472,7 +459,7 @@ def access_events(
 
 def access_apps(*, actor: Actor) -> list[str]:
     """Names of every door that appears in the access log, for filter menus."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     return sorted(
         set(AccessEvent.objects.filter(owner=actor.user).values_list("app_name", flat=True))
     )
@@ -490,7 +477,7 @@ def access_daily(
     *, actor: Actor, days: int = 14, filters: ActivityFilters | None = None
 ) -> list[DailyActivity]:
     """Reads and writes per app per day over the last `days` days (UTC), one grouped query."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     since = (timezone.now() - timedelta(days=days - 1)).replace(
         hour=0, minute=0, second=0, microsecond=0
     )
@@ -500,8 +487,8 @@ def access_daily(
         qs.annotate(day=TruncDate("created_at"))
         .values("app_name", "day")
         .annotate(
-            reads=Count("id", filter=Q(action__in=READ_ACTIONS)),
-            writes=Count("id", filter=Q(action__in=WRITE_ACTIONS)),
+            reads=Count("id", filter=Q(action__in=AccessEvent.READS)),
+            writes=Count("id", filter=Q(action__in=AccessEvent.WRITES)),
         )
         .order_by("app_name", "day")
     )
@@ -518,9 +505,9 @@ class AppReads:
 
 def app_recent_reads(*, actor: Actor, per_app: int = 5, scan: int = 300) -> list[AppReads]:
     """What each connected app read most recently (from the last `scan` read events)."""
-    require_owner_door(actor, SCOPE_READ, "activity")
+    require_owner(actor, SCOPE_READ)
     events = list(
-        AccessEvent.objects.filter(owner=actor.user, action__in=READ_ACTIONS)
+        AccessEvent.objects.filter(owner=actor.user, action__in=AccessEvent.READS)
         .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
         .select_related("app")
         .order_by("-id")[:scan]

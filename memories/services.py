@@ -18,11 +18,11 @@ from django.utils import timezone
 from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
+from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
 from memories import audit
 from memories.embeddings import get_embedder
-from memories.errors import Conflict, InvalidInput, NotFound
 from memories.models import (
     UNSHOWN_COLUMNS,
     AccessEvent,
@@ -40,8 +40,6 @@ from memories.visibility import (
     categories_outside_grant,
     check_write_categories,
     dedup_q,
-    require,
-    require_owner_only,
     visible_q,
 )
 
@@ -464,10 +462,6 @@ def _apply_text(
     memory.refresh_from_db()
 
 
-class UserEdited(Conflict):
-    """The memory was edited by hand: a model may only propose a change to it."""
-
-
 def memory_supersede(
     *,
     actor: Actor,
@@ -523,7 +517,7 @@ def memory_supersede(
 def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) -> Memory:
     """Bring back an earlier text; the current text becomes a version in turn. Owner doors only:
     an old text may have been private, hidden or in another category when it was current."""
-    require_owner_only(actor, SCOPE_WRITE)
+    require_owner(actor, SCOPE_WRITE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         version = MemoryVersion.objects.filter(
@@ -621,9 +615,7 @@ def memory_set_visibility(
     show_to_app: int | None = None,
 ) -> Memory:
     """Mark a memory private (no app sees it) or hidden from one app. Owner doors only."""
-    require(actor, SCOPE_WRITE)
-    if not actor.app.is_owner_door:
-        raise NotFound()
+    require_owner(actor, SCOPE_WRITE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         before = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
@@ -731,44 +723,6 @@ def memory_delete_all(*, actor: Actor) -> int:
             actor, AccessEvent.Action.DELETE, [], count=len(memories), detail={"all": True}
         )
     return len(memories)
-
-
-@dataclass(frozen=True)
-class RememberResult:
-    """What an "add" from a front door did: the memories written or matched, and how."""
-
-    results: list[WriteResult]
-    extraction: str  # "none": stored as given; LLM modes say what they did
-    note: str = ""  # a sentence for the caller, e.g. "already known" or "LLM unavailable"
-    # Per result in LLM modes: added / skipped / superseded / proposed / stored_raw.
-    actions: list[str] = field(default_factory=list)
-
-
-def memory_remember(
-    *,
-    actor: Actor,
-    text: str,
-    categories: Iterable[str] | None = None,
-    provenance: dict[str, Any] | None = None,
-) -> RememberResult:
-    """The entry point for "remember this" from any door (MCP add_memory, API, dashboard).
-
-    EXTRACTION_MODE=none: the text is stored as given (classified locally when no category is
-    given); an identical active memory is returned instead of a second row. LLM modes: the model
-    extracts short facts and each is reconciled (add / skip / supersede) against the user's most
-    similar memories; if the model fails, the raw text is stored and marked for later extraction.
-    """
-    if settings.EXTRACTION_MODE != "none":
-        from memories.extraction.remember import remember_with_llm
-
-        return remember_with_llm(
-            actor=actor, text=text, categories=categories, provenance=provenance
-        )
-    result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
-    note = "" if result.created else "An identical memory already exists; it was returned."
-    note = " ".join(filter(None, [note, readback_note(actor, [result.memory])]))
-    action = "added" if result.created else "skipped"
-    return RememberResult(results=[result], extraction="none", note=note, actions=[action])
 
 
 def readback_note(actor: Actor, memories: Sequence[Memory]) -> str:

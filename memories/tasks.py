@@ -10,8 +10,8 @@ from django_tasks import task
 
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp
+from contextlayer.errors import DomainError
 from contextlayer.tenancy import cross_tenant
-from memories.errors import DomainError
 from memories.imports import import_execute
 from memories.ingest.detect import load_export
 from memories.models import ImportRun

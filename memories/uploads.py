@@ -17,11 +17,10 @@ from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_WRITE
 from contextlayer.tenancy import cross_tenant
 from memories.models import ImportRun
-from memories.visibility import require_owner_door
 
 # A file in the upload folder that no run names is being kept by a request right now, or was
 # left by a crash; requests turn theirs into a run well within this.
@@ -64,7 +63,7 @@ class LimitedUploadHandler(TemporaryFileUploadHandler):
 def may_upload(actor: Actor) -> None:
     """Only the owner's own doors import (raises like `import_prepare`): asked before an upload is
     read (contextlayer/body_limit.py) and before it is kept."""
-    require_owner_door(actor, SCOPE_WRITE, "import")
+    require_owner(actor, SCOPE_WRITE)
 
 
 def keep_upload(upload: IO[bytes], *, actor: Actor) -> Path:

@@ -1,7 +1,6 @@
 from django.urls import path
 
-from memories import data_views
-from memories.views import connect, insights, memories, memory
+from memories.views import connect, data, insights, memories, memory, review
 
 app_name = "memories"
 urlpatterns = [
@@ -24,11 +23,20 @@ urlpatterns = [
     path("map/", insights.map_page, name="map"),
     path("activity/", insights.activity_page, name="activity"),
     path("connect/", connect.connect_page, name="connect"),
-    # Import, export, erase (memories/data_views.py)
-    path("import/", data_views.import_page, name="import"),
-    path("import/<uuid:run_id>/", data_views.import_run_page, name="import_run"),
-    path("import/<uuid:run_id>/start/", data_views.import_start, name="import_start"),
-    path("export/", data_views.export_page, name="export"),
-    path("erase/", data_views.erase_page, name="erase"),
-    path("erase/receipts/<uuid:receipt_id>/", data_views.erase_receipt_page, name="erase_receipt"),
+    # Import, export, erase (memories/views/data.py)
+    path("import/", data.import_page, name="import"),
+    path("import/<uuid:run_id>/", data.import_run_page, name="import_run"),
+    path("import/<uuid:run_id>/start/", data.import_start, name="import_start"),
+    path("export/", data.export_page, name="export"),
+    path("erase/", data.erase_page, name="erase"),
+    path("erase/receipts/<uuid:receipt_id>/", data.erase_receipt_page, name="erase_receipt"),
 ]
+
+# The review page (/review/, its own namespace): changes a model proposed to hand-edited memories.
+review_urlpatterns = (
+    [
+        path("", review.review, name="list"),
+        path("<int:proposal_id>/<str:decision>", review.decide, name="decide"),
+    ],
+    "review",
+)

@@ -14,15 +14,15 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_READ, SCOPE_WRITE, User
+from contextlayer.errors import Conflict, InvalidInput
 from memories import audit
 from memories.categories import DEFAULT_CATEGORIES, DEFAULT_SLUGS, Category
 from memories.classify import classifier_for
 from memories.embeddings import current_model, get_embedder
-from memories.errors import Conflict, InvalidInput, NotFound
 from memories.models import AccessEvent, Memory, UserCategory
-from memories.visibility import require, visible_q
+from memories.visibility import visible_q
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
@@ -61,9 +61,7 @@ def category_add(
     *, actor: Actor, slug: str, description: str, sensitive: bool = False
 ) -> CategoryInfo:
     """Add a category of the user's own; its description teaches the local classifier."""
-    require(actor, SCOPE_WRITE)
-    if not actor.app.is_owner_door:
-        raise NotFound()
+    require_owner(actor, SCOPE_WRITE)
     slug = (slug or "").strip().lower()
     if not _SLUG.match(slug):
         raise InvalidInput(

@@ -9,33 +9,9 @@ from django.db.models import Exists, OuterRef, Q
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
+from contextlayer.errors import InvalidInput
 from memories.categories import SENSITIVE
-from memories.errors import AppPaused, InvalidInput, NotFound, OwnerOnly, ScopeRequired
 from memories.models import Memory, MemoryState, UserCategory
-
-
-def require(actor: Actor, scope: str) -> None:
-    """Refuse a paused app or a missing scope before anything is read or written."""
-    if actor.app.paused:
-        raise AppPaused(actor.app.name)
-    if not actor.has_scope(scope):
-        raise ScopeRequired(scope)
-
-
-def require_owner_door(actor: Actor, scope: str, what: str) -> None:
-    """Store-wide work (export, import, the access log) is for the owner's own doors; to a
-    connected app it does not exist (NotFound, like another user's object)."""
-    require(actor, scope)
-    if not actor.app.is_owner_door:
-        raise NotFound(what)
-
-
-def require_owner_only(actor: Actor, scope: str) -> None:
-    """Refuse (OwnerOnly) what only the owner's own doors may do, before any id is looked at:
-    the answer is the same for every id, so it tells an app nothing."""
-    require(actor, scope)
-    if not actor.app.is_owner_door:
-        raise OwnerOnly()
 
 
 def hidden_categories(app: ConnectedApp) -> list[str]:

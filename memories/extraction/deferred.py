@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require
 from accounts.models import SCOPE_WRITE
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.extraction.reconcile import decide, gather
-from memories.extraction.remember import apply_decisions
 from memories.models import Memory, MemoryState, MemoryVersion
-from memories.visibility import require, visible_q
+from memories.remember import apply_decisions
+from memories.visibility import visible_q
 
 
 @dataclass(frozen=True)

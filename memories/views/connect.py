@@ -6,11 +6,12 @@ import json
 import shlex
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from memories.views.common import dashboard_view
+from accounts.dashboard import DashboardRequest, dashboard_view
+from contextlayer import origin
 
 SERVER_NAME = "context-layer"
 TOKEN_PLACEHOLDER = "YOUR_CLIENT_TOKEN"  # noqa: S105 (a placeholder the user replaces)
@@ -26,14 +27,10 @@ routines), save it as a short, self-contained memory in my own words. One fact p
 - Do not mention the memory tools unless I ask; just use what you know."""
 
 
-def _origin(request: HttpRequest) -> str:
-    return settings.PUBLIC_URL or f"{request.scheme}://{request.get_host()}"
-
-
 @require_GET
 @dashboard_view
-def connect_page(request: HttpRequest) -> HttpResponse:
-    mcp_url = f"{_origin(request)}/mcp"
+def connect_page(request: DashboardRequest) -> HttpResponse:
+    mcp_url = origin.mcp_url(origin.public_origin(request))
     email = getattr(request.user, "email", "")
     project_dir = str(settings.BASE_DIR)
     auth = f"Bearer {TOKEN_PLACEHOLDER}"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
 from memories.charts import activity_chart, map_layout
 from memories.forms import ActivityFilterForm
 from memories.models import AccessEvent
@@ -18,14 +19,13 @@ from memories.selectors import (
     app_recent_reads,
     memory_map,
 )
-from memories.views.common import actor_for_request, dashboard_view
 
 CHART_DAYS = 14
 
 
 @require_GET
 @dashboard_view
-def map_page(request: HttpRequest) -> HttpResponse:
+def map_page(request: DashboardRequest) -> HttpResponse:
     actor = actor_for_request(request)
     data = memory_map(actor=actor)
     return render(request, "memories/map.html", {"map": data, "layout": map_layout(data)})
@@ -34,7 +34,7 @@ def map_page(request: HttpRequest) -> HttpResponse:
 @require_GET
 @vary_on_headers("HX-Request")
 @dashboard_view
-def activity_page(request: HttpRequest) -> HttpResponse:
+def activity_page(request: DashboardRequest) -> HttpResponse:
     actor = actor_for_request(request)
     form = ActivityFilterForm(request.GET)
     filters = form.filters()
@@ -49,7 +49,7 @@ def activity_page(request: HttpRequest) -> HttpResponse:
         "chart": activity_chart(daily, today=timezone.now().date(), days=CHART_DAYS),
         "chart_days": CHART_DAYS,
     }
-    htmx = request.htmx  # type: ignore[attr-defined]
+    htmx = request.htmx
     if htmx and not htmx.history_restore_request:
         return render(request, "memories/activity.html#activity-results", context)
     context.update(

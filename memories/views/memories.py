@@ -7,17 +7,19 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget, trigger_client_event
 
 from accounts.actors import Actor
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from contextlayer.errors import Conflict, InvalidInput
 from memories import services
-from memories.errors import Conflict, InvalidInput
 from memories.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_categories
 from memories.models import MemoryState
+from memories.remember import memory_remember
 from memories.selectors import (
     memory_categories,
     memory_list,
@@ -25,7 +27,6 @@ from memories.selectors import (
     memory_search,
     memory_stats,
 )
-from memories.views.common import actor_for_request, dashboard_view
 
 PAGE_SIZE = 50
 TEMPLATE = "memories/list.html"
@@ -89,14 +90,14 @@ def _filter_query(form: MemoryFilterForm) -> str:
 @require_GET
 @vary_on_headers("HX-Request")
 @dashboard_view
-def memory_list_page(request: HttpRequest) -> HttpResponse:
+def memory_list_page(request: DashboardRequest) -> HttpResponse:
     actor = actor_for_request(request)
     try:
         context = _results(actor, request.GET, cursor=request.GET.get("cursor") or None)
     except InvalidInput as err:
         context = _results(actor, QueryDict())
         context["error"] = err.message
-    htmx = request.htmx  # type: ignore[attr-defined]
+    htmx = request.htmx
     if htmx and not htmx.history_restore_request:
         fragment = "rows" if request.GET.get("cursor") else "results"
         return render(request, f"{TEMPLATE}#{fragment}", context)
@@ -104,7 +105,7 @@ def memory_list_page(request: HttpRequest) -> HttpResponse:
 
 
 def _full_page(
-    request: HttpRequest, actor: Actor, context: dict[str, Any], status: int = 200
+    request: DashboardRequest, actor: Actor, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
     stats = memory_stats(actor=actor)
     context.setdefault("add_form", AddMemoryForm())
@@ -118,7 +119,7 @@ def _full_page(
     return render(request, TEMPLATE, context, status=status)
 
 
-def _render_results(request: HttpRequest, actor: Actor, **extra: Any) -> HttpResponse:
+def _render_results(request: DashboardRequest, actor: Actor, **extra: Any) -> HttpResponse:
     context = _results(actor, request.POST)
     context.update(clear_confirm=True, **extra)
     response = render(request, f"{TEMPLATE}#results", context)
@@ -127,7 +128,7 @@ def _render_results(request: HttpRequest, actor: Actor, **extra: Any) -> HttpRes
 
 @require_POST
 @dashboard_view
-def memory_add(request: HttpRequest) -> HttpResponse:
+def memory_add(request: DashboardRequest) -> HttpResponse:
     """Saved: the list with the new memory, the add form closed and emptied, one message.
     Refused: the add form again, open, holding what the person wrote, with the reason."""
     actor = actor_for_request(request)
@@ -135,7 +136,7 @@ def memory_add(request: HttpRequest) -> HttpResponse:
     error = ""
     if form.is_valid():
         try:
-            result = services.memory_remember(
+            result = memory_remember(
                 actor=actor,
                 text=form.cleaned_data["text"],
                 categories=split_categories(form.cleaned_data["categories"]),
@@ -145,7 +146,7 @@ def memory_add(request: HttpRequest) -> HttpResponse:
             error = err.message
     else:
         error = "Write the memory first."
-    htmx = request.htmx  # type: ignore[attr-defined]
+    htmx = request.htmx
     if error:
         refused = {"add_form": form, "add_error": error, "add_open": True}
         if not htmx:
@@ -164,18 +165,18 @@ def memory_add(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @dashboard_view
-def memory_bulk(request: HttpRequest) -> HttpResponse:
+def memory_bulk(request: DashboardRequest) -> HttpResponse:
     actor = actor_for_request(request)
     form = BulkForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Select at least one memory and an action.")
-        if not request.htmx:  # type: ignore[attr-defined]
+        if not request.htmx:
             return redirect("memories:home")
         return _render_results(request, actor)
     action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
     if action == "delete" and not form.cleaned_data["confirm"]:
         context = {"ids": ids, "readers": memory_readers(actor=actor, memory_ids=ids)}
-        if not request.htmx:  # type: ignore[attr-defined]
+        if not request.htmx:
             return render(request, "memories/confirm_bulk_delete.html", context)
         response = render(request, f"{TEMPLATE}#bulk-confirm", context)
         return reswap(retarget(response, "#bulk-confirm"), "innerHTML")
@@ -183,7 +184,7 @@ def memory_bulk(request: HttpRequest) -> HttpResponse:
         messages.success(request, _bulk_apply(actor, action, ids, form.cleaned_data))
     except (InvalidInput, Conflict) as err:
         messages.error(request, err.message)
-    if not request.htmx:  # type: ignore[attr-defined]
+    if not request.htmx:
         return redirect("memories:home")
     return _render_results(request, actor)
 
@@ -204,6 +205,6 @@ def _bulk_apply(actor: Actor, action: str, ids: list[str], data: dict[str, Any])
 
 @require_GET
 @dashboard_view
-def stats_fragment(request: HttpRequest) -> HttpResponse:
+def stats_fragment(request: DashboardRequest) -> HttpResponse:
     actor = actor_for_request(request)
     return render(request, "memories/_stats.html", {"stats": memory_stats(actor=actor)})

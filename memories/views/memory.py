@@ -7,14 +7,15 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, trigger_client_event
 
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from contextlayer.errors import Conflict, InvalidInput
 from memories import services
-from memories.errors import Conflict, InvalidInput
 from memories.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
 from memories.models import Memory
 from memories.presentation import history_entries
@@ -26,7 +27,7 @@ from memories.selectors import (
     memory_related,
     memory_versions,
 )
-from memories.views.common import actor_for_request, dashboard_view, next_url
+from memories.views.common import next_url
 from memories.views.memories import CHANGED, TEMPLATE
 
 
@@ -34,19 +35,21 @@ def _detail_url(memory_id: uuid.UUID) -> str:
     return reverse("memories:detail", args=[memory_id])
 
 
-def _row(request: HttpRequest, memory: Memory, partial: str = "row", **extra: Any) -> HttpResponse:
+def _row(
+    request: DashboardRequest, memory: Memory, partial: str = "row", **extra: Any
+) -> HttpResponse:
     context = {"m": memory, "max_chars": settings.MEMORY_MAX_CHARS, **extra}
     return render(request, f"{TEMPLATE}#{partial}", context)
 
 
 @require_GET
 @dashboard_view
-def memory_detail(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+def memory_detail(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
     return _detail_page(request, memory_id)
 
 
 def _detail_page(
-    request: HttpRequest, memory_id: uuid.UUID, *, text: str | None = None, error: str = ""
+    request: DashboardRequest, memory_id: uuid.UUID, *, text: str | None = None, error: str = ""
 ) -> HttpResponse:
     """The detail page; after a refused edit it holds the text the person wrote, and why."""
     actor = actor_for_request(request)
@@ -68,21 +71,21 @@ def _detail_page(
 
 @require_GET
 @dashboard_view
-def memory_row(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+def memory_row(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
     actor = actor_for_request(request)
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
-    if not request.htmx:  # type: ignore[attr-defined]
+    if not request.htmx:
         return redirect(_detail_url(memory.id))
     return _row(request, memory)
 
 
 @require_http_methods(["GET", "POST"])
 @dashboard_view
-def memory_edit(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+def memory_edit(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
     """GET: the inline edit form. POST: save; the previous text is kept as a version."""
     actor = actor_for_request(request)
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
-    htmx = request.htmx  # type: ignore[attr-defined]
+    htmx = request.htmx
     if request.method == "GET":
         form = MemoryTextForm(initial={"text": memory.text})
         if htmx:
@@ -111,7 +114,7 @@ def memory_edit(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @dashboard_view
-def memory_state(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+def memory_state(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
     actor = actor_for_request(request)
     form = StateForm(request.POST)
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
@@ -128,14 +131,14 @@ def memory_state(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
     if error:
         messages.error(request, error)
-    if not request.htmx:  # type: ignore[attr-defined]
+    if not request.htmx:
         return redirect(next_url(request, _detail_url(memory.id)))
     return trigger_client_event(_row(request, memory), CHANGED)
 
 
 @require_POST
 @dashboard_view
-def memory_hide_from_app(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+def memory_hide_from_app(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
     """Hide the memory from one app, which also hides that app's own statement of it (echo)."""
     actor = actor_for_request(request)
     app_id = request.POST.get("app", "")
@@ -149,7 +152,7 @@ def memory_hide_from_app(request: HttpRequest, memory_id: uuid.UUID) -> HttpResp
 
 @require_POST
 @dashboard_view
-def memory_categories_edit(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+def memory_categories_edit(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
     actor = actor_for_request(request)
     form = CategoriesForm(request.POST)
     if form.is_valid():
@@ -167,7 +170,9 @@ def memory_categories_edit(request: HttpRequest, memory_id: uuid.UUID) -> HttpRe
 
 @require_POST
 @dashboard_view
-def memory_restore(request: HttpRequest, memory_id: uuid.UUID, version_id: int) -> HttpResponse:
+def memory_restore(
+    request: DashboardRequest, memory_id: uuid.UUID, version_id: int
+) -> HttpResponse:
     actor = actor_for_request(request)
     try:
         services.memory_restore_version(actor=actor, memory_id=memory_id, version_id=version_id)
@@ -179,10 +184,10 @@ def memory_restore(request: HttpRequest, memory_id: uuid.UUID, version_id: int) 
 
 @require_http_methods(["GET", "POST"])
 @dashboard_view
-def memory_delete(request: HttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+def memory_delete(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
     """GET: a confirmation naming the apps that read it. POST: delete it for good."""
     actor = actor_for_request(request)
-    htmx = request.htmx  # type: ignore[attr-defined]
+    htmx = request.htmx
     if request.method == "GET":
         memory = memory_get(actor=actor, memory_id=memory_id, record=False)
         context = {"m": memory, "readers": memory_readers(actor=actor, memory_ids=[memory.id])}

@@ -11,15 +11,17 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
+from accounts.actors import actor_for, owner_actor
 from accounts.client_tokens import (
     client_token_create,
     client_token_list,
     client_token_revoke,
     parse_scopes,
 )
+from accounts.credentials import resolve_bearer
 from accounts.models import ClientToken, ConnectedApp, User
-from mcpbridge.credentials import resolve_bearer
-from memories.errors import Conflict, InvalidInput, NotFound
+from contextlayer.errors import Conflict, InvalidInput, NotFound, OwnerOnly
+from memories.models import AccessEvent
 
 RESOURCE = "http://127.0.0.1:8000/mcp"
 
@@ -56,7 +58,7 @@ def test_unknown_revoked_and_expired_tokens_do_not_resolve(owner: User) -> None:
     assert resolve_bearer("clt_doesnotexist", resource=RESOURCE) is None
     assert resolve_bearer("not even a client token", resource=RESOURCE) is None
     revoked = client_token_create(user=owner, name="old laptop")
-    client_token_revoke(user=owner, token=revoked.token.prefix)
+    client_token_revoke(actor=owner_actor(owner), token=revoked.token.prefix)
     assert resolve_bearer(revoked.secret, resource=RESOURCE) is None
     assert ConnectedApp.objects.get(pk=revoked.token.app_id).revoked_at is not None
 
@@ -73,7 +75,7 @@ def test_a_name_is_taken_until_its_token_is_revoked(owner: User) -> None:
     first = client_token_create(user=owner, name="VS Code")
     with pytest.raises(Conflict):
         client_token_create(user=owner, name="VS Code")
-    client_token_revoke(user=owner, token=first.token.pk)
+    client_token_revoke(actor=owner_actor(owner), token=first.token.pk)
     second = client_token_create(user=owner, name="VS Code")
     assert [t.pk for t in client_token_list(user=owner)] == [second.token.pk]
 
@@ -81,9 +83,9 @@ def test_a_name_is_taken_until_its_token_is_revoked(owner: User) -> None:
 def test_nobody_revokes_another_users_token(owner: User, stranger: User) -> None:
     issued = client_token_create(user=owner, name="mine")
     with pytest.raises(NotFound):
-        client_token_revoke(user=stranger, token=issued.token.pk)
+        client_token_revoke(actor=owner_actor(stranger), token=issued.token.pk)
     with pytest.raises(NotFound):
-        client_token_revoke(user=stranger, token=issued.token.prefix)
+        client_token_revoke(actor=owner_actor(stranger), token=issued.token.prefix)
     assert resolve_bearer(issued.secret, resource=RESOURCE) is not None
 
 
@@ -108,3 +110,22 @@ def test_the_command_prints_the_secret_alone_then_lists_and_revokes(owner: User)
     assert resolve_bearer(secret, resource=RESOURCE) is None
     with pytest.raises(CommandError, match="No user"):
         call_command("client_token", "list", "--user", "ghost@example.com")
+
+
+def test_revoking_a_token_revokes_its_app_and_is_in_the_access_log(owner: User) -> None:
+    issued = client_token_create(user=owner, name="Cursor on laptop")
+    cli = owner_actor(owner, ConnectedApp.CLI, operator="manage.py client_token")
+    client_token_revoke(actor=cli, token=issued.token.prefix)
+    app = ConnectedApp.objects.get(pk=issued.token.app_id)
+    assert app.revoked_at is not None and app.paused
+    event = AccessEvent.objects.get(owner=owner, action=AccessEvent.Action.STATE)
+    assert event.app_name == "cli" and event.actor == "manage.py client_token"
+    assert event.detail == {"app_id": app.pk, "app": "Cursor on laptop", "revoked": True}
+
+
+def test_an_app_cannot_revoke_a_token_not_even_its_own(owner: User) -> None:
+    issued = client_token_create(user=owner, name="Cursor")
+    itself = actor_for(owner, issued.token.app)
+    with pytest.raises(OwnerOnly):
+        client_token_revoke(actor=itself, token=issued.token.pk)
+    assert resolve_bearer(issued.secret, resource=RESOURCE) is not None

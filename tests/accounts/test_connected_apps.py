@@ -13,9 +13,9 @@ from django.test import Client as Browser
 from django.utils import timezone
 
 from accounts.actors import actor_for
+from accounts.credentials import resolve_bearer
 from accounts.models import ConnectedApp, RotatedRefreshToken, User
 from accounts.oauth_clients import client_key
-from mcpbridge.credentials import resolve_bearer
 from memories.selectors import memory_get
 from memories.services import memory_create
 from tests.conftest import reauthenticate

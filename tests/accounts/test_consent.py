@@ -20,11 +20,11 @@ from django.utils import timezone
 
 from accounts.actors import actor_for, owner_actor
 from accounts.client_tokens import client_token_create
+from accounts.credentials import resolve_bearer
 from accounts.models import ConnectedApp, User
-from accounts.selectors import grant_preview
 from accounts.services import Grant
-from mcpbridge.credentials import resolve_bearer
-from memories.errors import NotFound
+from contextlayer.errors import NotFound
+from memories.grants import grant_preview
 from memories.models import UserCategory
 from memories.selectors import memory_get, memory_list, memory_search
 from memories.services import memory_create

@@ -14,7 +14,8 @@ from django.core.management import CommandError, call_command
 from django.test import override_settings
 
 from accounts.client_tokens import client_token_create
-from accounts.doctor import FAIL, OK, run_checks
+from accounts.doctor import run_checks
+from accounts.doctor_report import FAIL, OK
 from accounts.models import ConnectedApp, User
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -176,8 +177,8 @@ def test_doctor_names_what_an_unwrapped_authorization_server_gets_wrong() -> Non
 
 
 def test_local_checks_need_no_server(monkeypatch: pytest.MonkeyPatch, alice: Any) -> None:
-    from accounts.doctor import Report
     from accounts.doctor_consent import check_local_tools
+    from accounts.doctor_report import Report
 
     report = Report()
     check_local_tools(report)

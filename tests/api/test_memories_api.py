@@ -418,5 +418,5 @@ def test_a_real_client_token_works_until_revoked_and_a_made_up_one_never(
     assert client.post(API, {"text": "no"}, content_type="application/json").status_code == 403
     made_up = Client(headers={"Authorization": "Bearer clt_made_up"})
     assert made_up.get(API).status_code == 401
-    client_token_revoke(user=owner, token=issued.token.pk)
+    client_token_revoke(actor=owner_actor(owner), token=issued.token.pk)
     assert client.get(API).status_code == 401

@@ -13,8 +13,8 @@ from django.test import Client
 from accounts.actors import Actor, actor_for
 from accounts.client_tokens import client_token_create
 from accounts.models import User
+from contextlayer.errors import OwnerOnly
 from memories import services
-from memories.errors import OwnerOnly
 from memories.models import Memory
 from memories.selectors import memory_versions
 

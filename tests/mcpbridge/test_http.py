@@ -8,6 +8,7 @@ from collections.abc import Callable
 import httpx2
 import pytest
 
+from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, ConnectedApp, User
 from memories import search
@@ -175,7 +176,7 @@ def test_revoked_token_gets_401_on_its_next_request(
     token = ClientToken.objects.get(owner=owner)
     assert token.last_used_at is not None
 
-    client_token_revoke(user=owner, token=token.prefix)
+    client_token_revoke(actor=owner_actor(owner), token=token.prefix)
 
     # The SDK client fails the call with an MCPError inside its task group's ExceptionGroup.
     with pytest.raises(ExceptionGroup) as caught:

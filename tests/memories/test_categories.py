@@ -14,10 +14,10 @@ from pytest_django.fixtures import Settings
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from bench.categories import load, load_sensitive, run
+from contextlayer.errors import Conflict, InvalidInput, NotFound, OwnerOnly
 from memories import classify, services
 from memories.categories import Category
 from memories.embeddings import Embedder, get_embedder
-from memories.errors import Conflict, InvalidInput, NotFound
 from memories.selectors import memory_get
 from memories.user_categories import category_add, category_list, memory_recategorize
 
@@ -100,7 +100,7 @@ def test_adding_a_category_is_validated(owner_dash: Actor) -> None:
 @pytest.mark.django_db
 def test_an_app_cannot_add_categories(owner: User) -> None:
     app = actor_for(owner, stdio_app(owner, "cursor"))
-    with pytest.raises(NotFound):
+    with pytest.raises(OwnerOnly):
         category_add(actor=app, slug="pets", description="Pets.")
 
 

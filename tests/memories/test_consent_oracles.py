@@ -28,11 +28,11 @@ from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, SCOPE_WRITE, ConnectedApp, User
-from memories import classify, services
+from contextlayer.errors import Conflict, NotFound
+from memories import classify, remember, services
 from memories.categories import DEFAULT_SLUGS
 from memories.embeddings import get_embedder
 from memories.erasure import user_erase
-from memories.errors import Conflict, NotFound
 from memories.export import export_build
 from memories.models import AccessEvent, Memory
 from memories.selectors import (
@@ -213,7 +213,7 @@ def _add(world: World) -> list[Any]:
 
 
 def _remember(world: World) -> list[Any]:
-    result = services.memory_remember(actor=world.app, text=GUESS)
+    result = remember.memory_remember(actor=world.app, text=GUESS)
     return [world.shown([r.memory for r in result.results]), result.note, result.actions]
 
 
@@ -340,7 +340,7 @@ def test_edits_and_history_of_a_statement_stay_with_it(owner: User) -> None:
 
 def test_an_app_reads_back_what_it_wrote_in_a_category_it_was_not_granted(owner: User) -> None:
     writer, other = make_app(owner, "Cursor"), make_app(owner, "Claude")
-    result = services.memory_remember(actor=writer, text="Is allergic to peanuts")
+    result = remember.memory_remember(actor=writer, text="Is allergic to peanuts")
     memory = result.results[0].memory
     assert "health" in memory.categories
     assert "Health" in result.note and "read it back" in result.note
@@ -373,7 +373,7 @@ def test_a_write_only_app_is_told_it_cannot_read_back(owner: User) -> None:
     app = ConnectedApp.objects.create(
         owner=owner, kind=ConnectedApp.Kind.TOKEN, name="Logger", scopes=[SCOPE_WRITE]
     )
-    result = services.memory_remember(actor=actor_for(owner, app), text="Plays the oboe")
+    result = remember.memory_remember(actor=actor_for(owner, app), text="Plays the oboe")
     assert "cannot read" in result.note
 
 

@@ -10,8 +10,11 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
+from contextlayer.errors import NotFound, OwnerOnly
 from memories import selectors, services
-from memories.errors import NotFound
+from memories.export import export_build
+from memories.import_runs import import_run_get, import_run_list
+from memories.proposals import proposal_list
 
 pytestmark = pytest.mark.django_db
 
@@ -98,10 +101,30 @@ def test_activity_counts_reads_and_writes_per_app_per_day(
     assert selectors.access_apps(actor=stranger_dash) == ["dashboard"]
 
 
+def test_an_export_counts_as_a_read_on_the_activity_page_as_in_the_erasure_receipt(
+    owner_dash: Actor,
+) -> None:
+    services.memory_create(actor=owner_dash, text="Exported with everything else")
+    export_build(actor=owner_dash)
+    daily = selectors.access_daily(actor=owner_dash, days=7)
+    assert [(d.app_name, d.reads, d.writes) for d in daily] == [("dashboard", 1, 1)]
+
+
 def test_store_wide_reads_are_for_the_owner_door_only(
     app_actor: Callable[[User, str], Actor], owner: User
 ) -> None:
     app = app_actor(owner, "Cursor")
     for read in (selectors.memory_stats, selectors.memory_map, selectors.access_apps):
-        with pytest.raises(NotFound):
+        with pytest.raises(OwnerOnly):
             read(actor=app)
+
+
+def test_an_app_asking_for_proposals_or_import_runs_is_refused_not_given_an_empty_list(
+    app_actor: Callable[[User, str], Actor], owner: User
+) -> None:
+    app = app_actor(owner, "Cursor")
+    for listing in (proposal_list, import_run_list):
+        with pytest.raises(OwnerOnly):
+            listing(actor=app)
+    with pytest.raises(OwnerOnly):  # the same answer whatever the id
+        import_run_get(actor=app, run_id=uuid.uuid4())

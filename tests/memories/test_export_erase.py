@@ -260,14 +260,14 @@ def test_erase_without_yes_changes_nothing(owner: User, owner_dash: Actor) -> No
 
 
 def test_a_connected_app_cannot_export_or_erase(owner: User) -> None:
+    from contextlayer.errors import OwnerOnly
     from memories.erasure import user_erase
-    from memories.errors import NotFound
     from memories.export import export_build
 
     app = ConnectedApp.objects.create(owner=owner, kind="token", name="X", scopes=list(ALL_SCOPES))
     actor = actor_for(owner, app)
-    with pytest.raises(NotFound):
+    with pytest.raises(OwnerOnly):
         export_build(actor=actor)
-    with pytest.raises(NotFound):
+    with pytest.raises(OwnerOnly):
         user_erase(actor=actor)
     assert owner_actor(owner).app.is_owner_door

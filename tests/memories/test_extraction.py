@@ -12,7 +12,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import services
+from memories import remember, services
 from memories.models import Memory, MemoryProposal, MemoryVersion
 from memories.selectors import memory_search, memory_versions
 from tests.memories.fake_llm import Brain, StubServer
@@ -32,7 +32,7 @@ def test_a_conversation_yields_the_expected_facts(owner_dash: Actor, llm: Brain)
         "two cats": ["Has two cats"],
         "football fan": ["Is a football fan"],  # said by the assistant: must not be extracted
     }
-    result = services.memory_remember(actor=owner_dash, text=CONVERSATION)
+    result = remember.memory_remember(actor=owner_dash, text=CONVERSATION)
     stored = sorted(Memory.objects.filter(owner=owner_dash.user).values_list("text", flat=True))
     assert stored == ["Has two cats", "Name is Ana", "Works as a nurse in Porto"]
     assert result.actions == ["added", "added", "added"]
@@ -51,7 +51,7 @@ def test_a_changed_fact_supersedes_the_old_memory(owner_dash: Actor, llm: Brain)
     llm.facts = {"moved from Berlin to Lisbon": ["Lives in Lisbon"]}
     llm.supersede = [("Lisbon", "Berlin", "Moved from Berlin to Lisbon.")]
 
-    result = services.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
+    result = remember.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
 
     assert result.actions == ["superseded"]
     new = result.results[0].memory
@@ -78,7 +78,7 @@ def test_a_repeated_fact_is_skipped(owner_dash: Actor, llm: Brain) -> None:
     known = services.memory_create(actor=owner_dash, text="Likes jazz").memory
     llm.facts = {"jazz": ["Enjoys listening to jazz"]}
     llm.skip = [("jazz", "jazz")]
-    result = services.memory_remember(actor=owner_dash, text="I really enjoy jazz, you know")
+    result = remember.memory_remember(actor=owner_dash, text="I really enjoy jazz, you know")
     assert result.actions == ["skipped"]
     assert result.results[0].memory.id == known.id
     assert not result.results[0].created
@@ -93,7 +93,7 @@ def test_a_memory_the_user_edited_is_left_alone_and_a_proposal_is_made(
     llm.facts = {"Lisbon": ["Lives in Lisbon"]}
     llm.supersede = [("Lisbon", "Berlin", "Moved to Lisbon.")]
 
-    result = services.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
+    result = remember.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
 
     assert result.actions == ["proposed"]
     assert "awaits your review" in result.note
@@ -117,7 +117,7 @@ def test_an_id_the_model_was_not_given_is_rejected(
     for rogue in ("m99", str(foreign.id)):
         llm.rogue_id = rogue
         Memory.objects.filter(owner=owner_dash.user, text="Lives in Lisbon").delete()
-        result = services.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
+        result = remember.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
         assert result.actions == ["added"]
         assert "not shown" in result.note
     foreign.refresh_from_db()
@@ -131,7 +131,7 @@ def test_an_llm_failure_stores_the_raw_text_and_says_so(
     owner_dash: Actor, llm: Brain, failure: str
 ) -> None:
     llm.mode = failure
-    result = services.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
+    result = remember.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
     (written,) = result.results
     assert written.created
     assert written.memory.text == "I moved from Berlin to Lisbon"
@@ -145,7 +145,7 @@ def test_an_llm_that_does_not_answer_in_time_does_not_lose_the_write(
 ) -> None:
     settings.LLM_TIMEOUT = 1
     brain.mode = "slow"
-    result = services.memory_remember(actor=owner_dash, text="I prefer window seats")
+    result = remember.memory_remember(actor=owner_dash, text="I prefer window seats")
     assert result.results[0].memory.metadata["needs_extraction"] is True
     assert "stored as given" in result.note
 
@@ -158,7 +158,7 @@ def test_an_unreachable_server_does_not_lose_the_write(
     settings.EXTRACTION_MODE = "openai"
     settings.LLM_BASE_URL = url  # closed: connection refused
     settings.LLM_API_KEY = "sk-test"
-    result = services.memory_remember(actor=owner_dash, text="I prefer window seats")
+    result = remember.memory_remember(actor=owner_dash, text="I prefer window seats")
     assert result.results[0].memory.metadata["needs_extraction"] is True
 
 
@@ -166,7 +166,7 @@ def test_the_real_openai_provider_sends_model_key_and_json_mode(
     owner_dash: Actor, stub_server: StubServer, brain: Brain
 ) -> None:
     brain.facts = {"tea": ["Prefers tea over coffee"]}
-    services.memory_remember(actor=owner_dash, text="I prefer tea over coffee")
+    remember.memory_remember(actor=owner_dash, text="I prefer tea over coffee")
     request = stub_server.requests[0]
     assert request["path"] == "/v1/chat/completions"
     assert request["auth"] == "Bearer sk-test"
@@ -175,7 +175,7 @@ def test_the_real_openai_provider_sends_model_key_and_json_mode(
 
 
 def test_no_facts_stores_nothing_and_says_so(owner_dash: Actor, llm: Brain) -> None:
-    result = services.memory_remember(actor=owner_dash, text="Hi there!")
+    result = remember.memory_remember(actor=owner_dash, text="Hi there!")
     assert result.results == []
     assert "nothing was stored" in result.note
     assert not Memory.objects.filter(owner=owner_dash.user).exists()
@@ -186,7 +186,7 @@ def test_deferred_extraction_runs_once_the_model_is_back(
 ) -> None:
     services.memory_create(actor=owner_dash, text="Lives in Berlin")
     llm.mode = "down"
-    raw = services.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
+    raw = remember.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
     raw_memory = raw.results[0].memory
     with pytest.raises(CommandError, match="Stopped"):
         call_command(
@@ -214,6 +214,6 @@ def test_a_missing_client_package_keeps_the_write_and_says_how_to_install_it(
     if importlib.util.find_spec("anthropic") is not None:
         pytest.skip("the anthropic extra is installed here")
     settings.EXTRACTION_MODE = "anthropic"
-    result = services.memory_remember(actor=owner_dash, text="I prefer window seats")
+    result = remember.memory_remember(actor=owner_dash, text="I prefer window seats")
     assert result.results[0].memory.metadata["needs_extraction"] is True
     assert "uv sync --extra anthropic" in result.note

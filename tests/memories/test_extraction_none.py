@@ -13,8 +13,8 @@ import pytest
 
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
-from memories import services
-from memories.errors import NotFound
+from contextlayer.errors import NotFound
+from memories import remember
 from memories.models import Memory
 from memories.selectors import memory_get
 
@@ -22,8 +22,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_same_sentence_twice_is_stored_once(owner_dash: Actor) -> None:
-    first = services.memory_remember(actor=owner_dash, text="I live in Lisbon.")
-    again = services.memory_remember(actor=owner_dash, text="  i live in   LISBON ")
+    first = remember.memory_remember(actor=owner_dash, text="I live in Lisbon.")
+    again = remember.memory_remember(actor=owner_dash, text="  i live in   LISBON ")
     assert first.extraction == again.extraction == "none"
     assert first.results[0].created and not again.results[0].created
     assert again.results[0].memory.id == first.results[0].memory.id
@@ -33,7 +33,7 @@ def test_the_same_sentence_twice_is_stored_once(owner_dash: Actor) -> None:
 
 
 def test_a_memory_without_categories_is_classified_locally(owner_dash: Actor) -> None:
-    memory = services.memory_remember(actor=owner_dash, text="I'm allergic to penicillin").results[
+    memory = remember.memory_remember(actor=owner_dash, text="I'm allergic to penicillin").results[
         0
     ]
     assert "health" in memory.memory.categories
@@ -44,7 +44,7 @@ def test_the_callers_categories_are_kept_and_marked_as_the_users_choice(
     owner_dash: Actor,
 ) -> None:
     memory = (
-        services.memory_remember(
+        remember.memory_remember(
             actor=owner_dash, text="I'm allergic to penicillin", categories=["travel"]
         )
         .results[0]
@@ -57,7 +57,7 @@ def test_the_callers_categories_are_kept_and_marked_as_the_users_choice(
 def test_classification_happens_before_another_app_can_read_the_memory(owner: User) -> None:
     writer = actor_for(owner, stdio_app(owner, "cursor"))  # all but the sensitive categories
     other = actor_for(owner, stdio_app(owner, "claude"))
-    result = services.memory_remember(actor=writer, text="I take sertraline for depression")
+    result = remember.memory_remember(actor=writer, text="I take sertraline for depression")
     memory = result.results[0].memory
     assert "health" in memory.categories
     with pytest.raises(NotFound):
@@ -120,9 +120,9 @@ def test_none_mode_attempts_no_network_connection(
         importlib.import_module("mem0.utils.factory")
         importlib.import_module("mem0.configs.prompts")
         assert sys.modules["mem0.memory.telemetry"].MEM0_TELEMETRY is False
-        services.memory_remember(actor=owner_dash, text="I prefer tea over coffee")
-        services.memory_remember(actor=owner_dash, text="My sister lives in Oslo")
-        services.memory_remember(actor=owner_dash, text="i prefer tea over coffee")
+        remember.memory_remember(actor=owner_dash, text="I prefer tea over coffee")
+        remember.memory_remember(actor=owner_dash, text="My sister lives in Oslo")
+        remember.memory_remember(actor=owner_dash, text="i prefer tea over coffee")
     finally:
         for name in [k for k in sys.modules if k == "mem0" or k.startswith("mem0.")]:
             del sys.modules[name]

@@ -176,7 +176,8 @@ def test_llm_extractor_sends_each_conversations_new_messages_through_memory_reme
     """The extraction engine is stood in for: the import's contract is one transcript of the
     conversation's not-yet-imported messages per call, with provenance."""
     from memories import imports
-    from memories.services import RememberResult, memory_create
+    from memories.remember import RememberResult
+    from memories.services import memory_create
 
     settings.EXTRACTION_MODE = "anthropic"  # type: ignore[attr-defined]
     calls: list[dict[str, object]] = []

@@ -23,7 +23,7 @@ from django.urls import reverse
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
 from bench.backfill import make_claude_export
-from memories.imports import import_prepare, import_run_start
+from memories.import_runs import import_prepare, import_run_start
 from memories.models import ImportedConversation, ImportRun, Memory
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,8 +5,8 @@ import uuid
 import pytest
 
 from accounts.actors import Actor
+from contextlayer.errors import NotFound
 from memories import services
-from memories.errors import NotFound
 from memories.selectors import memory_get, memory_list, memory_search, memory_versions
 
 pytestmark = pytest.mark.django_db

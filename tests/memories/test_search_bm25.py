@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
+from contextlayer.errors import DomainError
 from memories import search, services
-from memories.errors import DomainError
 from memories.selectors import memory_get
 from memories.visibility import visible_sql
 

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
+from contextlayer.errors import Conflict
 from memories import search, search_index, services
 from memories.embeddings import get_embedder
 from memories.erasure import user_erase
-from memories.errors import Conflict
 from memories.maintenance import reembed_all
 from memories.models import Memory, SearchStats
 from memories.visibility import visible_sql

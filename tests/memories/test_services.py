@@ -5,8 +5,8 @@ from django.db import connection
 
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import SCOPE_READ, ConnectedApp, User
+from contextlayer.errors import AppPaused, InvalidInput, ScopeRequired
 from memories import services
-from memories.errors import AppPaused, InvalidInput, ScopeRequired
 from memories.models import AccessEvent, Memory, MemoryState, MemoryTombstone, MemoryVersion
 from memories.selectors import (
     MemoryFilters,

@@ -157,7 +157,7 @@ def test_a_crafted_export_with_worst_case_versions_imports_and_its_page_answers(
 def test_an_export_whose_version_is_longer_than_a_memory_may_be_is_refused(
     owner_dash: Actor, tmp_path: Path
 ) -> None:
-    from memories.errors import InvalidInput
+    from contextlayer.errors import InvalidInput
 
     path = tmp_path / "export.json"
     too_long = "a" * (settings.MEMORY_MAX_CHARS + 1)

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
+from contextlayer.errors import DomainError
 from memories import services
-from memories.errors import DomainError
 from memories.models import Memory
 from memories.selectors import memory_get, memory_list, memory_search, memory_versions
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import ConnectedApp, User
-from memories.imports import import_prepare
+from memories.import_runs import import_prepare
 from memories.models import ImportRun
 from tests.memories.exports import claude_export
 
@@ -84,7 +84,7 @@ def _status(sock: socket.socket) -> tuple[int, bytes]:
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize(
     ("kind", "expected"),
-    [("read-only", 403), ("paused", 403), ("write app", 404), ("no credential", 401)],
+    [("read-only", 403), ("paused", 403), ("write app", 403), ("no credential", 401)],
 )
 def test_a_caller_that_may_not_import_is_refused_before_its_upload_is_read(
     server_url: str, owner: User, uploads: Path, kind: str, expected: int
@@ -124,12 +124,12 @@ def test_an_upload_refused_by_the_view_leaves_no_file(
 def test_an_upload_that_fails_for_any_reason_is_deleted(
     owner: User, uploads: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memories import imports
+    from memories import import_runs
 
     def broken(**kwargs: Any) -> None:
         raise RuntimeError("the estimate crashed")
 
-    monkeypatch.setattr(imports, "import_estimate", broken)
+    monkeypatch.setattr(import_runs, "import_estimate", broken)
     browser = Client(raise_request_exception=False)
     browser.force_login(owner)
     response = browser.post("/import/", {"file": SimpleUploadedFile("conversations.json", EXPORT)})

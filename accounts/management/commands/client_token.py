@@ -5,22 +5,23 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
+from accounts.actors import owner_actor
 from accounts.client_tokens import (
     client_token_create,
     client_token_list,
     client_token_revoke,
 )
-from accounts.models import User
-from accounts.selectors import grant_preview
-from memories.errors import DomainError
+from accounts.management.base import UserCommand
+from accounts.models import ConnectedApp, User
+from memories.grants import grant_preview
 
 DEFAULT_EXPIRY_DAYS = 90
 
 
-class Command(BaseCommand):
+class Command(UserCommand):
     help = "Create, list or revoke a user's client tokens (Authorization: Bearer for /mcp)."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -58,13 +59,8 @@ class Command(BaseCommand):
         revoke.add_argument("token", help="The token's id or its prefix (clt_xxxxxxxx).")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        user = User.objects.filter(email__iexact=opts["user"].strip()).first()
-        if user is None:
-            raise CommandError(f"No user with the email {opts['user']!r}.")
-        try:
-            getattr(self, f"_{opts['action']}")(user, opts)
-        except DomainError as exc:
-            raise CommandError(exc.message) from None
+        user = self.user_by_email(opts["user"])
+        getattr(self, f"_{opts['action']}")(user, opts)
 
     def _create(self, user: User, opts: dict[str, Any]) -> None:
         days = opts["expires_days"]
@@ -107,5 +103,6 @@ class Command(BaseCommand):
             )
 
     def _revoke(self, user: User, opts: dict[str, Any]) -> None:
-        token = client_token_revoke(user=user, token=opts["token"])
+        actor = owner_actor(user, ConnectedApp.CLI, operator="manage.py client_token")
+        token = client_token_revoke(actor=actor, token=opts["token"])
         self.stdout.write(f"Revoked token {token.pk} ({token.prefix}…) {token.name!r}.")

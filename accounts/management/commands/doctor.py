@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from accounts.doctor import FAIL, OK, run_checks
+from accounts.doctor import run_checks
+from accounts.doctor_report import FAIL, OK
 
 
 class Command(BaseCommand):

@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import anyio
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from accounts.actors import Actor, actor_for, stdio_app, touch_app
-from accounts.models import ConnectedApp, User
+from accounts.management.base import UserCommand
+from accounts.models import ConnectedApp
+from contextlayer.errors import DomainError
 from mcpbridge.server import build_server, current_actor
-from memories.errors import DomainError
 
 
 @contextlib.contextmanager
@@ -50,7 +51,7 @@ def stdio_actor_source(user_id: int, app_id: int) -> Any:
     return source
 
 
-class Command(BaseCommand):
+class Command(UserCommand):
     help = "Serve MCP over stdio for one user (Claude Desktop, Claude Code, other local clients)."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -65,10 +66,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         with _stdout_to_stderr():
-            email = opts["user"].strip()
-            user = User.objects.filter(email__iexact=email, is_active=True).first()
-            if user is None:
-                raise CommandError(f"No active user with the email {email!r}; not serving.")
+            user = self.user_by_email(opts["user"], active_only=True)
             name = opts["app"].strip()
             if not name or len(name) > 120:
                 raise CommandError("--app must be 1 to 120 characters.")

@@ -5,18 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from accounts.actors import owner_actor
+from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
-from memories.errors import DomainError, LLMNotConfigured
+from contextlayer.errors import LLMNotConfigured
 from memories.imports import EXTRACTORS, Estimate, import_estimate, import_execute
 from memories.ingest.detect import load_export
 from memories.ingest.types import SOURCES
-from memories.management.cli import progress_bar, user_by_email
+from memories.management.progress import progress_bar
 
 
-class Command(BaseCommand):
+class Command(UserCommand):
     help = (
         "Import an export (.zip, unzipped folder or conversations.json). Without --yes only "
         "shows what would be imported and what it would cost."
@@ -42,7 +43,7 @@ class Command(BaseCommand):
         parser.add_argument("--yes", action="store_true", help="Import (otherwise a dry run).")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        user = user_by_email(opts["user"])
+        user = self.user_by_email(opts["user"])
         actor = owner_actor(user, ConnectedApp.CLI, operator="manage.py backfill")
         try:
             export = load_export(Path(opts["path"]), opts["source"])
@@ -53,8 +54,6 @@ class Command(BaseCommand):
             raise CommandError(
                 "--extractor llm needs an LLM: set EXTRACTION_MODE (anthropic, openai or ollama)."
             ) from None
-        except DomainError as exc:
-            raise CommandError(exc.message) from None
         self.stdout.write(
             f"{estimate.source} export: {estimate.conversations} conversations, "
             f"{estimate.messages} messages ({estimate.user_messages} from the user)"
@@ -67,16 +66,13 @@ class Command(BaseCommand):
         if not opts["yes"]:
             self.stdout.write("Dry run: nothing was imported. Add --yes to import.")
             return
-        try:
-            run = import_execute(
-                actor=actor,
-                export=export,
-                extractor=opts["extractor"],
-                limit=opts["limit"],
-                progress=progress_bar(self.stderr, "importing"),
-            )
-        except DomainError as exc:
-            raise CommandError(exc.message) from None
+        run = import_execute(
+            actor=actor,
+            export=export,
+            extractor=opts["extractor"],
+            limit=opts["limit"],
+            progress=progress_bar(self.stderr, "importing"),
+        )
         self.stderr.write("")
         self.stdout.write(
             f"Imported {run.conversations_imported}, skipped {run.conversations_skipped} as "

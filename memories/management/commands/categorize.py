@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandParser
 
 from accounts.actors import owner_actor
-from accounts.models import ConnectedApp, User
+from accounts.management.base import UserCommand
+from accounts.models import ConnectedApp
 from memories.management.progress import progress_bar
 from memories.user_categories import memory_recategorize
 
 
-class Command(BaseCommand):
+class Command(UserCommand):
     help = (
         "Classify a user's uncategorised memories (or, with --all, every memory whose categories "
         "the user did not set) with the local model; shows progress."
@@ -28,9 +29,7 @@ class Command(BaseCommand):
         parser.add_argument("--batch", type=int, default=256, help="Memories per batch.")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        user = User.objects.filter(email__iexact=opts["user"]).first()
-        if user is None:
-            raise CommandError(f"No user with email {opts['user']!r}.")
+        user = self.user_by_email(opts["user"])
         # The cli door: the change is audited like any other write.
         actor = owner_actor(user, ConnectedApp.CLI)
         changed = memory_recategorize(

@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from accounts.actors import owner_actor
+from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
 from memories.erasure import receipt_as_dict, user_erase
-from memories.management.cli import user_by_email
 
 
-class Command(BaseCommand):
+class Command(UserCommand):
     help = (
         "Remove every memory, version, embedding, import manifest, access event, connected app, "
         "grant and token of a user; print the erasure receipt (no personal data)."
@@ -29,7 +29,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        user = user_by_email(opts["user"])
+        user = self.user_by_email(opts["user"])
         if not opts["yes"]:
             raise CommandError("Erasing cannot be undone: add --yes to confirm.")
         actor = owner_actor(user, ConnectedApp.CLI, operator="manage.py erase")

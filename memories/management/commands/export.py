@@ -7,15 +7,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 
 from accounts.actors import owner_actor
+from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
 from memories.export import export_build, export_markdown
-from memories.management.cli import user_by_email
 
 
-class Command(BaseCommand):
+class Command(UserCommand):
     help = "Export memories, versions, connected apps and the access log of a user."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -27,7 +27,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         actor = owner_actor(
-            user_by_email(opts["user"]), ConnectedApp.CLI, operator="manage.py export"
+            self.user_by_email(opts["user"]), ConnectedApp.CLI, operator="manage.py export"
         )
         if opts["format"] == "json":
             text = json.dumps(export_build(actor=actor), ensure_ascii=False, indent=2) + "\n"

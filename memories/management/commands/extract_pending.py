@@ -5,15 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from accounts.actors import owner_actor
-from accounts.models import ConnectedApp, User
+from accounts.management.base import UserCommand
+from accounts.models import ConnectedApp
 from memories.extraction.deferred import memory_extract_pending
 from memories.management.progress import progress_bar
 
 
-class Command(BaseCommand):
+class Command(UserCommand):
     help = "Extract facts from a user's memories stored raw while the LLM was unavailable."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -23,9 +24,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         if settings.EXTRACTION_MODE == "none":
             raise CommandError("EXTRACTION_MODE is none: there is no model to extract with.")
-        user = User.objects.filter(email__iexact=opts["user"]).first()
-        if user is None:
-            raise CommandError(f"No user with email {opts['user']!r}.")
+        user = self.user_by_email(opts["user"])
         report = memory_extract_pending(
             actor=owner_actor(user, ConnectedApp.CLI),
             limit=opts["limit"],

@@ -9,15 +9,16 @@ from urllib.parse import quote, urlencode
 from allauth.account.decorators import reauthentication_required
 from django.conf import settings
 from django.contrib.auth import logout
-from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from accounts.actors import owner_actor
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.models import ConnectedApp
+from contextlayer.errors import DomainError, LLMNotConfigured
 from memories.erasure import (
     ERASE_PHRASE,
     receipt_as_dict,
@@ -26,16 +27,9 @@ from memories.erasure import (
     receipts_of,
     user_erase,
 )
-from memories.errors import DomainError, LLMNotConfigured, NotFound
 from memories.export import export_build, export_markdown
-from memories.imports import (
-    APP_NAMES,
-    import_prepare,
-    import_run_get,
-    import_run_list,
-    import_run_start,
-    llm_configured,
-)
+from memories.import_runs import import_prepare, import_run_get, import_run_list, import_run_start
+from memories.imports import llm_configured
 from memories.ingest.types import SOURCES
 from memories.models import ErasureReceipt, ImportRun
 from memories.presentation import door_label
@@ -43,13 +37,9 @@ from memories.uploads import LimitedUploadHandler, keep_upload
 from memories.views.memories import CHANGED
 
 
-def _actor(request: HttpRequest):  # type: ignore[no-untyped-def]
-    return owner_actor(request.user)  # type: ignore[arg-type]
-
-
-@login_required
+@dashboard_view
 @csrf_exempt  # the upload handler must be set before CSRF reads the body; checked just below
-def import_page(request: HttpRequest) -> HttpResponse:
+def import_page(request: DashboardRequest) -> HttpResponse:
     handler = LimitedUploadHandler(request)
     if request.method == "POST":
         request.upload_handlers = [handler]
@@ -58,8 +48,8 @@ def import_page(request: HttpRequest) -> HttpResponse:
 
 @csrf_protect
 @require_http_methods(["GET", "POST"])
-def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpResponse:
-    actor = _actor(request)
+def _import_page(request: DashboardRequest, handler: LimitedUploadHandler) -> HttpResponse:
+    actor = actor_for_request(request)
     context: dict[str, object] = {
         "runs": import_run_list(actor=actor),
         "sources": SOURCES,
@@ -96,22 +86,15 @@ def _import_page(request: HttpRequest, handler: LimitedUploadHandler) -> HttpRes
     return redirect("memories:import_run", run_id=run.pk)
 
 
-def _own_run(request: HttpRequest, run_id: str) -> ImportRun:
-    try:
-        return import_run_get(actor=_actor(request), run_id=run_id)
-    except NotFound:
-        raise Http404 from None
-
-
-@login_required
-def import_run_page(request: HttpRequest, run_id: str) -> HttpResponse:
-    run = _own_run(request, run_id)
+@dashboard_view
+def import_run_page(request: DashboardRequest, run_id: str) -> HttpResponse:
+    run = import_run_get(actor=actor_for_request(request), run_id=run_id)
     template = "memories/import_run.html"
-    htmx = request.htmx  # type: ignore[attr-defined]
+    htmx = request.htmx
     if htmx:
         template += "#progress"
     # The memories an import brought in carry its source's import app as their origin.
-    app = APP_NAMES.get(run.source, "")
+    app = ConnectedApp.IMPORT_NAMES.get(run.source, "")
     imported = "/?" + urlencode({"app": app, "state": "all"}) if app else ""
     context = {
         "run": run,
@@ -126,22 +109,19 @@ def import_run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     return response
 
 
-@login_required
 @require_POST
-def import_start(request: HttpRequest, run_id: str) -> HttpResponse:
-    try:
-        run = import_run_start(actor=_actor(request), run_id=run_id)
-    except NotFound:
-        raise Http404 from None
+@dashboard_view
+def import_start(request: DashboardRequest, run_id: str) -> HttpResponse:
+    run = import_run_start(actor=actor_for_request(request), run_id=run_id)
     return redirect("memories:import_run", run_id=run.pk)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
-def export_page(request: HttpRequest) -> HttpResponse:
+@dashboard_view
+def export_page(request: DashboardRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "memories/export.html")
-    actor = _actor(request)
+    actor = actor_for_request(request)
     stamp = timezone.now().strftime("%Y%m%d-%H%M")
     if request.POST.get("format") == "markdown":
         response = HttpResponse(export_markdown(actor=actor), content_type="text/markdown")
@@ -154,13 +134,13 @@ def export_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
+@dashboard_view
 @reauthentication_required(allow_get=True)  # a session alone cannot erase or delete the account
-def erase_page(request: HttpRequest) -> HttpResponse:
+def erase_page(request: DashboardRequest) -> HttpResponse:
     context: dict[str, object] = {
         "phrase": ERASE_PHRASE,
-        "receipts": receipts_of(request.user),  # type: ignore[arg-type]
+        "receipts": receipts_of(request.user),
     }
     if request.method == "GET":
         return render(request, "memories/erase.html", context)
@@ -168,26 +148,23 @@ def erase_page(request: HttpRequest) -> HttpResponse:
         context["error"] = f"Type “{ERASE_PHRASE}” to confirm."
         return render(request, "memories/erase.html", context, status=400)
     delete_account = request.POST.get("delete_account") == "on"
-    receipt = user_erase(actor=_actor(request), delete_account=delete_account)
+    receipt = user_erase(actor=actor_for_request(request), delete_account=delete_account)
     if delete_account:
         logout(request)
     return _receipt_page(request, receipt, just_erased=True)
 
 
-@login_required
 @require_GET
-def erase_receipt_page(request: HttpRequest, receipt_id: uuid.UUID) -> HttpResponse:
+@dashboard_view
+def erase_receipt_page(request: DashboardRequest, receipt_id: uuid.UUID) -> HttpResponse:
     """An earlier erasure's receipt, found again by the signed-in user (it has no foreign key to
     them: it is looked up by the keyed hash of their id)."""
-    try:
-        receipt = receipt_of(request.user, receipt_id)  # type: ignore[arg-type]
-    except NotFound:
-        raise Http404 from None
+    receipt = receipt_of(request.user, receipt_id)
     return _receipt_page(request, receipt, just_erased=False)
 
 
 def _receipt_page(
-    request: HttpRequest, receipt: ErasureReceipt, *, just_erased: bool
+    request: DashboardRequest, receipt: ErasureReceipt, *, just_erased: bool
 ) -> HttpResponse:
     """Readable, and downloadable as the JSON the API returns. The download is a data: URL in the
     page, so it works after an account deletion too, when no signed-in request could fetch it."""

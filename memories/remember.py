@@ -1,25 +1,28 @@
-"""`memory_remember` in the LLM modes: extract facts, reconcile them, apply all in one
-transaction. The model is called before the transaction opens, so no lock is held while it thinks
-and reads are never blocked; when it fails, the raw text is stored and marked for later."""
+"""`memory_remember`, the one "remember this" path of every door, and the application of a
+model's decisions. It sits above the service layer (it orchestrates `memory_create`,
+`memory_supersede` and `proposal_create`), so `services.py` never imports it back.
+
+LLM modes extract facts, reconcile them and apply all in one transaction. The model is called
+before the transaction opens, so no lock is held while it thinks and reads are never blocked;
+when it fails, the raw text is stored and marked for later."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 
-from accounts.actors import Actor
+from accounts.actors import Actor, require
 from accounts.models import SCOPE_WRITE
-from memories.errors import Conflict
+from contextlayer.errors import Conflict, UserEdited
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.extraction.reconcile import SKIP, SUPERSEDE, Decision, decide, gather
 from memories.proposals import proposal_create
 from memories.services import (
-    RememberResult,
-    UserEdited,
     WriteResult,
     clean_categories,
     memory_create,
@@ -27,10 +30,46 @@ from memories.services import (
     readback_note,
 )
 from memories.text import clean_text
-from memories.visibility import check_write_categories, require
+from memories.visibility import check_write_categories
 
 
-def remember_with_llm(
+@dataclass(frozen=True)
+class RememberResult:
+    """What an "add" from a front door did: the memories written or matched, and how."""
+
+    results: list[WriteResult]
+    extraction: str  # "none": stored as given; LLM modes say what they did
+    note: str = ""  # a sentence for the caller, e.g. "already known" or "LLM unavailable"
+    # Per result in LLM modes: added / skipped / superseded / proposed / stored_raw.
+    actions: list[str] = field(default_factory=list)
+
+
+def memory_remember(
+    *,
+    actor: Actor,
+    text: str,
+    categories: Iterable[str] | None = None,
+    provenance: dict[str, Any] | None = None,
+) -> RememberResult:
+    """The entry point for "remember this" from any door (MCP add_memory, API, dashboard).
+
+    EXTRACTION_MODE=none: the text is stored as given (classified locally when no category is
+    given); an identical active memory is returned instead of a second row. LLM modes: the model
+    extracts short facts and each is reconciled (add / skip / supersede) against the user's most
+    similar memories; if the model fails, the raw text is stored and marked for later extraction.
+    """
+    if settings.EXTRACTION_MODE != "none":
+        return _remember_with_llm(
+            actor=actor, text=text, categories=categories, provenance=provenance
+        )
+    result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
+    note = "" if result.created else "An identical memory already exists; it was returned."
+    note = " ".join(filter(None, [note, readback_note(actor, [result.memory])]))
+    action = "added" if result.created else "skipped"
+    return RememberResult(results=[result], extraction="none", note=note, actions=[action])
+
+
+def _remember_with_llm(
     *,
     actor: Actor,
     text: str,

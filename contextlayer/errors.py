@@ -1,4 +1,6 @@
-"""Domain errors; each front door maps them to its own idiom (HTTP status, tool error, ...)."""
+"""Domain errors, shared by every app; each front door maps them to its own idiom once (HTTP
+status, tool error, Http404, CommandError). They live in the project package so that `accounts`
+and `contextlayer` need not import `memories` for them."""
 
 from __future__ import annotations
 
@@ -47,6 +49,10 @@ class AppPaused(DomainError):
 
 class Conflict(DomainError):
     code = "conflict"
+
+
+class UserEdited(Conflict):
+    """The memory was edited by hand: a model may only propose a change to it."""
 
 
 class OwnerOnly(DomainError):

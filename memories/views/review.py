@@ -6,34 +6,28 @@ POSTs (CSRF-protected); with htmx only the proposal's row is swapped out.
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.actors import owner_actor
-from memories.errors import NotFound
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
 from memories.proposals import proposal_accept, proposal_decline, proposal_list
 
 
 @require_GET
-@login_required
-def review(request: HttpRequest) -> HttpResponse:
-    actor = owner_actor(request.user)  # type: ignore[arg-type]
-    return render(request, "memories/review.html", {"proposals": proposal_list(actor=actor)})
+@dashboard_view
+def review(request: DashboardRequest) -> HttpResponse:
+    proposals = proposal_list(actor=actor_for_request(request))
+    return render(request, "memories/review.html", {"proposals": proposals})
 
 
 @require_POST
-@login_required
-def decide(request: HttpRequest, proposal_id: int, decision: str) -> HttpResponse:
-    actor = owner_actor(request.user)  # type: ignore[arg-type]
+@dashboard_view
+def decide(request: DashboardRequest, proposal_id: int, decision: str) -> HttpResponse:
     action = {"accept": proposal_accept, "decline": proposal_decline}.get(decision)
     if action is None:
         raise Http404
-    try:
-        proposal = action(actor=actor, proposal_id=proposal_id)
-    except NotFound:
-        raise Http404 from None
-    if getattr(request, "htmx", False):
+    proposal = action(actor=actor_for_request(request), proposal_id=proposal_id)
+    if request.htmx:
         return render(request, "memories/review.html#decided", {"proposal": proposal})
     return redirect("review:list")

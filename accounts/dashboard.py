@@ -1,0 +1,47 @@
+"""What every dashboard page shares, in both apps: a signed-in owner, a typed request, and domain
+errors mapped to HTTP once (another user's or a missing object is a 404, never a 403)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django_htmx.middleware import HtmxDetails
+
+from accounts.actors import Actor, owner_actor
+from accounts.models import User
+from contextlayer.errors import AppPaused, NotFound, OwnerOnly, ScopeRequired
+
+View = Callable[..., HttpResponse]
+
+
+class DashboardRequest(HttpRequest):
+    """A request that passed `dashboard_view`: a signed-in user, and django-htmx's details."""
+
+    user: User  # type: ignore[assignment]  # narrowed by login_required
+    htmx: HtmxDetails
+
+
+def dashboard_view(view: View) -> View:
+    """Signed-in only; domain errors a view does not handle itself become HTTP answers."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound as err:
+            raise Http404(err.message) from None
+        except (ScopeRequired, AppPaused, OwnerOnly) as err:
+            raise PermissionDenied(err.message) from None
+
+    return wrapper
+
+
+def actor_for_request(request: DashboardRequest) -> Actor:
+    """The signed-in owner acting through the dashboard door."""
+    return owner_actor(request.user)

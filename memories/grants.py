@@ -1,0 +1,175 @@
+"""What a grant lets an app see, counted over the owner's memories: category counts, the sentence
+on the consent and Edit pages, and the apps page's rows (each app with the memories it read and
+wrote, from the access log). They read memories, so they live in this app, not in accounts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, Q
+
+from accounts.actors import Actor, actor_for, require_owner
+from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
+from accounts.oauth_clients import key_origins, return_label
+from accounts.services import MANAGED_KINDS, Grant
+from memories.models import AccessEvent, Memory, MemoryState
+from memories.visibility import hidden_categories, visible_q
+
+SCOPE_WORDS = {SCOPE_READ: "read", SCOPE_WRITE: "add and change", SCOPE_DELETE: "delete"}
+
+
+def _shareable(user: User) -> Any:
+    """Memories an app could ever see: active and current (private ones are counted apart)."""
+    return Memory.objects.filter(owner=user, state=MemoryState.ACTIVE, superseded_by__isnull=True)
+
+
+def category_counts(user: User) -> dict[str, int]:
+    """How many shareable, non-private memories each category holds ("" = no category)."""
+    sql = f"""
+        SELECT coalesce(c.slug, ''), count(*)
+        FROM {Memory._meta.db_table} m
+        LEFT JOIN LATERAL unnest(m.categories) AS c(slug) ON true
+        WHERE m.owner_id = %(owner)s AND m.state = %(active)s
+          AND m.superseded_by_id IS NULL AND NOT m.is_private
+        GROUP BY 1
+    """  # noqa: S608 - the only interpolation is our own table name
+    with connection.cursor() as cur:
+        cur.execute(sql, {"owner": user.pk, "active": MemoryState.ACTIVE})
+        return {slug: n for slug, n in cur.fetchall()}
+
+
+def _names(slugs: list[str]) -> str:
+    words = [s.replace("-", " ").capitalize() for s in slugs]
+    if len(words) > 3:
+        words = [*words[:3], f"{len(words) - 3} more"]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _stay(n: int) -> str:
+    return "stays" if n == 1 else "stay"
+
+
+def _memories(n: int) -> str:
+    return f"{n} {'memory' if n == 1 else 'memories'}"
+
+
+@dataclass(frozen=True)
+class GrantPreview:
+    """What a grant shares, counted with the one visibility rule."""
+
+    visible: int
+    total: int
+    private: int
+    in_hidden_categories: int
+    hidden_names: list[str] = field(default_factory=list)  # hidden categories holding memories
+    uncategorised_hidden: int = 0
+    sees_all: bool = False  # nothing is hidden by the grant (private memories aside)
+    hidden: list[str] = field(default_factory=list)  # every category the grant hides
+
+    @property
+    def sentence(self) -> str:
+        """ "It will see 212 memories; 9 in Health and Finance stay hidden." """
+        parts = [f"It will see {_memories(self.visible)}"]
+        if self.in_hidden_categories:
+            n = self.in_hidden_categories
+            parts.append(f"{n} in {_names(self.hidden_names)} {_stay(n)} hidden")
+        if self.uncategorised_hidden:
+            n = self.uncategorised_hidden
+            parts.append(f"{n} without a category {_stay(n)} hidden")
+        if self.private:
+            n = self.private
+            parts.append(f"{n} you marked private {'is' if n == 1 else 'are'} never shared")
+        return "; ".join(parts) + "."
+
+
+def grant_preview(
+    user: User, grant_or_app: Grant | ConnectedApp, counts: dict[str, int] | None = None
+) -> GrantPreview:
+    """Count what an app with this grant sees, through `visible_q` itself: a proposed grant is put
+    on an unsaved app (pk 0 matches no hidden-from list and no memory it wrote)."""
+    if isinstance(grant_or_app, ConnectedApp):
+        app = grant_or_app
+    else:
+        app = ConnectedApp(pk=0, owner=user, kind=ConnectedApp.Kind.OAUTH, name="preview")
+        grant_or_app.apply_to(app)
+    hidden = hidden_categories(app)
+    actor = actor_for(user, app, [SCOPE_READ])
+    in_hidden = Q(is_private=False, categories__overlap=hidden) if hidden else Q(pk__in=[])
+    uncategorised = (
+        Q(pk__in=[]) if app.sees_uncategorised else Q(is_private=False, categories__len=0)
+    )
+    agg = _shareable(user).aggregate(
+        total=Count("id"),
+        visible=Count("id", filter=visible_q(actor)),
+        private=Count("id", filter=Q(is_private=True)),
+        in_hidden=Count("id", filter=in_hidden),
+        uncategorised=Count("id", filter=uncategorised),
+    )
+    counts = category_counts(user) if counts is None else counts
+    holding = sorted((c for c in hidden if counts.get(c)), key=lambda c: (-counts[c], c))
+    return GrantPreview(
+        visible=agg["visible"],
+        total=agg["total"],
+        private=agg["private"],
+        in_hidden_categories=agg["in_hidden"],
+        hidden_names=holding,
+        uncategorised_hidden=agg["uncategorised"],
+        sees_all=not hidden and app.sees_uncategorised,
+        hidden=hidden,
+    )
+
+
+@dataclass(frozen=True)
+class AppRow:
+    app: ConnectedApp
+    memories_read: int
+    memories_written: int
+    preview: GrantPreview | None = None
+    returns_to: str = ""
+    may: list[str] = field(default_factory=list)  # the scopes, in words
+
+
+def _distinct_counts(owner_id: int) -> dict[tuple[int, str], int]:
+    """Distinct memories each app read and wrote, in one query over the access log."""
+    sql = f"""
+        SELECT e.app_id,
+               CASE WHEN e.action = ANY(%(reads)s) THEN 'r' ELSE 'w' END AS kind,
+               count(DISTINCT m.id)
+        FROM {AccessEvent._meta.db_table} e, unnest(e.memory_ids) AS m(id)
+        WHERE e.owner_id = %(owner)s AND e.app_id IS NOT NULL
+          AND e.action = ANY(%(actions)s)
+        GROUP BY 1, 2
+    """  # noqa: S608 - the only interpolation is our own table name
+    params: dict[str, Any] = {
+        "owner": owner_id,
+        "reads": [str(a) for a in AccessEvent.READS],
+        "actions": [str(a) for a in (*AccessEvent.READS, *AccessEvent.AUTHORED)],
+    }
+    with connection.cursor() as cur:
+        cur.execute(sql, params)
+        return {(app_id, kind): n for app_id, kind, n in cur.fetchall()}
+
+
+def connected_app_list(*, actor: Actor) -> list[AppRow]:
+    """Every live app that holds a grant, a client token or a stdio door, newest first."""
+    require_owner(actor)
+    apps = list(
+        ConnectedApp.objects.filter(
+            owner=actor.user, kind__in=MANAGED_KINDS, revoked_at=None
+        ).order_by("-created_at")
+    )
+    counts = _distinct_counts(actor.user.pk)
+    per_category = category_counts(actor.user)
+    return [
+        AppRow(
+            app=app,
+            memories_read=counts.get((app.pk, "r"), 0),
+            memories_written=counts.get((app.pk, "w"), 0),
+            preview=grant_preview(actor.user, app, per_category),
+            returns_to=", ".join(return_label(o) for o in key_origins(app.oauth_client_key)),
+            may=[SCOPE_WORDS.get(s, s) for s in app.scopes],
+        )
+        for app in apps
+    ]

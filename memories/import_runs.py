@@ -1,0 +1,104 @@
+"""The life of a dashboard or API import run, apart from the import engine (`memories.imports`):
+an upload is prepared (read, estimated, kept), started once (queued for the background worker,
+`memories.tasks.run_import`, which runs the engine), looked at while it runs, and listed. The
+engine never imports this module or the task, so the two stay out of each other's way."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from accounts.actors import Actor, require_owner
+from accounts.models import SCOPE_WRITE
+from contextlayer.errors import NotFound
+from memories.imports import import_estimate, import_run_create, resolve_extractor
+from memories.ingest.detect import load_export
+from memories.models import ImportRun
+from memories.tasks import run_import
+
+
+def import_prepare(
+    *,
+    actor: Actor,
+    path: Path,
+    filename: str = "",
+    source: str = "auto",
+    extractor: str = "auto",
+    limit: int | None = None,
+) -> ImportRun:
+    """Read and estimate an upload kept at a server-chosen `path`; the run waits, pending, for
+    `import_run_start`. The file becomes the run's or is deleted: whatever refuses it (the
+    caller's permission, the parser, a crash) deletes it before the error is raised. Errors name
+    the user's `filename`, never the server's copy."""
+    try:
+        require_owner(actor, SCOPE_WRITE)  # only the owner's own doors import
+        mode = resolve_extractor(extractor)
+        export = load_export(path, source, name=Path(filename).name or None)
+        estimate = import_estimate(export=export, extractor=mode, limit=limit)
+        return import_run_create(
+            actor=actor,
+            source=export.source,
+            extractor=estimate.extractor,
+            filename=Path(filename).name,
+            limit=limit,
+            estimate=estimate,
+            upload_path=str(path),
+        )
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
+def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
+    """Queue a pending run for the background worker, once, or resume an interrupted one.
+
+    A run that is really progressing is left alone: the claim is one conditional UPDATE, so two
+    clicks (or two workers) cannot queue it twice. Resuming is safe because conversations already
+    imported are recognised and skipped (ImportedConversation), so nothing is doubled.
+    """
+    run = import_run_get(actor=actor, run_id=run_id)
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
+    # The same rule as ImportRun.interrupted, in SQL.
+    claimable = Q(status=ImportRun.Status.PENDING) | Q(
+        status=ImportRun.Status.RUNNING, last_sign__lt=stale
+    )
+    with transaction.atomic():
+        claimed = (
+            ImportRun.objects.alias(last_sign=Coalesce("heartbeat_at", "started_at", "created_at"))
+            .filter(claimable, pk=run.pk, owner=actor.user)
+            .exclude(upload_path="")
+            .update(
+                status=ImportRun.Status.RUNNING,
+                heartbeat_at=now,
+                conversations_total=run.estimate.get("conversations")
+                or run.estimate.get("memories", 0),
+            )
+        )
+        if claimed:
+            transaction.on_commit(lambda: run_import.enqueue(str(run.pk)))
+    run.refresh_from_db()
+    return run
+
+
+def import_run_get(*, actor: Actor, run_id: object) -> ImportRun:
+    """One of the actor's own runs; another user's run is NotFound, like a missing one."""
+    require_owner(actor)
+    try:
+        run = ImportRun.objects.filter(owner=actor.user, pk=str(run_id)).first()
+    except Exception:  # malformed uuid
+        run = None
+    if run is None:
+        raise NotFound("import")
+    return run
+
+
+def import_run_list(*, actor: Actor, limit: int = 20) -> list[ImportRun]:
+    require_owner(actor)
+    return list(ImportRun.objects.filter(owner=actor.user).order_by("-created_at")[:limit])
