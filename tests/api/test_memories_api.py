@@ -15,6 +15,7 @@ from memories import search, selectors
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.services import memory_create
 from tests.api.conftest import TokenFactory
+from tests.memories.fake_llm import Brain
 
 API = "/api/v1/memories"
 
@@ -58,6 +59,38 @@ def test_create_returns_201_then_200_with_the_same_memory_for_identical_text(
     assert again.json()["created"] is False
     assert again.json()["memory"]["id"] == body["memory"]["id"]
     assert Memory.objects.filter(owner=owner).count() == 1
+
+
+def test_when_the_model_finds_nothing_worth_remembering_the_answer_is_200_with_a_note(
+    owner_api: Client, owner: User, fake_provider: Brain
+) -> None:
+    fake_provider.facts = {"Lisbon": ["Lives in Lisbon"]}
+    response = owner_api.post(
+        API, {"text": "Thanks, that was helpful!"}, content_type="application/json"
+    )
+    assert response.status_code == 200
+    assert response.json() == {
+        "memory": None,
+        "memories": [],
+        "created": False,
+        "note": "The model found no lasting fact in this text, so nothing was stored.",
+    }
+    assert not Memory.objects.filter(owner=owner).exists()
+
+
+def test_every_fact_the_model_extracts_is_in_the_answer_not_only_the_first(
+    owner_api: Client, owner: User, fake_provider: Brain
+) -> None:
+    fake_provider.facts = {"Lisbon": ["Lives in Lisbon", "Works from home"]}
+    response = owner_api.post(
+        API, {"text": "I moved to Lisbon and work from home now"}, content_type="application/json"
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert [m["text"] for m in body["memories"]] == ["Lives in Lisbon", "Works from home"]
+    assert body["memory"] == body["memories"][0] and body["created"] is True
+    assert "2 fact(s): 2 added." in body["note"]
+    assert Memory.objects.filter(owner=owner).count() == 2
 
 
 def test_empty_text_is_a_400_naming_the_field(owner_api: Client) -> None:
