@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.db import OperationalError
 from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
+from django.utils import timezone
 
 from accounts.actors import Actor, owner_actor
-from accounts.models import SCOPE_READ, SCOPE_WRITE, User
+from accounts.client_tokens import hash_secret
+from accounts.models import SCOPE_READ, SCOPE_WRITE, ClientToken, User
 from memories import search, selectors
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.services import memory_create
-from tests.api.conftest import TokenFactory
+from tests.api.conftest import TokenFactory, token_app
 from tests.memories.fake_llm import Brain
 
 API = "/api/v1/memories"
@@ -354,11 +357,9 @@ def test_a_token_app_sees_only_its_granted_categories(
     assert client.get(f"{API}/{health.id}").status_code == 404
 
 
-def test_a_paused_apps_token_gets_403_app_paused(
-    owner: User, make_token: TokenFactory, bearer_tokens: dict[str, Actor]
-) -> None:
+def test_a_paused_apps_token_gets_403_app_paused(owner: User, make_token: TokenFactory) -> None:
     token = make_token(owner)
-    app = bearer_tokens[token].app
+    app = token_app(token)
     app.paused = True
     app.save()
     response = Client(headers={"Authorization": f"Bearer {token}"}).get(API)
@@ -435,6 +436,22 @@ def test_the_bearer_hook_is_asked_about_the_api_resource(
         ("abc", "http://testserver/api/v1"),
         ("abc", "https://memory.example.com/api/v1"),
     ]
+
+
+def test_a_token_past_its_expiry_is_refused_with_401_and_reads_nothing(
+    owner: User, owner_dash: Actor, make_token: TokenFactory
+) -> None:
+    _add(owner_dash, "Plays the oboe")
+    token = make_token(owner)
+    client = Client(headers={"Authorization": f"Bearer {token}"})
+    assert [m["text"] for m in client.get(API).json()["items"]] == ["Plays the oboe"]
+    ClientToken.objects.filter(token_hash=hash_secret(token)).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    expired = client.get(API)
+    assert expired.status_code == 401
+    assert _error(expired)["code"] == "unauthenticated"
+    assert "Plays the oboe" not in expired.content.decode()
 
 
 def test_a_real_client_token_works_until_revoked_and_a_made_up_one_never(
