@@ -41,6 +41,20 @@ def stranger_dash(stranger: User) -> Actor:
     return owner_actor(stranger)
 
 
+def signed_in(user: User, *, enforce_csrf: bool = False) -> Client:
+    """A browser signed in as `user`. Django's test client skips CSRF checks unless asked;
+    tests about CSRF ask (`enforce_csrf=True`)."""
+    client = Client(enforce_csrf_checks=enforce_csrf)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def owner_client(owner: User) -> Client:
+    """The owner signed in in a browser (CSRF not enforced: see `signed_in`)."""
+    return signed_in(owner)
+
+
 def reauthenticate(browser: Client, password: str = OWNER_PASSWORD) -> None:
     """Confirm the password again, as erase and token creation ask (accounts/adapter.py)."""
     response = browser.post("/accounts/reauthenticate/", {"password": password})

@@ -1,4 +1,4 @@
-"""API fixtures: programs holding real client tokens, and the owner's signed-in browser.
+"""API fixtures: programs holding real client tokens, and the owner's own door (the session).
 
 Every token here is a real client token (`accounts.client_tokens`), so each request goes through
 the bearer resolution production uses (`contextlayer.api_auth` → `mcpbridge.credentials`): a
@@ -15,6 +15,7 @@ from django.test import Client
 
 from accounts.client_tokens import client_token_create, hash_secret
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
+from tests.conftest import signed_in
 
 TokenFactory = Callable[..., str]
 
@@ -50,21 +51,9 @@ def token_app(secret: str) -> ConnectedApp:
     return ClientToken.objects.select_related("app").get(token_hash=hash_secret(secret)).app
 
 
-def signed_in(user: User, *, enforce_csrf: bool = False) -> Client:
-    """A browser signed in as `user`; the API answers it through the user's own `api` door."""
-    client = Client(enforce_csrf_checks=enforce_csrf)
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def owner_client(owner: User) -> Client:
-    """The owner signed in in a browser, with CSRF enforced like a real browser."""
-    return signed_in(owner, enforce_csrf=True)
-
-
 @pytest.fixture
 def owner_api(owner: User) -> Client:
     """The owner's own door (every scope, every memory, versions): the signed-in session, as
-    the dashboard's scripts call the API. CSRF is not enforced here; `owner_client` tests it."""
+    the dashboard's scripts call the API. CSRF is not enforced here; a test about CSRF signs in
+    with `signed_in(owner, enforce_csrf=True)`."""
     return signed_in(owner)

@@ -18,6 +18,7 @@ from memories import search, selectors
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.services import memory_create
 from tests.api.conftest import TokenFactory, token_app
+from tests.conftest import signed_in
 from tests.memories.fake_llm import Brain
 
 API = "/api/v1/memories"
@@ -367,16 +368,15 @@ def test_a_paused_apps_token_gets_403_app_paused(owner: User, make_token: TokenF
     assert _error(response)["code"] == "app_paused"
 
 
-def test_the_browser_session_works_and_unsafe_methods_need_the_csrf_token(
-    owner_client: Client, owner: User
-) -> None:
-    assert owner_client.get(API).status_code == 200
-    refused = owner_client.post(API, {"text": "I like tea"}, content_type="application/json")
+def test_the_browser_session_works_and_unsafe_methods_need_the_csrf_token(owner: User) -> None:
+    browser = signed_in(owner, enforce_csrf=True)
+    assert browser.get(API).status_code == 200
+    refused = browser.post(API, {"text": "I like tea"}, content_type="application/json")
     assert refused.status_code == 403
     assert _error(refused)["code"] == "csrf_failed"
     token = _get_new_csrf_string()
-    owner_client.cookies["csrftoken"] = token
-    accepted = owner_client.post(
+    browser.cookies["csrftoken"] = token
+    accepted = browser.post(
         API, {"text": "I like tea"}, content_type="application/json", headers={"X-CSRFToken": token}
     )
     assert accepted.status_code == 201

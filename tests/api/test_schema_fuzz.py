@@ -26,7 +26,7 @@ from accounts.models import User
 from memories.models import MemoryVersion
 from memories.selectors import memory_versions
 from memories.services import memory_create, memory_update
-from tests.api.conftest import signed_in
+from tests.conftest import signed_in
 
 # Both valid and invalid inputs: invalid ones must be refused with a 4xx, never crash the server.
 schema = schemathesis.openapi.from_wsgi(

@@ -12,8 +12,8 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import ErasureReceipt, ImportRun, Memory
 from memories.services import memory_create
-from tests.api.conftest import TokenFactory, signed_in
-from tests.conftest import reauthenticate
+from tests.api.conftest import TokenFactory
+from tests.conftest import reauthenticate, signed_in
 from tests.memories.exports import claude_export
 
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

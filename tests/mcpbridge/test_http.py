@@ -12,22 +12,10 @@ from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, ConnectedApp, User
 from memories import search
 from memories.models import AccessEvent, Memory
-from tests.mcpbridge.conftest import McpHttp, text_of
+from tests.mcpbridge.conftest import INIT, JSON, McpHttp, text_of
 from tests.memories.fake_llm import Brain
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
-JSON = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
 
 def test_tools_are_listed_with_schemas_annotations_and_instructions(

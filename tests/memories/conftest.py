@@ -1,4 +1,4 @@
-"""Fixtures of the memories tests: signed-in browsers, bulk rows, app actors, upload folders.
+"""Fixtures of the memories tests: another user's browser, bulk rows, app actors, upload folders.
 
 The fake LLM fixtures (`brain`, `fake_provider`, `stub_server`, `llm`) live in tests/conftest.py:
 every door's tests use them."""
@@ -16,20 +16,12 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories.models import Memory
-
-
-@pytest.fixture
-def owner_client(owner: User) -> Client:
-    client = Client()
-    client.force_login(owner)
-    return client
+from tests.conftest import signed_in
 
 
 @pytest.fixture
 def stranger_client(stranger: User) -> Client:
-    client = Client()
-    client.force_login(stranger)
-    return client
+    return signed_in(stranger)
 
 
 @pytest.fixture

@@ -53,7 +53,7 @@ from memories.categories import SENSITIVE
 from memories.ingest.contextlayer import FORMAT, VERSION
 from memories.models import ImportRun
 from memories.proposals import proposal_create
-from tests.mcpbridge.test_stdio import _stdio
+from tests.mcpbridge.conftest import stdio_server
 from tests.reliability.conftest import http_answer, record_figures
 
 pytestmark = pytest.mark.timeout(600)
@@ -630,7 +630,9 @@ def test_mcp_over_http_never_shows_or_changes_another_tenants_memory(
 @through_a_door
 def test_mcp_over_stdio_never_shows_or_changes_another_tenants_memory() -> None:
     def make(world: World) -> Iterator[Door]:
-        yield from _mcp_door("mcp-stdio", [_stdio_session(_stdio(u.email)) for u in world.users])
+        yield from _mcp_door(
+            "mcp-stdio", [_stdio_session(stdio_server(u.email)) for u in world.users]
+        )
 
     _run_door(make, 6)
 

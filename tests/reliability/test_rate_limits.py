@@ -11,8 +11,7 @@ from django.test import Client
 
 from accounts.client_tokens import client_token_create
 from accounts.models import User
-from tests.mcpbridge.conftest import McpHttp
-from tests.mcpbridge.test_http import INIT, JSON
+from tests.mcpbridge.conftest import INIT, JSON, McpHttp
 
 
 @pytest.mark.django_db(transaction=True)
