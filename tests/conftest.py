@@ -20,6 +20,56 @@ OWNER_PASSWORD = "correct horse battery"
 # Every query our code runs on a tenant table must filter by owner (see tests/owner_queries.py).
 pytest_plugins = ["tests.owner_queries"]
 
+# The slow tests, by folder, module or test (node id prefixes): `uv run pytest -m "not slow"` is
+# the fast loop; `uv run pytest` (and .ci/run) runs everything. Measured with --durations: each
+# entry takes several seconds or more (a browser, a server in a subprocess, generated inputs, a
+# store of realistic size).
+SLOW = (
+    # Chromium
+    "tests/e2e/",
+    "tests/accounts/test_consent_browser.py",
+    "tests/accounts/test_passkey.py",
+    # servers and clients in subprocesses (gunicorn, `serve`, stdio MCP, the conformance suite)
+    "tests/conformance/",
+    "tests/deploy/",
+    "tests/contextlayer/test_serve.py",
+    "tests/contextlayer/test_commandline.py::test_a_command_on_a_data_folder_never_set_up",
+    "tests/mcpbridge/test_stdio.py",
+    "tests/reliability/test_database_down.py",
+    "tests/memories/test_ingest_kill.py",
+    # generated inputs (hypothesis, schemathesis) and hostile files
+    "tests/api/test_schema_fuzz.py",
+    "tests/reliability/test_fuzz_ingest.py",
+    "tests/reliability/test_fuzz_mcp.py",
+    "tests/reliability/test_ingest_memory.py",
+    "tests/reliability/test_isolation_doors.py",
+    "tests/reliability/test_isolation_properties.py",
+    "tests/reliability/test_oracles_within_user.py",
+    "tests/memories/test_search_bm25.py::test_lexical_arm_equals_the_full_pass_for_every_caller",
+    "tests/memories/test_search_stats.py::test_statistics_and_the_in_memory_index_stay_true",
+    "tests/memories/test_consent_oracles.py::test_an_app_cannot_learn_a_hidden_memory_by_writing",
+    "tests/accounts/test_oauth_attacks.py::test_a_client_cannot_pass_for_one_of_the_owners_own",
+    "tests/accounts/test_oauth_attacks.py::test_the_cimd_address_guard_sees_through_ipv6",
+    "tests/accounts/test_oauth_attacks.py::test_registration_refuses_callbacks_outside",
+    "tests/accounts/test_connector_requirements.py::test_every_advertised_scope_auth_method",
+    "tests/accounts/test_mcp_oauth_flow.py::test_only_tokens_bound_to_the_mcp_resource",
+    "tests/accounts/test_mcp_oauth_flow.py::test_sdk_oauth_client_connects",
+    "tests/admin/test_admin_oracles.py::test_the_same_script_reads_the_text",
+    "tests/memories/test_visibility.py::test_visible_q_and_visible_sql_are_one_rule",
+    # stores of realistic size, whole data files, the local extractor's dev set
+    "tests/memories/test_search.py::test_search_is_exact_for_every_tenant_size",
+    "tests/memories/test_views_access.py::test_memories_page_for_ten_thousand_memories",
+    "tests/memories/test_erase_physical.py",
+    "tests/memories/test_local_extractor.py::test_the_dev_set_meets_the_aim",
+    "tests/memories/test_word_diff.py::test_the_history_page_of_a_memory_edited_at_the_size",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture
 def owner(db: None) -> User:
