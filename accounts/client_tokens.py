@@ -26,7 +26,7 @@ from accounts.models import (
     ConnectedApp,
     User,
 )
-from accounts.services import Grant, app_revoke, known_categories
+from accounts.services import Grant, app_change_record, app_revoke, known_categories
 from contextlayer.errors import Conflict, InvalidInput, NotFound
 from contextlayer.tenancy import cross_tenant
 
@@ -80,16 +80,19 @@ def parse_categories(user: User, raw: str | None, scopes: Iterable[str]) -> Gran
 
 def client_token_create(
     *,
-    user: User,
+    actor: Actor,
     name: str,
     scopes: Iterable[str] = DEFAULT_SCOPES,
     expires_at: datetime | None = None,
     categories: str | None = None,
 ) -> IssuedToken:
-    """A new token and its own connected app; the name must not be taken by a live token.
+    """A new token and its own connected app; the name must not be taken by a live token. Owner
+    only; the owner's access log records it in the same transaction, like every change to an app.
 
     `expires_at=None` never expires; the front doors (the command, the dashboard) make a person
     choose that explicitly and default to an expiry."""
+    require_owner(actor)
+    user = actor.user
     name = name.strip()
     if not name or len(name) > 120:
         raise InvalidInput("A token name is 1 to 120 characters.", field="name")
@@ -112,6 +115,7 @@ def client_token_create(
                 scopes=granted,
                 expires_at=expires_at,
             )
+            app_change_record(actor, app, {"created": "client token", "scopes": granted})
     except IntegrityError:
         raise Conflict(
             f"A live token named {name!r} already exists; revoke it or choose another name."

@@ -261,16 +261,16 @@ def app_set_paused(*, actor: Actor, app_id: object, paused: bool) -> ConnectedAp
             previous = app.paused
             app.paused = paused
             app.save(update_fields=["paused"])
-            audit.record(
-                actor,
-                AccessEvent.Action.STATE,
-                detail={
-                    "app_id": app.pk,
-                    "app": app.name,
-                    "paused": {"from": previous, "to": paused},
-                },
-            )
+            app_change_record(actor, app, {"paused": {"from": previous, "to": paused}})
     return app
+
+
+def app_change_record(actor: Actor, app: ConnectedApp, change: dict[str, Any]) -> None:
+    """The access event of a change to an app (created, paused, revoked), written in the
+    caller's transaction: the owner's log says which door changed which app."""
+    audit.record(
+        actor, AccessEvent.Action.STATE, detail={"app_id": app.pk, "app": app.name, **change}
+    )
 
 
 def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
@@ -293,9 +293,5 @@ def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
             app.revoked_at = now
             app.paused = True
             app.save(update_fields=["revoked_at", "paused"])
-            audit.record(
-                actor,
-                AccessEvent.Action.STATE,
-                detail={"app_id": app.pk, "app": app.name, "revoked": True},
-            )
+            app_change_record(actor, app, {"revoked": True})
     return app

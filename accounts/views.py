@@ -186,7 +186,7 @@ def token_create(request: DashboardRequest) -> HttpResponse:
     if form.is_valid():
         try:
             issued = client_token_create(
-                user=request.user,
+                actor=actor_for_request(request),
                 name=form.cleaned_data["name"],
                 scopes=form.cleaned_data["scopes"],
                 expires_at=form.expires_at(),

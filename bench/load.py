@@ -196,7 +196,9 @@ def seed_tenant(prefix: str, memories: int, clients: int) -> tuple[Any, list[str
     ]
     memory_create_many(actor=owner_actor(user), items=seed[:memories])
     tokens = [
-        client_token_create(user=user, name=f"client {n}", scopes=["read", "write"]).secret
+        client_token_create(
+            actor=owner_actor(user), name=f"client {n}", scopes=["read", "write"]
+        ).secret
         for n in range(clients)
     ]
     return user, tokens, run_id

@@ -78,6 +78,7 @@ def measure(
     from mcp.client import Client
     from mcp.client.streamable_http import streamable_http_client
 
+    from accounts.actors import owner_actor
     from accounts.client_tokens import client_token_create
     from accounts.credentials import resolve_bearer
     from accounts.models import ClientToken, ConnectedApp, User
@@ -97,7 +98,9 @@ def measure(
         user = User.objects.create_user(f"bench-mcp-{time.time_ns()}@example.invalid")
         asked = QUERIES
     try:
-        issued = client_token_create(user=user, name="bench", scopes=["read", "write"])
+        issued = client_token_create(
+            actor=owner_actor(user), name="bench", scopes=["read", "write"]
+        )
         credential = resolve_bearer(issued.secret, resource="bench")
         assert credential is not None
         actor = credential.actor()

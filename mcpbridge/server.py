@@ -194,7 +194,8 @@ async def add_memory(text: Text, category: NewCategory = None) -> Annotated[Call
     Call this without being asked whenever the user shares something worth remembering across
     conversations (a preference, a plan, a person, a tool they use). One self-contained fact per
     call, in the third person ("Is allergic to peanuts"). An identical memory is not stored twice;
-    the existing one is returned. Returns what was stored, with its id.
+    the existing one is returned. Returns what was stored, with its id; when the server's model
+    finds no lasting fact in the text, nothing is stored and the answer says so.
     """
     remembered = await _call(
         lambda actor: remember.memory_remember(
@@ -209,6 +210,8 @@ async def add_memory(text: Text, category: NewCategory = None) -> Annotated[Call
         already_known=len(memories) - created,
         note=remembered.note,
     )
+    if not memories:  # the model found nothing worth remembering: the note says so
+        return result(out, out.note)
     verb = "Stored" if created else "Already known"
     said = "\n".join([f"{verb}:", *(line(m) for m in memories), *filter(None, [out.note])])
     return result(out, said)

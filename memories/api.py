@@ -97,8 +97,15 @@ class MemoryIn(Schema):
 
 
 class RememberOut(Schema):
-    memory: MemoryOut
-    created: bool
+    memory: MemoryOut | None = Field(
+        description="The memory stored or matched (the first, when the model extracted several); "
+        "null when nothing was stored."
+    )
+    memories: list[MemoryOut] = Field(
+        description="Every memory this call stored or matched; empty when the model found no "
+        "lasting fact in the text."
+    )
+    created: bool = Field(description="True when at least one memory is new.")
     note: str
 
 
@@ -192,13 +199,20 @@ def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
     summary="Remember something",
 )
 def create_memory(request: HttpRequest, payload: MemoryIn) -> Any:
-    """201 with the new memory, or 200 with the identical memory that already existed."""
+    """201 when a memory is new; 200 with the identical memory that already existed, or, when
+    an LLM extraction mode finds no lasting fact in the text, 200 with no memory and a note."""
     result = remember.memory_remember(
         actor=request_actor(request), text=payload.text, categories=payload.categories
     )
-    first = result.results[0]
-    body = {"memory": first.memory, "created": first.created, "note": result.note}
-    return Status(201 if first.created else 200, body)
+    memories = [r.memory for r in result.results]
+    created = any(r.created for r in result.results)
+    body = {
+        "memory": memories[0] if memories else None,
+        "memories": memories,
+        "created": created,
+        "note": result.note,
+    }
+    return Status(201 if created else 200, body)
 
 
 @router.post(

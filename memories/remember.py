@@ -32,6 +32,9 @@ from memories.services import (
 from memories.text import clean_text
 from memories.visibility import check_write_categories
 
+# "Nothing worth remembering" is an answer, not an error: every door says this sentence.
+NOTHING_TO_REMEMBER = "The model found no lasting fact in this text, so nothing was stored."
+
 
 @dataclass(frozen=True)
 class RememberResult:
@@ -87,7 +90,7 @@ def _remember_with_llm(
             return RememberResult(
                 results=[],
                 extraction=mode,
-                note="The model found no lasting fact about you in this text; nothing was stored.",
+                note=NOTHING_TO_REMEMBER,
             )
         decisions = decide(gather(actor, facts))
     except LLMUnavailable as exc:

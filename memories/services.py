@@ -97,31 +97,61 @@ def clean_categories(categories: Iterable[str] | None) -> list[str]:
     return out
 
 
-_INSERT_SQL = """
-INSERT INTO memories_memory (
-    id, owner_id, text, text_key, embedding, embedding_model, tsv, state, categories,
-    categories_set_by_user, is_private, hidden_from, origin, origin_app_id, origin_app_name,
-    provenance, metadata, echo_of_id, echo_app_id, created_at, updated_at
-)
-SELECT u.id, %(owner)b, u.text, u.key, u.emb, %(model)b,
-       to_tsvector(%(cfg)b::regconfig, u.text), u.state,
-       ARRAY(SELECT jsonb_array_elements_text(u.cats))::varchar[], u.cats_user, false, '{}',
-       %(origin)b, %(app)b, %(app_name)b, u.prov, u.meta,
-       nullif(u.echo_of, '')::uuid, CASE WHEN u.echo_of = '' THEN NULL ELSE %(app)b::bigint END,
-       u.created, %(now)b
-FROM unnest(%(ids)b::uuid[], %(texts)b::text[], %(keys)b::text[], %(embs)b::vector[],
-            %(states)b::text[], %(cats)b::jsonb[], %(cats_user)b::bool[], %(provs)b::jsonb[],
-            %(metas)b::jsonb[], %(created)b::timestamptz[], %(echo_of)b::text[])
-     AS u(id, text, key, emb, state, cats, cats_user, prov, meta, created, echo_of)
+# What the batch INSERT writes in each column of memories_memory: `u.<alias>` is this row's
+# element of a per-row array (_ROW_ARRAYS), `%(name)b` a parameter of the whole batch. Every
+# column of Memory is named here (tests/memories/test_services.py holds the two to each other),
+# and `_built_memory` reads the same parameters back into the instance the caller gets.
+_INSERT_COLUMNS: dict[str, str] = {
+    "id": "u.id",
+    "owner_id": "%(owner)b",
+    "text": "u.text",
+    "text_key": "u.key",
+    "embedding": "u.emb",
+    "embedding_model": "%(model)b",
+    "tsv": "to_tsvector(%(cfg)b::regconfig, u.text)",
+    "state": "u.state",
+    "categories": "ARRAY(SELECT jsonb_array_elements_text(u.cats))::varchar[]",
+    "categories_set_by_user": "u.cats_user",
+    "is_private": "false",
+    "hidden_from": "'{}'",
+    "origin": "%(origin)b",
+    "origin_app_id": "%(app)b",
+    "origin_app_name": "%(app_name)b",
+    "provenance": "u.prov",
+    "metadata": "u.meta",
+    "user_edited_at": "NULL",
+    "superseded_by_id": "NULL",
+    "echo_of_id": "nullif(u.echo_of, '')::uuid",
+    "echo_app_id": "CASE WHEN u.echo_of = '' THEN NULL ELSE %(app)b::bigint END",
+    "created_at": "u.created",
+    "updated_at": "%(now)b",
+}
+# The per-row arrays, in unnest order: parameter → (element type, alias in `u`).
+_ROW_ARRAYS: dict[str, tuple[str, str]] = {
+    "ids": ("uuid", "id"),
+    "texts": ("text", "text"),
+    "keys": ("text", "key"),
+    "embs": ("vector", "emb"),
+    "states": ("text", "state"),
+    "cats": ("jsonb", "cats"),
+    "cats_user": ("bool", "cats_user"),
+    "provs": ("jsonb", "prov"),
+    "metas": ("jsonb", "meta"),
+    "created": ("timestamptz", "created"),
+    "echo_of": ("text", "echo_of"),
+}
+_ROW_PARAMS = tuple(_ROW_ARRAYS)
+# Built from the constants above only; every value is bound as a parameter.
+_INSERT_SQL = f"""
+INSERT INTO memories_memory ({", ".join(_INSERT_COLUMNS)})
+SELECT {", ".join(_INSERT_COLUMNS.values())}
+FROM unnest({", ".join(f"%({name})b::{kind}[]" for name, (kind, _) in _ROW_ARRAYS.items())})
+     AS u({", ".join(alias for _, alias in _ROW_ARRAYS.values())})
 ON CONFLICT (owner_id, text_key)
     WHERE state = 'active' AND superseded_by_id IS NULL AND echo_of_id IS NULL
 DO NOTHING
 RETURNING id
-"""
-
-# The per-row arguments of _INSERT_SQL, in its unnest order.
-_ROW_PARAMS: tuple[str, ...] = ("ids", "texts", "keys", "embs", "states", "cats", "cats_user")
-_ROW_PARAMS += ("provs", "metas", "created", "echo_of")
+"""  # noqa: S608
 
 
 def _insert_rows(params: dict[str, Any]) -> set[uuid.UUID]:
@@ -361,7 +391,9 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "created_at": params["created"][n],
         "updated_at": params["now"],
     }
-    names = [f.attname for f in Memory._meta.concrete_fields if f.attname in values]
+    # Every column but the one the database computes (`tsv`, loaded lazily when read): a column
+    # added to Memory and not here is a KeyError on the first write, not a silent default.
+    names = [f.attname for f in Memory._meta.concrete_fields if f.attname != "tsv"]
     return Memory.from_db(connection.alias, names, [values[name] for name in names])
 
 

@@ -1,17 +1,74 @@
-"""Shared fixtures: personas (the owner, another user who must see nothing) and their actors."""
+"""Shared fixtures: personas (the owner, another user who must see nothing) and their actors,
+and the deterministic fake LLM that every door's extraction tests run behind
+(tests/memories/fake_llm.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.test import Client
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
+from memories.extraction import llm as llm_module
+from tests.memories import fake_llm
 
 OWNER_PASSWORD = "correct horse battery"
 
 # Every query our code runs on a tenant table must filter by owner (see tests/owner_queries.py).
 pytest_plugins = ["tests.owner_queries"]
+
+# The slow tests, by folder, module or test (node id prefixes): `uv run pytest -m "not slow"` is
+# the fast loop; `uv run pytest` (and .ci/run) runs everything. Measured with --durations: each
+# entry takes several seconds or more (a browser, a server in a subprocess, generated inputs, a
+# store of realistic size).
+SLOW = (
+    # Chromium
+    "tests/e2e/",
+    "tests/accounts/test_consent_browser.py",
+    "tests/accounts/test_passkey.py",
+    # servers and clients in subprocesses (gunicorn, `serve`, stdio MCP, the conformance suite)
+    "tests/conformance/",
+    "tests/deploy/",
+    "tests/contextlayer/test_serve.py",
+    "tests/contextlayer/test_commandline.py::test_a_command_on_a_data_folder_never_set_up",
+    "tests/mcpbridge/test_stdio.py",
+    "tests/reliability/test_database_down.py",
+    "tests/memories/test_ingest_kill.py",
+    # generated inputs (hypothesis, schemathesis) and hostile files
+    "tests/api/test_schema_fuzz.py",
+    "tests/reliability/test_fuzz_ingest.py",
+    "tests/reliability/test_fuzz_mcp.py",
+    "tests/reliability/test_ingest_memory.py",
+    "tests/reliability/test_isolation_doors.py",
+    "tests/reliability/test_isolation_properties.py",
+    "tests/reliability/test_oracles_within_user.py",
+    "tests/memories/test_search_bm25.py::test_lexical_arm_equals_the_full_pass_for_every_caller",
+    "tests/memories/test_search_stats.py::test_statistics_and_the_in_memory_index_stay_true",
+    "tests/memories/test_consent_oracles.py::test_an_app_cannot_learn_a_hidden_memory_by_writing",
+    "tests/accounts/test_oauth_attacks.py::test_a_client_cannot_pass_for_one_of_the_owners_own",
+    "tests/accounts/test_oauth_attacks.py::test_the_cimd_address_guard_sees_through_ipv6",
+    "tests/accounts/test_oauth_attacks.py::test_registration_refuses_callbacks_outside",
+    "tests/accounts/test_connector_requirements.py::test_every_advertised_scope_auth_method",
+    "tests/accounts/test_mcp_oauth_flow.py::test_only_tokens_bound_to_the_mcp_resource",
+    "tests/accounts/test_mcp_oauth_flow.py::test_sdk_oauth_client_connects",
+    "tests/admin/test_admin_oracles.py::test_the_same_script_reads_the_text",
+    "tests/memories/test_visibility.py::test_visible_q_and_visible_sql_are_one_rule",
+    # stores of realistic size, whole data files, the local extractor's dev set
+    "tests/memories/test_search.py::test_search_is_exact_for_every_tenant_size",
+    "tests/memories/test_views_access.py::test_memories_page_for_ten_thousand_memories",
+    "tests/memories/test_erase_physical.py",
+    "tests/memories/test_local_extractor.py::test_the_dev_set_meets_the_aim",
+    "tests/memories/test_word_diff.py::test_the_history_page_of_a_memory_edited_at_the_size",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture
@@ -34,7 +91,61 @@ def stranger_dash(stranger: User) -> Actor:
     return owner_actor(stranger)
 
 
+def signed_in(user: User, *, enforce_csrf: bool = False) -> Client:
+    """A browser signed in as `user`. Django's test client skips CSRF checks unless asked;
+    tests about CSRF ask (`enforce_csrf=True`)."""
+    client = Client(enforce_csrf_checks=enforce_csrf)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def owner_client(owner: User) -> Client:
+    """The owner signed in in a browser (CSRF not enforced: see `signed_in`)."""
+    return signed_in(owner)
+
+
 def reauthenticate(browser: Client, password: str = OWNER_PASSWORD) -> None:
     """Confirm the password again, as erase and token creation ask (accounts/adapter.py)."""
     response = browser.post("/accounts/reauthenticate/", {"password": password})
     assert response.status_code == 302, "re-authentication failed"
+
+
+@pytest.fixture
+def brain() -> Iterator[fake_llm.Brain]:
+    """The fake model's brain for this test: which facts it extracts, what it supersedes."""
+    fake_llm.BRAIN = fake_llm.Brain()
+    llm_module._cache.clear()
+    yield fake_llm.BRAIN
+    llm_module._cache.clear()
+
+
+@pytest.fixture
+def fake_provider(settings: SettingsWrapper, brain: fake_llm.Brain) -> fake_llm.Brain:
+    """An LLM extraction mode whose model is the brain, through mem0's provider factory."""
+    from mem0.utils.factory import LlmFactory
+
+    LlmFactory.register_provider("fake", "tests.memories.fake_llm.FakeLLM")
+    settings.EXTRACTION_MODE = "fake"
+    return brain
+
+
+@pytest.fixture
+def stub_server(settings: SettingsWrapper, brain: fake_llm.Brain) -> Iterator[fake_llm.StubServer]:
+    """mem0's real openai provider against an OpenAI-compatible stub on loopback."""
+    with fake_llm.StubServer() as server:
+        settings.EXTRACTION_MODE = "openai"
+        settings.LLM_BASE_URL = server.base_url
+        settings.LLM_API_KEY = "sk-test"
+        settings.LLM_MODEL = "stub-model"
+        yield server
+
+
+@pytest.fixture(params=["fake-provider", "openai-stub"])
+def llm(request: pytest.FixtureRequest, brain: fake_llm.Brain) -> fake_llm.Brain:
+    """Each scenario runs through the fake provider and through mem0's real openai provider."""
+    if request.param == "fake-provider":
+        request.getfixturevalue("fake_provider")
+    else:
+        request.getfixturevalue("stub_server")
+    return brain

@@ -141,7 +141,10 @@ def memory_add(request: DashboardRequest) -> HttpResponse:
                 text=form.cleaned_data["text"],
                 categories=split_categories(form.cleaned_data["categories"]),
             )
-            messages.success(request, result.note or "Memory added.")
+            if result.results:
+                messages.success(request, result.note or "Memory added.")
+            else:  # the model found nothing worth remembering: not an error, not a success
+                messages.info(request, result.note)
         except (InvalidInput, Conflict) as err:
             error = err.message
     else:

@@ -9,9 +9,6 @@ import html
 import json
 import re
 import secrets
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,56 +18,12 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx
 import pytest
 import trustme
-import uvicorn
 
 from accounts.models import User
+from tests.servers import LiveServer, start_server, stop_server
 
 PASSWORD = "correct horse battery"
 CALLBACK = "http://127.0.0.1:33418/callback"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class LiveServer:
-    url: str
-    server: uvicorn.Server
-    thread: threading.Thread
-
-
-def start_server(
-    app: object, port: int | None = None, host: str = "127.0.0.1", **config: object
-) -> LiveServer:
-    port = port or free_port()
-    cfg = uvicorn.Config(app, host=host, port=port, log_level="warning", **config)  # type: ignore[arg-type]
-    server = uvicorn.Server(cfg)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.05)
-    scheme = "https" if config.get("ssl_certfile") else "http"
-    return LiveServer(url=f"{scheme}://{host}:{port}", server=server, thread=thread)
-
-
-def stop_server(live: LiveServer) -> None:
-    from django.db import connection
-
-    live.server.should_exit = True
-    live.thread.join(timeout=10)
-    # The server's worker threads keep their own connections; end them so the test database can
-    # be flushed and dropped.
-    with connection.cursor() as cur:
-        cur.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
 
 
 @dataclass
@@ -320,3 +273,22 @@ def grant_tokens(
     )
     assert r.status_code == 200, r.text
     return client, dict(r.json())
+
+
+def mcp_call(base: str, token: str, tool: str, arguments: dict[str, Any]) -> httpx.Response:
+    """One raw JSON-RPC tools/call, as a connector would send it after authorizing."""
+    return httpx.post(
+        f"{base}/mcp",
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2025-06-18",
+        },
+        json={
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments},
+        },
+        timeout=60,
+    )

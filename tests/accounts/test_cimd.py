@@ -13,10 +13,10 @@ from tests.accounts.conftest import (
     authorize_url,
     consent,
     exchange_code,
+    mcp_call,
     pkce,
     sign_in,
 )
-from tests.accounts.test_mcp_oauth_flow import mcp_call
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

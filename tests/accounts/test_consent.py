@@ -361,7 +361,7 @@ def test_memories_without_a_category_follow_their_own_box(owner: User) -> None:
 
 
 def test_the_preview_counts_for_another_users_app_are_a_404(owner: User, stranger: User) -> None:
-    theirs = client_token_create(user=stranger, name="theirs").token.app
+    theirs = client_token_create(actor=owner_actor(stranger), name="theirs").token.app
     browser = Browser()
     browser.force_login(owner)
     r = browser.post("/apps/preview", {"app": theirs.pk, "categories": ["work"]})

@@ -36,7 +36,7 @@ from accounts.models import ConnectedApp, User
 from memories.models import Memory
 from memories.services import memory_create
 from tests.accounts.conftest import PASSWORD, pkce
-from tests.e2e.conftest import launch_chromium
+from tests.browser import launch_chromium
 from tests.mcpbridge.conftest import McpHttp
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]

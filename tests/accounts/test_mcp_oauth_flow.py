@@ -31,6 +31,7 @@ from tests.accounts.conftest import (
     authorize_url,
     consent,
     exchange_code,
+    mcp_call,
     pkce,
     register,
     sign_in,
@@ -55,25 +56,6 @@ class MemoryStorage(TokenStorage):
 
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
         self.client = client_info
-
-
-def mcp_call(base: str, token: str, tool: str, arguments: dict[str, Any]) -> httpx.Response:
-    """One raw JSON-RPC tools/call, as a connector would send it after authorizing."""
-    return httpx.post(
-        f"{base}/mcp",
-        headers={
-            "Authorization": f"Bearer {token}",
-            "Accept": "application/json, text/event-stream",
-            "MCP-Protocol-Version": "2025-06-18",
-        },
-        json={
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "tools/call",
-            "params": {"name": tool, "arguments": arguments},
-        },
-        timeout=60,
-    )
 
 
 def _result_texts(content: dict[str, Any] | None) -> str:

@@ -25,15 +25,14 @@ from tests.accounts.conftest import (
     consent,
     document_app,
     exchange_code,
-    free_port,
     grant_tokens,
+    mcp_call,
     pkce,
     register,
     sign_in,
-    start_server,
     tls_files,
 )
-from tests.accounts.test_mcp_oauth_flow import mcp_call
+from tests.servers import free_port, start_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

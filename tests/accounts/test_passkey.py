@@ -8,17 +8,9 @@ from playwright.sync_api import Page, sync_playwright
 
 from accounts.models import User
 from tests.accounts.conftest import PASSWORD
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 
 
 def _password_form_submit(page: Page) -> None:
@@ -32,7 +24,7 @@ def test_a_passkey_is_registered_then_signs_in_without_a_password(
     base = live_url.replace("127.0.0.1", "localhost")
     email = alice.email
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context()
         page = context.new_page()
         cdp = context.new_cdp_session(page)

@@ -1,36 +1,31 @@
-"""API fixtures: a test-only bearer resolution (the real one comes with client tokens), clients."""
+"""API fixtures: programs holding real client tokens, and the owner's own door (the session).
+
+Every token here is a real client token (`accounts.client_tokens`), so each request goes through
+the bearer resolution production uses (`contextlayer.api_auth` → `accounts.credentials`): a
+revoked, expired or made-up token, a paused app or a missing scope is refused by that code.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 import pytest
 from django.test import Client
 
-from accounts.actors import Actor, actor_for, owner_actor
-from accounts.models import ALL_SCOPES, ConnectedApp, User
-from accounts.services import Grant
-from contextlayer import api_auth
+from accounts.actors import owner_actor
+from accounts.client_tokens import client_token_create, hash_secret
+from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
+from tests.conftest import signed_in
 
 TokenFactory = Callable[..., str]
 
 
 @pytest.fixture
-def bearer_tokens(monkeypatch: pytest.MonkeyPatch) -> dict[str, Actor]:
-    """Tokens the API accepts during this test: raw token → actor, via the one resolution hook."""
-    tokens: dict[str, Actor] = {}
-
-    def resolve(raw: str, *, resource: str) -> Actor | None:
-        # Like the real store: only tokens for this API's resource are accepted here.
-        return tokens.get(raw) if resource.endswith("/api/v1") else None
-
-    monkeypatch.setattr(api_auth, "resolve_api_bearer", resolve)
-    return tokens
-
-
-@pytest.fixture
-def make_token(bearer_tokens: dict[str, Actor]) -> TokenFactory:
-    """A token for `user` through a token app with these scopes (default: all) and categories."""
+def make_token(db: None) -> TokenFactory:
+    """The secret of a new client token for `user`, through its own app, with these scopes
+    (default: all) and, if given, only these categories (none without a category)."""
+    made: Counter[tuple[int, str]] = Counter()
 
     def make(
         user: User,
@@ -38,38 +33,28 @@ def make_token(bearer_tokens: dict[str, Actor]) -> TokenFactory:
         scopes: tuple[str, ...] = ALL_SCOPES,
         name: str = "script",
         categories: list[str] | None = None,
-        owner_door: bool = False,
     ) -> str:
-        if owner_door:
-            actor = owner_actor(user, ConnectedApp.API)
-        else:
-            app = ConnectedApp(owner=user, kind=ConnectedApp.Kind.TOKEN, name=name)
-            if categories is None:
-                grant = Grant.default(user=user, scopes=scopes)
-            else:  # only memories in these categories
-                grant = Grant.from_ticks(
-                    user=user, scopes=scopes, ticked=categories, sees_uncategorised=False
-                )
-            grant.apply_to(app)
-            app.save()
-            actor = actor_for(user, app)
-        raw = f"tok-{user.pk}-{name}-{len(bearer_tokens)}"
-        bearer_tokens[raw] = actor
-        return raw
+        made[(user.pk, name)] += 1  # a live token's name is unique: number the second "script"
+        unique = name if made[(user.pk, name)] == 1 else f"{name} {made[(user.pk, name)]}"
+        issued = client_token_create(
+            actor=owner_actor(user),
+            name=unique,
+            scopes=scopes,
+            categories=None if categories is None else ",".join(categories),
+        )
+        return issued.secret
 
     return make
 
 
-@pytest.fixture
-def owner_client(owner: User) -> Client:
-    """The owner signed in in a browser, with CSRF enforced like a real browser."""
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(owner)
-    return client
+def token_app(secret: str) -> ConnectedApp:
+    """The connected app a client token acts as."""
+    return ClientToken.objects.select_related("app").get(token_hash=hash_secret(secret)).app
 
 
 @pytest.fixture
-def owner_api(owner: User, make_token: TokenFactory) -> Client:
-    """A program acting for the owner with the owner's own door (all scopes, all memories)."""
-    token = make_token(owner, owner_door=True)
-    return Client(headers={"Authorization": f"Bearer {token}"})
+def owner_api(owner: User) -> Client:
+    """The owner's own door (every scope, every memory, versions): the signed-in session, as
+    the dashboard's scripts call the API. CSRF is not enforced here; a test about CSRF signs in
+    with `signed_in(owner, enforce_csrf=True)`."""
+    return signed_in(owner)

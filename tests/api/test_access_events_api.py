@@ -8,7 +8,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories.models import AccessEvent
 from memories.services import memory_create
-from tests.api.conftest import TokenFactory
+from tests.api.conftest import TokenFactory, token_app
 
 API = "/api/v1/access-events"
 
@@ -19,12 +19,11 @@ def test_events_are_filtered_by_action_memory_and_app_and_exclude_other_users(
     owner_dash: Actor,
     stranger_dash: Actor,
     make_token: TokenFactory,
-    bearer_tokens: dict[str, Actor],
 ) -> None:
     tea = memory_create(actor=owner_dash, text="I like green tea").memory
     memory_create(actor=stranger_dash, text="I like coffee")
     token = make_token(owner, name="claude")
-    claude = bearer_tokens[token].app
+    claude = token_app(token)
     Client(headers={"Authorization": f"Bearer {token}"}).get(f"/api/v1/memories/{tea.id}")
 
     everything = owner_api.get(API).json()["items"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.test import Client
 
-from accounts.actors import Actor, builtin_app
+from accounts.actors import builtin_app
 from accounts.models import ConnectedApp, User
 from memories.models import AccessEvent
-from tests.api.conftest import TokenFactory
+from tests.api.conftest import TokenFactory, token_app
 
 API = "/api/v1/apps"
 
@@ -28,10 +28,10 @@ def test_the_owner_lists_live_apps_and_revoked_ones_on_request(
 
 
 def test_pause_and_resume_switch_the_app_and_are_recorded(
-    owner_api: Client, owner: User, make_token: TokenFactory, bearer_tokens: dict[str, Actor]
+    owner_api: Client, owner: User, make_token: TokenFactory
 ) -> None:
     token = make_token(owner, name="claude")
-    app = bearer_tokens[token].app
+    app = token_app(token)
     paused = owner_api.post(f"{API}/{app.pk}/pause")
     assert paused.status_code == 200 and paused.json()["paused"] is True
     app.refresh_from_db()
@@ -45,32 +45,34 @@ def test_pause_and_resume_switch_the_app_and_are_recorded(
 
 
 def test_a_paused_app_is_refused_until_resumed(
-    owner_api: Client, owner: User, make_token: TokenFactory, bearer_tokens: dict[str, Actor]
+    owner_api: Client, owner: User, make_token: TokenFactory
 ) -> None:
     token = make_token(owner, name="claude")
-    app = bearer_tokens[token].app
+    app = token_app(token)
     owner_api.post(f"{API}/{app.pk}/pause")
-    # The resolver loads the app fresh on each request, as the real credential lookup does.
-    app.refresh_from_db()
     claude = Client(headers={"Authorization": f"Bearer {token}"})
     assert claude.get("/api/v1/memories").status_code == 403
 
 
 def test_revoke_ends_the_app_for_good(
-    owner_api: Client, owner: User, make_token: TokenFactory, bearer_tokens: dict[str, Actor]
+    owner_api: Client, owner: User, make_token: TokenFactory
 ) -> None:
-    app = bearer_tokens[make_token(owner, name="claude")].app
+    token = make_token(owner, name="claude")
+    app = token_app(token)
+    claude = Client(headers={"Authorization": f"Bearer {token}"})
+    assert claude.get("/api/v1/memories").status_code == 200
     response = owner_api.post(f"{API}/{app.pk}/revoke")
     assert response.status_code == 200
     assert response.json()["revoked_at"] is not None
     assert owner_api.post(f"{API}/{app.pk}/resume").status_code == 409
     assert app.pk not in {a["id"] for a in owner_api.get(API).json()}
+    assert claude.get("/api/v1/memories").status_code == 401  # its token died with it
 
 
 def test_another_users_app_is_404_and_untouched(
-    owner_api: Client, stranger: User, make_token: TokenFactory, bearer_tokens: dict[str, Actor]
+    owner_api: Client, stranger: User, make_token: TokenFactory
 ) -> None:
-    app = bearer_tokens[make_token(stranger, name="theirs")].app
+    app = token_app(make_token(stranger, name="theirs"))
     for action in ("pause", "resume", "revoke"):
         response = owner_api.post(f"{API}/{app.pk}/{action}")
         assert response.status_code == 404
@@ -85,11 +87,9 @@ def test_built_in_doors_cannot_be_paused_or_revoked(owner_api: Client, owner: Us
     assert owner_api.post(f"{API}/{dashboard.pk}/revoke").status_code == 409
 
 
-def test_a_connected_app_cannot_manage_apps(
-    owner: User, make_token: TokenFactory, bearer_tokens: dict[str, Actor]
-) -> None:
+def test_a_connected_app_cannot_manage_apps(owner: User, make_token: TokenFactory) -> None:
     token = make_token(owner, name="claude")
-    other = bearer_tokens[make_token(owner, name="cursor")].app
+    other = token_app(make_token(owner, name="cursor"))
     client = Client(headers={"Authorization": f"Bearer {token}"})
     listing = client.get(API)
     assert listing.status_code == 403

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.db import OperationalError
 from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
+from django.utils import timezone
 
 from accounts.actors import Actor, owner_actor
-from accounts.models import SCOPE_READ, SCOPE_WRITE, User
+from accounts.client_tokens import hash_secret
+from accounts.models import SCOPE_READ, SCOPE_WRITE, ClientToken, User
 from memories import search, selectors
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.services import memory_create
-from tests.api.conftest import TokenFactory
+from tests.api.conftest import TokenFactory, token_app
+from tests.conftest import signed_in
+from tests.memories.fake_llm import Brain
 
 API = "/api/v1/memories"
 
@@ -58,6 +63,38 @@ def test_create_returns_201_then_200_with_the_same_memory_for_identical_text(
     assert again.json()["created"] is False
     assert again.json()["memory"]["id"] == body["memory"]["id"]
     assert Memory.objects.filter(owner=owner).count() == 1
+
+
+def test_when_the_model_finds_nothing_worth_remembering_the_answer_is_200_with_a_note(
+    owner_api: Client, owner: User, fake_provider: Brain
+) -> None:
+    fake_provider.facts = {"Lisbon": ["Lives in Lisbon"]}
+    response = owner_api.post(
+        API, {"text": "Thanks, that was helpful!"}, content_type="application/json"
+    )
+    assert response.status_code == 200
+    assert response.json() == {
+        "memory": None,
+        "memories": [],
+        "created": False,
+        "note": "The model found no lasting fact in this text, so nothing was stored.",
+    }
+    assert not Memory.objects.filter(owner=owner).exists()
+
+
+def test_every_fact_the_model_extracts_is_in_the_answer_not_only_the_first(
+    owner_api: Client, owner: User, fake_provider: Brain
+) -> None:
+    fake_provider.facts = {"Lisbon": ["Lives in Lisbon", "Works from home"]}
+    response = owner_api.post(
+        API, {"text": "I moved to Lisbon and work from home now"}, content_type="application/json"
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert [m["text"] for m in body["memories"]] == ["Lives in Lisbon", "Works from home"]
+    assert body["memory"] == body["memories"][0] and body["created"] is True
+    assert "2 fact(s): 2 added." in body["note"]
+    assert Memory.objects.filter(owner=owner).count() == 2
 
 
 def test_empty_text_is_a_400_naming_the_field(owner_api: Client) -> None:
@@ -321,11 +358,9 @@ def test_a_token_app_sees_only_its_granted_categories(
     assert client.get(f"{API}/{health.id}").status_code == 404
 
 
-def test_a_paused_apps_token_gets_403_app_paused(
-    owner: User, make_token: TokenFactory, bearer_tokens: dict[str, Actor]
-) -> None:
+def test_a_paused_apps_token_gets_403_app_paused(owner: User, make_token: TokenFactory) -> None:
     token = make_token(owner)
-    app = bearer_tokens[token].app
+    app = token_app(token)
     app.paused = True
     app.save()
     response = Client(headers={"Authorization": f"Bearer {token}"}).get(API)
@@ -333,16 +368,15 @@ def test_a_paused_apps_token_gets_403_app_paused(
     assert _error(response)["code"] == "app_paused"
 
 
-def test_the_browser_session_works_and_unsafe_methods_need_the_csrf_token(
-    owner_client: Client, owner: User
-) -> None:
-    assert owner_client.get(API).status_code == 200
-    refused = owner_client.post(API, {"text": "I like tea"}, content_type="application/json")
+def test_the_browser_session_works_and_unsafe_methods_need_the_csrf_token(owner: User) -> None:
+    browser = signed_in(owner, enforce_csrf=True)
+    assert browser.get(API).status_code == 200
+    refused = browser.post(API, {"text": "I like tea"}, content_type="application/json")
     assert refused.status_code == 403
     assert _error(refused)["code"] == "csrf_failed"
     token = _get_new_csrf_string()
-    owner_client.cookies["csrftoken"] = token
-    accepted = owner_client.post(
+    browser.cookies["csrftoken"] = token
+    accepted = browser.post(
         API, {"text": "I like tea"}, content_type="application/json", headers={"X-CSRFToken": token}
     )
     assert accepted.status_code == 201
@@ -404,13 +438,29 @@ def test_the_bearer_hook_is_asked_about_the_api_resource(
     ]
 
 
+def test_a_token_past_its_expiry_is_refused_with_401_and_reads_nothing(
+    owner: User, owner_dash: Actor, make_token: TokenFactory
+) -> None:
+    _add(owner_dash, "Plays the oboe")
+    token = make_token(owner)
+    client = Client(headers={"Authorization": f"Bearer {token}"})
+    assert [m["text"] for m in client.get(API).json()["items"]] == ["Plays the oboe"]
+    ClientToken.objects.filter(token_hash=hash_secret(token)).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    expired = client.get(API)
+    assert expired.status_code == 401
+    assert _error(expired)["code"] == "unauthenticated"
+    assert "Plays the oboe" not in expired.content.decode()
+
+
 def test_a_real_client_token_works_until_revoked_and_a_made_up_one_never(
     owner: User, stranger: User
 ) -> None:
     from accounts.client_tokens import client_token_create, client_token_revoke
 
     memory_create(actor=owner_actor(owner), text="Plays the oboe", categories=["hobbies"])
-    issued = client_token_create(user=owner, name="script", scopes=["read"])
+    issued = client_token_create(actor=owner_actor(owner), name="script", scopes=["read"])
     client = Client(headers={"Authorization": f"Bearer {issued.secret}"})
     listed = client.get(API)
     assert listed.status_code == 200

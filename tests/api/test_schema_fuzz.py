@@ -7,9 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 import schemathesis
+from django.conf import settings as django_settings
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
+from django.middleware.csrf import _get_new_csrf_string
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -24,7 +26,7 @@ from accounts.models import User
 from memories.models import MemoryVersion
 from memories.selectors import memory_versions
 from memories.services import memory_create, memory_update
-from tests.api.conftest import TokenFactory
+from tests.conftest import signed_in
 
 # Both valid and invalid inputs: invalid ones must be refused with a 4xx, never crash the server.
 schema = schemathesis.openapi.from_wsgi(
@@ -62,9 +64,8 @@ def keep_test_connection() -> Iterator[None]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_api_conforms_to_its_schema(  # type: ignore[no-untyped-def]
-    case, owner: User, make_token: TokenFactory, keep_test_connection: None
+    case, owner: User, keep_test_connection: None
 ) -> None:
-    token = make_token(owner, owner_door=True)
     # A real memory with a version, so valid ids reach the code behind the 404s too.
     # Made once, and again only after an example deleted it (embedding is the slow part).
     version = MemoryVersion.objects.filter(owner=owner).select_related("memory").first()
@@ -79,7 +80,16 @@ def test_api_conforms_to_its_schema(  # type: ignore[no-untyped-def]
         params["memory_id"] = str(memory.id)
         if isinstance(params.get("version_id"), int):
             params["version_id"] = version.pk
-    case.call_and_validate(headers={"Authorization": f"Bearer {token}"}, checks=CHECKS)
+    # The owner's own door (every route, versions included): the signed-in session, with a CSRF
+    # token as the dashboard's scripts send it; the real session and CSRF checks run.
+    session = signed_in(owner).cookies[django_settings.SESSION_COOKIE_NAME].value
+    csrf = _get_new_csrf_string()
+    case.call_and_validate(
+        headers={"X-CSRFToken": csrf},
+        cookies={django_settings.SESSION_COOKIE_NAME: session, "csrftoken": csrf},
+        environ_base={"REMOTE_ADDR": "127.0.0.1"},  # a browser has an address; sessions note it
+        checks=CHECKS,
+    )
 
 
 def _is_uuid(value: object) -> bool:

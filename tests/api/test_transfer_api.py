@@ -13,7 +13,7 @@ from accounts.models import User
 from memories.models import ErasureReceipt, ImportRun, Memory
 from memories.services import memory_create
 from tests.api.conftest import TokenFactory
-from tests.conftest import reauthenticate
+from tests.conftest import reauthenticate, signed_in
 from tests.memories.exports import claude_export
 
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
@@ -52,9 +52,7 @@ def test_another_users_import_is_a_404(
     owner_api: Client, stranger: User, make_token: TokenFactory
 ) -> None:
     run = _upload(owner_api, json.dumps(claude_export()).encode()).json()
-    stranger_api = Client(
-        headers={"Authorization": f"Bearer {make_token(stranger, owner_door=True)}"}
-    )
+    stranger_api = signed_in(stranger)
     assert stranger_api.get(f"/api/v1/imports/{run['id']}").status_code == 404
     assert stranger_api.post(f"/api/v1/imports/{run['id']}/start").status_code == 404
     assert stranger_api.get("/api/v1/imports").json() == []

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from django.test import Client
 
-from accounts.actors import Actor, actor_for
+from accounts.actors import Actor, actor_for, owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
 from contextlayer.errors import OwnerOnly
@@ -38,7 +38,9 @@ def test_an_app_cannot_read_or_restore_the_old_texts_of_a_memory(
 ) -> None:
     memory = _edited_health_memory(owner_dash)
     version = memory.versions.get()
-    secret = client_token_create(user=owner, name="Cursor", scopes=["read", "write"]).secret
+    secret = client_token_create(
+        actor=owner_actor(owner), name="Cursor", scopes=["read", "write"]
+    ).secret
     app = Client(headers={"Authorization": f"Bearer {secret}"})
     assert app.get(f"{API}/{memory.id}").json()["text"] == "Likes green tea"  # food: granted
 
@@ -73,7 +75,9 @@ def test_versions_are_owner_only_at_the_service_layer_for_every_app(
     """Even an app granted every category: old texts may have been private, hidden from it or
     in another category when they were current, and versions do not record that."""
     memory = _edited_health_memory(owner_dash)
-    issued = client_token_create(user=owner, name="Everything", scopes=["read", "write"])
+    issued = client_token_create(
+        actor=owner_actor(owner), name="Everything", scopes=["read", "write"]
+    )
     app = issued.token.app
     app.categories = ["health", "finance", "religion", "politics", "sexuality", "legal"]
     app.save(update_fields=["categories"])

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
 from tests.accounts.conftest import start_server, stop_server
@@ -133,7 +134,9 @@ def conformance_server(
 def mcp_url(conformance_server: tuple[str, _Bearer], transactional_db: None) -> str:
     url, app = conformance_server
     user = User.objects.create_user("conformance@example.com", "correct horse battery")
-    app.token = client_token_create(user=user, name="conformance", scopes=["read", "write"]).secret
+    app.token = client_token_create(
+        actor=owner_actor(user), name="conformance", scopes=["read", "write"]
+    ).secret
     return url
 
 

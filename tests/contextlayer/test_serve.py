@@ -2,7 +2,6 @@
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -12,13 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.servers import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _postmaster_running(pgdata: Path) -> bool:
@@ -37,7 +32,7 @@ def _postmaster_running(pgdata: Path) -> bool:
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_serve_starts_embedded_database_answers_health_and_stops_cleanly(stop: int) -> None:
     home = Path(tempfile.mkdtemp(prefix="contextlayer-serve-"))
-    port = _free_port()
+    port = free_port()
     env = {
         k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")
     }

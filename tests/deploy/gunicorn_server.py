@@ -16,11 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
 
 from django.db import connection
 
-from tests.contextlayer.test_serve import _free_port
+from tests.servers import free_port, subprocess_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,13 +47,12 @@ def gunicorn_on_test_database(**env: str) -> Iterator[Gunicorn]:
     """One worker, development settings, the test database (the test must use transactional_db
     so its rows are committed), allauth's shared cache table created first."""
     work = Path(tempfile.mkdtemp(prefix="contextlayer-gunicorn-"))
-    port = _free_port()
-    db = connection.settings_dict
+    port = free_port()
     environ = {
         k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")
     }
     environ.update(
-        DATABASE_URL=f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}/{db['NAME']}",
+        DATABASE_URL=subprocess_database_url(),
         DJANGO_SETTINGS_MODULE="contextlayer.settings",
         CONTEXT_LAYER_HOME=str(work / "home"),
         PORT=str(port),

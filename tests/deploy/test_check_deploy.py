@@ -9,23 +9,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests.deploy.conftest import OIDC_PRIVATE_KEY
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _rsa_pem() -> str:
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import rsa
-
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    ).decode()
-
-
-# Production needs the OAuth signing key from the environment too.
-OIDC_PRIVATE_KEY = _rsa_pem()
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

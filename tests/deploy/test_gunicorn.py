@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.contextlayer.test_serve import _free_port
+from tests.deploy.conftest import OIDC_PRIVATE_KEY
 from tests.deploy.gunicorn_server import stop
-from tests.deploy.test_check_deploy import OIDC_PRIVATE_KEY
+from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.timeout(180)
 def test_gunicorn_serves_health_and_the_api_docs_with_local_static_files() -> None:
     work = Path(tempfile.mkdtemp(prefix="contextlayer-gunicorn-"))
-    port = _free_port()
+    port = free_port()
     env = {
         k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")
     }

@@ -8,6 +8,7 @@ import json
 import httpx
 import pytest
 
+from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
 from tests.deploy.gunicorn_server import Gunicorn
@@ -20,7 +21,9 @@ SECRET_QUERY = "my secret diagnosis"
 def test_searches_and_misplaced_tokens_leave_no_trace_in_the_logs(
     gunicorn: Gunicorn, owner: User
 ) -> None:
-    token = client_token_create(user=owner, name="Logger", scopes=["memories:read"]).secret
+    token = client_token_create(
+        actor=owner_actor(owner), name="Logger", scopes=["memories:read"]
+    ).secret
     before = len(gunicorn.log_text())
     with httpx.Client(base_url=gunicorn.url, timeout=60) as http:
         found = http.get(

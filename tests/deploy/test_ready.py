@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from contextlayer.embedded_db import start_server, stop_server
-from tests.contextlayer.test_serve import _free_port
+from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +36,7 @@ def _status(url: str) -> int:
 def test_ready_is_503_while_the_database_is_stopped_and_200_after_it_restarts() -> None:
     home = Path(tempfile.mkdtemp(prefix="contextlayer-ready-"))
     pgdata = home / "pgdata"
-    port = _free_port()
+    port = free_port()
     env = {
         k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")
     }

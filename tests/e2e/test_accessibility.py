@@ -60,7 +60,7 @@ def pages_of(owner: User, owner_dash: Actor) -> list[str]:
     seed_store(owner, owner_dash)
     edited = Memory.objects.get(text__startswith="Prefers aisle")
     app = ConnectedApp.objects.get(owner=owner, name="Cursor")
-    client_token_create(user=owner, name="Laptop", scopes=list(ALL_SCOPES))
+    client_token_create(actor=owner_actor(owner), name="Laptop", scopes=list(ALL_SCOPES))
     run = ImportRun.objects.create(
         owner=owner,
         source="chatgpt",

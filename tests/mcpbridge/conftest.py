@@ -1,4 +1,5 @@
-"""The real ASGI app under uvicorn in a thread, and real MCP SDK clients talking to it.
+"""The real ASGI app under uvicorn in a thread, and real MCP SDK clients talking to it; the
+stdio server as a subprocess.
 
 The server thread reads the test database through its own connection, so tests that use it
 need `@pytest.mark.django_db(transaction=True)`: rows must be committed to be seen.
@@ -6,59 +7,77 @@ need `@pytest.mark.django_db(transaction=True)`: rows must be committed to be se
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
+import os
+import sys
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
 import httpx2
 import pytest
-import uvicorn
 from asgiref.sync import sync_to_async
 from django.db import connections
 from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
+from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
+from tests.servers import start_server, subprocess_database_url
 
 T = TypeVar("T")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
 def server_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
-    port = free_port()
-    config = uvicorn.Config(
-        "contextlayer.asgi:application",
-        host="127.0.0.1",
-        port=port,
-        lifespan="on",
-        log_level="warning",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
     with django_db_blocker.unblock():
-        thread.start()
-        deadline = time.monotonic() + 120
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-        server.should_exit = True
-        thread.join(timeout=30)
+        live = start_server("contextlayer.asgi:application", lifespan="on", start_timeout=120)
+        yield live.url
+        live.server.should_exit = True
+        live.thread.join(timeout=30)
         # The server's ORM work ran in asgiref's sync thread; close its connection so the test
         # database can be dropped.
         anyio.run(sync_to_async(connections.close_all, thread_sensitive=True))
+
+
+# A raw JSON-RPC initialize, and the headers Streamable HTTP wants (for tests below the SDK).
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    },
+}
+JSON = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+def stdio_env() -> dict[str, str]:
+    """`manage.py mcp` as a subprocess uses this run's test database (on the embedded server)
+    and data folder."""
+    return {
+        "DATABASE_URL": subprocess_database_url(),
+        "CONTEXT_LAYER_HOME": os.environ["CONTEXT_LAYER_HOME"],
+        "DJANGO_SETTINGS_MODULE": "contextlayer.settings",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def stdio_server(user: str, *extra: str) -> StdioServerParameters:
+    """The stdio MCP server for `user`, as a client configures it."""
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["manage.py", "mcp", "--user", user, *extra],
+        env=stdio_env(),
+        cwd=str(ROOT),
+    )
 
 
 @dataclass
@@ -93,7 +112,7 @@ def mcp_for(server_url: str) -> Callable[..., McpHttp]:
     def make(
         user: User, scopes: str = "read,write,delete", name: str = "Cursor on laptop"
     ) -> McpHttp:
-        issued = client_token_create(user=user, name=name, scopes=scopes.split(","))
+        issued = client_token_create(actor=owner_actor(user), name=name, scopes=scopes.split(","))
         return McpHttp(server_url, issued.secret)
 
     return make

@@ -13,21 +13,10 @@ from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, ConnectedApp, User
 from memories import search
 from memories.models import AccessEvent, Memory
-from tests.mcpbridge.conftest import McpHttp, text_of
+from tests.mcpbridge.conftest import INIT, JSON, McpHttp, text_of
+from tests.memories.fake_llm import Brain
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
-JSON = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
 
 def test_tools_are_listed_with_schemas_annotations_and_instructions(
@@ -64,6 +53,22 @@ def test_tools_are_listed_with_schemas_annotations_and_instructions(
     assert "search_memory" in search.description or "Call this before" in search.description
     assert "search_memory" in instructions and "add_memory" in instructions
     assert [p.name for p in prompts.prompts] == ["remember_what_you_know"]
+
+
+def test_add_memory_says_plainly_when_the_model_found_nothing_to_store(
+    owner: User, mcp_for: Callable[..., McpHttp], fake_provider: Brain
+) -> None:
+    fake_provider.facts = {"Lisbon": ["Lives in Lisbon"]}
+    answer = mcp_for(owner).call("add_memory", {"text": "Thanks, that was helpful!"})
+    assert not answer.is_error, text_of(answer)
+    assert text_of(answer) == "The model found no lasting fact in this text, so nothing was stored."
+    assert answer.structured_content == {
+        "memories": [],
+        "created": 0,
+        "already_known": 0,
+        "note": "The model found no lasting fact in this text, so nothing was stored.",
+    }
+    assert not Memory.objects.filter(owner=owner).exists()
 
 
 def test_add_search_update_delete_round_trip(owner: User, mcp_for: Callable[..., McpHttp]) -> None:

@@ -5,49 +5,21 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import anyio
 import pytest
-from django.db import connection
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from accounts.models import ConnectedApp, User
 from memories.models import AccessEvent, Memory
-from tests.mcpbridge.conftest import text_of
+from tests.mcpbridge.conftest import ROOT, stdio_env, stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _env() -> dict[str, str]:
-    """The subprocess uses this run's test database (on the embedded server) and data folder."""
-    connection.ensure_connection()
-    db = connection.settings_dict
-    url = f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}/{db['NAME']}"
-    return {
-        "DATABASE_URL": url,
-        "CONTEXT_LAYER_HOME": os.environ["CONTEXT_LAYER_HOME"],
-        "DJANGO_SETTINGS_MODULE": "contextlayer.settings",
-        "LOG_LEVEL": "WARNING",
-    }
-
-
-def _stdio(user: str, *extra: str) -> StdioServerParameters:
-    return StdioServerParameters(
-        command=sys.executable,
-        args=["manage.py", "mcp", "--user", user, *extra],
-        env=_env(),
-        cwd=str(ROOT),
-    )
-
 
 def test_stdio_lists_tools_and_round_trips_through_the_services(owner: User) -> None:
-    params = _stdio(owner.email)
+    params = stdio_server(owner.email)
 
     async def session() -> dict[str, Any]:
         async with Client(params, mode="legacy") as c:
@@ -72,7 +44,7 @@ def test_stdio_lists_tools_and_round_trips_through_the_services(owner: User) -> 
 
 
 def test_stdio_app_is_named_and_pausable(owner: User) -> None:
-    params = _stdio(owner.email, "--app", "claude-desktop")
+    params = stdio_server(owner.email, "--app", "claude-desktop")
 
     async def add() -> Any:
         async with Client(params, mode="legacy") as c:
@@ -101,7 +73,7 @@ def test_stdio_fails_closed_for_an_unknown_user() -> None:
     proc = subprocess.run(
         [sys.executable, "manage.py", "mcp", "--user", "nobody@example.com"],
         cwd=ROOT,
-        env={**os.environ, **_env()},
+        env={**os.environ, **stdio_env()},
         input=b"",
         capture_output=True,
         timeout=120,

@@ -1,7 +1,10 @@
+import re
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import SCOPE_READ, ConnectedApp, User
@@ -28,6 +31,42 @@ def test_add_stores_text_with_embedding_and_provenance(owner_dash: Actor) -> Non
     assert memory.origin == "dashboard"
     assert memory.origin_app_name == "dashboard"
     assert memory.provenance["app"] == "dashboard"
+
+
+def test_the_batch_insert_writes_every_column_of_memory() -> None:
+    """A field added to Memory must be added to the raw-SQL batch INSERT too (its column list
+    is not Django's, so nothing else would notice a column left to NULL)."""
+    columns = {f.column for f in Memory._meta.concrete_fields}
+    assert set(services._INSERT_COLUMNS) == columns
+    aliases = {alias for _, alias in services._ROW_ARRAYS.values()}
+    used = {a for sql in services._INSERT_COLUMNS.values() for a in re.findall(r"\bu\.(\w+)", sql)}
+    assert used == aliases, "every per-row array is written to a column, and only those"
+
+
+def test_a_batch_written_memory_is_what_a_read_back_of_its_row_gives(owner_dash: Actor) -> None:
+    when = timezone.now() - timedelta(days=3)
+    items = [
+        services.NewMemory(
+            text="Plays the oboe on Sundays",
+            categories=["Hobbies"],
+            provenance={"source": "claude", "conversation_title": "Music"},
+            metadata={"needs_extraction": True},
+            created_at=when,
+        ),
+        services.NewMemory(text="Used to live in Berlin", state=MemoryState.ARCHIVED),
+        services.NewMemory(text="Likes green tea"),
+    ]
+    written = [r.memory for r in services.memory_create_many(actor=owner_dash, items=items)]
+    fields = [f.attname for f in Memory._meta.concrete_fields if f.attname != "tsv"]
+    for memory in written:
+        stored = Memory.objects.get(owner=owner_dash.user, pk=memory.pk)
+        for name in fields:
+            mine, theirs = getattr(memory, name), getattr(stored, name)
+            if name == "embedding":
+                mine, theirs = list(mine), list(theirs)
+            assert mine == theirs, f"{name}: built {mine!r}, stored {theirs!r}"
+    assert written[0].created_at == when and written[0].categories == ["hobbies"]
+    assert written[1].state == MemoryState.ARCHIVED
 
 
 def test_same_text_after_normalisation_is_stored_once(owner_dash: Actor) -> None:

@@ -13,6 +13,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories import selectors, services
 from memories.models import AccessEvent, Memory, MemoryState, MemoryVersion
+from tests.memories.fake_llm import Brain
 
 pytestmark = pytest.mark.django_db
 
@@ -169,6 +170,20 @@ def test_add_memory_goes_through_remember(
     again = owner_client.post("/memories/add/", {"text": "prefers WINDOW seats!"}, headers=htmx)
     assert "An identical memory already exists" in _text(again)
     assert Memory.objects.count() == 1
+
+
+def test_an_add_the_model_finds_nothing_in_says_nothing_was_stored(
+    owner_client: Client, owner: User, htmx: dict[str, str], fake_provider: Brain
+) -> None:
+    fake_provider.facts = {"Lisbon": ["Lives in Lisbon"]}
+    response = owner_client.post(
+        "/memories/add/", {"text": "Thanks, that was helpful!"}, headers=htmx
+    )
+    assert response.status_code == 200
+    html = _text(response)
+    assert "The model found no lasting fact in this text, so nothing was stored." in html
+    assert "Memory added." not in html
+    assert not Memory.objects.filter(owner=owner).exists()
 
 
 def test_a_message_is_shown_once_in_the_messages_region_not_in_every_row(

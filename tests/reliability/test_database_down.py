@@ -25,8 +25,7 @@ from accounts.models import User
 from contextlayer.embedded_db import start_server, stop_server
 from contextlayer.middleware import UNAVAILABLE
 from memories.models import Memory
-from tests.mcpbridge.conftest import McpHttp, text_of
-from tests.mcpbridge.test_stdio import _stdio
+from tests.mcpbridge.conftest import McpHttp, stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
 
@@ -91,7 +90,7 @@ def test_mcp_clients_fail_fast_while_postgres_is_down_and_recover_in_the_same_se
     http = mcp_for(owner)
     token = http.token
     assert token is not None
-    stdio = _stdio(owner.email)
+    stdio = stdio_server(owner.email)
     seen: dict[str, Any] = {}
 
     async def drill(web: Client) -> None:

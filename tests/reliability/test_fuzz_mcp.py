@@ -30,6 +30,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
 from mcpbridge import server
@@ -231,7 +232,9 @@ def token(owner: User, settings: Any) -> str:
     # The fuzzer sends far more than a client would per minute; the limit is tested apart.
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "100000/m"}
     return client_token_create(
-        user=owner, name="Fuzzer", scopes=["memories:read", "memories:write", "memories:delete"]
+        actor=owner_actor(owner),
+        name="Fuzzer",
+        scopes=["memories:read", "memories:write", "memories:delete"],
     ).secret
 
 

@@ -53,8 +53,8 @@ from memories.categories import SENSITIVE
 from memories.ingest.contextlayer import FORMAT, VERSION
 from memories.models import ImportRun
 from memories.proposals import proposal_create
-from tests.mcpbridge.test_stdio import _stdio
-from tests.reliability.conftest import http_answer, report_total
+from tests.mcpbridge.conftest import stdio_server
+from tests.reliability.conftest import http_answer, record_figures
 
 pytestmark = pytest.mark.timeout(600)
 # The MCP servers (a uvicorn thread, stdio processes) read through their own connections: every
@@ -485,13 +485,9 @@ def _forge(door: Door, world: World, who: int, whose: int, pick: int, step: int)
         world.leaks.append(f"{door.name}: import naming tenant {whose}'s ids reused an id")
 
 
-TALLY: dict[str, tuple[int, int]] = {}
-
-
-def _report(world: World, door: str, capsys: pytest.CaptureFixture[str]) -> None:
-    TALLY[door] = (world.attempts, len(world.leaks))
-    with capsys.disabled():
-        print(f"\nisolation[{door}]: attempts={world.attempts} leaks={len(world.leaks)}")
+def _report(world: World, door: str) -> None:
+    """The door's figures go to the report at the end of the run (tests/reliability/conftest.py)."""
+    record_figures("isolation", door, world.attempts, len(world.leaks))
     assert world.leaks == [], "\n\n".join(world.leaks[:5])
     assert world.attempts > 0
 
@@ -603,9 +599,7 @@ def _in_process(door: Callable[[World], Door]) -> Callable[[World], Iterator[Doo
     return make
 
 
-def _run_door(
-    make: Callable[[World], Iterator[Door]], examples: int, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _run_door(make: Callable[[World], Iterator[Door]], examples: int) -> None:
     """One world and one session per user for the whole test; hypothesis drives the scripts."""
     world = _world()
     with contextmanager(make)(world) as door:
@@ -616,31 +610,31 @@ def _run_door(
             run_script(door, world, script)
 
         prop()
-    _report(world, door.name, capsys)
+    _report(world, door.name)
 
 
 @through_a_door
 def test_mcp_over_http_never_shows_or_changes_another_tenants_memory(
-    server_url: str, capsys: pytest.CaptureFixture[str]
+    server_url: str,
 ) -> None:
     def make(world: World) -> Iterator[Door]:
         tokens = [
-            client_token_create(user=u, name="Cursor", scopes=list(SCOPES)).secret
+            client_token_create(actor=owner_actor(u), name="Cursor", scopes=list(SCOPES)).secret
             for u in world.users
         ]
         yield from _mcp_door("mcp-http", [_http_session(server_url, t) for t in tokens])
 
-    _run_door(make, 8, capsys)
+    _run_door(make, 8)
 
 
 @through_a_door
-def test_mcp_over_stdio_never_shows_or_changes_another_tenants_memory(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_mcp_over_stdio_never_shows_or_changes_another_tenants_memory() -> None:
     def make(world: World) -> Iterator[Door]:
-        yield from _mcp_door("mcp-stdio", [_stdio_session(_stdio(u.email)) for u in world.users])
+        yield from _mcp_door(
+            "mcp-stdio", [_stdio_session(stdio_server(u.email)) for u in world.users]
+        )
 
-    _run_door(make, 6, capsys)
+    _run_door(make, 6)
 
 
 # ---- REST API (client token and session) -----------------------------------------------------
@@ -656,7 +650,7 @@ class ApiDoor(Door):
         self.tokens, self.sessions = [], []
         for user in world.users:
             issued = client_token_create(
-                user=user, name="script", scopes=["read", "write", "delete"]
+                actor=owner_actor(user), name="script", scopes=["read", "write", "delete"]
             )
             self.tokens.append(Client(headers={"Authorization": f"Bearer {issued.secret}"}))
             session = Client()
@@ -733,10 +727,8 @@ class ApiDoor(Door):
 
 
 @through_a_door
-def test_rest_api_never_shows_or_changes_another_tenants_memory(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    _run_door(_in_process(ApiDoor), 10, capsys)
+def test_rest_api_never_shows_or_changes_another_tenants_memory() -> None:
+    _run_door(_in_process(ApiDoor), 10)
 
 
 # ---- Dashboard views and dashboard export ------------------------------------------------------
@@ -838,12 +830,5 @@ class DashboardDoor(Door):
 
 
 @through_a_door
-def test_dashboard_never_shows_or_changes_another_tenants_memory(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    _run_door(_in_process(DashboardDoor), 10, capsys)
-
-
-def test_isolation_figures_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
-    # Runs after the door tests in this module: the total docs/reliability.md quotes.
-    report_total("isolation", TALLY, capsys)
+def test_dashboard_never_shows_or_changes_another_tenants_memory() -> None:
+    _run_door(_in_process(DashboardDoor), 10)

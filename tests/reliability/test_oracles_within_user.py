@@ -35,7 +35,7 @@ from memories.models import Memory
 from memories.selectors import memory_list
 from memories.text import text_key
 from tests.mcpbridge.conftest import McpHttp
-from tests.reliability.conftest import http_answer, report_total
+from tests.reliability.conftest import http_answer, record_figures
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -197,7 +197,7 @@ def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str]:
     user = User.objects.create_user(f"oracle-{uuid.uuid4().hex[:8]}@example.com")
     owner = owner_actor(user)
     services.memory_create(actor=owner, text="Likes jazz", categories=["hobbies"])
-    issued = client_token_create(user=user, name="Cursor", scopes=["read", "write"])
+    issued = client_token_create(actor=owner_actor(user), name="Cursor", scopes=["read", "write"])
     app = issued.token.app
     if with_secrets:
         for how, (secret, _) in SECRETS.items():
@@ -212,10 +212,8 @@ def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str]:
     return user, app, issued.secret
 
 
-TALLY: dict[str, tuple[int, int]] = {}
-
-
-def _probe(make_door: Callable[[str], Door], capsys: pytest.CaptureFixture[str]) -> None:
+def _probe(make_door: Callable[[str], Door]) -> None:
+    """The same script with and without the secrets; its figures go to the end-of-run report."""
     transcripts, users = [], []
     for with_secrets in (True, False):
         user, _, secret = _world(with_secrets)
@@ -244,24 +242,15 @@ def _probe(make_door: Callable[[str], Door], capsys: pytest.CaptureFixture[str])
         ]:
             leaks.append(f"the owner's {secret!r} is not held and shown exactly once")
     name = make_door("x").name
-    TALLY[name] = (len(secret_run.answers), len(leaks))
-    with capsys.disabled():
-        print(f"\noracles[{name}]: attempts={len(secret_run.answers)} leaks={len(leaks)}")
+    record_figures("oracles", name, len(secret_run.answers), len(leaks))
     assert leaks == [], "\n\n".join(leaks[:3])
 
 
 def test_an_app_learns_nothing_of_hidden_memories_through_mcp(
-    server_url: str, capsys: pytest.CaptureFixture[str]
+    server_url: str,
 ) -> None:
-    _probe(lambda secret: McpDoor(McpHttp(server_url, secret)), capsys)
+    _probe(lambda secret: McpDoor(McpHttp(server_url, secret)))
 
 
-def test_an_app_learns_nothing_of_hidden_memories_through_the_rest_api(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    _probe(ApiDoor, capsys)
-
-
-def test_oracle_figures_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
-    # Runs after the door tests in this module: the total docs/reliability.md quotes.
-    report_total("oracles", TALLY, capsys)
+def test_an_app_learns_nothing_of_hidden_memories_through_the_rest_api() -> None:
+    _probe(ApiDoor)

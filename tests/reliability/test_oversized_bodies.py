@@ -10,6 +10,7 @@ import httpx2
 import pytest
 from django.test import Client
 
+from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
 from memories.models import Memory
@@ -22,7 +23,7 @@ RPC = {"content-type": "application/json", "accept": "application/json, text/eve
 @pytest.fixture
 def token(owner: User) -> str:
     scopes = ["memories:read", "memories:write"]
-    return client_token_create(user=owner, name="Big sender", scopes=scopes).secret
+    return client_token_create(actor=owner_actor(owner), name="Big sender", scopes=scopes).secret
 
 
 def _add_memory(text: str) -> bytes:

@@ -41,7 +41,9 @@ def _kept(folder: Path) -> list[Path]:
 
 
 def _token(owner: User, scopes: list[str], *, paused: bool = False) -> str:
-    issued = client_token_create(user=owner, name=f"app {scopes} {paused}", scopes=scopes)
+    issued = client_token_create(
+        actor=owner_actor(owner), name=f"app {scopes} {paused}", scopes=scopes
+    )
     if paused:
         ConnectedApp.objects.filter(owner=owner, name=f"app {scopes} {paused}").update(paused=True)
     return issued.secret

@@ -74,7 +74,7 @@ class Command(UserCommand):
         else:
             expires = timezone.now() + timedelta(days=days or DEFAULT_EXPIRY_DAYS)
         issued = client_token_create(
-            user=user,
+            actor=owner_actor(user, ConnectedApp.CLI, operator="manage.py client_token"),
             name=opts["name"],
             scopes=opts["scopes"],
             expires_at=expires,
