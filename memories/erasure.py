@@ -38,6 +38,7 @@ from django.utils import timezone
 from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_DELETE, ConnectedApp, User
 from contextlayer.errors import NotFound
+from memories import search_index
 from memories.models import (
     AccessEvent,
     ErasureReceipt,
@@ -177,6 +178,8 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
             digest=hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest(),
         )
         transaction.on_commit(lambda: _remove_files(uploads))
+        owner_id = user.pk
+        transaction.on_commit(lambda: search_index.forget(owner_id))
         transaction.on_commit(lambda: erase_compact(account_deleted=delete_account))
     logger.info("erase", extra={"receipt": str(receipt.pk), "counts": receipt.counts})
     return receipt

@@ -371,6 +371,13 @@ class Lru:
                 old, _ = self._entries.popitem(last=False)
                 self._total -= self._sizes.pop(old)
 
+    def forget(self, drop: Any) -> None:
+        """Remove every entry whose key `drop(key)` is true."""
+        with self._lock:
+            for key in [k for k in self._entries if drop(k)]:
+                del self._entries[key]
+                self._total -= self._sizes.pop(key)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
@@ -467,3 +474,12 @@ def clear() -> None:
     """Forget every cached index (tests; a process that re-embedded the store)."""
     _indexes.clear()
     _visible.clear()
+
+
+def forget(owner_id: int) -> None:
+    """Drop this process's copy of a user's index and masks (their vectors and lexeme keys) at
+    once, as an erase does: other processes drop theirs at their next search for the user, on
+    eviction or at restart (README, "What erase guarantees")."""
+    key = _key(owner_id)
+    _indexes.forget(lambda k: k == key)
+    _visible.forget(lambda k: k[:2] == key)

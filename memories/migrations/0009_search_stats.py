@@ -62,9 +62,12 @@ BEGIN
         WITH st AS (
             INSERT INTO memories_searchstats AS s (owner_id, generation, documents, length,
                                                    changes_from)
-            SELECT d.owner_id, nextval('memories_search_generation'), d.documents, d.length, 0
+            -- A new row (a new user, or one whose erase removed the old row) has no change log
+            -- before its first generation: an index some process still holds from before is
+            -- read again in full, never brought up to date from a log that lacks the erase.
+            SELECT d.owner_id, d.generation, d.documents, d.length, d.generation
             FROM (
-                SELECT n.owner_id,
+                SELECT n.owner_id, nextval('memories_search_generation') AS generation,
                        count(*) FILTER (WHERE {_SEARCHABLE}) AS documents,
                        coalesce(sum(length(n.tsv)) FILTER (WHERE {_SEARCHABLE}), 0) AS length
                 FROM memories_new n GROUP BY n.owner_id ORDER BY n.owner_id

@@ -14,8 +14,10 @@ from django.db import connection
 
 from accounts.actors import owner_actor
 from accounts.models import User
+from memories import search_index
 from memories.erasure import CONTENT_MODELS, user_erase
 from memories.models import Memory
+from memories.selectors import memory_search
 from memories.services import memory_create, memory_update
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -142,3 +144,37 @@ def test_statistics_never_hold_the_keys_of_the_lexeme_index(erased_owner: User) 
             [LEXEME_INDEX],
         )
         assert cur.fetchone()[0] == 0
+
+
+def test_an_erase_drops_the_users_search_index_from_this_process(erased_owner: User) -> None:
+    """The in-memory search index holds the user's vectors and lexeme keys: the process that
+    erases drops it at once (other processes at their next search for the user, on eviction or
+    at restart, as README says)."""
+    actor = owner_actor(erased_owner)
+    memory_search(actor=actor, query="my therapist on Tuesday")
+    key = search_index._key(erased_owner.pk)
+    assert search_index._indexes.get(key) is not None
+    user_erase(actor=actor)
+    assert search_index._indexes.get(key) is None
+    assert not [k for k in search_index._visible._entries if k[:2] == key]
+
+
+def test_another_process_with_an_index_from_before_the_erase_reads_the_user_again(
+    erased_owner: User,
+) -> None:
+    """A process that did not run the erase still holds the old index; when the user writes
+    again, it must not bring that index up to date from the new change log (which knows nothing
+    of the erased memories) but read the user in full."""
+    actor = owner_actor(erased_owner)
+    memory_search(actor=actor, query="therapist")
+    key = search_index._key(erased_owner.pk)
+    stale = search_index._indexes.get(key)
+    user_erase(actor=actor)
+    search_index._indexes.put(key, stale, stale.nbytes, search_index.budget_bytes())
+    actor = owner_actor(erased_owner)  # the erase removed the door the old actor named
+    memory_create(actor=actor, text=f"My {MARKER} appointment moved to Wednesday")
+    hits = memory_search(actor=actor, query=f"{MARKER} therapist", min_score=0)
+    search_index.clear()  # what a process that never saw the user finds
+    fresh = memory_search(actor=actor, query=f"{MARKER} therapist", min_score=0)
+    assert [(h.memory.id, h.score) for h in hits] == [(h.memory.id, h.score) for h in fresh]
+    assert len(hits) == 1
