@@ -343,7 +343,11 @@ def test_access_events_name_the_token_never_the_user_agent(
     client.headers = {"User-Agent": "Claude-Desktop/9.9"}
     client.call("add_memory", {"text": "Uses neovim"})
     client.call("search_memory", {"query": "editor"})
-    events = AccessEvent.objects.filter(owner=owner)
+    # The token's creation is the owner's own event; the two calls are the app's.
+    events = AccessEvent.objects.filter(
+        owner=owner, action__in=[AccessEvent.Action.ADD, AccessEvent.Action.SEARCH]
+    )
+    assert len(events) == 2
     assert {e.app_name for e in events} == {"VS Code at work"}
     assert {e.app.kind for e in events if e.app} == {ConnectedApp.Kind.TOKEN}
 
