@@ -98,6 +98,10 @@
     var el = document.querySelector(selector);
     if (!el) return false;
     el.setAttribute("data-focused", "");
+    // Another request's settle may focus content htmx has inserted but not yet processed (its
+    // own settle comes a moment later): Enter on it then would follow the plain href. Process
+    // it first (htmx does nothing twice).
+    if (window.htmx) window.htmx.process(el);
     el.focus();
     return true;
   }
