@@ -132,10 +132,10 @@ def alice(transactional_db: None) -> User:
     return User.objects.create_user("alice@example.com", PASSWORD)
 
 
-def hidden(html: str, name: str) -> str:
-    match = re.search(rf'name="{name}" value="([^"]*)"', html)
+def hidden(page: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', page)
     assert match, f"no hidden field {name!r} in page"
-    return match.group(1).replace("&quot;", '"').replace("&amp;", "&")
+    return html.unescape(match.group(1))
 
 
 def sign_in(browser: httpx.Client, email: str, password: str = PASSWORD) -> httpx.Response:
@@ -218,7 +218,10 @@ def authorize_url(
     resource: str | None = None,
     redirect_uri: str = "http://127.0.0.1:33418/callback",
     state: str = "xyz",
+    **extra: str,
 ) -> str:
+    """The authorization request a client's browser opens (`extra`: other parameters, e.g.
+    `prompt`)."""
     params = {
         "response_type": "code",
         "client_id": client_id,
@@ -226,6 +229,7 @@ def authorize_url(
         "code_challenge": challenge,
         "code_challenge_method": "S256",
         "state": state,
+        **extra,
     }
     if scope is not None:
         params["scope"] = scope

@@ -10,7 +10,7 @@ from datetime import timedelta
 from html import unescape
 from io import StringIO
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from allauth.idp.oidc.models import Token
@@ -29,7 +29,7 @@ from memories.models import UserCategory
 from memories.selectors import memory_get, memory_list, memory_search
 from memories.services import memory_create
 from memories.user_categories import category_add
-from tests.accounts.conftest import PASSWORD, pkce
+from tests.accounts.conftest import PASSWORD, authorize_url, hidden, pkce
 
 pytestmark = pytest.mark.django_db
 
@@ -91,25 +91,22 @@ def _register(browser: Browser, redirect_uri: str, name: str = "Claude") -> dict
     return dict(r.json())
 
 
-def _authorize(client_id: str, redirect_uri: str, challenge: str, **extra: str) -> str:
-    params = {
-        "response_type": "code",
-        "client_id": client_id,
-        "redirect_uri": redirect_uri,
-        "code_challenge": challenge,
-        "code_challenge_method": "S256",
-        "scope": "memories:read memories:write",
-        "resource": RESOURCE,
-        "state": "s-1",
+def _authorize(
+    client_id: str,
+    redirect_uri: str,
+    challenge: str,
+    scope: str = "memories:read memories:write",
+    **extra: str,
+) -> str:
+    return authorize_url(
+        client_id,
+        challenge,
+        scope=scope,
+        resource=RESOURCE,
+        redirect_uri=redirect_uri,
+        state="s-1",
         **extra,
-    }
-    return "/identity/o/authorize?" + urlencode(params)
-
-
-def _hidden(html: str, name: str) -> str:
-    match = re.search(rf'name="{name}" value="([^"]*)"', html)
-    assert match, name
-    return unescape(match.group(1))
+    )
 
 
 def _ticked(html: str) -> list[str]:
@@ -138,7 +135,7 @@ def _answer(
 ) -> Any:
     html = page.content.decode()
     data: dict[str, Any] = {
-        "request": _hidden(html, "request"),
+        "request": hidden(html, "request"),
         "choose": "1",
         "scopes": re.findall(r'name="scopes" value="([^"]+)"', html),
         "categories": _ticked(html) if ticked is None else ticked,
