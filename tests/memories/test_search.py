@@ -323,6 +323,60 @@ def test_the_in_memory_index_and_postgresql_rank_the_same(
             assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(indexed, in_sql, strict=True))
 
 
+def test_the_index_keeps_every_contender_when_cosines_tie_at_either_clip(
+    owner: User, owner_dash: Actor, app_actor: Callable[[User, str], Actor]
+) -> None:
+    """The index scores twice only the memories holding a query word and the best cosines of the
+    rest: forty near copies of the query's vector (cosines between COSINE_FULL and 1, all at the
+    top clip), hundreds of negative cosines (all at zero), memories without a vector and memories
+    hidden from the app must still come out as PostgreSQL's full computation ranks them, ties by
+    id."""
+    app = app_actor(owner, "Cursor")
+    _insert_synthetic(owner.pk, 1500, seed=3)
+    rng = np.random.default_rng(11)
+    qvec = rng.uniform(-0.5, 0.5, 384).astype(np.float32)
+    # The closer a copy, the later its id: ranking the ties by cosine would pick the wrong ones.
+    near = [qvec + rng.uniform(-s, s, 384).astype(np.float32) for s in np.linspace(0.3, 0.05, 40)]
+    assert min(search.exact_cosines(np.array(near), qvec)) > search.COSINE_FULL
+    with connection.cursor() as cur:
+        cur.execute("SELECT id FROM memories_memory WHERE owner_id = %s ORDER BY id", [owner.pk])
+        ids = [row[0] for row in cur.fetchall()]
+        for memory_id, vector in zip(ids[:40], near, strict=True):
+            cur.execute(
+                "UPDATE memories_memory SET embedding = %s::vector WHERE id = %s",
+                [search._vector_literal(vector), memory_id],
+            )
+        cur.execute(
+            "UPDATE memories_memory SET text = text || ' quokka', "
+            "tsv = to_tsvector('english', text || ' quokka') WHERE id = ANY(%s)",
+            [ids[-25:]],
+        )
+        cur.execute(
+            "UPDATE memories_memory SET embedding = NULL WHERE id = ANY(%s)", [ids[100:120]]
+        )
+        cur.execute(
+            "UPDATE memories_memory SET hidden_from = ARRAY[%s]::bigint[] WHERE id = ANY(%s)",
+            [app.app.pk, ids[20:80]],
+        )
+    for actor in (owner_dash, app):
+        visible, params = visible_sql(actor)
+        for limit, min_score in ((10, search.MIN_SCORE), (1200, 0.0)):
+            indexed, in_sql = (
+                search.UserSearch(
+                    owner.pk,
+                    visible=visible,
+                    params=params,
+                    query="quokka",
+                    whole_store=actor.app.is_owner_door,
+                    use_index=use_index,
+                ).best(qvec, limit=limit, min_score=min_score)
+                for use_index in (True, False)
+            )
+            assert len(indexed) == min(limit, len(in_sql)) and len(in_sql) > 0
+            assert [c.id for c in indexed] == [c.id for c in in_sql], (actor, limit)
+            assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(indexed, in_sql, strict=True))
+
+
 # ---- relevance: scores that mean the same for every query, and "nothing relevant" ----------------
 
 
