@@ -5,6 +5,7 @@ and the deterministic fake LLM that every door's extraction tests run behind
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -65,7 +66,22 @@ SLOW = (
 )
 
 
+def _stale_slow_entries() -> list[str]:
+    """Entries of SLOW that name no file, or no test function in their file: a renamed slow test
+    would otherwise move silently into the fast loop."""
+    root = Path(__file__).resolve().parent.parent
+    stale = []
+    for entry in SLOW:
+        path, _, name = entry.partition("::")
+        file = root / path
+        if not file.exists() or (name and f"def {name}" not in file.read_text(encoding="utf-8")):
+            stale.append(entry)
+    return stale
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if stale := _stale_slow_entries():
+        raise pytest.UsageError(f"tests/conftest.py SLOW names no test: {', '.join(stale)}")
     for item in items:
         if item.nodeid.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
