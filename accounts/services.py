@@ -18,9 +18,9 @@ from accounts.actors import Actor, owner_actor, require_owner
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
 from accounts.oauth_clients import client_key
 from accounts.oidc import third_party_name
+from activity import audit
+from activity.models import AccessEvent
 from contextlayer.errors import Conflict, InvalidInput, NotFound
-from memories import audit
-from memories.models import AccessEvent
 from memories.user_categories import CategoryInfo, category_list
 
 # Kinds the owner manages on the connected apps page (built-in doors are always theirs).

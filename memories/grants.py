@@ -14,7 +14,8 @@ from accounts.actors import Actor, actor_for, require_owner
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
 from accounts.oauth_clients import key_origins, return_label
 from accounts.services import MANAGED_KINDS, Grant
-from memories.models import AccessEvent, Memory, MemoryState
+from activity.models import AccessEvent
+from memories.models import Memory, MemoryState
 from memories.visibility import hidden_categories, visible_q
 
 SCOPE_WORDS = {SCOPE_READ: "read", SCOPE_WRITE: "add and change", SCOPE_DELETE: "delete"}

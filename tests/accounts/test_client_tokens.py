@@ -20,8 +20,8 @@ from accounts.client_tokens import (
 )
 from accounts.credentials import resolve_bearer
 from accounts.models import ClientToken, ConnectedApp, User
+from activity.models import AccessEvent
 from contextlayer.errors import Conflict, InvalidInput, NotFound, OwnerOnly
-from memories.models import AccessEvent
 
 RESOURCE = "http://127.0.0.1:8000/mcp"
 

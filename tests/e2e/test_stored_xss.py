@@ -15,8 +15,9 @@ from allauth.idp.oidc.models import Client as OAuthClient
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import ALL_SCOPES, ConnectedApp, User
+from activity.models import AccessEvent
 from memories import selectors, services
-from memories.models import AccessEvent, ImportRun, MemoryProposal, UserCategory
+from memories.models import ImportRun, MemoryProposal, UserCategory
 from tests.accounts.conftest import register
 from tests.e2e.conftest import sign_in, watch_dialogs
 
