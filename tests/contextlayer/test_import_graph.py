@@ -25,11 +25,6 @@ ACCOUNTS_DOMAIN = (
     "accounts.credentials",
     "accounts.oidc",
 )
-# The one known exception, to be removed (never added to): the app services check a grant's
-# categories against the user's own (`memories.user_categories`).
-ACCOUNTS_DOMAIN_STILL_IMPORTING_MEMORIES = {
-    "accounts.services": ["memories.user_categories"],
-}
 # contextlayer's composition root: where the apps are put together (settings names them as
 # strings only). Every other contextlayer module is shared and imports no app.
 COMPOSITION_ROOT = {
@@ -151,9 +146,7 @@ def test_the_domain_of_accounts_does_not_import_memories_or_the_mcp_bridge() -> 
         name: sorted(m for m in graph[name] if m.split(".")[0] in ("memories", "mcpbridge"))
         for name in ACCOUNTS_DOMAIN
     }
-    assert {name: found for name, found in upward.items() if found} == (
-        ACCOUNTS_DOMAIN_STILL_IMPORTING_MEMORIES
-    )
+    assert {name: found for name, found in upward.items() if found} == {}
 
 
 def test_the_access_log_imports_only_the_accounts_domain_and_shared_modules() -> None:
