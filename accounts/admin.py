@@ -18,9 +18,10 @@ from django.template.response import TemplateResponse
 from accounts import services
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp, User
+from activity.models import AccessEvent
 from contextlayer.errors import DomainError
 from contextlayer.tenancy import cross_tenant
-from memories.models import AccessEvent, Memory
+from memories.models import Memory
 
 
 def operator_actor(request: HttpRequest, owner: User) -> Actor:

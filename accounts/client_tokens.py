@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -26,7 +26,7 @@ from accounts.models import (
     ConnectedApp,
     User,
 )
-from accounts.services import Grant, app_change_record, app_revoke, known_categories
+from accounts.services import Grant, KnownCategory, app_change_record, app_revoke
 from contextlayer.errors import Conflict, InvalidInput, NotFound
 from contextlayer.tenancy import cross_tenant
 
@@ -63,31 +63,37 @@ def parse_scopes(raw: str | Iterable[str]) -> list[str]:
     return [s for s in ALL_SCOPES if s in wanted]
 
 
-def parse_categories(user: User, raw: str | None, scopes: Iterable[str]) -> Grant:
-    """`--categories`: None → the default grant (every category that is not sensitive); `all` →
-    every category, sensitive ones and memories without a category included; `work,health` →
-    only memories in those categories (sensitive ones by name), none without a category."""
+def parse_categories(
+    known: Sequence[KnownCategory], raw: str | None, scopes: Iterable[str]
+) -> Grant:
+    """`--categories`, among the user's categories `known`: None → the default grant (every
+    category that is not sensitive); `all` → every category, sensitive ones and memories without
+    a category included; `work,health` → only memories in those categories (sensitive ones by
+    name), none without a category."""
     if raw is None:
-        return Grant.default(user=user, scopes=scopes)
+        return Grant.default(known=known, scopes=scopes)
     names = [n.strip().lower() for n in raw.replace(",", " ").split() if n.strip()]
     if not names:
         raise InvalidInput("Name at least one category, or `all`.", field="categories")
     if names == ["all"]:
-        every = [c.slug for c in known_categories(user)]
-        return Grant.from_ticks(user=user, scopes=scopes, ticked=every, sees_uncategorised=True)
-    return Grant.from_ticks(user=user, scopes=scopes, ticked=names, sees_uncategorised=False)
+        every = [c.slug for c in known]
+        return Grant.from_ticks(known=known, scopes=scopes, ticked=every, sees_uncategorised=True)
+    return Grant.from_ticks(known=known, scopes=scopes, ticked=names, sees_uncategorised=False)
 
 
 def client_token_create(
     *,
     actor: Actor,
     name: str,
+    known: Sequence[KnownCategory],
     scopes: Iterable[str] = DEFAULT_SCOPES,
     expires_at: datetime | None = None,
     categories: str | None = None,
 ) -> IssuedToken:
     """A new token and its own connected app; the name must not be taken by a live token. Owner
     only; the owner's access log records it in the same transaction, like every change to an app.
+    `known` is the user's category vocabulary (`memories.grants.known_categories`), which the
+    grant (`categories`, see `parse_categories`) is made of.
 
     `expires_at=None` never expires; the front doors (the command, the dashboard) make a person
     choose that explicitly and default to an expiry."""
@@ -97,7 +103,7 @@ def client_token_create(
     if not name or len(name) > 120:
         raise InvalidInput("A token name is 1 to 120 characters.", field="name")
     granted = parse_scopes(scopes)
-    grant = parse_categories(user, categories, granted)
+    grant = parse_categories(known, categories, granted)
     if expires_at is not None and expires_at <= timezone.now():
         raise InvalidInput("The expiry must be in the future.", field="expires_at")
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)

@@ -15,19 +15,21 @@ from django.utils import timezone
 
 from accounts.models import ALL_SCOPES, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
 from accounts.oidc import OIDCAdapter
-from accounts.services import Grant, known_categories
+from accounts.services import Grant
 from contextlayer.errors import InvalidInput
+from memories.grants import known_categories
 from memories.visibility import hidden_categories
 
 
 def grant_initial(user: User, app: ConnectedApp | None) -> dict[str, Any]:
     """Form values for an existing grant (exactly what the rule makes of it), or the defaults."""
+    known = known_categories(user)
     if app is None:
-        default = Grant.default(user=user, scopes=())
+        default = Grant.default(known=known, scopes=())
         return {"categories": list(default.categories), "sees_uncategorised": True}
     hidden = set(hidden_categories(app))
     return {
-        "categories": [c.slug for c in known_categories(user) if c.slug not in hidden],
+        "categories": [c.slug for c in known if c.slug not in hidden],
         "sees_uncategorised": app.sees_uncategorised,
     }
 
@@ -49,8 +51,7 @@ class CategoryFieldsMixin(forms.Form):
     def setup_categories(self, user: User, counts: dict[str, int]) -> None:
         """Offer every category of this user (defaults, then their own), with how many memories
         each holds, so the person sees what a tick shares."""
-        self.grant_user = user
-        known = known_categories(user)
+        self.known = known = known_categories(user)
         self.fields["categories"].choices = [  # type: ignore[attr-defined]
             (c.slug, category_label(c.slug, c.sensitive, counts.get(c.slug, 0))) for c in known
         ]
@@ -64,7 +65,7 @@ class CategoryFieldsMixin(forms.Form):
     def grant(self, scopes: list[str]) -> Grant:
         """The cleaned grant; raises InvalidInput (shown on the form) when it makes no sense."""
         return Grant.from_ticks(
-            user=self.grant_user,
+            known=self.known,
             scopes=scopes,
             ticked=self.cleaned_data.get("categories") or [],
             sees_uncategorised=bool(self.cleaned_data.get("sees_uncategorised")),
@@ -96,9 +97,7 @@ class ConsentForm(CategoryFieldsMixin, AuthorizationForm):
                 if cleaned.get("choose"):
                     self.cleaned_grant = self.grant(cleaned["scopes"])
                 else:
-                    self.cleaned_grant = Grant.default(
-                        user=self.grant_user, scopes=cleaned["scopes"]
-                    )
+                    self.cleaned_grant = Grant.default(known=self.known, scopes=cleaned["scopes"])
             except InvalidInput as exc:
                 raise forms.ValidationError(exc.message) from None
         return cleaned

@@ -6,22 +6,21 @@ id behaves exactly like a missing one (NotFound).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from allauth.idp.oidc.models import Client, Token
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.actors import Actor, owner_actor, require_owner
+from accounts.actors import Actor, require_owner
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
 from accounts.oauth_clients import client_key
 from accounts.oidc import third_party_name
+from activity import audit
+from activity.models import AccessEvent
 from contextlayer.errors import Conflict, InvalidInput, NotFound
-from memories import audit
-from memories.models import AccessEvent
-from memories.user_categories import CategoryInfo, category_list
 
 # Kinds the owner manages on the connected apps page (built-in doors are always theirs).
 MANAGED_KINDS = (ConnectedApp.Kind.OAUTH, ConnectedApp.Kind.TOKEN, ConnectedApp.Kind.STDIO)
@@ -32,9 +31,16 @@ MANAGED_KINDS = (ConnectedApp.Kind.OAUTH, ConnectedApp.Kind.TOKEN, ConnectedApp.
 PENDING_GRANT = "contextlayer_grant"
 
 
-def known_categories(user: User) -> list[CategoryInfo]:
-    """Every category a grant can name: the defaults, then the user's own."""
-    return category_list(actor=owner_actor(user))
+class KnownCategory(Protocol):
+    """A category a grant can name. The vocabulary (the defaults, then the user's own) lives in
+    `memories`; the front doors hand it in (`memories.grants.known_categories`), so this module
+    never looks it up."""
+
+    @property
+    def slug(self) -> str: ...
+
+    @property
+    def sensitive(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -55,15 +61,16 @@ class Grant:
     def from_ticks(
         cls,
         *,
-        user: User,
+        known: Sequence[KnownCategory],
         scopes: Iterable[str],
         ticked: Iterable[str],
         sees_uncategorised: bool,
     ) -> Grant:
-        """The grant for these ticks among the user's categories (unknown names are refused)."""
-        known = [c.slug for c in known_categories(user)]
+        """The grant for these ticks among the user's categories, `known` (unknown names are
+        refused)."""
+        slugs = [c.slug for c in known]
         wanted = {c.strip().lower() for c in ticked if c.strip()}
-        unknown = wanted - set(known)
+        unknown = wanted - set(slugs)
         if unknown:
             raise InvalidInput(
                 f"Unknown categories: {', '.join(sorted(unknown))}.", field="categories"
@@ -76,16 +83,16 @@ class Grant:
             )
         return cls(
             scopes=tuple(s for s in ALL_SCOPES if s in set(scopes)),
-            categories=tuple(c for c in known if c in wanted),
-            hidden_categories=tuple(c for c in known if c not in wanted),
+            categories=tuple(c for c in slugs if c in wanted),
+            hidden_categories=tuple(c for c in slugs if c not in wanted),
             sees_uncategorised=sees_uncategorised,
         )
 
     @classmethod
-    def default(cls, *, user: User, scopes: Iterable[str]) -> Grant:
+    def default(cls, *, known: Sequence[KnownCategory], scopes: Iterable[str]) -> Grant:
         """What the consent page proposes: every category that is not sensitive."""
-        ticked = [c.slug for c in known_categories(user) if not c.sensitive]
-        return cls.from_ticks(user=user, scopes=scopes, ticked=ticked, sees_uncategorised=True)
+        ticked = [c.slug for c in known if not c.sensitive]
+        return cls.from_ticks(known=known, scopes=scopes, ticked=ticked, sees_uncategorised=True)
 
     def apply_to(self, app: ConnectedApp) -> None:
         app.scopes = list(self.scopes)

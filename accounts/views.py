@@ -35,7 +35,7 @@ from accounts.services import (
 )
 from contextlayer.errors import DomainError, InvalidInput
 from contextlayer.origin import public_origin
-from memories.grants import category_counts, connected_app_list, grant_preview
+from memories.grants import category_counts, connected_app_list, grant_preview, known_categories
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
@@ -144,7 +144,7 @@ class ConsentView(oidc_views.AuthorizationView):
         proposed: Grant | ConnectedApp = (
             getattr(form, "cleaned_grant", None)
             or self._existing_app()
-            or Grant.default(user=self._user(), scopes=self._scopes)
+            or Grant.default(known=form.known, scopes=self._scopes)
         )
         ctx.update(
             {
@@ -188,6 +188,7 @@ def token_create(request: DashboardRequest) -> HttpResponse:
             issued = client_token_create(
                 actor=actor_for_request(request),
                 name=form.cleaned_data["name"],
+                known=known_categories(request.user),
                 scopes=form.cleaned_data["scopes"],
                 expires_at=form.expires_at(),
             )
@@ -267,7 +268,7 @@ def grant_preview_view(request: DashboardRequest) -> HttpResponse:
         app = app_get(actor=actor_for_request(request), app_id=request.POST["app"])
     try:
         grant = Grant.from_ticks(
-            user=user,
+            known=known_categories(user),
             scopes=(),
             ticked=request.POST.getlist("categories"),
             sees_uncategorised=bool(request.POST.get("sees_uncategorised")),

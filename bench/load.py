@@ -186,6 +186,7 @@ def seed_tenant(prefix: str, memories: int, clients: int) -> tuple[Any, list[str
     from accounts.actors import owner_actor
     from accounts.client_tokens import client_token_create
     from accounts.models import User
+    from memories.grants import known_categories
     from memories.services import NewMemory, memory_create_many
 
     run_id = uuid.uuid4().hex[:8]
@@ -197,7 +198,10 @@ def seed_tenant(prefix: str, memories: int, clients: int) -> tuple[Any, list[str
     memory_create_many(actor=owner_actor(user), items=seed[:memories])
     tokens = [
         client_token_create(
-            actor=owner_actor(user), name=f"client {n}", scopes=["read", "write"]
+            actor=owner_actor(user),
+            known=known_categories(user),
+            name=f"client {n}",
+            scopes=["read", "write"],
         ).secret
         for n in range(clients)
     ]

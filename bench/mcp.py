@@ -82,6 +82,7 @@ def measure(
     from accounts.client_tokens import client_token_create
     from accounts.credentials import resolve_bearer
     from accounts.models import ClientToken, ConnectedApp, User
+    from memories.grants import known_categories
     from memories.selectors import memory_search
     from memories.services import NewMemory, memory_create_many
 
@@ -99,7 +100,10 @@ def measure(
         asked = QUERIES
     try:
         issued = client_token_create(
-            actor=owner_actor(user), name="bench", scopes=["read", "write"]
+            actor=owner_actor(user),
+            known=known_categories(user),
+            name="bench",
+            scopes=["read", "write"],
         )
         credential = resolve_bearer(issued.secret, resource="bench")
         assert credential is not None

@@ -283,9 +283,11 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
     from django.db import connection
 
     from accounts.actors import owner_actor
-    from memories import audit, search, search_index
+    from activity import audit
+    from activity.models import AccessEvent
+    from memories import search, search_index
     from memories.embeddings import get_embedder
-    from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory
+    from memories.models import UNSHOWN_COLUMNS, Memory
     from memories.selectors import memory_search
     from memories.visibility import visible_sql
 

@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "contextlayer",
     "accounts",
+    "activity",  # the access log: below memories, so accounts can record in it too
     "memories",
     "mcpbridge",
     "django.contrib.humanize",  # the sessions page uses it

@@ -21,10 +21,11 @@ from django.db.models.functions import Length
 from django.http import HttpRequest
 
 from accounts.admin import OperatorAdmin, operator_actor
+from activity.models import AccessEvent
 from contextlayer.errors import DomainError
 from memories import services
 from memories.categories import DEFAULT_CATEGORIES
-from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryTombstone
+from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryTombstone
 
 
 def _show_text() -> bool:

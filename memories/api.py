@@ -11,13 +11,14 @@ from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
 from accounts.actors import require_owner
+from activity.models import AccessEvent
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from contextlayer.api_types import NO_NUL, DbId, UtcDatetime
 from contextlayer.errors import InvalidInput
 from memories import remember, selectors, services
 from memories.categories import DEFAULT_CATEGORIES
-from memories.models import AccessEvent, Memory, MemoryVersion
+from memories.models import Memory, MemoryVersion
 
 FilterText = Annotated[str, Field(max_length=200, pattern=NO_NUL)]
 MemoryText = Annotated[str, Field(min_length=1, max_length=settings.MEMORY_MAX_CHARS)]

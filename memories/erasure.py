@@ -37,10 +37,10 @@ from django.utils import timezone
 
 from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_DELETE, ConnectedApp, User
+from activity.models import AccessEvent
 from contextlayer.errors import NotFound
 from memories import search_index
 from memories.models import (
-    AccessEvent,
     ErasureReceipt,
     ImportedConversation,
     ImportRun,
@@ -185,12 +185,14 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
     return receipt
 
 
-# What each counted kind is, in words (receipts store model labels, which stay stable).
+# What each counted kind is, in words. Receipts store the model label of their day and are never
+# rewritten, so a model that moved apps keeps its old label here too.
 KIND_LABELS = {
     "memories.memory": "Memories",
     "memories.memoryversion": "Earlier versions of memories",
     "memories.memorytombstone": "Records of memories deleted before",
-    "memories.accessevent": "Access log entries",
+    "activity.accessevent": "Access log entries",
+    "memories.accessevent": "Access log entries",  # its label on receipts made before the move
     "memories.memoryproposal": "Proposed changes awaiting review",
     "memories.usercategory": "Categories you made",
     "memories.importrun": "Imports",

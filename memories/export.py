@@ -14,9 +14,10 @@ from django.utils import timezone
 
 from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_READ, ConnectedApp
-from memories import audit
+from activity import audit
+from activity.models import AccessEvent
 from memories.ingest.contextlayer import FORMAT, VERSION
-from memories.models import AccessEvent, Memory, MemoryVersion
+from memories.models import Memory, MemoryVersion
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -7,7 +7,8 @@ from datetime import date, datetime, time, timedelta
 from django import forms
 from django.utils import timezone
 
-from memories.models import AccessEvent, MemoryState
+from activity.models import AccessEvent
+from memories.models import MemoryState
 from memories.selectors import ActivityFilters, MemoryFilters
 
 STATE_CHOICES = [*MemoryState.choices, ("all", "All states")]

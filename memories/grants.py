@@ -1,6 +1,7 @@
 """What a grant lets an app see, counted over the owner's memories: category counts, the sentence
 on the consent and Edit pages, and the apps page's rows (each app with the memories it read and
-wrote, from the access log). They read memories, so they live in this app, not in accounts."""
+wrote, from the access log). They read memories, so they live in this app, not in accounts; so
+does `known_categories`, the vocabulary every front door hands to a `Grant`."""
 
 from __future__ import annotations
 
@@ -10,14 +11,23 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count, Q
 
-from accounts.actors import Actor, actor_for, require_owner
+from accounts.actors import Actor, actor_for, owner_actor, require_owner
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
 from accounts.oauth_clients import key_origins, return_label
 from accounts.services import MANAGED_KINDS, Grant
-from memories.models import AccessEvent, Memory, MemoryState
+from activity.models import AccessEvent
+from memories.models import Memory, MemoryState
+from memories.user_categories import CategoryInfo, category_list
 from memories.visibility import hidden_categories, visible_q
 
 SCOPE_WORDS = {SCOPE_READ: "read", SCOPE_WRITE: "add and change", SCOPE_DELETE: "delete"}
+
+
+def known_categories(user: User) -> list[CategoryInfo]:
+    """Every category a grant can name, as the owner sees them (`category_list`: the defaults,
+    then the user's own): what `Grant.from_ticks`, `Grant.default` and `client_token_create` take
+    as `known`, so the accounts domain never reads the vocabulary itself."""
+    return category_list(actor=owner_actor(user))
 
 
 def _shareable(user: User) -> Any:

@@ -39,21 +39,15 @@ from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, live_app, require_owner
 from accounts.models import SCOPE_WRITE, ConnectedApp
+from activity import audit
+from activity.models import AccessEvent
 from contextlayer.errors import InvalidInput, LLMNotConfigured, NotFound
-from memories import audit
 from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
 from memories.extraction.local import Kept, local_extractor
 from memories.extraction.repeats import RepeatIndex
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
-from memories.models import (
-    AccessEvent,
-    ImportedConversation,
-    ImportRun,
-    Memory,
-    MemoryTombstone,
-    MemoryVersion,
-)
+from memories.models import ImportedConversation, ImportRun, Memory, MemoryTombstone, MemoryVersion
 from memories.provenance import source_ref_hash
 from memories.remember import memory_remember
 from memories.services import (

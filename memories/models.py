@@ -213,66 +213,6 @@ class MemoryTombstone(OwnedRow):
         return f"Tombstone {self.memory_id}"
 
 
-class AccessEvent(OwnedRow):
-    """Who (which app) did what to which memories, when. Content-free by design."""
-
-    class Action(models.TextChoices):
-        SEARCH = "search"
-        LIST = "list"
-        READ = "read"
-        ADD = "add"
-        UPDATE = "update"
-        DELETE = "delete"
-        STATE = "state"
-        EXPORT = "export"
-        ERASE = "erase"
-        IMPORT = "import"
-        REFUSED = "refused"
-
-    # Which actions are reads and writes: the one definition for the activity page, the apps
-    # page, a memory's readers and the erasure receipt.
-    READS: ClassVar[tuple[str, ...]] = (
-        Action.SEARCH,
-        Action.LIST,
-        Action.READ,
-        Action.EXPORT,
-    )  # texts were seen
-    WRITES: ClassVar[tuple[str, ...]] = (  # the store changed
-        Action.ADD,
-        Action.UPDATE,
-        Action.DELETE,
-        Action.STATE,
-        Action.IMPORT,
-        Action.ERASE,
-    )
-    AUTHORED: ClassVar[tuple[str, ...]] = (
-        Action.ADD,
-        Action.UPDATE,
-    )  # the memory ids are texts the app wrote
-
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    app = models.ForeignKey(
-        "accounts.ConnectedApp", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    app_name = models.CharField(max_length=120)
-    actor = models.CharField(max_length=120, blank=True)
-    action = models.CharField(max_length=16, choices=Action.choices)
-    memory_ids = ArrayField(models.UUIDField(), default=list, blank=True)
-    count = models.IntegerField(default=0)
-    detail = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        indexes: ClassVar = [
-            models.Index(fields=["owner", "-created_at"], name="access_owner_recent"),
-            models.Index(fields=["owner", "app", "-created_at"], name="access_owner_app"),
-            GinIndex(fields=["memory_ids"], name="access_memory_ids_gin"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.app_name} {self.action} at {self.created_at:%Y-%m-%d %H:%M}"
-
-
 class UserCategory(OwnedRow):
     """A category a user added to the default vocabulary; the classifier learns its description."""
 

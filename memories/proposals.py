@@ -8,9 +8,10 @@ from django.utils import timezone
 
 from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_READ, SCOPE_WRITE
+from activity import audit
+from activity.models import AccessEvent
 from contextlayer.errors import NotFound
-from memories import audit
-from memories.models import AccessEvent, Memory, MemoryProposal
+from memories.models import Memory, MemoryProposal
 from memories.services import memory_update
 from memories.text import text_key
 

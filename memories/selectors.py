@@ -18,10 +18,12 @@ from django.utils import timezone
 
 from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_READ, ConnectedApp
+from activity import audit
+from activity.models import AccessEvent
 from contextlayer.errors import InvalidInput, NotFound
-from memories import audit, search
+from memories import search
 from memories.embeddings import get_embedder
-from memories.models import UNSHOWN_COLUMNS, AccessEvent, Memory, MemoryState, MemoryVersion
+from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
 from memories.visibility import (
     visible_q,

@@ -20,12 +20,12 @@ from psycopg.types import TypeInfo
 
 from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
+from activity import audit
+from activity.models import AccessEvent
 from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
-from memories import audit
 from memories.embeddings import get_embedder
 from memories.models import (
     UNSHOWN_COLUMNS,
-    AccessEvent,
     Memory,
     MemoryState,
     MemoryTombstone,

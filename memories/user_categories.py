@@ -16,12 +16,13 @@ from django.utils import timezone
 
 from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_READ, SCOPE_WRITE, User
+from activity import audit
+from activity.models import AccessEvent
 from contextlayer.errors import Conflict, InvalidInput
-from memories import audit
 from memories.categories import DEFAULT_CATEGORIES, DEFAULT_SLUGS, Category
 from memories.classify import classifier_for
 from memories.embeddings import current_model, get_embedder
-from memories.models import AccessEvent, Memory, UserCategory
+from memories.models import Memory, UserCategory
 from memories.visibility import visible_q
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")

@@ -1,8 +1,8 @@
 """Does a SQL statement constrain every tenant table it touches to one owner? (parsed, not grepped)
 
-A *tenant table* is a table of our own apps (accounts, memories) whose model has an `owner`
-foreign key to the user: each of its rows belongs to exactly one user. Every other table of those
-apps is listed in `NOT_TENANT` with the reason it is not one, and a test keeps the two lists
+A *tenant table* is a table of our own apps (accounts, activity, memories) whose model has an
+`owner` foreign key to the user: each of its rows belongs to exactly one user. Every other table of
+those apps is listed in `NOT_TENANT` with the reason it is not one, and a test keeps the two lists
 complete, so a new model forces the decision.
 
 What counts as "filtered by owner", per reference to a tenant table in a SELECT, UPDATE or DELETE
@@ -41,7 +41,7 @@ NOT_TENANT = {
     "accounts_rotatedrefreshtoken": "part of allauth's token store (like its Token, keyed by "
     "the token's hash and the user): the token endpoint finds a replayed token by its hash",
 }
-OWNER_APPS = ("accounts", "memories")
+OWNER_APPS = ("accounts", "activity", "memories")
 
 
 @dataclass(frozen=True)

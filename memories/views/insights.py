@@ -9,9 +9,9 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from activity.models import AccessEvent
 from memories.charts import activity_chart, map_layout
 from memories.forms import ActivityFilterForm
-from memories.models import AccessEvent
 from memories.selectors import (
     access_apps,
     access_daily,

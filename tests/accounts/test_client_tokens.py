@@ -20,14 +20,20 @@ from accounts.client_tokens import (
 )
 from accounts.credentials import resolve_bearer
 from accounts.models import ClientToken, ConnectedApp, User
+from activity.models import AccessEvent
 from contextlayer.errors import Conflict, InvalidInput, NotFound, OwnerOnly
-from memories.models import AccessEvent
+from memories.grants import known_categories
 
 RESOURCE = "http://127.0.0.1:8000/mcp"
 
 
 def test_a_token_is_stored_as_a_hash_and_resolves_to_its_own_app(owner: User) -> None:
-    issued = client_token_create(actor=owner_actor(owner), name="Cursor on laptop", scopes=["read"])
+    issued = client_token_create(
+        actor=owner_actor(owner),
+        known=known_categories(owner),
+        name="Cursor on laptop",
+        scopes=["read"],
+    )
     assert issued.secret.startswith("clt_") and len(issued.secret) > 40
     row = ClientToken.objects.get()
     assert row.token_hash == hashlib.sha256(issued.secret.encode()).hexdigest()
@@ -57,13 +63,18 @@ def test_short_scope_names_are_accepted_and_unknown_ones_refused() -> None:
 def test_unknown_revoked_and_expired_tokens_do_not_resolve(owner: User) -> None:
     assert resolve_bearer("clt_doesnotexist", resource=RESOURCE) is None
     assert resolve_bearer("not even a client token", resource=RESOURCE) is None
-    revoked = client_token_create(actor=owner_actor(owner), name="old laptop")
+    revoked = client_token_create(
+        actor=owner_actor(owner), known=known_categories(owner), name="old laptop"
+    )
     client_token_revoke(actor=owner_actor(owner), token=revoked.token.prefix)
     assert resolve_bearer(revoked.secret, resource=RESOURCE) is None
     assert ConnectedApp.objects.get(pk=revoked.token.app_id).revoked_at is not None
 
     expiring = client_token_create(
-        actor=owner_actor(owner), name="short lived", expires_at=timezone.now() + timedelta(hours=1)
+        actor=owner_actor(owner),
+        known=known_categories(owner),
+        name="short lived",
+        expires_at=timezone.now() + timedelta(hours=1),
     )
     ClientToken.objects.filter(pk=expiring.token.pk).update(
         expires_at=timezone.now() - timedelta(seconds=1)
@@ -72,16 +83,22 @@ def test_unknown_revoked_and_expired_tokens_do_not_resolve(owner: User) -> None:
 
 
 def test_a_name_is_taken_until_its_token_is_revoked(owner: User) -> None:
-    first = client_token_create(actor=owner_actor(owner), name="VS Code")
+    first = client_token_create(
+        actor=owner_actor(owner), known=known_categories(owner), name="VS Code"
+    )
     with pytest.raises(Conflict):
-        client_token_create(actor=owner_actor(owner), name="VS Code")
+        client_token_create(actor=owner_actor(owner), known=known_categories(owner), name="VS Code")
     client_token_revoke(actor=owner_actor(owner), token=first.token.pk)
-    second = client_token_create(actor=owner_actor(owner), name="VS Code")
+    second = client_token_create(
+        actor=owner_actor(owner), known=known_categories(owner), name="VS Code"
+    )
     assert [t.pk for t in client_token_list(user=owner)] == [second.token.pk]
 
 
 def test_nobody_revokes_another_users_token(owner: User, stranger: User) -> None:
-    issued = client_token_create(actor=owner_actor(owner), name="mine")
+    issued = client_token_create(
+        actor=owner_actor(owner), known=known_categories(owner), name="mine"
+    )
     with pytest.raises(NotFound):
         client_token_revoke(actor=owner_actor(stranger), token=issued.token.pk)
     with pytest.raises(NotFound):
@@ -113,7 +130,9 @@ def test_the_command_prints_the_secret_alone_then_lists_and_revokes(owner: User)
 
 
 def test_revoking_a_token_revokes_its_app_and_is_in_the_access_log(owner: User) -> None:
-    issued = client_token_create(actor=owner_actor(owner), name="Cursor on laptop")
+    issued = client_token_create(
+        actor=owner_actor(owner), known=known_categories(owner), name="Cursor on laptop"
+    )
     cli = owner_actor(owner, ConnectedApp.CLI, operator="manage.py client_token")
     client_token_revoke(actor=cli, token=issued.token.prefix)
     app = ConnectedApp.objects.get(pk=issued.token.app_id)
@@ -124,7 +143,9 @@ def test_revoking_a_token_revokes_its_app_and_is_in_the_access_log(owner: User) 
 
 
 def test_an_app_cannot_revoke_a_token_not_even_its_own(owner: User) -> None:
-    issued = client_token_create(actor=owner_actor(owner), name="Cursor")
+    issued = client_token_create(
+        actor=owner_actor(owner), known=known_categories(owner), name="Cursor"
+    )
     itself = actor_for(owner, issued.token.app)
     with pytest.raises(OwnerOnly):
         client_token_revoke(actor=itself, token=issued.token.pk)
@@ -133,7 +154,9 @@ def test_an_app_cannot_revoke_a_token_not_even_its_own(owner: User) -> None:
 
 def test_creating_a_token_is_in_the_access_log_with_the_door_that_made_it(owner: User) -> None:
     cli = owner_actor(owner, ConnectedApp.CLI, operator="manage.py client_token")
-    issued = client_token_create(actor=cli, name="Cursor on laptop", scopes=["read"])
+    issued = client_token_create(
+        actor=cli, known=known_categories(owner), name="Cursor on laptop", scopes=["read"]
+    )
     event = AccessEvent.objects.get(owner=owner)
     assert event.action == AccessEvent.Action.STATE
     assert event.app_name == "cli" and event.actor == "manage.py client_token"
@@ -146,13 +169,15 @@ def test_creating_a_token_is_in_the_access_log_with_the_door_that_made_it(owner:
 
 
 def test_an_app_cannot_mint_a_token_and_a_refused_one_leaves_nothing(owner: User) -> None:
-    issued = client_token_create(actor=owner_actor(owner), name="Cursor")
+    issued = client_token_create(
+        actor=owner_actor(owner), known=known_categories(owner), name="Cursor"
+    )
     itself = actor_for(owner, issued.token.app)
     with pytest.raises(OwnerOnly):
-        client_token_create(actor=itself, name="Cursor's own")
+        client_token_create(actor=itself, known=known_categories(owner), name="Cursor's own")
     before = AccessEvent.objects.filter(owner=owner).count()
     with pytest.raises(Conflict):
-        client_token_create(actor=owner_actor(owner), name="Cursor")
+        client_token_create(actor=owner_actor(owner), known=known_categories(owner), name="Cursor")
     assert AccessEvent.objects.filter(owner=owner).count() == before == 1
     assert list(ConnectedApp.objects.filter(owner=owner, kind=ConnectedApp.Kind.TOKEN)) == [
         issued.token.app

@@ -24,7 +24,7 @@ from accounts.credentials import resolve_bearer
 from accounts.models import ConnectedApp, User
 from accounts.services import Grant
 from contextlayer.errors import NotFound
-from memories.grants import grant_preview
+from memories.grants import grant_preview, known_categories
 from memories.models import UserCategory
 from memories.selectors import memory_get, memory_list, memory_search
 from memories.services import memory_create
@@ -329,7 +329,7 @@ def test_unticking_food_under_the_default_hides_food_everywhere(owner: User) -> 
 def test_a_category_added_after_the_grant_is_shared_unless_it_is_sensitive(owner: User) -> None:
     owner_door = owner_actor(owner)
     app = ConnectedApp(owner=owner, kind=ConnectedApp.Kind.TOKEN, name="script")
-    Grant.default(user=owner, scopes=["memories:read"]).apply_to(app)
+    Grant.default(known=known_categories(owner), scopes=["memories:read"]).apply_to(app)
     app.save()
     category_add(actor=owner_door, slug="garden", description="Plants and gardening")
     category_add(actor=owner_door, slug="therapy", description="Therapy sessions", sensitive=True)
@@ -338,9 +338,10 @@ def test_a_category_added_after_the_grant_is_shared_unless_it_is_sensitive(owner
     listed = " ".join(m.text for m in memory_list(actor=actor_for(owner, app)).items)
     assert "tomatoes" in listed and "therapist" not in listed
     # Ticked by name, the owner's own sensitive category is shared.
-    known = [c for c in Grant.default(user=owner, scopes=[]).categories]
+    known = known_categories(owner)
+    ticked = [*Grant.default(known=known, scopes=[]).categories, "therapy"]
     Grant.from_ticks(
-        user=owner, scopes=["memories:read"], ticked=[*known, "therapy"], sees_uncategorised=True
+        known=known, scopes=["memories:read"], ticked=ticked, sees_uncategorised=True
     ).apply_to(app)
     app.save()
     listed = " ".join(m.text for m in memory_list(actor=actor_for(owner, app)).items)
@@ -349,16 +350,19 @@ def test_a_category_added_after_the_grant_is_shared_unless_it_is_sensitive(owner
 
 def test_memories_without_a_category_follow_their_own_box(owner: User) -> None:
     memory_create(actor=owner_actor(owner), text="Zq xv", categories=[])
-    grant = Grant.from_ticks(user=owner, scopes=[], ticked=["work"], sees_uncategorised=False)
+    known = known_categories(owner)
+    grant = Grant.from_ticks(known=known, scopes=[], ticked=["work"], sees_uncategorised=False)
     preview = grant_preview(owner, grant)
     assert preview.visible == 0 and preview.uncategorised_hidden == 1
     assert "1 without a category stays hidden" in preview.sentence
     with pytest.raises(Exception, match="Tick at least one"):
-        Grant.from_ticks(user=owner, scopes=[], ticked=[], sees_uncategorised=False)
+        Grant.from_ticks(known=known, scopes=[], ticked=[], sees_uncategorised=False)
 
 
 def test_the_preview_counts_for_another_users_app_are_a_404(owner: User, stranger: User) -> None:
-    theirs = client_token_create(actor=owner_actor(stranger), name="theirs").token.app
+    theirs = client_token_create(
+        actor=owner_actor(stranger), known=known_categories(stranger), name="theirs"
+    ).token.app
     browser = Browser()
     browser.force_login(owner)
     r = browser.post("/apps/preview", {"app": theirs.pk, "categories": ["work"]})

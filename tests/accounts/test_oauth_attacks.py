@@ -16,7 +16,7 @@ from django.test import override_settings
 from accounts.actors import owner_actor
 from accounts.cimd import address_is_public, resolve_public
 from accounts.models import ConnectedApp, User
-from memories.models import AccessEvent
+from activity.models import AccessEvent
 from memories.services import memory_create
 from tests.accounts.conftest import (
     CALLBACK,

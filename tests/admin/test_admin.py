@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from accounts.actors import Actor, stdio_app
 from accounts.models import ConnectedApp, User
-from memories.models import AccessEvent, Memory, MemoryState, MemoryTombstone
+from activity.models import AccessEvent
+from memories.models import Memory, MemoryState, MemoryTombstone
 from memories.services import memory_create
 
 SECRET = "My bank PIN is 4321 and I fear spiders"
@@ -38,7 +39,7 @@ def secret_memory(owner_dash: Actor) -> Memory:
         "admin:accounts_user_changelist",
         "admin:accounts_connectedapp_changelist",
         "admin:memories_memory_changelist",
-        "admin:memories_accessevent_changelist",
+        "admin:activity_accessevent_changelist",
         "admin:memories_memorytombstone_changelist",
     ],
 )
@@ -138,7 +139,7 @@ def test_connected_apps_and_access_events_cannot_be_deleted_in_the_admin(
     assert admin_client.get(url).status_code == 403
     event = AccessEvent.objects.filter(owner=owner).first()
     assert event is not None
-    url = reverse("admin:memories_accessevent_delete", args=[event.pk])
+    url = reverse("admin:activity_accessevent_delete", args=[event.pk])
     assert admin_client.get(url).status_code == 403
 
 
@@ -151,7 +152,7 @@ def test_change_pages_load_for_a_user_an_app_and_an_event(
     for name, pk in (
         ("admin:accounts_user_change", owner.pk),
         ("admin:accounts_connectedapp_change", app.pk),
-        ("admin:memories_accessevent_change", event.pk),
+        ("admin:activity_accessevent_change", event.pk),
     ):
         response = admin_client.get(reverse(name, args=[pk]))
         assert response.status_code == 200, name

@@ -182,7 +182,7 @@ def test_the_admin_index_names_memories_in_english(operator_browser: Client) -> 
     [
         ("admin:accounts_user_changelist", "memory__text__istartswith"),
         ("admin:accounts_connectedapp_changelist", "owner__memory__text__istartswith"),
-        ("admin:memories_accessevent_changelist", "detail__icontains"),
+        ("admin:activity_accessevent_changelist", "detail__icontains"),
         ("admin:memories_memorytombstone_changelist", "owner__memory__text__istartswith"),
     ],
 )

@@ -16,6 +16,7 @@ from django.test import Client
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create, hash_secret
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
+from memories.grants import known_categories
 from tests.conftest import signed_in
 
 TokenFactory = Callable[..., str]
@@ -38,6 +39,7 @@ def make_token(db: None) -> TokenFactory:
         unique = name if made[(user.pk, name)] == 1 else f"{name} {made[(user.pk, name)]}"
         issued = client_token_create(
             actor=owner_actor(user),
+            known=known_categories(user),
             name=unique,
             scopes=scopes,
             categories=None if categories is None else ",".join(categories),

@@ -6,7 +6,7 @@ from django.test import Client
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories.models import AccessEvent
+from activity.models import AccessEvent
 from memories.services import memory_create
 from tests.api.conftest import TokenFactory, token_app
 

@@ -6,7 +6,7 @@ from django.test import Client
 
 from accounts.actors import builtin_app
 from accounts.models import ConnectedApp, User
-from memories.models import AccessEvent
+from activity.models import AccessEvent
 from tests.api.conftest import TokenFactory, token_app
 
 API = "/api/v1/apps"

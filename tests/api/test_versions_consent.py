@@ -15,6 +15,7 @@ from accounts.client_tokens import client_token_create
 from accounts.models import User
 from contextlayer.errors import OwnerOnly
 from memories import services
+from memories.grants import known_categories
 from memories.models import Memory
 from memories.selectors import memory_versions
 
@@ -39,7 +40,10 @@ def test_an_app_cannot_read_or_restore_the_old_texts_of_a_memory(
     memory = _edited_health_memory(owner_dash)
     version = memory.versions.get()
     secret = client_token_create(
-        actor=owner_actor(owner), name="Cursor", scopes=["read", "write"]
+        actor=owner_actor(owner),
+        known=known_categories(owner),
+        name="Cursor",
+        scopes=["read", "write"],
     ).secret
     app = Client(headers={"Authorization": f"Bearer {secret}"})
     assert app.get(f"{API}/{memory.id}").json()["text"] == "Likes green tea"  # food: granted
@@ -76,7 +80,10 @@ def test_versions_are_owner_only_at_the_service_layer_for_every_app(
     in another category when they were current, and versions do not record that."""
     memory = _edited_health_memory(owner_dash)
     issued = client_token_create(
-        actor=owner_actor(owner), name="Everything", scopes=["read", "write"]
+        actor=owner_actor(owner),
+        known=known_categories(owner),
+        name="Everything",
+        scopes=["read", "write"],
     )
     app = issued.token.app
     app.categories = ["health", "finance", "religion", "politics", "sexuality", "legal"]

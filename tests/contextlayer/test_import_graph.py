@@ -1,5 +1,5 @@
-"""The import graph of the apps, read with `ast`: no cycles, accounts' domain below memories, and
-contextlayer's shared modules below every app.
+"""The import graph of the apps, read with `ast`: no cycles, accounts' domain below memories, the
+access log (`activity`) below memories too, and contextlayer's shared modules below every app.
 
 Every import counts, including those inside functions: a lazy import hides a cycle from Python's
 loader, not from the design (the module still cannot be understood, or moved, without the other).
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "memories", "mcpbridge", "contextlayer")
+APPS = ("accounts", "activity", "memories", "mcpbridge", "contextlayer")
 
 # The domain of accounts: who acts, through which app, with which grant and credential.
 ACCOUNTS_DOMAIN = (
@@ -25,18 +25,6 @@ ACCOUNTS_DOMAIN = (
     "accounts.credentials",
     "accounts.oidc",
 )
-# The one known exception, to be removed (never added to): the app services record their changes
-# in the access log (`AccessEvent`, `memories.audit`) and check a grant's categories against the
-# user's own (`memories.user_categories`), all of which live in memories. Lifting it needs the
-# access log in a neutral app (a model move).
-ACCOUNTS_DOMAIN_STILL_IMPORTING_MEMORIES = {
-    "accounts.services": {
-        "memories",
-        "memories.audit",
-        "memories.models",
-        "memories.user_categories",
-    },
-}
 # contextlayer's composition root: where the apps are put together (settings names them as
 # strings only). Every other contextlayer module is shared and imports no app.
 COMPOSITION_ROOT = {
@@ -139,32 +127,44 @@ def test_the_graph_reader_sees_a_cycle_through_a_lazy_import() -> None:
     graph = import_graph()
     assert "memories.visibility" in graph["memories.services"]
     assert "contextlayer.errors" in graph["accounts.services"]
+    assert "activity.audit" in graph["accounts.services"]
+    assert "accounts.actors" in graph["activity.audit"]
 
 
 def test_no_module_of_the_apps_imports_itself_back_through_others() -> None:
     assert cycles(import_graph()) == []
 
 
+def _shared(graph: dict[str, set[str]]) -> set[str]:
+    return {n for n in graph if n.split(".")[0] == "contextlayer" and n not in COMPOSITION_ROOT}
+
+
 def test_the_domain_of_accounts_does_not_import_memories_or_the_mcp_bridge() -> None:
     graph = import_graph()
+    assert set(ACCOUNTS_DOMAIN) <= set(graph)  # a renamed module must be renamed here too
     upward = {
-        name: {m for m in graph[name] if m.split(".")[0] in ("memories", "mcpbridge")}
+        name: sorted(m for m in graph[name] if m.split(".")[0] in ("memories", "mcpbridge"))
         for name in ACCOUNTS_DOMAIN
-        if name in graph
     }
-    assert {name: found for name, found in upward.items() if found} == (
-        ACCOUNTS_DOMAIN_STILL_IMPORTING_MEMORIES
-    )
+    assert {name: found for name, found in upward.items() if found} == {}
+
+
+def test_the_access_log_imports_only_the_accounts_domain_and_shared_modules() -> None:
+    """Every service records in the access log, accounts' included: it may name an actor and a
+    connected app, never a memory module or a front door (that would put it above its callers)."""
+    graph = import_graph()
+    activity = {n for n in graph if n.split(".")[0] == "activity"}
+    assert {"activity.models", "activity.audit"} <= activity
+    allowed = activity | set(ACCOUNTS_DOMAIN) | _shared(graph)
+    outside = {name: sorted(graph[name] - allowed) for name in activity}
+    assert {name: found for name, found in outside.items() if found} == {}
 
 
 def test_contextlayers_shared_modules_import_no_app() -> None:
     graph = import_graph()
-    shared = [n for n in graph if n.split(".")[0] == "contextlayer" and n not in COMPOSITION_ROOT]
+    shared = _shared(graph)
     assert "contextlayer.errors" in shared and "contextlayer.tenancy" in shared
     apps = {
-        name: sorted(
-            m for m in graph[name] if m.split(".")[0] in ("accounts", "memories", "mcpbridge")
-        )
-        for name in shared
+        name: sorted(m for m in graph[name] if m.split(".")[0] != "contextlayer") for name in shared
     }
     assert {name: found for name, found in apps.items() if found} == {}

@@ -11,6 +11,7 @@ import pytest
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
+from memories.grants import known_categories
 from tests.deploy.gunicorn_server import Gunicorn
 
 SECRET_QUERY = "my secret diagnosis"
@@ -22,7 +23,10 @@ def test_searches_and_misplaced_tokens_leave_no_trace_in_the_logs(
     gunicorn: Gunicorn, owner: User
 ) -> None:
     token = client_token_create(
-        actor=owner_actor(owner), name="Logger", scopes=["memories:read"]
+        actor=owner_actor(owner),
+        known=known_categories(owner),
+        name="Logger",
+        scopes=["memories:read"],
     ).secret
     before = len(gunicorn.log_text())
     with httpx.Client(base_url=gunicorn.url, timeout=60) as http:

@@ -15,8 +15,10 @@ from allauth.idp.oidc.models import Client as OAuthClient
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import ALL_SCOPES, ConnectedApp, User
+from activity.models import AccessEvent
 from memories import selectors, services
-from memories.models import AccessEvent, ImportRun, MemoryProposal, UserCategory
+from memories.grants import known_categories
+from memories.models import ImportRun, MemoryProposal, UserCategory
 from tests.accounts.conftest import register
 from tests.e2e.conftest import sign_in, watch_dialogs
 
@@ -58,7 +60,12 @@ def seed(owner: User, owner_dash: Actor) -> dict[str, Any]:
     from_app = services.memory_create(actor=app_actor, text="Runs on Tuesdays").memory
     selectors.memory_get(actor=app_actor, memory_id=memory.id)
     selectors.memory_search(actor=app_actor, query="tea")
-    client_token_create(actor=owner_actor(owner), name=payload(6), scopes=list(ALL_SCOPES))
+    client_token_create(
+        actor=owner_actor(owner),
+        known=known_categories(owner),
+        name=payload(6),
+        scopes=list(ALL_SCOPES),
+    )
     imported = services.memory_create(
         actor=owner_dash,
         text="Flying to Lisbon in May",

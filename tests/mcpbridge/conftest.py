@@ -27,6 +27,7 @@ from mcp_types import CallToolResult
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
+from memories.grants import known_categories
 from tests.servers import start_server, subprocess_database_url
 
 T = TypeVar("T")
@@ -112,7 +113,12 @@ def mcp_for(server_url: str) -> Callable[..., McpHttp]:
     def make(
         user: User, scopes: str = "read,write,delete", name: str = "Cursor on laptop"
     ) -> McpHttp:
-        issued = client_token_create(actor=owner_actor(user), name=name, scopes=scopes.split(","))
+        issued = client_token_create(
+            actor=owner_actor(user),
+            known=known_categories(user),
+            name=name,
+            scopes=scopes.split(","),
+        )
         return McpHttp(server_url, issued.secret)
 
     return make

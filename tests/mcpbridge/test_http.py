@@ -11,8 +11,9 @@ import pytest
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, ConnectedApp, User
+from activity.models import AccessEvent
 from memories import search
-from memories.models import AccessEvent, Memory
+from memories.models import Memory
 from tests.mcpbridge.conftest import INIT, JSON, McpHttp, text_of
 from tests.memories.fake_llm import Brain
 

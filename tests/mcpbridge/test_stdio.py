@@ -12,7 +12,8 @@ import pytest
 from mcp.client import Client
 
 from accounts.models import ConnectedApp, User
-from memories.models import AccessEvent, Memory
+from activity.models import AccessEvent
+from memories.models import Memory
 from tests.mcpbridge.conftest import ROOT, stdio_env, stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]

@@ -28,13 +28,14 @@ from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, SCOPE_WRITE, ConnectedApp, User
+from activity.models import AccessEvent
 from contextlayer.errors import Conflict, NotFound
 from memories import classify, remember, services
 from memories.categories import DEFAULT_SLUGS
 from memories.embeddings import get_embedder
 from memories.erasure import user_erase
 from memories.export import export_build
-from memories.models import AccessEvent, Memory
+from memories.models import Memory
 from memories.selectors import (
     MemoryFilters,
     memory_access_trail,

@@ -13,7 +13,8 @@ from django_tasks_db.models import DBTaskResult
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories.models import AccessEvent, ErasureReceipt, ImportRun, Memory
+from activity.models import AccessEvent
+from memories.models import ErasureReceipt, ImportRun, Memory
 from memories.services import memory_create
 from tests.conftest import reauthenticate
 from tests.memories.exports import claude_export, zip_bytes

@@ -20,8 +20,9 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
+from activity.models import AccessEvent
 from contextlayer.jsonlog import JsonFormatter
-from memories.erasure import subject_hash
+from memories.erasure import receipt_lines, subject_hash
 from memories.models import ErasureReceipt, ImportRun, Memory, MemoryTombstone, MemoryVersion
 from memories.selectors import memory_search
 from memories.services import (
@@ -225,12 +226,20 @@ def test_erase_leaves_no_trace_of_the_users_content_and_issues_a_receipt(
     assert receipt.counts["memories.memorytombstone"] == 1
     assert receipt.counts["accounts.connectedapp"] >= 3
     assert receipt.counts["memories.importedconversation"] == 2
+    assert receipt.counts["activity.accessevent"] >= 1
+    assert ("Access log entries", receipt.counts["activity.accessevent"]) in receipt_lines(receipt)
     assert receipt.apps_that_read == ["Cursor"]
     assert receipt.erased_by == "cli (manage.py erase)"
     assert User.objects.filter(pk=owner.pk).exists()  # the account stays
-    for model in (Memory, MemoryVersion, MemoryTombstone, ImportRun, ConnectedApp):
+    for model in (Memory, MemoryVersion, MemoryTombstone, ImportRun, ConnectedApp, AccessEvent):
         assert not model.objects.filter(owner=owner).exists()
     assert Memory.objects.filter(owner=stranger).count() == 1
+    assert AccessEvent.objects.filter(owner=stranger).exists()
+
+
+def test_a_receipt_from_before_the_access_log_moved_still_names_it_in_words() -> None:
+    receipt = ErasureReceipt(counts={"memories.accessevent": 12, "memories.memory": 3})
+    assert receipt_lines(receipt) == [("Access log entries", 12), ("Memories", 3)]
 
 
 def test_erase_with_delete_account_ends_sessions_and_the_receipt_survives(

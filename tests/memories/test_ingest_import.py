@@ -9,9 +9,10 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
+from activity.models import AccessEvent
 from memories.imports import import_estimate, import_execute
 from memories.ingest.detect import load_export
-from memories.models import AccessEvent, ImportedConversation, ImportRun, Memory
+from memories.models import ImportedConversation, ImportRun, Memory
 from memories.services import memory_delete
 from tests.memories.exports import (
     backfill,

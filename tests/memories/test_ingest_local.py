@@ -11,7 +11,8 @@ from django.core.management import CommandError
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories.models import AccessEvent, ImportedConversation, ImportRun, Memory
+from activity.models import AccessEvent
+from memories.models import ImportedConversation, ImportRun, Memory
 from memories.services import memory_delete, memory_set_state
 from tests.memories.exports import backfill, claude_message, memory_texts, write_json
 

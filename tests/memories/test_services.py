@@ -8,9 +8,10 @@ from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import SCOPE_READ, ConnectedApp, User
+from activity.models import AccessEvent
 from contextlayer.errors import AppPaused, InvalidInput, ScopeRequired
 from memories import services
-from memories.models import AccessEvent, Memory, MemoryState, MemoryTombstone, MemoryVersion
+from memories.models import Memory, MemoryState, MemoryTombstone, MemoryVersion
 from memories.selectors import (
     MemoryFilters,
     memory_get,

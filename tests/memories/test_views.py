@@ -11,8 +11,9 @@ from django.test import Client
 
 from accounts.actors import Actor
 from accounts.models import User
+from activity.models import AccessEvent
 from memories import selectors, services
-from memories.models import AccessEvent, Memory, MemoryState, MemoryVersion
+from memories.models import Memory, MemoryState, MemoryVersion
 from tests.memories.fake_llm import Brain
 
 pytestmark = pytest.mark.django_db

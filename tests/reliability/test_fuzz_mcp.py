@@ -34,6 +34,7 @@ from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
 from mcpbridge import server
+from memories.grants import known_categories
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -233,6 +234,7 @@ def token(owner: User, settings: Any) -> str:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "100000/m"}
     return client_token_create(
         actor=owner_actor(owner),
+        known=known_categories(owner),
         name="Fuzzer",
         scopes=["memories:read", "memories:write", "memories:delete"],
     ).secret

@@ -50,6 +50,7 @@ from accounts.client_tokens import client_token_create
 from accounts.models import User
 from memories import services
 from memories.categories import SENSITIVE
+from memories.grants import known_categories
 from memories.ingest.contextlayer import FORMAT, VERSION
 from memories.models import ImportRun
 from memories.proposals import proposal_create
@@ -619,7 +620,9 @@ def test_mcp_over_http_never_shows_or_changes_another_tenants_memory(
 ) -> None:
     def make(world: World) -> Iterator[Door]:
         tokens = [
-            client_token_create(actor=owner_actor(u), name="Cursor", scopes=list(SCOPES)).secret
+            client_token_create(
+                actor=owner_actor(u), known=known_categories(u), name="Cursor", scopes=list(SCOPES)
+            ).secret
             for u in world.users
         ]
         yield from _mcp_door("mcp-http", [_http_session(server_url, t) for t in tokens])
@@ -650,7 +653,10 @@ class ApiDoor(Door):
         self.tokens, self.sessions = [], []
         for user in world.users:
             issued = client_token_create(
-                actor=owner_actor(user), name="script", scopes=["read", "write", "delete"]
+                actor=owner_actor(user),
+                known=known_categories(user),
+                name="script",
+                scopes=["read", "write", "delete"],
             )
             self.tokens.append(Client(headers={"Authorization": f"Bearer {issued.secret}"}))
             session = Client()

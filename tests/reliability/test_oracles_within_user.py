@@ -31,6 +31,7 @@ from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import ConnectedApp, User
 from memories import services
+from memories.grants import known_categories
 from memories.models import Memory
 from memories.selectors import memory_list
 from memories.text import text_key
@@ -197,7 +198,12 @@ def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str]:
     user = User.objects.create_user(f"oracle-{uuid.uuid4().hex[:8]}@example.com")
     owner = owner_actor(user)
     services.memory_create(actor=owner, text="Likes jazz", categories=["hobbies"])
-    issued = client_token_create(actor=owner_actor(user), name="Cursor", scopes=["read", "write"])
+    issued = client_token_create(
+        actor=owner_actor(user),
+        known=known_categories(user),
+        name="Cursor",
+        scopes=["read", "write"],
+    )
     app = issued.token.app
     if with_secrets:
         for how, (secret, _) in SECRETS.items():

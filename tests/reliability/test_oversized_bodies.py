@@ -13,6 +13,7 @@ from django.test import Client
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import User
+from memories.grants import known_categories
 from memories.models import Memory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
@@ -23,7 +24,9 @@ RPC = {"content-type": "application/json", "accept": "application/json, text/eve
 @pytest.fixture
 def token(owner: User) -> str:
     scopes = ["memories:read", "memories:write"]
-    return client_token_create(actor=owner_actor(owner), name="Big sender", scopes=scopes).secret
+    return client_token_create(
+        actor=owner_actor(owner), known=known_categories(owner), name="Big sender", scopes=scopes
+    ).secret
 
 
 def _add_memory(text: str) -> bytes:

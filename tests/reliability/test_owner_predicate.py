@@ -60,9 +60,12 @@ def test_service_writes_are_checked_and_pass(owner: User, owner_dash: Actor) -> 
 def test_every_model_of_our_apps_is_a_tenant_table_or_says_why_not() -> None:
     tables = {m._meta.db_table for a in OWNER_APPS for m in apps.get_app_config(a).get_models()}
     assert tables == set(tenant_schema().owner) | set(NOT_TENANT)
-    assert {"memories_memory", "accounts_connectedapp", "accounts_clienttoken"} <= set(
-        tenant_schema().owner
-    )
+    assert {
+        "memories_memory",
+        "memories_accessevent",  # the access log's table (app `activity`)
+        "accounts_connectedapp",
+        "accounts_clienttoken",
+    } <= set(tenant_schema().owner)
 
 
 def test_joins_count_only_through_an_owner_constrained_table() -> None:

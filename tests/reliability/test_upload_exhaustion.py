@@ -23,6 +23,7 @@ from django.utils import timezone
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_create
 from accounts.models import ConnectedApp, User
+from memories.grants import known_categories
 from memories.import_runs import import_prepare
 from memories.models import ImportRun
 from tests.memories.exports import claude_export
@@ -42,7 +43,10 @@ def _kept(folder: Path) -> list[Path]:
 
 def _token(owner: User, scopes: list[str], *, paused: bool = False) -> str:
     issued = client_token_create(
-        actor=owner_actor(owner), name=f"app {scopes} {paused}", scopes=scopes
+        actor=owner_actor(owner),
+        known=known_categories(owner),
+        name=f"app {scopes} {paused}",
+        scopes=scopes,
     )
     if paused:
         ConnectedApp.objects.filter(owner=owner, name=f"app {scopes} {paused}").update(paused=True)

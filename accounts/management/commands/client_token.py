@@ -16,7 +16,7 @@ from accounts.client_tokens import (
 )
 from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp, User
-from memories.grants import grant_preview
+from memories.grants import grant_preview, known_categories
 
 DEFAULT_EXPIRY_DAYS = 90
 
@@ -76,6 +76,7 @@ class Command(UserCommand):
         issued = client_token_create(
             actor=owner_actor(user, ConnectedApp.CLI, operator="manage.py client_token"),
             name=opts["name"],
+            known=known_categories(user),
             scopes=opts["scopes"],
             expires_at=expires,
             categories=opts["categories"],

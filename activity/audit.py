@@ -1,4 +1,8 @@
-"""Access events: one row per read or write (content-free) and one JSON log line."""
+"""Access events: one row per read or write (content-free) and one JSON log line.
+
+`record` writes in the caller's transaction, so a change and its event commit or roll back
+together. The log line goes to the `contextlayer.audit` logger (its name is what operators,
+the benchmarks and the tests filter on, so it did not move with the module)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from accounts.actors import Actor
-from memories.models import AccessEvent
+from activity.models import AccessEvent
 
 logger = logging.getLogger("contextlayer.audit")
 
