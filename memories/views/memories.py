@@ -130,10 +130,12 @@ def _render_results(request: DashboardRequest, actor: Actor, **extra: Any) -> Ht
 @dashboard_view
 def memory_add(request: DashboardRequest) -> HttpResponse:
     """Saved: the list with the new memory, the add form closed and emptied, one message.
-    Refused: the add form again, open, holding what the person wrote, with the reason."""
+    Refused: the add form again, open, holding what the person wrote, with the reason. Nothing
+    worth remembering (an LLM extraction mode found no lasting fact): the form again too, holding
+    the text with the model's note, so the person can rephrase it instead of typing it again."""
     actor = actor_for_request(request)
     form = AddMemoryForm(request.POST)
-    error = ""
+    error = note = ""
     if form.is_valid():
         try:
             result = memory_remember(
@@ -144,21 +146,21 @@ def memory_add(request: DashboardRequest) -> HttpResponse:
             if result.results:
                 messages.success(request, result.note or "Memory added.")
             else:  # the model found nothing worth remembering: not an error, not a success
-                messages.info(request, result.note)
+                note = result.note
         except (InvalidInput, Conflict) as err:
             error = err.message
     else:
         error = "Write the memory first."
     htmx = request.htmx
-    if error:
-        refused = {"add_form": form, "add_error": error, "add_open": True}
+    if error or note:
+        again = {"add_form": form, "add_error": error, "add_note": note, "add_open": True}
         if not htmx:
-            context = {**_results(actor, QueryDict()), **refused}
-            return _full_page(request, actor, context, status=400)
+            context = {**_results(actor, QueryDict()), **again}
+            return _full_page(request, actor, context, status=400 if error else 200)
         response = render(
             request,
             f"{TEMPLATE}#add-memory",
-            {**refused, "max_chars": settings.MEMORY_MAX_CHARS},
+            {**again, "max_chars": settings.MEMORY_MAX_CHARS},
         )
         return reswap(retarget(response, "#add-memory"), "outerHTML")
     if not htmx:

@@ -17,6 +17,7 @@ from accounts.models import User
 from memories import services
 from memories.models import Memory
 from tests.e2e.conftest import log_in, row_with
+from tests.memories.fake_llm import Brain
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -179,6 +180,30 @@ def test_a_refused_add_keeps_the_text_and_a_saved_one_closes_the_form(
     page.keyboard.press("Escape")
     assert page.get_attribute("#add-memory", "open") is None
     assert active_text(page) == "Add memory"
+
+
+def test_an_add_the_model_finds_nothing_in_keeps_the_text_and_says_why(
+    page: Any, store: list[Memory], owner: User, fake_provider: Brain
+) -> None:
+    fake_provider.facts = {"bouldering": ["Goes bouldering on Tuesdays"]}
+    log_in(page, owner)
+    page.get_by_text("Add memory").click()
+    page.fill("#add-text", "Thanks, that was helpful!")
+    page.get_by_role("button", name="Save memory").click()
+    page.get_by_role("status").filter(has_text="found no lasting fact").wait_for()
+    assert page.input_value("#add-text") == "Thanks, that was helpful!"  # there to rephrase
+    assert page.get_attribute("#add-memory", "open") is not None
+    assert focused(page) == "add-text"
+    assert page.locator("#add-text").get_attribute("aria-invalid") is None  # not an error
+    assert Memory.objects.count() == len(TEXTS)
+
+    page.fill("#add-text", "I go bouldering every Tuesday evening")
+    page.get_by_role("button", name="Save memory").click()
+    row_with(page, "Goes bouldering on Tuesdays").wait_for()
+    assert page.get_attribute("#add-memory", "open") is None
+    assert page.locator(".message").all_inner_texts() == ["1 fact(s): 1 added."]
+    assert page.get_by_text("found no lasting fact").count() == 0
+    assert page.csp_violations == []
 
 
 def test_delete_confirmation_is_safe_by_default_and_focus_moves_to_the_next_row(

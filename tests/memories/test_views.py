@@ -184,6 +184,12 @@ def test_an_add_the_model_finds_nothing_in_says_nothing_was_stored(
     html = _text(response)
     assert "The model found no lasting fact in this text, so nothing was stored." in html
     assert "Memory added." not in html
+    assert "Thanks, that was helpful!</textarea>" in html  # the text stays, to rephrase
+    assert response["HX-Retarget"] == "#add-memory"
+    without_htmx = owner_client.post("/memories/add/", {"text": "Thanks, that was helpful!"})
+    assert without_htmx.status_code == 200  # the whole page, the form open, not an error
+    page = _text(without_htmx)
+    assert "found no lasting fact" in page and "Thanks, that was helpful!</textarea>" in page
     assert not Memory.objects.filter(owner=owner).exists()
 
 
