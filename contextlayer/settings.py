@@ -263,6 +263,10 @@ MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
 # (memories/search_index.py). A user whose index does not fit is searched in PostgreSQL instead;
 # 0 turns the cache off.
 SEARCH_CACHE_MB = env_int("SEARCH_CACHE_MB", 128)
+# Seconds between sweeps of that cache (each process brings its cached users up to date or drops
+# them), so a memory deleted or a user erased through another process leaves this one's memory
+# within that time; 0 turns the sweep off (a user's index then waits for their next search).
+SEARCH_CACHE_SWEEP_SECONDS = env_int("SEARCH_CACHE_SWEEP_SECONDS", 30)
 # Classify memories without categories at write time, from the local embedding model.
 AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)
 # The admin shows memory metadata only; a single-user self-hoster may let it show the text too.

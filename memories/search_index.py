@@ -22,6 +22,8 @@ would not fit is not cached, and search runs in PostgreSQL instead (`memories/se
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
 import uuid
 from collections import OrderedDict
@@ -33,7 +35,10 @@ import psycopg
 from django.conf import settings
 from django.db import connection
 
+from contextlayer.tenancy import cross_tenant
+
 DIMS = 384
+logger = logging.getLogger(__name__)
 
 # The user's searchable memories (`memories.search.ELIGIBLE`: the rows the stats trigger counts,
 # and apps' echoes), each with whether the caller's view admits it (`seen`; true without a view)
@@ -371,6 +376,22 @@ class Lru:
                 old, _ = self._entries.popitem(last=False)
                 self._total -= self._sizes.pop(old)
 
+    def items(self) -> list[tuple[Any, Any]]:
+        """A snapshot of the entries, least recently used first."""
+        with self._lock:
+            return list(self._entries.items())
+
+    def swap(self, key: Any, old: Any, new: Any, size: int, budget: int) -> None:
+        """Replace `old` by `new` (None: remove it), unless another thread put something else
+        under `key` since `old` was read."""
+        with self._lock:
+            if self._entries.get(key) is not old:
+                return
+            del self._entries[key]
+            self._total -= self._sizes.pop(key)
+        if new is not None:
+            self.put(key, new, size, budget)
+
     def forget(self, drop: Any) -> None:
         """Remove every entry whose key `drop(key)` is true."""
         with self._lock:
@@ -438,6 +459,7 @@ def for_user(
     if index.generation is None:
         return index, mask
     _indexes.put(_key(owner_id), index, index.nbytes, budget)
+    _start_sweeper()
     if view is None:
         return index, None
     if mask is None:
@@ -483,3 +505,97 @@ def forget(owner_id: int) -> None:
     key = _key(owner_id)
     _indexes.forget(lambda k: k == key)
     _visible.forget(lambda k: k[:2] == key)
+
+
+# ---- the sweep: what another process deleted leaves this one's cache within seconds -------------
+
+_STATS_SQL = """
+SELECT s.owner_id, s.generation, s.changes_from FROM memories_searchstats s
+WHERE s.owner_id = ANY(%(owners)s)
+"""
+
+
+def sweep() -> int:
+    """Bring every index this process holds up to its user's current generation (reading only
+    the memories changed since), or drop it when that cannot be done (the user was erased, or
+    the change log no longer reaches back). Why: a memory deleted, or a user erased, through
+    another server process (or this one, without a search since) would otherwise keep its
+    vector and lexeme keys in this process's memory until the next search for that user.
+    Returns how many indexes were brought up to date or dropped."""
+    name = str(connection.settings_dict["NAME"])
+    held = {key[1]: index for key, index in _indexes.items() if key[0] == name}
+    if not held:
+        return 0
+    reason = "the search cache's sweep reads the generation of each user this process holds"
+    with cross_tenant(reason), connection.cursor() as cur:
+        cur.execute(_STATS_SQL, {"owners": list(held)})
+        current = {int(o): (g, c) for o, g, c in cur.fetchall()}
+    swept = 0
+    for owner_id, index in held.items():
+        generation, changes_from = current.get(owner_id, (None, None))
+        if generation is not None and index.generation == int(generation):
+            continue
+        fresh = None
+        if (
+            generation is not None
+            and changes_from is not None
+            and index.generation is not None
+            and index.generation >= int(changes_from)
+        ):
+            found = refresh(index, owner_id, None, None)
+            fresh = found[0] if found and found[0].generation is not None else None
+        key = (name, owner_id)
+        _indexes.swap(key, index, fresh, fresh.nbytes if fresh else 0, budget_bytes())
+        if fresh is None:
+            _visible.forget(lambda k, key=key: k[:2] == key)
+        swept += 1
+    return swept
+
+
+class _Sweeper:
+    """One daemon thread per process (started with the first cached index, so a forked worker
+    starts its own) that sweeps every SEARCH_CACHE_SWEEP_SECONDS on a connection of its own."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid: int | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, interval: float) -> None:
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._pid = os.getpid()
+            self._stop = threading.Event()
+            self._thread = threading.Thread(
+                target=self._run, args=(interval, self._stop), name="search-sweep", daemon=True
+            )
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop this process's sweeper and wait for it (tests; a clean shutdown)."""
+        with self._lock:
+            thread, self._pid, self._thread = self._thread, None, None
+            self._stop.set()
+        if thread is not None:
+            thread.join()
+
+    @staticmethod
+    def _run(interval: float, stop: threading.Event) -> None:
+        while not stop.wait(interval):
+            try:
+                sweep()
+            except Exception:  # a sweep that failed is retried at the next; the thread stays
+                logger.exception("search cache sweep failed")
+            finally:
+                connection.close()
+
+
+sweeper = _Sweeper()
+
+
+def _start_sweeper() -> None:
+    interval = settings.SEARCH_CACHE_SWEEP_SECONDS
+    if interval > 0:
+        sweeper.start(interval)

@@ -19,3 +19,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # allauth's rate-limit counters: per test process here (tests clear them between tests without a
 # database); production shares them across workers through the database cache.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# No background sweep of the search cache in the test process: its tests run sweeps themselves
+# and start the thread where they test it (tests/memories/test_search_sweep.py).
+SEARCH_CACHE_SWEEP_SECONDS = 0
