@@ -500,8 +500,8 @@ def clear() -> None:
 
 def forget(owner_id: int) -> None:
     """Drop this process's copy of a user's index and masks (their vectors and lexeme keys) at
-    once, as an erase does: other processes drop theirs at their next search for the user, on
-    eviction or at restart (README, "What erase guarantees")."""
+    once, as an erase does: other processes drop theirs at their next sweep (`sweep`), search
+    for the user or eviction, whichever comes first (README, "What erase guarantees")."""
     key = _key(owner_id)
     _indexes.forget(lambda k: k == key)
     _visible.forget(lambda k: k[:2] == key)

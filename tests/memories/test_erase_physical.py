@@ -148,8 +148,8 @@ def test_statistics_never_hold_the_keys_of_the_lexeme_index(erased_owner: User) 
 
 def test_an_erase_drops_the_users_search_index_from_this_process(erased_owner: User) -> None:
     """The in-memory search index holds the user's vectors and lexeme keys: the process that
-    erases drops it at once (other processes at their next search for the user, on eviction or
-    at restart, as README says)."""
+    erases drops it at once (other processes at their next sweep, as README says:
+    tests/memories/test_search_sweep.py)."""
     actor = owner_actor(erased_owner)
     memory_search(actor=actor, query="my therapist on Tuesday")
     key = search_index._key(erased_owner.pk)
