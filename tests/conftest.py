@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
+from accounts.client_tokens import IssuedToken, client_token_create
 from accounts.models import User
 from memories.extraction import llm as llm_module
+from memories.grants import known_categories
 from tests.memories import fake_llm
 
 OWNER_PASSWORD = "correct horse battery"
@@ -85,6 +88,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
+
+
+def issue_token(user: User, **options: Any) -> IssuedToken:
+    """A client token of `user`, made the way the owner makes one (the `client_token` command,
+    the dashboard): by the owner, over their own category vocabulary. `options` are
+    `client_token_create`'s (name, scopes, categories, expires_at)."""
+    return client_token_create(actor=owner_actor(user), known=known_categories(user), **options)
 
 
 @pytest.fixture

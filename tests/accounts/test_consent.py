@@ -19,7 +19,6 @@ from django.test import Client as Browser
 from django.utils import timezone
 
 from accounts.actors import actor_for, owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.credentials import resolve_bearer
 from accounts.models import ConnectedApp, User
 from accounts.services import Grant
@@ -30,6 +29,7 @@ from memories.selectors import memory_get, memory_list, memory_search
 from memories.services import memory_create
 from memories.user_categories import category_add
 from tests.accounts.conftest import PASSWORD, authorize_url, hidden, pkce
+from tests.conftest import issue_token
 
 pytestmark = pytest.mark.django_db
 
@@ -360,9 +360,7 @@ def test_memories_without_a_category_follow_their_own_box(owner: User) -> None:
 
 
 def test_the_preview_counts_for_another_users_app_are_a_404(owner: User, stranger: User) -> None:
-    theirs = client_token_create(
-        actor=owner_actor(stranger), known=known_categories(stranger), name="theirs"
-    ).token.app
+    theirs = issue_token(stranger, name="theirs").token.app
     browser = Browser()
     browser.force_login(owner)
     r = browser.post("/apps/preview", {"app": theirs.pk, "categories": ["work"]})

@@ -13,12 +13,10 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 
-from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.doctor import run_checks
 from accounts.doctor_report import FAIL, OK
 from accounts.models import ConnectedApp, User
-from memories.grants import known_categories
+from tests.conftest import issue_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,9 +99,7 @@ def test_doctor_passes_a_consent_policy_that_allows_each_redirect(live_url: str)
 def test_with_a_client_token_doctor_connects_with_both_protocol_versions(
     live_url: str, alice: User
 ) -> None:
-    token = client_token_create(
-        actor=owner_actor(alice), known=known_categories(alice), name="doctor", scopes=["read"]
-    ).secret
+    token = issue_token(alice, name="doctor", scopes=["read"]).secret
     text, _ok = _doctor(f"{live_url}/mcp", "--token", token, "--no-local")
     assert " ok  MCP 2025-11-25: connected, 8 tools" in text, text
     assert " ok  MCP 2026-07-28: connected, 8 tools" in text, text

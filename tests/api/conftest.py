@@ -13,11 +13,9 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
-from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create, hash_secret
+from accounts.client_tokens import hash_secret
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
-from memories.grants import known_categories
-from tests.conftest import signed_in
+from tests.conftest import issue_token, signed_in
 
 TokenFactory = Callable[..., str]
 
@@ -37,9 +35,8 @@ def make_token(db: None) -> TokenFactory:
     ) -> str:
         made[(user.pk, name)] += 1  # a live token's name is unique: number the second "script"
         unique = name if made[(user.pk, name)] == 1 else f"{name} {made[(user.pk, name)]}"
-        issued = client_token_create(
-            actor=owner_actor(user),
-            known=known_categories(user),
+        issued = issue_token(
+            user,
             name=unique,
             scopes=scopes,
             categories=None if categories is None else ",".join(categories),

@@ -15,11 +15,10 @@ from accounts.actors import Actor, owner_actor
 from accounts.client_tokens import hash_secret
 from accounts.models import SCOPE_READ, SCOPE_WRITE, ClientToken, User
 from memories import search, selectors
-from memories.grants import known_categories
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.services import memory_create
 from tests.api.conftest import TokenFactory, token_app
-from tests.conftest import signed_in
+from tests.conftest import issue_token, signed_in
 from tests.memories.fake_llm import Brain
 
 API = "/api/v1/memories"
@@ -458,12 +457,10 @@ def test_a_token_past_its_expiry_is_refused_with_401_and_reads_nothing(
 def test_a_real_client_token_works_until_revoked_and_a_made_up_one_never(
     owner: User, stranger: User
 ) -> None:
-    from accounts.client_tokens import client_token_create, client_token_revoke
+    from accounts.client_tokens import client_token_revoke
 
     memory_create(actor=owner_actor(owner), text="Plays the oboe", categories=["hobbies"])
-    issued = client_token_create(
-        actor=owner_actor(owner), known=known_categories(owner), name="script", scopes=["read"]
-    )
+    issued = issue_token(owner, name="script", scopes=["read"])
     client = Client(headers={"Authorization": f"Bearer {issued.secret}"})
     listed = client.get(API)
     assert listed.status_code == 200

@@ -10,14 +10,13 @@ import uuid
 import pytest
 from django.test import Client
 
-from accounts.actors import Actor, actor_for, owner_actor
-from accounts.client_tokens import client_token_create
+from accounts.actors import Actor, actor_for
 from accounts.models import User
 from contextlayer.errors import OwnerOnly
 from memories import services
-from memories.grants import known_categories
 from memories.models import Memory
 from memories.selectors import memory_versions
+from tests.conftest import issue_token
 
 pytestmark = pytest.mark.django_db
 
@@ -39,9 +38,8 @@ def test_an_app_cannot_read_or_restore_the_old_texts_of_a_memory(
 ) -> None:
     memory = _edited_health_memory(owner_dash)
     version = memory.versions.get()
-    secret = client_token_create(
-        actor=owner_actor(owner),
-        known=known_categories(owner),
+    secret = issue_token(
+        owner,
         name="Cursor",
         scopes=["read", "write"],
     ).secret
@@ -79,9 +77,8 @@ def test_versions_are_owner_only_at_the_service_layer_for_every_app(
     """Even an app granted every category: old texts may have been private, hidden from it or
     in another category when they were current, and versions do not record that."""
     memory = _edited_health_memory(owner_dash)
-    issued = client_token_create(
-        actor=owner_actor(owner),
-        known=known_categories(owner),
+    issued = issue_token(
+        owner,
         name="Everything",
         scopes=["read", "write"],
     )

@@ -16,11 +16,9 @@ from typing import Any
 
 import pytest
 
-from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import User
-from memories.grants import known_categories
 from tests.accounts.conftest import start_server, stop_server
+from tests.conftest import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
@@ -135,9 +133,8 @@ def conformance_server(
 def mcp_url(conformance_server: tuple[str, _Bearer], transactional_db: None) -> str:
     url, app = conformance_server
     user = User.objects.create_user("conformance@example.com", "correct horse battery")
-    app.token = client_token_create(
-        actor=owner_actor(user),
-        known=known_categories(user),
+    app.token = issue_token(
+        user,
         name="conformance",
         scopes=["read", "write"],
     ).secret

@@ -8,10 +8,8 @@ import json
 import httpx
 import pytest
 
-from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import User
-from memories.grants import known_categories
+from tests.conftest import issue_token
 from tests.deploy.gunicorn_server import Gunicorn
 
 SECRET_QUERY = "my secret diagnosis"
@@ -22,9 +20,8 @@ SECRET_QUERY = "my secret diagnosis"
 def test_searches_and_misplaced_tokens_leave_no_trace_in_the_logs(
     gunicorn: Gunicorn, owner: User
 ) -> None:
-    token = client_token_create(
-        actor=owner_actor(owner),
-        known=known_categories(owner),
+    token = issue_token(
+        owner,
         name="Logger",
         scopes=["memories:read"],
     ).secret

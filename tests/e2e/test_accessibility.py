@@ -15,12 +15,11 @@ from typing import Any
 import pytest
 
 from accounts.actors import Actor, owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories import services
 from memories.erasure import user_erase
-from memories.grants import known_categories
 from memories.models import ImportRun, Memory
+from tests.conftest import issue_token
 from tests.e2e.conftest import TIMEOUT, sign_in
 from tests.e2e.seed import seed_store
 
@@ -61,9 +60,8 @@ def pages_of(owner: User, owner_dash: Actor) -> list[str]:
     seed_store(owner, owner_dash)
     edited = Memory.objects.get(text__startswith="Prefers aisle")
     app = ConnectedApp.objects.get(owner=owner, name="Cursor")
-    client_token_create(
-        actor=owner_actor(owner),
-        known=known_categories(owner),
+    issue_token(
+        owner,
         name="Laptop",
         scopes=list(ALL_SCOPES),
     )

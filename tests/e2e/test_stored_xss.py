@@ -12,14 +12,13 @@ from typing import Any
 import pytest
 from allauth.idp.oidc.models import Client as OAuthClient
 
-from accounts.actors import Actor, actor_for, owner_actor
-from accounts.client_tokens import client_token_create
+from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
 from memories import selectors, services
-from memories.grants import known_categories
 from memories.models import ImportRun, MemoryProposal, UserCategory
 from tests.accounts.conftest import register
+from tests.conftest import issue_token
 from tests.e2e.conftest import sign_in, watch_dialogs
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -60,9 +59,8 @@ def seed(owner: User, owner_dash: Actor) -> dict[str, Any]:
     from_app = services.memory_create(actor=app_actor, text="Runs on Tuesdays").memory
     selectors.memory_get(actor=app_actor, memory_id=memory.id)
     selectors.memory_search(actor=app_actor, query="tea")
-    client_token_create(
-        actor=owner_actor(owner),
-        known=known_categories(owner),
+    issue_token(
+        owner,
         name=payload(6),
         scopes=list(ALL_SCOPES),
     )

@@ -24,10 +24,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
-from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import User
-from memories.grants import known_categories
+from tests.conftest import issue_token
 from tests.servers import start_server, subprocess_database_url
 
 T = TypeVar("T")
@@ -113,9 +111,8 @@ def mcp_for(server_url: str) -> Callable[..., McpHttp]:
     def make(
         user: User, scopes: str = "read,write,delete", name: str = "Cursor on laptop"
     ) -> McpHttp:
-        issued = client_token_create(
-            actor=owner_actor(user),
-            known=known_categories(user),
+        issued = issue_token(
+            user,
             name=name,
             scopes=scopes.split(","),
         )

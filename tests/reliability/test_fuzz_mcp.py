@@ -30,11 +30,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import User
 from mcpbridge import server
-from memories.grants import known_categories
+from tests.conftest import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -232,9 +230,8 @@ class Tally:
 def token(owner: User, settings: Any) -> str:
     # The fuzzer sends far more than a client would per minute; the limit is tested apart.
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "100000/m"}
-    return client_token_create(
-        actor=owner_actor(owner),
-        known=known_categories(owner),
+    return issue_token(
+        owner,
         name="Fuzzer",
         scopes=["memories:read", "memories:write", "memories:delete"],
     ).secret

@@ -46,14 +46,13 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import User
 from memories import services
 from memories.categories import SENSITIVE
-from memories.grants import known_categories
 from memories.ingest.contextlayer import FORMAT, VERSION
 from memories.models import ImportRun
 from memories.proposals import proposal_create
+from tests.conftest import issue_token
 from tests.mcpbridge.conftest import stdio_server
 from tests.reliability.conftest import http_answer, record_figures
 
@@ -619,12 +618,7 @@ def test_mcp_over_http_never_shows_or_changes_another_tenants_memory(
     server_url: str,
 ) -> None:
     def make(world: World) -> Iterator[Door]:
-        tokens = [
-            client_token_create(
-                actor=owner_actor(u), known=known_categories(u), name="Cursor", scopes=list(SCOPES)
-            ).secret
-            for u in world.users
-        ]
+        tokens = [issue_token(u, name="Cursor", scopes=list(SCOPES)).secret for u in world.users]
         yield from _mcp_door("mcp-http", [_http_session(server_url, t) for t in tokens])
 
     _run_door(make, 8)
@@ -652,9 +646,8 @@ class ApiDoor(Door):
     def __init__(self, world: World) -> None:
         self.tokens, self.sessions = [], []
         for user in world.users:
-            issued = client_token_create(
-                actor=owner_actor(user),
-                known=known_categories(user),
+            issued = issue_token(
+                user,
                 name="script",
                 scopes=["read", "write", "delete"],
             )

@@ -28,13 +28,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import ConnectedApp, User
 from memories import services
-from memories.grants import known_categories
 from memories.models import Memory
 from memories.selectors import memory_list
 from memories.text import text_key
+from tests.conftest import issue_token
 from tests.mcpbridge.conftest import McpHttp
 from tests.reliability.conftest import http_answer, record_figures
 
@@ -198,9 +197,8 @@ def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str]:
     user = User.objects.create_user(f"oracle-{uuid.uuid4().hex[:8]}@example.com")
     owner = owner_actor(user)
     services.memory_create(actor=owner, text="Likes jazz", categories=["hobbies"])
-    issued = client_token_create(
-        actor=owner_actor(user),
-        known=known_categories(user),
+    issued = issue_token(
+        user,
         name="Cursor",
         scopes=["read", "write"],
     )

@@ -10,11 +10,9 @@ import httpx2
 import pytest
 from django.test import Client
 
-from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import User
-from memories.grants import known_categories
 from memories.models import Memory
+from tests.conftest import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
@@ -24,9 +22,7 @@ RPC = {"content-type": "application/json", "accept": "application/json, text/eve
 @pytest.fixture
 def token(owner: User) -> str:
     scopes = ["memories:read", "memories:write"]
-    return client_token_create(
-        actor=owner_actor(owner), known=known_categories(owner), name="Big sender", scopes=scopes
-    ).secret
+    return issue_token(owner, name="Big sender", scopes=scopes).secret
 
 
 def _add_memory(text: str) -> bytes:

@@ -9,10 +9,8 @@ import httpx2
 import pytest
 from django.test import Client
 
-from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import User
-from memories.grants import known_categories
+from tests.conftest import issue_token
 from tests.mcpbridge.conftest import INIT, JSON, McpHttp
 
 
@@ -35,9 +33,7 @@ def test_mcp_requests_past_the_rate_get_429_with_retry_after_per_client(
 
 def test_api_calls_past_the_rate_get_429_with_retry_after(owner: User, settings: Any) -> None:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "api": "2/h"}
-    issued = client_token_create(
-        actor=owner_actor(owner), known=known_categories(owner), name="script", scopes=["read"]
-    )
+    issued = issue_token(owner, name="script", scopes=["read"])
     client = Client(headers={"Authorization": f"Bearer {issued.secret}"})
     assert [client.get("/api/v1/memories").status_code for _ in range(2)] == [200, 200]
     refused = client.get("/api/v1/memories")
@@ -72,9 +68,8 @@ def test_many_api_tokens_of_one_user_share_the_users_budget(
 ) -> None:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "api": "100/h", "api_user": "3/h"}
     tokens = [
-        client_token_create(
-            actor=owner_actor(owner),
-            known=known_categories(owner),
+        issue_token(
+            owner,
             name=f"script {n}",
             scopes=["read"],
         ).secret
@@ -85,9 +80,8 @@ def test_many_api_tokens_of_one_user_share_the_users_budget(
         for t in tokens
     ]
     assert statuses == [200, 200, 200, 429]
-    theirs = client_token_create(
-        actor=owner_actor(stranger),
-        known=known_categories(stranger),
+    theirs = issue_token(
+        stranger,
         name="theirs",
         scopes=["read"],
     ).secret

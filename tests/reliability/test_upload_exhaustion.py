@@ -21,11 +21,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.actors import owner_actor
-from accounts.client_tokens import client_token_create
 from accounts.models import ConnectedApp, User
-from memories.grants import known_categories
 from memories.import_runs import import_prepare
 from memories.models import ImportRun
+from tests.conftest import issue_token
 from tests.memories.exports import claude_export
 
 EXPORT = json.dumps(claude_export()).encode()
@@ -42,9 +41,8 @@ def _kept(folder: Path) -> list[Path]:
 
 
 def _token(owner: User, scopes: list[str], *, paused: bool = False) -> str:
-    issued = client_token_create(
-        actor=owner_actor(owner),
-        known=known_categories(owner),
+    issued = issue_token(
+        owner,
         name=f"app {scopes} {paused}",
         scopes=scopes,
     )
