@@ -22,7 +22,7 @@ from accounts.models import ClientToken, User
 from memories.models import ErasureReceipt, Memory
 from memories.services import memory_create
 from tests.conftest import OWNER_PASSWORD as PASSWORD
-from tests.conftest import reauthenticate
+from tests.conftest import reauthenticate, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -39,8 +39,7 @@ def _fresh_limits() -> None:
 def session(owner: User, owner_dash: Actor) -> Client:
     """A browser already signed in as the owner, who has one memory."""
     memory_create(actor=owner_dash, text="Owner likes figs")
-    browser = Client()
-    browser.force_login(owner)
+    browser = signed_in(owner)
     return browser
 
 

@@ -11,6 +11,7 @@ from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
 from memories.models import Memory, MemoryState, MemoryTombstone
 from memories.services import memory_create
+from tests.conftest import signed_in
 
 SECRET = "My bank PIN is 4321 and I fear spiders"
 
@@ -22,8 +23,7 @@ def operator(db: None) -> User:
 
 @pytest.fixture
 def admin_client(operator: User) -> Client:
-    client = Client()
-    client.force_login(operator)
+    client = signed_in(operator)
     return client
 
 

@@ -17,6 +17,7 @@ from accounts.models import User
 from memories.models import Memory, MemoryState
 from memories.services import memory_create
 from memories.text import text_key
+from tests.conftest import signed_in
 
 SECRET = "My bank PIN is 4321 and I fear spiders"
 TITLE = "Divorce lawyer, second meeting"
@@ -28,8 +29,7 @@ Oracle = Callable[[str], bool]
 
 @pytest.fixture
 def operator_browser(db: None) -> Client:
-    browser = Client()
-    browser.force_login(User.objects.create_superuser("admin@example.com", "operator password"))
+    browser = signed_in(User.objects.create_superuser("admin@example.com", "operator password"))
     return browser
 
 

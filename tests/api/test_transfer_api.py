@@ -88,8 +88,7 @@ def test_erase_needs_the_phrase_then_returns_a_receipt(owner: User) -> None:
     memory_create(actor=owner_actor(owner), text="Owner likes figs")
     # Erase is for the owner's browser session, re-authenticated (tests/accounts/
     # test_reauthentication.py shows the refusal without it).
-    owner_api = Client()
-    owner_api.force_login(owner)
+    owner_api = signed_in(owner)
     reauthenticate(owner_api)
     refused = owner_api.post("/api/v1/erase", {"confirm": "yes"}, content_type="application/json")
     assert refused.status_code == 400 and Memory.objects.exists()

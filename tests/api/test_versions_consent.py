@@ -16,7 +16,7 @@ from contextlayer.errors import OwnerOnly
 from memories import services
 from memories.models import Memory
 from memories.selectors import memory_versions
-from tests.conftest import issue_token
+from tests.conftest import issue_token, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -62,8 +62,7 @@ def test_an_app_cannot_read_or_restore_the_old_texts_of_a_memory(
 
 def test_the_owner_still_reads_and_restores_old_texts(owner: User, owner_dash: Actor) -> None:
     memory = _edited_health_memory(owner_dash)
-    session = Client()
-    session.force_login(owner)
+    session = signed_in(owner)
     versions = session.get(f"{API}/{memory.id}/versions").json()
     assert [v["text"] for v in versions] == ["Takes insulin twice a day"]
     restored = session.post(f"{API}/{memory.id}/versions/{versions[0]['id']}/restore")

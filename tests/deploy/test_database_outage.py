@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from django.db import InterfaceError
-from django.test import Client
 
 from accounts.models import User
 from memories.views import memories as memory_pages
+from tests.conftest import signed_in
 
 
 def test_a_page_answers_503_with_retry_after_when_the_database_is_gone(
@@ -17,8 +17,7 @@ def test_a_page_answers_503_with_retry_after_when_the_database_is_gone(
         raise InterfaceError("connection already closed")
 
     monkeypatch.setattr(memory_pages, "actor_for_request", down)
-    client = Client()
-    client.force_login(owner)
+    client = signed_in(owner)
     response = client.get("/")
     assert response.status_code == 503
     assert response["Retry-After"] == "5"

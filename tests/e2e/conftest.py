@@ -11,6 +11,7 @@ import pytest
 
 from tests.browser import launch_chromium
 from tests.conftest import OWNER_PASSWORD as PASSWORD
+from tests.conftest import signed_in
 
 
 @pytest.fixture(scope="module")
@@ -72,10 +73,8 @@ def log_in(page: Any, user: Any) -> None:
     """Signed in without the sign-in form (for journeys that are not about signing in): the
     session the form would create, as a cookie, then the memories page."""
     from django.conf import settings
-    from django.test import Client
 
-    client = Client()
-    client.force_login(user)
+    client = signed_in(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     host = "localhost"  # pytest-django's live server
     page.context.add_cookies(

@@ -16,7 +16,7 @@ from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import ErasureReceipt, ImportRun, Memory
 from memories.services import memory_create
-from tests.conftest import reauthenticate
+from tests.conftest import reauthenticate, signed_in
 from tests.memories.exports import claude_export, zip_bytes
 
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
@@ -25,13 +25,6 @@ IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBa
 @pytest.fixture(autouse=True)
 def _own_upload_dir(settings: Any, tmp_path: Path) -> None:
     settings.IMPORT_UPLOAD_DIR = tmp_path / "uploads"
-
-
-@pytest.fixture
-def client_owner(owner: User) -> Client:
-    client = Client()
-    client.force_login(owner)
-    return client
 
 
 def _upload(client: Client, content: bytes, name: str = "conversations.json") -> Any:
@@ -50,74 +43,72 @@ def test_pages_need_a_signed_in_user(db: None) -> None:
 
 
 def test_upload_shows_the_estimate_then_start_imports_in_the_background(
-    owner: User, client_owner: Client, settings: Any, django_capture_on_commit_callbacks: Any
+    owner: User, owner_client: Client, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    response = _upload(client_owner, json.dumps(claude_export()).encode())
+    response = _upload(owner_client, json.dumps(claude_export()).encode())
     assert response.status_code == 302
     run = ImportRun.objects.get(owner=owner)
     assert run.status == "pending" and run.estimate["user_messages"] == 4
     assert not Memory.objects.exists()  # the estimate imports nothing
-    page = client_owner.get(response["Location"])
+    page = owner_client.get(response["Location"])
     assert b"2 conversations, 5 messages" in page.content and b"Start the import" in page.content
 
     settings.TASKS = IMMEDIATE
     with django_capture_on_commit_callbacks(execute=True):
-        client_owner.post(f"/import/{run.pk}/start/")
+        owner_client.post(f"/import/{run.pk}/start/")
     run.refresh_from_db()
     assert run.status == "done" and run.memories_created == 4
     assert Memory.objects.filter(owner=owner).count() == 4
     assert _uploads(settings) == []  # the upload is removed once imported
-    done = client_owner.get(f"/import/{run.pk}/", HTTP_HX_REQUEST="true")
+    done = owner_client.get(f"/import/{run.pk}/", HTTP_HX_REQUEST="true")
     assert b"4 new memories" in done.content and b"<h1>" not in done.content
 
 
 def test_start_enqueues_a_database_task_once(
-    owner: User, client_owner: Client, django_capture_on_commit_callbacks: Any
+    owner: User, owner_client: Client, django_capture_on_commit_callbacks: Any
 ) -> None:
     zipped = zip_bytes({"conversations.json": json.dumps(claude_export()).encode()})
-    _upload(client_owner, zipped, "export.zip")
+    _upload(owner_client, zipped, "export.zip")
     run = ImportRun.objects.get(owner=owner)
     with django_capture_on_commit_callbacks(execute=True):
-        client_owner.post(f"/import/{run.pk}/start/")
-        client_owner.post(f"/import/{run.pk}/start/")
+        owner_client.post(f"/import/{run.pk}/start/")
+        owner_client.post(f"/import/{run.pk}/start/")
     assert DBTaskResult.objects.count() == 1
     run.refresh_from_db()
     assert run.status == "running" and run.conversations_total == 2
-    assert b"waiting for the background worker" in client_owner.get(f"/import/{run.pk}/").content
+    assert b"waiting for the background worker" in owner_client.get(f"/import/{run.pk}/").content
 
 
 def test_a_hostile_upload_is_refused_and_nothing_is_kept(
-    client_owner: Client, settings: Any
+    owner_client: Client, settings: Any
 ) -> None:
-    response = _upload(client_owner, zip_bytes({"../evil.json": b"[]"}), "export.zip")
+    response = _upload(owner_client, zip_bytes({"../evil.json": b"[]"}), "export.zip")
     assert response.status_code == 400
     assert b"names a path outside itself" in response.content
     assert not ImportRun.objects.exists() and _uploads(settings) == []
 
 
-def test_an_upload_over_the_limit_is_refused(client_owner: Client, settings: Any) -> None:
+def test_an_upload_over_the_limit_is_refused(owner_client: Client, settings: Any) -> None:
     settings.IMPORT_MAX_UPLOAD_BYTES = 1000
-    response = _upload(client_owner, b"[" + b" " * 200_000 + b"]")
+    response = _upload(owner_client, b"[" + b" " * 200_000 + b"]")
     assert response.status_code == 413
     assert not ImportRun.objects.exists() and _uploads(settings) == []
 
 
 def test_another_users_import_is_not_found(
-    client_owner: Client, stranger: User, settings: Any
+    owner_client: Client, stranger: User, settings: Any
 ) -> None:
-    other = Client()
-    other.force_login(stranger)
+    other = signed_in(stranger)
     _upload(other, json.dumps(claude_export()).encode())
     run = ImportRun.objects.get(owner=stranger)
-    assert client_owner.get(f"/import/{run.pk}/").status_code == 404
-    assert client_owner.post(f"/import/{run.pk}/start/").status_code == 404
+    assert owner_client.get(f"/import/{run.pk}/").status_code == 404
+    assert owner_client.post(f"/import/{run.pk}/start/").status_code == 404
     run.refresh_from_db()
     assert run.status == "pending"
 
 
 def test_posts_without_a_csrf_token_are_refused(owner: User) -> None:
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(owner)
+    client = signed_in(owner, enforce_csrf=True)
     assert client.post("/export/", {"format": "json"}).status_code == 403
     assert client.post("/erase/", {"confirm": "erase my memory"}).status_code == 403
     upload = SimpleUploadedFile("conversations.json", json.dumps(claude_export()).encode())
@@ -126,27 +117,27 @@ def test_posts_without_a_csrf_token_are_refused(owner: User) -> None:
 
 
 def test_export_downloads_json_or_markdown_and_get_records_nothing(
-    owner: User, owner_dash: Actor, client_owner: Client
+    owner: User, owner_dash: Actor, owner_client: Client
 ) -> None:
     memory_create(actor=owner_dash, text="I like figs.", categories=["food"])
-    client_owner.get("/export/")
+    owner_client.get("/export/")
     assert not AccessEvent.objects.filter(action="export").exists()
-    response = client_owner.post("/export/", {"format": "json"})
+    response = owner_client.post("/export/", {"format": "json"})
     assert "attachment" in response["Content-Disposition"]
     assert [m["text"] for m in json.loads(response.content)["memories"]] == ["I like figs."]
-    markdown = client_owner.post("/export/", {"format": "markdown"}).content.decode()
+    markdown = owner_client.post("/export/", {"format": "markdown"}).content.decode()
     assert "## Food" in markdown and "I like figs." in markdown
 
 
 def test_erase_needs_the_typed_phrase_and_shows_the_receipt(
-    owner: User, owner_dash: Actor, client_owner: Client
+    owner: User, owner_dash: Actor, owner_client: Client
 ) -> None:
     memory_create(actor=owner_dash, text="I like figs.")
-    assert client_owner.get("/erase/").status_code == 200
-    reauthenticate(client_owner)
-    refused = client_owner.post("/erase/", {"confirm": "yes"})
+    assert owner_client.get("/erase/").status_code == 200
+    reauthenticate(owner_client)
+    refused = owner_client.post("/erase/", {"confirm": "yes"})
     assert refused.status_code == 400 and Memory.objects.exists()
-    done = client_owner.post("/erase/", {"confirm": "Erase my memory"})
+    done = owner_client.post("/erase/", {"confirm": "Erase my memory"})
     receipt = ErasureReceipt.objects.get()
     assert str(receipt.pk).encode() in done.content
     assert not Memory.objects.exists() and User.objects.filter(pk=owner.pk).exists()
@@ -158,17 +149,16 @@ def test_erase_needs_the_typed_phrase_and_shows_the_receipt(
 
 
 def test_an_erasure_receipt_is_found_again_by_its_owner_only(
-    owner: User, owner_dash: Actor, client_owner: Client, stranger: User
+    owner: User, owner_dash: Actor, owner_client: Client, stranger: User
 ) -> None:
     memory_create(actor=owner_dash, text="I like figs.")
-    reauthenticate(client_owner)
-    client_owner.post("/erase/", {"confirm": "erase my memory"})
+    reauthenticate(owner_client)
+    owner_client.post("/erase/", {"confirm": "erase my memory"})
     receipt = ErasureReceipt.objects.get()
-    listed = client_owner.get("/erase/").content.decode()
+    listed = owner_client.get("/erase/").content.decode()
     assert f"/erase/receipts/{receipt.pk}/" in listed
-    again = client_owner.get(f"/erase/receipts/{receipt.pk}/")
+    again = owner_client.get(f"/erase/receipts/{receipt.pk}/")
     assert again.status_code == 200 and receipt.digest in again.content.decode()
-    other = Client()
-    other.force_login(stranger)
+    other = signed_in(stranger)
     assert f"/erase/receipts/{receipt.pk}/" not in other.get("/erase/").content.decode()
     assert other.get(f"/erase/receipts/{receipt.pk}/").status_code == 404

@@ -17,7 +17,6 @@ from urllib.parse import quote
 import pytest
 from django.db import connection
 from django.db.models import Count
-from django.test import Client
 from django.urls import reverse
 
 from accounts.actors import owner_actor
@@ -25,6 +24,7 @@ from accounts.models import ConnectedApp, User
 from bench.backfill import make_claude_export
 from memories.import_runs import import_prepare, import_run_start
 from memories.models import ImportedConversation, ImportRun, Memory
+from tests.conftest import signed_in
 
 ROOT = Path(__file__).resolve().parents[2]
 CONVERSATIONS = 150
@@ -139,8 +139,7 @@ def test_a_dashboard_import_whose_worker_is_killed_is_shown_interrupted_and_resu
     run = import_prepare(
         actor=actor, path=upload, filename="conversations.json", source="claude", extractor="none"
     )
-    browser = Client()
-    browser.force_login(user)
+    browser = signed_in(user)
 
     worker = _worker(env)
     import_run_start(actor=actor, run_id=run.pk)

@@ -10,6 +10,7 @@ from accounts.models import User
 from memories import services
 from memories.models import Memory, MemoryProposal, MemoryVersion
 from memories.proposals import proposal_create, proposal_list
+from tests.conftest import signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +25,7 @@ def proposal(owner_dash: Actor) -> MemoryProposal:
 
 
 def _client(user: User) -> Client:
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(user)
+    client = signed_in(user, enforce_csrf=True)
     return client
 
 

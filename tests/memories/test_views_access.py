@@ -13,6 +13,7 @@ from accounts.actors import Actor, owner_actor
 from accounts.models import User
 from memories import services
 from memories.models import Memory, MemoryVersion
+from tests.conftest import signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -69,8 +70,7 @@ def test_bulk_actions_on_another_users_memories_are_a_404(
 
 def test_mutations_need_a_csrf_token(owner: User, owner_dash: Actor) -> None:
     memory = services.memory_create(actor=owner_dash, text="Protected").memory
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(owner)
+    client = signed_in(owner, enforce_csrf=True)
     refused = client.post(f"/memories/{memory.id}/state/", {"state": "archived"})
     assert refused.status_code == 403
     memory.refresh_from_db()

@@ -52,7 +52,7 @@ from memories.categories import SENSITIVE
 from memories.ingest.contextlayer import FORMAT, VERSION
 from memories.models import ImportRun
 from memories.proposals import proposal_create
-from tests.conftest import issue_token
+from tests.conftest import issue_token, signed_in
 from tests.mcpbridge.conftest import stdio_server
 from tests.reliability.conftest import http_answer, record_figures
 
@@ -652,8 +652,7 @@ class ApiDoor(Door):
                 scopes=["read", "write", "delete"],
             )
             self.tokens.append(Client(headers={"Authorization": f"Bearer {issued.secret}"}))
-            session = Client()
-            session.force_login(user)
+            session = signed_in(user)
             self.sessions.append(session)
 
     def add(self, who: int, text: str) -> bytes:
@@ -741,8 +740,7 @@ class DashboardDoor(Door):
     def __init__(self, world: World) -> None:
         self.clients = []
         for user in world.users:
-            client = Client()
-            client.force_login(user)
+            client = signed_in(user)
             self.clients.append(client)
 
     def add(self, who: int, text: str) -> bytes:

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from tests.conftest import issue_token
+from tests.conftest import issue_token, signed_in
 from tests.mcpbridge.conftest import INIT, JSON, McpHttp
 
 
@@ -40,8 +40,7 @@ def test_api_calls_past_the_rate_get_429_with_retry_after(owner: User, settings:
     assert refused.status_code == 429
     assert refused.json()["error"]["code"] == "rate_limited"
     assert 0 < int(refused["Retry-After"]) <= 3600
-    browser = Client()
-    browser.force_login(owner)
+    browser = signed_in(owner)
     assert browser.get("/api/v1/memories").status_code == 200  # the session has its own budget
 
 

@@ -24,7 +24,7 @@ from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
 from memories.import_runs import import_prepare
 from memories.models import ImportRun
-from tests.conftest import issue_token
+from tests.conftest import issue_token, signed_in
 from tests.memories.exports import claude_export
 
 EXPORT = json.dumps(claude_export()).encode()
@@ -143,8 +143,7 @@ def test_an_upload_that_fails_for_any_reason_is_deleted(
 
 @pytest.mark.django_db
 def test_errors_name_the_users_file_not_the_servers_copy(owner: User, uploads: Path) -> None:
-    browser = Client()
-    browser.force_login(owner)
+    browser = signed_in(owner)
     bad = SimpleUploadedFile("my-claude-export.json", b'{"broken": ')
     response = browser.post("/api/v1/imports", {"file": bad})
     assert response.status_code == 400
@@ -159,8 +158,7 @@ def test_errors_name_the_users_file_not_the_servers_copy(owner: User, uploads: P
 def test_the_worker_names_the_users_file_when_the_upload_turns_out_bad(
     owner: User, uploads: Path, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    browser = Client()
-    browser.force_login(owner)
+    browser = signed_in(owner)
     browser.post("/import/", {"file": SimpleUploadedFile("claude.json", EXPORT)})
     run = ImportRun.objects.get(owner=owner)
     Path(run.upload_path).write_bytes(b"[1")  # the kept file changed under the run
