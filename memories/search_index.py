@@ -192,6 +192,15 @@ class UserIndex:
         parts += [self.keys, self.rows, self.tf, self.id_order, self.id_sorted]
         return int(sum(a.nbytes for a in parts))
 
+    def reached_by(self, changes_from: int | None) -> bool:
+        """Whether the user's change log, kept from generation `changes_from`, reaches back to
+        this index, so `refresh` can bring it up to date by reading only what changed."""
+        return (
+            self.generation is not None
+            and changes_from is not None
+            and (self.generation >= changes_from)
+        )
+
     def memory_id(self, row: int) -> uuid.UUID:
         return uuid.UUID(bytes=self.ids[row].tobytes())
 
@@ -447,12 +456,7 @@ def for_user(
     # Bring it up to date, or read it in full. If a write committed since `generation` was read,
     # this is the newer state, with exactly its generation: good for this search and the cache.
     found = None
-    if (
-        cached is not None
-        and cached.generation is not None
-        and changes_from is not None
-        and cached.generation >= changes_from
-    ):
+    if cached is not None and cached.reached_by(changes_from):
         old_mask = _visible.get(_view_key(owner_id, cached.generation, view)) if view else None
         found = refresh(cached, owner_id, view, old_mask)
     index, mask = found or load(owner_id, view)
@@ -529,19 +533,14 @@ def sweep() -> int:
     reason = "the search cache's sweep reads the generation of each user this process holds"
     with cross_tenant(reason), connection.cursor() as cur:
         cur.execute(_STATS_SQL, {"owners": list(held)})
-        current = {int(o): (g, c) for o, g, c in cur.fetchall()}
+        current = {int(o): (int(g), c) for o, g, c in cur.fetchall()}
     swept = 0
     for owner_id, index in held.items():
         generation, changes_from = current.get(owner_id, (None, None))
-        if generation is not None and index.generation == int(generation):
+        if index.generation == generation is not None:
             continue
         fresh = None
-        if (
-            generation is not None
-            and changes_from is not None
-            and index.generation is not None
-            and index.generation >= int(changes_from)
-        ):
+        if index.reached_by(changes_from):
             found = refresh(index, owner_id, None, None)
             fresh = found[0] if found and found[0].generation is not None else None
         key = (name, owner_id)
