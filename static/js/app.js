@@ -98,10 +98,6 @@
     var el = document.querySelector(selector);
     if (!el) return false;
     el.setAttribute("data-focused", "");
-    // Another request's settle may focus content htmx has inserted but not yet processed (its
-    // own settle comes a moment later): Enter on it then would follow the plain href. Process
-    // it first (htmx does nothing twice).
-    if (window.htmx) window.htmx.process(el);
     el.focus();
     return true;
   }
@@ -120,9 +116,6 @@
     }
     var way = region.querySelector("[data-cancel]");
     if (way) {
-      // A key pressed the moment the region arrives may beat htmx's own processing of it; a
-      // click then would follow the link's plain href and reload the page.
-      if (window.htmx) window.htmx.process(way);
       way.focus();  // so the focus returns where the cancel control says (data-focus-after)
       way.click();
     }
@@ -231,6 +224,14 @@
       keptSelection = [];
       selectBoxes().forEach(function (b) { if (b.checked) keptSelection.push(b.value); });
     }
+  });
+
+  // htmx processes swapped-in content only at its settle, 20 ms later: a key pressed in between
+  // on a link or form there (focused by the code below, or a person's quick Enter) would follow
+  // its plain href or submit without htmx. Process it as soon as it is in the page (htmx does
+  // nothing twice).
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (window.htmx && event.target.isConnected) window.htmx.process(event.target);
   });
 
   // Where the focus goes after a swap: what the response asks for ([data-autofocus]), else back
