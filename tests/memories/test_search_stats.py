@@ -11,7 +11,7 @@ from unittest import mock
 
 import pytest
 from django.db import connection, transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from accounts.actors import Actor, actor_for, owner_actor
@@ -192,10 +192,13 @@ def _index_now(user: User, view: search_index.View | None) -> Any:
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(script=steps)
+# Writes that change nothing (found by hypothesis on a fresh clone): no refresh is owed.
+@example(script=[(0, "add", 0, ["garden"])] + [(0, "activate", 0, ["garden"])] * 3)
 def test_statistics_and_the_in_memory_index_stay_true_after_any_writes(
     script: list[Any],
 ) -> None:
     refreshes = []
+    advanced = []  # steps that gave a user whose index was cached a new generation
     original = search_index.refresh
 
     def counted(*args: Any, **kwargs: Any) -> Any:
@@ -233,6 +236,7 @@ def test_statistics_and_the_in_memory_index_stay_true_after_any_writes(
                 assert after[other] == before[other], f"{op} touched the other user's row"
                 if before[who] is not None and after[who] is not None:
                     assert after[who][2] >= before[who][2]
+                    advanced.append(after[who][2] > before[who][2])
                 # The cached index, brought up to date (with the app's mask, for the first user),
                 # holds what a full read holds.
                 if _kept(users[0]) is not None:
@@ -246,7 +250,7 @@ def test_statistics_and_the_in_memory_index_stay_true_after_any_writes(
             raise _Rollback
     except _Rollback:
         pass
-    if len(script) > 2:
+    if any(advanced):  # (a script of no-op writes, e.g. activating an active memory, has none)
         assert any(refreshes), "no index was brought up to date from the change log"
 
 
