@@ -168,7 +168,11 @@ consent = ConsentView.as_view()
 
 def _apps_page(request: DashboardRequest, **extra: Any) -> HttpResponse:
     rows = connected_app_list(actor=actor_for_request(request))
-    context = {"rows": rows, "token_form": extra.pop("token_form", None) or ClientTokenForm()}
+    context = {
+        "rows": rows,
+        "delete_holders": [row.app for row in rows if row.can_delete],
+        "token_form": extra.pop("token_form", None) or ClientTokenForm(),
+    }
     return render(request, "accounts/apps.html", {**context, **extra})
 
 
@@ -254,8 +258,19 @@ def app_edit(request: DashboardRequest, app_id: int) -> HttpResponse:
         "form": form,
         "preview": preview,
         "sensitive_slugs": form.sensitive_slugs,
+        "scopes_note": _SCOPES_NOTE.get(app.kind, ""),
     }
     return render(request, "accounts/app_edit.html", context)
+
+
+# When a change of scopes reaches each kind of app (accounts.services.app_update_grant).
+_SCOPES_NOTE: dict[str, str] = {
+    ConnectedApp.Kind.STDIO: "Applies at its next call. If the command that starts it names "
+    "--scopes, that choice applies again each time the client starts it.",
+    ConnectedApp.Kind.TOKEN: "Applies to its token at its next call.",
+    ConnectedApp.Kind.OAUTH: "Taking a permission away applies at its next call; one you add "
+    "reaches it when it next asks for it (it signs in again).",
+}
 
 
 @require_POST
