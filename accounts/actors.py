@@ -12,7 +12,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import ALL_SCOPES, ConnectedApp, User
+from accounts.models import ALL_SCOPES, DEFAULT_APP_SCOPES, ConnectedApp, User
 from contextlayer.errors import AppPaused, OwnerOnly, ScopeRequired
 
 
@@ -37,8 +37,12 @@ def builtin_app(user: User, name: str) -> ConnectedApp:
     return live_app(user, ConnectedApp.Kind.BUILTIN, name, scopes=list(ALL_SCOPES))
 
 
-def stdio_app(user: User, name: str = "local") -> ConnectedApp:
-    return live_app(user, ConnectedApp.Kind.STDIO, name, scopes=list(ALL_SCOPES))
+def stdio_app(
+    user: User, name: str = "local", scopes: Iterable[str] = DEFAULT_APP_SCOPES
+) -> ConnectedApp:
+    """The user's stdio client of this name; created on first use with `scopes` (by default read
+    and write, not delete, like a client token), kept as it is afterwards."""
+    return live_app(user, ConnectedApp.Kind.STDIO, name, scopes=list(scopes))
 
 
 def live_app(user: User, kind: str, name: str, **grant: Any) -> ConnectedApp:

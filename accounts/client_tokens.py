@@ -19,6 +19,7 @@ from django.utils import timezone
 from accounts.actors import Actor, require_owner
 from accounts.models import (
     ALL_SCOPES,
+    DEFAULT_APP_SCOPES,
     SCOPE_DELETE,
     SCOPE_READ,
     SCOPE_WRITE,
@@ -33,7 +34,7 @@ from contextlayer.tenancy import cross_tenant
 TOKEN_PREFIX = "clt_"  # noqa: S105 - a public marker, not a secret
 _SHOWN_PREFIX_LEN = len(TOKEN_PREFIX) + 8
 _SHORT_SCOPES = {"read": SCOPE_READ, "write": SCOPE_WRITE, "delete": SCOPE_DELETE}
-DEFAULT_SCOPES = (SCOPE_READ, SCOPE_WRITE)
+DEFAULT_SCOPES = DEFAULT_APP_SCOPES
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,9 @@ SCOPE_READ = "memories:read"
 SCOPE_WRITE = "memories:write"
 SCOPE_DELETE = "memories:delete"
 ALL_SCOPES = (SCOPE_READ, SCOPE_WRITE, SCOPE_DELETE)
+# What a new app gets unless the owner grants more (a client token, a stdio client): read and
+# write, not delete. The owner's own doors have every scope.
+DEFAULT_APP_SCOPES = (SCOPE_READ, SCOPE_WRITE)
 
 
 class UserManager(BaseUserManager["User"]):

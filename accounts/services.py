@@ -237,10 +237,56 @@ def _oauth_client_ids(user: User, app: ConnectedApp) -> list[str]:
 
 
 def app_update_grant(*, actor: Actor, app_id: object, grant: Grant) -> ConnectedApp:
-    app = app_get(actor=actor, app_id=app_id)
-    grant.apply_to(app)
-    app.save(update_fields=GRANT_FIELDS)
+    """The owner changes what an app may do (scopes) and see (categories), for every kind of
+    app. It applies at the app's next call: its credentials act with the app's current grant
+    (an OAuth token's scopes narrow at once; a client token takes the new scopes as its own)."""
+    require_owner(actor)
+    with transaction.atomic():
+        app = _managed_app(actor, app_id)
+        before = _logged_grant(app)
+        grant.apply_to(app)
+        app.save(update_fields=GRANT_FIELDS)
+        if app.kind == ConnectedApp.Kind.TOKEN:
+            # A client token was issued with the scopes the owner chose then; the owner's new
+            # choice replaces them (an OAuth token keeps what its client asked for, narrowed).
+            ClientToken.objects.filter(owner=actor.user, app=app, revoked_at=None).update(
+                scopes=list(app.scopes)
+            )
+        after = _logged_grant(app)
+        changed = {f: {"from": before[f], "to": after[f]} for f in after if before[f] != after[f]}
+        if changed:
+            app_change_record(actor, app, changed)
     return app
+
+
+def app_set_scopes(*, actor: Actor, app_id: object, scopes: Iterable[str]) -> ConnectedApp:
+    """Only the scopes of an app's grant (`manage.py mcp --scopes`), its categories unchanged."""
+    app = app_get(actor=actor, app_id=app_id)
+    grant = Grant(
+        scopes=tuple(s for s in ALL_SCOPES if s in set(scopes)),
+        categories=tuple(app.categories),
+        hidden_categories=tuple(app.hidden_categories),
+        sees_uncategorised=app.sees_uncategorised,
+    )
+    return app_update_grant(actor=actor, app_id=app.pk, grant=grant)
+
+
+def _logged_grant(app: ConnectedApp) -> dict[str, Any]:
+    """A grant as the access log records it: the scopes, the ticked categories (shown by the
+    admin as custodian counts) and the uncategorised switch. An app that was never edited holds
+    the default grant (no list at all): "default", not "none"."""
+    default = not app.categories and not app.hidden_categories
+    return {
+        "scopes": list(app.scopes),
+        "categories": "default" if default else list(app.categories),
+        "sees_uncategorised": app.sees_uncategorised,
+    }
+
+
+def _managed_app(actor: Actor, app_id: object) -> ConnectedApp:
+    """A live app the owner manages (`app_get`), row-locked for a change."""
+    app = app_get(actor=actor, app_id=app_id)
+    return ConnectedApp.objects.select_for_update().get(owner=actor.user, pk=app.pk)
 
 
 def _owned_app(actor: Actor, app_id: object) -> ConnectedApp:

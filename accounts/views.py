@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from accounts.client_tokens import client_token_create
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
 from accounts.forms import ClientTokenForm, ConsentForm, GrantForm, grant_initial
-from accounts.models import ConnectedApp, User
+from accounts.models import SCOPE_DELETE, ConnectedApp, User
 from accounts.oauth_clients import return_label
 from accounts.oidc import add_issuer, check_redirect_uri
 from accounts.oidc import normalized_scope as _normalized_scope
@@ -121,7 +121,12 @@ class ConsentView(oidc_views.AuthorizationView):
 
     def get_initial(self) -> dict[str, Any]:
         initial = super().get_initial()
-        initial.update(grant_initial(self._user(), self._existing_app()))
+        existing = self._existing_app()
+        initial.update(grant_initial(self._user(), existing))
+        # Least privilege: delete starts unticked even when the client asks for it (unless
+        # the owner granted it to this app before); the owner ticks it to allow it.
+        kept = existing is not None and SCOPE_DELETE in existing.scopes
+        initial["scopes"] = [s for s in self._scopes if s != SCOPE_DELETE or kept]
         return initial
 
     def form_valid(self, form: ConsentForm) -> HttpResponse:  # type: ignore[override]
@@ -154,6 +159,7 @@ class ConsentView(oidc_views.AuthorizationView):
                 "loopback_only": bool(registered) and all(h in _LOOPBACK for h in registered),
                 "existing_app": self._existing_app(),
                 "preview": grant_preview(self._user(), proposed, self._counts()),
+                "delete_asked": SCOPE_DELETE in self._scopes,
                 "sensitive_slugs": form.sensitive_slugs,
             }
         )
@@ -168,7 +174,11 @@ consent = ConsentView.as_view()
 
 def _apps_page(request: DashboardRequest, **extra: Any) -> HttpResponse:
     rows = connected_app_list(actor=actor_for_request(request))
-    context = {"rows": rows, "token_form": extra.pop("token_form", None) or ClientTokenForm()}
+    context = {
+        "rows": rows,
+        "delete_holders": [row.app for row in rows if row.can_delete],
+        "token_form": extra.pop("token_form", None) or ClientTokenForm(),
+    }
     return render(request, "accounts/apps.html", {**context, **extra})
 
 
@@ -254,8 +264,19 @@ def app_edit(request: DashboardRequest, app_id: int) -> HttpResponse:
         "form": form,
         "preview": preview,
         "sensitive_slugs": form.sensitive_slugs,
+        "scopes_note": _SCOPES_NOTE.get(app.kind, ""),
     }
     return render(request, "accounts/app_edit.html", context)
+
+
+# When a change of scopes reaches each kind of app (accounts.services.app_update_grant).
+_SCOPES_NOTE: dict[str, str] = {
+    ConnectedApp.Kind.STDIO: "Applies at its next call. If the command that starts it names "
+    "--scopes, that choice applies again each time the client starts it.",
+    ConnectedApp.Kind.TOKEN: "Applies to its token at its next call.",
+    ConnectedApp.Kind.OAUTH: "Taking a permission away applies at its next call; one you add "
+    "reaches it when it next asks for it (it signs in again).",
+}
 
 
 @require_POST

@@ -64,6 +64,17 @@ class OwnerOnly(DomainError):
         super().__init__("Only the owner (signed in, or through a built-in door) may do this.")
 
 
+class OwnersChoice(OwnerOnly):
+    """An app tried to undo what the owner decides about a memory (a category the owner set, a
+    sensitive category): refused after the memory was found, since the app may see it, with a
+    sentence that says why (`memories/ownership.py`)."""
+
+    code = "owners_choice"
+
+    def __init__(self, message: str) -> None:
+        DomainError.__init__(self, message)
+
+
 class LLMNotConfigured(InvalidInput):
     """Extraction with an LLM was asked for, but this server has none configured. Each door
     words it for its own reader (a flag on the command line, a choice in the browser)."""

@@ -62,11 +62,17 @@ class GetOut(BaseModel):
     memory: MemoryOut
 
 
+class UpdateOut(BaseModel):
+    memory: MemoryOut
+    note: str = Field(
+        "",
+        description="Where the change left the memory when this app may no longer read it "
+        "(or reads it back only because it wrote it); empty otherwise.",
+    )
+
+
 class DeleteOut(BaseModel):
     deleted_id: str
-    previously_read_by: list[str] = Field(
-        description="Apps that had read this memory; they may still remember it."
-    )
 
 
 class DeleteAllOut(BaseModel):

@@ -34,6 +34,7 @@ from mcpbridge.schemas import (
     MemoryOut,
     SearchHitOut,
     SearchOut,
+    UpdateOut,
     line,
     result,
 )
@@ -278,25 +279,27 @@ async def get_memory(memory_id: MemoryId) -> Annotated[CallToolResult, GetOut]:
     return result(out, line(out.memory))
 
 
-async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolResult, GetOut]:
+async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolResult, UpdateOut]:
     """Replace the text of a memory that is out of date (the old text is kept in its history).
 
     Find the id with search_memory first. Use this when the user corrects or changes a fact
-    ("I moved to Lisbon") rather than adding a contradicting memory.
+    ("I moved to Lisbon") rather than adding a contradicting memory. The memory keeps the
+    categories the user chose and any sensitive one; the answer says when the new text put it
+    where this app may no longer read it.
     """
-    memory = await _call(
-        lambda actor: services.memory_update(actor=actor, memory_id=memory_id, text=text)
+    changed = await _call(
+        lambda actor: services.memory_change(actor=actor, memory_id=memory_id, text=text)
     )
-    out = GetOut(memory=MemoryOut.of(memory))
-    return result(out, "Updated:\n" + line(out.memory))
+    out = UpdateOut(memory=MemoryOut.of(changed.memory), note=changed.note)
+    said = "\n".join(["Updated:", line(out.memory), *filter(None, [out.note])])
+    return result(out, said)
 
 
 async def delete_memory(memory_id: MemoryId) -> Annotated[CallToolResult, DeleteOut]:
     """Delete one memory for good (text and history). Only when the user asks to forget it."""
     deleted = await _call(lambda actor: services.memory_delete(actor=actor, memory_id=memory_id))
-    out = DeleteOut(deleted_id=str(deleted.memory_id), previously_read_by=deleted.read_by)
-    readers = f" It had been read by: {', '.join(deleted.read_by)}." if deleted.read_by else ""
-    return result(out, f"Deleted memory {out.deleted_id}.{readers}")
+    out = DeleteOut(deleted_id=str(deleted.memory_id))
+    return result(out, f"Deleted memory {out.deleted_id}.")
 
 
 async def delete_all_memories(

@@ -42,12 +42,18 @@ class MemoryOut(Schema):
     metadata: dict[str, Any]
     superseded_by: uuid.UUID | None
     user_edited_at: datetime | None
+    changed_by: str = Field(description="Who last changed it once written ('' when nobody has).")
+    changed_at: datetime | None
     created_at: datetime
     updated_at: datetime
 
     @staticmethod
     def resolve_superseded_by(obj: Memory) -> uuid.UUID | None:
         return obj.superseded_by_id
+
+    @staticmethod
+    def resolve_changed_by(obj: Memory) -> str:
+        return obj.changed_by_name
 
 
 class MemoryPageOut(Schema):
@@ -58,7 +64,9 @@ class MemoryPageOut(Schema):
 class MemoryListQuery(Schema):
     state: Literal["active", "paused", "archived", "all"] = "active"
     category: CategoryName | None = None
-    app: FilterText | None = Field(None, description="Name of the app the memory came from.")
+    app: FilterText | None = Field(
+        None, description="Name of the app the memory came from, or that last changed it."
+    )
     created_after: UtcDatetime | None = None
     created_before: UtcDatetime | None = None
     text: FilterText | None = Field(None, description="Case-insensitive substring of the text.")
@@ -118,9 +126,23 @@ class MemoryPatch(Schema):
     private: bool | None = None
 
 
+class MemoryChangeOut(MemoryOut):
+    note: str = Field(
+        description="For an app: where its change left the memory when that is outside its "
+        "grant or its sight (then a later get is a 404); empty otherwise."
+    )
+
+    @staticmethod
+    def resolve_note(obj: Memory, context: dict[str, Any] | None) -> str:
+        return str((context or {}).get("note", ""))
+
+
 class DeleteOut(Schema):
     id: uuid.UUID
-    read_by: list[str] = Field(description="Apps that had read it; they may still remember it.")
+    read_by: list[str] | None = Field(
+        description="Apps that had read it (they may still remember it), told to the owner's "
+        "own doors; null for a connected app, which is not told which other apps exist."
+    )
 
 
 class BulkIds(Schema):
@@ -249,25 +271,24 @@ def get_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
 
 @router.patch(
     "/{memory_id}",
-    response={200: MemoryOut, **error_responses(404, 409, 413)},
+    response={200: MemoryChangeOut, **error_responses(404, 409, 413)},
     summary="Change a memory",
 )
 def update_memory(request: HttpRequest, memory_id: MemoryId, payload: MemoryPatch) -> Any:
-    """Only the fields given change. A new text keeps the old one as a version."""
-    actor = request_actor(request)
-    if payload.text is not None:
-        services.memory_update(
-            actor=actor, memory_id=memory_id, text=payload.text, reason=payload.reason
-        )
-    if payload.categories is not None:
-        services.memory_set_categories(
-            actor=actor, memory_id=memory_id, categories=payload.categories
-        )
-    if payload.state is not None:
-        services.memory_set_state(actor=actor, memory_ids=[memory_id], state=payload.state)
-    if payload.private is not None:
-        services.memory_set_visibility(actor=actor, memory_id=memory_id, private=payload.private)
-    return selectors.memory_get(actor=actor, memory_id=memory_id)
+    """Only the fields given change, all or none (one refused part changes nothing). A new text
+    keeps the old one as a version. A connected app may add categories it was granted, and
+    remove them only from memories it wrote that the owner has not labelled (never a sensitive
+    one); `private` is the owner's alone (403 `owner_only`)."""
+    changed = services.memory_change(
+        actor=request_actor(request),
+        memory_id=memory_id,
+        text=payload.text,
+        reason=payload.reason,
+        categories=payload.categories,
+        state=payload.state,
+        private=payload.private,
+    )
+    return MemoryChangeOut.model_validate(changed.memory, context={"note": changed.note})
 
 
 @router.delete(

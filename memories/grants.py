@@ -140,6 +140,10 @@ class AppRow:
     returns_to: str = ""
     may: list[str] = field(default_factory=list)  # the scopes, in words
 
+    @property
+    def can_delete(self) -> bool:
+        return SCOPE_DELETE in self.app.scopes
+
 
 def _distinct_counts(owner_id: int) -> dict[tuple[int, str], int]:
     """Distinct memories each app read and wrote, in one query over the access log."""

@@ -87,6 +87,19 @@ class Memory(OwnedRow):
         related_name="+",
         db_index=False,
     )
+    # Who last changed the memory once written (text, categories, state, privacy, supersession):
+    # "changed by Cursor on laptop, 2 min ago" on its row and page. The name is copied, like the
+    # origin's, so it survives revoking the app.
+    changed_by_app = models.ForeignKey(
+        "accounts.ConnectedApp",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+    )
+    changed_by_name = models.CharField(max_length=120, blank=True, default="", db_default="")
+    changed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(db_index=True)
     updated_at = models.DateTimeField()
 

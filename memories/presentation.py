@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from activity.models import AccessEvent
 from memories.models import Memory, MemoryVersion, Origin
 
 _APP_LABELS = {"dashboard": "you, in the dashboard", "api": "the API", "cli": "the command line"}
@@ -36,6 +37,60 @@ def origin_of(memory: Memory) -> OriginInfo:
     else:
         label = _APP_LABELS.get(app, app) if memory.origin != Origin.APP else app
     return OriginInfo(label=label or "unknown", conversation=str(conversation), source=source)
+
+
+def _cats(slugs: Any) -> str:
+    if slugs == "default":  # a grant never edited (accounts.services._logged_grant)
+        return "every category not sensitive"
+    return ", ".join(str(c) for c in slugs) if isinstance(slugs, list) and slugs else "none"
+
+
+def _from_to(change: dict[str, Any]) -> str:
+    return f"{_cats(change.get('from'))} → {_cats(change.get('to'))}"
+
+
+def change_summary(event: AccessEvent) -> str:
+    """What a write in the access log changed, in a few words ("categories: health → hobbies",
+    "active → archived", "made private"); "" for reads and events that say nothing more."""
+    d = event.detail if isinstance(event.detail, dict) else {}
+    parts: list[str] = []
+    if "app_id" in d:  # a change to a connected app (accounts.services.app_change_record)
+        app = str(d.get("app", ""))
+        for key in ("scopes", "categories"):
+            if isinstance(d.get(key), dict):
+                parts.append(f"{app} {key}: {_from_to(d[key])}")
+        if isinstance(d.get("paused"), dict):
+            parts.append(f"{'paused' if d['paused'].get('to') else 'resumed'} {app}")
+        if d.get("revoked"):
+            parts.append(f"disconnected {app}")
+        if d.get("created"):
+            parts.append(f"connected {app} ({d['created']})")
+        return "; ".join(parts)
+    labels = {
+        "text": "edited the text",
+        "restored": "restored an earlier text",
+        "superseded": "replaced by a newer memory",
+        "proposal": "proposed a change for your review",
+        "categorized": "categorised automatically",
+    }
+    parts = [label for key, label in labels.items() if key in d]
+    if isinstance(d.get("categories"), dict):
+        parts.append(f"categories: {_from_to(d['categories'])}")
+    before, after = d.get("from"), d.get("to")
+    if isinstance(before, str) and isinstance(after, str):
+        parts.append(f"{before} → {after}")
+    elif isinstance(before, dict) and isinstance(after, dict):
+        if before.get("private") != after.get("private"):
+            parts.append("made private" if after.get("private") else "no longer private")
+        if before.get("hidden_from") != after.get("hidden_from"):
+            parts.append("hidden from an app, or shown again")
+    return "; ".join(parts)
+
+
+def changed_by_label(memory: Memory) -> str:
+    """Who last changed the memory once written, in words ("Cursor on laptop", "you, in the
+    dashboard"); "" when nobody has."""
+    return door_label(memory.changed_by_name) if memory.changed_by_name else ""
 
 
 @dataclass(frozen=True)

@@ -106,7 +106,8 @@ def _filtered(actor: Actor, filters: MemoryFilters) -> QuerySet[Memory]:
     if filters.uncategorised:
         qs = qs.filter(categories__len=0)
     if filters.app_name:
-        qs = qs.filter(origin_app_name=filters.app_name)
+        # What the app wrote, or changed last: an app's rewrite of the owner's memory is its own.
+        qs = qs.filter(Q(origin_app_name=filters.app_name) | Q(changed_by_name=filters.app_name))
     if filters.created_after:
         qs = qs.filter(created_at__gte=filters.created_after)
     if filters.created_before:
@@ -261,6 +262,18 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
     )
 
 
+def memory_changers(*, actor: Actor) -> list[str]:
+    """Names of the doors that last changed a memory, for the app filter beside the origins."""
+    require_owner(actor, SCOPE_READ)
+    names = (
+        Memory.objects.filter(visible_q(actor), superseded_by__isnull=True)
+        .exclude(changed_by_name="")
+        .values_list("changed_by_name", flat=True)
+        .distinct()
+    )
+    return sorted(names)
+
+
 def memory_categories(*, actor: Actor) -> list[str]:
     """Every category in use, for filter menus."""
     require_owner(actor, SCOPE_READ)
@@ -297,8 +310,9 @@ def readers_of(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
 
 
 def memory_readers(*, actor: Actor, memory_ids: Sequence[object]) -> list[str]:
-    """Who has read these memories: shown before a delete, since apps cannot be made to forget."""
-    require(actor, SCOPE_READ)
+    """Who has read these memories: shown to the owner before a delete, since apps cannot be
+    made to forget. Owner doors only: an app is not told which other apps the owner connected."""
+    require_owner(actor, SCOPE_READ)
     mids = [parse_memory_id(m) for m in memory_ids]
     if Memory.objects.filter(visible_q(actor), id__in=mids).count() != len(set(mids)):
         raise NotFound()

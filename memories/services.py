@@ -32,16 +32,18 @@ from memories.models import (
     MemoryVersion,
     Origin,
 )
+from memories.ownership import (
+    category_names,
+    check_relabel,
+    mark_changed_by,
+    protected_categories,
+    reclassified,
+)
 from memories.provenance import source_ref_hash
 from memories.search import _vector_literal
 from memories.selectors import get_visible, parse_memory_id, readers_of
 from memories.text import clean_text, text_key
-from memories.visibility import (
-    categories_outside_grant,
-    check_write_categories,
-    dedup_q,
-    visible_q,
-)
+from memories.visibility import dedup_q, hidden_categories, visible_q
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,19 @@ class WriteResult:
 
 
 @dataclass(frozen=True)
+class ChangeResult:
+    memory: Memory
+    # For an app: where its change left the memory, when that is out of its grant or its sight
+    # (`readback_note`); the same sentence through every door.
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class DeleteResult:
     memory_id: uuid.UUID
-    read_by: list[str]  # apps that had read it; we cannot make them forget, but the user must know
+    # Apps that had read it, for the owner's doors (we cannot make them forget, but the owner
+    # must know); None for an app, which is not told which other apps the owner connected.
+    read_by: list[str] | None
 
 
 def _origin_for(app: ConnectedApp) -> str:
@@ -120,6 +132,9 @@ _INSERT_COLUMNS: dict[str, str] = {
     "provenance": "u.prov",
     "metadata": "u.meta",
     "user_edited_at": "NULL",
+    "changed_by_app_id": "NULL",
+    "changed_by_name": "''",
+    "changed_at": "NULL",
     "superseded_by_id": "NULL",
     "echo_of_id": "nullif(u.echo_of, '')::uuid",
     "echo_app_id": "CASE WHEN u.echo_of = '' THEN NULL ELSE %(app)b::bigint END",
@@ -198,6 +213,8 @@ def memory_create_many(
 
     All items are validated before anything is embedded or written: one bad item refuses the batch.
     `vectors` (one per item, from the current model) lets a bulk import embed ahead of its writes.
+    A new memory may go into any category, given or classified, whatever the writer's grant: it
+    only narrows who sees the writer's own statement, and an app is told (`readback_note`).
     """
     require(actor, SCOPE_WRITE)
     limit = max_items or settings.MEMORY_BATCH_MAX
@@ -210,7 +227,6 @@ def memory_create_many(
     for index, item in enumerate(items):
         text = clean_text(item.text, field=f"texts[{index}]" if len(items) > 1 else "text")
         cats = clean_categories(item.categories)
-        check_write_categories(actor, cats)
         if item.state not in states:
             raise InvalidInput(f"Unknown state {item.state!r}.", field="state")
         cleaned.append((text, text_key(text), cats, item))
@@ -260,19 +276,31 @@ def memory_create_many(
         "echo_of": [""] * len(to_insert),
     }
     with transaction.atomic():
-        inserted = _insert_rows(params)
+        # A text the caller already knows (a memory it may see, or its own echo) is answered
+        # with that memory, not inserted. Its own echo matters here: once the memory the echo
+        # restates leaves the unique index (archived, paused, superseded), the insert would not
+        # conflict, and a second add would store the text again where, without the hidden
+        # memory, the caller's first statement would have answered "already known".
+        known = _known_texts(actor, set(params["keys"]))
+        fresh = [
+            n
+            for n in range(len(ids))
+            if params["states"][n] != MemoryState.ACTIVE or params["keys"][n] not in known
+        ]
+        inserted = _insert_rows(_rows(params, fresh))
         # Texts that did not go in are held by an active memory already. Every write runs the
         # same statements whatever the answer turns out to be (so neither the work done nor the
         # time taken says whether a memory the caller may not see holds the text).
-        late = [n for n in range(len(ids)) if ids[n] not in inserted]
-        holders, known = _text_holders(actor, {params["keys"][n] for n in late})
+        late = [n for n in fresh if ids[n] not in inserted]
+        holders, known_now = _text_holders(actor, {params["keys"][n] for n in late})
+        known.update(known_now)
         for n in late:
             key = params["keys"][n]
-            holder = holders.get(key) if key not in known else None
+            holder = holders.get(key) if key not in known_now else None
             params["echo_of"][n] = str(holder) if holder else ""
         # The caller's statement of a text held by a memory it may not see becomes an echo of
         # that memory; a text whose holder went away meanwhile is stored as a memory after all.
-        retry = [n for n in late if params["keys"][n] not in known]
+        retry = [n for n in late if params["keys"][n] not in known_now]
         echoed = _insert_rows(_rows(params, retry))
         if len(echoed) != len(retry):
             raise Conflict("The memories changed while these were being stored; try again.")
@@ -333,11 +361,17 @@ def _text_holders(actor: Actor, keys: set[str]) -> tuple[dict[str, uuid.UUID], d
         .order_by("id")
         .values_list("text_key", "id")
     )
+    return holders, _known_texts(actor, keys)
+
+
+def _known_texts(actor: Actor, keys: set[str]) -> dict[str, Memory]:
+    """For these text keys, the active memory the caller may see holding each: the memory
+    itself, or else the caller's own echo of it. Run even for no keys (see `_text_holders`)."""
     known: dict[str, Memory] = {}
     seen = (
         Memory.objects.filter(
             dedup_q(actor),
-            text_key__in=sorted(keys),
+            text_key__in=sorted({*keys, ""}),
             state=MemoryState.ACTIVE,
             superseded_by__isnull=True,
         )
@@ -346,7 +380,7 @@ def _text_holders(actor: Actor, keys: set[str]) -> tuple[dict[str, uuid.UUID], d
     )
     for memory in seen:
         known.setdefault(memory.text_key, memory)
-    return holders, known
+    return known
 
 
 def _auto_categories(
@@ -385,6 +419,9 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "provenance": json.loads(params["provs"][n]),
         "metadata": json.loads(params["metas"][n]),
         "user_edited_at": None,
+        "changed_by_app_id": None,
+        "changed_by_name": "",
+        "changed_at": None,
         "superseded_by_id": None,
         "echo_of_id": uuid.UUID(params["echo_of"][n]) if params["echo_of"][n] else None,
         "echo_app_id": params["app"] if params["echo_of"][n] else None,
@@ -411,18 +448,52 @@ def _locked(actor: Actor, memory_id: object) -> Memory:
     return memory
 
 
-def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "") -> Memory:
-    """Change the text (re-embedded); the prior text becomes a version."""
+def memory_change(
+    *,
+    actor: Actor,
+    memory_id: object,
+    text: str | None = None,
+    reason: str = "",
+    categories: Iterable[str] | None = None,
+    state: str | None = None,
+    private: bool | None = None,
+) -> ChangeResult:
+    """Change any of a memory's text (re-embedded; the prior text becomes a version), categories,
+    state and privacy, all or nothing: every check comes first (scopes; the owner-only privacy
+    mark, before any id is looked at; the input; the owner's labels, `memories/ownership.py`),
+    then the whole change commits in one transaction with its access events. Every door that
+    changes a memory comes here (the API's PATCH, MCP's update_memory, the dashboard)."""
     require(actor, SCOPE_WRITE)
-    new_text = clean_text(text)
-    vector = get_embedder().embed([new_text])[0]
+    if private is not None:
+        require_owner(actor, SCOPE_WRITE)
+    new_text = clean_text(text) if text is not None else None
+    cats = clean_categories(categories) if categories is not None else None
+    if state is not None and state not in MemoryState.values:
+        raise InvalidInput(f"State must be one of {', '.join(MemoryState.values)}.", field="state")
+    # The model is the slow part: the text is embedded before any row is locked.
+    vector = get_embedder().embed([new_text])[0] if new_text is not None else None
     with transaction.atomic():
         memory = _locked(actor, memory_id)
-        if memory.text == new_text:
-            return memory
-        _apply_text(actor, memory, new_text, vector, kind=MemoryVersion.Kind.EDIT, reason=reason)
-        audit.record(actor, AccessEvent.Action.UPDATE, [memory.id])
-    return memory
+        if cats is not None:
+            check_relabel(actor, memory, cats)
+        now = timezone.now()
+        if new_text is not None and new_text != memory.text:
+            _apply_text(
+                actor, memory, new_text, vector, kind=MemoryVersion.Kind.EDIT, reason=reason
+            )
+            audit.record(actor, AccessEvent.Action.UPDATE, [memory.id], detail={"text": "edited"})
+        if cats is not None:
+            _apply_categories(actor, memory, cats, now)
+        if state is not None:
+            _apply_state(actor, memory, state, now)
+        if private is not None:
+            _apply_visibility(actor, memory, now, private=private)
+    return ChangeResult(memory=memory, note=readback_note(actor, [memory], changed=True))
+
+
+def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "") -> Memory:
+    """Change the text (re-embedded); the prior text becomes a version (see `memory_change`)."""
+    return memory_change(actor=actor, memory_id=memory_id, text=text, reason=reason).memory
 
 
 def _apply_text(
@@ -448,8 +519,9 @@ def _apply_text(
         reason=reason[:500],
     )
     now = timezone.now()
-    # A new text may be about something else: automatic labels follow it.
-    auto_cats = _auto_categories(actor, [[]], [vector], [new_text])[0] or memory.categories
+    # A new text may be about something else: automatic labels follow it, keeping the owner's
+    # labels and what this actor may not remove (a sensitive one, for an app).
+    automatic = _auto_categories(actor, [[]], [vector], [new_text])[0]
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(
@@ -461,8 +533,9 @@ def _apply_text(
                         updated_at = %(now)s,
                         user_edited_at = CASE WHEN %(by_owner)s THEN %(now)s
                                               ELSE user_edited_at END,
-                        categories = CASE WHEN categories_set_by_user THEN categories
-                                          ELSE %(auto_cats)s::varchar[] END,
+                        categories = %(cats)s::varchar[],
+                        changed_by_app_id = %(app)s, changed_by_name = %(by)s,
+                        changed_at = %(now)s,
                         echo_of_id = %(echo_of)s, echo_app_id = %(echo_app)s
                     WHERE id = %(id)s AND owner_id = %(owner)s
                     """,
@@ -474,7 +547,9 @@ def _apply_text(
                     "cfg": settings.TEXT_SEARCH_CONFIG,
                     "now": now,
                     "by_owner": actor.app.is_owner_door,
-                    "auto_cats": memory.categories if memory.categories_set_by_user else auto_cats,
+                    "cats": reclassified(actor, memory, automatic),
+                    "app": actor.app.pk,
+                    "by": actor.label[:120],
                     "echo_of": echo_of,
                     "echo_app": echo_app,
                     "id": memory.id,
@@ -492,6 +567,47 @@ def _apply_text(
         # Another write stored this text in between: say nothing about which one.
         raise Conflict("The memory changed while it was being updated; try again.") from None
     memory.refresh_from_db()
+
+
+def _apply_categories(actor: Actor, memory: Memory, cats: list[str], now: datetime) -> None:
+    """Set the categories (checked by the caller: `ownership.check_relabel`). The owner's choice
+    wins over every later automatic pass; an app's change leaves the owner's mark as it was."""
+    by_owner = actor.app.is_owner_door
+    previous = list(memory.categories)
+    if previous == cats and (memory.categories_set_by_user or not by_owner):
+        return
+    memory.categories = cats
+    memory.categories_set_by_user = memory.categories_set_by_user or by_owner
+    memory.updated_at = now
+    fields = ["categories", "categories_set_by_user", "updated_at"]
+    memory.save(update_fields=[*fields, *mark_changed_by(actor, memory, now)])
+    audit.record(
+        actor,
+        AccessEvent.Action.UPDATE,
+        [memory.id],
+        detail={"categories": {"from": previous, "to": cats}},
+    )
+
+
+def _apply_state(actor: Actor, memory: Memory, state: str, now: datetime) -> bool:
+    """Activate, pause or archive one locked memory, recorded with from and to."""
+    if memory.state == state:
+        return False
+    previous = memory.state
+    memory.state = state
+    memory.updated_at = now
+    fields = ["state", "updated_at", *mark_changed_by(actor, memory, now)]
+    try:
+        with transaction.atomic():
+            memory.save(update_fields=fields)
+    except IntegrityError:
+        raise Conflict(
+            "An identical active memory already exists; delete one of them first."
+        ) from None
+    audit.record(
+        actor, AccessEvent.Action.STATE, [memory.id], detail={"from": previous, "to": state}
+    )
+    return True
 
 
 def memory_supersede(
@@ -521,29 +637,56 @@ def memory_supersede(
         cats = list(categories or ())
         if not cats and old.categories_set_by_user:
             cats = list(old.categories)
-        now = timezone.now()
         new = memory_create(
             actor=actor, text=new_text, categories=cats, provenance=provenance, metadata=metadata
         )
-        Memory.objects.filter(owner_id=old.owner_id, pk=old.pk).update(
-            superseded_by=new.memory, updated_at=now
-        )
-        old.refresh_from_db()
-        MemoryVersion.objects.create(
-            memory=new.memory,
-            owner=old.owner,
-            text=old.text,
-            kind=MemoryVersion.Kind.SUPERSEDE,
-            changed_by=actor.label,
-            reason=reason[:500],
-        )
-        audit.record(
-            actor,
-            AccessEvent.Action.UPDATE,
-            [old.id, new.memory.id],
-            detail={"superseded": str(old.id), "by": str(new.memory.id)},
-        )
+        memory_supersede_into(actor=actor, old=old, new=new.memory, reason=reason)
     return new
+
+
+def memory_supersede_into(
+    *,
+    actor: Actor,
+    old: Memory,
+    new: Memory,
+    reason: str,
+    metadata: dict[str, Any] | None = None,
+) -> None:
+    """The one supersede path (`memory_supersede`, deferred extraction): `old` (locked by the
+    caller, in its transaction) leaves search, linked to `new`, whose history keeps the old text
+    as a SUPERSEDE version; the access event is recorded with it. What the actor may not remove
+    from `old` (the owner's labels, a sensitive category) goes with the fact to `new`."""
+    require(actor, SCOPE_WRITE)
+    now = timezone.now()
+    keep = protected_categories(actor, old)
+    carried = [c for c in old.categories if c in keep and c not in new.categories]
+    owners = old.categories_set_by_user and not new.categories_set_by_user
+    if carried or owners:
+        new.categories = [*new.categories, *carried]
+        new.categories_set_by_user = True if owners else new.categories_set_by_user
+        new.updated_at = now
+        fields = ["categories", "categories_set_by_user", "updated_at"]
+        new.save(update_fields=[*fields, *mark_changed_by(actor, new, now)])
+    changes: dict[str, Any] = {"superseded_by": new, "updated_at": now}
+    if metadata is not None:
+        changes["metadata"] = metadata
+    changes.update(changed_by_app=actor.app, changed_by_name=actor.label[:120], changed_at=now)
+    Memory.objects.filter(owner_id=old.owner_id, pk=old.pk).update(**changes)
+    old.refresh_from_db()
+    MemoryVersion.objects.create(
+        memory=new,
+        owner=old.owner,
+        text=old.text,
+        kind=MemoryVersion.Kind.SUPERSEDE,
+        changed_by=actor.label,
+        reason=reason[:500],
+    )
+    audit.record(
+        actor,
+        AccessEvent.Action.UPDATE,
+        [old.id, new.id],
+        detail={"superseded": str(old.id), "by": str(new.id)},
+    )
 
 
 def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) -> Memory:
@@ -583,45 +726,16 @@ def memory_set_state(*, actor: Actor, memory_ids: Sequence[object], state: str) 
         )
         if len(memories) != len(set(mids)):
             raise NotFound()
+        now = timezone.now()
         for memory in memories:
-            if memory.state == state:
-                continue
-            previous = memory.state
-            memory.state = state
-            memory.updated_at = timezone.now()
-            try:
-                with transaction.atomic():
-                    memory.save(update_fields=["state", "updated_at"])
-            except IntegrityError:
-                raise Conflict(
-                    "An identical active memory already exists; delete one of them first."
-                ) from None
-            audit.record(
-                actor, AccessEvent.Action.STATE, [memory.id], detail={"from": previous, "to": state}
-            )
-            changed += 1
+            changed += _apply_state(actor, memory, state, now)
     return changed
 
 
 def memory_set_categories(*, actor: Actor, memory_id: object, categories: Iterable[str]) -> Memory:
-    """The user's choice of categories wins over every later automatic pass."""
-    require(actor, SCOPE_WRITE)
-    cats = clean_categories(categories)
-    check_write_categories(actor, cats)
-    with transaction.atomic():
-        memory = _locked(actor, memory_id)
-        previous = list(memory.categories)
-        memory.categories = cats
-        memory.categories_set_by_user = actor.app.is_owner_door
-        memory.updated_at = timezone.now()
-        memory.save(update_fields=["categories", "categories_set_by_user", "updated_at"])
-        audit.record(
-            actor,
-            AccessEvent.Action.UPDATE,
-            [memory.id],
-            detail={"categories": {"from": previous, "to": cats}},
-        )
-    return memory
+    """The categories of one memory (see `memory_change`; an app's change follows
+    `memories/ownership.py`). The owner's choice wins over every later automatic pass."""
+    return memory_change(actor=actor, memory_id=memory_id, categories=categories).memory
 
 
 def memory_set_categories_many(
@@ -634,7 +748,7 @@ def memory_set_categories_many(
     cats = clean_categories(categories)
     with transaction.atomic():
         for mid in dict.fromkeys(mids):
-            memory_set_categories(actor=actor, memory_id=mid, categories=cats)
+            memory_change(actor=actor, memory_id=mid, categories=cats)
     return len(set(mids))
 
 
@@ -650,25 +764,45 @@ def memory_set_visibility(
     require_owner(actor, SCOPE_WRITE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
-        before = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
-        if private is not None:
-            memory.is_private = private
-        hidden = set(memory.hidden_from)
-        for app_id, add in ((hide_from_app, True), (show_to_app, False)):
-            if app_id is None:
-                continue
-            if not ConnectedApp.objects.filter(owner=actor.user, pk=app_id).exists():
-                raise NotFound("app")
-            (hidden.add if add else hidden.discard)(app_id)
-        memory.hidden_from = sorted(hidden)
-        memory.updated_at = timezone.now()
-        memory.save(update_fields=["is_private", "hidden_from", "updated_at"])
-        _restate_visibility(memory, private, hide_from_app, show_to_app)
-        after = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
-        audit.record(
-            actor, AccessEvent.Action.STATE, [memory.id], detail={"from": before, "to": after}
+        _apply_visibility(
+            actor,
+            memory,
+            timezone.now(),
+            private=private,
+            hide_from_app=hide_from_app,
+            show_to_app=show_to_app,
         )
     return memory
+
+
+def _apply_visibility(
+    actor: Actor,
+    memory: Memory,
+    now: datetime,
+    *,
+    private: bool | None = None,
+    hide_from_app: int | None = None,
+    show_to_app: int | None = None,
+) -> None:
+    """Private and hidden-from marks on one locked memory and its echoes (owner doors only:
+    the callers asked `require_owner` before looking at any id)."""
+    before = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
+    if private is not None:
+        memory.is_private = private
+    hidden = set(memory.hidden_from)
+    for app_id, add in ((hide_from_app, True), (show_to_app, False)):
+        if app_id is None:
+            continue
+        if not ConnectedApp.objects.filter(owner=actor.user, pk=app_id).exists():
+            raise NotFound("app")
+        (hidden.add if add else hidden.discard)(app_id)
+    memory.hidden_from = sorted(hidden)
+    memory.updated_at = now
+    fields = ["is_private", "hidden_from", "updated_at", *mark_changed_by(actor, memory, now)]
+    memory.save(update_fields=fields)
+    _restate_visibility(memory, private, hide_from_app, show_to_app)
+    after = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
+    audit.record(actor, AccessEvent.Action.STATE, [memory.id], detail={"from": before, "to": after})
 
 
 def _restate_visibility(
@@ -723,7 +857,13 @@ def memory_delete(*, actor: Actor, memory_id: object) -> DeleteResult:
         _tombstone(actor, [memory])
         memory.delete()
         audit.record(actor, AccessEvent.Action.DELETE, [mid], detail={"read_by": readers})
-    return DeleteResult(memory_id=mid, read_by=readers)
+    return DeleteResult(memory_id=mid, read_by=_told(actor, readers))
+
+
+def _told(actor: Actor, readers: list[str]) -> list[str] | None:
+    """Which apps had read a deleted memory, as the deleting door is told: the owner's doors
+    hear it; an app is not told which other apps the owner connected."""
+    return readers if actor.app.is_owner_door else None
 
 
 def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[DeleteResult]:
@@ -737,7 +877,9 @@ def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[De
         )
         if len(memories) != len(set(mids)):
             raise NotFound()
-        results = [DeleteResult(m.id, readers_of(actor.user.pk, [m.id])) for m in memories]
+        results = [
+            DeleteResult(m.id, _told(actor, readers_of(actor.user.pk, [m.id]))) for m in memories
+        ]
         _tombstone(actor, memories)
         Memory.objects.filter(owner=actor.user, pk__in=[m.id for m in memories]).delete()
         audit.record(actor, AccessEvent.Action.DELETE, [m.id for m in memories])
@@ -757,28 +899,47 @@ def memory_delete_all(*, actor: Actor) -> int:
     return len(memories)
 
 
-def readback_note(actor: Actor, memories: Sequence[Memory]) -> str:
-    """A sentence for an app whose write landed outside what it may read by its grant (it
-    reads back what it wrote anyway), or that may not read at all; empty otherwise."""
+def readback_note(actor: Actor, memories: Sequence[Memory], *, changed: bool = False) -> str:
+    """A sentence for an app whose write (`changed`: whose change of a memory) left memories
+    outside what it may read by its grant, or out of its sight, or that may not read at all;
+    empty otherwise. Every door says it as it is, so the API and MCP answer in the same words.
+    It depends only on what the app sent and its grant, never on memories it may not see."""
     app = actor.app
     if app.is_owner_door or not memories:
         return ""
     if not actor.has_scope(SCOPE_READ):
         return "This app may not read memories, so it cannot read back what it stored."
-    outside = sorted({c for m in memories for c in categories_outside_grant(app, m.categories)})
-    if outside:
-        names = [c.replace("-", " ").capitalize() for c in outside]
-        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    resting = sorted(
+        {m.get_state_display().lower() for m in memories if m.state != MemoryState.ACTIVE}
+    )
+    if changed and resting:
         return (
-            f"Stored in {listed}, which this app is not granted: this app can read it back "
-            f"because it wrote it; other apps without {' or '.join(names)} cannot."
+            f"This memory is now {resting[0]}: no app sees it until the owner makes it "
+            "active again."
         )
-    if not app.sees_uncategorised and any(not m.categories for m in memories):
-        return (
-            "Stored without a category, which this app's grant does not cover: this app can "
-            "read it back because it wrote it; apps not granted uncategorised memories cannot."
-        )
-    return ""
+    hidden = set(hidden_categories(app))
+    beyond = [
+        m
+        for m in memories
+        if hidden & set(m.categories) or (not m.categories and not app.sees_uncategorised)
+    ]
+    if not beyond:
+        return ""
+    outside = sorted({c for m in beyond for c in m.categories if c in hidden})
+    where = (
+        f"in {category_names(outside)}, which this app is not granted"
+        if outside
+        else "without a category, which this app's grant does not cover"
+    )
+    others = (
+        f"other apps without {category_names(outside, 'or')}"
+        if outside
+        else "apps not granted uncategorised memories"
+    )
+    if any(m.origin_app_id != app.pk for m in beyond):
+        return f"Now {where}, so this app can no longer read it."
+    lead = "Now" if changed else "Stored"
+    return f"{lead} {where}: this app can read it back because it wrote it; {others} cannot."
 
 
 MENTIONS_KEPT = 50  # places a repeated memory lists in metadata["also_said_in"]

@@ -23,6 +23,7 @@ from memories.categories import DEFAULT_CATEGORIES, DEFAULT_SLUGS, Category
 from memories.classify import classifier_for
 from memories.embeddings import current_model, get_embedder
 from memories.models import Memory, UserCategory
+from memories.ownership import mark_changed_by, protected_categories
 from memories.visibility import visible_q
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -125,13 +126,19 @@ def memory_recategorize(
             labels = classifier.classify(vectors, [m.text for m in rows]) if rows else []
             now = timezone.now()
             updated = []
+            fields = ["categories", "updated_at"]
             for memory, cats in zip(rows, labels, strict=True):
+                # What this actor may not remove stays (for an app: memories:write is not the
+                # owner's say over labels, memories/ownership.py).
+                keep = protected_categories(actor, memory)
+                cats = [*cats, *(c for c in memory.categories if c in keep and c not in cats)]
                 if list(memory.categories) != cats:
                     memory.categories = cats
                     memory.updated_at = now
+                    fields[2:] = mark_changed_by(actor, memory, now)
                     updated.append(memory)
             owned = Memory.objects.filter(owner=actor.user)
-            owned.bulk_update(updated, ["categories", "updated_at"])
+            owned.bulk_update(updated, fields)
             if updated:
                 audit.record(
                     actor,

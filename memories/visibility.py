@@ -9,19 +9,24 @@ from django.db.models import Exists, OuterRef, Q
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from contextlayer.errors import InvalidInput
 from memories.categories import SENSITIVE
 from memories.models import Memory, MemoryState, UserCategory
+
+
+def sensitive_categories(owner_id: int) -> set[str]:
+    """The owner's sensitive categories: the default ones and their own flagged sensitive."""
+    own = UserCategory.objects.filter(owner_id=owner_id, sensitive=True).values_list(
+        "slug", flat=True
+    )
+    return set(SENSITIVE) | set(own)
 
 
 def hidden_categories(app: ConnectedApp) -> list[str]:
     """The categories this app's grant hides: every one the owner unticked, and every sensitive
     one (default, or the owner's own flagged sensitive) the owner did not tick. A category created
     after the grant is in neither list, so it is hidden exactly when it is sensitive."""
-    own = UserCategory.objects.filter(owner_id=app.owner_id, sensitive=True).values_list(
-        "slug", flat=True
-    )
-    return sorted(set(app.hidden_categories) | ((SENSITIVE | set(own)) - set(app.categories)))
+    sensitive = sensitive_categories(app.owner_id)
+    return sorted(set(app.hidden_categories) | (sensitive - set(app.categories)))
 
 
 def _grant_q(app: ConnectedApp) -> Q | None:
@@ -120,13 +125,3 @@ def categories_outside_grant(app: ConnectedApp, categories: Iterable[str]) -> li
     if app.is_owner_door:
         return []
     return sorted(set(categories) & set(hidden_categories(app)))
-
-
-def check_write_categories(actor: Actor, categories: Iterable[str]) -> None:
-    """A write may not label a memory with a category the app was not granted."""
-    outside = categories_outside_grant(actor.app, categories)
-    if outside:
-        raise InvalidInput(
-            f"This app was not granted the categories: {', '.join(sorted(outside))}.",
-            field="category",
-        )

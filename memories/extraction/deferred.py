@@ -19,8 +19,9 @@ from accounts.models import SCOPE_WRITE
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.extraction.reconcile import decide, gather
-from memories.models import Memory, MemoryState, MemoryVersion
+from memories.models import Memory, MemoryState
 from memories.remember import apply_decisions
+from memories.services import memory_supersede_into
 from memories.visibility import visible_q
 
 
@@ -71,20 +72,21 @@ def memory_extract_pending(
 
 
 def _retire(actor: Actor, raw: Memory, produced: list[Memory]) -> None:
+    """The raw memory is done: superseded by the first fact made of it (through the one
+    supersede path, with its access event), or, when the model found none, left as it is,
+    unmarked."""
     metadata = {k: v for k, v in raw.metadata.items() if k != "extraction_error"}
     metadata["needs_extraction"] = False
     successor = next((m for m in produced if m.id != raw.id), None)
-    Memory.objects.filter(owner_id=raw.owner_id, pk=raw.pk).update(
-        metadata=metadata,
-        updated_at=timezone.now(),
-        superseded_by=successor,
-    )
-    if successor is not None:
-        MemoryVersion.objects.create(
-            memory=successor,
-            owner=raw.owner,
-            text=raw.text,
-            kind=MemoryVersion.Kind.SUPERSEDE,
-            changed_by=actor.label,
-            reason="Extracted into facts after the model was unavailable.",
+    if successor is None:
+        Memory.objects.filter(owner_id=raw.owner_id, pk=raw.pk).update(
+            metadata=metadata, updated_at=timezone.now()
         )
+        return
+    memory_supersede_into(
+        actor=actor,
+        old=raw,
+        new=successor,
+        reason="Extracted into facts after the model was unavailable.",
+        metadata=metadata,
+    )

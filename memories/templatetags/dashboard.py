@@ -11,8 +11,9 @@ from django.utils.timesince import timesince
 
 from accounts.actors import owner_actor
 from accounts.models import User
+from activity.models import AccessEvent
 from memories.models import Memory
-from memories.presentation import OriginInfo, origin_of
+from memories.presentation import OriginInfo, change_summary, changed_by_label, origin_of
 from memories.selectors import MemoryStats, memory_stats
 
 register = template.Library()
@@ -21,6 +22,16 @@ register = template.Library()
 @register.filter
 def origin(memory: Memory) -> OriginInfo:
     return origin_of(memory)
+
+
+@register.filter
+def change(event: AccessEvent) -> str:
+    return change_summary(event)
+
+
+@register.filter
+def changed_by(memory: Memory) -> str:
+    return changed_by_label(memory)
 
 
 @register.filter

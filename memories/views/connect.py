@@ -15,6 +15,10 @@ from contextlayer import origin
 
 SERVER_NAME = "context-layer"
 TOKEN_PLACEHOLDER = "YOUR_CLIENT_TOKEN"  # noqa: S105 (a placeholder the user replaces)
+HTTP_CLIENT_GRANTS = (
+    "It may do what its token allows: a new token may read and write, not delete, unless you "
+    "tick Delete memories when you create it (or later, with Edit on Connected apps)."
+)
 
 INSTRUCTIONS = """\
 You have access to my personal memory through the Context Layer tools.
@@ -90,6 +94,9 @@ def connect_page(request: DashboardRequest) -> HttpResponse:
                 ),
                 "code": json.dumps(desktop, indent=2),
                 "also": stdio_shell,
+                "grants": "This app may read memories and add or change them, not delete them. "
+                'To let it delete, add "--scopes", "read,write,delete" to its args; or, once it '
+                "has connected, tick Delete memories for it on Connected apps (Edit).",
             },
             {
                 "id": "claude-code",
@@ -97,6 +104,7 @@ def connect_page(request: DashboardRequest) -> HttpResponse:
                 "where": "Run in a terminal. Replace the token with one from Connected apps.",
                 "code": claude_code,
                 "wrap": True,
+                "grants": HTTP_CLIENT_GRANTS,
             },
             {
                 "id": "cursor",
@@ -104,6 +112,7 @@ def connect_page(request: DashboardRequest) -> HttpResponse:
                 "where": "~/.cursor/mcp.json (or .cursor/mcp.json in a project). Replace the "
                 "token with one from Connected apps.",
                 "code": json.dumps(cursor, indent=2),
+                "grants": HTTP_CLIENT_GRANTS,
             },
             {
                 "id": "vscode",
@@ -111,6 +120,7 @@ def connect_page(request: DashboardRequest) -> HttpResponse:
                 "where": ".vscode/mcp.json in your workspace (or the user mcp.json). VS Code "
                 "asks for the token once and stores it securely.",
                 "code": json.dumps(vscode, indent=2),
+                "grants": HTTP_CLIENT_GRANTS,
             },
         ],
         "instructions": INSTRUCTIONS,

@@ -21,7 +21,9 @@ from memories.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_cate
 from memories.models import MemoryState
 from memories.remember import memory_remember
 from memories.selectors import (
+    MemoryStats,
     memory_categories,
+    memory_changers,
     memory_list,
     memory_readers,
     memory_search,
@@ -49,7 +51,10 @@ def _results(actor: Actor, data: QueryDict, cursor: str | None = None) -> dict[s
         items = [
             h.memory
             for h in hits
-            if (not filters.app_name or h.memory.origin_app_name == filters.app_name)
+            if (
+                not filters.app_name
+                or filters.app_name in (h.memory.origin_app_name, h.memory.changed_by_name)
+            )
             and (not filters.uncategorised or not h.memory.categories)
             and (after is None or h.memory.created_at >= after)
             and (before is None or h.memory.created_at < before)
@@ -113,10 +118,16 @@ def _full_page(
     context.update(
         bulk_form=BulkForm(),
         categories=memory_categories(actor=actor),
-        apps=[name for name, _ in stats.by_app],
+        apps=_app_names(stats, memory_changers(actor=actor)),
         stats=stats,  # the stats header reuses them
     )
     return render(request, TEMPLATE, context, status=status)
+
+
+def _app_names(stats: MemoryStats, changers: list[str]) -> list[str]:
+    """The app filter's choices: where memories came from (most first), then who changed them."""
+    origins = [name for name, _ in stats.by_app]
+    return [*origins, *(name for name in changers if name not in origins)]
 
 
 def _render_results(request: DashboardRequest, actor: Actor, **extra: Any) -> HttpResponse:

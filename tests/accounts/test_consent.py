@@ -445,3 +445,35 @@ def test_client_token_expiry_is_never_silently_infinite(owner: User) -> None:
     forever = resolve_bearer(secret, resource=RESOURCE)
     assert forever is not None and forever.expires_at is None and "never expires" in err
     assert UserCategory.objects.count() == 0  # nothing else was touched
+
+
+def test_delete_starts_unticked_even_when_the_client_asks_for_it(owner: User) -> None:
+    """Least privilege on the OAuth door too: Allow as the page comes grants no delete."""
+    browser = Browser()
+    browser.force_login(owner)
+    client = _register(browser, "http://127.0.0.1/callback")
+    verifier, challenge = pkce()
+    asked = "memories:read memories:write memories:delete"
+    url = _authorize(client["client_id"], "http://127.0.0.1/callback", challenge, scope=asked)
+    page = browser.get(url)
+    html = page.content.decode()
+    ticked = re.findall(r'name="scopes" value="([^"]+)"[^>]*checked', html)
+    assert ticked == ["memories:read", "memories:write"]
+    assert 'value="memories:delete"' in html and "It asks to delete memories" in html
+    data = {
+        "request": hidden(html, "request"),
+        "choose": "1",
+        "scopes": ticked,  # Allow, as the page came
+        "categories": _ticked(html),
+        "sees_uncategorised": "on",
+        "action": "grant",
+    }
+    code = parse_qs(urlsplit(_returned_to(browser.post("/identity/o/authorize", data))).query)
+    r = _redeem(
+        browser, client["client_id"], code["code"][0], "http://127.0.0.1/callback", verifier
+    )
+    assert r.status_code == 200, r.content
+    app = ConnectedApp.objects.get(owner=owner, kind="oauth")
+    assert app.scopes == ["memories:read", "memories:write"]
+    credential = resolve_bearer(r.json()["access_token"], resource=RESOURCE)
+    assert credential is not None and "memories:delete" not in credential.actor().scopes

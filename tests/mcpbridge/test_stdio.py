@@ -82,3 +82,53 @@ def test_stdio_fails_closed_for_an_unknown_user() -> None:
     assert proc.returncode != 0
     assert proc.stdout == b""
     assert b"No active user with the email 'nobody@example.com'" in proc.stderr
+
+
+def test_a_new_stdio_app_may_not_delete_until_the_owner_grants_it(owner: User) -> None:
+    """Measured: the app the Connect page's snippet creates held every scope, delete included."""
+
+    runs: list[str] = []
+
+    def try_delete(*extra: str) -> tuple[Any, Any]:
+        runs.append(f"Has {len(runs) + 1} kids")
+        return anyio.run(session, stdio_server(owner.email, "--app", "claude-desktop", *extra))
+
+    async def session(params: Any) -> tuple[Any, Any]:
+        async with Client(params, mode="legacy") as c:
+            added = await c.call_tool("add_memory", {"text": runs[-1]})
+            memory_id = added.structured_content["memories"][0]["id"]
+            return added, await c.call_tool("delete_memory", {"memory_id": memory_id})
+
+    _, refused = try_delete()
+    assert refused.is_error and "not granted memories:delete" in text_of(refused)
+    app = ConnectedApp.objects.get(owner=owner, kind=ConnectedApp.Kind.STDIO)
+    assert app.scopes == ["memories:read", "memories:write"]
+    assert Memory.objects.filter(owner=owner).count() == 1
+
+    _, deleted = try_delete("--scopes", "read,write,delete")
+    assert not deleted.is_error, text_of(deleted)
+    app.refresh_from_db()
+    assert app.scopes == ["memories:read", "memories:write", "memories:delete"]
+    change = AccessEvent.objects.get(owner=owner, app_name="cli", detail__app_id=app.pk)
+    assert change.detail["scopes"] == {
+        "from": ["memories:read", "memories:write"],
+        "to": ["memories:read", "memories:write", "memories:delete"],
+    }
+    # Without --scopes the app keeps what it was granted, here or on the Apps page.
+    _, again = try_delete()
+    assert not again.is_error
+    assert Memory.objects.filter(owner=owner).count() == 1
+
+
+def test_an_unknown_scope_stops_the_stdio_server_with_a_clear_error(owner: User) -> None:
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "mcp", "--user", owner.email, "--scopes", "read,everything"],
+        cwd=ROOT,
+        env={**os.environ, **stdio_env()},
+        input=b"",
+        capture_output=True,
+        timeout=120,
+    )
+    assert proc.returncode != 0 and proc.stdout == b""
+    assert b"--scopes: Unknown scope 'everything'" in proc.stderr
+    assert not ConnectedApp.objects.filter(owner=owner, kind=ConnectedApp.Kind.STDIO).exists()
