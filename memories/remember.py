@@ -24,13 +24,13 @@ from memories.extraction.reconcile import SKIP, SUPERSEDE, Decision, decide, gat
 from memories.proposals import proposal_create
 from memories.services import (
     WriteResult,
+    checked_categories,
     clean_categories,
     memory_create,
     memory_supersede,
     readback_note,
 )
 from memories.text import clean_text
-from memories.visibility import check_write_categories
 
 # "Nothing worth remembering" is an answer, not an error: every door says this sentence.
 NOTHING_TO_REMEMBER = "The model found no lasting fact in this text, so nothing was stored."
@@ -82,7 +82,7 @@ def _remember_with_llm(
     require(actor, SCOPE_WRITE)
     text = clean_text(text)
     cats = clean_categories(categories)
-    check_write_categories(actor, cats)
+    checked_categories(actor, [cats])
     mode = settings.EXTRACTION_MODE
     try:
         facts = extract_facts(text)

@@ -22,7 +22,9 @@ from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
 from activity import audit
 from activity.models import AccessEvent
+from contextlayer.category_names import category_name
 from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
+from memories import user_categories
 from memories.embeddings import get_embedder
 from memories.models import (
     UNSHOWN_COLUMNS,
@@ -81,20 +83,38 @@ def _origin_for(app: ConnectedApp) -> str:
 
 
 def clean_categories(categories: Iterable[str] | None) -> list[str]:
+    """Category names as given at a door, folded to their one form (blank ones left out)."""
     if categories is None:
         return []
     out: list[str] = []
     for raw in categories:
-        if not isinstance(raw, str):
-            raise InvalidInput("Categories must be strings.", field="categories")
-        slug = raw.strip().lower()
-        if not slug:
+        if isinstance(raw, str) and not raw.strip():
             continue
-        if len(slug) > 64:
-            raise InvalidInput("A category name is at most 64 characters.", field="categories")
+        slug = category_name(raw)
         if slug not in out:
             out.append(slug)
     return out
+
+
+def checked_categories(
+    actor: Actor, given: Sequence[list[str]]
+) -> list[user_categories.NewCategory]:
+    """Check each write's (clean) categories against the writer's grant; the names that are new
+    to the user's vocabulary, with what they mean. A new name that means a sensitive category
+    starts sensitive, so no app's grant covers it yet: an app may not file a memory under it
+    (fullwidth "health" is health; "medical" is a new sensitive category), as under "health"."""
+    new = user_categories.new_categories(actor.user, [c for cats in given for c in cats])
+    starting_sensitive = [n.slug for n in new if n.means]
+    for cats in given:
+        check_write_categories(actor, cats, starting_sensitive)
+    return new
+
+
+def _hold_categories(actor: Actor, labels: Iterable[str]) -> None:
+    """Lock the user's own categories these labels name until the write commits (a concurrent
+    rename, merge or delete waits); refuse the write if one went away meanwhile."""
+    if user_categories.categories_lock(actor, labels):
+        raise Conflict("The categories changed while this was being stored; try again.")
 
 
 # What the batch INSERT writes in each column of memories_memory: `u.<alias>` is this row's
@@ -210,10 +230,10 @@ def memory_create_many(
     for index, item in enumerate(items):
         text = clean_text(item.text, field=f"texts[{index}]" if len(items) > 1 else "text")
         cats = clean_categories(item.categories)
-        check_write_categories(actor, cats)
         if item.state not in states:
             raise InvalidInput(f"Unknown state {item.state!r}.", field="state")
         cleaned.append((text, text_key(text), cats, item))
+    new_names = checked_categories(actor, [cats for _, _, cats, _ in cleaned])
 
     # Embed each distinct text once, outside the transaction: the model is the slow part.
     first_by_key: dict[str, int] = {}
@@ -259,7 +279,10 @@ def memory_create_many(
         "created": [cleaned[i][3].created_at or now for i in to_insert],
         "echo_of": [""] * len(to_insert),
     }
+    labels = {c for cats in params["cats"] for c in json.loads(cats)}
+    new_slugs = {n.slug for n in new_names}
     with transaction.atomic():
+        _hold_categories(actor, labels - new_slugs)
         inserted = _insert_rows(params)
         # Texts that did not go in are held by an active memory already. Every write runs the
         # same statements whatever the answer turns out to be (so neither the work done nor the
@@ -277,6 +300,8 @@ def memory_create_many(
         if len(echoed) != len(retry):
             raise Conflict("The memories changed while these were being stored; try again.")
         made = inserted | echoed
+        used = {c for n, i in enumerate(ids) if i in made for c in json.loads(params["cats"][n])}
+        user_categories.categories_create(actor, new_names, used)
         # The new rows are built from what was just written instead of read back (tsv, the one
         # column computed by the database, loads lazily): reading 500 rows back, vectors and all,
         # cost more than the INSERT itself (bench add).
@@ -357,9 +382,9 @@ def _auto_categories(
     out: list[list[str]] = [[] for _ in given]
     if not todo or not settings.AUTO_CATEGORIZE:
         return out
-    from memories.user_categories import classify_for_owner
-
-    labels = classify_for_owner(actor.user, [vectors[i] for i in todo], [texts[i] for i in todo])
+    labels = user_categories.classify_for_owner(
+        actor.user, [vectors[i] for i in todo], [texts[i] for i in todo]
+    )
     for i, cats in zip(todo, labels, strict=True):
         out[i] = cats
     return out
@@ -411,6 +436,23 @@ def _locked(actor: Actor, memory_id: object) -> Memory:
     return memory
 
 
+def _locked_many(actor: Actor, memory_ids: Sequence[object]) -> list[Memory]:
+    """These memories, row-locked in id order, if the actor may see every one; NotFound for a
+    batch with any other id (all or nothing, and the same answer for another user's id)."""
+    mids = [parse_memory_id(m) for m in memory_ids]
+    if not mids:
+        raise InvalidInput("No memories given.", field="memory_ids")
+    memories = list(
+        Memory.objects.select_for_update()
+        .filter(id__in=mids)
+        .filter(visible_q(actor))
+        .order_by("id")
+    )
+    if len(memories) != len(set(mids)):
+        raise NotFound()
+    return memories
+
+
 def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "") -> Memory:
     """Change the text (re-embedded); the prior text becomes a version."""
     require(actor, SCOPE_WRITE)
@@ -448,8 +490,12 @@ def _apply_text(
         reason=reason[:500],
     )
     now = timezone.now()
-    # A new text may be about something else: automatic labels follow it.
+    # A new text may be about something else: automatic labels follow it (those of a category
+    # renamed, merged or deleted since the classifier was built are left out).
     auto_cats = _auto_categories(actor, [[]], [vector], [new_text])[0] or memory.categories
+    if not memory.categories_set_by_user:
+        gone = user_categories.categories_lock(actor, auto_cats)
+        auto_cats = [c for c in auto_cats if c not in gone]
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(
@@ -573,16 +619,9 @@ def memory_set_state(*, actor: Actor, memory_ids: Sequence[object], state: str) 
     require(actor, SCOPE_WRITE)
     if state not in MemoryState.values:
         raise InvalidInput(f"State must be one of {', '.join(MemoryState.values)}.", field="state")
-    mids = [parse_memory_id(m) for m in memory_ids]
-    if not mids:
-        raise InvalidInput("No memories given.", field="memory_ids")
     changed = 0
     with transaction.atomic():
-        memories = list(
-            Memory.objects.select_for_update().filter(id__in=mids).filter(visible_q(actor))
-        )
-        if len(memories) != len(set(mids)):
-            raise NotFound()
+        memories = _locked_many(actor, memory_ids)
         for memory in memories:
             if memory.state == state:
                 continue
@@ -607,8 +646,10 @@ def memory_set_categories(*, actor: Actor, memory_id: object, categories: Iterab
     """The user's choice of categories wins over every later automatic pass."""
     require(actor, SCOPE_WRITE)
     cats = clean_categories(categories)
-    check_write_categories(actor, cats)
+    new_names = checked_categories(actor, [cats])
     with transaction.atomic():
+        _hold_categories(actor, set(cats) - {n.slug for n in new_names})
+        user_categories.categories_create(actor, new_names, cats)
         memory = _locked(actor, memory_id)
         previous = list(memory.categories)
         memory.categories = cats
@@ -669,6 +710,27 @@ def memory_set_visibility(
             actor, AccessEvent.Action.STATE, [memory.id], detail={"from": before, "to": after}
         )
     return memory
+
+
+def memory_set_private_many(*, actor: Actor, memory_ids: Sequence[object], private: bool) -> int:
+    """Mark several memories private (no app sees them) or no longer private, all or none (the
+    dashboard's bulk action): one access event for the batch, naming the memories that changed.
+    Owner doors only; apps' statements of them (echoes) follow, as in `memory_set_visibility`."""
+    require_owner(actor, SCOPE_WRITE)
+    with transaction.atomic():
+        memories = _locked_many(actor, memory_ids)
+        changed = [m.id for m in memories if m.is_private != private]
+        if changed:
+            owned = Memory.objects.filter(owner=actor.user)
+            owned.filter(pk__in=changed).update(is_private=private, updated_at=timezone.now())
+            owned.filter(echo_of_id__in=changed).update(is_private=private)
+            audit.record(
+                actor,
+                AccessEvent.Action.STATE,
+                changed,
+                detail={"from": {"private": not private}, "to": {"private": private}},
+            )
+    return len(changed)
 
 
 def _restate_visibility(
