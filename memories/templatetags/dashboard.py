@@ -12,7 +12,7 @@ from django.utils.timesince import timesince
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory
-from memories.presentation import OriginInfo, origin_of
+from memories.presentation import OriginInfo, and_list, origin_of
 from memories.selectors import MemoryStats, memory_stats
 
 register = template.Library()
@@ -21,6 +21,12 @@ register = template.Library()
 @register.filter
 def origin(memory: Memory) -> OriginInfo:
     return origin_of(memory)
+
+
+@register.filter
+def join_names(apps: list[Any]) -> str:
+    """Apps (or anything with a name) as "A, B and C"."""
+    return and_list([getattr(a, "name", str(a)) for a in apps])
 
 
 @register.filter
