@@ -222,7 +222,8 @@ class CategoryRow:
 
     @property
     def by_owner(self) -> bool:
-        return self.created_by in ConnectedApp.OWNER_DOORS or not self.created_by
+        """Brought in by the owner's own door (a name from before this was recorded: unknown)."""
+        return self.created_by in ConnectedApp.OWNER_DOORS
 
 
 def category_overview(*, actor: Actor) -> list[CategoryRow]:
