@@ -249,8 +249,8 @@ def category_update(
 def _update(
     actor: Actor, current: str, new: str, sensitive: bool | None, description: str | None
 ) -> CategoryChange:
-    before = sensitive_categories(actor.user.pk)
     rows = _lock(actor, sorted({current, new}))
+    before = sensitive_categories(actor.user.pk)
     row = rows.get(current)
     if row is None and current not in DEFAULT_SLUGS:
         raise NotFound("category")

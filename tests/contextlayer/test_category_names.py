@@ -15,6 +15,8 @@ FULLWIDTH_HEALTH = "\uff48\uff45\uff41\uff4c\uff54\uff48"  # "health" in fullwid
     ("given", "folded"),
     [
         (FULLWIDTH_HEALTH, "health"),
+        ("\U0001d421\U0001d41e\U0001d41a\U0001d425\U0001d42d\U0001d421", "health"),  # math bold
+        ("\u210eealth", "health"),  # the Planck constant sign for the h
         ("HEALTH", "health"),
         ("  Health ", "health"),
         ("Mental Health", "mental-health"),
