@@ -28,6 +28,7 @@ from accounts.models import (
     User,
 )
 from accounts.services import Grant, KnownCategory, app_change_record, app_revoke
+from contextlayer.category_names import fold
 from contextlayer.errors import Conflict, InvalidInput, NotFound
 from contextlayer.tenancy import cross_tenant
 
@@ -73,7 +74,7 @@ def parse_categories(
     name), none without a category."""
     if raw is None:
         return Grant.default(known=known, scopes=scopes)
-    names = [n.strip().lower() for n in raw.replace(",", " ").split() if n.strip()]
+    names = [fold(n) for n in raw.replace(",", " ").split() if n.strip()]
     if not names:
         raise InvalidInput("Name at least one category, or `all`.", field="categories")
     if names == ["all"]:

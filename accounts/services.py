@@ -20,6 +20,7 @@ from accounts.oauth_clients import client_key
 from accounts.oidc import third_party_name
 from activity import audit
 from activity.models import AccessEvent
+from contextlayer.category_names import fold
 from contextlayer.errors import Conflict, InvalidInput, NotFound
 
 # Kinds the owner manages on the connected apps page (built-in doors are always theirs).
@@ -69,7 +70,7 @@ class Grant:
         """The grant for these ticks among the user's categories, `known` (unknown names are
         refused)."""
         slugs = [c.slug for c in known]
-        wanted = {c.strip().lower() for c in ticked if c.strip()}
+        wanted = {fold(c) for c in ticked if c.strip()}
         unknown = wanted - set(slugs)
         if unknown:
             raise InvalidInput(

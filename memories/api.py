@@ -16,9 +16,10 @@ from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from contextlayer.api_types import NO_NUL, DbId, UtcDatetime
 from contextlayer.errors import InvalidInput
-from memories import remember, selectors, services
-from memories.categories import DEFAULT_CATEGORIES
+from memories import category_changes, remember, selectors, services
+from memories.grants import CategoryRow, category_overview
 from memories.models import Memory, MemoryVersion
+from memories.user_categories import category_add, category_list
 
 FilterText = Annotated[str, Field(max_length=200, pattern=NO_NUL)]
 MemoryText = Annotated[str, Field(min_length=1, max_length=settings.MEMORY_MAX_CHARS)]
@@ -157,6 +158,10 @@ class BulkStateOut(Schema):
     changed: int
 
 
+class BulkPrivateIn(BulkIds):
+    private: bool
+
+
 class BulkDeleteOut(Schema):
     deleted: list[DeleteOut]
 
@@ -174,6 +179,40 @@ class CategoryOut(Schema):
     slug: str
     description: str
     sensitive: bool
+    custom: bool = Field(False, description="One of the owner's own categories (else a default).")
+    memories: int | None = Field(
+        None, description="Active memories filed under it (the owner's doors only)."
+    )
+    seen_by: list[str] | None = Field(
+        None, description="Connected apps whose access shows it (the owner's doors only)."
+    )
+
+
+NameIn = Annotated[str, Field(min_length=1, max_length=200, pattern=NO_NUL)]
+DescriptionIn = Annotated[str, Field(max_length=300, pattern=NO_NUL)]
+
+
+class CategoryIn(Schema):
+    name: NameIn
+    description: DescriptionIn = ""
+    sensitive: bool | None = Field(
+        None, description="Left out: sensitive when the name means a sensitive category."
+    )
+
+
+class CategoryPatch(Schema):
+    name: NameIn | None = Field(None, description="A new name (one of your own categories).")
+    description: DescriptionIn | None = None
+    sensitive: bool | None = None
+
+
+class CategoryMergeIn(Schema):
+    into: NameIn
+
+
+class CategoryDeleteOut(Schema):
+    slug: str
+    memories: int = Field(description="Memories that lost this category (and kept the others).")
 
 
 MemoryId = uuid.UUID
@@ -252,6 +291,19 @@ def bulk_state(request: HttpRequest, payload: BulkStateIn) -> Any:
 
 
 @router.post(
+    "/bulk/private",
+    response={200: BulkStateOut, **error_responses(404, 413)},
+    summary="Mark several memories private, or no longer private (owner)",
+)
+def bulk_private(request: HttpRequest, payload: BulkPrivateIn) -> Any:
+    """All or nothing; no app sees a private memory. A connected app's token: 403 owner_only."""
+    changed = services.memory_set_private_many(
+        actor=request_actor(request), memory_ids=payload.memory_ids, private=payload.private
+    )
+    return {"changed": changed}
+
+
+@router.post(
     "/bulk/delete",
     response={200: BulkDeleteOut, **error_responses(404, 413)},
     summary="Delete several memories",
@@ -320,15 +372,95 @@ def restore_version(request: HttpRequest, memory_id: MemoryId, version_id: Versi
     )
 
 
+def _category(row: CategoryRow) -> dict[str, Any]:
+    return {
+        "slug": row.slug,
+        "description": row.description,
+        "sensitive": row.sensitive,
+        "custom": row.custom,
+        "memories": row.memories,
+        "seen_by": [app.name for app in row.seen_by],
+    }
+
+
+def _category_now(request: HttpRequest, slug: str) -> dict[str, Any]:
+    rows = category_overview(actor=request_actor(request))
+    return _category(next(r for r in rows if r.slug == slug))
+
+
 @categories_router.get(
     "", response={200: list[CategoryOut], **error_responses()}, summary="Category vocabulary"
 )
 def list_categories(request: HttpRequest) -> list[dict[str, Any]]:
-    """The default vocabulary; sensitive categories reach an app only when granted by name."""
+    """The defaults, then the owner's own categories. The owner's doors also get each one's count
+    and the apps that see it; a connected app gets the defaults and those of the owner's own
+    categories its access covers. A sensitive category reaches an app only when granted."""
+    actor = request_actor(request)
+    if actor.app.is_owner_door:
+        return [_category(row) for row in category_overview(actor=actor)]
     return [
-        {"slug": c.slug, "description": c.description, "sensitive": c.sensitive}
-        for c in DEFAULT_CATEGORIES
+        {"slug": c.slug, "description": c.description, "sensitive": c.sensitive, "custom": c.custom}
+        for c in category_list(actor=actor)
     ]
+
+
+@categories_router.post(
+    "", response={201: CategoryOut, **error_responses(409)}, summary="Add a category (owner)"
+)
+def add_category(request: HttpRequest, payload: CategoryIn) -> Any:
+    """The name is folded (case, spaces, punctuation, Unicode forms). A description teaches the
+    local classifier to file new memories under it."""
+    added = category_add(
+        actor=request_actor(request),
+        slug=payload.name,
+        description=payload.description,
+        sensitive=payload.sensitive,
+    )
+    return Status(201, _category_now(request, added.category.slug))
+
+
+@categories_router.patch(
+    "/{slug}",
+    response={200: CategoryOut, **error_responses(404, 409)},
+    summary="Rename, describe, or mark a category sensitive (owner)",
+)
+def update_category(request: HttpRequest, slug: str, payload: CategoryPatch) -> Any:
+    """One transaction. A rename carries the memories and every app's access with it; a default
+    category can be marked sensitive or not, never renamed."""
+    change = category_changes.category_update(
+        actor=request_actor(request),
+        slug=slug,
+        name=payload.name,
+        sensitive=payload.sensitive,
+        description=payload.description,
+    )
+    return _category_now(request, change.slug)
+
+
+@categories_router.post(
+    "/{slug}/merge",
+    response={200: CategoryOut, **error_responses(404, 409)},
+    summary="Merge one of your categories into another (owner)",
+)
+def merge_category(request: HttpRequest, slug: str, payload: CategoryMergeIn) -> Any:
+    """Its memories move to `into` and it goes. An app sees the merged category only if it saw
+    both; the merged one is sensitive if either was. Answers the category merged into."""
+    change = category_changes.category_merge(
+        actor=request_actor(request), source=slug, into=payload.into
+    )
+    return _category_now(request, change.slug)
+
+
+@categories_router.delete(
+    "/{slug}",
+    response={200: CategoryDeleteOut, **error_responses(404, 409)},
+    summary="Delete one of your categories (owner)",
+)
+def delete_category(request: HttpRequest, slug: str) -> Any:
+    """Memories keep their other categories; an app that could not see this one still cannot
+    see its memories."""
+    change = category_changes.category_delete(actor=request_actor(request), slug=slug)
+    return {"slug": change.slug, "memories": change.memories}
 
 
 class AccessEventOut(Schema):

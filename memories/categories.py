@@ -9,11 +9,20 @@ case-insensitively) that make a memory sensitive-looking. A memory that shows on
 with that category whatever the embedding says, because a sensitive fact shared by mistake cannot
 be taken back while a wrongly hidden one is one click away (see memories/classify.py). They were
 written from each topic's ordinary vocabulary and the dev half of the sensitive set only.
+
+They also carry `names`: words that, in the name of a new category, mean that category ("medical",
+"my-therapy"); with the signals, they decide whether a new category starts sensitive. This module
+is the one home of that vocabulary (memories/user_categories.py uses it).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
 
 
 @dataclass(frozen=True)
@@ -23,6 +32,9 @@ class Category:
     sensitive: bool = False
     examples: tuple[str, ...] = ()
     signals: tuple[str, ...] = ()
+    # Words that, in a category's name, mean this (sensitive) category: a new category named
+    # "medical" or "my-therapy" starts sensitive (see `sensitive_meaning`).
+    names: tuple[str, ...] = ()
 
 
 DEFAULT_CATEGORIES: tuple[Category, ...] = (
@@ -226,6 +238,17 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I struggle with insomnia.",
             "I'm in recovery from alcohol addiction.",
         ),
+        names=_words(
+            """
+            health healthcare medical medicine medicines meds medication medications doctor
+            doctors gp hospital hospitals clinic clinics illness illnesses sick sickness
+            disease diseases diagnosis diagnoses symptom symptoms treatment treatments therapy
+            therapies therapist counselling counseling psychiatry psychiatrist psychology
+            mental pregnancy fertility ivf surgery disability allergy allergies addiction rehab
+            prescription prescriptions nhs dentist gesundheit krankheit medizin arzt santé
+            médical médecin salud médico saúde
+            """
+        ),
         signals=(
             r"\bpregnan\w*",
             r"\babortions?\b",
@@ -279,6 +302,13 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I own shares in Apple.",
             "I pay too much tax.",
         ),
+        names=_words(
+            """
+            finance finances financial money salary salaries income wage wages payslip payslips
+            debt debts loan loans mortgage bank banking tax taxes savings investment
+            investments investing pension credit budget bills wealth finanzen geld dinero
+            """
+        ),
         signals=(
             r"\bdebts?\b",
             r"\b(owe|owes|owed|owing)\b",
@@ -308,6 +338,12 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I'm a member of the synagogue.",
             "I celebrate Eid.",
         ),
+        names=_words(
+            """
+            religion religions religious faith church mosque synagogue temple prayer prayers
+            spirituality spiritual belief beliefs god bible quran torah religión glaube
+            """
+        ),
         signals=(
             r"\b(goes|go|going|went) to (church|mass|mosque|synagogue|temple|chapel)\b",
             r"\b(mosque|synagogue|gurdwara|mandir|parish)\b",
@@ -335,6 +371,12 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I think the government should cut taxes.",
             "I'm a trade union member.",
             "I volunteered for a political campaign.",
+        ),
+        names=_words(
+            """
+            politics political vote votes voting election elections activism activist protest
+            protests union politik política
+            """
         ),
         signals=(
             r"\bvot(e|es|ed|ing|er|ers) for\b",
@@ -365,6 +407,12 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I'm in a polyamorous relationship.",
             "I'm not interested in sex.",
         ),
+        names=_words(
+            """
+            sex sexual sexuality gender lgbt lgbtq queer gay lesbian trans transgender kink
+            intimacy orientation sexualität sexualidad
+            """
+        ),
         signals=(
             r"\b(gay|lesbian|bisexual|queer|homosexual|heterosexual|pansexual|asexual)\b",
             r"\b(came|coming) out (as|to)\b",
@@ -394,6 +442,13 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I'm seeking asylum.",
             "I'm contesting a fine.",
         ),
+        names=_words(
+            """
+            legal law lawyer lawyers attorney solicitor court courts lawsuit police criminal
+            crime immigration visa visas asylum citizenship residency probation arrest divorce
+            custody recht
+            """
+        ),
         signals=(
             r"\b(in|to|at|before the) court\b",
             r"\bcourt (case|hearing|date|order|appearance)s?\b",
@@ -413,3 +468,30 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
 SENSITIVE = frozenset(c.slug for c in DEFAULT_CATEGORIES if c.sensitive)
 DEFAULT_SLUGS = frozenset(c.slug for c in DEFAULT_CATEGORIES)
 BY_SLUG = {c.slug: c for c in DEFAULT_CATEGORIES}
+
+_NAME_WORDS = {word: c.slug for c in DEFAULT_CATEGORIES if c.sensitive for word in c.names}
+
+
+def signals_pattern(category: Category) -> re.Pattern[str]:
+    """The category's signals as one case-insensitive pattern."""
+    return re.compile("|".join(f"(?:{s})" for s in category.signals), re.IGNORECASE)
+
+
+_NAME_SIGNALS = [
+    (c.slug, signals_pattern(c)) for c in DEFAULT_CATEGORIES if c.sensitive and c.signals
+]
+
+
+def sensitive_meaning(slug: str) -> str | None:
+    """The sensitive default category a (folded) category name means by its words, or None: one
+    of its words is in a sensitive category's `names` ("medical", "my-therapy" → health), or the
+    name read as words shows one of its `signals` ("antidepressants", "court-case")."""
+    words = slug.split("-")
+    for word in (slug, *words):
+        if word in _NAME_WORDS:
+            return _NAME_WORDS[word]
+    spoken = " ".join(words)
+    for category, signals in _NAME_SIGNALS:
+        if signals.search(spoken):
+            return category
+    return None

@@ -21,14 +21,13 @@ were written from the dev half's misses); `uv run python -m bench categories` re
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from memories.categories import DEFAULT_CATEGORIES, Category
+from memories.categories import DEFAULT_CATEGORIES, Category, signals_pattern
 from memories.embeddings import get_embedder
 
 
@@ -97,7 +96,7 @@ class Classifier:
         self._prototypes = _normalised(_prototype_vectors(texts))
         self._owners = np.asarray(owners)
         self._signals = [
-            (index, re.compile("|".join(f"(?:{s})" for s in category.signals), re.IGNORECASE))
+            (index, signals_pattern(category))
             for index, category in enumerate(self.categories)
             if category.sensitive and category.signals
         ]

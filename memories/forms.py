@@ -101,6 +101,8 @@ class BulkForm(forms.Form):
         ("paused", "Pause"),
         ("active", "Restore to active"),
         ("categories", "Set categories"),
+        ("private", "Make private"),
+        ("not-private", "Unmark private"),
         ("delete", "Delete"),
     ]
     action = forms.ChoiceField(choices=ACTIONS, label="With selected")
@@ -134,3 +136,18 @@ class ActivityFilterForm(forms.Form):
             since=_start_of(data.get("after")),
             until=_end_of(data.get("before")),
         )
+
+
+class CategoryAddForm(forms.Form):
+    name = forms.CharField(max_length=200, label="Name")
+    description = forms.CharField(
+        required=False, max_length=300, label="What belongs in it", widget=forms.Textarea
+    )
+    sensitive = forms.BooleanField(required=False, label="Sensitive")
+
+
+class CategoryEditForm(forms.Form):
+    name = forms.CharField(max_length=200, label="Name")
+    description = forms.CharField(
+        required=False, max_length=300, label="What belongs in it", widget=forms.Textarea
+    )

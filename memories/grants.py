@@ -16,9 +16,11 @@ from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp,
 from accounts.oauth_clients import key_origins, return_label
 from accounts.services import MANAGED_KINDS, Grant
 from activity.models import AccessEvent
-from memories.models import Memory, MemoryState
+from contextlayer.category_names import label
+from memories.categories import DEFAULT_SLUGS
+from memories.models import Memory, MemoryState, UserCategory
 from memories.user_categories import CategoryInfo, category_list
-from memories.visibility import hidden_categories, visible_q
+from memories.visibility import hidden_categories, sensitive_categories, visible_q
 
 SCOPE_WORDS = {SCOPE_READ: "read", SCOPE_WRITE: "add and change", SCOPE_DELETE: "delete"}
 
@@ -35,16 +37,19 @@ def _shareable(user: User) -> Any:
     return Memory.objects.filter(owner=user, state=MemoryState.ACTIVE, superseded_by__isnull=True)
 
 
-def category_counts(user: User) -> dict[str, int]:
-    """How many shareable, non-private memories each category holds ("" = no category)."""
+def category_counts(user: User, *, private_too: bool = False) -> dict[str, int]:
+    """How many shareable, non-private memories each category holds ("" = no category).
+    `private_too`: every active memory as the owner's memories page lists it (private ones
+    included, apps' echoes not), for the Categories page."""
+    which = "m.echo_of_id IS NULL" if private_too else "NOT m.is_private"
     sql = f"""
         SELECT coalesce(c.slug, ''), count(*)
         FROM {Memory._meta.db_table} m
         LEFT JOIN LATERAL unnest(m.categories) AS c(slug) ON true
         WHERE m.owner_id = %(owner)s AND m.state = %(active)s
-          AND m.superseded_by_id IS NULL AND NOT m.is_private
+          AND m.superseded_by_id IS NULL AND {which}
         GROUP BY 1
-    """  # noqa: S608 - the only interpolation is our own table name
+    """  # noqa: S608 - the only interpolations are our own table name and one of two clauses
     with connection.cursor() as cur:
         cur.execute(sql, {"owner": user.pk, "active": MemoryState.ACTIVE})
         return {slug: n for slug, n in cur.fetchall()}
@@ -186,4 +191,85 @@ def connected_app_list(*, actor: Actor) -> list[AppRow]:
             may=[SCOPE_WORDS.get(s, s) for s in app.scopes],
         )
         for app in apps
+    ]
+
+
+def _reading_apps(user: User) -> list[ConnectedApp]:
+    """The live apps that may read (the owner's doors aside), oldest first."""
+    apps = ConnectedApp.objects.filter(owner=user, kind__in=MANAGED_KINDS, revoked_at=None)
+    return [a for a in apps.order_by("created_at", "pk") if SCOPE_READ in a.scopes]
+
+
+def apps_seeing(user: User, slugs: list[str]) -> dict[str, list[ConnectedApp]]:
+    """Which live apps that may read see each of these categories, by their grants now."""
+    sensitive = sensitive_categories(user.pk)
+    hidden = {app: set(hidden_categories(app, sensitive)) for app in _reading_apps(user)}
+    return {slug: [app for app, h in hidden.items() if slug not in h] for slug in slugs}
+
+
+@dataclass(frozen=True)
+class CategoryRow:
+    """One category on the Categories page."""
+
+    slug: str
+    description: str
+    sensitive: bool
+    custom: bool  # the user's own (renamed, merged, deleted); else a default
+    memories: int  # active memories filed under it, private ones included
+    seen_by: list[ConnectedApp]  # live apps that may read and whose grant shows it
+    created_by: str = ""  # who brought the name in (own categories)
+    unreviewed: bool = False  # its notice ("apps see it") still shows
+
+    @property
+    def label(self) -> str:
+        return label(self.slug)
+
+    @property
+    def by_owner(self) -> bool:
+        """Brought in by the owner's own door (a name from before this was recorded: unknown)."""
+        return self.created_by in ConnectedApp.OWNER_DOORS
+
+
+def category_overview(*, actor: Actor) -> list[CategoryRow]:
+    """Every category of the user (the defaults, then their own) with its count and the apps
+    that see it. Owner only."""
+    require_owner(actor)
+    known = category_list(actor=actor)
+    return _rows(actor.user, known)
+
+
+def category_notices(*, actor: Actor) -> list[CategoryRow]:
+    """The user's new categories whose notice still shows (oldest first): each says which apps
+    see it, until the owner keeps it as it is or changes it. One query when there is none."""
+    require_owner(actor)
+    fresh = (
+        UserCategory.objects.filter(owner=actor.user, reviewed_at=None)
+        .exclude(slug__in=DEFAULT_SLUGS)
+        .order_by("created_at", "slug")
+    )
+    known = [CategoryInfo(r.slug, r.description, r.sensitive, True) for r in fresh]
+    return _rows(actor.user, known) if known else []
+
+
+def _rows(user: User, known: list[CategoryInfo]) -> list[CategoryRow]:
+    counts = category_counts(user, private_too=True)
+    own = {
+        r.slug: r
+        for r in UserCategory.objects.filter(
+            owner=user, slug__in=[c.slug for c in known if c.custom]
+        )
+    }
+    seen = apps_seeing(user, [c.slug for c in known])
+    return [
+        CategoryRow(
+            slug=c.slug,
+            description=c.description,
+            sensitive=c.sensitive,
+            custom=c.custom,
+            memories=counts.get(c.slug, 0),
+            seen_by=seen[c.slug],
+            created_by=own[c.slug].created_by if c.slug in own else "",
+            unreviewed=c.slug in own and own[c.slug].reviewed_at is None,
+        )
+        for c in known
     ]

@@ -227,12 +227,22 @@ class MemoryTombstone(OwnedRow):
 
 
 class UserCategory(OwnedRow):
-    """A category a user added to the default vocabulary; the classifier learns its description."""
+    """A category of the user's own vocabulary, beside the defaults: added on the Categories page,
+    or by the first memory filed under a new name (by the owner or an app). The classifier learns
+    its description; one without a description it never assigns.
+
+    A row named like a default category holds the owner's choice about that default (only
+    `sensitive`): defaults are not renamed or deleted (memories/category_changes.py)."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     slug = models.CharField(max_length=64)
-    description = models.CharField(max_length=300)
+    description = models.CharField(max_length=300, blank=True)
     sensitive = models.BooleanField(default=False)
+    # Who brought the name in (an app's name, or the owner's door), shown on the Categories page.
+    created_by = models.CharField(max_length=120, blank=True)
+    # When the owner saw the notice of a new category (kept it shared, or marked it sensitive);
+    # null: the notice still shows.
+    reviewed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -49,8 +49,11 @@ def protected_categories(actor: Actor, memory: Memory) -> set[str]:
     return current & sensitive_categories(memory.owner_id)
 
 
-def check_relabel(actor: Actor, memory: Memory, categories: Sequence[str]) -> None:
-    """Refuse a change of `memory`'s categories to `categories` that this actor may not make."""
+def check_relabel(
+    actor: Actor, memory: Memory, categories: Sequence[str], new_sensitive: Iterable[str] = ()
+) -> None:
+    """Refuse a change of `memory`'s categories to `categories` that this actor may not make.
+    `new_sensitive`: names this change would create that start sensitive (no grant has them)."""
     if actor.app.is_owner_door:
         return
     removed = set(memory.categories) - set(categories)
@@ -73,7 +76,7 @@ def check_relabel(actor: Actor, memory: Memory, categories: Sequence[str]) -> No
                 "from a memory."
             )
     added = [c for c in categories if c not in memory.categories]
-    outside = categories_outside_grant(actor.app, added)
+    outside = categories_outside_grant(actor.app, added, new_sensitive)
     if outside:
         raise OwnersChoice(
             "Refused: an app may add only categories it was granted, and this app was not "

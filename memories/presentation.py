@@ -19,6 +19,14 @@ def door_label(name: str) -> str:
     return f"{_APP_LABELS[door]} {rest}".strip() if door in _APP_LABELS else name
 
 
+def and_list(words: Sequence[str]) -> str:
+    """ "Claude", "Claude and Cursor", "Claude, Cursor and Zed"."""
+    words = list(words)
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 @dataclass(frozen=True)
 class OriginInfo:
     label: str  # "Claude Desktop", "Import: ChatGPT export"

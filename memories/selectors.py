@@ -20,6 +20,7 @@ from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_READ, ConnectedApp
 from activity import audit
 from activity.models import AccessEvent
+from contextlayer.category_names import fold
 from contextlayer.errors import InvalidInput, NotFound
 from memories import search
 from memories.embeddings import get_embedder
@@ -102,7 +103,7 @@ def _filtered(actor: Actor, filters: MemoryFilters) -> QuerySet[Memory]:
         if filters.state == MemoryState.ACTIVE:
             qs = qs.filter(superseded_by__isnull=True)
     if filters.category:
-        qs = qs.filter(categories__contains=[filters.category.strip().lower()])
+        qs = qs.filter(categories__contains=[fold(filters.category)])
     if filters.uncategorised:
         qs = qs.filter(categories__len=0)
     if filters.app_name:
@@ -188,7 +189,7 @@ def memory_search(
         raise InvalidInput("min_score must be between 0 and 1.", field="min_score")
     qvec = get_embedder().embed_query(query)
     visible, params = visible_sql(actor)
-    cat = category.strip().lower() if category else None
+    cat = fold(category) if category else None
     candidates = search.hybrid(
         query,
         qvec,

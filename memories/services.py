@@ -22,7 +22,9 @@ from accounts.actors import Actor, require, require_owner
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
 from activity import audit
 from activity.models import AccessEvent
+from contextlayer.category_names import category_name
 from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
+from memories import user_categories
 from memories.embeddings import get_embedder
 from memories.models import (
     UNSHOWN_COLUMNS,
@@ -43,7 +45,7 @@ from memories.provenance import source_ref_hash
 from memories.search import _vector_literal
 from memories.selectors import get_visible, parse_memory_id, readers_of
 from memories.text import clean_text, text_key
-from memories.visibility import dedup_q, hidden_categories, visible_q
+from memories.visibility import dedup_q, hidden_categories, sensitive_categories, visible_q
 
 
 @dataclass(frozen=True)
@@ -93,20 +95,34 @@ def _origin_for(app: ConnectedApp) -> str:
 
 
 def clean_categories(categories: Iterable[str] | None) -> list[str]:
+    """Category names as given at a door, folded to their one form (blank ones left out)."""
     if categories is None:
         return []
     out: list[str] = []
     for raw in categories:
-        if not isinstance(raw, str):
-            raise InvalidInput("Categories must be strings.", field="categories")
-        slug = raw.strip().lower()
-        if not slug:
+        if isinstance(raw, str) and not raw.strip():
             continue
-        if len(slug) > 64:
-            raise InvalidInput("A category name is at most 64 characters.", field="categories")
+        slug = category_name(raw)
         if slug not in out:
             out.append(slug)
     return out
+
+
+def new_category_names(
+    actor: Actor, given: Sequence[list[str]]
+) -> list[user_categories.NewCategory]:
+    """The names among these writes' (clean) categories that are new to the user's vocabulary,
+    with what they mean: a new name that means a sensitive category starts sensitive
+    (fullwidth "health" is health; "medical" is a new sensitive category), so no app's grant
+    covers it. Whether the writer may use them is `memories/ownership.py`'s question."""
+    return user_categories.new_categories(actor.user, [c for cats in given for c in cats])
+
+
+def _hold_categories(actor: Actor, labels: Iterable[str]) -> None:
+    """Lock the user's own categories these labels name until the write commits (a concurrent
+    rename, merge or delete waits); refuse the write if one went away meanwhile."""
+    if user_categories.categories_lock(actor, labels):
+        raise Conflict("The categories changed while this was being stored; try again.")
 
 
 # What the batch INSERT writes in each column of memories_memory: `u.<alias>` is this row's
@@ -230,6 +246,7 @@ def memory_create_many(
         if item.state not in states:
             raise InvalidInput(f"Unknown state {item.state!r}.", field="state")
         cleaned.append((text, text_key(text), cats, item))
+    new_names = new_category_names(actor, [cats for _, _, cats, _ in cleaned])
 
     # Embed each distinct text once, outside the transaction: the model is the slow part.
     first_by_key: dict[str, int] = {}
@@ -268,19 +285,22 @@ def memory_create_many(
         "keys": [cleaned[i][1] for i in to_insert],
         "embs": vectors,
         "states": [cleaned[i][3].state for i in to_insert],
-        "cats": [json.dumps(cleaned[i][2] or auto_cats[n]) for n, i in enumerate(to_insert)],
+        "cats": [json.dumps([*cleaned[i][2], *auto_cats[n]]) for n, i in enumerate(to_insert)],
         "cats_user": [bool(cleaned[i][2]) and app.is_owner_door for i in to_insert],
         "provs": [json.dumps(_provenance(app, cleaned[i][3].provenance, now)) for i in to_insert],
         "metas": [json.dumps(cleaned[i][3].metadata) for i in to_insert],
         "created": [cleaned[i][3].created_at or now for i in to_insert],
         "echo_of": [""] * len(to_insert),
     }
+    labels = {c for cats in params["cats"] for c in json.loads(cats)}
+    new_slugs = {n.slug for n in new_names}
     with transaction.atomic():
         # A text the caller already knows (a memory it may see, or its own echo) is answered
         # with that memory, not inserted. Its own echo matters here: once the memory the echo
         # restates leaves the unique index (archived, paused, superseded), the insert would not
         # conflict, and a second add would store the text again where, without the hidden
         # memory, the caller's first statement would have answered "already known".
+        _hold_categories(actor, labels - new_slugs)
         known = _known_texts(actor, set(params["keys"]))
         fresh = [
             n
@@ -305,6 +325,8 @@ def memory_create_many(
         if len(echoed) != len(retry):
             raise Conflict("The memories changed while these were being stored; try again.")
         made = inserted | echoed
+        used = {c for n, i in enumerate(ids) if i in made for c in json.loads(params["cats"][n])}
+        user_categories.categories_create(actor, new_names, used)
         # The new rows are built from what was just written instead of read back (tsv, the one
         # column computed by the database, loads lazily): reading 500 rows back, vectors and all,
         # cost more than the INSERT itself (bench add).
@@ -386,16 +408,21 @@ def _known_texts(actor: Actor, keys: set[str]) -> dict[str, Memory]:
 def _auto_categories(
     actor: Actor, given: Sequence[list[str]], vectors: Sequence[Any], texts: Sequence[str]
 ) -> list[list[str]]:
-    """Local classification for the memories that came without categories."""
-    todo = [i for i, cats in enumerate(given) if not cats]
+    """Local classification, before any app can read the rows: every label for the memories that
+    came without categories; for an app's memories that came with some, the sensitive ones the
+    classifier finds beyond the app's choice (an app's own label never carries sensitive text
+    past the fail-closed guard: "depression" filed under hobbies is health too)."""
+    guarded = not actor.app.is_owner_door and actor.app.kind != ConnectedApp.Kind.IMPORT
+    todo = [i for i, cats in enumerate(given) if guarded or not cats]
     out: list[list[str]] = [[] for _ in given]
     if not todo or not settings.AUTO_CATEGORIZE:
         return out
-    from memories.user_categories import classify_for_owner
-
-    labels = classify_for_owner(actor.user, [vectors[i] for i in todo], [texts[i] for i in todo])
+    labels = user_categories.classify_for_owner(
+        actor.user, [vectors[i] for i in todo], [texts[i] for i in todo]
+    )
+    sensitive = sensitive_categories(actor.user.pk) if any(given[i] for i in todo) else frozenset()
     for i, cats in zip(todo, labels, strict=True):
-        out[i] = cats
+        out[i] = [c for c in cats if c in sensitive and c not in given[i]] if given[i] else cats
     return out
 
 
@@ -448,6 +475,23 @@ def _locked(actor: Actor, memory_id: object) -> Memory:
     return memory
 
 
+def _locked_many(actor: Actor, memory_ids: Sequence[object]) -> list[Memory]:
+    """These memories, row-locked in id order, if the actor may see every one; NotFound for a
+    batch with any other id (all or nothing, and the same answer for another user's id)."""
+    mids = [parse_memory_id(m) for m in memory_ids]
+    if not mids:
+        raise InvalidInput("No memories given.", field="memory_ids")
+    memories = list(
+        Memory.objects.select_for_update()
+        .filter(id__in=mids)
+        .filter(visible_q(actor))
+        .order_by("id")
+    )
+    if len(memories) != len(set(mids)):
+        raise NotFound()
+    return memories
+
+
 def memory_change(
     *,
     actor: Actor,
@@ -468,6 +512,8 @@ def memory_change(
         require_owner(actor, SCOPE_WRITE)
     new_text = clean_text(text) if text is not None else None
     cats = clean_categories(categories) if categories is not None else None
+    new_names = new_category_names(actor, [cats]) if cats else []
+    new_slugs = {n.slug for n in new_names}
     if state is not None and state not in MemoryState.values:
         raise InvalidInput(f"State must be one of {', '.join(MemoryState.values)}.", field="state")
     # The model is the slow part: the text is embedded before any row is locked.
@@ -475,7 +521,9 @@ def memory_change(
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         if cats is not None:
-            check_relabel(actor, memory, cats)
+            check_relabel(actor, memory, cats, {n.slug for n in new_names if n.means})
+            _hold_categories(actor, set(cats) - new_slugs)
+            user_categories.categories_create(actor, new_names, cats)
         now = timezone.now()
         if new_text is not None and new_text != memory.text:
             _apply_text(
@@ -519,9 +567,13 @@ def _apply_text(
         reason=reason[:500],
     )
     now = timezone.now()
-    # A new text may be about something else: automatic labels follow it, keeping the owner's
-    # labels and what this actor may not remove (a sensitive one, for an app).
+    # A new text may be about something else: automatic labels follow it (those of a category
+    # renamed, merged or deleted since the classifier was built are left out), keeping the
+    # owner's labels and what this actor may not remove (a sensitive one, for an app).
     automatic = _auto_categories(actor, [[]], [vector], [new_text])[0]
+    if not memory.categories_set_by_user:
+        gone = user_categories.categories_lock(actor, automatic)
+        automatic = [c for c in automatic if c not in gone]
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(
@@ -716,16 +768,9 @@ def memory_set_state(*, actor: Actor, memory_ids: Sequence[object], state: str) 
     require(actor, SCOPE_WRITE)
     if state not in MemoryState.values:
         raise InvalidInput(f"State must be one of {', '.join(MemoryState.values)}.", field="state")
-    mids = [parse_memory_id(m) for m in memory_ids]
-    if not mids:
-        raise InvalidInput("No memories given.", field="memory_ids")
     changed = 0
     with transaction.atomic():
-        memories = list(
-            Memory.objects.select_for_update().filter(id__in=mids).filter(visible_q(actor))
-        )
-        if len(memories) != len(set(mids)):
-            raise NotFound()
+        memories = _locked_many(actor, memory_ids)
         now = timezone.now()
         for memory in memories:
             changed += _apply_state(actor, memory, state, now)
@@ -803,6 +848,34 @@ def _apply_visibility(
     _restate_visibility(memory, private, hide_from_app, show_to_app)
     after = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
     audit.record(actor, AccessEvent.Action.STATE, [memory.id], detail={"from": before, "to": after})
+
+
+def memory_set_private_many(*, actor: Actor, memory_ids: Sequence[object], private: bool) -> int:
+    """Mark several memories private (no app sees them) or no longer private, all or none (the
+    dashboard's bulk action): one access event for the batch, naming the memories that changed.
+    Owner doors only; apps' statements of them (echoes) follow, as in `memory_set_visibility`."""
+    require_owner(actor, SCOPE_WRITE)
+    with transaction.atomic():
+        memories = _locked_many(actor, memory_ids)
+        changed = [m.id for m in memories if m.is_private != private]
+        if changed:
+            now = timezone.now()
+            owned = Memory.objects.filter(owner=actor.user)
+            owned.filter(pk__in=changed).update(
+                is_private=private,
+                updated_at=now,
+                changed_by_app=actor.app,
+                changed_by_name=actor.label[:120],
+                changed_at=now,
+            )
+            owned.filter(echo_of_id__in=changed).update(is_private=private)
+            audit.record(
+                actor,
+                AccessEvent.Action.STATE,
+                changed,
+                detail={"from": {"private": not private}, "to": {"private": private}},
+            )
+    return len(changed)
 
 
 def _restate_visibility(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories.views import connect, data, insights, memories, memory, review
+from memories.views import categories, connect, data, insights, memories, memory, review
 
 app_name = "memories"
 urlpatterns = [
@@ -13,6 +13,7 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/state/", memory.memory_state, name="state"),
     path("memories/<uuid:memory_id>/categories/", memory.memory_categories_edit, name="categories"),
     path("memories/<uuid:memory_id>/hide/", memory.memory_hide_from_app, name="hide"),
+    path("memories/<uuid:memory_id>/private/", memory.memory_private, name="private"),
     path(
         "memories/<uuid:memory_id>/versions/<int:version_id>/restore/",
         memory.memory_restore,
@@ -20,6 +21,22 @@ urlpatterns = [
     ),
     path("memories/<uuid:memory_id>/delete/", memory.memory_delete, name="delete"),
     path("stats/", memories.stats_fragment, name="stats"),
+    # The Categories page (memories/views/categories.py)
+    path("categories/", categories.categories_page, name="category_list"),
+    path("categories/add/", categories.category_create, name="category_add"),
+    path("categories/<str:slug>/edit/", categories.category_edit, name="category_edit"),
+    path(
+        "categories/<str:slug>/sensitive/",
+        categories.category_sensitive,
+        name="category_sensitive",
+    ),
+    path("categories/<str:slug>/merge/", categories.category_merge, name="category_merge"),
+    path("categories/<str:slug>/delete/", categories.category_delete, name="category_delete"),
+    path(
+        "categories/<str:slug>/reviewed/",
+        categories.category_reviewed,
+        name="category_reviewed",
+    ),
     path("map/", insights.map_page, name="map"),
     path("activity/", insights.activity_page, name="activity"),
     path("connect/", connect.connect_page, name="connect"),

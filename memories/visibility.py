@@ -9,23 +9,27 @@ from django.db.models import Exists, OuterRef, Q
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from memories.categories import SENSITIVE
+from memories.categories import DEFAULT_CATEGORIES
 from memories.models import Memory, MemoryState, UserCategory
 
 
-def sensitive_categories(owner_id: int) -> set[str]:
-    """The owner's sensitive categories: the default ones and their own flagged sensitive."""
-    own = UserCategory.objects.filter(owner_id=owner_id, sensitive=True).values_list(
-        "slug", flat=True
-    )
-    return set(SENSITIVE) | set(own)
+def sensitive_categories(owner_id: int) -> frozenset[str]:
+    """Every category that is sensitive for this owner: the defaults marked sensitive (in the
+    vocabulary, or by the owner: a `UserCategory` row named like a default holds their choice)
+    and the owner's own categories marked sensitive. The one answer to "is this category
+    sensitive for this user", for the consent rule and every page that shows it."""
+    marks = dict(UserCategory.objects.filter(owner_id=owner_id).values_list("slug", "sensitive"))
+    defaults = {c.slug for c in DEFAULT_CATEGORIES if marks.pop(c.slug, c.sensitive)}
+    return frozenset(defaults | {slug for slug, sensitive in marks.items() if sensitive})
 
 
-def hidden_categories(app: ConnectedApp) -> list[str]:
+def hidden_categories(app: ConnectedApp, sensitive: frozenset[str] | None = None) -> list[str]:
     """The categories this app's grant hides: every one the owner unticked, and every sensitive
-    one (default, or the owner's own flagged sensitive) the owner did not tick. A category created
-    after the grant is in neither list, so it is hidden exactly when it is sensitive."""
-    sensitive = sensitive_categories(app.owner_id)
+    one the owner did not tick. A category created after the grant is in neither list, so it is
+    hidden exactly when it is sensitive. `sensitive`: the owner's `sensitive_categories`, when
+    the caller already holds them (one query for many apps)."""
+    if sensitive is None:
+        sensitive = sensitive_categories(app.owner_id)
     return sorted(set(app.hidden_categories) | (sensitive - set(app.categories)))
 
 
@@ -120,8 +124,13 @@ def dedup_q(actor: Actor) -> Q:
     return visible_q(actor)
 
 
-def categories_outside_grant(app: ConnectedApp, categories: Iterable[str]) -> list[str]:
-    """Which of these categories the app's grant does not cover (none for the owner's doors)."""
-    if app.is_owner_door:
+def categories_outside_grant(
+    app: ConnectedApp, categories: Iterable[str], new_sensitive: Iterable[str] = ()
+) -> list[str]:
+    """Which of these categories the app's grant does not cover: none for the owner's doors and
+    imports (the owner's own archive; an import door reads nothing). `new_sensitive`: names this
+    write would create that start sensitive, which no grant can have ticked yet."""
+    wanted = set(categories)
+    if not wanted or app.is_owner_door or app.kind == ConnectedApp.Kind.IMPORT:
         return []
-    return sorted(set(categories) & set(hidden_categories(app)))
+    return sorted(wanted & (set(hidden_categories(app)) | set(new_sensitive)))

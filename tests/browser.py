@@ -45,3 +45,12 @@ def launch_chromium(*extra_args: str) -> Iterator[Any]:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def off_thread(work: Any) -> Any:
+    """Run `work` in another thread: an MCP SDK client runs its own event loop, and Playwright's
+    sync API keeps one running in this thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(work).result()

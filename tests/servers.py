@@ -58,6 +58,20 @@ def start_server(
     return LiveServer(url=f"{scheme}://{host}:{port}", server=server, thread=thread)
 
 
+def start_whole_app() -> LiveServer:
+    """The whole app (dashboard, API and MCP) under uvicorn, as `serve` runs it, with an MCP app
+    of its own (the SDK's session manager runs once per instance, and other test packages may run
+    the module's singleton). Static files are collected into this run's STATIC_ROOT first, before
+    WhiteNoise (created with the ASGI handler) scans it."""
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+    from contextlayer.asgi import build_application
+    from mcpbridge.http import MCPHttpApp
+
+    return start_server(build_application(MCPHttpApp()))
+
+
 def stop_server(live: LiveServer) -> None:
     """Stop it and end the database connections its worker threads kept, so the test database
     can be flushed and dropped."""

@@ -13,7 +13,13 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import Memory
-from memories.presentation import OriginInfo, change_summary, changed_by_label, origin_of
+from memories.presentation import (
+    OriginInfo,
+    and_list,
+    change_summary,
+    changed_by_label,
+    origin_of,
+)
 from memories.selectors import MemoryStats, memory_stats
 
 register = template.Library()
@@ -32,6 +38,12 @@ def change(event: AccessEvent) -> str:
 @register.filter
 def changed_by(memory: Memory) -> str:
     return changed_by_label(memory)
+
+
+@register.filter
+def join_names(apps: list[Any]) -> str:
+    """Apps (or anything with a name) as "A, B and C"."""
+    return and_list([getattr(a, "name", str(a)) for a in apps])
 
 
 @register.filter

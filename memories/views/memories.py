@@ -18,6 +18,7 @@ from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_vi
 from contextlayer.errors import Conflict, InvalidInput
 from memories import services
 from memories.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_categories
+from memories.grants import category_notices
 from memories.models import MemoryState
 from memories.remember import memory_remember
 from memories.selectors import (
@@ -117,6 +118,7 @@ def _full_page(
     context.setdefault("add_open", not context["items"] and not context["filtered"])
     context.update(
         bulk_form=BulkForm(),
+        notices=category_notices(actor=actor),
         categories=memory_categories(actor=actor),
         apps=_app_names(stats, memory_changers(actor=actor)),
         stats=stats,  # the stats header reuses them
@@ -131,8 +133,11 @@ def _app_names(stats: MemoryStats, changers: list[str]) -> list[str]:
 
 
 def _render_results(request: DashboardRequest, actor: Actor, **extra: Any) -> HttpResponse:
+    """The rows after a change, and the notices of new categories it may have brought in."""
     context = _results(actor, request.POST)
-    context.update(clear_confirm=True, **extra)
+    context.update(
+        clear_confirm=True, notices_oob=True, notices=category_notices(actor=actor), **extra
+    )
     response = render(request, f"{TEMPLATE}#results", context)
     return trigger_client_event(response, CHANGED)
 
@@ -214,6 +219,12 @@ def _bulk_apply(actor: Actor, action: str, ids: list[str], data: dict[str, Any])
         cats = split_categories(data["categories"])
         n = services.memory_set_categories_many(actor=actor, memory_ids=ids, categories=cats)
         return f"Set categories on {n} memor{'y' if n == 1 else 'ies'}."
+    if action in ("private", "not-private"):
+        private = action == "private"
+        n = services.memory_set_private_many(actor=actor, memory_ids=ids, private=private)
+        if private:
+            return f"{n} memor{'y' if n == 1 else 'ies'} now private: no app sees them."
+        return f"{n} memor{'y' if n == 1 else 'ies'} no longer private."
     n = services.memory_set_state(actor=actor, memory_ids=ids, state=action)
     label = dict(MemoryState.choices)[action].lower()
     return f"{n} memor{'y' if n == 1 else 'ies'} now {label}."

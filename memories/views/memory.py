@@ -17,6 +17,7 @@ from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_vi
 from contextlayer.errors import Conflict, InvalidInput
 from memories import services
 from memories.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
+from memories.grants import category_notices
 from memories.models import Memory
 from memories.presentation import history_entries
 from memories.selectors import (
@@ -62,6 +63,7 @@ def _detail_page(
         "trail": memory_access_trail(actor=actor, memory_id=memory_id),
         "echoes": memory_echoes(actor=actor, memory_id=memory_id),
         "readers": memory_readers(actor=actor, memory_ids=[memory.id]),
+        "notices": category_notices(actor=actor),
         "edit_text": memory.text if text is None else text,
         "edit_error": error,
         "max_chars": settings.MEMORY_MAX_CHARS,
@@ -131,6 +133,25 @@ def memory_state(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespons
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
     if error:
         messages.error(request, error)
+    if not request.htmx:
+        return redirect(next_url(request, _detail_url(memory.id)))
+    return trigger_client_event(_row(request, memory), CHANGED)
+
+
+PRIVATE_SAID = {
+    True: "Private: no app sees it now.",
+    False: "No longer private: apps see it as their access allows.",
+}
+
+
+@require_POST
+@dashboard_view
+def memory_private(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """Mark the memory private or not (the row's and the detail page's toggle)."""
+    actor = actor_for_request(request)
+    private = request.POST.get("private") == "on"
+    memory = services.memory_set_visibility(actor=actor, memory_id=memory_id, private=private)
+    messages.success(request, PRIVATE_SAID[private])
     if not request.htmx:
         return redirect(next_url(request, _detail_url(memory.id)))
     return trigger_client_event(_row(request, memory), CHANGED)

@@ -20,7 +20,7 @@ import pytest
 import trustme
 
 from accounts.models import User
-from tests.servers import LiveServer, start_server, stop_server
+from tests.servers import LiveServer, start_server, start_whole_app, stop_server
 
 PASSWORD = "correct horse battery"
 CALLBACK = "http://127.0.0.1:33418/callback"
@@ -95,17 +95,7 @@ def metadata_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
 @pytest.fixture(scope="session")
 def _live_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[LiveServer]:
     """One server for the session: the MCP session manager can run only once per process app."""
-    from django.core.management import call_command
-
-    # Static files (allauth's WebAuthn scripts) into this run's own STATIC_ROOT, before WhiteNoise
-    # (created with the ASGI handler) scans it.
-    call_command("collectstatic", interactive=False, verbosity=0)
-    from contextlayer.asgi import build_application
-    from mcpbridge.http import MCPHttpApp
-
-    # Our own MCP app instance: another test package may already run the module's singleton.
-    application = build_application(MCPHttpApp())
-    live = start_server(application)
+    live = start_whole_app()
     try:
         yield live
     finally:

@@ -22,7 +22,6 @@ import ssl
 import tempfile
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -36,7 +35,7 @@ from accounts.models import ConnectedApp, User
 from memories.models import Memory
 from memories.services import memory_create
 from tests.accounts.conftest import PASSWORD, pkce
-from tests.browser import launch_chromium
+from tests.browser import launch_chromium, off_thread
 from tests.mcpbridge.conftest import McpHttp
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -293,12 +292,6 @@ def _exchange(
     return str(body["access_token"])
 
 
-def _off_thread(work: Any) -> Any:
-    """The MCP SDK runs its own event loop; Playwright's runs in this thread."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(work).result()
-
-
 def _texts(result: Any) -> str:
     content = result.structured_content or {}
     rows = content.get("results") or content.get("memories") or []
@@ -307,14 +300,14 @@ def _texts(result: Any) -> str:
 
 def _check_grant_through_mcp(base: str, token: str, seeded: Seeded) -> None:
     mcp = McpHttp(base, token)
-    acme = _off_thread(lambda: mcp.call("search_memory", {"query": "Acme Atlas project"}))
+    acme = off_thread(lambda: mcp.call("search_memory", {"query": "Acme Atlas project"}))
     assert not acme.is_error and "Acme" in _texts(acme)  # the token works on /mcp
-    curry = _off_thread(lambda: mcp.call("search_memory", {"query": "Thai green curry food"}))
+    curry = off_thread(lambda: mcp.call("search_memory", {"query": "Thai green curry food"}))
     assert "curry" not in _texts(curry)
-    listed = _off_thread(lambda: mcp.call("list_memories", {}))
+    listed = off_thread(lambda: mcp.call("list_memories", {}))
     assert "chess" in _texts(listed) and "curry" not in _texts(listed)
     assert "asthma" not in _texts(listed)
-    got = _off_thread(lambda: mcp.call("get_memory", {"memory_id": seeded.food}))
+    got = off_thread(lambda: mcp.call("get_memory", {"memory_id": seeded.food}))
     assert got.is_error and "No memory with that id" in str(got.content)
 
 
@@ -455,7 +448,7 @@ def test_a_memory_the_app_wrote_itself_in_a_sensitive_category_is_readable_by_it
     code = parse_qs(urlsplit(arrived).query)["code"][0]
     token = _exchange(live_url, client, code, redirect_uri, verifier)
     mcp = McpHttp(live_url, token)
-    added = _off_thread(
+    added = off_thread(
         lambda: mcp.call("add_memory", {"text": "I am allergic to peanuts and carry an EpiPen"})
     )
     assert not added.is_error, added
@@ -463,7 +456,7 @@ def test_a_memory_the_app_wrote_itself_in_a_sensitive_category_is_readable_by_it
     # The local classifier files it under health, which this app was not granted …
     assert "health" in Memory.objects.get(owner=alice, id=memory_id).categories
     # … and still, the app that wrote it can read it back.
-    got = _off_thread(lambda: mcp.call("get_memory", {"memory_id": memory_id}))
+    got = off_thread(lambda: mcp.call("get_memory", {"memory_id": memory_id}))
     assert not got.is_error, got
 
 

@@ -59,6 +59,9 @@ def pages_of(owner: User, owner_dash: Actor) -> list[str]:
     owner_dash = owner_actor(owner)  # the erasure removed the dashboard door; a new one opens
     seed_store(owner, owner_dash)
     edited = Memory.objects.get(text__startswith="Prefers aisle")
+    # A private memory (its badge and toggle) and a new category (its notice, on / and below).
+    services.memory_set_visibility(actor=owner_dash, memory_id=edited.id, private=True)
+    services.memory_create(actor=owner_dash, text="Her son Leo plays chess", categories=["kids"])
     app = ConnectedApp.objects.get(owner=owner, name="Cursor")
     issue_token(
         owner,
@@ -84,6 +87,7 @@ def pages_of(owner: User, owner_dash: Actor) -> list[str]:
         "/map/",
         "/activity/",
         "/review/",
+        "/categories/",
         "/apps/",
         f"/apps/{app.pk}/edit",
         "/connect/",
@@ -140,4 +144,9 @@ def test_every_dashboard_page_has_no_serious_accessibility_violations(
         page.locator("#memory-rows li.memory").first.get_by_role("link", name="Delete").click()
         page.get_by_text("Delete this memory for good?").wait_for()
         found += violations(page, f"[{scheme}] / (delete confirmation)", rules)
+        # The Categories page with a category's rename, merge and delete forms open.
+        page.goto("/categories/")
+        for action in ("Rename", "Merge", "Delete"):
+            page.locator("#category-kids summary", has_text=action).click()
+        found += violations(page, f"[{scheme}] /categories/ (a category's forms open)", rules)
     assert found == [], "\n".join(found)

@@ -106,7 +106,15 @@ def test_the_phone_viewport_shows_every_navigation_item(
     nav = page.get_by_role("navigation", name="Main")
     links = nav.locator(":scope > a")
     names = [name.strip() for name in links.all_inner_texts()]
-    assert names == ["Memories", "Map", "Activity", "Review", "Connected apps", "Connect a client"]
+    assert names == [
+        "Memories",
+        "Map",
+        "Activity",
+        "Review",
+        "Categories",
+        "Connected apps",
+        "Connect a client",
+    ]
     for link in links.all():
         assert link.is_visible() and in_view(link), link.inner_text()
     menu = nav.locator("summary", has_text="Your data")

@@ -89,12 +89,16 @@ def test_a_user_category_is_listed_and_learned_by_the_classifier(owner_dash: Act
 @pytest.mark.django_db
 def test_adding_a_category_is_validated(owner_dash: Actor) -> None:
     with pytest.raises(Conflict):
-        category_add(actor=owner_dash, slug="health", description="Mine.")
+        category_add(actor=owner_dash, slug="Health", description="Mine.")
     with pytest.raises(InvalidInput):
-        category_add(actor=owner_dash, slug="Not a slug!", description="x")
-    category_add(actor=owner_dash, slug="pets", description="Pets.")
+        category_add(actor=owner_dash, slug="!!!", description="x")
+    with pytest.raises(InvalidInput):
+        category_add(actor=owner_dash, slug="pets", description="x" * 301)
+    assert category_add(actor=owner_dash, slug="My Pets!", description="Pets.").category.slug == (
+        "my-pets"
+    )
     with pytest.raises(Conflict):
-        category_add(actor=owner_dash, slug="pets", description="Again.")
+        category_add(actor=owner_dash, slug="my pets", description="Again.")
 
 
 @pytest.mark.django_db

@@ -17,6 +17,7 @@ from contextlayer.errors import OwnersChoice
 from memories import remember, services
 from memories.models import Memory, MemoryVersion
 from memories.ownership import check_relabel, protected_categories, reclassified
+from memories.selectors import memory_list
 from memories.user_categories import category_add, memory_recategorize
 from tests.memories.fake_llm import Brain
 
@@ -43,14 +44,16 @@ def test_what_an_app_may_not_remove_follows_who_wrote_and_who_labelled(
     ).memory
     theirs = services.memory_create(actor=owner_dash, text="Collects vintage stamps").memory
     labelled = services.memory_create(actor=owner_dash, text="Plays chess", categories=["x"])
-    assert protected_categories(app, own) == {"fertility"}  # the owner's own sensitive one
+    # The classifier's guard added health to the app's own choice (see the test below).
+    assert own.categories == ["fertility", "schedule", "health"]
+    assert protected_categories(app, own) == {"fertility", "health"}  # the sensitive ones
     assert protected_categories(app, theirs) == set(theirs.categories)
     assert protected_categories(app, labelled.memory) == {"x"}
     assert protected_categories(owner_dash, labelled.memory) == set()
-    check_relabel(app, own, ["fertility"])  # removing its own non-sensitive label is fine
+    check_relabel(app, own, ["fertility", "health"])  # removing its own non-sensitive label
     with pytest.raises(OwnersChoice, match="Fertility is a sensitive category"):
-        check_relabel(app, own, ["schedule"])
-    assert reclassified(app, own, ["hobbies"]) == ["hobbies", "fertility"]
+        check_relabel(app, own, ["schedule", "health"])
+    assert reclassified(app, own, ["hobbies"]) == ["hobbies", "fertility", "health"]
     assert reclassified(owner_dash, own, ["hobbies"]) == ["hobbies"]
     assert reclassified(app, labelled.memory, ["hobbies"]) == ["x"]
 
@@ -104,3 +107,20 @@ def test_deferred_extraction_supersedes_through_the_one_path_with_its_event(
     event = AccessEvent.objects.get(owner=owner, detail__superseded=str(raw_memory.id))
     assert (event.action, event.app_name) == ("update", "cli")
     assert event.memory_ids == [raw_memory.id, lisbon.id]
+
+
+def test_an_apps_own_label_does_not_carry_sensitive_text_past_the_classifier(
+    owner: User, owner_dash: Actor
+) -> None:
+    writer = _app(owner, "writer")
+    reader = _app(owner, "reader")
+    filed = services.memory_create(actor=writer, text=HEALTH, categories=["hobbies"]).memory
+    assert filed.categories == ["hobbies", "health"]
+    assert Memory.objects.get(owner=owner, pk=filed.pk).categories == ["hobbies", "health"]
+    assert HEALTH in {m.text for m in memory_list(actor=writer, record=False).items}
+    assert HEALTH not in {m.text for m in memory_list(actor=reader, record=False).items}
+    # The owner's own label is the owner's choice: no sensitive label is added to it.
+    mine = services.memory_create(
+        actor=owner_dash, text="Bob was treated for depression in 2021", categories=["hobbies"]
+    ).memory
+    assert mine.categories == ["hobbies"]

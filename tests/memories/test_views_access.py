@@ -125,5 +125,5 @@ def test_memories_page_for_ten_thousand_memories_is_one_query_batch(
     html = owner_client.get("/").content.decode()
     assert html.count('class="memory state-active"') == 50
     assert "<strong>10000</strong> memories" in html
-    assert queries({}) == small_page <= 13
+    assert queries({}) == small_page <= 13  # 13th: the new categories' notices, one query
     assert queries({"HX-Request": "true"}) == small_fragment <= 10
