@@ -18,7 +18,7 @@ from contextlayer.env import (
     env_secret,
     env_str,
 )
-from contextlayer.home import context_layer_home, persistent_rsa_key, persistent_secret
+from contextlayer.home import context_layer_home, deferred, persistent_rsa_key, persistent_secret
 
 # --- Process environment, data folder, mode ------------------------------------------------------
 # mem0 phones home and writes ~/.mem0 unless told otherwise, before it is first imported.
@@ -40,7 +40,8 @@ SECRET_KEY = env_secret("SECRET_KEY") or ""
 if not SECRET_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("Set SECRET_KEY or SECRET_KEY_FILE in production.")
-    SECRET_KEY = persistent_secret(HOME, "secret_key")
+    # Made on first use (a session, a signature), not by importing the settings.
+    SECRET_KEY = deferred(lambda: persistent_secret(HOME, "secret_key"))
 
 # --- Public origin and hosts ---------------------------------------------------------------------
 # One public origin: issuer, MCP resource and API resource all derive from it
@@ -214,7 +215,7 @@ IDP_OIDC_PRIVATE_KEY = env_secret("OIDC_PRIVATE_KEY") or ""
 if not IDP_OIDC_PRIVATE_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("Set OIDC_PRIVATE_KEY or OIDC_PRIVATE_KEY_FILE in production.")
-    IDP_OIDC_PRIVATE_KEY = persistent_rsa_key(HOME, "oidc_private_key.pem")
+    IDP_OIDC_PRIVATE_KEY = deferred(lambda: persistent_rsa_key(HOME, "oidc_private_key.pem"))
 IDP_OIDC_ADAPTER = "accounts.oidc.OIDCAdapter"
 IDP_OIDC_DCR_ENABLED = True
 # MCP connectors (Claude, ChatGPT, Cursor, VS Code) never send an initial access token.
