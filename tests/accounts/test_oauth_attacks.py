@@ -6,6 +6,9 @@ fetch, and a client naming itself after the owner's own doors."""
 from __future__ import annotations
 
 import socket
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +72,48 @@ def test_replaying_a_rotated_refresh_token_revokes_the_whole_grant(
         mcp_call(live_url, second["access_token"], "search_memory", {"query": "x"}).status_code
         == 401
     )
+
+
+@pytest.fixture
+def second_node(live_url: str) -> Iterator[str]:
+    """Another server on the same database, as a second node behind a load balancer."""
+    from contextlayer.asgi import build_application
+    from mcpbridge.http import MCPHttpApp
+
+    live = start_server(build_application(MCPHttpApp()))
+    try:
+        yield live.url
+    finally:
+        live.server.should_exit = True
+        live.thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("parallel", [2, 8])
+def test_concurrent_redemptions_of_one_refresh_token_leave_no_live_family(
+    live_url: str, second_node: str, alice: User, parallel: int
+) -> None:
+    """Issue 24 item 5: the same refresh token sent `parallel` times at once, alternately to
+    two nodes (each request on its own server thread and database connection). Exactly one may
+    be redeemed; the others are a reuse, which revokes the grant, so no token family survives."""
+    client, first = grant_tokens(live_url, alice.email, resource=f"{live_url}/mcp")
+    start = threading.Barrier(parallel)
+
+    def redeem(n: int) -> httpx.Response:
+        start.wait(timeout=30)
+        node = (live_url, second_node)[n % 2]
+        return _refresh(node, client["client_id"], first["refresh_token"])
+
+    with ThreadPoolExecutor(parallel) as pool:
+        answers = list(pool.map(redeem, range(parallel)))
+    issued = [a.json() for a in answers if a.status_code == 200]
+    assert len(issued) == 1, [a.status_code for a in answers]
+    refused = [a for a in answers if a.status_code != 200]
+    assert all(a.status_code == 400 and a.json()["error"] == "invalid_grant" for a in refused)
+    # The reuse revoked the grant: the one new pair is dead too.
+    for pair in issued:
+        assert _refresh(live_url, client["client_id"], pair["refresh_token"]).status_code == 400
+        search = mcp_call(live_url, pair["access_token"], "search_memory", {"query": "x"})
+        assert search.status_code == 401
 
 
 # ---- item 12: callbacks ------------------------------------------------------------------------
