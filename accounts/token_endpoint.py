@@ -116,14 +116,16 @@ def _refresh(request: HttpRequest, client_id: str, raw: str) -> HttpResponse:
         if reused is not None:
             return reused
     with transaction.atomic():
-        if presented is not None:
-            # One redemption per refresh token, whichever process or node serves it: the row
-            # lock makes a concurrent redemption of the same token wait for this one to commit,
-            # then find the token spent (and remembered): a reuse like any later replay.
-            if not Token.objects.select_for_update().filter(pk=presented.pk).exists():
-                reused = _reuse(presented.hash, client_id)
-                if reused is not None:
-                    return reused
+        # One redemption per refresh token, whichever process or node serves it: the row lock
+        # makes a concurrent redemption of the same token wait for this one to commit, then find
+        # the token spent (and remembered): a reuse like any later replay.
+        if (
+            presented is not None
+            and not Token.objects.select_for_update().filter(pk=presented.pk).exists()
+        ):
+            reused = _reuse(presented.hash, client_id)
+            if reused is not None:
+                return reused
         response = oidc_views.token(request)
         grant_id = presented.get_grant_id() if presented is not None else None
         if response.status_code == 200 and presented is not None and grant_id and presented.user_id:

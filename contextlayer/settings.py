@@ -231,6 +231,9 @@ _REGISTRATIONS = env_rate("RATE_LIMIT_CLIENT_REGISTRATION", "60/m")
 IDP_OIDC_RATE_LIMITS = {"client_registration": f"{_REGISTRATIONS}/ip", "cimd_fetch": "30/m/ip"}
 # DCR clients that never got a grant are deleted after this many hours (manage.py cleanup).
 OAUTH_ORPHAN_CLIENT_HOURS = env_int("OAUTH_ORPHAN_CLIENT_HOURS", 24)
+# One-word callback schemes of native clients beyond the known ones (accounts/oidc.py lists
+# claude, cursor, vscode, …); reverse-domain schemes (com.example.app) need no entry.
+OAUTH_APP_SCHEMES = env_list("OAUTH_APP_SCHEMES", [])
 
 # --- MCP (mcpbridge): Streamable HTTP at /mcp ----------------------------------------------------
 # Browser origins besides PUBLIC_URL (or the request's own origin) allowed to call /mcp.

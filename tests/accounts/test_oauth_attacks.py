@@ -132,6 +132,17 @@ def test_concurrent_redemptions_of_one_refresh_token_leave_no_live_family(
         "http://attacker.example/cb",
         "https://user:pass@evil.example/cb",
         "x:/single-letter",
+        # issue 24 item 11: plain words the operating system hands to another program
+        "smb://evil.example/share",
+        "steam://run/730",
+        "ssh://evil.example",
+        "ldap://evil.example/cn=x",
+        "telnet://evil.example",
+        "shell://startup",
+        "ftp://evil.example/cb",
+        "zoommtg://zoom.us/join",
+        "mailto://a@evil.example",
+        "slack://open",
     ],
 )
 def test_registration_refuses_callbacks_outside_the_allowed_shapes(live_url: str, uri: str) -> None:
@@ -152,10 +163,32 @@ def test_registration_refuses_callbacks_outside_the_allowed_shapes(live_url: str
         "http://localhost:8787/callback",
         "http://[::1]:9999/cb",
         "https://claude.ai/api/mcp/auth_callback",
+        "claude://claude.ai/oauth/callback",
+        "windsurf://codeium.windsurf/oauth/callback",
     ],
 )
 def test_registration_accepts_the_callback_shapes_real_clients_use(live_url: str, uri: str) -> None:
     assert register(live_url, redirect_uris=[uri])["redirect_uris"] == [uri]
+
+
+@pytest.mark.parametrize("uri", ["steam://run/730", "smb://evil.example/share", "shell://x"])
+def test_a_cimd_client_cannot_hand_the_browser_to_an_os_handler(
+    live_url: str, alice: User, metadata_server: MetadataServer, uri: str
+) -> None:
+    """Issue 24 item 11, through a metadata document: no consent page, so neither Allow nor
+    Cancel can send the browser to that scheme's program."""
+    metadata_server.document["redirect_uris"] = [uri]
+    _verifier, challenge = pkce()
+    with (
+        override_settings(OAUTH_CIMD_ALLOW_LOOPBACK=True),
+        httpx.Client(base_url=live_url) as browser,
+    ):
+        sign_in(browser, alice.email)
+        page = browser.get(authorize_url(metadata_server.client_id, challenge, redirect_uri=uri))
+    assert page.status_code == 400, page.text[:300]
+    assert not page.headers.get("location")  # no redirect, no link or refresh to the handler
+    assert f'href="{uri}' not in page.text and 'http-equiv="refresh"' not in page.text
+    assert 'name="request"' not in page.text
 
 
 def test_a_cimd_client_cannot_get_a_code_sent_to_a_plain_http_attacker_host(
