@@ -195,6 +195,10 @@ USERSESSIONS_TRACK_ACTIVITY = True
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Context Layer"
+# One 30-second step of drift either way (RFC 6238 §5.2): a code typed as the phone's display
+# turns over still works. allauth marks an accepted code used for the whole window (in the
+# shared database cache), so no code works twice.
+MFA_TOTP_TOLERANCE = 1
 # WebAuthn needs a secure context; plain http is only tolerated outside production.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = not PRODUCTION
 

@@ -4,8 +4,11 @@ and the deterministic fake LLM that every door's extraction tests run behind
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -129,6 +132,38 @@ def signed_in(user: User, *, enforce_csrf: bool = False) -> Client:
 def owner_client(owner: User) -> Client:
     """The owner signed in in a browser (CSRF not enforced: see `signed_in`)."""
     return signed_in(owner)
+
+
+@dataclass
+class TotpClock:
+    """allauth's TOTP clock, pinned to the middle of one 30-second step: whether a code is still
+    valid never depends on how long a loaded machine takes between making and typing it."""
+
+    now: float
+
+    def code(self, secret: str, steps: int = 0) -> str:
+        """The code an authenticator app shows `steps` steps from the pinned one (its clock
+        drifted ahead for positive steps)."""
+        from allauth.mfa import app_settings
+        from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
+
+        counter = int(self.now) // app_settings.TOTP_PERIOD + steps
+        return format_hotp_value(hotp_value(secret, counter))
+
+
+@pytest.fixture
+def totp_clock(monkeypatch: pytest.MonkeyPatch) -> TotpClock:
+    """Pins the clock allauth's TOTP check reads (in this process: the test client and the
+    live servers both), and forgets codes earlier tests marked as used."""
+    from allauth.mfa import app_settings
+    from allauth.mfa.totp.internal import auth
+    from django.core.cache import cache
+
+    period = app_settings.TOTP_PERIOD
+    clock = TotpClock(now=(time.time() // period) * period + period / 2)
+    monkeypatch.setattr(auth, "time", SimpleNamespace(time=lambda: clock.now))
+    cache.clear()
+    return clock
 
 
 def reauthenticate(browser: Client, password: str = OWNER_PASSWORD) -> None:
