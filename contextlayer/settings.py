@@ -192,6 +192,16 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 SIGNUP_POLICY = env_choice("SIGNUP_POLICY", ("auto", "closed", "invite", "open"), "auto")
 USERSESSIONS_TRACK_ACTIVITY = True
 
+# Failed sign-ins (accounts/sign_in_limits.py), allauth's rate format: per client address always;
+# per e-mail address, with back-off, only from browsers that never signed in to that account; a
+# browser that did (a known device) is counted on its own. Past the address limit a right
+# password still reaches the second factor of an account that has one.
+SIGN_IN_LIMITS = {
+    "login_failed_ip": "10/m/ip,60/h/ip",
+    "login_failed_address": "5/5m/key,20/h/key,60/d/key",
+    "login_failed_device": "10/5m/key,30/h/key",
+}
+
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Context Layer"
