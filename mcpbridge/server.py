@@ -19,10 +19,11 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from accounts.actors import Actor
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from contextlayer.api_types import refuse_nul
 from contextlayer.errors import AppPaused, DomainError, NotFound, ScopeRequired
 from contextlayer.middleware import UNAVAILABLE
 from mcpbridge.schemas import (
@@ -362,13 +363,23 @@ TOOLS: list[ToolSpec] = [
 ]
 
 
+def _stored_text(cls: type[BaseModel], value: Any) -> Any:
+    return refuse_nul(value)
+
+
 def _strict(tool: Tool) -> Tool:
-    """The same tool with unknown arguments rejected (and `additionalProperties: false`)."""
+    """The same tool with unknown arguments rejected (and `additionalProperties: false`), and
+    any text argument holding a NUL character refused by name (PostgreSQL cannot store one; it
+    would be "Error executing tool" and an error log with the value in it)."""
     base = tool.fn_metadata.arg_model
     strict: type[BaseModel] = type(
         base.__name__,
         (base,),
-        {"model_config": ConfigDict(extra="forbid"), "__module__": __name__},
+        {
+            "model_config": ConfigDict(extra="forbid"),
+            "__module__": __name__,
+            "stored_text": field_validator("*", mode="before")(_stored_text),
+        },
     )
     metadata = tool.fn_metadata.model_copy(update={"arg_model": strict})
     return tool.model_copy(

@@ -14,15 +14,15 @@ from accounts.actors import require_owner
 from activity.models import AccessEvent
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
-from contextlayer.api_types import NO_NUL, DbId, UtcDatetime
+from contextlayer.api_types import DbId, StoredText, UtcDatetime
 from contextlayer.errors import InvalidInput
 from memories import remember, selectors, services
 from memories.categories import DEFAULT_CATEGORIES
 from memories.models import Memory, MemoryVersion
 
-FilterText = Annotated[str, Field(max_length=200, pattern=NO_NUL)]
-MemoryText = Annotated[str, Field(min_length=1, max_length=settings.MEMORY_MAX_CHARS)]
-CategoryName = Annotated[str, Field(max_length=64, pattern=NO_NUL)]
+FilterText = Annotated[StoredText, Field(max_length=200)]
+MemoryText = Annotated[StoredText, Field(min_length=1, max_length=settings.MEMORY_MAX_CHARS)]
+CategoryName = Annotated[StoredText, Field(max_length=64)]
 StateName = Literal["active", "paused", "archived"]
 
 router = Router(tags=["memories"])
@@ -112,7 +112,7 @@ class RememberOut(Schema):
 
 class MemoryPatch(Schema):
     text: MemoryText | None = None
-    reason: Annotated[str, Field(max_length=500)] = ""
+    reason: Annotated[StoredText, Field(max_length=500)] = ""
     categories: list[CategoryName] | None = Field(None, max_length=32)
     state: StateName | None = None
     private: bool | None = None
