@@ -265,6 +265,10 @@ RATE_LIMITS = {
     "mcp_user": env_rate("RATE_LIMIT_MCP_USER", "1200/m"),  # all of one user's clients together
     "api": env_rate("RATE_LIMIT_API", "600/m"),  # API calls per token or signed-in session
     "api_user": env_rate("RATE_LIMIT_API_USER", "3000/m"),  # all of one user's tokens together
+    # Memories one connected app may store or change (memories/write_budget.py); the owner's
+    # own doors and imports are not counted.
+    "app_writes": env_rate("RATE_LIMIT_APP_WRITES", "1000/h"),
+    "app_writes_day": env_rate("RATE_LIMIT_APP_WRITES_DAY", "5000/d"),
 }
 
 # --- Memory core: embeddings, search, limits -----------------------------------------------------

@@ -23,6 +23,7 @@ from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
 from activity import audit
 from activity.models import AccessEvent
 from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
+from memories import write_budget
 from memories.embeddings import get_embedder
 from memories.models import (
     UNSHOWN_COLUMNS,
@@ -277,6 +278,8 @@ def memory_create_many(
         if len(echoed) != len(retry):
             raise Conflict("The memories changed while these were being stored; try again.")
         made = inserted | echoed
+        # Counted against the app's write budget in this transaction: past it, nothing stays.
+        write_budget.charge(actor, len(made))
         # The new rows are built from what was just written instead of read back (tsv, the one
         # column computed by the database, loads lazily): reading 500 rows back, vectors and all,
         # cost more than the INSERT itself (bench add).
@@ -428,6 +431,7 @@ def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "
 def _apply_text(
     actor: Actor, memory: Memory, new_text: str, vector: Any, *, kind: str, reason: str
 ) -> None:
+    write_budget.charge(actor, 1)  # a new text (and a version) counts like a new memory
     key = text_key(new_text)
     echo_of, echo_app = memory.echo_of_id, memory.echo_app_id
     if key != memory.text_key:

@@ -69,6 +69,7 @@ SLOW = (
     "tests/accounts/test_oauth_attacks.py::test_a_cimd_client_cannot_hand_the_browser_to_an_os",
     "tests/accounts/test_sign_in_limits.py",
     "tests/reliability/test_hostile_text.py::test_a_nul_at_any_door_is_refused_clearly_never",
+    "tests/memories/test_write_budget.py",
     "tests/memories/test_visibility.py::test_visible_q_and_visible_sql_are_one_rule",
     # stores of realistic size, whole data files, the local extractor's dev set
     "tests/memories/test_search.py::test_search_is_exact_for_every_tenant_size",
