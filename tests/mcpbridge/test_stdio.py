@@ -82,23 +82,3 @@ def test_stdio_fails_closed_for_an_unknown_user() -> None:
     assert proc.returncode != 0
     assert proc.stdout == b""
     assert b"No active user with the email 'nobody@example.com'" in proc.stderr
-
-
-def test_past_its_write_budget_a_stdio_app_gets_a_clear_tool_error(owner: User) -> None:
-    """Issue 24 item 4 over stdio (no HTTP status to carry it): the tool error says why and when,
-    and the process keeps serving reads."""
-    params = stdio_server(owner.email, "--app", "greedy")
-    params.env = {**(params.env or {}), "RATE_LIMIT_APP_WRITES": "3/h"}
-
-    async def session() -> tuple[Any, Any, Any]:
-        async with Client(params, mode="legacy") as c:
-            first = await c.call_tool("add_memories", {"texts": ["Likes tea", "Likes figs"]})
-            over = await c.call_tool("add_memories", {"texts": ["Likes rain", "Likes snow"]})
-            read = await c.call_tool("list_memories", {})
-            return first, over, read
-
-    first, over, read = anyio.run(session)
-    assert not first.is_error and not read.is_error
-    assert over.is_error and "try again in" in text_of(over)
-    assert "Nothing was stored" in text_of(over)
-    assert Memory.objects.filter(owner=owner).count() == 2

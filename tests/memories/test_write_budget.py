@@ -13,8 +13,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import anyio
 import pytest
 from django.test import Client
+from mcp.client import Client as McpClient
 from mcp.shared.exceptions import MCPError
 
 from accounts.actors import owner_actor
@@ -25,7 +27,12 @@ from memories.models import Memory
 from memories.services import NewMemory, memory_create_many
 from tests.accounts.conftest import mcp_call
 from tests.conftest import issue_token, signed_in
-from tests.mcpbridge.conftest import mcp_for, server_url  # noqa: F401 - the live server
+from tests.mcpbridge.conftest import (  # noqa: F401 - the live server
+    mcp_for,
+    server_url,
+    stdio_server,
+    text_of,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -166,3 +173,23 @@ def test_the_budget_holds_across_concurrent_writers(owner: User) -> None:
         stored = sum(pool.map(write, range(4)))
     assert stored == 20  # two batches of ten fit in 25; the others were refused whole
     assert Memory.objects.filter(owner=owner).count() == 20
+
+
+def test_past_its_write_budget_a_stdio_app_gets_a_clear_tool_error(owner: User) -> None:
+    """Issue 24 item 4 over stdio (no HTTP status to carry it): the tool error says why and when,
+    and the process keeps serving reads."""
+    params = stdio_server(owner.email, "--app", "greedy")
+    params.env = {**(params.env or {}), "RATE_LIMIT_APP_WRITES": "3/h"}
+
+    async def session() -> tuple[Any, Any, Any]:
+        async with McpClient(params, mode="legacy") as c:
+            first = await c.call_tool("add_memories", {"texts": ["Likes tea", "Likes figs"]})
+            over = await c.call_tool("add_memories", {"texts": ["Likes rain", "Likes snow"]})
+            read = await c.call_tool("list_memories", {})
+            return first, over, read
+
+    first, over, read = anyio.run(session)
+    assert not first.is_error and not read.is_error
+    assert over.is_error and "try again in" in text_of(over)
+    assert "Nothing was stored" in text_of(over)
+    assert Memory.objects.filter(owner=owner).count() == 2
