@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 
-from accounts import invitations
+from accounts import invitations, sign_in_limits
 
 
 def _invite_token(request: HttpRequest) -> str:
@@ -72,3 +72,39 @@ class AccountAdapter(DefaultAccountAdapter):
         if user.is_superuser and not EmailAddress.objects.filter(user=user).exists():
             EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
         return super().pre_login(request, user, **kwargs)
+
+    # --- failed sign-ins: limited without locking the owner out (accounts/sign_in_limits.py) ---
+
+    def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:
+        # Replaces allauth's count (per client address and per e-mail address, which anyone can
+        # exhaust for someone else's address). Counted before the password is checked; whether
+        # the attempt may go on is decided after, in `authenticate`.
+        address = str(credentials.get("email") or credentials.get("username") or "")
+        self._attempt = sign_in_limits.Attempt(request, address)
+        if not self._attempt.may_try():  # no password is checked for a throttled guesser
+            raise self.validation_error("too_many_login_attempts")
+
+    def authenticate(self, request: HttpRequest, **credentials: Any) -> Any:
+        from allauth.mfa.utils import is_mfa_enabled
+
+        user = super().authenticate(request, **credentials)
+        attempt: sign_in_limits.Attempt = self._attempt
+        if not attempt.allows(user, has_second_factor=bool(user) and is_mfa_enabled(user)):
+            raise self.validation_error("too_many_login_attempts")
+        return user
+
+    def _rollback_login_failed_rl_usage(self) -> None:
+        # allauth calls this when the password was right.
+        attempt = getattr(self, "_attempt", None)
+        if attempt is not None:
+            attempt.succeeded()
+
+    def _delete_login_attempts_cached_email(self, request: HttpRequest, **credentials: Any) -> None:
+        # allauth calls this after a password reset, for each of the user's addresses.
+        sign_in_limits.forget_failures(request, str(credentials.get("email") or ""))
+
+    def post_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse:
+        # Signed in completely (second factor included): this browser is a known device.
+        response = super().post_login(request, user, **kwargs)
+        sign_in_limits.remember_device(request, response, user)
+        return response

@@ -6,8 +6,9 @@ the operator named, so the owner's access log shows who did it.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from django.apps import apps
 from django.contrib import admin, messages
@@ -15,7 +16,7 @@ from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from accounts import services
+from accounts import services, sign_in_state
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
@@ -83,8 +84,13 @@ class UserAdmin(OperatorAdmin):
         "date_joined",
         "last_login",
     )
-    readonly_fields = ("date_joined", "last_login")
     filter_horizontal = ("groups", "user_permissions")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        # The address a password reset goes to is the user's to change (account settings):
+        # an operator who moved it to an inbox they read could sign in as the user.
+        fixed = ("date_joined", "last_login")
+        return fixed if obj is None else ("email", *fixed)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         memories = (
@@ -183,15 +189,23 @@ class ConnectedAppAdmin(OperatorAdmin):
         self._apply(request, queryset, "revoke")
 
 
-# --- allauth's own models: never a secret an operator could sign in with ----------------------
+# --- allauth's own models: never a credential an operator could use or make ------------------
 # allauth registers these with every field shown and editable: an Authenticator's `data` holds
 # the TOTP secret and recovery-code seed in clear, a UserSession's `session_key` is the user's
-# session cookie. Either would let the operator become the user, second factor and all.
+# session cookie, a Token row is a bearer credential the operator could mint (any hash, any
+# user, any client), a Client's callbacks and `skip_consent` decide where codes go, and an
+# EmailAddress is where a password reset is sent. Each would let the operator become the user.
+# Here they are read-only lists of what they are for (never a secret, hash or key); the only
+# change an operator may make on a user's request is removing a lost authenticator or ending a
+# session, through the audited services (accounts/sign_in_state.py). Revoking an app's tokens is
+# the connected app's "Revoke" action (audited too).
 
 
-class _NoSecretsAdmin(admin.ModelAdmin):
-    """Shown fields only, read-only, filtered only by them; deleting stays (a user who lost
-    their phone asks the operator to remove the authenticator)."""
+class _NoSecretsAdmin(OperatorAdmin):
+    """Shown fields only, read-only, filtered only by them; removable only when `remove` names
+    the audited service that removes such rows on the owner's request."""
+
+    remove: ClassVar[str] = ""  # "authenticators" or "sessions"
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return self.fields or ()
@@ -200,11 +214,28 @@ class _NoSecretsAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return request.method in ("GET", "HEAD")  # view the change page, never save it
+        return False  # the change page is a view (Django's view permission), with no Save
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(self.remove) and super().has_delete_permission(request, obj)
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         field = lookup.split("__", 1)[0]
         return field in (self.fields or ()) and super().lookup_allowed(lookup, value, request)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        self.delete_queryset(request, self.model._default_manager.filter(pk=obj.pk))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        by_user: dict[User, list[Any]] = defaultdict(list)
+        for row in queryset.select_related("user"):
+            by_user[row.user].append(row.pk)
+        for user, ids in by_user.items():
+            actor = operator_actor(request, user)
+            if self.remove == "authenticators":
+                sign_in_state.authenticators_remove(actor=actor, authenticator_ids=ids)
+            elif self.remove == "sessions":
+                sign_in_state.sessions_end(actor=actor, session_ids=ids)
 
 
 class AuthenticatorAdmin(_NoSecretsAdmin):
@@ -212,6 +243,7 @@ class AuthenticatorAdmin(_NoSecretsAdmin):
     list_display = fields
     list_filter = ("type",)
     list_select_related = ("user",)
+    remove = "authenticators"  # a user who lost their phone asks the operator to remove it
 
 
 class UserSessionAdmin(_NoSecretsAdmin):
@@ -219,6 +251,29 @@ class UserSessionAdmin(_NoSecretsAdmin):
     list_display = fields
     list_select_related = ("user",)
     search_fields = ("user__email", "ip")
+    remove = "sessions"  # signs that browser out
+
+
+class TokenAdmin(_NoSecretsAdmin):
+    fields = ("user", "client", "type", "scopes", "created_at", "expires_at")
+    list_display = fields
+    list_filter = ("type",)
+    list_select_related = ("user", "client")
+
+
+class ClientAdmin(_NoSecretsAdmin):
+    fields = ("name", "id", "type", "skip_consent", "redirect_uris", "scopes", "created_at")
+    list_display = ("name", "id", "type", "skip_consent", "created_at")
+    list_filter = ("type", "skip_consent")
+    search_fields = ("id", "name")
+
+
+class EmailAddressAdmin(_NoSecretsAdmin):
+    fields = ("email", "user", "primary", "verified")
+    list_display = fields
+    list_filter = ("primary", "verified")
+    list_select_related = ("user",)
+    search_fields = ("email", "user__email")
 
 
 def replace_allauth_admins() -> None:
@@ -226,6 +281,9 @@ def replace_allauth_admins() -> None:
     for app, model, admin_class in (
         ("allauth.mfa", "mfa.Authenticator", AuthenticatorAdmin),
         ("allauth.usersessions", "usersessions.UserSession", UserSessionAdmin),
+        ("allauth.idp.oidc", "allauth_idp_oidc.Token", TokenAdmin),
+        ("allauth.idp.oidc", "allauth_idp_oidc.Client", ClientAdmin),
+        ("allauth.account", "account.EmailAddress", EmailAddressAdmin),
     ):
         if apps.is_installed(app):
             registered = apps.get_model(model)

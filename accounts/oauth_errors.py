@@ -13,9 +13,13 @@ import json
 from collections.abc import Callable
 from http import HTTPStatus
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 
 OAUTH_PREFIXES = ("/identity/o/api/", "/.well-known/")
+# Every request to the authorization server (its pages included) is checked for NUL characters.
+AUTHORIZATION_SERVER = "/identity/o/"
+_NUL = "A parameter holds a NUL character (U+0000), which no client, code or token contains."
 
 # RFC 6749 error codes where one fits; the HTTP meaning otherwise (as /mcp answers).
 _CODES = {
@@ -55,6 +59,14 @@ class OAuthJsonErrorsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith(AUTHORIZATION_SERVER) and _carries_nul(request):
+            # allauth would look the value up in PostgreSQL, which cannot even compare a NUL:
+            # a 500 with the value in the log. Refused here, before any view.
+            if not is_oauth_path(request.path):
+                return HttpResponseBadRequest(_NUL, content_type="text/plain")
+            refused = JsonResponse(oauth_error_body(400, _NUL), status=400)
+            refused["Cache-Control"] = "no-store"
+            return refused
         response = self.get_response(request)
         if response.status_code < 400 or not is_oauth_path(request.path) or _is_json(response):
             return response
@@ -69,6 +81,29 @@ class OAuthJsonErrorsMiddleware:
                 replacement[header] = response[header]
         replacement["Cache-Control"] = "no-store"
         return replacement
+
+
+def _carries_nul(request: HttpRequest) -> bool:
+    """A NUL in the query, a form field (names too) or a JSON body. A body too large to read is
+    left to the view (its JSON 413)."""
+    try:
+        return _nul_in(request)
+    except RequestDataTooBig:
+        return False
+
+
+def _nul_in(request: HttpRequest) -> bool:
+    forms = [request.GET]
+    if request.method == "POST" and request.content_type == "application/json":
+        if b"\\u0000" in request.body or b"\x00" in request.body:
+            return True
+    elif request.method == "POST":
+        forms.append(request.POST)
+    return any(
+        "\x00" in key or any("\x00" in value for value in values)
+        for form in forms
+        for key, values in form.lists()
+    )
 
 
 def oauth_not_found(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:

@@ -36,18 +36,31 @@ GRANT_TYPES = ("authorization_code", "refresh_token")
 # Callback shapes (the allow-list; see check_redirect_uri). Loopback http may use any port.
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 _LOOPBACK_IPS = frozenset({"127.0.0.1", "::1"})  # RFC 8252 §7.3: any port at request time
-# A native app's own scheme: reverse-DNS (`com.example.app`, RFC 8252 §7.1) or one plain word
-# used with an authority (`cursor://…`, `vscode://…`). Neither shape has a hyphen, so `ms-msdt:`,
-# `search-ms:` and other ms-* handlers fail it by shape; the words below are handled by the
-# browser or the operating system itself, never by an OAuth client, and are refused by name.
+# A native app's own scheme (RFC 8252 §7.1): reverse-DNS (`com.example.app`), which no
+# operating system or browser claims for itself, or the one-word scheme of a known AI client
+# (`cursor://…`, `vscode://…`). Any other plain word is refused: `smb:`, `steam:`, `ssh:`,
+# `ldap:`, `telnet:`, `shell:`, `zoommtg:` … belong to programs the operating system starts, and
+# Allow or Cancel would hand the browser (with the code or error in the URL) to them.
 _REVERSE_DNS_SCHEME = re.compile(r"^[a-z][a-z0-9]*(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
-_APP_WORD_SCHEME = re.compile(r"^[a-z][a-z0-9]{1,31}$")
+KNOWN_CLIENT_SCHEMES = frozenset(
+    {
+        "claude", "cursor", "vscode", "vscode-insiders", "vscodium", "windsurf", "zed",
+        "raycast",
+    }
+)  # fmt: skip
 _HANDLED_BY_BROWSER_OR_OS = frozenset(
     {
         "about", "blob", "chrome", "data", "file", "filesystem", "ftp", "intent", "jar",
         "javascript", "mailto", "res", "resource", "sms", "tel", "vbscript", "ws", "wss",
     }
 )  # fmt: skip
+
+
+def app_schemes() -> frozenset[str]:
+    """The one-word schemes a native client may register: the known clients' and any the
+    operator adds for another client (OAUTH_APP_SCHEMES)."""
+    extra = {s.strip().lower() for s in settings.OAUTH_APP_SCHEMES}
+    return KNOWN_CLIENT_SCHEMES | frozenset(extra - _HANDLED_BY_BROWSER_OR_OS - {"http", "https"})
 
 
 def normalized_scope(raw: str) -> str:
@@ -57,8 +70,9 @@ def normalized_scope(raw: str) -> str:
 
 def check_redirect_uri(uri: str) -> None:
     """A callback of an allowed shape: https on any host; plain http on loopback only (any port);
-    or a native app's own scheme. Everything else (other schemes, credentials or a fragment in
-    the URI) is refused, at registration, for CIMD documents and at every authorization."""
+    or a native app's own scheme (reverse-DNS, or a known client's word). Everything else (other
+    schemes, credentials or a fragment in the URI) is refused, at registration, for CIMD
+    documents and at every authorization."""
     parts = urlsplit(uri)
     scheme = parts.scheme.lower()
     if not scheme or parts.fragment or "#" in uri:
@@ -79,13 +93,13 @@ def check_redirect_uri(uri: str) -> None:
     elif _REVERSE_DNS_SCHEME.match(scheme):
         if not uri[len(scheme) + 1 :].startswith("/"):
             raise ValidationError(f"Redirect URI {uri!r}: use {scheme}:/path.")
-    elif _APP_WORD_SCHEME.match(scheme):
+    elif scheme in app_schemes():
         if not parts.netloc:
             raise ValidationError(f"Redirect URI {uri!r}: an app scheme needs {scheme}://host.")
     else:
         raise ValidationError(
-            f"Redirect URI {uri!r}: use https, loopback http, or an app scheme such as "
-            "cursor://… or com.example.app:/…"
+            f"Redirect URI {uri!r}: use https, loopback http, a reverse-domain app scheme "
+            "(com.example.app:/…) or a known client's scheme (cursor://…, vscode://…)."
         )
 
 

@@ -7,7 +7,8 @@
 - Redeeming a code issues the grant: the `ConnectedApp` is created or updated in the same
   transaction as the tokens (a consent whose code is never redeemed leaves nothing).
 - A refresh token used a second time revokes its whole grant (RFC 9700 §4.14.2; allauth only
-  refuses the old token and leaves the newer ones working).
+  refuses the old token and leaves the newer ones working), and so does a second redemption
+  racing the first: the refresh token's row is locked, so exactly one redemption wins.
 """
 
 from __future__ import annotations
@@ -111,17 +112,20 @@ def _refresh(request: HttpRequest, client_id: str, raw: str) -> HttpResponse:
     if presented is None and raw:
         digest = Token(type=Token.Type.REFRESH_TOKEN)
         digest.set_value(raw)
-        rotated = RotatedRefreshToken.objects.filter(hash=digest.hash, client_id=client_id).first()
-        if rotated is not None:
-            revoked = _revoke_grant(rotated)
-            logger.warning(
-                "refresh token reused: grant revoked",
-                extra={"client_id": client_id, "grant_id": rotated.grant_id, "tokens": revoked},
-            )
-            return _error(
-                400, "invalid_grant", "This refresh token was already used; the grant is revoked."
-            )
+        reused = _reuse(digest.hash, client_id)
+        if reused is not None:
+            return reused
     with transaction.atomic():
+        # One redemption per refresh token, whichever process or node serves it: the row lock
+        # makes a concurrent redemption of the same token wait for this one to commit, then find
+        # the token spent (and remembered): a reuse like any later replay.
+        if (
+            presented is not None
+            and not Token.objects.select_for_update().filter(pk=presented.pk).exists()
+        ):
+            reused = _reuse(presented.hash, client_id)
+            if reused is not None:
+                return reused
         response = oidc_views.token(request)
         grant_id = presented.get_grant_id() if presented is not None else None
         if response.status_code == 200 and presented is not None and grant_id and presented.user_id:
@@ -135,3 +139,19 @@ def _refresh(request: HttpRequest, client_id: str, raw: str) -> HttpResponse:
                 },
             )
     return response
+
+
+def _reuse(digest: str, client_id: str) -> HttpResponse | None:
+    """A spent refresh token presented again: revoke its whole grant and refuse; None when the
+    hash names no spent token of this client."""
+    rotated = RotatedRefreshToken.objects.filter(hash=digest, client_id=client_id).first()
+    if rotated is None:
+        return None
+    revoked = _revoke_grant(rotated)
+    logger.warning(
+        "refresh token reused: grant revoked",
+        extra={"client_id": client_id, "grant_id": rotated.grant_id, "tokens": revoked},
+    )
+    return _error(
+        400, "invalid_grant", "This refresh token was already used; the grant is revoked."
+    )

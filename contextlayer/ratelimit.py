@@ -65,6 +65,38 @@ def hit_each(
     return Decision(allowed=True, retry_after=0)
 
 
+_TAKE = """
+INSERT INTO contextlayer_ratelimit (key, window_start, hits) VALUES (%s, %s, %s)
+ON CONFLICT (key) DO UPDATE SET
+    hits = CASE WHEN contextlayer_ratelimit.window_start = EXCLUDED.window_start
+                THEN contextlayer_ratelimit.hits + EXCLUDED.hits ELSE EXCLUDED.hits END,
+    window_start = EXCLUDED.window_start
+WHERE contextlayer_ratelimit.window_start <> EXCLUDED.window_start
+   OR contextlayer_ratelimit.hits + EXCLUDED.hits <= %s
+RETURNING hits
+"""
+
+
+def take(counters: Sequence[tuple[str, str]], amount: int) -> Decision:
+    """Count `amount` on each (scope, key) counter only if every one stays within its rate: a
+    budget rather than a tally, for the caller's transaction. A refusal counts nothing on the
+    counter that refused; the caller raises, and its rollback takes back the counters before it
+    (and the write they were counted for). The row lock it holds until commit makes two workers
+    spending the same budget wait for each other, so neither can overdraw it."""
+    now = timezone.now().timestamp()
+    with connection.cursor() as cur:
+        for scope, key in counters:
+            rate = parse_rate(settings.RATE_LIMITS[scope])
+            window = math.floor(now / rate.period) * rate.period
+            retry = max(1, math.ceil(window + rate.period - now))
+            if amount > rate.limit:
+                return Decision(allowed=False, retry_after=retry)
+            cur.execute(_TAKE, [f"{scope}:{key}"[:255], int(window), amount, rate.limit])
+            if cur.fetchone() is None:
+                return Decision(allowed=False, retry_after=retry)
+    return Decision(allowed=True, retry_after=0)
+
+
 class RateLimited(DomainError):
     code = "rate_limited"
 

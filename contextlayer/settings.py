@@ -18,7 +18,7 @@ from contextlayer.env import (
     env_secret,
     env_str,
 )
-from contextlayer.home import context_layer_home, persistent_rsa_key, persistent_secret
+from contextlayer.home import context_layer_home, deferred, persistent_rsa_key, persistent_secret
 
 # --- Process environment, data folder, mode ------------------------------------------------------
 # mem0 phones home and writes ~/.mem0 unless told otherwise, before it is first imported.
@@ -40,7 +40,8 @@ SECRET_KEY = env_secret("SECRET_KEY") or ""
 if not SECRET_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("Set SECRET_KEY or SECRET_KEY_FILE in production.")
-    SECRET_KEY = persistent_secret(HOME, "secret_key")
+    # Made on first use (a session, a signature), not by importing the settings.
+    SECRET_KEY = deferred(lambda: persistent_secret(HOME, "secret_key"))
 
 # --- Public origin and hosts ---------------------------------------------------------------------
 # One public origin: issuer, MCP resource and API resource all derive from it
@@ -191,9 +192,23 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 SIGNUP_POLICY = env_choice("SIGNUP_POLICY", ("auto", "closed", "invite", "open"), "auto")
 USERSESSIONS_TRACK_ACTIVITY = True
 
+# Failed sign-ins (accounts/sign_in_limits.py), allauth's rate format: per client address always;
+# per e-mail address, with back-off, only from browsers that never signed in to that account; a
+# browser that did (a known device) is counted on its own. Past the address limit a right
+# password still reaches the second factor of an account that has one.
+SIGN_IN_LIMITS = {
+    "login_failed_ip": "10/m/ip,60/h/ip",
+    "login_failed_address": "5/5m/key,20/h/key,60/d/key",
+    "login_failed_device": "10/5m/key,30/h/key",
+}
+
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Context Layer"
+# One 30-second step of drift either way (RFC 6238 §5.2): a code typed as the phone's display
+# turns over still works. allauth marks an accepted code used for the whole window (in the
+# shared database cache), so no code works twice.
+MFA_TOTP_TOLERANCE = 1
 # WebAuthn needs a secure context; plain http is only tolerated outside production.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = not PRODUCTION
 
@@ -214,7 +229,7 @@ IDP_OIDC_PRIVATE_KEY = env_secret("OIDC_PRIVATE_KEY") or ""
 if not IDP_OIDC_PRIVATE_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("Set OIDC_PRIVATE_KEY or OIDC_PRIVATE_KEY_FILE in production.")
-    IDP_OIDC_PRIVATE_KEY = persistent_rsa_key(HOME, "oidc_private_key.pem")
+    IDP_OIDC_PRIVATE_KEY = deferred(lambda: persistent_rsa_key(HOME, "oidc_private_key.pem"))
 IDP_OIDC_ADAPTER = "accounts.oidc.OIDCAdapter"
 IDP_OIDC_DCR_ENABLED = True
 # MCP connectors (Claude, ChatGPT, Cursor, VS Code) never send an initial access token.
@@ -230,6 +245,9 @@ _REGISTRATIONS = env_rate("RATE_LIMIT_CLIENT_REGISTRATION", "60/m")
 IDP_OIDC_RATE_LIMITS = {"client_registration": f"{_REGISTRATIONS}/ip", "cimd_fetch": "30/m/ip"}
 # DCR clients that never got a grant are deleted after this many hours (manage.py cleanup).
 OAUTH_ORPHAN_CLIENT_HOURS = env_int("OAUTH_ORPHAN_CLIENT_HOURS", 24)
+# One-word callback schemes of native clients beyond the known ones (accounts/oidc.py lists
+# claude, cursor, vscode, …); reverse-domain schemes (com.example.app) need no entry.
+OAUTH_APP_SCHEMES = env_list("OAUTH_APP_SCHEMES", [])
 
 # --- MCP (mcpbridge): Streamable HTTP at /mcp ----------------------------------------------------
 # Browser origins besides PUBLIC_URL (or the request's own origin) allowed to call /mcp.
@@ -247,6 +265,10 @@ RATE_LIMITS = {
     "mcp_user": env_rate("RATE_LIMIT_MCP_USER", "1200/m"),  # all of one user's clients together
     "api": env_rate("RATE_LIMIT_API", "600/m"),  # API calls per token or signed-in session
     "api_user": env_rate("RATE_LIMIT_API_USER", "3000/m"),  # all of one user's tokens together
+    # Memories one connected app may store or change (memories/write_budget.py); the owner's
+    # own doors and imports are not counted.
+    "app_writes": env_rate("RATE_LIMIT_APP_WRITES", "1000/h"),
+    "app_writes_day": env_rate("RATE_LIMIT_APP_WRITES_DAY", "5000/d"),
 }
 
 # --- Memory core: embeddings, search, limits -----------------------------------------------------

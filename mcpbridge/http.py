@@ -36,7 +36,14 @@ from contextlayer.origin import (
     resource_metadata_url,
 )
 from contextlayer.ratelimit import Decision, hit_each
-from mcpbridge.server import TOOLS, MemoryServer, build_server, current_actor
+from mcpbridge.server import (
+    TOOLS,
+    CallOutcome,
+    MemoryServer,
+    build_server,
+    call_outcome,
+    current_actor,
+)
 
 logger = logging.getLogger("contextlayer.mcp")
 
@@ -326,11 +333,65 @@ class MCPHttpApp:
         )
         actor_token = current_actor.set(credential.actor)
         auth_token = auth_context_var.set(AuthenticatedUser(access))
+        outcome = CallOutcome()
+        outcome_token = call_outcome.set(outcome)
         try:
-            await self.inner(scope, receive, send)
+            await self.inner(scope, receive, _throttled(send, outcome))
         finally:
+            call_outcome.reset(outcome_token)
             auth_context_var.reset(auth_token)
             current_actor.reset(actor_token)
+
+
+def _throttled(send: Send, outcome: CallOutcome) -> Send:
+    """A tool refused for a rate or budget (the app's write budget) makes the answer a 429 with
+    Retry-After, its body a JSON-RPC error carrying the reason: the SDK clients surface the error
+    of a non-2xx answer (a tool result there would be lost behind "Server returned an error")."""
+    held: list[Message] = []
+    body = b""
+
+    async def wrapped(message: Message) -> None:
+        nonlocal body
+        if outcome.retry_after is None:
+            await send(message)
+            return
+        if message["type"] == "http.response.start":
+            held.append(message)
+            return
+        body += message.get("body", b"")
+        if message.get("more_body"):
+            return
+        refused = _refused_body(body, outcome)
+        headers = [
+            (k, v)
+            for k, v in (held[0].get("headers", []) if held else [])
+            if k.lower() not in (b"content-length", b"retry-after")
+        ]
+        headers += [
+            (b"content-length", str(len(refused)).encode()),
+            (b"retry-after", str(outcome.retry_after).encode()),
+        ]
+        start = held[0] if held else {"type": "http.response.start"}
+        await send({**start, "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": refused})
+
+    return wrapped
+
+
+def _refused_body(body: bytes, outcome: CallOutcome) -> bytes:
+    """The JSON-RPC answer of a refused call, as an error with the reason and the wait."""
+    try:
+        reply = json.loads(body)
+    except ValueError:
+        return body
+    if not isinstance(reply, dict) or "result" not in reply:
+        return body  # a batch: the status and Retry-After say it
+    error = {
+        "code": -32000,
+        "message": outcome.message,
+        "data": {"retry_after": outcome.retry_after},
+    }
+    return json.dumps({"jsonrpc": "2.0", "id": reply.get("id"), "error": error}).encode()
 
 
 def _declared_length(headers: Headers) -> int:

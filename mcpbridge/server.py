@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Annotated, Any, NamedTuple, TypeVar
 
 from asgiref.sync import sync_to_async
@@ -19,12 +20,14 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from accounts.actors import Actor
 from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from contextlayer.api_types import refuse_nul
 from contextlayer.errors import AppPaused, DomainError, NotFound, ScopeRequired
 from contextlayer.middleware import UNAVAILABLE
+from contextlayer.ratelimit import RateLimited
 from mcpbridge.schemas import (
     AddOut,
     DeleteAllOut,
@@ -47,6 +50,19 @@ db_logger = logging.getLogger("contextlayer.db")
 # Who is calling, set by the transport for the duration of a request (HTTP) or process (stdio).
 # A callable, so a long-lived stdio process re-reads its app (paused?) on every call.
 current_actor: ContextVar[Callable[[], Actor]] = ContextVar("mcpbridge_actor")
+
+
+@dataclass
+class CallOutcome:
+    """What the HTTP transport must say about a request beyond its JSON-RPC body: a tool refused
+    for a rate or budget answers 429 with Retry-After (mcpbridge/http.py)."""
+
+    retry_after: int | None = None
+    message: str = ""
+
+
+# Set by the HTTP transport for the duration of a request; unset over stdio (a tool error only).
+call_outcome: ContextVar[CallOutcome | None] = ContextVar("mcpbridge_outcome", default=None)
 
 MAX_TEXT = int(settings.MEMORY_MAX_CHARS)  # the schema states the same bound the service checks
 MAX_BATCH = 100
@@ -126,6 +142,10 @@ async def _call(work: Callable[[Actor], T]) -> T:
     try:
         return await sync_to_async(run, thread_sensitive=True)()
     except DomainError as exc:
+        outcome = call_outcome.get()
+        if isinstance(exc, RateLimited) and outcome is not None:
+            outcome.retry_after = max(outcome.retry_after or 0, exc.retry_after)
+            outcome.message = exc.message
         raise ToolError(_message(exc)) from None
     except (OperationalError, InterfaceError) as exc:
         # PostgreSQL is down: a tool error the model can act on (retry later), not the SDK's
@@ -365,13 +385,23 @@ TOOLS: list[ToolSpec] = [
 ]
 
 
+def _stored_text(cls: type[BaseModel], value: Any) -> Any:
+    return refuse_nul(value)
+
+
 def _strict(tool: Tool) -> Tool:
-    """The same tool with unknown arguments rejected (and `additionalProperties: false`)."""
+    """The same tool with unknown arguments rejected (and `additionalProperties: false`), and
+    any text argument holding a NUL character refused by name (PostgreSQL cannot store one; it
+    would be "Error executing tool" and an error log with the value in it)."""
     base = tool.fn_metadata.arg_model
     strict: type[BaseModel] = type(
         base.__name__,
         (base,),
-        {"model_config": ConfigDict(extra="forbid"), "__module__": __name__},
+        {
+            "model_config": ConfigDict(extra="forbid"),
+            "__module__": __name__,
+            "stored_text": field_validator("*", mode="before")(_stored_text),
+        },
     )
     metadata = tool.fn_metadata.model_copy(update={"arg_model": strict})
     return tool.model_copy(

@@ -14,16 +14,16 @@ from accounts.actors import require_owner
 from activity.models import AccessEvent
 from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
-from contextlayer.api_types import NO_NUL, DbId, UtcDatetime
+from contextlayer.api_types import DbId, StoredText, UtcDatetime
 from contextlayer.errors import InvalidInput
 from memories import category_changes, remember, selectors, services
 from memories.grants import CategoryRow, category_overview
 from memories.models import Memory, MemoryVersion
 from memories.user_categories import category_add, category_list
 
-FilterText = Annotated[str, Field(max_length=200, pattern=NO_NUL)]
-MemoryText = Annotated[str, Field(min_length=1, max_length=settings.MEMORY_MAX_CHARS)]
-CategoryName = Annotated[str, Field(max_length=64, pattern=NO_NUL)]
+FilterText = Annotated[StoredText, Field(max_length=200)]
+MemoryText = Annotated[StoredText, Field(min_length=1, max_length=settings.MEMORY_MAX_CHARS)]
+CategoryName = Annotated[StoredText, Field(max_length=64)]
 StateName = Literal["active", "paused", "archived"]
 
 router = Router(tags=["memories"])
@@ -121,7 +121,7 @@ class RememberOut(Schema):
 
 class MemoryPatch(Schema):
     text: MemoryText | None = None
-    reason: Annotated[str, Field(max_length=500)] = ""
+    reason: Annotated[StoredText, Field(max_length=500)] = ""
     categories: list[CategoryName] | None = Field(None, max_length=32)
     state: StateName | None = None
     private: bool | None = None
@@ -188,8 +188,8 @@ class CategoryOut(Schema):
     )
 
 
-NameIn = Annotated[str, Field(min_length=1, max_length=200, pattern=NO_NUL)]
-DescriptionIn = Annotated[str, Field(max_length=300, pattern=NO_NUL)]
+NameIn = Annotated[StoredText, Field(min_length=1, max_length=200)]
+DescriptionIn = Annotated[StoredText, Field(max_length=300)]
 
 
 class CategoryIn(Schema):

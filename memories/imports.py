@@ -41,7 +41,7 @@ from accounts.actors import Actor, actor_for, live_app, require_owner
 from accounts.models import SCOPE_WRITE, ConnectedApp
 from activity import audit
 from activity.models import AccessEvent
-from contextlayer.errors import InvalidInput, LLMNotConfigured, NotFound
+from contextlayer.errors import DomainError, InvalidInput, LLMNotConfigured, NotFound
 from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
 from memories.extraction.local import Kept, local_extractor
@@ -279,10 +279,22 @@ class _Counter:
 
     def fail(self, item_id: str, exc: Exception) -> None:
         self.run.conversations_failed += 1
-        message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         if len(self.run.errors) < 200:
-            self.run.errors.append({"id": item_id, "error": str(message)[:500]})
-        logger.warning("import item failed", extra={"run": str(self.run.pk), "item": item_id})
+            self.run.errors.append({"id": item_id, "error": failure_message(exc)})
+        logger.warning(
+            "import item failed",
+            extra={"run": str(self.run.pk), "item": item_id, "error": type(exc).__name__},
+        )
+
+
+def failure_message(exc: BaseException) -> str:
+    """What a run stores about a failure: our own message for a domain error (written for the
+    owner, naming the file or field), else only the kind of failure. Another exception's text
+    may quote what it could not store (PostgreSQL quotes the JSON it refused), and the run's
+    errors are read back by the dashboard, the API and whoever looks at the database."""
+    if isinstance(exc, DomainError):
+        return exc.message[:500]
+    return f"This could not be imported ({type(exc).__name__}); nothing of it was stored."
 
 
 def import_execute(

@@ -24,7 +24,7 @@ from activity import audit
 from activity.models import AccessEvent
 from contextlayer.category_names import category_name
 from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
-from memories import user_categories
+from memories import user_categories, write_budget
 from memories.embeddings import get_embedder
 from memories.models import (
     UNSHOWN_COLUMNS,
@@ -327,6 +327,8 @@ def memory_create_many(
         made = inserted | echoed
         used = {c for n, i in enumerate(ids) if i in made for c in json.loads(params["cats"][n])}
         user_categories.categories_create(actor, new_names, used)
+        # Counted against the app's write budget in this transaction: past it, nothing stays.
+        write_budget.charge(actor, len(made))
         # The new rows are built from what was just written instead of read back (tsv, the one
         # column computed by the database, loads lazily): reading 500 rows back, vectors and all,
         # cost more than the INSERT itself (bench add).
@@ -547,6 +549,7 @@ def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "
 def _apply_text(
     actor: Actor, memory: Memory, new_text: str, vector: Any, *, kind: str, reason: str
 ) -> None:
+    write_budget.charge(actor, 1)  # a new text (and a version) counts like a new memory
     key = text_key(new_text)
     echo_of, echo_app = memory.echo_of_id, memory.echo_app_id
     if key != memory.text_key:

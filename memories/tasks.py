@@ -12,7 +12,7 @@ from accounts.actors import owner_actor
 from accounts.models import ConnectedApp
 from contextlayer.errors import DomainError
 from contextlayer.tenancy import cross_tenant
-from memories.imports import import_execute
+from memories.imports import failure_message, import_execute
 from memories.ingest.detect import load_export
 from memories.models import ImportRun
 
@@ -34,10 +34,15 @@ def run_import(run_id: str) -> str:
         import_execute(
             actor=actor, export=export, extractor=run.extractor, limit=run.limit, run=run
         )
-    except DomainError as exc:
+    except Exception as exc:
+        # A domain error is the run's to show; anything else is logged by kind and place (the
+        # log formatter keeps no exception text) and not re-raised, so no traceback quoting the
+        # user's data lands in the task's stored result either.
+        if not isinstance(exc, DomainError):
+            logger.error("import run failed", exc_info=True, extra={"run": str(run.pk)})
         ImportRun.objects.filter(owner_id=run.owner_id, pk=run.pk).update(
             status=ImportRun.Status.FAILED,
-            errors=[*run.errors, {"id": "", "error": exc.message}],
+            errors=[*run.errors, {"id": "", "error": failure_message(exc)}],
             finished_at=timezone.now(),
             upload_path="",
         )

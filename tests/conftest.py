@@ -4,8 +4,11 @@ and the deterministic fake LLM that every door's extraction tests run behind
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -38,6 +41,8 @@ SLOW = (
     "tests/deploy/",
     "tests/contextlayer/test_serve.py",
     "tests/contextlayer/test_commandline.py::test_a_command_on_a_data_folder_never_set_up",
+    "tests/contextlayer/test_commandline.py::test_importing_the_settings_writes_no_secret",
+    "tests/contextlayer/test_commandline.py::test_the_stdio_server_on_a_wrong_data_folder",
     "tests/mcpbridge/test_stdio.py",
     "tests/reliability/test_database_down.py",
     "tests/memories/test_ingest_kill.py",
@@ -59,6 +64,12 @@ SLOW = (
     "tests/accounts/test_mcp_oauth_flow.py::test_only_tokens_bound_to_the_mcp_resource",
     "tests/accounts/test_mcp_oauth_flow.py::test_sdk_oauth_client_connects",
     "tests/admin/test_admin_oracles.py::test_the_same_script_reads_the_text",
+    "tests/admin/test_admin_credentials.py",
+    "tests/accounts/test_oauth_attacks.py::test_concurrent_redemptions_of_one_refresh_token",
+    "tests/accounts/test_oauth_attacks.py::test_a_cimd_client_cannot_hand_the_browser_to_an_os",
+    "tests/accounts/test_sign_in_limits.py",
+    "tests/reliability/test_hostile_text.py::test_a_nul_at_any_door_is_refused_clearly_never",
+    "tests/memories/test_write_budget.py",
     "tests/memories/test_visibility.py::test_visible_q_and_visible_sql_are_one_rule",
     # stores of realistic size, whole data files, the local extractor's dev set
     "tests/memories/test_search.py::test_search_is_exact_for_every_tenant_size",
@@ -129,6 +140,38 @@ def signed_in(user: User, *, enforce_csrf: bool = False) -> Client:
 def owner_client(owner: User) -> Client:
     """The owner signed in in a browser (CSRF not enforced: see `signed_in`)."""
     return signed_in(owner)
+
+
+@dataclass
+class TotpClock:
+    """allauth's TOTP clock, pinned to the middle of one 30-second step: whether a code is still
+    valid never depends on how long a loaded machine takes between making and typing it."""
+
+    now: float
+
+    def code(self, secret: str, steps: int = 0) -> str:
+        """The code an authenticator app shows `steps` steps from the pinned one (its clock
+        drifted ahead for positive steps)."""
+        from allauth.mfa import app_settings
+        from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
+
+        counter = int(self.now) // app_settings.TOTP_PERIOD + steps
+        return format_hotp_value(hotp_value(secret, counter))
+
+
+@pytest.fixture
+def totp_clock(monkeypatch: pytest.MonkeyPatch) -> TotpClock:
+    """Pins the clock allauth's TOTP check reads (in this process: the test client and the
+    live servers both), and forgets codes earlier tests marked as used."""
+    from allauth.mfa import app_settings
+    from allauth.mfa.totp.internal import auth
+    from django.core.cache import cache
+
+    period = app_settings.TOTP_PERIOD
+    clock = TotpClock(now=(time.time() // period) * period + period / 2)
+    monkeypatch.setattr(auth, "time", SimpleNamespace(time=lambda: clock.now))
+    cache.clear()
+    return clock
 
 
 def reauthenticate(browser: Client, password: str = OWNER_PASSWORD) -> None:

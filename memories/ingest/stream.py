@@ -24,6 +24,8 @@ _CHUNK = 1 << 20
 _FIRST_WINDOW = 1024
 _SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
+# JSON can only carry a NUL as this escape (a raw control character is invalid JSON).
+_NUL_ESCAPE = "\\u0000"
 
 
 class ItemReader:
@@ -119,6 +121,8 @@ class ItemReader:
                 continue
             self.pos += end
             self._window = max(_FIRST_WINDOW, 2 * end)  # the next item is likely alike
+            if _NUL_ESCAPE in piece[:end]:  # rare: only then is the item walked
+                value = _without_nul(value)
             return value
 
     def _grown(self, window: int, where: str) -> int:
@@ -187,6 +191,28 @@ class ItemReader:
         raise IngestError(
             f"{self.name} is not valid JSON (line {line}, column {column}: {problem})."
         ) from None
+
+
+def _without_nul(value: Any) -> Any:
+    """The item with every NUL character dropped from its strings, keys included: PostgreSQL
+    text and jsonb cannot hold one, and a title or message carrying one failed its conversation
+    (or the dry run, with the text in the error). Dropped the way memory text drops it
+    (memories/text.py), so "a\\u0000b" is "ab". Iterative: items may nest deeply."""
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        container, key = stack.pop()
+        item = container[key]
+        if isinstance(item, str):
+            container[key] = item.replace("\x00", "")
+        elif isinstance(item, list):
+            stack.extend((item, i) for i in range(len(item)))
+        elif isinstance(item, dict):
+            cleaned = {k.replace("\x00", ""): v for k, v in item.items()}
+            item.clear()
+            item.update(cleaned)
+            stack.extend((item, k) for k in item)
+    return root[0]
 
 
 def _values_at_most(text: str) -> int:

@@ -6,6 +6,9 @@ fetch, and a client naming itself after the owner's own doors."""
 from __future__ import annotations
 
 import socket
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +74,48 @@ def test_replaying_a_rotated_refresh_token_revokes_the_whole_grant(
     )
 
 
+@pytest.fixture
+def second_node(live_url: str) -> Iterator[str]:
+    """Another server on the same database, as a second node behind a load balancer."""
+    from contextlayer.asgi import build_application
+    from mcpbridge.http import MCPHttpApp
+
+    live = start_server(build_application(MCPHttpApp()))
+    try:
+        yield live.url
+    finally:
+        live.server.should_exit = True
+        live.thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("parallel", [2, 8])
+def test_concurrent_redemptions_of_one_refresh_token_leave_no_live_family(
+    live_url: str, second_node: str, alice: User, parallel: int
+) -> None:
+    """Issue 24 item 5: the same refresh token sent `parallel` times at once, alternately to
+    two nodes (each request on its own server thread and database connection). Exactly one may
+    be redeemed; the others are a reuse, which revokes the grant, so no token family survives."""
+    client, first = grant_tokens(live_url, alice.email, resource=f"{live_url}/mcp")
+    start = threading.Barrier(parallel)
+
+    def redeem(n: int) -> httpx.Response:
+        start.wait(timeout=30)
+        node = (live_url, second_node)[n % 2]
+        return _refresh(node, client["client_id"], first["refresh_token"])
+
+    with ThreadPoolExecutor(parallel) as pool:
+        answers = list(pool.map(redeem, range(parallel)))
+    issued = [a.json() for a in answers if a.status_code == 200]
+    assert len(issued) == 1, [a.status_code for a in answers]
+    refused = [a for a in answers if a.status_code != 200]
+    assert all(a.status_code == 400 and a.json()["error"] == "invalid_grant" for a in refused)
+    # The reuse revoked the grant: the one new pair is dead too.
+    for pair in issued:
+        assert _refresh(live_url, client["client_id"], pair["refresh_token"]).status_code == 400
+        search = mcp_call(live_url, pair["access_token"], "search_memory", {"query": "x"})
+        assert search.status_code == 401
+
+
 # ---- item 12: callbacks ------------------------------------------------------------------------
 
 
@@ -87,6 +132,17 @@ def test_replaying_a_rotated_refresh_token_revokes_the_whole_grant(
         "http://attacker.example/cb",
         "https://user:pass@evil.example/cb",
         "x:/single-letter",
+        # issue 24 item 11: plain words the operating system hands to another program
+        "smb://evil.example/share",
+        "steam://run/730",
+        "ssh://evil.example",
+        "ldap://evil.example/cn=x",
+        "telnet://evil.example",
+        "shell://startup",
+        "ftp://evil.example/cb",
+        "zoommtg://zoom.us/join",
+        "mailto://a@evil.example",
+        "slack://open",
     ],
 )
 def test_registration_refuses_callbacks_outside_the_allowed_shapes(live_url: str, uri: str) -> None:
@@ -107,10 +163,32 @@ def test_registration_refuses_callbacks_outside_the_allowed_shapes(live_url: str
         "http://localhost:8787/callback",
         "http://[::1]:9999/cb",
         "https://claude.ai/api/mcp/auth_callback",
+        "claude://claude.ai/oauth/callback",
+        "windsurf://codeium.windsurf/oauth/callback",
     ],
 )
 def test_registration_accepts_the_callback_shapes_real_clients_use(live_url: str, uri: str) -> None:
     assert register(live_url, redirect_uris=[uri])["redirect_uris"] == [uri]
+
+
+@pytest.mark.parametrize("uri", ["steam://run/730", "smb://evil.example/share", "shell://x"])
+def test_a_cimd_client_cannot_hand_the_browser_to_an_os_handler(
+    live_url: str, alice: User, metadata_server: MetadataServer, uri: str
+) -> None:
+    """Issue 24 item 11, through a metadata document: no consent page, so neither Allow nor
+    Cancel can send the browser to that scheme's program."""
+    metadata_server.document["redirect_uris"] = [uri]
+    _verifier, challenge = pkce()
+    with (
+        override_settings(OAUTH_CIMD_ALLOW_LOOPBACK=True),
+        httpx.Client(base_url=live_url) as browser,
+    ):
+        sign_in(browser, alice.email)
+        page = browser.get(authorize_url(metadata_server.client_id, challenge, redirect_uri=uri))
+    assert page.status_code == 400, page.text[:300]
+    assert not page.headers.get("location")  # no redirect, no link or refresh to the handler
+    assert f'href="{uri}' not in page.text and 'http-equiv="refresh"' not in page.text
+    assert 'name="request"' not in page.text
 
 
 def test_a_cimd_client_cannot_get_a_code_sent_to_a_plain_http_attacker_host(

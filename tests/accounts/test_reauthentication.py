@@ -8,12 +8,7 @@ not the password or the authenticator.
 from __future__ import annotations
 
 import pytest
-from allauth.mfa.totp.internal.auth import (
-    TOTP,
-    format_hotp_value,
-    hotp_value,
-    yield_hotp_counters_from_time,
-)
+from allauth.mfa.totp.internal.auth import TOTP
 from django.core.cache import cache
 from django.test import Client
 
@@ -22,7 +17,7 @@ from accounts.models import ClientToken, User
 from memories.models import ErasureReceipt, Memory
 from memories.services import memory_create
 from tests.conftest import OWNER_PASSWORD as PASSWORD
-from tests.conftest import reauthenticate, signed_in
+from tests.conftest import TotpClock, reauthenticate, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -41,10 +36,6 @@ def session(owner: User, owner_dash: Actor) -> Client:
     memory_create(actor=owner_dash, text="Owner likes figs")
     browser = signed_in(owner)
     return browser
-
-
-def _totp_code() -> str:
-    return format_hotp_value(hotp_value(TOTP_SECRET, next(yield_hotp_counters_from_time())))
 
 
 @pytest.mark.parametrize(
@@ -99,7 +90,7 @@ def test_the_owner_re_enters_the_password_and_sees_the_new_token_once(
 
 
 def test_a_totp_user_re_authenticates_with_the_code_not_the_password(
-    session: Client, owner: User
+    session: Client, owner: User, totp_clock: TotpClock
 ) -> None:
     TOTP.activate(owner, TOTP_SECRET)
     asked = session.post("/erase/", {**ERASE, "delete_account": "on"})
@@ -111,7 +102,7 @@ def test_a_totp_user_re_authenticates_with_the_code_not_the_password(
     retry = session.post("/erase/", {**ERASE, "delete_account": "on"})
     assert retry["Location"].startswith("/accounts/2fa/reauthenticate/")
     assert User.objects.filter(pk=owner.pk).exists()
-    done = session.post(asked["Location"], {"code": _totp_code()})
+    done = session.post(asked["Location"], {"code": totp_clock.code(TOTP_SECRET)})
     assert done.status_code == 200
     assert not User.objects.filter(pk=owner.pk).exists()
 

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import pytest
 from allauth.mfa.models import Authenticator
-from allauth.mfa.totp.internal.auth import (
-    TOTP,
-    format_hotp_value,
-    hotp_value,
-    yield_hotp_counters_from_time,
-)
+from allauth.mfa.totp.internal.auth import TOTP
 from django.core.cache import cache
 from django.test import Client
 
 from accounts.models import User
+from tests.conftest import TotpClock
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +48,7 @@ def test_the_password_alone_at_admin_login_gives_no_session_to_a_totp_user(
 
 
 def test_admin_login_sends_the_operator_through_allauth_and_the_second_factor(
-    operator_with_totp: User,
+    operator_with_totp: User, totp_clock: TotpClock
 ) -> None:
     browser = Client()
     r = browser.get("/admin/")
@@ -63,7 +59,7 @@ def test_admin_login_sends_the_operator_through_allauth_and_the_second_factor(
     r = browser.post(login_url, {"login": operator_with_totp.email, "password": PASSWORD})
     assert r.status_code == 302 and r["Location"].startswith("/accounts/2fa/authenticate/")
     assert not _signed_in(browser)
-    code = format_hotp_value(hotp_value(SECRET, next(yield_hotp_counters_from_time())))
+    code = totp_clock.code(SECRET)
     page = browser.post("/accounts/2fa/authenticate/", {"code": code}, follow=True)
     assert page.status_code == 200
     assert page.redirect_chain[-1][0] == "/admin/"  # back where the operator was going

@@ -78,12 +78,33 @@ class Tally:
 
 
 def _use(export: ParsedExport) -> None:
-    """What the importer does next with parsed items: hash them."""
+    """What the importer does next with parsed items: hash them, and store every string of them
+    (issue 24 item 9: PostgreSQL cannot store a NUL; one in a title failed its conversation,
+    one in a sampled message made the dry run a 500)."""
     for conversation in export.conversations:
         assert conversation.id
         conversation.content_hash  # noqa: B018
+        assert _storable([conversation.id, conversation.title]), conversation.id
+        for message in conversation.messages:
+            assert _storable([message.id, message.role, message.text]), message.id
     for memory in export.memories:
         memory.content_hash  # noqa: B018
+        fields = [memory.id, memory.text, memory.categories, memory.provenance, memory.metadata]
+        assert _storable([*fields, *(v.text for v in memory.versions)]), memory.id
+
+
+def _storable(value: Any) -> bool:
+    """No NUL character in any string (dictionary keys included) of `value`."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and "\x00" in item:
+            return False
+        if isinstance(item, dict):
+            stack += [*item.keys(), *item.values()]
+        elif isinstance(item, list | tuple):
+            stack += list(item)
+    return True
 
 
 def check(tally: Tally, bound: int, run: Callable[[], ParsedExport]) -> None:
@@ -316,6 +337,12 @@ CRASHERS = [
     + b"[" * 900
     + b"]" * 900
     + b"}}]}",  # json.dumps of the provenance runs out of stack in the content hash
+    # NUL characters, which PostgreSQL cannot store, in a title, a message, ids and keys
+    b'[{"uuid": "c\\u0000", "name": "Divorce\\u0000 lawyer", "chat_messages": [{"sender": '
+    b'"human", "uuid": "m\\u0000", "text": "I am a nurse\\u0000."}]}]',
+    b'{"format": "context-layer-export", "version": 1, "memories": [{"text": "x\\u0000", '
+    b'"categories": ["fo\\u0000od"], "created_at": "2024-01-01", "updated_at": "2024-01-01", '
+    b'"provenance": {"k\\u0000": "v\\u0000"}}]}',
 ]
 
 

@@ -299,6 +299,12 @@ NUL_TEXT = {
     "method": "tools/call",
     "params": {"name": "add_memory", "arguments": {"text": "a\x00b"}},
 }
+# Issue 24 item 9: a NUL in a category crashed the tool ("Error executing tool", an error log).
+NUL_CATEGORY = {
+    **NUL_TEXT,
+    "params": {"name": "add_memory", "arguments": {"text": "Tea", "category": "\x00"}},
+}
+NUL_QUERY = {**NUL_TEXT, "params": {"name": "search_memory", "arguments": {"query": "a\x00"}}}
 
 
 def test_mcp_endpoint_answers_malformed_input_with_protocol_errors_never_a_500(
@@ -318,14 +324,6 @@ def test_mcp_endpoint_answers_malformed_input_with_protocol_errors_never_a_500(
         ],
     )
     @given(request=requests())
-    @example(
-        request={
-            "method": "POST",
-            "headers": GOOD_HEADERS,
-            "auth": "token",
-            "body": json.dumps(NUL_TEXT).encode(),
-        }
-    )
     # Once hung for ever: GET opened an SSE stream the stateless server never wrote to.
     @example(request={"method": "GET", "headers": GOOD_HEADERS, "auth": "token", "body": b""})
     def run(request: dict[str, Any]) -> None:
@@ -355,6 +353,11 @@ def test_mcp_endpoint_answers_malformed_input_with_protocol_errors_never_a_500(
             tally.uncaught.append(problem)
         assert problem is None, problem
 
+    for call in (NUL_TEXT, NUL_CATEGORY, NUL_QUERY):
+        body = json.dumps(call).encode()
+        run = example(
+            request={"method": "POST", "headers": GOOD_HEADERS, "auth": "token", "body": body}
+        )(run)
     try:
         run()
     finally:
