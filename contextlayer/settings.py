@@ -238,6 +238,10 @@ MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
 # add_memories at its limits (100 x MEMORY_MAX_CHARS) fits with room for \u escapes.
 MCP_MAX_BODY_BYTES = env_int("MCP_MAX_BODY_BYTES", 8 * 1024 * 1024)
 
+# Seconds a process answers a bearer token from what it read of it last (accounts/credentials.py):
+# revoking or pausing an app reaches every process within this time; 0 reads it on every call.
+CREDENTIAL_CACHE_SECONDS = env_int("CREDENTIAL_CACHE_SECONDS", 1)
+
 # --- Request limits: bodies and rates ------------------------------------------------------------
 # A request body (JSON, form) above this size is refused: 413 in the API. File uploads are apart.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
