@@ -19,14 +19,14 @@ from contextlayer.env import (
     env_str,
 )
 from contextlayer.home import context_layer_home, persistent_rsa_key, persistent_secret
+from contextlayer.process import SERVE, set_threads
 
 # --- Process environment, data folder, mode ------------------------------------------------------
 # mem0 phones home and writes ~/.mem0 unless told otherwise, before it is first imported.
 os.environ["MEM0_TELEMETRY"] = "False"
-# One BLAS thread (read when numpy is first imported, which the apps do after settings): search's
-# matrix-vector product is memory-bound, and on a busy machine OpenBLAS's thread hand-off turned a
-# 0.2 ms scan of 5,000 vectors into 20 ms at the median (docs/benchmarks.md, `bench search`).
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# One BLAS thread, read when numpy is first imported (the apps import it after settings); the
+# reasons and the embedding model's threads are in contextlayer/process.py.
+set_threads(SERVE)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 HOME = context_layer_home()
