@@ -72,7 +72,8 @@ def _store(args: argparse.Namespace) -> tuple[Any, dict[int, int]]:
     started = time.perf_counter()
     pool = bench_user("pool")
     texts = real_texts.texts(Path(args.locomo))
-    real_texts.write_user(pool, texts)
+    vectors = Path(args.vectors or Path(settings.HOME) / "locomo-vectors.npz")
+    real_texts.write_user(pool, texts, real_texts.vectors(texts, vectors))
     print(f"pool: {len(texts)} LoCoMo texts written in {time.perf_counter() - started:.0f} s")
     started = time.perf_counter()
     counts = {
@@ -301,6 +302,11 @@ def register(sub: Any) -> None:
         "--locomo",
         default="/work/shared/data/locomo/locomo-dev.json",
         help="The LoCoMo file whose texts and questions are used.",
+    )
+    parser.add_argument(
+        "--vectors",
+        default=None,
+        help="Keep the texts' embeddings in this .npz (default: in --home).",
     )
     parser.add_argument("--home", default=None, help="Keep (and reuse) the store in this folder.")
     add_common(parser)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import threading
 import time
@@ -203,6 +204,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--total", type=int, default=200_000, help="Rows of that table.")
     parser.add_argument("--home", default=None, help="Keep (and reuse) that store in this folder.")
     parser.add_argument(
+        "--server-cpu",
+        action="store_true",
+        help="Instead: the server's CPU time per call, the ASGI app driven in this process "
+        "against memory_search (run with EMBEDDING_THREADS=1).",
+    )
+    parser.add_argument(
         "--real",
         action="store_true",
         help="Real texts through the real door: LoCoMo memories, `serve` in its own process, the "
@@ -212,6 +219,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--locomo",
         default="/work/shared/data/locomo/locomo-dev.json",
         help="With --real: the LoCoMo file whose texts and questions are used.",
+    )
+    parser.add_argument(
+        "--vectors",
+        default=None,
+        help="With --real: keep the texts' embeddings in this .npz (default: in --home).",
     )
     parser.add_argument("--sizes", default="2000,10000", help="With --real: measured users.")
     parser.add_argument("--tenants", type=int, default=100, help="With --real: other users.")
@@ -247,6 +259,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
+    if args.server_cpu:
+        print(json.dumps(measure_server_cpu(args.memories, args.rounds, args.blocks)), flush=True)
+        return
     if args.real:
         result = measure_real(args)
         print(json.dumps(result), flush=True)
@@ -269,7 +284,9 @@ def main(argv: list[str]) -> int:
 REAL_STORE_VERSION = 1
 
 
-def _real_store(locomo: Path, sizes: list[int], tenants: int, others: int) -> dict[int, Any]:
+def _real_store(
+    locomo: Path, sizes: list[int], tenants: int, others: int, vectors: Path
+) -> dict[int, Any]:
     """One user per size holding that many LoCoMo texts (written through memory_create_many) and
     `others` rows of `tenants` other users copied from them; kept in --home between runs."""
     from django.conf import settings
@@ -292,11 +309,12 @@ def _real_store(locomo: Path, sizes: list[int], tenants: int, others: int) -> di
     pool = real_texts.texts(locomo)
     if max(sizes) > len(pool):
         raise SystemExit(f"{locomo} holds {len(pool)} distinct texts; ask for at most that many")
+    embedded = real_texts.vectors(pool, vectors)  # all of them: bench hosted uses them too
     users: dict[int, Any] = {}
     for size in sizes:
         started = time.perf_counter()
         users[size] = bench_user(f"real{size}")
-        real_texts.write_user(users[size], pool[:size])
+        real_texts.write_user(users[size], pool[:size], embedded)
         print(f"{size} real memories written in {time.perf_counter() - started:.0f} s", flush=True)
     started = time.perf_counter()
     crowd = [bench_user(f"crowd{i}").pk for i in range(tenants)]
@@ -335,7 +353,8 @@ def measure_real(args: argparse.Namespace) -> dict[str, Any]:
 
     sizes = sorted({int(x) for x in args.sizes.split(",")})
     locomo = Path(args.locomo)
-    users = _real_store(locomo, sizes, args.tenants, args.others)
+    vectors = Path(args.vectors or Path(settings.HOME) / "locomo-vectors.npz")
+    users = _real_store(locomo, sizes, args.tenants, args.others, vectors)
     asked = real_texts.questions(locomo)[: args.queries]
     port = _free_port()
     server = _start_serve(port, Path(settings.HOME) / "serve.log")
@@ -463,4 +482,131 @@ def _measure_user(user: Any, asked: list[str], url: str, blocks: int) -> dict[st
             "sdk_client": round(p50["sdk"] - p50["inproc"], 2),
             "bare_post": round(p50["http"] - p50["inproc"], 2),
         },
+    }
+
+
+# ---- --server-cpu: what the MCP layer costs the server per call, in CPU time
+
+
+def measure_server_cpu(memories: int, calls: int, blocks: int) -> dict[str, Any]:
+    """Django is set up. The ASGI app driven in this process (no socket, no client) with raw
+    JSON-RPC `search_memory` POSTs, against `memory_search` called directly, in alternating
+    blocks: process CPU time per call of each, so the difference is what the HTTP layer, the
+    credential, the rate limits and the SDK cost the server. CPU time, not wall time, so a busy
+    machine changes it far less; one onnxruntime thread (a gunicorn worker's), whose CPU time is
+    not inflated by spinning."""
+    import anyio
+    from django.conf import settings
+
+    from accounts.actors import owner_actor
+    from accounts.client_tokens import client_token_create
+    from accounts.credentials import resolve_bearer
+    from accounts.models import User
+    from contextlayer.asgi import build_application
+    from contextlayer.process import GUNICORN, describe
+    from mcpbridge.http import MCPHttpApp
+    from memories.grants import known_categories
+    from memories.selectors import memory_search
+    from memories.services import NewMemory, memory_create_many
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "1000000/m", "mcp_user": "1000000/m"}
+    user = User.objects.create_user(f"bench-cpu-{time.time_ns()}@example.invalid")
+    issued = client_token_create(
+        actor=owner_actor(user), known=known_categories(user), name="bench", scopes=["read"]
+    )
+    credential = resolve_bearer(issued.secret, resource="bench")
+    assert credential is not None
+    actor = credential.actor()
+    texts = [
+        TOPICS[i % len(TOPICS)].format(WORDS[(i // len(TOPICS)) % len(WORDS)]) + f" ({i})"
+        for i in range(memories)
+    ]
+    memory_create_many(actor=owner_actor(user), items=[NewMemory(text=t) for t in texts])
+    mcp = MCPHttpApp()
+    app = build_application(mcp)
+    headers = [
+        (b"host", b"127.0.0.1:8000"),
+        (b"authorization", f"Bearer {issued.secret}".encode()),
+        (b"content-type", b"application/json"),
+        (b"accept", b"application/json, text/event-stream"),
+        (b"mcp-protocol-version", b"2025-11-25"),
+    ]
+
+    async def one(n: int) -> None:
+        body = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {"name": "search_memory", "arguments": {"query": QUERIES[n % 10]}},
+            }
+        ).encode()
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/mcp",
+            "scheme": "http",
+            "headers": [*headers, (b"content-length", str(len(body)).encode())],
+            "query_string": b"",
+            "server": ("127.0.0.1", 8000),
+            "client": ("127.0.0.1", 5555),
+            "http_version": "1.1",
+            "root_path": "",
+        }
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+        sent: list[Any] = []
+
+        async def receive() -> Any:
+            if messages:
+                return messages.pop()
+            await anyio.sleep_forever()
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)
+        if sent[0]["status"] != 200 or b'"isError":true' in sent[-1].get("body", b""):
+            raise SystemExit(f"search_memory failed: {sent}")
+
+    def inproc(n: int) -> None:
+        memory_search(actor=actor, query=QUERIES[n % 10], limit=10)
+
+    asgi_ms: list[float] = []
+    inproc_ms: list[float] = []
+
+    async def main() -> None:
+        async with mcp.lifespan():
+            for n in range(20):  # warm-up: the model, the index, the caches
+                await one(n)
+            for _ in range(blocks):
+                c0 = time.process_time()
+                for n in range(calls):
+                    await one(n)
+                c1 = time.process_time()
+                # memory_search called directly, as the other benchmarks' in-process figure is
+                # (no trip to another thread): Django allows it in this thread for the block.
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+                for n in range(calls):
+                    inproc(n)
+                del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+                c2 = time.process_time()
+                asgi_ms.append((c1 - c0) / calls * 1000)
+                inproc_ms.append((c2 - c1) / calls * 1000)
+
+    try:
+        anyio.run(main)
+    finally:
+        User.objects.filter(pk=user.pk).delete()
+    mcp_ms = [a - b for a, b in zip(asgi_ms, inproc_ms, strict=True)]
+    return {
+        "bench": "mcp --server-cpu",
+        "memories": memories,
+        "calls_per_block": calls,
+        "cpu_ms_per_call": {
+            "asgi": [round(x, 2) for x in asgi_ms],
+            "in_process": [round(x, 2) for x in inproc_ms],
+            "mcp_layer": [round(x, 2) for x in mcp_ms],
+        },
+        "mcp_layer_cpu_ms_median": round(sorted(mcp_ms)[len(mcp_ms) // 2], 2),
+        "process": describe(GUNICORN),
     }

@@ -6,8 +6,9 @@ stand alone, every observation, every event summary and every sentence of the se
 summaries, each kept once (texts equal after `memories.text.normalise` are one). The queries are
 LoCoMo's questions. Nothing here is tuned: these benchmarks measure time, not recall.
 
-`write_user` stores texts for one user through `memory_create_many` (embedding, classification,
-the batch insert, the audit event: the real write path). `copy_rows` then fills the table with
+`write_user` stores texts for one user through `memory_create_many` (classification, the batch
+insert, the audit event: the real write path), with the model's vectors of the texts computed
+once by `vectors` and kept in a file for the next run. `copy_rows` then fills the table with
 other users' rows made from those stored rows in one INSERT ... SELECT: real texts with their
 real vectors, each other user a different sample, so building a large table takes seconds
 rather than an hour of embedding.
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import json
 import re
+import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,16 +71,60 @@ def questions(path: Path, seed: int = 11) -> list[str]:
     return [asked[i] for i in order]
 
 
-def write_user(user: Any, items: list[str], batch: int = 250) -> None:
-    """The user's memories, written as the owner's command line writes them."""
+def vectors(items: list[str], path: Path) -> dict[str, np.ndarray]:
+    """The model's embedding of every text, each computed once and kept in `path` (an .npz, per
+    model) for the next run and the other benchmarks: embedding LoCoMo takes minutes."""
+    from memories.embeddings import get_embedder
+
+    embedder = get_embedder()
+    known: dict[str, np.ndarray] = {}
+    if path.exists():
+        stored = np.load(path, allow_pickle=False)
+        if str(stored["model"]) == embedder.model_name:
+            known = dict(zip(stored["texts"].tolist(), stored["vectors"], strict=True))
+    missing = [t for t in items if t not in known]
+    if missing:
+        started = time.perf_counter()
+        known.update(zip(missing, embedder.embed(missing), strict=True))
+        print(f"embedded {len(missing)} texts in {time.perf_counter() - started:.0f} s", flush=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        texts_kept = list(known)
+        np.savez(
+            path,
+            model=np.asarray(embedder.model_name),
+            texts=np.asarray(texts_kept),
+            vectors=np.stack([known[t] for t in texts_kept]),
+        )
+    return known
+
+
+def write_user(
+    user: Any, items: list[str], embedded: dict[str, np.ndarray], batch: int = 250
+) -> None:
+    """The user's memories, written through memory_create_many as the owner's command line
+    writes them; the model's vectors for the texts come from `embedded` (computed once by
+    `vectors`), everything else (classification, the insert, the audit event) runs as always."""
     from accounts.actors import owner_actor
     from accounts.models import ConnectedApp
+    from memories.embeddings import get_embedder
     from memories.services import NewMemory, memory_create_many
+    from memories.text import clean_text
 
+    embedder = get_embedder()
     actor = owner_actor(user, ConnectedApp.CLI)
-    for start in range(0, len(items), batch):
-        chunk = [NewMemory(text=t) for t in items[start : start + batch]]
-        memory_create_many(actor=actor, items=chunk, max_items=batch)
+
+    by_clean = {clean_text(t): v for t, v in embedded.items()}  # the service embeds clean text
+
+    def remembered(texts: Sequence[str]) -> list[np.ndarray]:
+        return [by_clean[t] for t in texts]
+
+    embedder.embed = remembered  # type: ignore[method-assign]
+    try:
+        for start in range(0, len(items), batch):
+            chunk = [NewMemory(text=t) for t in items[start : start + batch]]
+            memory_create_many(actor=actor, items=chunk, max_items=batch)
+    finally:
+        del embedder.embed
 
 
 _COPY_SQL = """
