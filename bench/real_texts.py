@@ -115,8 +115,12 @@ def write_user(
 
     by_clean = {clean_text(t): v for t, v in embedded.items()}  # the service embeds clean text
 
+    model = embedder.embed
+
     def remembered(texts: Sequence[str]) -> list[np.ndarray]:
-        return [by_clean[t] for t in texts]
+        if all(t in by_clean for t in texts):
+            return [by_clean[t] for t in texts]
+        return model(texts)  # anything else (the classifier's prototypes): the model itself
 
     embedder.embed = remembered  # type: ignore[method-assign]
     try:
