@@ -22,7 +22,8 @@ RUN uv sync --frozen --no-dev --all-extras --no-install-project
 
 COPY . .
 
-# collectstatic and the model folder need settings, not a database or a real secret.
+# collectstatic, the model folder and the category prototypes' vectors need settings, not a
+# database or a real secret; the app is compiled here too, since the runtime writes no bytecode.
 ENV PATH=/opt/venv/bin:$PATH \
     CONTEXT_LAYER_HOME=/var/lib/context-layer \
     STATIC_ROOT=/app/staticfiles \
@@ -31,8 +32,9 @@ RUN CONTEXT_LAYER_ENV=production SECRET_KEY=build-time-only OIDC_PRIVATE_KEY=bui
         PUBLIC_URL=https://build.invalid \
         python manage.py collectstatic --noinput \
     && SECRET_KEY=build-time-only python -c "import django; django.setup(); \
-from memories.embeddings import default_model_dir, get_embedder; \
-print(default_model_dir()); get_embedder().embed_query('warm up')" \
+from memories.embeddings import default_model_dir; from memories.classify import warm_up; \
+print(default_model_dir()); warm_up()" \
+    && python -m compileall -q accounts activity contextlayer mcpbridge memories manage.py \
     && rm -f /var/lib/context-layer/secret_key
 
 # ---- runtime: the virtualenv, the app, the model folder; no compilers, no uv, not root ----

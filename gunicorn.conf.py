@@ -6,11 +6,13 @@ and more containers can sit behind a load balancer.
 
 import os
 
+from contextlayer.process import GUNICORN, set_threads
+
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # One onnxruntime thread per worker: the workers already fill the cores, and per-worker pools of
 # spin-waiting threads would steal CPU from each other (about half the embedding rate under load).
-os.environ.setdefault("EMBEDDING_THREADS", "1")
+set_threads(GUNICORN)
 worker_class = "uvicorn_worker.UvicornWorker"
 # X-Forwarded-For/-Proto count only when they come from one of these addresses (your reverse
 # proxy; comma-separated, default this machine). Anyone else's are ignored: a client inventing an

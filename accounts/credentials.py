@@ -3,12 +3,23 @@
 `resolve_bearer` is the extension point for every kind of bearer token the MCP endpoint accepts.
 Client tokens (`clt_…`) are resolved here; OAuth access tokens are added as another branch that
 returns the same `Credential`. The HTTP layer never looks inside a token itself.
+
+`CredentialCache` keeps what `resolve_bearer` answered for a few hundred milliseconds per process,
+so a client calling often is not looked up on every call; see its docstring for what that delays.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import hashlib
+import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, touch_app
 from accounts.client_tokens import TOKEN_PREFIX, client_token_lookup
@@ -69,3 +80,59 @@ def resolve_bearer(raw: str, *, resource: str) -> Credential | None:
         kind="oauth",
         token_id=f"oauth:{access.token.pk}",
     )
+
+
+class CredentialCache:
+    """Credentials this process resolved less than `CREDENTIAL_CACHE_SECONDS` ago (1 by default,
+    0 turns it off), keyed by the token's hash and the resource, never the secret.
+
+    A cached credential is used as it was read: revoking or pausing the app, narrowing its
+    grant, deactivating the user or deleting an OAuth token reaches this process's next request
+    after at most that many seconds, whichever process made the change (tests/deploy/
+    test_mcp_worker_state.py checks revocation and pause across gunicorn workers). A token past
+    its own expiry is never answered from here. Only answers for a live token are kept, so a
+    token made a moment ago works at once. Each caller gets its own copies of the user and the
+    app rows, so no request sees another's changes to them.
+    """
+
+    MAX_ENTRIES = 10_000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: dict[tuple[str, str], tuple[float, Credential]] = {}
+
+    @staticmethod
+    def _key(raw: str, resource: str) -> tuple[str, str]:
+        return hashlib.sha256(raw.strip().encode()).hexdigest(), resource
+
+    def get(self, raw: str, *, resource: str) -> Credential | None:
+        """The credential resolved for this token less than the cache's seconds ago, or None."""
+        with self._lock:
+            entry = self._entries.get(self._key(raw, resource))
+        if entry is None:
+            return None
+        read_at, credential = entry
+        if time.monotonic() - read_at >= settings.CREDENTIAL_CACHE_SECONDS:
+            return None
+        if credential.expires_at is not None and credential.expires_at <= timezone.now():
+            return None
+        return dataclasses.replace(
+            credential, user=copy.copy(credential.user), app=copy.copy(credential.app)
+        )
+
+    def resolve(self, raw: str, *, resource: str) -> Credential | None:
+        """`resolve_bearer`, answered from the cache while its answer is fresh."""
+        cached = self.get(raw, resource=resource)
+        if cached is not None:
+            return cached
+        read_at = time.monotonic()  # before the read: an entry never outlives its bound
+        credential = resolve_bearer(raw, resource=resource)
+        if credential is not None and settings.CREDENTIAL_CACHE_SECONDS > 0:
+            with self._lock:
+                if len(self._entries) >= self.MAX_ENTRIES:
+                    self._entries.clear()
+                self._entries[self._key(raw, resource)] = (read_at, credential)
+            return dataclasses.replace(
+                credential, user=copy.copy(credential.user), app=copy.copy(credential.app)
+            )
+        return credential

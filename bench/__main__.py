@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-
-# As contextlayer/settings.py does, before numpy is first imported (the benchmarks import it early).
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from bench import (
     add,
@@ -15,13 +11,16 @@ from bench import (
     categories,
     extract,
     faults,
+    hosted,
     load,
     locomo,
     locomo_sweep,
     mcp,
     search,
+    startup,
 )
 from bench.environment import setup_django
+from contextlayer.process import SERVE, set_threads
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -32,12 +31,14 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(extract.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
-    for module in (add, search, locomo, locomo_sweep, backfill, mcp, load, faults):
+    for module in (add, search, locomo, locomo_sweep, backfill, mcp, load, hosted, startup, faults):
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
     args = parser.parse_args(argv)
-    setup_django(args.database_url, getattr(args, "home", None))
+    if not getattr(args, "standalone", False):  # startup measures servers it starts itself
+        set_threads(getattr(args, "layout", SERVE))  # before Django reads EMBEDDING_THREADS
+        setup_django(args.database_url, getattr(args, "home", None))
     args.run(args)
 
 

@@ -57,17 +57,21 @@ def _server_env(port: int, workers: int) -> dict[str, str]:
     return env
 
 
-def _start_server(port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+def _start_server(
+    port: int, workers: int, log: Path, config: str = "gunicorn.conf.py"
+) -> subprocess.Popen[bytes]:
     gunicorn = Path(sys.executable).parent / "gunicorn"
+    command = [str(gunicorn), "-c", config, "-b", f"127.0.0.1:{port}", APP]
+    return start_answering(command, _server_env(port, workers), port, log)
+
+
+def start_answering(
+    command: list[str], env: dict[str, str], port: int, log: Path, seconds: float = 180
+) -> subprocess.Popen[bytes]:
+    """A server started in ROOT, once its /health answers (its output in `log`)."""
     with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [str(gunicorn), "-c", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", APP],
-            cwd=ROOT,
-            env=_server_env(port, workers),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    deadline = time.monotonic() + 90
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2):
@@ -75,9 +79,9 @@ def _start_server(port: int, workers: int, log: Path) -> subprocess.Popen[bytes]
         except OSError:
             if proc.poll() is not None:
                 break
-            time.sleep(0.5)
+            time.sleep(0.2)
     proc.kill()
-    raise SystemExit(f"gunicorn did not answer /health; its log:\n{log.read_text()[-3000:]}")
+    raise SystemExit(f"{command[1]} did not answer /health; its log:\n{log.read_text()[-3000:]}")
 
 
 def stop_gunicorn(server: subprocess.Popen[bytes]) -> None:

@@ -249,8 +249,9 @@ def build(sizes: list[int], tenants: int, total: int) -> dict[int, Any]:
 # ---- measuring ---------------------------------------------------------------------------------
 
 
-def _user_matrix(owner_id: int) -> np.ndarray:
-    """The floor's input: the user's vectors, read once, outside the timing, L2-normalised."""
+def _user_matrix(owner_id: int, *, by_id: bool = False) -> np.ndarray:
+    """The floor's input: the user's vectors, read once, outside the timing, L2-normalised
+    (`by_id`: in the order of their ids)."""
     from django.db import connection
     from pgvector.psycopg.vector import register_vector_info
     from psycopg import Cursor
@@ -261,8 +262,9 @@ def _user_matrix(owner_id: int) -> np.ndarray:
     with Cursor(raw) as cur:
         register_vector_info(cur, TypeInfo.fetch(raw, "vector"))  # type: ignore[arg-type]
         cur.execute(
-            "SELECT embedding FROM memories_memory WHERE owner_id = %s AND state = 'active'",
-            [owner_id],
+            "SELECT embedding FROM memories_memory WHERE owner_id = %s AND state = 'active' "
+            "ORDER BY CASE WHEN %s THEN id END",
+            [owner_id, by_id],
         )
         matrix = np.stack([row[0].to_numpy().astype(np.float32) for row in cur.fetchall()])
     return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)

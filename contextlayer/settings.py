@@ -19,14 +19,14 @@ from contextlayer.env import (
     env_str,
 )
 from contextlayer.home import context_layer_home, deferred, persistent_rsa_key, persistent_secret
+from contextlayer.process import SERVE, set_threads
 
 # --- Process environment, data folder, mode ------------------------------------------------------
 # mem0 phones home and writes ~/.mem0 unless told otherwise, before it is first imported.
 os.environ["MEM0_TELEMETRY"] = "False"
-# One BLAS thread (read when numpy is first imported, which the apps do after settings): search's
-# matrix-vector product is memory-bound, and on a busy machine OpenBLAS's thread hand-off turned a
-# 0.2 ms scan of 5,000 vectors into 20 ms at the median (docs/benchmarks.md, `bench search`).
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# One BLAS thread, read when numpy is first imported (the apps import it after settings); the
+# reasons and the embedding model's threads are in contextlayer/process.py.
+set_threads(SERVE)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 HOME = context_layer_home()
@@ -255,6 +255,10 @@ MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
 # A JSON-RPC body above this is refused with 413 before it is parsed (the SDK reads any size).
 # add_memories at its limits (100 x MEMORY_MAX_CHARS) fits with room for \u escapes.
 MCP_MAX_BODY_BYTES = env_int("MCP_MAX_BODY_BYTES", 8 * 1024 * 1024)
+
+# Seconds a process answers a bearer token from what it read of it last (accounts/credentials.py):
+# revoking or pausing an app reaches every process within this time; 0 reads it on every call.
+CREDENTIAL_CACHE_SECONDS = env_int("CREDENTIAL_CACHE_SECONDS", 1)
 
 # --- Request limits: bodies and rates ------------------------------------------------------------
 # A request body (JSON, form) above this size is refused: 413 in the API. File uploads are apart.

@@ -3,7 +3,12 @@
 This layer owns what the SDK's built-in auth cannot do for us: the resource URL may come from the
 request (PUBLIC_URL unset in development), host and origin checks follow Django's settings, and a
 bearer token becomes a `Credential` through `credentials.resolve_bearer` only. The SDK then serves
-JSON-RPC statelessly, so any worker process can answer any request.
+JSON-RPC statelessly, so any worker process can answer any request; a POST of one ordinary
+request is answered in its own task (`mcpbridge.single_call`), the rest by the SDK's transport.
+
+A client calling again within a second costs no trip to Django's thread before its tool runs:
+its credential comes from this process's `CredentialCache` and its rate-limit counts from this
+process's `Leases` (contextlayer/ratelimit.py), both refreshed in one trip when they run out.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
-from accounts.credentials import Credential, resolve_bearer
+from accounts.credentials import Credential, CredentialCache
 from accounts.models import ALL_SCOPES, SCOPE_READ, SCOPE_WRITE
 from contextlayer.middleware import RETRY_AFTER, UNAVAILABLE
 from contextlayer.origin import (
@@ -35,7 +40,8 @@ from contextlayer.origin import (
     origin_of_headers,
     resource_metadata_url,
 )
-from contextlayer.ratelimit import Decision, hit_each
+from contextlayer.ratelimit import Decision, Leases
+from mcpbridge import single_call
 from mcpbridge.server import (
     TOOLS,
     CallOutcome,
@@ -138,22 +144,39 @@ def challenge(origin: str, error: str | None, description: str) -> str:
     return "Bearer " + ", ".join(parts)
 
 
+# This process's memory of bearer tokens and of its shares of the shared rate-limit counters.
+_credentials = CredentialCache()
+_leases = Leases()
+_ALLOWED = Decision(allowed=True, retry_after=0)
+
+
+def _counters(credential: Credential) -> list[tuple[str, str]]:
+    """Requests are counted per connected app and per user (so minting many clients does not
+    multiply the budget), in PostgreSQL, so every worker shares the counts."""
+    return [("mcp", f"app:{credential.app.pk}"), ("mcp_user", f"user:{credential.user.pk}")]
+
+
+def _admit_from_memory(raw: str | None, resource: str) -> tuple[Credential, Decision] | None:
+    """The caller's credential, admitted, when this process can say so without the database."""
+    credential = _credentials.get(raw, resource=resource) if raw is not None else None
+    if credential is None or not _leases.take_local(_counters(credential)):
+        return None
+    return credential, _ALLOWED
+
+
 def _admit(raw: str | None, resource: str) -> tuple[Credential, Decision] | None:
     """The caller's credential and its rate-limit decision; None for no or a bad token.
 
     One trip to Django's sync thread for both: each trip costs a connection health check.
-    Requests are counted per connected app and per user (so minting many clients does not
-    multiply the budget), in PostgreSQL, so every worker shares the counts.
     """
     if raw is None:
         return None
     close_old_connections()
     try:
-        credential = resolve_bearer(raw, resource=resource)
+        credential = _credentials.resolve(raw, resource=resource)
         if credential is None:
             return None
-        counters = [("mcp", f"app:{credential.app.pk}"), ("mcp_user", f"user:{credential.user.pk}")]
-        return credential, hit_each(counters)
+        return credential, _leases.take(_counters(credential))
     finally:
         close_old_connections()
 
@@ -261,7 +284,9 @@ class MCPHttpApp:
         raw = _bearer(headers)
         resource = mcp_url(origin)
         try:
-            admitted = await sync_to_async(_admit, thread_sensitive=True)(raw, resource)
+            admitted = _admit_from_memory(raw, resource) or await sync_to_async(
+                _admit, thread_sensitive=True
+            )(raw, resource)
         except (OperationalError, InterfaceError) as exc:
             # PostgreSQL is down: answer at once, as a JSON-RPC error an MCP client shows,
             # instead of letting the exception escape the ASGI app as a bare 500.
@@ -301,12 +326,14 @@ class MCPHttpApp:
                 [(b"retry-after", str(decision.retry_after).encode())],
             )
             return
+        single = None
         if scope["method"] == "POST":
             buffered = await _buffer(receive, settings.MCP_MAX_BODY_BYTES)
             if buffered is None:  # no (or a false) Content-Length, and more bytes than allowed
                 await _too_large(send)
                 return
             body, receive = buffered
+            single = single_call.single_request(self.server.session_manager, scope, body)
         if credential.kind == "oauth" and scope["method"] == "POST":
             missing = _missing_scope(body, credential.actor().scopes)
             if missing is not None:
@@ -336,7 +363,13 @@ class MCPHttpApp:
         outcome = CallOutcome()
         outcome_token = call_outcome.set(outcome)
         try:
-            await self.inner(scope, receive, _throttled(send, outcome))
+            throttled = _throttled(send, outcome)
+            if single is not None:
+                await single_call.answer(
+                    self.server.session_manager, single, scope, receive, throttled
+                )
+            else:
+                await self.inner(scope, receive, throttled)
         finally:
             call_outcome.reset(outcome_token)
             auth_context_var.reset(auth_token)

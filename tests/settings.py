@@ -23,3 +23,8 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # No background sweep of the search cache in the test process: its tests run sweeps themselves
 # and start the thread where they test it (tests/memories/test_search_sweep.py).
 SEARCH_CACHE_SWEEP_SECONDS = 0
+
+# Tests change apps and tokens in this process (often with a plain UPDATE) and expect the in-process
+# server's next request to see it; the cache's bound across processes is tested against gunicorn
+# with the default (tests/deploy/test_mcp_worker_state.py).
+CREDENTIAL_CACHE_SECONDS = 0

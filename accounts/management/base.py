@@ -12,6 +12,10 @@ from contextlayer.errors import DomainError
 
 
 class UserCommand(BaseCommand):
+    # Django's system checks import every URL and view (the API, the admin, allauth): about a
+    # second per command. `serve`, `migrate` and `check` still run them.
+    requires_system_checks: list[str] = []  # type: ignore[assignment]
+
     def execute(self, *args: Any, **options: Any) -> str | None:
         try:
             return super().execute(*args, **options)

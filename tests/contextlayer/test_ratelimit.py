@@ -1,11 +1,12 @@
 import threading
+from typing import Any
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
 from contextlayer.env import Rate, env_rate, parse_rate
-from contextlayer.ratelimit import hit
+from contextlayer.ratelimit import Leases, hit
 
 
 def test_rates_parse_and_bad_ones_fail_loudly() -> None:
@@ -55,3 +56,24 @@ def test_a_bad_rate_in_the_environment_fails_at_start_up(monkeypatch: pytest.Mon
         env_rate("RATE_LIMIT_MCP", "240/m")
     monkeypatch.setenv("RATE_LIMIT_MCP", "30/s")
     assert env_rate("RATE_LIMIT_MCP", "240/m") == "30/s"
+
+
+@pytest.mark.django_db
+def test_a_worker_spends_its_block_from_memory_and_two_workers_never_pass_the_limit(
+    settings: Any, django_assert_num_queries: Any
+) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "64/h"}  # blocks of 4
+    first, second = Leases(), Leases()  # two worker processes' memories
+    counters = [("mcp", "app:busy")]
+    assert first.take(counters).allowed  # one statement takes a block of 4
+    with django_assert_num_queries(0):
+        assert [first.take_local(counters) for _ in range(4)] == [True, True, True, False]
+    admitted = 4
+    for n in range(120):
+        worker = first if n % 3 else second
+        if worker.take_local(counters) or worker.take(counters).allowed:
+            admitted += 1
+    refused = second.take(counters)
+    assert not refused.allowed and 0 < refused.retry_after <= 3600
+    # Never more than the limit; fewer only by what the two may still hold unspent.
+    assert 64 - 2 * 3 <= admitted <= 64

@@ -44,8 +44,9 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 @contextmanager
 def gunicorn_on_test_database(**env: str) -> Iterator[Gunicorn]:
-    """One worker, development settings, the test database (the test must use transactional_db
-    so its rows are committed), allauth's shared cache table created first."""
+    """One worker (unless `env` sets WEB_CONCURRENCY), development settings, the test database
+    (the test must use transactional_db so its rows are committed), allauth's shared cache table
+    created first."""
     work = Path(tempfile.mkdtemp(prefix="contextlayer-gunicorn-"))
     port = free_port()
     environ = {
@@ -57,8 +58,8 @@ def gunicorn_on_test_database(**env: str) -> Iterator[Gunicorn]:
         CONTEXT_LAYER_HOME=str(work / "home"),
         PORT=str(port),
         WEB_CONCURRENCY="1",
-        **env,
     )
+    environ.update(env)
     subprocess.run(
         [sys.executable, "manage.py", "createcachetable"],
         cwd=ROOT,

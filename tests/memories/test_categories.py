@@ -185,3 +185,38 @@ def test_a_users_own_category_costs_the_classifier_only_its_own_texts(
     built = classify.classifier_for([mine])
     assert embedded == [mine.description]
     assert "boats" in built.classify(get_embedder().embed(["I race my dinghy on Sundays"]))[0]
+
+
+def test_the_default_prototypes_are_embedded_once_per_data_folder_and_no_user_category_is_kept(
+    settings: Settings, tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.HOME = tmp_path
+    embedded: list[str] = []
+    real_embed = Embedder.embed
+
+    def counting(self: Embedder, texts: Sequence[str]) -> list[np.ndarray]:
+        embedded.extend(texts)
+        return real_embed(self, texts)
+
+    def new_process() -> None:  # nothing embedded or built in memory yet
+        monkeypatch.setattr(classify, "_vectors", {})
+        monkeypatch.setattr(classify, "_cache", {})
+        embedded.clear()
+
+    monkeypatch.setattr(Embedder, "embed", counting)
+    new_process()
+    first = classify.classifier_for()._prototypes
+    assert len(embedded) > 50, "the first start embeds the default vocabulary"
+    stored = sorted((settings.HOME / "models").glob("prototypes-*.npy"))
+    assert len(stored) == 1
+
+    new_process()  # on the same data folder: nothing embedded, the same vectors
+    again = classify.classifier_for()._prototypes
+    assert embedded == []
+    assert np.array_equal(first, again)
+
+    new_process()  # a user's own category is embedded in memory only, never kept on disk
+    mine = Category("zephyr", "The Zephyr merger nobody may know about", examples=("Zephyr deal",))
+    classify.classifier_for([mine])
+    assert embedded == ["The Zephyr merger nobody may know about", "Zephyr deal"]
+    assert sorted((settings.HOME / "models").glob("prototypes-*.npy")) == stored

@@ -6,6 +6,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +36,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         import uvicorn
 
+        from memories.classify import warm_up
+
+        # Load the model and the category classifier now, so the first request does not pay;
+        # in a thread, while the database starts (a subprocess) and the migrations are checked.
+        warm = threading.Thread(target=warm_up, name="warm-up", daemon=True)
+        warm.start()
         try:
             connection.ensure_connection()  # starts the embedded server when DATABASE_URL is unset
         except OperationalError as exc:
@@ -43,30 +51,20 @@ class Command(BaseCommand):
         if not opts["no_migrate"]:
             call_command("migrate", interactive=False, verbosity=0)
             call_command("createcachetable", verbosity=0)  # shared rate-limit counters
-        # Load the model and the category classifier now, so the first request does not pay.
-        from memories.classify import warm_up
-
-        warm_up()
-        connection.close()
-
-        worker = None
         if not opts["no_worker"]:
             from accounts.tasks import schedule_cleanup
 
             schedule_cleanup()  # OAuth clean-up; it re-enqueues itself hourly on the worker
-            connection.close()
-            worker = subprocess.Popen(  # noqa: S603 - our own manage.py, fixed arguments
-                [sys.executable, sys.argv[0], "db_worker", "--no-reload"],
-                env={**os.environ},
-            )
+        connection.close()
+        warm.join()
+
         # uvicorn re-raises the signal it stopped on; make SIGTERM (systemd, `kill`) end the
         # process like Ctrl-C does, through `finally` and the exit handlers that stop the worker
         # and the embedded database, instead of killing it on the spot.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         url = f"http://{opts['host']}:{opts['port']}"
-        self.stderr.write(f"Context Layer on {url}  (Ctrl-C stops it)")
-        try:
-            uvicorn.run(
+        server = uvicorn.Server(
+            uvicorn.Config(
                 "contextlayer.asgi:application",
                 host=opts["host"],
                 port=opts["port"],
@@ -75,10 +73,34 @@ class Command(BaseCommand):
                 proxy_headers=settings.PRODUCTION,
                 forwarded_allow_ips=",".join(settings.TRUSTED_PROXIES),
             )
+        )
+        worker: list[subprocess.Popen[bytes]] = []
+        if not opts["no_worker"]:
+            # Started once the server answers, so its start-up does not compete with ours.
+            threading.Thread(
+                target=self._start_worker, args=(server, worker), name="worker", daemon=True
+            ).start()
+        self.stderr.write(f"Context Layer on {url}  (Ctrl-C stops it)")
+        try:
+            server.run()
         finally:
-            if worker is not None and worker.poll() is None:
-                worker.send_signal(signal.SIGTERM)
-                try:
-                    worker.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    worker.kill()
+            for process in worker:
+                if process.poll() is None:
+                    process.send_signal(signal.SIGTERM)
+                    try:
+                        process.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        process.kill()
+
+    @staticmethod
+    def _start_worker(server: Any, started: list[subprocess.Popen[bytes]]) -> None:
+        while not server.started:
+            if server.should_exit:
+                return
+            time.sleep(0.05)
+        started.append(
+            subprocess.Popen(  # noqa: S603 - our own manage.py, fixed arguments
+                [sys.executable, sys.argv[0], "db_worker", "--no-reload"],
+                env={**os.environ},
+            )
+        )

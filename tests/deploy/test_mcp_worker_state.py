@@ -1,0 +1,92 @@
+"""What each gunicorn worker keeps in memory between calls stays within its bounds across
+processes: a revoked or paused app is refused within `CREDENTIAL_CACHE_SECONDS` (1 s, the
+default) of the change made in another process, and the rate limit holds for the workers
+together although each counts from its own share (contextlayer/ratelimit.py, `Leases`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx2
+import pytest
+
+from accounts.actors import owner_actor
+from accounts.client_tokens import client_token_revoke
+from accounts.models import ClientToken, User
+from accounts.services import app_set_paused
+from tests.conftest import issue_token
+from tests.deploy.gunicorn_server import Gunicorn, gunicorn_on_test_database
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+
+BOUND = 1.0  # seconds: CREDENTIAL_CACHE_SECONDS as shipped
+LIMIT = 64  # calls an hour per client: 4 calls a block, so the workers really count in memory
+HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+@pytest.fixture(scope="module")
+def two_workers(django_db_setup: None, django_db_blocker: Any) -> Iterator[Gunicorn]:
+    with (
+        django_db_blocker.unblock(),
+        gunicorn_on_test_database(WEB_CONCURRENCY="2", RATE_LIMIT_MCP=f"{LIMIT}/h") as server,
+    ):
+        yield server
+
+
+def search(url: str, token: str, n: int = 1) -> httpx2.Response:
+    body = {
+        "jsonrpc": "2.0",
+        "id": n,
+        "method": "tools/call",
+        "params": {"name": "search_memory", "arguments": {"query": "tea"}},
+    }
+    headers = {**HEADERS, "authorization": f"Bearer {token}"}
+    return httpx2.post(f"{url}/mcp", content=json.dumps(body), headers=headers, timeout=60)
+
+
+def burst(url: str, token: str, calls: int) -> list[httpx2.Response]:
+    """Calls at once from several connections, so both workers answer some of them."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(lambda n: search(url, token, n), range(calls)))
+
+
+def test_a_revoked_token_is_refused_by_every_worker_within_the_bound(
+    two_workers: Gunicorn, owner: User
+) -> None:
+    issued = issue_token(owner, name="revoked soon")
+    assert {r.status_code for r in burst(two_workers.url, issued.secret, 16)} == {200}
+    client_token_revoke(actor=owner_actor(owner), token=issued.token.prefix)
+    revoked_at = time.monotonic()
+    time.sleep(max(0.0, revoked_at + BOUND - time.monotonic()))
+    assert {r.status_code for r in burst(two_workers.url, issued.secret, 16)} == {401}
+
+
+def test_a_paused_app_is_refused_by_every_worker_within_the_bound(
+    two_workers: Gunicorn, owner: User
+) -> None:
+    issued = issue_token(owner, name="paused soon")
+    answers = burst(two_workers.url, issued.secret, 16)
+    assert all(not r.json()["result"]["isError"] for r in answers)
+    app_id = ClientToken.objects.get(pk=issued.token.pk).app_id
+    app_set_paused(actor=owner_actor(owner), app_id=app_id, paused=True)
+    paused_at = time.monotonic()
+    time.sleep(max(0.0, paused_at + BOUND - time.monotonic()))
+    answers = burst(two_workers.url, issued.secret, 16)
+    assert all(r.json()["result"]["isError"] for r in answers)
+    assert all("paused" in r.json()["result"]["content"][0]["text"] for r in answers)
+
+
+def test_the_workers_together_admit_no_more_than_the_limit(
+    two_workers: Gunicorn, owner: User
+) -> None:
+    issued = issue_token(owner, name="busy client")
+    statuses = [r.status_code for r in burst(two_workers.url, issued.secret, LIMIT + 24)]
+    admitted = statuses.count(200)
+    assert set(statuses) == {200, 429}
+    # Never more than the limit; fewer only by what the two workers may still hold unspent (a
+    # block of 4 each, less the call that took it).
+    assert LIMIT - 2 * 3 <= admitted <= LIMIT
