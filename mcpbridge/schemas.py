@@ -62,15 +62,23 @@ class GetOut(BaseModel):
     memory: MemoryOut
 
 
+TRASH_DAYS_FIELD = Field(
+    description="The memory went to the user's trash: the user can restore it for this many "
+    "days, then it is deleted for good."
+)
+
+
 class DeleteOut(BaseModel):
     deleted_id: str
     previously_read_by: list[str] = Field(
         description="Apps that had read this memory; they may still remember it."
     )
+    restorable_days: int = TRASH_DAYS_FIELD
 
 
 class DeleteAllOut(BaseModel):
     deleted: int
+    restorable_days: int = TRASH_DAYS_FIELD
 
 
 def result(structured: BaseModel, text: str) -> CallToolResult:

@@ -23,9 +23,10 @@ from activity.models import AccessEvent
 from contextlayer.errors import InvalidInput, NotFound
 from memories import search
 from memories.embeddings import get_embedder
-from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
+from memories.models import LIVE_STATES, UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
 from memories.visibility import (
+    trashed_q,
     visible_q,
     visible_sql,
 )
@@ -96,7 +97,7 @@ def _decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
 def _filtered(actor: Actor, filters: MemoryFilters) -> QuerySet[Memory]:
     qs = Memory.objects.filter(visible_q(actor))
     if filters.state is not None:
-        if filters.state not in MemoryState.values:
+        if filters.state not in LIVE_STATES:
             raise InvalidInput(f"Unknown state {filters.state!r}.", field="state")
         qs = qs.filter(state=filters.state)
         if filters.state == MemoryState.ACTIVE:
@@ -235,6 +236,7 @@ class MemoryStats:
     by_state: dict[str, int]
     by_app: list[tuple[str, int]]
     added_this_week: int
+    in_trash: int = 0  # deleted memories the owner can still restore (not counted in `total`)
 
 
 def memory_stats(*, actor: Actor) -> MemoryStats:
@@ -245,7 +247,7 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
     agg = qs.aggregate(
         total=Count("id"),
         week=Count("id", filter=Q(created_at__gte=week_ago)),
-        **{s: Count("id", filter=Q(state=s)) for s in MemoryState.values},
+        **{s: Count("id", filter=Q(state=s)) for s in LIVE_STATES},
     )
     by_app = [
         (row["origin_app_name"], row["n"])
@@ -255,9 +257,10 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
     ]
     return MemoryStats(
         total=agg["total"],
-        by_state={s: agg[s] for s in MemoryState.values},
+        by_state={s: agg[s] for s in LIVE_STATES},
         by_app=by_app,
         added_this_week=agg["week"],
+        in_trash=Memory.objects.filter(trashed_q(actor)).count(),
     )
 
 

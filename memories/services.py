@@ -23,16 +23,16 @@ from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp
 from activity import audit
 from activity.models import AccessEvent
 from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
+from memories import trash
 from memories.embeddings import get_embedder
 from memories.models import (
+    LIVE_STATES,
     UNSHOWN_COLUMNS,
     Memory,
     MemoryState,
-    MemoryTombstone,
     MemoryVersion,
     Origin,
 )
-from memories.provenance import source_ref_hash
 from memories.search import _vector_literal
 from memories.selectors import get_visible, parse_memory_id, readers_of
 from memories.text import clean_text, text_key
@@ -66,6 +66,7 @@ class WriteResult:
 class DeleteResult:
     memory_id: uuid.UUID
     read_by: list[str]  # apps that had read it; we cannot make them forget, but the user must know
+    batch_id: uuid.UUID  # the delete it went to the trash with (an undo restores the batch)
 
 
 def _origin_for(app: ConnectedApp) -> str:
@@ -123,6 +124,9 @@ _INSERT_COLUMNS: dict[str, str] = {
     "superseded_by_id": "NULL",
     "echo_of_id": "nullif(u.echo_of, '')::uuid",
     "echo_app_id": "CASE WHEN u.echo_of = '' THEN NULL ELSE %(app)b::bigint END",
+    "trash_state": "''",
+    "trash_batch_id": "NULL",
+    "trashed_with_id": "NULL",
     "created_at": "u.created",
     "updated_at": "%(now)b",
 }
@@ -206,7 +210,7 @@ def memory_create_many(
     if len(items) > limit:
         raise InvalidInput(f"At most {limit} memories per call; got {len(items)}.", field="texts")
     cleaned: list[tuple[str, str, list[str], NewMemory]] = []
-    states = set(MemoryState.values)
+    states = set(LIVE_STATES)
     for index, item in enumerate(items):
         text = clean_text(item.text, field=f"texts[{index}]" if len(items) > 1 else "text")
         cats = clean_categories(item.categories)
@@ -388,6 +392,9 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "superseded_by_id": None,
         "echo_of_id": uuid.UUID(params["echo_of"][n]) if params["echo_of"][n] else None,
         "echo_app_id": params["app"] if params["echo_of"][n] else None,
+        "trash_state": "",
+        "trash_batch_id": None,
+        "trashed_with_id": None,
         "created_at": params["created"][n],
         "updated_at": params["now"],
     }
@@ -571,8 +578,8 @@ def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) 
 def memory_set_state(*, actor: Actor, memory_ids: Sequence[object], state: str) -> int:
     """Activate, pause or archive; each change is recorded with from and to."""
     require(actor, SCOPE_WRITE)
-    if state not in MemoryState.values:
-        raise InvalidInput(f"State must be one of {', '.join(MemoryState.values)}.", field="state")
+    if state not in LIVE_STATES:
+        raise InvalidInput(f"State must be one of {', '.join(LIVE_STATES)}.", field="state")
     mids = [parse_memory_id(m) for m in memory_ids]
     if not mids:
         raise InvalidInput("No memories given.", field="memory_ids")
@@ -691,68 +698,65 @@ def _restate_visibility(
     )
 
 
-def _tombstone(actor: Actor, memories: Sequence[Memory]) -> None:
-    """Tombstones for these memories and the predecessors they superseded (deleted with them)."""
-    memories = list(memories)
-    frontier = [m.id for m in memories]
-    while frontier:
-        older = list(Memory.objects.filter(owner=actor.user, superseded_by_id__in=frontier))
-        memories.extend(older)
-        frontier = [m.id for m in older]
-    MemoryTombstone.objects.bulk_create(
-        [
-            MemoryTombstone(
-                memory_id=m.id,
-                owner_id=m.owner_id,
-                deleted_by=actor.label,
-                source_ref_hash=source_ref_hash(m.provenance),
-            )
-            for m in memories
-        ],
-        ignore_conflicts=True,
-    )
-
-
 def memory_delete(*, actor: Actor, memory_id: object) -> DeleteResult:
-    """Text, embedding and versions go in one transaction; a content-free tombstone remains."""
+    """Into the owner's trash (memories/trash.py): restorable for TRASH_DAYS, then purged."""
     require(actor, SCOPE_DELETE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
-        mid = memory.id  # Model.delete() sets the instance's pk to None
-        readers = readers_of(actor.user.pk, [mid])
-        _tombstone(actor, [memory])
-        memory.delete()
-        audit.record(actor, AccessEvent.Action.DELETE, [mid], detail={"read_by": readers})
-    return DeleteResult(memory_id=mid, read_by=readers)
+        readers = readers_of(actor.user.pk, [memory.id])
+        batch = trash.move_to_trash(actor, [memory])
+        audit.record(
+            actor,
+            AccessEvent.Action.DELETE,
+            [memory.id],
+            detail={"read_by": readers, "trash": str(batch.id)},
+        )
+    return DeleteResult(memory.id, readers, batch.id)
 
 
 def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[DeleteResult]:
+    """Several memories into the trash as one delete (one undo), all or none."""
     require(actor, SCOPE_DELETE)
     mids = [parse_memory_id(m) for m in memory_ids]
     if not mids:
         raise InvalidInput("No memories given.", field="memory_ids")
     with transaction.atomic():
         memories = list(
-            Memory.objects.select_for_update().filter(id__in=mids).filter(visible_q(actor))
+            Memory.objects.select_for_update()
+            .filter(id__in=mids)
+            .filter(visible_q(actor))
+            .defer(*UNSHOWN_COLUMNS)
         )
         if len(memories) != len(set(mids)):
             raise NotFound()
-        results = [DeleteResult(m.id, readers_of(actor.user.pk, [m.id])) for m in memories]
-        _tombstone(actor, memories)
-        Memory.objects.filter(owner=actor.user, pk__in=[m.id for m in memories]).delete()
-        audit.record(actor, AccessEvent.Action.DELETE, [m.id for m in memories])
+        batch = trash.move_to_trash(actor, memories)
+        results = [
+            DeleteResult(m.id, readers_of(actor.user.pk, [m.id]), batch.id) for m in memories
+        ]
+        audit.record(
+            actor,
+            AccessEvent.Action.DELETE,
+            [m.id for m in memories],
+            detail={"trash": str(batch.id)},
+        )
     return results
 
 
 def memory_delete_all(*, actor: Actor) -> int:
-    """Delete every memory this actor can see (for an owner door: all of the user's memories)."""
+    """Move every memory this actor can see (for an owner door: all of the user's memories) to
+    the owner's trash, as one delete the owner can restore at once."""
     require(actor, SCOPE_DELETE)
     with transaction.atomic():
-        memories = list(Memory.objects.select_for_update().filter(visible_q(actor)))
-        _tombstone(actor, memories)
-        Memory.objects.filter(owner=actor.user, pk__in=[m.id for m in memories]).delete()
+        memories = list(
+            Memory.objects.select_for_update().filter(visible_q(actor)).defer(*UNSHOWN_COLUMNS)
+        )
+        batch = trash.move_to_trash(actor, memories)
         audit.record(
-            actor, AccessEvent.Action.DELETE, [], count=len(memories), detail={"all": True}
+            actor,
+            AccessEvent.Action.DELETE,
+            [],
+            count=len(memories),
+            detail={"all": True, "trash": str(batch.id)},
         )
     return len(memories)
 

@@ -104,14 +104,14 @@ def test_archive_action_goes_through_the_service_and_names_the_operator(
     assert event.detail == {"from": "active", "to": "archived"}
 
 
-def test_delete_action_deletes_for_real_and_leaves_a_tombstone(
+def test_delete_action_moves_to_the_owners_trash_with_a_tombstone(
     admin_client: Client, secret_memory: Memory, owner: User
 ) -> None:
     admin_client.post(
         reverse("admin:memories_memory_changelist"),
         {"action": "delete_memories", "_selected_action": [str(secret_memory.pk)]},
     )
-    assert not Memory.objects.filter(pk=secret_memory.pk).exists()
+    assert Memory.objects.get(pk=secret_memory.pk).state == "trashed"  # the owner can restore
     tomb = MemoryTombstone.objects.get(memory_id=secret_memory.pk)
     assert tomb.deleted_by == "admin:admin@example.com"
     event = AccessEvent.objects.filter(owner=owner, action=AccessEvent.Action.DELETE).get()

@@ -98,7 +98,11 @@ def test_add_search_update_delete_round_trip(owner: User, mcp_for: Callable[...,
 
     gone = client.call("delete_memory", {"memory_id": memory_id})
     assert gone.structured_content["deleted_id"] == memory_id
-    assert not Memory.objects.filter(pk=memory_id).exists()
+    assert gone.structured_content["restorable_days"] == 30
+    assert "moved to the user's trash, where the user can restore it for 30 days" in (
+        gone.content[0].text  # type: ignore[union-attr]
+    )
+    assert Memory.objects.get(pk=memory_id).state == "trashed"
     event = AccessEvent.objects.get(owner=owner, action=AccessEvent.Action.DELETE)
     assert [str(i) for i in event.memory_ids] == [memory_id]
     again = client.call("get_memory", {"memory_id": memory_id})
@@ -256,8 +260,8 @@ def test_delete_all_needs_confirm_and_the_delete_scope(
     assert no_delete.call("delete_all_memories", {"confirm": True}).is_error
     assert Memory.objects.filter(owner=owner).count() == 2
     done = client.call("delete_all_memories", {"confirm": True})
-    assert done.structured_content == {"deleted": 2}
-    assert not Memory.objects.filter(owner=owner).exists()
+    assert done.structured_content == {"deleted": 2, "restorable_days": 30}
+    assert set(Memory.objects.filter(owner=owner).values_list("state", flat=True)) == {"trashed"}
 
 
 def test_missing_or_bad_token_gets_401_pointing_at_the_resource_metadata(
