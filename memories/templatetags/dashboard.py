@@ -70,6 +70,12 @@ def stats_header(context: template.Context) -> dict[str, Any]:
 
 
 @register.filter
+def door(name: str) -> str:
+    """Who deleted: an app's name, or the owner's door in words ("the command line")."""
+    return presentation.door_label(str(name))
+
+
+@register.filter
 def undo_batch(message: Message) -> str:
     """The delete a message offers to undo (its trash batch), or ''."""
     return presentation.undo_batch(str(message.extra_tags or ""))

@@ -138,6 +138,6 @@ def test_every_dashboard_page_has_no_serious_accessibility_violations(
         found += violations(page, f"[{scheme}] / (row editor)", rules)
         page.locator("li.memory.editing").get_by_role("link", name="Cancel").click()
         page.locator("#memory-rows li.memory").first.get_by_role("link", name="Delete").click()
-        page.get_by_text("Delete this memory for good?").wait_for()
+        page.get_by_text("Delete this memory?").wait_for()
         found += violations(page, f"[{scheme}] / (delete confirmation)", rules)
     assert found == [], "\n".join(found)

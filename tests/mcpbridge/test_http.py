@@ -13,7 +13,8 @@ from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, ConnectedApp, User
 from activity.models import AccessEvent
 from memories import search
-from memories.models import Memory
+from memories.models import Memory, TrashBatch
+from tests.conftest import memory_snapshot, memory_with_history, signed_in
 from tests.mcpbridge.conftest import INIT, JSON, McpHttp, text_of
 from tests.memories.fake_llm import Brain
 
@@ -262,6 +263,41 @@ def test_delete_all_needs_confirm_and_the_delete_scope(
     done = client.call("delete_all_memories", {"confirm": True})
     assert done.structured_content == {"deleted": 2, "restorable_days": 30}
     assert set(Memory.objects.filter(owner=owner).values_list("state", flat=True)) == {"trashed"}
+
+
+def test_an_apps_delete_goes_to_the_trash_and_the_owner_restores_it_in_the_dashboard(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    client = mcp_for(owner)
+    other = mcp_for(owner, name="Claude Desktop")
+    hidden_from = ConnectedApp.objects.get(owner=owner, name="Claude Desktop")
+    memory = memory_with_history(
+        owner_actor(owner), "Collects vinyl records", hide_from=hidden_from
+    )
+    before = memory_snapshot(owner)
+
+    gone = client.call("delete_memory", {"memory_id": str(memory.id)})
+
+    assert "moved to the user's trash" in text_of(gone)
+    assert client.call("get_memory", {"memory_id": str(memory.id)}).is_error
+    found = client.call("search_memory", {"query": "vinyl records"})
+    assert found.structured_content["results"] == []
+    browser = signed_in(owner)
+    home = browser.get("/").content.decode()
+    assert "<strong>Cursor on laptop</strong> deleted 1 memory" in home  # the notice
+    batch = TrashBatch.objects.get(owner=owner)
+    back = browser.post("/trash/restore/", {"batch": str(batch.id), "next": "/"})
+    assert back.status_code == 302 and back["Location"] == "/"
+    assert "Restored 1 memory." in browser.get("/").content.decode()
+
+    assert memory_snapshot(owner) == before  # versions, categories, hiding: as they were
+    assert (
+        client.call("get_memory", {"memory_id": str(memory.id)}).structured_content["memory"][
+            "text"
+        ]
+        == "Collects vinyl records"
+    )
+    assert other.call("get_memory", {"memory_id": str(memory.id)}).is_error  # still hidden
 
 
 def test_missing_or_bad_token_gets_401_pointing_at_the_resource_metadata(

@@ -11,9 +11,12 @@ import anyio
 import pytest
 from mcp.client import Client
 
+from accounts.actors import owner_actor, stdio_app
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
+from memories import services
 from memories.models import Memory
+from tests.conftest import memory_snapshot, memory_with_history, signed_in
 from tests.mcpbridge.conftest import ROOT, stdio_env, stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
@@ -82,3 +85,46 @@ def test_stdio_fails_closed_for_an_unknown_user() -> None:
     assert proc.returncode != 0
     assert proc.stdout == b""
     assert b"No active user with the email 'nobody@example.com'" in proc.stderr
+
+
+def test_delete_all_over_stdio_goes_to_the_trash_and_the_owner_restores_all_40(
+    owner: User,
+) -> None:
+    """Issue 23, measured item 1: the stdio app of the Connect page's snippet answered
+    `delete_all_memories {"confirm": true}` with "Deleted 40 memories." and nothing brought them
+    back. Now they wait in the owner's trash, and the dashboard's notice restores all 40."""
+    owner_dash = owner_actor(owner)
+    cursor = stdio_app(owner, "cursor")
+    memory_with_history(owner_dash, "Plays the piano on weekends")
+    memory_with_history(owner_dash, "Brews coffee with an AeroPress", hide_from=cursor)
+    items = [
+        services.NewMemory(text=f"Fact number {n} about the owner", categories=["hobbies"])
+        for n in range(38)
+    ]
+    services.memory_create_many(actor=owner_dash, items=items)
+    before = memory_snapshot(owner)
+    assert len([m for m in before.values() if m[6] is None]) == 40  # 40 current memories
+
+    params = stdio_server(owner.email)
+
+    async def wipe() -> Any:
+        async with Client(params, mode="legacy") as c:
+            return await c.call_tool("delete_all_memories", {"confirm": True})
+
+    answer = anyio.run(wipe)
+
+    assert not answer.is_error
+    assert answer.structured_content == {"deleted": 40, "restorable_days": 30}
+    assert text_of(answer) == (
+        "Deleted 40 memories: moved to the user's trash, where the user can restore them "
+        "for 30 days."
+    )
+    browser = signed_in(owner)
+    home = browser.get("/").content.decode()
+    assert "<strong>local</strong> deleted 40 memories" in home
+    assert "Your memory is empty" in home
+    batch = str(Memory.objects.filter(owner=owner).values_list("trash_batch", flat=True)[0])
+    browser.post("/trash/restore/", {"batch": batch, "next": "/"})
+    home = browser.get("/").content.decode()
+    assert "Restored 40 memories." in home and "deleted 40 memories" not in home
+    assert memory_snapshot(owner) == before
