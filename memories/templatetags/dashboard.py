@@ -71,8 +71,10 @@ def stats_header(context: template.Context) -> dict[str, Any]:
 
 @register.filter
 def door(name: str) -> str:
-    """Who deleted: an app's name, or the owner's door in words ("the command line")."""
-    return presentation.door_label(str(name))
+    """Who deleted, at the start of a sentence: an app's name as it is, or the owner's door in
+    words ("The command line")."""
+    label = presentation.door_label(str(name))
+    return label if label == name else label[:1].upper() + label[1:]
 
 
 @register.filter

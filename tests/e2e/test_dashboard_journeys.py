@@ -231,11 +231,11 @@ def test_delete_confirmation_is_safe_by_default_and_focus_moves_to_the_next_row(
     page.keyboard.press("Enter")
     page.get_by_text("Delete this memory?").wait_for()
     page.locator("li.memory.confirming").get_by_role("button", name="Delete").click()
-    page.get_by_text("Memory deleted.").wait_for()
+    page.get_by_text("Deleted.").wait_for()
     assert cat.count() == 0
     page.locator("li.memory:focus-within").wait_for()  # the focus settles on a row...
     assert active_row(page) == below  # ...the next one, not <body>
-    assert page.locator(".message").all_inner_texts() == ["Memory deleted."]
+    assert page.locator(".message").all_inner_texts() == ["Deleted. Undo"]
 
 
 def test_editing_a_row_by_keyboard_and_escape_leaves_the_focus_on_edit(
