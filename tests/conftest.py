@@ -114,6 +114,23 @@ def memory_with_history(
     return memory
 
 
+def forty_memories(owner: User) -> None:
+    """Issue 23's measured store: 40 memories a stdio app with the default grant sees (every
+    one it may delete), two of them with an earlier text and one hidden from another app."""
+    from accounts.actors import stdio_app
+    from memories import services
+
+    owner_dash = owner_actor(owner)
+    cursor = stdio_app(owner, "cursor")
+    memory_with_history(owner_dash, "Plays the piano on weekends")
+    memory_with_history(owner_dash, "Brews coffee with an AeroPress", hide_from=cursor)
+    items = [
+        services.NewMemory(text=f"Fact number {n} about the owner", categories=["hobbies"])
+        for n in range(38)
+    ]
+    services.memory_create_many(actor=owner_dash, items=items)
+
+
 def memory_snapshot(owner: User) -> dict[Any, tuple[Any, ...]]:
     """Every memory row of `owner` with what a trip through the trash must leave as it was:
     text, state, categories (and who set them), privacy, hiding, supersession, versions."""

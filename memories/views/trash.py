@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
-from contextlayer.errors import Conflict, InvalidInput, NotFound
+from contextlayer.errors import Conflict, InvalidInput
 from memories import trash
 from memories.presentation import n_memories
 from memories.views.common import next_url
@@ -34,17 +34,15 @@ def trash_page(request: DashboardRequest) -> HttpResponse:
 @require_POST
 @dashboard_view
 def trash_restore(request: DashboardRequest) -> HttpResponse:
-    """Restore the memories ticked (`ids`) or a whole delete (`batch`); back to `next`."""
+    """Restore the memories ticked (`ids`) or a whole delete (`batch`); back to `next`. One that
+    is not in the trash (restored already, purged, or never this owner's) is a 404 like every
+    missing id."""
     actor = actor_for_request(request)
     batch = request.POST.get("batch") or None
     try:
         result = trash.trash_restore(
             actor=actor, memory_ids=request.POST.getlist("ids"), batch_id=batch
         )
-    except NotFound:
-        # The same words whatever the id was: restored already, purged, or never this owner's.
-        messages.error(request, "Nothing to restore: it is no longer in the trash.")
-        return redirect(next_url(request, _trash_url()))
     except (InvalidInput, Conflict) as err:
         messages.error(request, err.message)
         return redirect(next_url(request, _trash_url()))
@@ -75,9 +73,6 @@ def trash_delete(request: DashboardRequest) -> HttpResponse:
         n = trash.trash_delete_forever(
             actor=actor, memory_ids=ids, batch_id=batch, everything=everything
         )
-    except NotFound:
-        messages.error(request, "Nothing to delete: it is no longer in the trash.")
-        return redirect(_trash_url())
     except InvalidInput as err:
         messages.error(request, err.message)
         return redirect(_trash_url())

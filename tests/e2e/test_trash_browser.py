@@ -16,11 +16,11 @@ import pytest
 from mcp.client import Client
 from playwright.sync_api import expect
 
-from accounts.actors import Actor, stdio_app
+from accounts.actors import Actor
 from accounts.models import User
 from memories import services
 from memories.models import Memory
-from tests.conftest import memory_snapshot, memory_with_history
+from tests.conftest import forty_memories, memory_snapshot, memory_with_history
 from tests.e2e.conftest import log_in, row_with, rows
 from tests.mcpbridge.conftest import stdio_server
 
@@ -85,14 +85,7 @@ def test_a_bulk_delete_is_one_undo(page: Any, owner: User, owner_dash: Actor) ->
 def test_an_assistant_deletes_all_40_over_stdio_and_the_owner_restores_them(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
-    cursor = stdio_app(owner, "cursor")
-    memory_with_history(owner_dash, "Plays the piano on weekends")
-    memory_with_history(owner_dash, "Brews coffee with an AeroPress", hide_from=cursor)
-    items = [
-        services.NewMemory(text=f"Fact number {n} about the owner", categories=["hobbies"])
-        for n in range(38)
-    ]
-    services.memory_create_many(actor=owner_dash, items=items)
+    forty_memories(owner)
     before = memory_snapshot(owner)
     params = stdio_server(owner.email)  # the Connect page's snippet: `manage.py mcp --user`
 
@@ -127,9 +120,7 @@ def test_the_trash_page_restores_one_and_deletes_for_good_after_asking(
     services.memory_delete_many(actor=owner_dash, memory_ids=[keep.id, drop.id])
     log_in(page, owner)
     page.goto("/trash/")
-    expect(page.get_by_role("heading", level=2)).to_contain_text(
-        "You deleted 2 memories"
-    )
+    expect(page.get_by_role("heading", level=2)).to_contain_text("You deleted 2 memories")
     page.locator("li.memory", has_text="Kyoto").get_by_role("button", name="Restore").click()
     expect(page.locator(".message")).to_have_text("Restored 1 memory.")
     page.locator("li.memory", has_text="Oslo").locator("input.select").check()

@@ -11,12 +11,10 @@ import anyio
 import pytest
 from mcp.client import Client
 
-from accounts.actors import owner_actor, stdio_app
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
-from memories import services
 from memories.models import Memory
-from tests.conftest import memory_snapshot, memory_with_history, signed_in
+from tests.conftest import forty_memories, memory_snapshot, signed_in
 from tests.mcpbridge.conftest import ROOT, stdio_env, stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
@@ -93,15 +91,7 @@ def test_delete_all_over_stdio_goes_to_the_trash_and_the_owner_restores_all_40(
     """Issue 23, measured item 1: the stdio app of the Connect page's snippet answered
     `delete_all_memories {"confirm": true}` with "Deleted 40 memories." and nothing brought them
     back. Now they wait in the owner's trash, and the dashboard's notice restores all 40."""
-    owner_dash = owner_actor(owner)
-    cursor = stdio_app(owner, "cursor")
-    memory_with_history(owner_dash, "Plays the piano on weekends")
-    memory_with_history(owner_dash, "Brews coffee with an AeroPress", hide_from=cursor)
-    items = [
-        services.NewMemory(text=f"Fact number {n} about the owner", categories=["hobbies"])
-        for n in range(38)
-    ]
-    services.memory_create_many(actor=owner_dash, items=items)
+    forty_memories(owner)
     before = memory_snapshot(owner)
     assert len([m for m in before.values() if m[6] is None]) == 40  # 40 current memories
 

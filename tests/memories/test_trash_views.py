@@ -131,23 +131,20 @@ def test_an_apps_delete_shows_a_notice_on_every_page_until_dismissed(
     assert "Claude Desktop deleted 1 memory" in _text(owner_client.get("/trash/"))  # still there
 
 
-def test_someone_elses_or_a_spent_undo_says_nothing_is_left_to_restore(
-    owner: User,
-    owner_client: Client,
-    owner_dash: Actor,
-    stranger_dash: Actor,
-    stranger_client: Client,
+def test_someone_elses_or_a_spent_undo_is_a_404_like_any_missing_id(
+    owner: User, owner_client: Client, owner_dash: Actor, stranger_client: Client
 ) -> None:
     mine = services.memory_create(actor=owner_dash, text="Mine").memory
     batch = services.memory_delete(actor=owner_dash, memory_id=mine.id).batch_id
-    theirs = stranger_client.post("/trash/restore/", {"batch": str(batch)})
-    assert theirs.status_code == 302
-    said = _text(stranger_client.get("/"))
-    assert "Nothing to restore: it is no longer in the trash." in said
+    for data in ({"batch": str(batch)}, {"ids": [str(mine.id)]}):
+        assert stranger_client.post("/trash/restore/", data).status_code == 404
+        assert stranger_client.post("/trash/delete/", data).status_code == 404
+        confirmed = {**data, "confirm": "on"}
+        assert stranger_client.post("/trash/delete/", confirmed).status_code == 404
+    assert stranger_client.post(f"/trash/{batch}/seen/").status_code == 302  # nothing to say
+    assert TrashBatch.objects.get(pk=batch).seen_at is None
     assert Memory.objects.get(pk=mine.id).state == "trashed"
-    assert stranger_client.post("/trash/delete/", {"ids": [mine.id]}).status_code == 302
-    assert Memory.objects.get(pk=mine.id).state == "trashed"
-    owner_client.post("/trash/restore/", {"batch": str(batch)})
-    owner_client.post("/trash/restore/", {"batch": str(batch)})  # a second click on Undo
-    assert "Nothing to restore" in _text(owner_client.get("/"))
+    assert owner_client.post("/trash/restore/", {"batch": str(batch)}).status_code == 302
+    again = owner_client.post("/trash/restore/", {"batch": str(batch)})  # Undo clicked twice
+    assert again.status_code == 404
     assert Memory.objects.get(pk=mine.id).state == "active"
