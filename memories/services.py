@@ -755,10 +755,11 @@ def memory_delete_all(*, actor: Actor) -> int:
             actor,
             AccessEvent.Action.DELETE,
             [],
-            count=len(memories),
+            count=batch.memories_deleted,
             detail={"all": True, "trash": str(batch.id)},
         )
-    return len(memories)
+    # Memories, not rows: an owner door's predecessors go with their memory, uncounted.
+    return batch.memories_deleted
 
 
 def readback_note(actor: Actor, memories: Sequence[Memory]) -> str:

@@ -24,7 +24,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from accounts.actors import Actor, owner_actor, require_owner
@@ -374,17 +375,18 @@ def trash_groups(*, actor: Actor) -> list[TrashGroup]:
         .order_by("-created_at", "-id")[:TRASH_BATCHES]
     )
     shown: dict[uuid.UUID, list[Memory]] = {b.id: [] for b in batches}
+    oldest_first = [F("created_at").asc(), F("id").asc()]
     rows = (
         trash_q(actor)
         .filter(trash_batch_id__in=list(shown))
+        .annotate(n=Window(RowNumber(), partition_by=[F("trash_batch_id")], order_by=oldest_first))
+        .filter(n__lte=TRASH_SHOWN)  # a delete of 10,000 memories lists its first hundred
         .defer(*UNSHOWN_COLUMNS)
         .select_related("echo_app")
         .order_by("trash_batch_id", "created_at", "id")
     )
     for memory in rows:
-        group = shown[memory.trash_batch_id]  # type: ignore[index]  # filtered on it
-        if len(group) < TRASH_SHOWN:
-            group.append(memory)
+        shown[memory.trash_batch_id].append(memory)  # type: ignore[index]  # filtered on it
     return [
         TrashGroup(b, shown[b.id], b.left, restorable_until(b.created_at))  # type: ignore[attr-defined]
         for b in batches

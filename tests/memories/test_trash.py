@@ -385,3 +385,15 @@ def test_purging_with_nothing_expired_changes_nothing(owner: User, owner_dash: A
     assert (report.users, report.memories) == (0, 0)
     assert _trashed(owner) == {memory.id}
     assert not AccessEvent.objects.filter(action="purge").exists()
+
+
+def test_a_large_delete_lists_its_first_hundred_and_restores_whole(
+    owner: User, owner_dash: Actor, bulk_memories: Callable[[User, int], None]
+) -> None:
+    bulk_memories(owner, 105)
+    assert services.memory_delete_all(actor=owner_dash) == 105
+    [group] = trash_groups(actor=owner_dash)
+    assert (len(group.memories), group.count, group.more) == (100, 105, 5)
+    assert len({m.id for m in group.memories}) == 100
+    restored = trash_restore(actor=owner_dash, batch_id=group.batch.id)
+    assert len(restored.restored) == 105 and not _trashed(owner)
