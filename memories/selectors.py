@@ -240,14 +240,21 @@ class MemoryStats:
 
 
 def memory_stats(*, actor: Actor) -> MemoryStats:
-    """Totals for the stats header, in two aggregate queries whatever the store's size."""
+    """Totals for the stats header, in two aggregate queries whatever the store's size (the
+    first counts the trash beside the memories)."""
     require_owner(actor, SCOPE_READ)
-    qs = Memory.objects.filter(visible_q(actor), superseded_by__isnull=True)
+    shown = visible_q(actor) & Q(superseded_by__isnull=True)
+    qs = Memory.objects.filter(shown)
     week_ago = timezone.now() - timedelta(days=7)
-    agg = qs.aggregate(
-        total=Count("id"),
-        week=Count("id", filter=Q(created_at__gte=week_ago)),
-        **{s: Count("id", filter=Q(state=s)) for s in LIVE_STATES},
+    agg = (
+        Memory.objects.filter(owner=actor.user)
+        .filter(shown | trashed_q(actor))
+        .aggregate(
+            total=Count("id", filter=shown),
+            week=Count("id", filter=shown & Q(created_at__gte=week_ago)),
+            in_trash=Count("id", filter=trashed_q(actor)),
+            **{s: Count("id", filter=shown & Q(state=s)) for s in LIVE_STATES},
+        )
     )
     by_app = [
         (row["origin_app_name"], row["n"])
@@ -260,7 +267,7 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
         by_state={s: agg[s] for s in LIVE_STATES},
         by_app=by_app,
         added_this_week=agg["week"],
-        in_trash=Memory.objects.filter(trashed_q(actor)).count(),
+        in_trash=agg["in_trash"],
     )
 
 

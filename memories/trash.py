@@ -281,13 +281,13 @@ def trash_delete_forever(
 
 def _purge(actor: Actor, ids: list[uuid.UUID], batches: set[Any], *, why: str) -> None:
     """Delete trashed memories for real, in the caller's transaction: the rows that went with
-    them cascade (`trashed_with`, `superseded_by`, `echo_of`), with every version."""
-    if not ids:
-        return
+    them cascade (`trashed_with`, `superseded_by`, `echo_of`), with every version. Batches left
+    empty go too (a delete that found nothing to delete made one)."""
     owner_id = actor.user.pk
-    Memory.objects.filter(owner_id=owner_id, state=MemoryState.TRASHED, pk__in=ids).delete()
+    if ids:
+        Memory.objects.filter(owner_id=owner_id, state=MemoryState.TRASHED, pk__in=ids).delete()
+        audit.record(actor, AccessEvent.Action.PURGE, ids, detail={"why": why})
     _drop_empty(owner_id, batches)
-    audit.record(actor, AccessEvent.Action.PURGE, ids, detail={"why": why})
 
 
 def trash_picked_count(

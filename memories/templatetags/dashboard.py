@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from accounts.actors import owner_actor
+from accounts.dashboard import actor_for_request
 from accounts.models import User
 from memories import presentation
 from memories.models import Memory
@@ -66,7 +66,7 @@ def stats_header(context: template.Context) -> dict[str, Any]:
         return {"stats": None}
     if isinstance(context.get("stats"), MemoryStats):  # the view already has them
         return {"stats": context["stats"]}
-    return {"stats": memory_stats(actor=owner_actor(user))}
+    return {"stats": memory_stats(actor=actor_for_request(request))}  # type: ignore[arg-type]
 
 
 @register.filter
@@ -105,7 +105,7 @@ def app_delete_notices(context: template.Context) -> dict[str, Any]:
     if not isinstance(user, User):
         return {"notices": []}
     return {
-        "notices": trash_notices(actor=owner_actor(user)),
+        "notices": trash_notices(actor=actor_for_request(request)),  # type: ignore[arg-type]
         "request": request,
         "csrf_token": context.get("csrf_token"),
     }

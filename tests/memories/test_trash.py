@@ -397,3 +397,13 @@ def test_a_large_delete_lists_its_first_hundred_and_restores_whole(
     assert len({m.id for m in group.memories}) == 100
     restored = trash_restore(actor=owner_dash, batch_id=group.batch.id)
     assert len(restored.restored) == 105 and not _trashed(owner)
+
+
+def test_a_delete_of_nothing_leaves_no_trace_after_trash_days(
+    owner: User, owner_dash: Actor
+) -> None:
+    assert services.memory_delete_all(actor=owner_dash) == 0
+    assert trash_groups(actor=owner_dash) == [] and trash_notices(actor=owner_dash) == []
+    TrashBatch.objects.filter(owner=owner).update(created_at=timezone.now() - timedelta(days=31))
+    assert trash_purge_expired().memories == 0
+    assert not TrashBatch.objects.filter(owner=owner).exists()
