@@ -42,6 +42,11 @@ def dashboard_view(view: View) -> View:
     return wrapper
 
 
-def actor_for_request(request: DashboardRequest) -> Actor:
-    """The signed-in owner acting through the dashboard door."""
-    return owner_actor(request.user)
+def actor_for_request(request: HttpRequest) -> Actor:
+    """The signed-in owner acting through the dashboard door; looked up once per request (the
+    view and the templates' tags share it)."""
+    actor: Actor | None = getattr(request, "_dashboard_actor", None)
+    if actor is None or actor.user.pk != request.user.pk:
+        actor = owner_actor(request.user)  # type: ignore[arg-type]  # signed in
+        request._dashboard_actor = actor  # type: ignore[attr-defined]
+    return actor

@@ -1,5 +1,5 @@
-"""Background clean-up on the django-tasks worker: the authorization server's leftovers, and import
-uploads no run will read."""
+"""Background clean-up on the django-tasks worker: the authorization server's leftovers, import
+uploads no run will read, and memories whose time in the trash (TRASH_DAYS) is up."""
 
 from __future__ import annotations
 
@@ -15,18 +15,22 @@ CLEANUP_EVERY = timedelta(hours=1)
 
 
 def run_cleanup() -> dict[str, int]:
-    from memories.uploads import uploads_cleanup  # memories imports accounts, not the reverse
+    # memories imports accounts, not the reverse
+    from memories.trash import trash_purge_expired
+    from memories.uploads import uploads_cleanup
 
     return {
         **oauth_cleanup(orphan_after=timedelta(hours=settings.OAUTH_ORPHAN_CLIENT_HOURS)),
         **uploads_cleanup(),
+        "purged_memories": trash_purge_expired().memories,
     }
 
 
 @task()
 def cleanup_oauth() -> dict[str, int]:
-    """Expired tokens, never-granted DCR/CIMD clients, forgotten uploads; then schedule the next
-    run, so one enqueue (at `serve` start) keeps it periodic without a separate scheduler."""
+    """Expired tokens, never-granted DCR/CIMD clients, forgotten uploads, the trash past
+    TRASH_DAYS; then schedule the next run, so one enqueue (at `serve` start) keeps it periodic
+    without a separate scheduler."""
     result = run_cleanup()
     schedule_cleanup(CLEANUP_EVERY)
     return result

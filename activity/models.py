@@ -26,7 +26,9 @@ class AccessEvent(OwnedRow):
         READ = "read"
         ADD = "add"
         UPDATE = "update"
-        DELETE = "delete"
+        DELETE = "delete"  # into the owner's trash (memories/trash.py)
+        RESTORE = "restore"  # out of the trash
+        PURGE = "purge"  # out of the trash for good: the rows are gone
         STATE = "state"
         EXPORT = "export"
         ERASE = "erase"
@@ -45,6 +47,8 @@ class AccessEvent(OwnedRow):
         Action.ADD,
         Action.UPDATE,
         Action.DELETE,
+        Action.RESTORE,
+        Action.PURGE,
         Action.STATE,
         Action.IMPORT,
         Action.ERASE,

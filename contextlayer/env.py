@@ -28,14 +28,17 @@ def env_bool(name: str, default: bool = False) -> bool:
     raise ImproperlyConfigured(f"{name}={raw!r}: use true or false")
 
 
-def env_int(name: str, default: int) -> int:
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={raw!r}: expected an integer") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected at least {minimum}")
+    return value
 
 
 def env_list(name: str, default: list[str] | None = None) -> list[str]:

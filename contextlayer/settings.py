@@ -326,6 +326,9 @@ IMPORT_UPLOAD_DIR = HOME / "imports"
 IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 600)
 # An upload whose run has not started (or stopped and was not resumed) for this long is deleted.
 IMPORT_UPLOAD_KEEP_HOURS = env_int("IMPORT_UPLOAD_KEEP_HOURS", 24)
+# Days a deleted memory stays in its owner's trash, restorable, before the hourly clean-up
+# deletes it for good (memories/trash.py). At least 1: a delete is always undoable for a while.
+TRASH_DAYS = env_int("TRASH_DAYS", 30, minimum=1)
 # After an erase, rewrite the tables that held the user's memories (VACUUM FULL: the text leaves
 # the table files, at the price of locking those tables for the seconds the rewrite takes). A
 # large shared server may turn it off: then VACUUM and a concurrent rebuild of the search index

@@ -71,12 +71,20 @@ class UpdateOut(BaseModel):
     )
 
 
+TRASH_DAYS_FIELD = Field(
+    description="The memory went to the user's trash: the user can restore it for this many "
+    "days, then it is deleted for good."
+)
+
+
 class DeleteOut(BaseModel):
     deleted_id: str
+    restorable_days: int = TRASH_DAYS_FIELD
 
 
 class DeleteAllOut(BaseModel):
     deleted: int
+    restorable_days: int = TRASH_DAYS_FIELD
 
 
 def result(structured: BaseModel, text: str) -> CallToolResult:

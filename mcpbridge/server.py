@@ -316,10 +316,18 @@ async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolRe
 
 
 async def delete_memory(memory_id: MemoryId) -> Annotated[CallToolResult, DeleteOut]:
-    """Delete one memory for good (text and history). Only when the user asks to forget it."""
+    """Delete one memory. Only when the user asks to forget it. It moves to the user's trash,
+    where the user can restore it for some days; then it is deleted for good."""
     deleted = await _call(lambda actor: services.memory_delete(actor=actor, memory_id=memory_id))
-    out = DeleteOut(deleted_id=str(deleted.memory_id))
-    return result(out, f"Deleted memory {out.deleted_id}.")
+    days = settings.TRASH_DAYS
+    out = DeleteOut(deleted_id=str(deleted.memory_id), restorable_days=days)
+    return result(out, f"Deleted memory {out.deleted_id}: {_in_trash(days)}")
+
+
+def _in_trash(days: int, many: bool = False) -> str:
+    """What a delete did, in the same words for one memory and for all."""
+    it = "them" if many else "it"
+    return f"moved to the user's trash, where the user can restore {it} for {days} days."
 
 
 async def delete_all_memories(
@@ -327,10 +335,11 @@ async def delete_all_memories(
         bool, Field(description="Must be true; only after the user explicitly asked for it.")
     ],
 ) -> Annotated[CallToolResult, DeleteAllOut]:
-    """Delete every memory this client can see. Irreversible.
+    """Delete every memory this client can see.
 
     Call only when the user has explicitly asked to erase all of their memories, with
-    confirm=true. Needs the delete permission.
+    confirm=true. Needs the delete permission. They move to the user's trash, where the user can
+    restore them for some days; then they are deleted for good.
     """
     if confirm is not True:
         raise ToolError(
@@ -338,7 +347,9 @@ async def delete_all_memories(
             "explicitly asked to delete all of their memories."
         )
     count = await _call(lambda actor: services.memory_delete_all(actor=actor))
-    return result(DeleteAllOut(deleted=count), f"Deleted {count} memories.")
+    days = settings.TRASH_DAYS
+    out = DeleteAllOut(deleted=count, restorable_days=days)
+    return result(out, f"Deleted {count} memories: {_in_trash(days, many=True)}")
 
 
 def remember_what_you_know() -> str:

@@ -206,13 +206,15 @@ class MemoryAdmin(ReadOnlyAdmin):
     def activate_memories(self, request: HttpRequest, queryset: QuerySet[Memory]) -> None:
         self._set_state(request, queryset, MemoryState.ACTIVE)
 
-    @admin.action(description="Delete selected memories (text, embedding and versions)")
+    @admin.action(description="Delete selected memories (to the owner's trash, restorable)")
     def delete_memories(self, request: HttpRequest, queryset: QuerySet[Memory]) -> None:
+        """On the owner's request: each owner's memories go to their trash as one delete, shown
+        to the owner with the operator's name until they restore or dismiss it."""
         self._per_owner(
             request,
             queryset,
             lambda actor, ids: len(services.memory_delete_many(actor=actor, memory_ids=ids)),
-            "Deleted",
+            "Moved to the owner's trash:",
         )
 
 

@@ -16,7 +16,7 @@ from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from contextlayer.api_types import DbId, StoredText, UtcDatetime
 from contextlayer.errors import InvalidInput
-from memories import category_changes, remember, selectors, services
+from memories import category_changes, remember, selectors, services, trash
 from memories.grants import CategoryRow, category_overview
 from memories.models import Memory, MemoryVersion
 from memories.user_categories import category_add, category_list
@@ -29,6 +29,7 @@ StateName = Literal["active", "paused", "archived"]
 router = Router(tags=["memories"])
 categories_router = Router(tags=["categories"])
 events_router = Router(tags=["access events"])
+trash_router = Router(tags=["trash"])
 
 
 class MemoryOut(Schema):
@@ -143,6 +144,10 @@ class DeleteOut(Schema):
     read_by: list[str] | None = Field(
         description="Apps that had read it (they may still remember it), told to the owner's "
         "own doors; null for a connected app, which is not told which other apps exist."
+    )
+    restorable_days: int = Field(
+        description="It went to the owner's trash: the owner can restore it for this many days, "
+        "then it is deleted for good."
     )
 
 
@@ -309,11 +314,17 @@ def bulk_private(request: HttpRequest, payload: BulkPrivateIn) -> Any:
     summary="Delete several memories",
 )
 def bulk_delete(request: HttpRequest, payload: BulkIds) -> Any:
-    """All or nothing; each result says which apps had read that memory."""
+    """All or nothing, into the owner's trash as one delete; each result says which apps had
+    read that memory."""
     results = services.memory_delete_many(
         actor=request_actor(request), memory_ids=payload.memory_ids
     )
-    return {"deleted": [{"id": r.memory_id, "read_by": r.read_by} for r in results]}
+    return {"deleted": [_deleted(r) for r in results]}
+
+
+def _deleted(result: services.DeleteResult) -> dict[str, Any]:
+    days = settings.TRASH_DAYS
+    return {"id": result.memory_id, "read_by": result.read_by, "restorable_days": days}
 
 
 @router.get("/{memory_id}", response={200: MemoryOut, **error_responses(404)}, summary="Get one")
@@ -347,9 +358,10 @@ def update_memory(request: HttpRequest, memory_id: MemoryId, payload: MemoryPatc
     "/{memory_id}", response={200: DeleteOut, **error_responses(404)}, summary="Delete a memory"
 )
 def delete_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
-    """Deleted for real (text, embedding, versions); `read_by` names apps that had read it."""
+    """Into the owner's trash, restorable for `restorable_days`, then deleted for real (text,
+    embedding, versions); `read_by` names apps that had read it."""
     result = services.memory_delete(actor=request_actor(request), memory_id=memory_id)
-    return {"id": result.memory_id, "read_by": result.read_by}
+    return _deleted(result)
 
 
 @router.get(
@@ -519,3 +531,94 @@ def list_access_events(request: HttpRequest, filters: Query[AccessEventQuery]) -
     )
     next_cursor = str(page.next_before) if page.next_before is not None else None
     return {"items": page.items, "next_cursor": next_cursor}
+
+
+class TrashedOut(Schema):
+    memory: MemoryOut
+    state_before: str = Field(description="The state it comes back in.")
+
+
+class TrashDeleteOut(Schema):
+    id: uuid.UUID = Field(description="Pass as `batch` to restore everything this delete took.")
+    app_name: str
+    deleted_by: str
+    deleted_at: datetime
+    restorable_until: datetime
+    count: int = Field(description="Memories of this delete still in the trash.")
+    memories: list[TrashedOut] = Field(description=f"Up to {trash.TRASH_SHOWN}, oldest first.")
+
+
+class TrashPicked(Schema):
+    memory_ids: list[uuid.UUID] = Field(default_factory=list, max_length=settings.MEMORY_BATCH_MAX)
+    batch: uuid.UUID | None = Field(None, description="Every memory of one delete instead.")
+
+
+class TrashPurgeIn(TrashPicked):
+    everything: bool = Field(False, description="Empty the whole trash.")
+
+
+class RefusedOut(Schema):
+    id: uuid.UUID
+    reason: str
+
+
+class RestoreOut(Schema):
+    restored: list[uuid.UUID]
+    refused: list[RefusedOut] = Field(description="Left in the trash, and why.")
+
+
+class PurgeOut(Schema):
+    deleted: int
+
+
+@trash_router.get(
+    "", response={200: list[TrashDeleteOut], **error_responses()}, summary="The trash"
+)
+def list_trash(request: HttpRequest) -> Any:
+    """Deleted memories, newest delete first: restorable until `restorable_until`. Owner only."""
+    return [
+        {
+            "id": g.batch.id,
+            "app_name": g.batch.app_name,
+            "deleted_by": g.batch.deleted_by,
+            "deleted_at": g.batch.created_at,
+            "restorable_until": g.purge_at,
+            "count": g.count,
+            "memories": [{"memory": m, "state_before": m.trash_state} for m in g.memories],
+        }
+        for g in trash.trash_groups(actor=request_actor(request))
+    ]
+
+
+@trash_router.post(
+    "/restore",
+    response={200: RestoreOut, **error_responses(404, 409)},
+    summary="Restore from the trash",
+)
+def restore_trash(request: HttpRequest, payload: TrashPicked) -> Any:
+    """The memories named (or the whole `batch`) come back as they were. One whose text is an
+    active memory again stays in the trash and is listed in `refused`. Owner only."""
+    result = trash.trash_restore(
+        actor=request_actor(request), memory_ids=payload.memory_ids, batch_id=payload.batch
+    )
+    return {
+        "restored": result.restored,
+        "refused": [{"id": r.memory.id, "reason": r.reason} for r in result.refused],
+    }
+
+
+@trash_router.post(
+    "/delete",
+    response={200: PurgeOut, **error_responses(404)},
+    summary="Delete from the trash for good",
+)
+def purge_trash(request: HttpRequest, payload: TrashPurgeIn) -> Any:
+    """The memories named, the whole `batch`, or `everything`: gone now (text, embedding,
+    versions), not restorable. Owner only."""
+    deleted = trash.trash_delete_forever(
+        actor=request_actor(request),
+        memory_ids=payload.memory_ids,
+        batch_id=payload.batch,
+        everything=payload.everything,
+    )
+    return {"deleted": deleted}

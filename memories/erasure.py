@@ -191,6 +191,7 @@ KIND_LABELS = {
     "memories.memory": "Memories",
     "memories.memoryversion": "Earlier versions of memories",
     "memories.memorytombstone": "Records of memories deleted before",
+    "memories.trashbatch": "Deletes whose memories were in the trash",
     "activity.accessevent": "Access log entries",
     "memories.accessevent": "Access log entries",  # its label on receipts made before the move
     "memories.memoryproposal": "Proposed changes awaiting review",

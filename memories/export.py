@@ -17,11 +17,28 @@ from accounts.models import SCOPE_READ, ConnectedApp
 from activity import audit
 from activity.models import AccessEvent
 from memories.ingest.contextlayer import FORMAT, VERSION
-from memories.models import Memory, MemoryVersion
+from memories.models import Memory, MemoryState, MemoryVersion
+from memories.trash import restorable_until
 
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
+
+
+def _state(memory: Memory) -> str:
+    """The state a memory has, or in the trash the one it comes back in."""
+    return memory.trash_state if memory.state == MemoryState.TRASHED else memory.state
+
+
+def _trash(memory: Memory) -> dict[str, Any] | None:
+    batch = memory.trash_batch
+    if memory.state != MemoryState.TRASHED or batch is None:
+        return None
+    return {
+        "deleted_at": _iso(batch.created_at),
+        "deleted_by": batch.deleted_by,
+        "restorable_until": _iso(restorable_until(batch.created_at)),
+    }
 
 
 def _memory(memory: Memory, versions: list[MemoryVersion], echoes: list[Memory]) -> dict[str, Any]:
@@ -30,7 +47,8 @@ def _memory(memory: Memory, versions: list[MemoryVersion], echoes: list[Memory])
         "text": memory.text,
         "categories": list(memory.categories),
         "categories_set_by_user": memory.categories_set_by_user,
-        "state": memory.state,
+        "state": _state(memory),
+        "trash": _trash(memory),
         "is_private": memory.is_private,
         "origin": memory.origin,
         "origin_app_name": memory.origin_app_name,
@@ -56,7 +74,8 @@ def _memory(memory: Memory, versions: list[MemoryVersion], echoes: list[Memory])
             {
                 "app_name": e.origin_app_name,
                 "text": e.text,
-                "state": e.state,
+                "state": _state(e),
+                "in_trash": e.state == MemoryState.TRASHED,
                 "created_at": _iso(e.created_at),
             }
             for e in echoes
@@ -103,7 +122,12 @@ def export_build(*, actor: Actor) -> dict[str, Any]:
     echoes: dict[Any, list[Memory]] = defaultdict(list)
     for echo in Memory.objects.filter(owner=user, echo_of__isnull=False).order_by("created_at"):
         echoes[echo.echo_of_id].append(echo)
-    memories = Memory.objects.filter(owner=user, echo_of__isnull=True).order_by("created_at", "id")
+    # The trash included, marked (`trash`): it is still the owner's until purged.
+    memories = (
+        Memory.objects.filter(owner=user, echo_of__isnull=True)
+        .select_related("trash_batch")
+        .order_by("created_at", "id")
+    )
     document: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -129,8 +153,12 @@ def export_markdown(*, actor: Actor) -> str:
     categories), then the connected apps."""
     document = export_build(actor=actor)
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    trashed: list[dict[str, Any]] = []
     for memory in document["memories"]:
         if memory["superseded_by"]:
+            continue
+        if memory["trash"]:
+            trashed.append(memory)
             continue
         for category in memory["categories"] or ["uncategorised"]:
             groups[category].append(memory)
@@ -148,6 +176,16 @@ def export_markdown(*, actor: Actor) -> str:
             where = memory["provenance"].get("source") or memory["origin_app_name"] or "?"
             state = "" if memory["state"] == "active" else f", {memory['state']}"
             lines.append(f"- {text}  \n  _{memory['created_at'][:10]}, from {where}{state}_")
+        lines.append("")
+    if trashed:
+        lines += ["## In the trash", ""]
+        for memory in trashed:
+            text = memory["text"].replace("\n", "\n  ")
+            trash = memory["trash"]
+            lines.append(
+                f"- {text}  \n  _deleted {trash['deleted_at'][:10]} by {trash['deleted_by']}, "
+                f"restorable until {trash['restorable_until'][:10]}_"
+            )
         lines.append("")
     lines += ["## Connected apps", ""]
     for app in document["connected_apps"]:

@@ -8,10 +8,10 @@ from django import forms
 from django.utils import timezone
 
 from activity.models import AccessEvent
-from memories.models import MemoryState
+from memories.models import LIVE_STATE_CHOICES, MemoryState
 from memories.selectors import ActivityFilters, MemoryFilters
 
-STATE_CHOICES = [*MemoryState.choices, ("all", "All states")]
+STATE_CHOICES = [*LIVE_STATE_CHOICES, ("all", "All states")]
 
 
 def _start_of(day: date | None) -> datetime | None:
@@ -92,7 +92,7 @@ class CategoriesForm(forms.Form):
 
 
 class StateForm(forms.Form):
-    state = forms.ChoiceField(choices=MemoryState.choices)
+    state = forms.ChoiceField(choices=LIVE_STATE_CHOICES)
 
 
 class BulkForm(forms.Form):

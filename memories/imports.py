@@ -764,7 +764,8 @@ def _restore(writer: Actor, memories: Sequence[ExportedMemory], counter: _Counte
     """Bring memories back as exported: text, categories, state, provenance, timestamps, history.
 
     Superseded memories are not restored as memories: their text is in their successor's
-    history. hidden_from (app ids of the old server) is not restored.
+    history. Memories that were in the trash are not brought back (counted as deleted by the
+    user). hidden_from (app ids of the old server) is not restored.
     """
     user = writer.user
     for start in range(0, len(memories), RESTORE_BATCH):
@@ -785,7 +786,7 @@ def _restore(writer: Actor, memories: Sequence[ExportedMemory], counter: _Counte
             if m.id in done or m.superseded_by:
                 counter.run.conversations_skipped += 1
                 counter.step()
-            elif (h := source_ref_hash(m.provenance)) and h in deleted:
+            elif m.in_trash or ((h := source_ref_hash(m.provenance)) and h in deleted):
                 counter.run.messages_skipped_deleted += 1
                 counter.run.conversations_skipped += 1
                 counter.step()

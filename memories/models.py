@@ -21,6 +21,15 @@ class MemoryState(models.TextChoices):
     ACTIVE = "active", "Active"
     PAUSED = "paused", "Paused"
     ARCHIVED = "archived", "Archived"
+    # Deleted, in the owner's trash until restored or purged (memories/trash.py). Outside every
+    # rule that names 'active' (search, the apps' consent rule, the unique active text), and
+    # left out of the owner's doors by `visibility.visible_q`: only the Trash page shows it.
+    TRASHED = "trashed", "In the trash"
+
+
+# The states a door may set or filter by (the trash is entered by a delete, left by a restore).
+LIVE_STATES: tuple[str, ...] = (MemoryState.ACTIVE, MemoryState.PAUSED, MemoryState.ARCHIVED)
+LIVE_STATE_CHOICES = [(s, label) for s, label in MemoryState.choices if s in LIVE_STATES]
 
 
 class Origin(models.TextChoices):
@@ -100,6 +109,27 @@ class Memory(OwnedRow):
     )
     changed_by_name = models.CharField(max_length=120, blank=True, default="", db_default="")
     changed_at = models.DateTimeField(null=True, blank=True)
+    # The trash (memories/trash.py): the state the memory had before its delete, the delete it
+    # went with, and for a row carried along (a superseded predecessor, an app's echo) the
+    # memory whose delete took it, with which it comes back or is purged.
+    # (db_default: rows written by hand-made SQL, benchmarks included, start outside the trash)
+    trash_state = models.CharField(max_length=16, blank=True, default="", db_default="")
+    trash_batch = models.ForeignKey(
+        "TrashBatch",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="memories",
+        db_index=False,  # partial index below
+    )
+    trashed_with = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="carried",
+        db_index=False,  # partial index below
+    )
     created_at = models.DateTimeField(db_index=True)
     updated_at = models.DateTimeField()
 
@@ -125,6 +155,16 @@ class Memory(OwnedRow):
                 fields=["owner", "text_key"],
                 condition=models.Q(echo_of__isnull=False),
                 name="memory_echo_text",
+            ),
+            models.Index(
+                fields=["trash_batch"],
+                condition=models.Q(trash_batch__isnull=False),
+                name="memory_trash_batch",
+            ),
+            models.Index(
+                fields=["trashed_with"],
+                condition=models.Q(trashed_with__isnull=False),
+                name="memory_trashed_with",
             ),
         ]
         constraints: ClassVar = [
@@ -184,6 +224,32 @@ class SearchChange(OwnedRow):
 
     def __str__(self) -> str:
         return f"Change of {self.memory_id} at {self.generation}"
+
+
+class TrashBatch(OwnedRow):
+    """One delete: which door deleted which memories, when. The Trash page restores a batch
+    ("everything Claude deleted at 14:02"); a batch an app made is a notice on the dashboard
+    until the owner has seen it; it is purged TRASH_DAYS after `created_at`. Content-free."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    app = models.ForeignKey(
+        "accounts.ConnectedApp", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    app_name = models.CharField(max_length=120)
+    deleted_by = models.CharField(max_length=120)  # the actor's label (an operator, say)
+    memories_deleted = models.IntegerField()  # memories the delete named (not those carried)
+    created_at = models.DateTimeField(default=timezone.now)
+    seen_at = models.DateTimeField(null=True, blank=True)  # the owner acknowledged the notice
+
+    class Meta:
+        indexes: ClassVar = [
+            models.Index(fields=["owner", "-created_at"], name="trashbatch_recent"),
+            models.Index(fields=["created_at"], name="trashbatch_expiry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Trash batch {self.id}"
 
 
 class MemoryVersion(OwnedRow):

@@ -10,6 +10,27 @@ from typing import Any
 from activity.models import AccessEvent
 from memories.models import Memory, MemoryVersion, Origin
 
+
+def n_memories(n: int) -> str:
+    """'1 memory', '3 memories'."""
+    return f"{n} memor{'y' if n == 1 else 'ies'}"
+
+
+# A message that offers to undo a delete carries the delete's trash batch in its extra tags
+# (templates/_messages.html shows an Undo button for it).
+_UNDO = "undo:"
+
+
+def undo_tag(batch_id: object) -> str:
+    """`extra_tags` for a message about a delete the person can undo."""
+    return f"{_UNDO}{batch_id}"
+
+
+def undo_batch(extra_tags: str) -> str:
+    """The trash batch a message offers to undo, or ''."""
+    return next((t[len(_UNDO) :] for t in extra_tags.split() if t.startswith(_UNDO)), "")
+
+
 _APP_LABELS = {"dashboard": "you, in the dashboard", "api": "the API", "cli": "the command line"}
 
 

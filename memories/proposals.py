@@ -14,6 +14,7 @@ from contextlayer.errors import NotFound
 from memories.models import Memory, MemoryProposal
 from memories.services import memory_update
 from memories.text import text_key
+from memories.visibility import visible_q
 
 
 def proposal_create(
@@ -39,10 +40,15 @@ def proposal_create(
 
 
 def proposal_list(*, actor: Actor) -> list[MemoryProposal]:
-    """Pending proposals, newest first. Only the owner's own doors see them."""
+    """Pending proposals, newest first (not those of memories in the trash: they wait there with
+    their memory). Only the owner's own doors see them."""
     require_owner(actor, SCOPE_READ)
     return list(
-        MemoryProposal.objects.filter(owner=actor.user, status=MemoryProposal.Status.PENDING)
+        MemoryProposal.objects.filter(
+            owner=actor.user,
+            status=MemoryProposal.Status.PENDING,
+            memory__in=Memory.objects.filter(visible_q(actor)),
+        )
         .select_related("memory")
         .order_by("-created_at", "-id")
     )

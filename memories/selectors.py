@@ -24,9 +24,10 @@ from contextlayer.category_names import fold
 from contextlayer.errors import InvalidInput, NotFound
 from memories import search
 from memories.embeddings import get_embedder
-from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
+from memories.models import LIVE_STATES, UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
 from memories.visibility import (
+    trashed_q,
     visible_q,
     visible_sql,
 )
@@ -97,7 +98,7 @@ def _decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
 def _filtered(actor: Actor, filters: MemoryFilters) -> QuerySet[Memory]:
     qs = Memory.objects.filter(visible_q(actor))
     if filters.state is not None:
-        if filters.state not in MemoryState.values:
+        if filters.state not in LIVE_STATES:
             raise InvalidInput(f"Unknown state {filters.state!r}.", field="state")
         qs = qs.filter(state=filters.state)
         if filters.state == MemoryState.ACTIVE:
@@ -237,17 +238,25 @@ class MemoryStats:
     by_state: dict[str, int]
     by_app: list[tuple[str, int]]
     added_this_week: int
+    in_trash: int = 0  # deleted memories the owner can still restore (not counted in `total`)
 
 
 def memory_stats(*, actor: Actor) -> MemoryStats:
-    """Totals for the stats header, in two aggregate queries whatever the store's size."""
+    """Totals for the stats header, in two aggregate queries whatever the store's size (the
+    first counts the trash beside the memories)."""
     require_owner(actor, SCOPE_READ)
-    qs = Memory.objects.filter(visible_q(actor), superseded_by__isnull=True)
+    shown = visible_q(actor) & Q(superseded_by__isnull=True)
+    qs = Memory.objects.filter(shown)
     week_ago = timezone.now() - timedelta(days=7)
-    agg = qs.aggregate(
-        total=Count("id"),
-        week=Count("id", filter=Q(created_at__gte=week_ago)),
-        **{s: Count("id", filter=Q(state=s)) for s in MemoryState.values},
+    agg = (
+        Memory.objects.filter(owner=actor.user)
+        .filter(shown | trashed_q(actor))
+        .aggregate(
+            total=Count("id", filter=shown),
+            week=Count("id", filter=shown & Q(created_at__gte=week_ago)),
+            in_trash=Count("id", filter=trashed_q(actor)),
+            **{s: Count("id", filter=shown & Q(state=s)) for s in LIVE_STATES},
+        )
     )
     by_app = [
         (row["origin_app_name"], row["n"])
@@ -257,9 +266,10 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
     ]
     return MemoryStats(
         total=agg["total"],
-        by_state={s: agg[s] for s in MemoryState.values},
+        by_state={s: agg[s] for s in LIVE_STATES},
         by_app=by_app,
         added_this_week=agg["week"],
+        in_trash=agg["in_trash"],
     )
 
 

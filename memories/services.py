@@ -24,13 +24,13 @@ from activity import audit
 from activity.models import AccessEvent
 from contextlayer.category_names import category_name
 from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
-from memories import user_categories, write_budget
+from memories import trash, user_categories, write_budget
 from memories.embeddings import get_embedder
 from memories.models import (
+    LIVE_STATES,
     UNSHOWN_COLUMNS,
     Memory,
     MemoryState,
-    MemoryTombstone,
     MemoryVersion,
     Origin,
 )
@@ -41,7 +41,6 @@ from memories.ownership import (
     protected_categories,
     reclassified,
 )
-from memories.provenance import source_ref_hash
 from memories.search import _vector_literal
 from memories.selectors import get_visible, parse_memory_id, readers_of
 from memories.text import clean_text, text_key
@@ -80,6 +79,7 @@ class DeleteResult:
     # Apps that had read it, for the owner's doors (we cannot make them forget, but the owner
     # must know); None for an app, which is not told which other apps the owner connected.
     read_by: list[str] | None
+    batch_id: uuid.UUID  # the delete it went to the trash with (an undo restores the batch)
 
 
 def _origin_for(app: ConnectedApp) -> str:
@@ -154,6 +154,9 @@ _INSERT_COLUMNS: dict[str, str] = {
     "superseded_by_id": "NULL",
     "echo_of_id": "nullif(u.echo_of, '')::uuid",
     "echo_app_id": "CASE WHEN u.echo_of = '' THEN NULL ELSE %(app)b::bigint END",
+    "trash_state": "''",
+    "trash_batch_id": "NULL",
+    "trashed_with_id": "NULL",
     "created_at": "u.created",
     "updated_at": "%(now)b",
 }
@@ -239,7 +242,7 @@ def memory_create_many(
     if len(items) > limit:
         raise InvalidInput(f"At most {limit} memories per call; got {len(items)}.", field="texts")
     cleaned: list[tuple[str, str, list[str], NewMemory]] = []
-    states = set(MemoryState.values)
+    states = set(LIVE_STATES)
     for index, item in enumerate(items):
         text = clean_text(item.text, field=f"texts[{index}]" if len(items) > 1 else "text")
         cats = clean_categories(item.categories)
@@ -454,6 +457,9 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "superseded_by_id": None,
         "echo_of_id": uuid.UUID(params["echo_of"][n]) if params["echo_of"][n] else None,
         "echo_app_id": params["app"] if params["echo_of"][n] else None,
+        "trash_state": "",
+        "trash_batch_id": None,
+        "trashed_with_id": None,
         "created_at": params["created"][n],
         "updated_at": params["now"],
     }
@@ -487,6 +493,7 @@ def _locked_many(actor: Actor, memory_ids: Sequence[object]) -> list[Memory]:
         Memory.objects.select_for_update()
         .filter(id__in=mids)
         .filter(visible_q(actor))
+        .defer(*UNSHOWN_COLUMNS)
         .order_by("id")
     )
     if len(memories) != len(set(mids)):
@@ -516,8 +523,8 @@ def memory_change(
     cats = clean_categories(categories) if categories is not None else None
     new_names = new_category_names(actor, [cats]) if cats else []
     new_slugs = {n.slug for n in new_names}
-    if state is not None and state not in MemoryState.values:
-        raise InvalidInput(f"State must be one of {', '.join(MemoryState.values)}.", field="state")
+    if state is not None and state not in LIVE_STATES:
+        raise InvalidInput(f"State must be one of {', '.join(LIVE_STATES)}.", field="state")
     # The model is the slow part: the text is embedded before any row is locked.
     vector = get_embedder().embed([new_text])[0] if new_text is not None else None
     with transaction.atomic():
@@ -769,8 +776,8 @@ def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) 
 def memory_set_state(*, actor: Actor, memory_ids: Sequence[object], state: str) -> int:
     """Activate, pause or archive; each change is recorded with from and to."""
     require(actor, SCOPE_WRITE)
-    if state not in MemoryState.values:
-        raise InvalidInput(f"State must be one of {', '.join(MemoryState.values)}.", field="state")
+    if state not in LIVE_STATES:
+        raise InvalidInput(f"State must be one of {', '.join(LIVE_STATES)}.", field="state")
     changed = 0
     with transaction.atomic():
         memories = _locked_many(actor, memory_ids)
@@ -901,39 +908,20 @@ def _restate_visibility(
     )
 
 
-def _tombstone(actor: Actor, memories: Sequence[Memory]) -> None:
-    """Tombstones for these memories and the predecessors they superseded (deleted with them)."""
-    memories = list(memories)
-    frontier = [m.id for m in memories]
-    while frontier:
-        older = list(Memory.objects.filter(owner=actor.user, superseded_by_id__in=frontier))
-        memories.extend(older)
-        frontier = [m.id for m in older]
-    MemoryTombstone.objects.bulk_create(
-        [
-            MemoryTombstone(
-                memory_id=m.id,
-                owner_id=m.owner_id,
-                deleted_by=actor.label,
-                source_ref_hash=source_ref_hash(m.provenance),
-            )
-            for m in memories
-        ],
-        ignore_conflicts=True,
-    )
-
-
 def memory_delete(*, actor: Actor, memory_id: object) -> DeleteResult:
-    """Text, embedding and versions go in one transaction; a content-free tombstone remains."""
+    """Into the owner's trash (memories/trash.py): restorable for TRASH_DAYS, then purged."""
     require(actor, SCOPE_DELETE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
-        mid = memory.id  # Model.delete() sets the instance's pk to None
-        readers = readers_of(actor.user.pk, [mid])
-        _tombstone(actor, [memory])
-        memory.delete()
-        audit.record(actor, AccessEvent.Action.DELETE, [mid], detail={"read_by": readers})
-    return DeleteResult(memory_id=mid, read_by=_told(actor, readers))
+        readers = readers_of(actor.user.pk, [memory.id])
+        batch = trash.move_to_trash(actor, [memory])
+        audit.record(
+            actor,
+            AccessEvent.Action.DELETE,
+            [memory.id],
+            detail={"read_by": readers, "trash": str(batch.id)},
+        )
+    return DeleteResult(memory.id, _told(actor, readers), batch.id)
 
 
 def _told(actor: Actor, readers: list[str]) -> list[str] | None:
@@ -943,36 +931,42 @@ def _told(actor: Actor, readers: list[str]) -> list[str] | None:
 
 
 def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[DeleteResult]:
+    """Several memories into the trash as one delete (one undo), all or none."""
     require(actor, SCOPE_DELETE)
-    mids = [parse_memory_id(m) for m in memory_ids]
-    if not mids:
-        raise InvalidInput("No memories given.", field="memory_ids")
     with transaction.atomic():
-        memories = list(
-            Memory.objects.select_for_update().filter(id__in=mids).filter(visible_q(actor))
-        )
-        if len(memories) != len(set(mids)):
-            raise NotFound()
+        memories = _locked_many(actor, memory_ids)
+        batch = trash.move_to_trash(actor, memories)
         results = [
-            DeleteResult(m.id, _told(actor, readers_of(actor.user.pk, [m.id]))) for m in memories
+            DeleteResult(m.id, _told(actor, readers_of(actor.user.pk, [m.id])), batch.id)
+            for m in memories
         ]
-        _tombstone(actor, memories)
-        Memory.objects.filter(owner=actor.user, pk__in=[m.id for m in memories]).delete()
-        audit.record(actor, AccessEvent.Action.DELETE, [m.id for m in memories])
+        audit.record(
+            actor,
+            AccessEvent.Action.DELETE,
+            [m.id for m in memories],
+            detail={"trash": str(batch.id)},
+        )
     return results
 
 
 def memory_delete_all(*, actor: Actor) -> int:
-    """Delete every memory this actor can see (for an owner door: all of the user's memories)."""
+    """Move every memory this actor can see (for an owner door: all of the user's memories) to
+    the owner's trash, as one delete the owner can restore at once."""
     require(actor, SCOPE_DELETE)
     with transaction.atomic():
-        memories = list(Memory.objects.select_for_update().filter(visible_q(actor)))
-        _tombstone(actor, memories)
-        Memory.objects.filter(owner=actor.user, pk__in=[m.id for m in memories]).delete()
-        audit.record(
-            actor, AccessEvent.Action.DELETE, [], count=len(memories), detail={"all": True}
+        memories = list(
+            Memory.objects.select_for_update().filter(visible_q(actor)).defer(*UNSHOWN_COLUMNS)
         )
-    return len(memories)
+        batch = trash.move_to_trash(actor, memories)
+        audit.record(
+            actor,
+            AccessEvent.Action.DELETE,
+            [],
+            count=batch.memories_deleted,
+            detail={"all": True, "trash": str(batch.id)},
+        )
+    # Memories, not rows: an owner door's predecessors go with their memory, uncounted.
+    return batch.memories_deleted
 
 
 def readback_note(actor: Actor, memories: Sequence[Memory], *, changed: bool = False) -> str:

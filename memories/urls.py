@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories.views import categories, connect, data, insights, memories, memory, review
+from memories.views import categories, connect, data, insights, memories, memory, review, trash
 
 app_name = "memories"
 urlpatterns = [
@@ -37,6 +37,10 @@ urlpatterns = [
         categories.category_reviewed,
         name="category_reviewed",
     ),
+    path("trash/", trash.trash_page, name="trash"),
+    path("trash/restore/", trash.trash_restore, name="trash_restore"),
+    path("trash/delete/", trash.trash_delete, name="trash_delete"),
+    path("trash/<uuid:batch_id>/seen/", trash.trash_seen, name="trash_seen"),
     path("map/", insights.map_page, name="map"),
     path("activity/", insights.activity_page, name="activity"),
     path("connect/", connect.connect_page, name="connect"),

@@ -57,15 +57,28 @@ def _grant_sql(app: ConnectedApp, alias: str, params: dict[str, Any]) -> str | N
     return " AND ".join(clauses) if clauses else None
 
 
+def _owner_q(actor: Actor) -> Q:
+    """What the owner's doors see: every memory but the apps' echoes (not memories to the
+    owner: they show on the memory they restate) and the trash (only the Trash page shows it,
+    through memories/trash.py). The one home of "not in the trash" for owner reads; apps see
+    active memories only, so the trash is outside their rule anyway."""
+    return Q(owner=actor.user, echo_of__isnull=True) & ~Q(state=MemoryState.TRASHED)
+
+
+def trashed_q(actor: Actor) -> Q:
+    """The owner's trash as the Trash page lists it: memories a delete named, not the rows that
+    went with them (memories/trash.py). No app reads it: the owner-only gate comes first."""
+    return Q(owner=actor.user, state=MemoryState.TRASHED, trashed_with__isnull=True)
+
+
 def visible_q(actor: Actor) -> Q:
     """Rows of this owner the actor may see (before state filters).
 
-    Owner doors: every memory (echoes are not memories to the owner: they show on the memory
-    they restate). Other apps: what `_consented_q` allows, and an echo only to the app that
-    stated it, while the memory it restates stays out of that app's sight.
+    Owner doors: `_owner_q`. Other apps: what `_consented_q` allows, and an echo only to the
+    app that stated it, while the memory it restates stays out of that app's sight.
     """
     if actor.app.is_owner_door:
-        return Q(owner=actor.user, echo_of__isnull=True)
+        return _owner_q(actor)
     consented = _consented_q(actor)
     restated = Memory.objects.filter(consented, pk=OuterRef("echo_of_id"))
     own_echo = Q(echo_app=actor.app) & ~Q(Exists(restated))
@@ -89,7 +102,10 @@ def visible_sql(actor: Actor, alias: str = "m") -> tuple[str, dict[str, Any]]:
     app = actor.app
     params: dict[str, Any] = {"vis_owner": actor.user.pk}
     if app.is_owner_door:
-        return f"{alias}.owner_id = %(vis_owner)s AND {alias}.echo_of_id IS NULL", params
+        return (
+            f"{alias}.owner_id = %(vis_owner)s AND {alias}.echo_of_id IS NULL "
+            f"AND {alias}.state <> '{MemoryState.TRASHED}'"
+        ), params
     params["vis_app"] = app.pk
     restated = _consented_sql(app, "vis_c", params)
     own_echo = (
@@ -120,7 +136,7 @@ def dedup_q(actor: Actor) -> Q:
     actor may see. Doors whose answers reach only the owner (the built-in doors and the owner's
     own imports, which may not read) may name any memory."""
     if actor.app.is_owner_door or actor.app.kind == ConnectedApp.Kind.IMPORT:
-        return Q(owner=actor.user, echo_of__isnull=True)
+        return _owner_q(actor)
     return visible_q(actor)
 
 

@@ -17,7 +17,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
 from accounts.client_tokens import IssuedToken, client_token_create
-from accounts.models import User
+from accounts.models import ConnectedApp, User
 from memories.extraction import llm as llm_module
 from memories.grants import known_categories
 from tests.memories import fake_llm
@@ -106,6 +106,66 @@ def issue_token(user: User, **options: Any) -> IssuedToken:
     the dashboard): by the owner, over their own category vocabulary. `options` are
     `client_token_create`'s (name, scopes, categories, expires_at)."""
     return client_token_create(actor=owner_actor(user), known=known_categories(user), **options)
+
+
+def memory_with_history(
+    owner_dash: Actor, text: str, *, hide_from: ConnectedApp | None = None
+) -> Any:
+    """A memory holding everything a restore from the trash must bring back: an earlier text
+    (a version), categories the owner chose, and, with `hide_from`, hidden from that app."""
+    from memories import services
+
+    memory = services.memory_create(actor=owner_dash, text=f"{text} (first draft)").memory
+    services.memory_update(actor=owner_dash, memory_id=memory.id, text=text)
+    services.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["hobbies"])
+    if hide_from is not None:
+        services.memory_set_visibility(
+            actor=owner_dash, memory_id=memory.id, hide_from_app=hide_from.pk
+        )
+    return memory
+
+
+def forty_memories(owner: User) -> None:
+    """Issue 23's measured store: 40 memories a stdio app with the default grant sees (every
+    one it may delete), two of them with an earlier text and one hidden from another app."""
+    from accounts.actors import stdio_app
+    from memories import services
+
+    owner_dash = owner_actor(owner)
+    cursor = stdio_app(owner, "cursor")
+    memory_with_history(owner_dash, "Plays the piano on weekends")
+    memory_with_history(owner_dash, "Brews coffee with an AeroPress", hide_from=cursor)
+    items = [
+        services.NewMemory(text=f"Fact number {n} about the owner", categories=["hobbies"])
+        for n in range(38)
+    ]
+    services.memory_create_many(actor=owner_dash, items=items)
+
+
+def memory_snapshot(owner: User) -> dict[Any, tuple[Any, ...]]:
+    """Every memory row of `owner` with what a trip through the trash must leave as it was:
+    text, state, categories (and who set them), privacy, hiding, supersession, versions."""
+    from memories.models import Memory, MemoryVersion
+
+    return {
+        m.id: (
+            m.text,
+            m.state,
+            list(m.categories),
+            m.categories_set_by_user,
+            m.is_private,
+            list(m.hidden_from),
+            m.superseded_by_id,
+            m.echo_of_id,
+            m.updated_at,
+            list(
+                MemoryVersion.objects.filter(owner=owner, memory=m)
+                .order_by("pk")
+                .values_list("text", "kind", "changed_by")
+            ),
+        )
+        for m in Memory.objects.filter(owner=owner)
+    }
 
 
 @pytest.fixture

@@ -102,6 +102,7 @@ def memory(raw: Any, where: str) -> ExportedMemory:
         origin_app_name=_scalar(raw.get("origin_app_name")),
         superseded_by=superseded_by or None,
         versions=tuple(versions),
+        in_trash=bool(raw.get("trash")),
     )
 
 

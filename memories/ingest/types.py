@@ -67,6 +67,7 @@ class ExportedMemory:
     origin_app_name: str
     superseded_by: str | None
     versions: tuple[ExportedVersion, ...] = ()
+    in_trash: bool = False  # deleted on the exporting server: a restore does not bring it back
 
     @property
     def content_hash(self) -> str:

@@ -1,4 +1,5 @@
-"""Template helpers for the dashboard: a memory's origin and the stats header."""
+"""Template helpers for the dashboard: a memory's origin, the stats header, the trash's notices
+and Undo."""
 
 from __future__ import annotations
 
@@ -6,12 +7,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django import template
+from django.conf import settings
+from django.contrib.messages.storage.base import Message
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from accounts.actors import owner_actor
+from accounts.dashboard import actor_for_request
 from accounts.models import User
 from activity.models import AccessEvent
+from memories import presentation
 from memories.models import Memory
 from memories.presentation import (
     OriginInfo,
@@ -21,6 +26,7 @@ from memories.presentation import (
     origin_of,
 )
 from memories.selectors import MemoryStats, memory_stats
+from memories.trash import trash_notices
 
 register = template.Library()
 
@@ -83,4 +89,46 @@ def stats_header(context: template.Context) -> dict[str, Any]:
         return {"stats": None}
     if isinstance(context.get("stats"), MemoryStats):  # the view already has them
         return {"stats": context["stats"]}
-    return {"stats": memory_stats(actor=owner_actor(user))}
+    return {"stats": memory_stats(actor=actor_for_request(request))}  # type: ignore[arg-type]
+
+
+@register.filter
+def door(name: str) -> str:
+    """Who deleted, at the start of a sentence: an app's name as it is, or the owner's door in
+    words ("The command line")."""
+    label = presentation.door_label(str(name))
+    return label if label == name else label[:1].upper() + label[1:]
+
+
+@register.filter
+def undo_batch(message: Message) -> str:
+    """The delete a message offers to undo (its trash batch), or ''."""
+    return presentation.undo_batch(str(message.extra_tags or ""))
+
+
+@register.filter
+def page_path(request: HttpRequest) -> str:
+    """The page the person is on, also inside an htmx fragment (where a form returns to)."""
+    htmx = getattr(request, "htmx", None)
+    current = htmx.current_url_abs_path if htmx else None
+    return current or request.get_full_path()
+
+
+@register.simple_tag
+def trash_days() -> int:
+    return int(settings.TRASH_DAYS)
+
+
+@register.inclusion_tag("memories/_trash_notices.html", takes_context=True)
+def app_delete_notices(context: template.Context) -> dict[str, Any]:
+    """Deletes the owner did not make here (an app, the API, an operator) and has not seen yet:
+    on every dashboard page, each with Restore, until restored or dismissed."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if not isinstance(user, User):
+        return {"notices": []}
+    return {
+        "notices": trash_notices(actor=actor_for_request(request)),  # type: ignore[arg-type]
+        "request": request,
+        "csrf_token": context.get("csrf_token"),
+    }

@@ -20,6 +20,7 @@ from memories import services
 from memories.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_categories
 from memories.grants import category_notices
 from memories.models import MemoryState
+from memories.presentation import n_memories, undo_tag
 from memories.remember import memory_remember
 from memories.selectors import (
     MemoryStats,
@@ -202,7 +203,13 @@ def memory_bulk(request: DashboardRequest) -> HttpResponse:
         response = render(request, f"{TEMPLATE}#bulk-confirm", context)
         return reswap(retarget(response, "#bulk-confirm"), "innerHTML")
     try:
-        messages.success(request, _bulk_apply(actor, action, ids, form.cleaned_data))
+        if action == "delete":
+            results = services.memory_delete_many(actor=actor, memory_ids=ids)
+            n = len(results)
+            undo = undo_tag(results[0].batch_id)
+            messages.success(request, f"Deleted {n_memories(n)}.", extra_tags=undo)
+        else:
+            messages.success(request, _bulk_apply(actor, action, ids, form.cleaned_data))
     except (InvalidInput, Conflict) as err:
         messages.error(request, err.message)
     if not request.htmx:
@@ -211,23 +218,20 @@ def memory_bulk(request: DashboardRequest) -> HttpResponse:
 
 
 def _bulk_apply(actor: Actor, action: str, ids: list[str], data: dict[str, Any]) -> str:
-    """Apply one bulk action; what to tell the person."""
-    if action == "delete":
-        n = len(services.memory_delete_many(actor=actor, memory_ids=ids))
-        return f"Deleted {n} memor{'y' if n == 1 else 'ies'}."
+    """Apply one bulk action other than delete; what to tell the person."""
     if action == "categories":
         cats = split_categories(data["categories"])
         n = services.memory_set_categories_many(actor=actor, memory_ids=ids, categories=cats)
-        return f"Set categories on {n} memor{'y' if n == 1 else 'ies'}."
+        return f"Set categories on {n_memories(n)}."
     if action in ("private", "not-private"):
         private = action == "private"
         n = services.memory_set_private_many(actor=actor, memory_ids=ids, private=private)
         if private:
-            return f"{n} memor{'y' if n == 1 else 'ies'} now private: no app sees them."
-        return f"{n} memor{'y' if n == 1 else 'ies'} no longer private."
+            return f"{n_memories(n)} now private: no app sees them."
+        return f"{n_memories(n)} no longer private."
     n = services.memory_set_state(actor=actor, memory_ids=ids, state=action)
     label = dict(MemoryState.choices)[action].lower()
-    return f"{n} memor{'y' if n == 1 else 'ies'} now {label}."
+    return f"{n_memories(n)} now {label}."
 
 
 @require_GET

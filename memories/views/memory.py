@@ -19,7 +19,7 @@ from memories import services
 from memories.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
 from memories.grants import category_notices
 from memories.models import Memory
-from memories.presentation import history_entries
+from memories.presentation import history_entries, undo_tag
 from memories.selectors import (
     memory_access_trail,
     memory_echoes,
@@ -206,7 +206,8 @@ def memory_restore(
 @require_http_methods(["GET", "POST"])
 @dashboard_view
 def memory_delete(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
-    """GET: a confirmation naming the apps that read it. POST: delete it for good."""
+    """GET: a confirmation naming the apps that read it. POST: move it to the trash; the message
+    offers Undo."""
     actor = actor_for_request(request)
     htmx = request.htmx
     if request.method == "GET":
@@ -217,7 +218,7 @@ def memory_delete(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespon
         return render(request, "memories/confirm_delete.html", context)
     result = services.memory_delete(actor=actor, memory_id=memory_id)
     note = f" {', '.join(result.read_by)} had read it." if result.read_by else ""
-    messages.success(request, f"Memory deleted.{note}")
+    messages.success(request, f"Deleted.{note}", extra_tags=undo_tag(result.batch_id))
     if not htmx:
         return redirect("memories:home")
     # The row goes; the message says so, and the focus moves to the next row (static/js/app.js).

@@ -11,7 +11,7 @@ from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
 from memories.models import Memory, MemoryState, MemoryTombstone
 from memories.services import memory_create
-from tests.conftest import signed_in
+from tests.conftest import memory_snapshot, memory_with_history, signed_in
 
 SECRET = "My bank PIN is 4321 and I fear spiders"
 
@@ -104,18 +104,29 @@ def test_archive_action_goes_through_the_service_and_names_the_operator(
     assert event.detail == {"from": "active", "to": "archived"}
 
 
-def test_delete_action_deletes_for_real_and_leaves_a_tombstone(
-    admin_client: Client, secret_memory: Memory, owner: User
+def test_delete_action_moves_to_the_owners_trash_and_the_owner_restores_it(
+    admin_client: Client, owner: User, owner_dash: Actor
 ) -> None:
+    """On the owner's request an operator deletes; the owner sees who did, and can undo it."""
+    memory = memory_with_history(owner_dash, "Asked the operator to delete this")
+    before = memory_snapshot(owner)
     admin_client.post(
         reverse("admin:memories_memory_changelist"),
-        {"action": "delete_memories", "_selected_action": [str(secret_memory.pk)]},
+        {"action": "delete_memories", "_selected_action": [str(memory.pk)]},
     )
-    assert not Memory.objects.filter(pk=secret_memory.pk).exists()
-    tomb = MemoryTombstone.objects.get(memory_id=secret_memory.pk)
+    assert Memory.objects.get(pk=memory.pk).state == "trashed"
+    tomb = MemoryTombstone.objects.get(memory_id=memory.pk)
     assert tomb.deleted_by == "admin:admin@example.com"
     event = AccessEvent.objects.filter(owner=owner, action=AccessEvent.Action.DELETE).get()
     assert event.actor == "admin:admin@example.com"
+
+    browser = signed_in(owner)
+    notice = "<strong>The command line</strong> (admin:admin@example.com) deleted 1 memory"
+    assert notice in browser.get("/").content.decode()
+    batch = Memory.objects.get(pk=memory.pk).trash_batch_id
+    browser.post("/trash/restore/", {"batch": str(batch)})
+    assert memory_snapshot(owner) == before
+    assert not MemoryTombstone.objects.filter(memory_id=memory.pk).exists()
 
 
 def test_pause_app_action_goes_through_the_service(admin_client: Client, owner: User) -> None:

@@ -268,7 +268,7 @@ def test_delete_removes_the_memory_and_names_the_apps_that_read_it(
     assert reader.get(f"{API}/{memory.id}").status_code == 200
     response = owner_api.delete(f"{API}/{memory.id}")
     assert response.status_code == 200
-    assert response.json() == {"id": str(memory.id), "read_by": ["claude"]}
+    assert response.json() == {"id": str(memory.id), "read_by": ["claude"], "restorable_days": 30}
     assert owner_api.get(f"{API}/{memory.id}").status_code == 404
 
 
@@ -304,8 +304,8 @@ def test_bulk_delete_deletes_only_when_every_id_is_visible(
     assert refused.status_code == 404
     assert Memory.objects.filter(pk__in=[a.pk, theirs.pk]).count() == 2
     done = owner_api.post(url, {"memory_ids": [str(a.id)]}, "application/json")
-    assert done.json() == {"deleted": [{"id": str(a.id), "read_by": []}]}
-    assert not Memory.objects.filter(pk=a.pk).exists()
+    assert done.json() == {"deleted": [{"id": str(a.id), "read_by": [], "restorable_days": 30}]}
+    assert Memory.objects.get(pk=a.pk).state == "trashed"  # in the owner's trash
 
 
 @pytest.mark.parametrize(

@@ -219,13 +219,15 @@ def test_an_apps_delete_names_no_other_app_but_the_owners_does(
     deleter = _bearer(deleter_secret)
     response = deleter.delete(f"{API}/{first.id}")
     assert response.status_code == 200
-    assert response.json() == {"id": str(first.id), "read_by": None}
+    assert response.json() == {"id": str(first.id), "read_by": None, "restorable_days": 30}
     assert b"Claude Desktop" not in response.content
     bulk = deleter.post(f"{API}/bulk/delete", {"memory_ids": [str(second.id)]}, JSON)
-    assert bulk.json() == {"deleted": [{"id": str(second.id), "read_by": None}]}
+    assert bulk.json() == {
+        "deleted": [{"id": str(second.id), "read_by": None, "restorable_days": 30}]
+    }
     # The owner still learns it, in the access log and on their own door.
     event = AccessEvent.objects.get(owner=owner, action="delete", memory_ids=[first.id])
-    assert event.detail == {"read_by": ["Claude Desktop"]}
+    assert event.detail["read_by"] == ["Claude Desktop"]
     assert event.app == token_app(deleter_secret)
     third = memory_create(actor=owner_dash, text="I like rooibos").memory
     assert reader.get(f"{API}/{third.id}").status_code == 200

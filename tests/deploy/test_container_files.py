@@ -89,6 +89,11 @@ def test_compose_runs_app_worker_and_pgvector_with_a_named_volume(compose: dict[
         assert "@db:5432/" in env["DATABASE_URL"]
         assert services[name]["depends_on"]["db"]["condition"] == "service_healthy"
     assert services["worker"]["command"] == ["python", "manage.py", "db_worker"]
+    # Someone enqueues the hourly clean-up (the trash's purge among it) after the migrations.
+    assert services["schedule"]["command"] == ["python", "manage.py", "cleanup", "--schedule"]
+    assert services["schedule"]["depends_on"]["migrate"]["condition"] == (
+        "service_completed_successfully"
+    )
     assert services["web"]["depends_on"]["migrate"]["condition"] == (
         "service_completed_successfully"
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from accounts.actors import Actor, owner_actor
+from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories import services
 from memories.erasure import user_erase
@@ -63,6 +63,11 @@ def pages_of(owner: User, owner_dash: Actor) -> list[str]:
     services.memory_set_visibility(actor=owner_dash, memory_id=edited.id, private=True)
     services.memory_create(actor=owner_dash, text="Her son Leo plays chess", categories=["kids"])
     app = ConnectedApp.objects.get(owner=owner, name="Cursor")
+    # An app's delete (a notice on every page) and one of the owner's (the Trash page).
+    theme = Memory.objects.get(text__startswith="Favourite editor theme")
+    services.memory_delete(actor=actor_for(owner, app), memory_id=theme.id)
+    school = Memory.objects.get(text__startswith="My daughter Alice")
+    services.memory_delete(actor=owner_dash, memory_id=school.id)
     issue_token(
         owner,
         name="Laptop",
@@ -94,6 +99,7 @@ def pages_of(owner: User, owner_dash: Actor) -> list[str]:
         "/import/",
         f"/import/{run.pk}/",
         "/export/",
+        "/trash/",
         "/erase/",
         f"/erase/receipts/{receipt.pk}/",
     ]
@@ -142,8 +148,17 @@ def test_every_dashboard_page_has_no_serious_accessibility_violations(
         found += violations(page, f"[{scheme}] / (row editor)", rules)
         page.locator("li.memory.editing").get_by_role("link", name="Cancel").click()
         page.locator("#memory-rows li.memory").first.get_by_role("link", name="Delete").click()
-        page.get_by_text("Delete this memory for good?").wait_for()
+        page.get_by_text("Delete this memory?").wait_for()
         found += violations(page, f"[{scheme}] / (delete confirmation)", rules)
+        page.locator("li.memory.confirming").get_by_role("button", name="Delete").click()
+        page.get_by_role("button", name="Undo").wait_for()
+        found += violations(page, f"[{scheme}] / (Deleted · Undo)", rules)
+        page.get_by_role("button", name="Undo").click()
+        page.get_by_text("Restored 1 memory.").wait_for()
+        page.goto("/trash/")
+        page.get_by_role("button", name="Empty the trash").click()
+        page.get_by_text("for good?").wait_for()
+        found += violations(page, f"[{scheme}] /trash/delete/ (confirmation)", rules)
         # The Categories page with a category's rename, merge and delete forms open.
         page.goto("/categories/")
         for action in ("Rename", "Merge", "Delete"):

@@ -91,13 +91,13 @@ def test_the_main_story_in_a_browser(page: Any, owner: User, owner_dash: Actor) 
     # Delete one, after a confirmation.
     page.goto("/")
     row_with(page, "Rust").get_by_role("link", name="Delete").click()
-    page.wait_for_selector("text=Delete this memory for good?")
+    page.wait_for_selector("text=Delete this memory?")
     page.locator("li.memory.confirming").get_by_role("button", name="Delete").click()
-    page.wait_for_selector("text=Memory deleted.")
+    page.wait_for_selector("text=Deleted.")
     assert page.locator(".message").count() == 1
     page.reload()
     assert row_with(page, "Rust").count() == 0
-    assert not Memory.objects.filter(text__contains="Rust").exists()
+    assert Memory.objects.get(text__contains="Rust").state == "trashed"  # in the trash
     assert page.csp_violations == []
 
 

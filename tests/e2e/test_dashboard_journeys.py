@@ -104,9 +104,9 @@ def test_search_then_delete_on_the_first_click(page: Any, store: list[Memory], o
     log_in(page, owner)
     search(page, "portuguese")
     row_with(page, "Portuguese").get_by_role("link", name="Delete").click()
-    page.get_by_text("Delete this memory for good?").wait_for()
+    page.get_by_text("Delete this memory?").wait_for()
     page.wait_for_load_state("networkidle")
-    assert page.get_by_text("Delete this memory for good?").is_visible()
+    assert page.get_by_text("Delete this memory?").is_visible()
 
 
 def test_search_then_select_on_the_first_click(page: Any, store: list[Memory], owner: User) -> None:
@@ -212,7 +212,7 @@ def test_delete_confirmation_is_safe_by_default_and_focus_moves_to_the_next_row(
     log_in(page, owner)
     cat = row_with(page, "cat called Miso")
     cat.get_by_role("link", name="Delete").click()
-    page.get_by_text("Delete this memory for good?").wait_for()
+    page.get_by_text("Delete this memory?").wait_for()
     assert active_text(page) == "Cancel"  # Enter on the confirmation does not delete
     page.keyboard.press("Enter")
     expect(cat.get_by_role("link", name="Delete")).to_be_focused()  # after the swap settles
@@ -220,7 +220,7 @@ def test_delete_confirmation_is_safe_by_default_and_focus_moves_to_the_next_row(
     assert Memory.objects.filter(text__contains="Miso").exists()
 
     page.keyboard.press("Enter")  # the Delete link again, by keyboard
-    page.get_by_text("Delete this memory for good?").wait_for()
+    page.get_by_text("Delete this memory?").wait_for()
     expect(page.get_by_role("link", name="Cancel")).to_be_focused()  # what the person sees
     page.keyboard.press("Escape")
     expect(cat.get_by_role("link", name="Delete")).to_be_focused()  # after the swap settles
@@ -229,13 +229,13 @@ def test_delete_confirmation_is_safe_by_default_and_focus_moves_to_the_next_row(
     order = [t.strip() for t in page.locator("#memory-rows .memory-text").all_inner_texts()]
     below = order[order.index("Has a cat called Miso") + 1]
     page.keyboard.press("Enter")
-    page.get_by_text("Delete this memory for good?").wait_for()
+    page.get_by_text("Delete this memory?").wait_for()
     page.locator("li.memory.confirming").get_by_role("button", name="Delete").click()
-    page.get_by_text("Memory deleted.").wait_for()
+    page.get_by_text("Deleted.").wait_for()
     assert cat.count() == 0
     page.locator("li.memory:focus-within").wait_for()  # the focus settles on a row...
     assert active_row(page) == below  # ...the next one, not <body>
-    assert page.locator(".message").all_inner_texts() == ["Memory deleted."]
+    assert page.locator(".message").all_inner_texts() == ["Deleted. Undo"]
 
 
 def test_editing_a_row_by_keyboard_and_escape_leaves_the_focus_on_edit(

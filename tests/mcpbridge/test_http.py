@@ -13,7 +13,8 @@ from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, ConnectedApp, User
 from activity.models import AccessEvent
 from memories import search
-from memories.models import Memory
+from memories.models import Memory, TrashBatch
+from tests.conftest import memory_snapshot, memory_with_history, signed_in
 from tests.mcpbridge.conftest import INIT, JSON, McpHttp, text_of
 from tests.memories.fake_llm import Brain
 
@@ -98,7 +99,11 @@ def test_add_search_update_delete_round_trip(owner: User, mcp_for: Callable[...,
 
     gone = client.call("delete_memory", {"memory_id": memory_id})
     assert gone.structured_content["deleted_id"] == memory_id
-    assert not Memory.objects.filter(pk=memory_id).exists()
+    assert gone.structured_content["restorable_days"] == 30
+    assert "moved to the user's trash, where the user can restore it for 30 days" in (
+        gone.content[0].text  # type: ignore[union-attr]
+    )
+    assert Memory.objects.get(pk=memory_id).state == "trashed"
     event = AccessEvent.objects.get(owner=owner, action=AccessEvent.Action.DELETE)
     assert [str(i) for i in event.memory_ids] == [memory_id]
     again = client.call("get_memory", {"memory_id": memory_id})
@@ -256,8 +261,43 @@ def test_delete_all_needs_confirm_and_the_delete_scope(
     assert no_delete.call("delete_all_memories", {"confirm": True}).is_error
     assert Memory.objects.filter(owner=owner).count() == 2
     done = client.call("delete_all_memories", {"confirm": True})
-    assert done.structured_content == {"deleted": 2}
-    assert not Memory.objects.filter(owner=owner).exists()
+    assert done.structured_content == {"deleted": 2, "restorable_days": 30}
+    assert set(Memory.objects.filter(owner=owner).values_list("state", flat=True)) == {"trashed"}
+
+
+def test_an_apps_delete_goes_to_the_trash_and_the_owner_restores_it_in_the_dashboard(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    client = mcp_for(owner)
+    other = mcp_for(owner, name="Claude Desktop")
+    hidden_from = ConnectedApp.objects.get(owner=owner, name="Claude Desktop")
+    memory = memory_with_history(
+        owner_actor(owner), "Collects vinyl records", hide_from=hidden_from
+    )
+    before = memory_snapshot(owner)
+
+    gone = client.call("delete_memory", {"memory_id": str(memory.id)})
+
+    assert "moved to the user's trash" in text_of(gone)
+    assert client.call("get_memory", {"memory_id": str(memory.id)}).is_error
+    found = client.call("search_memory", {"query": "vinyl records"})
+    assert found.structured_content["results"] == []
+    browser = signed_in(owner)
+    home = browser.get("/").content.decode()
+    assert "<strong>Cursor on laptop</strong> deleted 1 memory" in home  # the notice
+    batch = TrashBatch.objects.get(owner=owner)
+    back = browser.post("/trash/restore/", {"batch": str(batch.id), "next": "/"})
+    assert back.status_code == 302 and back["Location"] == "/"
+    assert "Restored 1 memory." in browser.get("/").content.decode()
+
+    assert memory_snapshot(owner) == before  # versions, categories, hiding: as they were
+    assert (
+        client.call("get_memory", {"memory_id": str(memory.id)}).structured_content["memory"][
+            "text"
+        ]
+        == "Collects vinyl records"
+    )
+    assert other.call("get_memory", {"memory_id": str(memory.id)}).is_error  # still hidden
 
 
 def test_missing_or_bad_token_gets_401_pointing_at_the_resource_metadata(

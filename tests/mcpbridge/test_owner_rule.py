@@ -157,10 +157,10 @@ def test_delete_memory_tells_an_app_nothing_about_the_other_apps(
     deleter = _client(server_url, owner, scopes=[SCOPE_READ, SCOPE_WRITE, SCOPE_DELETE])
     answer = deleter.call("delete_memory", {"memory_id": str(memory.id)})
     assert not answer.is_error, text_of(answer)
-    assert answer.structured_content == {"deleted_id": str(memory.id)}
-    assert text_of(answer) == f"Deleted memory {memory.id}."
+    assert answer.structured_content == {"deleted_id": str(memory.id), "restorable_days": 30}
+    assert "Claude Desktop" not in text_of(answer)
     event = AccessEvent.objects.get(owner=owner, action=AccessEvent.Action.DELETE)
-    assert event.detail == {"read_by": ["Claude Desktop"]}  # the owner's log keeps it
+    assert event.detail["read_by"] == ["Claude Desktop"]  # the owner's log keeps it
 
 
 def test_a_model_superseding_for_an_app_carries_the_owners_label_to_the_new_fact(

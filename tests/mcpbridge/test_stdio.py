@@ -14,6 +14,7 @@ from mcp.client import Client
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
 from memories.models import Memory
+from tests.conftest import forty_memories, memory_snapshot, signed_in
 from tests.mcpbridge.conftest import ROOT, stdio_env, stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
@@ -103,7 +104,7 @@ def test_a_new_stdio_app_may_not_delete_until_the_owner_grants_it(owner: User) -
     assert refused.is_error and "not granted memories:delete" in text_of(refused)
     app = ConnectedApp.objects.get(owner=owner, kind=ConnectedApp.Kind.STDIO)
     assert app.scopes == ["memories:read", "memories:write"]
-    assert Memory.objects.filter(owner=owner).count() == 1
+    assert Memory.objects.filter(owner=owner).exclude(state="trashed").count() == 1
 
     _, deleted = try_delete("--scopes", "read,write,delete")
     assert not deleted.is_error, text_of(deleted)
@@ -117,7 +118,7 @@ def test_a_new_stdio_app_may_not_delete_until_the_owner_grants_it(owner: User) -
     # Without --scopes the app keeps what it was granted, here or on the Apps page.
     _, again = try_delete()
     assert not again.is_error
-    assert Memory.objects.filter(owner=owner).count() == 1
+    assert Memory.objects.filter(owner=owner).exclude(state="trashed").count() == 1
 
 
 def test_an_unknown_scope_stops_the_stdio_server_with_a_clear_error(owner: User) -> None:
@@ -132,3 +133,39 @@ def test_an_unknown_scope_stops_the_stdio_server_with_a_clear_error(owner: User)
     assert proc.returncode != 0 and proc.stdout == b""
     assert b"--scopes: Unknown scope 'everything'" in proc.stderr
     assert not ConnectedApp.objects.filter(owner=owner, kind=ConnectedApp.Kind.STDIO).exists()
+
+
+def test_delete_all_over_stdio_goes_to_the_trash_and_the_owner_restores_all_40(
+    owner: User,
+) -> None:
+    """Issue 23, measured item 1: the stdio app of the Connect page's snippet answered
+    `delete_all_memories {"confirm": true}` with "Deleted 40 memories." and nothing brought them
+    back. Now they wait in the owner's trash, and the dashboard's notice restores all 40."""
+    forty_memories(owner)
+    before = memory_snapshot(owner)
+    assert len([m for m in before.values() if m[6] is None]) == 40  # 40 current memories
+
+    # The snippet's app no longer holds delete (issue 23 item 2): the owner granted it here.
+    params = stdio_server(owner.email, "--scopes", "read,write,delete")
+
+    async def wipe() -> Any:
+        async with Client(params, mode="legacy") as c:
+            return await c.call_tool("delete_all_memories", {"confirm": True})
+
+    answer = anyio.run(wipe)
+
+    assert not answer.is_error
+    assert answer.structured_content == {"deleted": 40, "restorable_days": 30}
+    assert text_of(answer) == (
+        "Deleted 40 memories: moved to the user's trash, where the user can restore them "
+        "for 30 days."
+    )
+    browser = signed_in(owner)
+    home = browser.get("/").content.decode()
+    assert "<strong>local</strong> deleted 40 memories" in home
+    assert "Your memory is empty" in home
+    batch = str(Memory.objects.filter(owner=owner).values_list("trash_batch", flat=True)[0])
+    browser.post("/trash/restore/", {"batch": batch, "next": "/"})
+    home = browser.get("/").content.decode()
+    assert "Restored 40 memories." in home and "deleted 40 memories" not in home
+    assert memory_snapshot(owner) == before

@@ -163,6 +163,8 @@ def backfill(path: Path, user: Any, *extra: str) -> str:
 
 
 def memory_texts(user: Any) -> list[str]:
+    """The texts of the user's memories, every state but the trash (as the owner sees them)."""
     from memories.models import Memory
 
-    return sorted(Memory.objects.filter(owner=user).values_list("text", flat=True))
+    rows = Memory.objects.filter(owner=user).exclude(state="trashed")
+    return sorted(rows.values_list("text", flat=True))

@@ -45,6 +45,7 @@ from memories.selectors import (
     memory_versions,
 )
 from memories.text import text_key
+from memories.trash import trash_delete_forever, trash_restore
 
 pytestmark = pytest.mark.django_db
 
@@ -317,8 +318,18 @@ def test_deleting_the_memory_deletes_the_apps_statements_of_it(owner: User) -> N
     app = make_app(owner)
     secret = hide(owner_door, app, SECRET, "private")
     stated = services.memory_create(actor=app, text=GUESS).memory
+    deleted = services.memory_delete(actor=owner_door, memory_id=secret.id)
+    # Into the trash with the memory: the app no longer reads its statement either...
+    assert Memory.objects.get(owner=owner, pk=stated.pk).trashed_with_id == secret.id
+    with pytest.raises(NotFound):
+        memory_get(actor=app, memory_id=stated.id)
+    # ...back with it on a restore, and gone with it on a purge.
+    restore = trash_restore(actor=owner_door, batch_id=deleted.batch_id)
+    assert restore.restored == [secret.id]
+    assert memory_get(actor=app, memory_id=stated.id).text == GUESS.strip()
     services.memory_delete(actor=owner_door, memory_id=secret.id)
-    assert not Memory.objects.filter(owner=owner, pk=stated.pk).exists()
+    trash_delete_forever(actor=owner_door, memory_ids=[secret.id])
+    assert not Memory.objects.filter(owner=owner, pk__in=[secret.pk, stated.pk]).exists()
 
 
 def test_edits_and_history_of_a_statement_stay_with_it(owner: User) -> None:

@@ -18,7 +18,7 @@ from memories import search_index
 from memories.erasure import CONTENT_MODELS, user_erase
 from memories.models import Memory
 from memories.selectors import memory_search
-from memories.services import memory_create, memory_update
+from memories.services import memory_create, memory_delete, memory_update
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -85,6 +85,9 @@ def erased_owner(owner: User, stranger: User) -> User:
             actor=actor, text=f"{MARKER} note {n}", provenance={"conversation_title": TITLE}
         )
     memory_create(actor=owner_actor(stranger), text="The stranger keeps this memory")
+    # Erase bypasses the trash: a memory waiting there goes with the rest, at once.
+    trashed = memory_create(actor=actor, text="wombattrash was deleted but kept for undo").memory
+    memory_delete(actor=actor, memory_id=trashed.id)
     with connection.cursor() as cur:
         cur.execute("ANALYZE")
     return owner
@@ -96,8 +99,10 @@ def test_statistics_never_hold_memory_text(erased_owner: User) -> None:
 
 def test_after_an_erase_no_file_of_the_content_tables_holds_the_text(erased_owner: User) -> None:
     assert _holding(MARKER.lower().encode()), "the test must see the text before the erase"
+    assert _holding(b"wombattrash"), "the trashed memory is stored before the erase"
     user_erase(actor=owner_actor(erased_owner))
     assert _holding(MARKER.lower().encode()) == []
+    assert _holding(b"wombattrash") == []  # the trash too
     assert _holding(b"quokkatitled") == []
     assert _in_statistics(MARKER) == []
     assert Memory.objects.filter(text="The stranger keeps this memory").exists()

@@ -222,7 +222,8 @@ def test_erase_leaves_no_trace_of_the_users_content_and_issues_a_receipt(
     assert shown["id"] == str(receipt.pk) and shown["digest"] == receipt.digest
     assert owner.email not in json.dumps(shown) and str(owner.pk) != receipt.subject
     assert receipt.subject == subject_hash(owner.pk)
-    assert receipt.counts["memories.memory"] == 7
+    assert receipt.counts["memories.memory"] == 8  # the trash included
+    assert receipt.counts["memories.trashbatch"] == 1
     assert receipt.counts["memories.memorytombstone"] == 1
     assert receipt.counts["accounts.connectedapp"] >= 3
     assert receipt.counts["memories.importedconversation"] == 2

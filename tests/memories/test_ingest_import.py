@@ -208,3 +208,23 @@ def test_llm_extractor_sends_each_conversations_new_messages_through_memory_reme
     assert calls[-1]["text"] == "user: I moved to Porto."
     backfill(path, owner, "--yes")
     assert len(calls) == 2
+
+
+def test_restoring_an_export_never_brings_back_its_trash(
+    owner: User, owner_dash: Actor, tmp_path: Path
+) -> None:
+    from memories.erasure import user_erase
+    from memories.export import export_build
+    from memories.services import memory_create
+
+    kept = memory_create(actor=owner_dash, text="Keeps a garden").memory
+    gone = memory_create(actor=owner_dash, text="Was in a band").memory
+    memory_delete(actor=owner_dash, memory_id=gone.id)
+    document = export_build(actor=owner_dash)
+    assert [m["trash"] is not None for m in document["memories"]] == [False, True]
+    user_erase(actor=owner_dash)
+    path = write_json(tmp_path / "me.json", document)
+    summary = backfill(path, owner, "--yes", "--source", "contextlayer")
+    assert "1 not brought back (deleted by the user)" in summary
+    assert memory_texts(owner) == [kept.text]
+    assert not Memory.objects.filter(owner=owner, text="Was in a band").exists()

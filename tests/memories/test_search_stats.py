@@ -22,6 +22,7 @@ from memories.embeddings import get_embedder
 from memories.erasure import user_erase
 from memories.maintenance import reembed_all
 from memories.models import Memory, SearchStats
+from memories.trash import trash_delete_forever, trash_restore
 from memories.visibility import visible_sql
 
 WORDS = ["garden", "piano", "Lisbon", "invoice", "tennis", "Okafor", "salmon", "deadline"]
@@ -39,8 +40,10 @@ steps = st.lists(
                 "pause",
                 "activate",
                 "supersede",
-                "delete",
+                "delete",  # into the trash
                 "delete_many",
+                "untrash",  # out of it: a restore
+                "purge",  # out of it for good
                 "categories",
                 "raw_update",
                 "raw_delete",
@@ -101,8 +104,12 @@ def _apply(
     text = f"{' '.join(words)} note {step}"
     # The owner's memories (an app's echoes are not the owner's to act on), in an order that
     # does not depend on random ids, so that hypothesis replays the same script the same way.
-    own = Memory.objects.filter(owner=user, echo_of__isnull=True).order_by("text", "id")
+    everything = Memory.objects.filter(owner=user, echo_of__isnull=True).order_by("text", "id")
+    own = everything.exclude(state="trashed")  # what the owner's doors see
     ids = list(own.values_list("id", flat=True))
+    trashed = list(
+        everything.filter(state="trashed", trashed_with__isnull=True).values_list("id", flat=True)
+    )
     active = list(
         own.filter(state="active", superseded_by__isnull=True).values_list("id", flat=True)
     )
@@ -136,6 +143,10 @@ def _apply(
         services.memory_delete(actor=actor, memory_id=ids[pick % len(ids)])
     elif op == "delete_many":
         services.memory_delete_many(actor=actor, memory_ids=ids[pick % len(ids) :][:3])
+    elif op == "untrash" and trashed:
+        trash_restore(actor=actor, memory_ids=[trashed[pick % len(trashed)]])
+    elif op == "purge" and trashed:
+        trash_delete_forever(actor=actor, memory_ids=[trashed[pick % len(trashed)]])
     elif op == "raw_update":
         with connection.cursor() as cur:
             cur.execute(

@@ -19,6 +19,7 @@ from memories.selectors import (
     memory_search,
     memory_versions,
 )
+from memories.trash import trash_delete_forever
 
 pytestmark = pytest.mark.django_db
 
@@ -124,11 +125,13 @@ def test_restore_version_brings_back_old_text(owner_dash: Actor) -> None:
     ]
 
 
-def test_delete_leaves_no_text_or_embedding_in_any_table(owner_dash: Actor) -> None:
+def test_delete_then_purge_leaves_no_text_or_embedding_in_any_table(owner_dash: Actor) -> None:
     canary = f"canary-{uuid.uuid4().hex}"
     memory = services.memory_create(actor=owner_dash, text=f"My secret is {canary}").memory
     services.memory_update(actor=owner_dash, memory_id=memory.id, text=f"My secret was {canary}")
     services.memory_delete(actor=owner_dash, memory_id=memory.id)
+    assert Memory.objects.filter(pk=memory.pk, state="trashed").exists()  # in the trash first
+    trash_delete_forever(actor=owner_dash, memory_ids=[memory.id])
 
     assert not Memory.objects.filter(pk=memory.pk).exists()
     assert not MemoryVersion.objects.filter(memory_id=memory.pk).exists()

@@ -339,12 +339,13 @@ def test_delete_confirmation_names_the_apps_that_read_it(
     ).memory
     selectors.memory_search(actor=app_actor(owner, "Claude Desktop"), query="read by others")
     confirm = _text(owner_client.get(f"/memories/{memory.id}/delete/", headers=htmx))
-    assert "Delete this memory for good?" in confirm and "Claude Desktop" in confirm
-    assert Memory.objects.filter(pk=memory.id).exists()  # GET changed nothing
+    assert "Delete this memory?" in confirm and "Claude Desktop" in confirm
+    assert "restore it for 30 days" in confirm
+    assert Memory.objects.get(pk=memory.id).state == "active"  # GET changed nothing
     response = owner_client.post(f"/memories/{memory.id}/delete/", headers=htmx)
     assert response["HX-Reswap"] == "delete"  # the row goes; the message says so, once
-    assert _text(response).count("Memory deleted. Claude Desktop had read it.") == 1
-    assert not Memory.objects.filter(pk=memory.id).exists()
+    assert _text(response).count("Deleted. Claude Desktop had read it.") == 1
+    assert Memory.objects.get(pk=memory.id).state == "trashed"
 
 
 def test_delete_without_htmx_confirms_on_a_page_then_redirects(
@@ -352,9 +353,9 @@ def test_delete_without_htmx_confirms_on_a_page_then_redirects(
 ) -> None:
     memory = services.memory_create(actor=owner_dash, text="Delete me plainly").memory
     page = _text(owner_client.get(f"/memories/{memory.id}/delete/"))
-    assert "<html" in page and "Delete for good" in page
+    assert "<html" in page and "It goes to the trash" in page
     response = owner_client.post(f"/memories/{memory.id}/delete/")
-    assert response.status_code == 302 and not Memory.objects.filter(pk=memory.id).exists()
+    assert response.status_code == 302 and Memory.objects.get(pk=memory.id).state == "trashed"
 
 
 @pytest.mark.parametrize(
@@ -396,14 +397,14 @@ def test_bulk_delete_asks_first_then_deletes(
     ask = owner_client.post(
         "/memories/bulk/", {"action": "delete", "ids": [a.id, b.id]}, headers=htmx
     )
-    assert "Delete 2 memories for good?" in _text(ask)
+    assert "Delete 2 memories?" in _text(ask) and "They go to the trash" in _text(ask)
     assert ask["HX-Retarget"] == "#bulk-confirm"
-    assert Memory.objects.count() == 2
+    assert Memory.objects.filter(state="active").count() == 2
     done = owner_client.post(
         "/memories/bulk/", {"action": "delete", "ids": [a.id, b.id], "confirm": "on"}, headers=htmx
     )
-    assert "Deleted 2 memories." in _text(done)
-    assert Memory.objects.count() == 0
+    assert "Deleted 2 memories." in _text(done) and ">Undo</button>" in _text(done)
+    assert set(Memory.objects.values_list("state", flat=True)) == {"trashed"}
 
 
 def test_bulk_without_selection_explains(owner_client: Client, htmx: dict[str, str]) -> None:

@@ -54,7 +54,7 @@ def _store(owner: User, apps: list[ConnectedApp]) -> None:
     successor = row()
     canonicals = []
     combos = itertools.product(
-        ["active", "archived"],
+        ["active", "archived", "trashed"],
         [False, True],  # superseded
         [False, True],  # private
         [[], [apps[0].pk]],  # hidden from the first app
@@ -117,4 +117,5 @@ def test_visible_q_and_visible_sql_are_one_rule(owner: User) -> None:
         by_q = set(Memory.objects.filter(visible_q(actor)).values_list("id", flat=True))
         assert by_q == _by_sql(actor), actor.app.name
         assert by_q  # each door sees something, so the comparison is not vacuous
+        assert not Memory.objects.filter(id__in=by_q, state="trashed").exists()  # only Trash
         assert not Memory.objects.filter(id__in=by_q).exclude(owner=owner).exists()

@@ -63,6 +63,7 @@ through_a_door = pytest.mark.django_db(transaction=True)
 
 WORDS = ["garden", "piano", "Lisbon", "invoice", "tennis", "salmon"]
 BY_ID = ["get", "update", "delete", "versions", "restore", "restore_mix", "state", "bulk"]
+BY_ID += ["trash"]  # out of the trash (by memory or by delete), for good, a notice dismissed
 BY_ID += ["app", "import", "proposal"]  # objects other than memories
 SWEEPS = ["search", "list", "export"]
 ECHO = "echo"  # add (or update to) another tenant's exact text: dedup must not cross tenants
@@ -109,6 +110,7 @@ class Target:
     proposal_id: int
     own_id: uuid.UUID | None = None  # an id of the caller's own, for batch and mixed operations
     text: str = ""
+    batch_id: uuid.UUID = field(default_factory=uuid.uuid4)  # a delete, in the trash
 
     @property
     def memory_ids(self) -> list[uuid.UUID]:
@@ -119,7 +121,7 @@ def _normalise(body: bytes, target: Target) -> bytes:
     """The one normalisation: the uuid asked about (memory or import run), wherever a door echoes
     it (a redirect's Location, a URL in the page), becomes `<id>`; everything else must match
     byte for byte."""
-    for uid in [*target.memory_ids, target.run_id]:
+    for uid in [*target.memory_ids, target.run_id, target.batch_id]:
         body = body.replace(str(uid).encode(), b"<id>")
     return body
 
@@ -142,7 +144,8 @@ class World:
 
 def _world() -> World:
     """Three tenants, each seeded (outside the doors) with a memory, a pending proposal to
-    change it and a prepared import, so every kind of object has a foreign id to try."""
+    change it, a deleted memory in the trash and a prepared import, so every kind of object has
+    a foreign id to try."""
     suffix = uuid.uuid4().hex[:6]
     users = [User.objects.create_user(f"tenant{i}-{suffix}@example.com") for i in range(3)]
     world = World(
@@ -156,6 +159,8 @@ def _world() -> World:
         proposal_create(
             actor=actor, memory=memory, proposed_text=world.text(i, "proposed", 0), reason="model"
         )
+        doomed = services.memory_create(actor=actor, text=world.text(i, "deleted", 0)).memory
+        services.memory_delete(actor=actor, memory_id=doomed.id)
         ImportRun.objects.create(
             owner=user,
             source="claude",
@@ -177,8 +182,14 @@ def _state_of(owner_ids: list[int]) -> list[list[tuple[Any, ...]]]:
     return [
         _rows(
             "SELECT id, text, text_key, embedding::text, state, categories, is_private, "
-            "hidden_from, superseded_by_id, updated_at, user_edited_at, metadata::text "
+            "hidden_from, superseded_by_id, updated_at, user_edited_at, metadata::text, "
+            "trash_state, trash_batch_id, trashed_with_id "
             "FROM memories_memory WHERE owner_id = ANY(%s) ORDER BY id",
+            [owner_ids],
+        ),
+        _rows(
+            "SELECT id, memories_deleted, seen_at FROM memories_trashbatch "
+            "WHERE owner_id = ANY(%s) ORDER BY id",
             [owner_ids],
         ),
         _rows(
@@ -215,7 +226,8 @@ def _state_of(owner_ids: list[int]) -> list[list[tuple[Any, ...]]]:
 
 
 def _memory_ids(owner_id: int) -> list[uuid.UUID]:
-    """The user's memory ids, live and deleted (a deleted id must be as unknown as a random one)."""
+    """The user's memory ids, live (the trash included) and purged (a deleted id must be as
+    unknown as a random one)."""
     live = _rows("SELECT id FROM memories_memory WHERE owner_id = %s ORDER BY id", [owner_id])
     gone = _rows(
         "SELECT memory_id FROM memories_memorytombstone WHERE owner_id = %s ORDER BY memory_id",
@@ -308,7 +320,7 @@ def run_script(door: Door, world: World, script: list[Step]) -> None:
             mid = _pick(own, pick)
             version = _pick(_version_ids(me, mid), pick)
             mine = Target(mid, version or NEVER, NEVER, uuid.uuid4(), NEVER, text=text)
-            if op in ("get", "update", "delete", "versions", "state", "bulk") or version:
+            if op in ("get", "update", "delete", "versions", "state", "bulk", "trash") or version:
                 door.by_id(who, op, mine, step)
             continue
         victim = users[whose].pk
@@ -329,9 +341,10 @@ def run_script(door: Door, world: World, script: list[Step]) -> None:
                 app_id=_pick(_ids("accounts_connectedapp", victim), pick),
                 run_id=_pick(_ids("memories_importrun", victim), pick),
                 proposal_id=_pick(_ids("memories_memoryproposal", victim), pick),
+                batch_id=_pick(_ids("memories_trashbatch", victim), pick) or uuid.uuid4(),
             )
         before = _state_of(others)
-        own_before = _state_of([me])[:3]
+        own_before = _state_of([me])[:4]
         answer = door.by_id(who, op, foreign, step)
         if answer is None or not (mid or op in ("app", "import", "proposal", "restore_mix")):
             continue  # no such operation, or the victim has no memory yet to name
@@ -346,7 +359,7 @@ def run_script(door: Door, world: World, script: list[Step]) -> None:
             )
         if _state_of(others) != before:
             world.leaks.append(f"{door.name} {op} by tenant {who} changed tenant {whose}'s rows")
-        if op in ("bulk", "restore_mix") and _state_of([me])[:3] != own_before:
+        if op in ("bulk", "restore_mix") and _state_of([me])[:4] != own_before:
             # All or nothing: a batch naming a foreign id must not half-happen either.
             world.leaks.append(f"{door.name} {op} with a foreign id changed the caller's rows")
 
@@ -690,6 +703,18 @@ class ApiDoor(Door):
             else:
                 payload = {"memory_ids": ids, "state": "paused"}
                 r = c.post("/api/v1/memories/bulk/state", payload, content_type=j)
+        elif op == "trash":  # the owner's routes: the session
+            s, ids = self.sessions[who], [str(m) for m in target.memory_ids]
+            r = [
+                lambda: s.post("/api/v1/trash/restore", {"memory_ids": ids}, content_type=j),
+                lambda: s.post(
+                    "/api/v1/trash/restore", {"batch": str(target.batch_id)}, content_type=j
+                ),
+                lambda: s.post("/api/v1/trash/delete", {"memory_ids": ids}, content_type=j),
+                lambda: s.post(
+                    "/api/v1/trash/delete", {"batch": str(target.batch_id)}, content_type=j
+                ),
+            ][step % 4]()
         elif op == "app" and step % 4 == 3:  # the access log filtered by that app
             r = self.sessions[who].get("/api/v1/access-events", {"app_id": target.app_id})
         elif op == "app":
@@ -717,7 +742,8 @@ class ApiDoor(Door):
         elif op == "list" and step % 3 == 0:
             r = c.get("/api/v1/memories", {"state": "all", "limit": "200"})
         elif op == "list":
-            r = self.sessions[who].get(["/api/v1/imports", "/api/v1/access-events"][step % 3 - 1])
+            pages = ["/api/v1/imports", "/api/v1/access-events", "/api/v1/trash"]
+            r = self.sessions[who].get(pages[(step + step // 3) % 3])
         else:
             r = self.sessions[who].post("/api/v1/export" + ("/markdown" if step % 2 else ""))
         assert r.status_code == 200, r.content
@@ -776,6 +802,17 @@ class DashboardDoor(Door):
                 "confirm": "on" if step % 2 else "",
             }
             r = c.post("/memories/bulk/", data, headers=hx)
+        elif op == "trash":
+            ids = {"ids": [str(m) for m in target.memory_ids]}
+            batch = {"batch": str(target.batch_id)}
+            confirm = {"confirm": "on"} if step % 2 else {}
+            r = [
+                lambda: c.post("/trash/restore/", ids),
+                lambda: c.post("/trash/restore/", batch),
+                lambda: c.post("/trash/delete/", {**ids, **confirm}),
+                lambda: c.post("/trash/delete/", {**batch, **confirm}),
+                lambda: c.post(f"/trash/{target.batch_id}/seen/"),
+            ][step % 5]()
         elif op == "app":
             action = ["pause", "resume", "revoke", "edit", "edit"][step % 5]
             path = f"/apps/{target.app_id}/{action}"
@@ -818,7 +855,7 @@ class DashboardDoor(Door):
         elif op == "list" and step % 3 == 0:
             r = c.get("/", {"state": "all"}, headers=hx)
         elif op == "list":  # every other page that lists the signed-in user's things
-            pages = ["/import/", "/review/", "/activity/", "/map/", "/stats/", "/apps/"]
+            pages = ["/import/", "/review/", "/activity/", "/map/", "/stats/", "/apps/", "/trash/"]
             r = c.get(pages[(step + step // 3) % len(pages)])
         else:
             r = c.post("/export/", {"format": "markdown" if step % 2 else "json"})

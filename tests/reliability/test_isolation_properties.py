@@ -23,6 +23,7 @@ from contextlayer.errors import DomainError
 from memories import services
 from memories.models import Memory
 from memories.selectors import memory_get, memory_list, memory_search, memory_versions
+from memories.trash import trash_delete_forever, trash_restore
 
 WORDS = ["garden", "piano", "Lisbon", "invoice", "tennis", "Okafor", "salmon", "deadline"]
 
@@ -30,7 +31,10 @@ ops = st.lists(
     st.tuples(
         st.integers(0, 2),  # acting user
         st.sampled_from(
-            ["add", "update", "delete", "archive", "get", "versions", "search", "list"]
+            [
+                *("add", "update", "delete", "archive", "get", "versions", "search", "list"),
+                *("untrash", "purge"),  # out of the trash: restored, or deleted for good
+            ]
         ),
         st.integers(0, 2),  # whose memory an id-taking op targets (or 3: a random id)
         st.integers(0, 50),  # which of that user's memories
@@ -66,7 +70,7 @@ def _snapshot(user: User) -> list[tuple[Any, ...]]:
     return list(
         Memory.objects.filter(owner=user)
         .order_by("id")
-        .values_list("id", "text", "state", "categories", "updated_at")
+        .values_list("id", "text", "state", "categories", "updated_at", "trash_batch")
     )
 
 
@@ -122,6 +126,8 @@ def _run(script: list[Any]) -> None:
                 ),
                 "get": lambda: memory_get(actor=actor, memory_id=memory_id),
                 "versions": lambda: memory_versions(actor=actor, memory_id=memory_id),
+                "untrash": lambda: trash_restore(actor=actor, memory_ids=[memory_id]),
+                "purge": lambda: trash_delete_forever(actor=actor, memory_ids=[memory_id]),
             }[op]()
 
         TALLY.attempts += 1
@@ -132,7 +138,7 @@ def _run(script: list[Any]) -> None:
                 TALLY.leaks.append(f"{op} on a foreign id answered {answer}")
             if others_before != [_snapshot(u) for i, u in enumerate(users) if i != who]:
                 TALLY.leaks.append(f"{op} by user {who} changed another user's memories")
-        elif answer[0] == "ok" and op == "delete":
+        elif answer[0] == "ok" and op == "purge":  # a deleted one stays a target: in the trash
             owned[who].remove(mid)
 
 

@@ -5,12 +5,15 @@ or by reading what it was given afterwards.
 Probed through the real doors: MCP tools over Streamable HTTP (the real SDK client with a real
 client token) and the REST API (a real client token, the same credential store as production).
 Each door runs one script in two worlds that differ only in what the app may not see: the first
-user holds three secrets (one marked private, one hidden from the app, one in a category the app
-was not granted), the second holds none. Every answer of the script (add, add again, batch add,
-update, get of each id handed out, list, search) must be byte-identical in both worlds once uuids
-are replaced by placeholders in order of appearance and each timestamp by "new" or "old"
-(before the script began). Afterwards the first user still holds each secret text exactly once
-as a memory, and sees it once. Prints `oracles[<door>]: attempts=N leaks=0`.
+user holds four secrets (one marked private, one hidden from the app, one in a category the app
+was not granted, one the owner deleted after the app had read it: in the trash), the second
+holds none; the app knows the id of the deleted one (a random id in the second world). Every
+answer of the script (the known id read and updated, add, add again, batch add, update, get of
+each id handed out, list, search) must be byte-identical in both worlds once uuids are replaced
+by placeholders in order of appearance and each timestamp by "new" or "old" (before the script
+began). Afterwards the first user still holds each secret text exactly once as a memory, and
+sees it once (the deleted one: still in the trash, as it was). Prints
+`oracles[<door>]: attempts=N leaks=0`.
 """
 
 from __future__ import annotations
@@ -27,11 +30,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.actors import owner_actor
+from accounts.actors import actor_for, owner_actor
 from accounts.models import ConnectedApp, User
 from memories import services
 from memories.models import Memory
-from memories.selectors import memory_list
+from memories.selectors import memory_get, memory_list
 from memories.text import text_key
 from tests.conftest import issue_token
 from tests.mcpbridge.conftest import McpHttp
@@ -45,6 +48,7 @@ SECRETS = {
     "private": ("Had an abortion in March 2024", "had an ABORTION in march 2024!"),
     "hidden": ("Owes 40,000 euros to a loan shark", "owes 40000 euros to a loan shark"),
     "ungranted": ("Takes lithium for bipolar disorder", "Takes  lithium for bipolar disorder."),
+    "trashed": ("Was fired from Initech in 2022", "was fired from initech in 2022"),
 }
 UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 ISO = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
@@ -166,10 +170,14 @@ def _first_id(raw: bytes) -> str:
     return found.group(0).decode()
 
 
-def script(door: Door, transcript: Transcript) -> None:
-    """The app's probes: every guess added, re-added, added in a batch, and written over one of
-    its own memories and over one of the owner's; then everything it was given, read back."""
+def script(door: Door, transcript: Transcript, known: str) -> None:
+    """The app's probes: the id it read before the owner deleted it (a random one in the world
+    without secrets), read and written; every guess added, re-added, added in a batch, and
+    written over one of its own memories and over one of the owner's; then everything it was
+    given, read back."""
     note = transcript.note
+    note("get the deleted one", door.get(known))
+    note("update the deleted one", door.update(known, "Works at Initech"))
     guesses = [guess for _, guess in SECRETS.values()]
     for guess in guesses:
         note("add", door.add(guess))
@@ -191,9 +199,10 @@ def script(door: Door, transcript: Transcript) -> None:
         note(f"search {query}", door.search(query))
 
 
-def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str]:
+def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str, str]:
     """A user with a visible memory and a client token (the default grant: no sensitive
-    category); the secrets too if asked."""
+    category); the secrets too if asked. Also an id the app knows: the memory it read before the
+    owner deleted it, or (without secrets) an id that never existed."""
     user = User.objects.create_user(f"oracle-{uuid.uuid4().hex[:8]}@example.com")
     owner = owner_actor(user)
     services.memory_create(actor=owner, text="Likes jazz", categories=["hobbies"])
@@ -203,6 +212,7 @@ def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str]:
         scopes=["read", "write"],
     )
     app = issued.token.app
+    known = str(uuid.uuid4())
     if with_secrets:
         for how, (secret, _) in SECRETS.items():
             cats = ["health"] if how == "ungranted" else ["personal"]
@@ -213,17 +223,21 @@ def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str]:
                 services.memory_set_visibility(
                     actor=owner, memory_id=memory.id, hide_from_app=app.pk
                 )
-    return user, app, issued.secret
+            elif how == "trashed":
+                memory_get(actor=actor_for(user, app), memory_id=memory.id)  # the app read it
+                services.memory_delete(actor=owner, memory_id=memory.id)
+                known = str(memory.id)
+    return user, app, issued.secret, known
 
 
 def _probe(make_door: Callable[[str], Door]) -> None:
     """The same script with and without the secrets; its figures go to the end-of-run report."""
     transcripts, users = [], []
     for with_secrets in (True, False):
-        user, _, secret = _world(with_secrets)
+        user, _, secret, known = _world(with_secrets)
         transcript = Transcript(start=timezone.now())
         door = make_door(secret)
-        script(door, transcript)
+        script(door, transcript, known)
         transcripts.append(transcript)
         users.append(user)
     secret_run, plain_run = transcripts
@@ -236,8 +250,13 @@ def _probe(make_door: Callable[[str], Door]) -> None:
     # The store still holds each secret once as a memory, and the owner sees it once.
     owner = owner_actor(users[0])
     shown = [m.text for m in memory_list(actor=owner, limit=200).items]
-    for secret, _ in SECRETS.values():
+    for how, (secret, _) in SECRETS.items():
         key = text_key(secret)
+        if how == "trashed":  # the owner's delete stands: in the trash, not brought back
+            kept = Memory.objects.filter(owner=users[0], text=secret, state="trashed")
+            if kept.count() != 1 or secret in shown:
+                leaks.append(f"the owner's deleted {secret!r} is not in the trash as it was")
+            continue
         canonical = Memory.objects.filter(
             owner=users[0], text_key=key, state="active", superseded_by=None, echo_of=None
         )

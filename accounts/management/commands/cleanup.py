@@ -1,10 +1,11 @@
-"""Delete expired OAuth tokens, DCR clients that never got a grant and import uploads no run will
-read (also runs hourly)."""
+"""Delete expired OAuth tokens, DCR clients that never got a grant, import uploads no run will
+read and memories kept in the trash for TRASH_DAYS (also runs hourly)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from accounts.tasks import run_cleanup, schedule_cleanup
@@ -12,8 +13,8 @@ from accounts.tasks import run_cleanup, schedule_cleanup
 
 class Command(BaseCommand):
     help = (
-        "Delete expired OAuth tokens, orphaned dynamically registered clients and import uploads "
-        "no run will read."
+        "Delete expired OAuth tokens, orphaned dynamically registered clients, import uploads "
+        "no run will read and memories in the trash for longer than TRASH_DAYS."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -29,7 +30,9 @@ class Command(BaseCommand):
             f"Deleted {result['expired_tokens']} expired token rows and "
             f"{result['orphan_clients']} orphaned clients; ended {result['dead_grants']} grants "
             f"with no token left; removed {result['expired_uploads']} expired and "
-            f"{result['orphan_uploads']} orphaned import uploads."
+            f"{result['orphan_uploads']} orphaned import uploads; purged "
+            f"{result['purged_memories']} memories kept in the trash for "
+            f"{settings.TRASH_DAYS} days."
         )
         if opts["schedule"]:
             schedule_cleanup()

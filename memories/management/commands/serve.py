@@ -54,7 +54,7 @@ class Command(BaseCommand):
         if not opts["no_worker"]:
             from accounts.tasks import schedule_cleanup
 
-            schedule_cleanup()  # OAuth clean-up; it re-enqueues itself hourly on the worker
+            schedule_cleanup()  # OAuth, uploads, the trash; it re-enqueues itself hourly
         connection.close()
         warm.join()
 
