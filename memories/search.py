@@ -559,7 +559,6 @@ class UserSearch:
 
 # BM25 statistics of views narrower than the owner's (an app's consent, a category), per process,
 # until the user's next write changes the generation: a count and a total length each.
-_subsets = search_index.Lru()
 _SUBSETS = 1024
 _SUBSET_SQL = """
 SELECT count(*), coalesce(sum(length(m.tsv)), 0) FROM memories_memory m WHERE {filters}
@@ -574,11 +573,12 @@ def _subset_stats(search: UserSearch) -> tuple[int, int]:
         search.visible,
         _frozen(search.params),
     )
-    counted = _subsets.get(key) if search.generation is not None else None
+    subsets = search_index.current().subsets
+    counted = subsets.get(key) if search.generation is not None else None
     if counted is None:
         ((n, total),) = _fetch(_SUBSET_SQL.format(filters=filters(search.visible)), search.params)
         counted = (int(n), int(total))
-        _subsets.put(key, counted, 1, _SUBSETS)
+        subsets.put(key, counted, 1, _SUBSETS)
     return counted
 
 

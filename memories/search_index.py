@@ -27,6 +27,9 @@ import os
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -415,8 +418,39 @@ class Lru:
             self._total = 0
 
 
-_indexes = Lru()
-_visible = Lru()
+class SearchCache:
+    """One process's search cache: the users' indexes, the callers' masks, and the BM25 totals
+    of narrower views (`memories.search`). A process holds one (`current`); tests and
+    `bench coherence` hold several, as several server processes would (`serving`)."""
+
+    def __init__(self) -> None:
+        self.indexes = Lru()
+        self.visible = Lru()
+        self.subsets = Lru()
+
+
+_process = SearchCache()
+_serving: ContextVar[SearchCache | None] = ContextVar("search_cache", default=None)
+# The process's own cache under its old names (tests reach in).
+_indexes = _process.indexes
+_visible = _process.visible
+
+
+def current() -> SearchCache:
+    """The cache this thread's searches use: the process's, unless `serving` chose another."""
+    return _serving.get() or _process
+
+
+@contextmanager
+def serving(cache: SearchCache) -> Iterator[SearchCache]:
+    """Search through `cache` within the block, as another server process would."""
+    token = _serving.set(cache)
+    try:
+        yield cache
+    finally:
+        _serving.reset(token)
+
+
 # Per searchable memory: id, flags, vector and its norm, length, id order, and about fifteen
 # postings.
 BYTES_PER_MEMORY = 16 + 2 + 4 * DIMS + 4 + 8 + 24 + 15 * (8 + 4 + 8)
@@ -450,25 +484,28 @@ def for_user(
     budget = budget_bytes()
     if searchable * BYTES_PER_MEMORY > budget:
         return None
-    cached: UserIndex | None = _indexes.get(_key(owner_id))
+    cache = current()
+    cached: UserIndex | None = cache.indexes.get(_key(owner_id))
     if cached is not None and cached.generation == generation is not None:
         return cached, (None if view is None else _mask(cached, owner_id, view))
     # Bring it up to date, or read it in full. If a write committed since `generation` was read,
     # this is the newer state, with exactly its generation: good for this search and the cache.
     found = None
     if cached is not None and cached.reached_by(changes_from):
-        old_mask = _visible.get(_view_key(owner_id, cached.generation, view)) if view else None
+        old_mask = cache.visible.get(_view_key(owner_id, cached.generation, view)) if view else None
         found = refresh(cached, owner_id, view, old_mask)
     index, mask = found or load(owner_id, view)
     if index.generation is None:
         return index, mask
-    _indexes.put(_key(owner_id), index, index.nbytes, budget)
+    cache.indexes.put(_key(owner_id), index, index.nbytes, budget)
     _start_sweeper()
     if view is None:
         return index, None
     if mask is None:
         return index, _mask(index, owner_id, view)
-    _visible.put(_view_key(owner_id, index.generation, view), mask, mask.nbytes, _VISIBLE_BUDGET)
+    cache.visible.put(
+        _view_key(owner_id, index.generation, view), mask, mask.nbytes, _VISIBLE_BUDGET
+    )
     return index, mask
 
 
@@ -476,7 +513,7 @@ def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
     """Which rows of `index` the view admits; remembered per generation. None when the user's
     memories changed since the index was read."""
     key = _view_key(owner_id, index.generation, view)
-    mask = _visible.get(key)
+    mask = current().visible.get(key)
     if mask is not None:
         return mask  # type: ignore[no-any-return]
     connection.ensure_connection()
@@ -492,23 +529,26 @@ def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
     rows = index.rows_of(_raw_ids(raw))
     mask = np.zeros(len(index), dtype=bool)
     mask[rows[rows >= 0]] = True
-    _visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
+    current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
     return mask
 
 
 def clear() -> None:
     """Forget every cached index (tests; a process that re-embedded the store)."""
-    _indexes.clear()
-    _visible.clear()
+    cache = current()
+    cache.indexes.clear()
+    cache.visible.clear()
+    cache.subsets.clear()
 
 
 def forget(owner_id: int) -> None:
     """Drop this process's copy of a user's index and masks (their vectors and lexeme keys) at
     once, as an erase does: other processes drop theirs at their next sweep (`sweep`), search
     for the user or eviction, whichever comes first (README, "What erase guarantees")."""
-    key = _key(owner_id)
-    _indexes.forget(lambda k: k == key)
-    _visible.forget(lambda k: k[:2] == key)
+    key, cache = _key(owner_id), current()
+    cache.indexes.forget(lambda k: k == key)
+    cache.visible.forget(lambda k: k[:2] == key)
+    cache.subsets.forget(lambda k: k[:2] == key)
 
 
 # ---- the sweep: what another process deleted leaves this one's cache within seconds -------------
@@ -526,17 +566,17 @@ def sweep() -> int:
     another server process (or this one, without a search since) would otherwise keep its
     vector and lexeme keys in this process's memory until the next search for that user.
     Returns how many indexes were brought up to date or dropped."""
-    name = str(connection.settings_dict["NAME"])
-    held = {key[1]: index for key, index in _indexes.items() if key[0] == name}
+    name, cache = str(connection.settings_dict["NAME"]), current()
+    held = {key[1]: index for key, index in cache.indexes.items() if key[0] == name}
     if not held:
         return 0
     reason = "the search cache's sweep reads the generation of each user this process holds"
     with cross_tenant(reason), connection.cursor() as cur:
         cur.execute(_STATS_SQL, {"owners": list(held)})
-        current = {int(o): (int(g), c) for o, g, c in cur.fetchall()}
+        stats = {int(o): (int(g), c) for o, g, c in cur.fetchall()}
     swept = 0
     for owner_id, index in held.items():
-        generation, changes_from = current.get(owner_id, (None, None))
+        generation, changes_from = stats.get(owner_id, (None, None))
         if index.generation == generation is not None:
             continue
         fresh = None
@@ -544,9 +584,9 @@ def sweep() -> int:
             found = refresh(index, owner_id, None, None)
             fresh = found[0] if found and found[0].generation is not None else None
         key = (name, owner_id)
-        _indexes.swap(key, index, fresh, fresh.nbytes if fresh else 0, budget_bytes())
+        cache.indexes.swap(key, index, fresh, fresh.nbytes if fresh else 0, budget_bytes())
         if fresh is None:
-            _visible.forget(lambda k, key=key: k[:2] == key)
+            cache.visible.forget(lambda k, key=key: k[:2] == key)
         swept += 1
     return swept
 
