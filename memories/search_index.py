@@ -12,7 +12,10 @@ Coherence: an index is used only at the generation it was read at. The generatio
 memories (migration `search_stats`) and taken from a sequence, so no two states of a user's
 memories ever share a number, even across a rollback. The same trigger logs which memories each
 write changed (`SearchChange`), so an index a few writes behind is brought up to date by reading
-only those memories; one older than the log (an hour) is read again in full. The row fetch after
+only those memories; one older than the log (an hour) is read again in full. A caller's mask
+(which rows its consent admits) belongs to the one index object it was computed for: a refresh
+appends changed rows, a full read follows the table, so two indexes of one generation may order
+their rows differently, and a mask must never meet the other order. The row fetch after
 search checks the consent rule again in SQL, so even an index gone wrong could not show a memory
 the caller may not see.
 
@@ -22,6 +25,7 @@ would not fit is not cached, and search runs in PostgreSQL instead (`memories/se
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import threading
@@ -30,7 +34,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -129,6 +133,12 @@ def _id_keys(ids: np.ndarray) -> np.ndarray:
     return keys
 
 
+# Each index built gets its own number: a caller's mask is remembered for one index (one row
+# order), never for a user and generation, which a refresh and a full read share with different
+# row orders (issue 24 item 2).
+_serials = itertools.count(1)
+
+
 def _raw_ids(raw: bytes | None) -> np.ndarray:
     return np.frombuffer(raw or b"", dtype=np.uint8).reshape(-1, 16)
 
@@ -152,6 +162,8 @@ class UserIndex:
     id_sorted: np.ndarray  # (n,) _ID: the ids in that order
     # The owner's view (every row but echoes), None when that is every row.
     owner_view: np.ndarray | None
+    # This index's own number: the key of the masks computed for its rows.
+    serial: int = field(default_factory=lambda: next(_serials), compare=False)
 
     @classmethod
     def build(
@@ -465,8 +477,9 @@ def _key(owner_id: int) -> tuple[str, int]:
     return (str(connection.settings_dict["NAME"]), owner_id)
 
 
-def _view_key(owner_id: int, generation: int | None, view: View) -> tuple[Any, ...]:
-    return (*_key(owner_id), generation, view.filters, view.key)
+def _view_key(owner_id: int, index: UserIndex, view: View) -> tuple[Any, ...]:
+    """A mask's key: the index it was computed for (its rows, in its order), not its generation."""
+    return (*_key(owner_id), index.serial, view.filters, view.key)
 
 
 def for_user(
@@ -492,7 +505,7 @@ def for_user(
     # this is the newer state, with exactly its generation: good for this search and the cache.
     found = None
     if cached is not None and cached.reached_by(changes_from):
-        old_mask = cache.visible.get(_view_key(owner_id, cached.generation, view)) if view else None
+        old_mask = cache.visible.get(_view_key(owner_id, cached, view)) if view else None
         found = refresh(cached, owner_id, view, old_mask)
     index, mask = found or load(owner_id, view)
     if index.generation is None:
@@ -503,16 +516,14 @@ def for_user(
         return index, None
     if mask is None:
         return index, _mask(index, owner_id, view)
-    cache.visible.put(
-        _view_key(owner_id, index.generation, view), mask, mask.nbytes, _VISIBLE_BUDGET
-    )
+    cache.visible.put(_view_key(owner_id, index, view), mask, mask.nbytes, _VISIBLE_BUDGET)
     return index, mask
 
 
 def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
-    """Which rows of `index` the view admits; remembered per generation. None when the user's
+    """Which rows of `index` the view admits; remembered for this index. None when the user's
     memories changed since the index was read."""
-    key = _view_key(owner_id, index.generation, view)
+    key = _view_key(owner_id, index, view)
     mask = current().visible.get(key)
     if mask is not None:
         return mask  # type: ignore[no-any-return]
@@ -585,8 +596,8 @@ def sweep() -> int:
             fresh = found[0] if found and found[0].generation is not None else None
         key = (name, owner_id)
         cache.indexes.swap(key, index, fresh, fresh.nbytes if fresh else 0, budget_bytes())
-        if fresh is None:
-            cache.visible.forget(lambda k, key=key: k[:2] == key)
+        # The masks of the index replaced (a later caller reads its mask of the new one).
+        cache.visible.forget(lambda k, key=key, old=index.serial: k[:3] == (*key, old))
         swept += 1
     return swept
 
