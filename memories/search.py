@@ -331,6 +331,7 @@ class UserSearch:
             self.generation,
             changes_from=self.changes_from,
             searchable=self.documents,
+            postings=self.length,
             view=view,
         )
         if found is None:

@@ -19,8 +19,10 @@ their rows differently, and a mask must never meet the other order. The row fetc
 search checks the consent rule again in SQL, so even an index gone wrong could not show a memory
 the caller may not see.
 
-Memory is bounded by `SEARCH_CACHE_MB` (least recently used users go first); a user whose index
-would not fit is not cached, and search runs in PostgreSQL instead (`memories/search.py`).
+Memory is bounded by `SEARCH_CACHE_MB` (least recently used users go first), each index counted
+at its real size (every array, postings included: `predicted_bytes` reckons it from the user's
+statistics before anything is read); a user whose index would not fit is not read at all, and
+search runs in PostgreSQL instead (`memories/search.py`).
 """
 
 from __future__ import annotations
@@ -203,9 +205,15 @@ class UserIndex:
 
     @property
     def nbytes(self) -> int:
-        parts = [self.ids, self.has_vector, self.echo, self.matrix, self.norms, self.dl]
-        parts += [self.keys, self.rows, self.tf, self.id_order, self.id_sorted]
-        return int(sum(a.nbytes for a in parts))
+        """What the index holds in memory: every array (the few hundred bytes of the object
+        itself aside)."""
+        return sum(a.nbytes for a in vars(self).values() if isinstance(a, np.ndarray))
+
+    @property
+    def echo_bytes(self) -> int:
+        """What its apps' echoes add to what the user's statistics reckon (`predicted_bytes`)."""
+        own = ~self.echo
+        return self.nbytes - predicted_bytes(int(own.sum()), int(self.dl[own].sum()))
 
     def reached_by(self, changes_from: int | None) -> bool:
         """Whether the user's change log, kept from generation `changes_from`, reaches back to
@@ -439,6 +447,8 @@ class SearchCache:
         self.indexes = Lru()
         self.visible = Lru()
         self.subsets = Lru()
+        # Per user, what apps' echoes add to the predicted size (learnt when an index is read).
+        self.echo_bytes = Lru()
 
 
 _process = SearchCache()
@@ -463,10 +473,21 @@ def serving(cache: SearchCache) -> Iterator[SearchCache]:
         _serving.reset(token)
 
 
-# Per searchable memory: id, flags, vector and its norm, length, id order, and about fifteen
-# postings.
-BYTES_PER_MEMORY = 16 + 2 + 4 * DIMS + 4 + 8 + 24 + 15 * (8 + 4 + 8)
+# What an index holds per memory (id, two flags, vector and its norm, length, place in id order
+# and its id there) and per posting (lexeme key, row, count): `UserIndex`'s arrays.
+BYTES_PER_MEMORY = 16 + 1 + 1 + 4 * DIMS + 4 + 8 + np.dtype(np.intp).itemsize + _ID.itemsize
+BYTES_PER_POSTING = 8 + 4 + 8
 _VISIBLE_BUDGET = 16 * 1024 * 1024
+_ECHO_ENTRIES = 65536
+
+
+def predicted_bytes(memories: int, postings: int) -> int:
+    """The size of the index of `memories` searchable memories holding `postings` (memory,
+    lexeme) pairs: the user's statistics (`SearchStats.documents`, `.length`) give both before
+    anything is read. Why exact: a memory of a long text holds hundreds of postings, and an
+    estimate per memory admitted indexes eight times the budget, read in full at every search
+    and never kept (issue 24 item 4)."""
+    return memories * BYTES_PER_MEMORY + postings * BYTES_PER_POSTING
 
 
 def budget_bytes() -> int:
@@ -488,16 +509,18 @@ def for_user(
     *,
     changes_from: int | None,
     searchable: int,
+    postings: int,
     view: View | None = None,
 ) -> tuple[UserIndex, np.ndarray | None] | None:
     """The user's index at `generation` (cached, brought up to date, or read in full) and, with
     `view`, that caller's mask (None if the user's memories changed since the index was read);
-    None when the cache is off or the user's `searchable` memories would not fit in it (search
-    in PostgreSQL then)."""
+    None when the cache is off or the index of the user's `searchable` memories and their
+    `postings` would not fit in it (search in PostgreSQL then, without reading anything)."""
     budget = budget_bytes()
-    if searchable * BYTES_PER_MEMORY > budget:
-        return None
     cache = current()
+    extra = cache.echo_bytes.get(_key(owner_id)) or 0
+    if predicted_bytes(searchable, postings) + extra > budget:
+        return None
     cached: UserIndex | None = cache.indexes.get(_key(owner_id))
     if cached is not None and cached.generation == generation is not None:
         return cached, (None if view is None else _mask(cached, owner_id, view))
@@ -510,6 +533,9 @@ def for_user(
     index, mask = found or load(owner_id, view)
     if index.generation is None:
         return index, mask
+    # Kept unless its echoes took it past the budget: then the next search of this user goes to
+    # PostgreSQL at once (the echoes' size is remembered), never reads it again.
+    cache.echo_bytes.put(_key(owner_id), index.echo_bytes, 1, _ECHO_ENTRIES)
     cache.indexes.put(_key(owner_id), index, index.nbytes, budget)
     _start_sweeper()
     if view is None:
@@ -550,6 +576,7 @@ def clear() -> None:
     cache.indexes.clear()
     cache.visible.clear()
     cache.subsets.clear()
+    cache.echo_bytes.clear()
 
 
 def forget(owner_id: int) -> None:
@@ -560,6 +587,7 @@ def forget(owner_id: int) -> None:
     cache.indexes.forget(lambda k: k == key)
     cache.visible.forget(lambda k: k[:2] == key)
     cache.subsets.forget(lambda k: k[:2] == key)
+    cache.echo_bytes.forget(lambda k: k == key)
 
 
 # ---- the sweep: what another process deleted leaves this one's cache within seconds -------------

@@ -5,15 +5,20 @@ in PostgreSQL, never read in full at every search."""
 
 from __future__ import annotations
 
+import random
+import uuid
 from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.db import connection
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories import search_index, services
+from memories.models import SearchStats
 from memories.selectors import memory_search
 from memories.trash import trash_delete_forever
 
@@ -97,3 +102,70 @@ def test_a_mask_is_never_applied_to_an_index_read_again_in_another_row_order(
         ), limit
     assert _answer(default_app, query, limit=3, min_score=0) == before
     assert not {t for t, _ in _answer(default_app, query, limit=20, min_score=0)} & set(HEALTH)
+
+
+def _wordy_store(owner: User, memories: int, words: int) -> None:
+    """`memories` memories of `words` distinct made-up words each (about 7 KB of text): few
+    memories, many postings. Straight into the table: no model needed for the lexical arm."""
+    rng = random.Random(owner.pk)
+    letters = "bcdfghjklmnpqrstvwxz"
+    with connection.cursor() as cur:
+        for n in range(memories):
+            text = " ".join("".join(rng.choices(letters, k=6)) for _ in range(words))
+            text = f"Lisbon trip notes {n}: {text}"
+            cur.execute(
+                """
+                INSERT INTO memories_memory (id, owner_id, text, text_key, embedding_model, tsv,
+                    state, categories, categories_set_by_user, is_private, hidden_from, origin,
+                    origin_app_name, provenance, metadata, created_at, updated_at)
+                VALUES (%s, %s, %s, md5(%s), '', to_tsvector('english', %s), 'active', '{}',
+                        false, false, '{}', 'app', 'raw', '{}', '{}', now(), now())
+                """,
+                [uuid.uuid4(), owner.pk, text, text, text],
+            )
+
+
+def _reads() -> Any:
+    return mock.patch.object(search_index, "_read", wraps=search_index._read)
+
+
+@pytest.mark.django_db
+def test_a_store_bigger_than_the_cache_is_searched_in_postgresql_not_read_at_every_search(
+    owner: User, owner_dash: Actor, settings: SettingsWrapper
+) -> None:
+    """Issue 24 item 4. Sixty memories of a thousand distinct words each: 1.3 MB of index, where
+    the old admission (about fifteen postings a memory) reckoned 111 KB. Under SEARCH_CACHE_MB=1
+    the index was read in full at every search and never kept."""
+    _wordy_store(owner, memories=60, words=1000)
+    settings.SEARCH_CACHE_MB = 0  # the cache off: PostgreSQL's answer
+    expected = [_answer(owner_dash, q, min_score=0) for q in ("Lisbon trip", "notes 7")]
+
+    settings.SEARCH_CACHE_MB = 1
+    with _reads() as reads:
+        answers = [_answer(owner_dash, q, min_score=0) for q in ("Lisbon trip", "notes 7")]
+        answers += [_answer(owner_dash, "Lisbon trip", min_score=0)]
+    assert answers == [*expected, expected[0]]
+    assert reads.call_count == 0  # admitted by its real size: none
+    assert search_index.current().indexes.items() == []
+
+    settings.SEARCH_CACHE_MB = 4  # it fits: read once, then kept
+    with _reads() as reads:
+        for _ in range(3):
+            assert _answer(owner_dash, "Lisbon trip", min_score=0) == expected[0]
+    assert reads.call_count == 1
+    ((_, index),) = search_index.current().indexes.items()
+    assert 1024 * 1024 < index.nbytes < 4 * 1024 * 1024
+
+
+@pytest.mark.django_db
+def test_the_index_is_accounted_at_its_real_size(owner: User, owner_dash: Actor) -> None:
+    """What admission reckons from the user's statistics is what the index holds: every array
+    of the index, postings included."""
+    _wordy_store(owner, memories=5, words=300)
+    services.memory_create(actor=owner_dash, text="Prefers aisle seats on long flights")
+    _answer(owner_dash, "Lisbon")
+    ((_, index),) = search_index.current().indexes.items()
+    arrays = [v for v in vars(index).values() if hasattr(v, "nbytes")]
+    assert index.nbytes == sum(a.nbytes for a in arrays)
+    stats = SearchStats.objects.get(owner=owner)
+    assert search_index.predicted_bytes(stats.documents, stats.length) == index.nbytes

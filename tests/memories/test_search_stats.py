@@ -190,11 +190,17 @@ def _contents(index: search_index.UserIndex, mask: Any = None) -> dict[bytes, An
 
 
 def _index_now(user: User, view: search_index.View | None) -> Any:
-    documents, _, generation, changes_from = SearchStats.objects.filter(owner=user).values_list(
+    stats = SearchStats.objects.filter(owner=user)
+    documents, length, generation, changes_from = stats.values_list(
         "documents", "length", "generation", "changes_from"
     )[0]
     return search_index.for_user(
-        user.pk, generation, changes_from=changes_from, searchable=documents, view=view
+        user.pk,
+        generation,
+        changes_from=changes_from,
+        searchable=documents,
+        postings=length,
+        view=view,
     )
 
 
