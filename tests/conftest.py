@@ -56,6 +56,7 @@ SLOW = (
     "tests/reliability/test_oracles_within_user.py",
     "tests/memories/test_search_bm25.py::test_lexical_arm_equals_the_full_pass_for_every_caller",
     "tests/memories/test_search_stats.py::test_statistics_and_the_in_memory_index_stay_true",
+    "tests/memories/test_search_coherence.py",
     "tests/memories/test_consent_oracles.py::test_an_app_cannot_learn_a_hidden_memory_by_writing",
     "tests/accounts/test_oauth_attacks.py::test_a_client_cannot_pass_for_one_of_the_owners_own",
     "tests/accounts/test_oauth_attacks.py::test_the_cimd_address_guard_sees_through_ipv6",

@@ -1,0 +1,60 @@
+"""A model-based test of the search cache: two caches standing for two server processes, random
+writes, consent changes, evictions, sweeps and VACUUM, and after every step each reader's search
+on one of the nodes equals the exact search in PostgreSQL that no cache touches. The machine is
+`bench/coherence.py` (`python -m bench coherence --steps N` runs it at length)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
+
+from bench.coherence import CATEGORIES, OPS, WORDS, Coherence, remembered_queries
+from memories import search_index
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> Iterator[None]:
+    search_index.clear()
+    yield
+    search_index.clear()
+
+
+class SearchCacheMachine(RuleBasedStateMachine):
+    model: Coherence
+    examples = 0
+
+    @initialize()
+    def store(self) -> None:
+        SearchCacheMachine.examples += 1
+        self.model = Coherence.start(f"hypothesis-{SearchCacheMachine.examples}")
+        assert self.model.check(0) == 0, self.model.divergences
+
+    @rule(
+        op=st.sampled_from(OPS),
+        pick=st.integers(0, 999),
+        words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
+        category=st.sampled_from(CATEGORIES),
+        node=st.integers(0, 1),
+    )
+    def step(self, op: str, pick: int, words: list[str], category: str, node: int) -> None:
+        self.model.do(op, pick, words, category)
+        assert self.model.check(node) == 0, self.model.divergences[-1]
+
+
+@pytest.mark.django_db(transaction=True)  # VACUUM runs outside a transaction
+def test_every_search_on_every_node_equals_the_exact_search_after_any_steps() -> None:
+    with remembered_queries():
+        run_state_machine_as_test(
+            SearchCacheMachine,
+            settings=settings(
+                max_examples=3,
+                stateful_step_count=20,
+                deadline=None,
+                derandomize=True,
+                suppress_health_check=list(HealthCheck),
+            ),
+        )
