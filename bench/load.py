@@ -93,6 +93,28 @@ def stop_gunicorn(server: subprocess.Popen[bytes]) -> None:
         server.kill()
 
 
+def _rss_mb(pid: int) -> float:
+    """A process's resident set size in MiB (VmRSS), 0 if it has ended."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
+def server_rss(pid: int) -> dict[str, Any]:
+    """The resident memory of a server process and of each of its children (the workers)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    master, workers = _rss_mb(pid), [_rss_mb(int(c)) for c in children]
+    return {"master": master, "workers": workers, "total": round(master + sum(workers), 1)}
+
+
 class Tally:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -229,6 +251,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         started = time.monotonic()
         tally = asyncio.run(_load(url, tokens[: args.clients], args.seconds, run_id, args.think_ms))
         elapsed = time.monotonic() - started
+        rss = server_rss(server.pid)
     finally:
         stop_gunicorn(server)
     stored = list(
@@ -253,6 +276,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "lost": len(tally.acked - stored_set),
         "duplicates": len(stored) - len(stored_set),
         "stored_unacknowledged": len(stored_set - tally.acked),
+        # Resident memory after the load (MiB): the gunicorn master, each worker (their search
+        # caches within SEARCH_CACHE_MB), and this process (the clients).
+        "server_rss_mb": rss,
+        "bench_rss_mb": _rss_mb(os.getpid()),
         "single_client_p50_ms": round(single_p50, 2),
         "p50_ms": round(p50, 2),
         "p95_ms": round(_percentile(tally.latencies, 95), 2) if tally.latencies else 0.0,
@@ -289,7 +316,8 @@ def _report(result: dict[str, Any]) -> None:
         f"{result['errors']} errors; p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms "
         f"({result['p99_over_single_p50']}x the single-client p50); "
         f"adds acknowledged {result['acked_adds']}, stored {result['stored_adds']}, "
-        f"lost {result['lost']}, duplicates {result['duplicates']}"
+        f"lost {result['lost']}, duplicates {result['duplicates']}; server RSS "
+        f"{result['server_rss_mb']['total']} MiB (workers {result['server_rss_mb']['workers']})"
     )
     print(json.dumps(result))
 

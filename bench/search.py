@@ -362,6 +362,10 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
         "parts_p50_ms": {k: p50[k] for k in ("embed", "scan", *PARTS, *SQL_ARMS)},
         "parts_p95_ms": {k: p95[k] for k in ("embed", "scan", *PARTS, *SQL_ARMS)},
         "index_mb": round(index.nbytes / 2**20, 1),
+        # Its real size (every array, postings included), which admission to SEARCH_CACHE_MB
+        # reckons before reading, and whether the searches above were served from the cache.
+        "index_bytes": index.nbytes,
+        "index_cached": search_index.current().indexes.get(search_index._key(user.pk)) is not None,
         "index_load_ms": round(float(np.median(loads)), 1),
         "mean_results": round(float(np.mean(returned)), 2),
         "lexical_matches_p50": int(np.median(matched)),
@@ -400,7 +404,9 @@ def run(args: Any) -> None:
         parts = ", ".join(f"{k} {v}" for k, v in r["parts_p50_ms"].items())
         print(f"        parts p50 ms: {parts}")
         print(
-            f"        in-memory index {r['index_mb']} MB, read in {r['index_load_ms']} ms; "
+            f"        in-memory index {r['index_mb']} MB ({r['index_bytes']} bytes, "
+            f"{'cached' if r['index_cached'] else 'over SEARCH_CACHE_MB: in PostgreSQL'}), "
+            f"read in {r['index_load_ms']} ms; "
             f"{r['mean_results']} results a query; {r['lexical_matches_p50']} memories match "
             "a query's words (p50)"
         )
