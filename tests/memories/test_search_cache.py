@@ -169,3 +169,26 @@ def test_the_index_is_accounted_at_its_real_size(owner: User, owner_dash: Actor)
     assert index.nbytes == sum(a.nbytes for a in arrays)
     stats = SearchStats.objects.get(owner=owner)
     assert search_index.predicted_bytes(stats.documents, stats.length) == index.nbytes
+
+
+@pytest.mark.django_db
+def test_a_store_that_its_apps_echoes_push_over_the_budget_is_read_once_then_searched_in_sql(
+    owner: User, owner_dash: Actor
+) -> None:
+    """The statistics count the owner's memories, not apps' echoes: an index that the echoes
+    take past the budget is read once, and its echoes' size remembered, so the next search goes
+    to PostgreSQL without reading it again."""
+    _wordy_store(owner, memories=3, words=200)
+    secret = services.memory_create(actor=owner_dash, text=HEALTH[0]).memory
+    services.memory_set_categories(actor=owner_dash, memory_id=secret.id, categories=["health"])
+    app = _app(owner, "default grant")
+    assert services.memory_create(actor=app, text=HEALTH[0]).memory.echo_of_id == secret.id
+    stats = SearchStats.objects.get(owner=owner)
+    room = search_index.predicted_bytes(stats.documents, stats.length) + 100  # but no echo
+    expected = _answer(owner_dash, "Lisbon trip medical", min_score=0)  # the full budget
+    search_index.clear()
+    with mock.patch.object(search_index, "budget_bytes", return_value=room), _reads() as reads:
+        for _ in range(3):
+            assert _answer(owner_dash, "Lisbon trip medical", min_score=0) == expected
+    assert reads.call_count == 1
+    assert search_index.current().indexes.items() == []
