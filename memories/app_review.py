@@ -162,3 +162,18 @@ def pending_writes(
         seen &= Q(memory_id__in=list(memory_ids))
     which = (Q(memory__isnull=True) if adds else Q(pk__in=[])) | seen
     return [PendingWrite.of(p) for p in _own(actor).filter(which).order_by("created_at", "id")]
+
+
+def pending_matching(
+    actor: Actor, query: str, memory_ids: Iterable[uuid.UUID]
+) -> list[PendingWrite]:
+    """What a search shows of the app's own pending writes: its changes of the memories found,
+    and its pending adds and text changes that share a word with the query (a plain word match:
+    they are not embedded until the owner accepts them)."""
+    words = {w for w in query.casefold().split() if len(w) > 2}
+    found = set(memory_ids)
+    return [
+        p
+        for p in pending_writes(actor)
+        if p.memory_id in found or (words and any(w in p.text.casefold() for w in words))
+    ]
