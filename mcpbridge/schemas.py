@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
@@ -54,7 +55,7 @@ class PendingOut(BaseModel):
         )
 
 
-PENDING_FIELD = Field(
+PENDING_FIELD: Any = Field(
     default_factory=list,
     description="This app's writes still waiting for the user's review (the user chose to "
     "review its changes first); empty otherwise.",
@@ -122,7 +123,7 @@ class DeleteOut(BaseModel):
 class DeleteAllOut(BaseModel):
     deleted: int
     restorable_days: int = TRASH_DAYS_FIELD
-    pending: int = Field(0, description="Deletes waiting for the user's review.")
+    pending: int = Field(default=0, description="Deletes waiting for the user's review.")
 
 
 def result(structured: BaseModel, text: str) -> CallToolResult:

@@ -84,8 +84,15 @@ class DeleteResult:
     # must know); None for an app, which is not told which other apps the owner connected.
     read_by: list[str] | None
     # The delete it went to the trash with (an undo restores the batch); None while held.
-    batch_id: uuid.UUID | None
+    trash_batch: uuid.UUID | None
     pending: app_review.PendingWrite | None = None  # held for the owner's review: not deleted
+
+    @property
+    def batch_id(self) -> uuid.UUID:
+        """The trash batch of a delete that happened (a held one has none: ask `pending`)."""
+        if self.trash_batch is None:
+            raise ValueError("This delete waits for the owner's review; nothing is in the trash.")
+        return self.trash_batch
 
 
 def _origin_for(app: ConnectedApp) -> str:

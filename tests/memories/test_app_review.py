@@ -86,7 +86,7 @@ def test_a_pending_delete_does_not_hide_the_memory_until_accepted(
     app = reviewed_app(owner)
     other = actor_for(owner, stdio_app(owner, "Claude Desktop"))
     deleted = services.memory_delete(actor=app, memory_id=memory.id)
-    assert deleted.pending is not None and deleted.batch_id is None
+    assert deleted.pending is not None and deleted.trash_batch is None
     for reader in (app, other, owner_dash):
         assert selectors.memory_get(actor=reader, memory_id=memory.id, record=False).text
     proposal_accept(actor=owner_dash, proposal_id=proposal_of(owner, "delete").pk)
