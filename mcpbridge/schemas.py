@@ -128,10 +128,10 @@ class DeleteAllOut(BaseModel):
 
 def result(structured: BaseModel, text: str) -> CallToolResult:
     """Structured content for programs, one short text for the model reading the transcript."""
-    return CallToolResult(
-        content=[TextContent(type="text", text=text)],
-        structured_content=structured.model_dump(mode="json"),
-    )
+    data = structured.model_dump(mode="json")
+    if not data.get("pending"):  # only an app whose writes the user reviews has any
+        data.pop("pending", None)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
 def line(memory: MemoryOut) -> str:

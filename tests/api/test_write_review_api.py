@@ -71,7 +71,9 @@ def test_an_apps_change_and_deletes_are_202_and_change_nothing_until_accepted(
 ) -> None:
     ids = [
         owner_api.post(
-            f"{API}/memories", {"text": t, "categories": ["hobbies"]}, content_type="application/json"
+            f"{API}/memories",
+            {"text": t, "categories": ["hobbies"]},
+            content_type="application/json",
         ).json()["memory"]["id"]
         for t in ("Plays chess", "Collects stamps")
     ]
@@ -116,7 +118,9 @@ def test_the_owners_own_api_writes_never_wait(
     owner_api: Client, owner: User, make_token: TokenFactory
 ) -> None:
     _reviewed(owner_api, owner, make_token)
-    made = owner_api.post(f"{API}/memories", {"text": "Likes jazz"}, content_type="application/json")
+    made = owner_api.post(
+        f"{API}/memories", {"text": "Likes jazz"}, content_type="application/json"
+    )
     assert made.status_code == 201
     mid = made.json()["memory"]["id"]
     assert owner_api.delete(f"{API}/memories/{mid}").status_code == 200
