@@ -189,3 +189,30 @@ def test_turning_review_on_and_off_is_recorded_and_owner_only(owner: User) -> No
         app_set_review(actor=app, app_id=app.app.pk, review=False)
     app_set_review(actor=owner_actor(owner), app_id=app.app.pk, review=False)
     assert ConnectedApp.objects.get(pk=app.app.pk).review_writes is False
+
+
+def test_the_access_log_says_what_waits_and_what_the_owner_decided(
+    owner: User, owner_dash: Actor
+) -> None:
+    from memories.presentation import change_summary
+
+    app = reviewed_app(owner)
+    services.memory_create(actor=app, text="Drinks green tea")
+    services.memory_create(actor=app, text="Owns a cat")
+    first, second = MemoryProposal.objects.filter(owner=owner).order_by("pk")
+    proposal_accept(actor=owner_dash, proposal_id=first.pk)
+    proposal_decline(actor=owner_dash, proposal_id=second.pk)
+    said = [
+        change_summary(e)
+        for e in AccessEvent.objects.filter(
+            owner=owner, action__in=["propose", "accept", "decline"]
+        ).order_by("pk")
+    ]
+    assert said == [
+        "add waits for your review",
+        "add waits for your review",
+        "accepted Cursor's add",
+        "declined Cursor's add",
+    ]
+    review_on = AccessEvent.objects.filter(owner=owner, detail__has_key="review_writes").get()
+    assert change_summary(review_on) == "reviewing Cursor's changes"
