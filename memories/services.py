@@ -559,8 +559,10 @@ def memory_change(
     new_slugs = {n.slug for n in new_names}
     if state is not None and state not in LIVE_STATES:
         raise InvalidInput(f"State must be one of {', '.join(LIVE_STATES)}.", field="state")
-    # The model is the slow part: the text is embedded before any row is locked.
-    vector = get_embedder().embed([new_text])[0] if new_text is not None else None
+    # The model is the slow part: the text is embedded before any row is locked (not for a
+    # change held for the owner's review: it is embedded if and when they accept it).
+    embed = new_text is not None and not app_review.held(actor)
+    vector = get_embedder().embed([new_text])[0] if embed else None
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         if cats is not None:

@@ -4,6 +4,7 @@ Review as proposals (nothing in the store changes) until the owner accepts them,
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -216,3 +217,26 @@ def test_the_access_log_says_what_waits_and_what_the_owner_decided(
     ]
     review_on = AccessEvent.objects.filter(owner=owner, detail__has_key="review_writes").get()
     assert change_summary(review_on) == "reviewing Cursor's changes"
+
+
+def test_with_an_llm_the_apps_new_and_changed_facts_wait_too(
+    owner: User, owner_dash: Actor, fake_provider: Any
+) -> None:
+    from memories import remember
+
+    berlin = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
+    app = reviewed_app(owner)
+    fake_provider.facts = {"Lisbon": ["Lives in Lisbon", "Has a dog named Rex"]}
+    fake_provider.supersede = [("Lisbon", "Berlin", "Moved.")]
+    result = remember.memory_remember(
+        actor=app, text="I moved from Berlin to Lisbon with my dog Rex"
+    )
+    assert result.actions == ["held", "held"] and app_review.PENDING_NOTE in result.note
+    assert list(Memory.objects.filter(owner=owner).values_list("text", flat=True)) == [
+        "Lives in Berlin"
+    ]
+    waiting = {(p.kind, p.memory_id, p.proposed_text) for p in proposal_list(actor=owner_dash)}
+    assert waiting == {
+        ("update", berlin.id, "Lives in Lisbon"),
+        ("add", None, "Has a dog named Rex"),
+    }
