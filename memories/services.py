@@ -561,13 +561,18 @@ def memory_change(
         raise InvalidInput(f"State must be one of {', '.join(LIVE_STATES)}.", field="state")
     # The model is the slow part: the text is embedded before any row is locked (not for a
     # change held for the owner's review: it is embedded if and when they accept it).
-    embed = new_text is not None and not app_review.held(actor)
-    vector = get_embedder().embed([new_text])[0] if embed else None
+    held = app_review.held(actor)
+    vector = get_embedder().embed([new_text])[0] if new_text is not None and not held else None
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         if cats is not None:
             check_relabel(actor, memory, cats, {n.slug for n in new_names if n.means})
-        if app_review.held(actor):
+        unchanged = (
+            (new_text is None or new_text == memory.text)
+            and (cats is None or cats == list(memory.categories))
+            and (state is None or state == memory.state)
+        )
+        if held and not unchanged:
             pending = app_review.propose_change(
                 actor, memory, text=new_text, categories=cats, state=state
             )

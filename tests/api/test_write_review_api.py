@@ -103,8 +103,8 @@ def test_an_apps_change_and_deletes_are_202_and_change_nothing_until_accepted(
 
     update = MemoryProposal.objects.get(owner=owner, kind="update", proposed_text__gt="")
     assert owner_api.post(f"{API}/proposals/{update.pk}/accept").status_code == 200
-    one_delete = MemoryProposal.objects.filter(owner=owner, kind="delete", memory_id=ids[1])
-    assert owner_api.post(f"{API}/proposals/{one_delete.first().pk}/accept").status_code == 200
+    one_delete = MemoryProposal.objects.filter(owner=owner, kind="delete", memory_id=ids[1])[0]
+    assert owner_api.post(f"{API}/proposals/{one_delete.pk}/accept").status_code == 200
     decline = MemoryProposal.objects.filter(owner=owner, kind="update", proposed_state="archived")
     for p in decline:
         assert owner_api.post(f"{API}/proposals/{p.pk}/decline").status_code == 200
