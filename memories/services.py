@@ -572,7 +572,9 @@ def memory_change(
             and (cats is None or cats == list(memory.categories))
             and (state is None or state == memory.state)
         )
-        if held and not unchanged:
+        if held:  # nothing is written: the change waits for the owner (if it changes anything)
+            if unchanged:
+                return ChangeResult(memory=memory)
             pending = app_review.propose_change(
                 actor, memory, text=new_text, categories=cats, state=state
             )
