@@ -25,7 +25,7 @@ from memories.models import Memory, MemoryProposal
 from memories.visibility import visible_q
 
 PENDING_NOTE = (
-    "The owner reviews this app's changes before they are saved: this waits in their Review "
+    "The user reviews this app's changes before they are saved: this waits on their Review "
     "page and changes nothing until they accept it."
 )
 PENDING_PREFIX = "pending-"
