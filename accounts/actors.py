@@ -23,6 +23,9 @@ class Actor:
     scopes: frozenset[str] = field(default_factory=frozenset)
     # Who is acting, for the audit trail, when not the owner (an operator in the admin).
     operator: str = ""
+    # The owner accepted this write of the app on the Review page: it is applied as the app's
+    # (attribution stays right), not held for review again (memories/app_review.py).
+    reviewed: bool = False
 
     @property
     def label(self) -> str:

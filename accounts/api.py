@@ -28,6 +28,7 @@ class AppOut(Schema):
     hidden_categories: list[str]  # unticked (sensitive categories not ticked are hidden too)
     sees_uncategorised: bool
     paused: bool
+    review_writes: bool  # its adds, updates and deletes wait for the owner's review
     created_at: datetime
     last_seen_at: datetime | None
     revoked_at: datetime | None
@@ -59,6 +60,23 @@ def pause_app(request: HttpRequest, app_id: AppId) -> Any:
 )
 def resume_app(request: HttpRequest, app_id: AppId) -> Any:
     return services.app_set_paused(actor=request_actor(request), app_id=app_id, paused=False)
+
+
+class ReviewIn(Schema):
+    review: bool
+
+
+@router.post(
+    "/{app_id}/review",
+    response={200: AppOut, **error_responses(404, 409)},
+    summary="Review an app's changes first (or not)",
+)
+def review_app(request: HttpRequest, app_id: AppId, payload: ReviewIn) -> Any:
+    """`review: true`: the app's adds, updates and deletes wait as proposals on the Review page
+    (`GET /api/v1/proposals`) until the owner accepts them. Off by default."""
+    return services.app_set_review(
+        actor=request_actor(request), app_id=app_id, review=payload.review
+    )
 
 
 @router.post(

@@ -6,6 +6,7 @@ categories start unticked; the grant-to-rule step is `memories.visibility.hidden
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -72,11 +73,15 @@ class CategoryFieldsMixin(forms.Form):
         )
 
 
+REVIEW_LABEL = "Review this app's changes before they're saved"
+
+
 class ConsentForm(CategoryFieldsMixin, AuthorizationForm):
     """allauth's consent form (signed request, requested scopes) plus the category choice."""
 
     # Present only on our page: a trusted client that skips consent gets the default grant.
     choose = forms.CharField(widget=forms.HiddenInput, required=False, initial="1")
+    review_writes = forms.BooleanField(label=REVIEW_LABEL, required=False, initial=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         counts = kwargs.pop("category_counts", {})
@@ -95,7 +100,10 @@ class ConsentForm(CategoryFieldsMixin, AuthorizationForm):
         if cleaned is not None and "scopes" in cleaned:
             try:
                 if cleaned.get("choose"):
-                    self.cleaned_grant = self.grant(cleaned["scopes"])
+                    self.cleaned_grant = dataclasses.replace(
+                        self.grant(cleaned["scopes"]),
+                        review_writes=bool(cleaned.get("review_writes")),
+                    )
                 else:
                     self.cleaned_grant = Grant.default(known=self.known, scopes=cleaned["scopes"])
             except InvalidInput as exc:

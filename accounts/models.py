@@ -97,6 +97,9 @@ class ConnectedApp(OwnedRow):
     hidden_categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
     sees_uncategorised = models.BooleanField(default=True)
     paused = models.BooleanField(default=False)
+    # The owner reviews this app's adds, updates and deletes before they are saved: each becomes
+    # a proposal on the Review page (memories/app_review.py). Off by default.
+    review_writes = models.BooleanField(default=False, db_default=False)
     # The registration this app was last granted through, and the key (client name + redirect
     # origins, accounts/oauth_clients.py) that makes re-registrations of the same client this app.
     oauth_client_id = models.CharField(max_length=255, blank=True)

@@ -57,6 +57,9 @@ class Grant:
     categories: tuple[str, ...]  # ticked
     hidden_categories: tuple[str, ...]  # unticked
     sees_uncategorised: bool = True
+    # "Review this app's changes before they're saved" (memories/app_review.py): chosen on the
+    # consent page; None leaves the app's choice as it is (the Edit page, a silent re-consent).
+    review_writes: bool | None = None
 
     @classmethod
     def from_ticks(
@@ -100,6 +103,8 @@ class Grant:
         app.categories = list(self.categories)
         app.hidden_categories = list(self.hidden_categories)
         app.sees_uncategorised = self.sees_uncategorised
+        if self.review_writes is not None:
+            app.review_writes = self.review_writes
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -107,6 +112,7 @@ class Grant:
             "categories": list(self.categories),
             "hidden_categories": list(self.hidden_categories),
             "sees_uncategorised": self.sees_uncategorised,
+            "review_writes": self.review_writes,
         }
 
     @classmethod
@@ -116,6 +122,7 @@ class Grant:
             categories=tuple(data["categories"]),
             hidden_categories=tuple(data["hidden_categories"]),
             sees_uncategorised=bool(data["sees_uncategorised"]),
+            review_writes=data.get("review_writes"),
         )
 
 
@@ -316,6 +323,25 @@ def app_set_paused(*, actor: Actor, app_id: object, paused: bool) -> ConnectedAp
             app.paused = paused
             app.save(update_fields=["paused"])
             app_change_record(actor, app, {"paused": {"from": previous, "to": paused}})
+    return app
+
+
+def app_set_review(*, actor: Actor, app_id: object, review: bool) -> ConnectedApp:
+    """Turn on or off the owner's review of this app's writes (memories/app_review.py): on, its
+    adds, updates and deletes wait on the Review page until the owner accepts them. Turning it
+    off leaves what already waits there to the owner's decision."""
+    require_owner(actor)
+    with transaction.atomic():
+        app = _owned_app(actor, app_id)
+        if app.is_owner_door:
+            raise Conflict("The owner's own changes are never held for review.")
+        if app.revoked_at is not None:
+            raise Conflict("This app was revoked; its changes can no longer be reviewed.")
+        if app.review_writes != review:
+            previous = app.review_writes
+            app.review_writes = review
+            app.save(update_fields=["review_writes"])
+            app_change_record(actor, app, {"review_writes": {"from": previous, "to": review}})
     return app
 
 

@@ -29,6 +29,7 @@ from accounts.services import (
     app_get,
     app_revoke,
     app_set_paused,
+    app_set_review,
     app_update_grant,
     oauth_app_for,
     oauth_code_hold_grant,
@@ -127,6 +128,7 @@ class ConsentView(oidc_views.AuthorizationView):
         # the owner granted it to this app before); the owner ticks it to allow it.
         kept = existing is not None and SCOPE_DELETE in existing.scopes
         initial["scopes"] = [s for s in self._scopes if s != SCOPE_DELETE or kept]
+        initial["review_writes"] = existing is not None and existing.review_writes
         return initial
 
     def form_valid(self, form: ConsentForm) -> HttpResponse:  # type: ignore[override]
@@ -217,6 +219,14 @@ def _app_action(request: DashboardRequest, app_id: int, action: str) -> HttpResp
     elif action == "resume":
         app = app_set_paused(actor=actor, app_id=app_id, paused=False)
         messages.info(request, f"{app.name} is active again.")
+    elif action in ("review", "unreview"):
+        app = app_set_review(actor=actor, app_id=app_id, review=action == "review")
+        messages.info(
+            request,
+            f"{app.name}'s changes now wait for your review."
+            if app.review_writes
+            else f"{app.name}'s changes are saved without your review again.",
+        )
     else:
         app = app_revoke(actor=actor, app_id=app_id)
         messages.info(request, f"{app.name} is disconnected; its access is revoked.")
@@ -233,6 +243,13 @@ def app_pause(request: DashboardRequest, app_id: int) -> HttpResponse:
 @dashboard_view
 def app_resume(request: DashboardRequest, app_id: int) -> HttpResponse:
     return _app_action(request, app_id, "resume")
+
+
+@require_POST
+@dashboard_view
+def app_review(request: DashboardRequest, app_id: int) -> HttpResponse:
+    """The review toggle: `review=1` holds the app's writes for the owner, anything else not."""
+    return _app_action(request, app_id, "review" if request.POST.get("review") else "unreview")
 
 
 @require_POST

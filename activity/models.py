@@ -34,6 +34,10 @@ class AccessEvent(OwnedRow):
         ERASE = "erase"
         IMPORT = "import"
         REFUSED = "refused"
+        # An app's write held for review, and the owner's answer (memories/app_review.py)
+        PROPOSE = "propose"
+        ACCEPT = "accept"
+        DECLINE = "decline"
 
     # Which actions are reads and writes: the one definition for the activity page, the apps
     # page, a memory's readers and the erasure receipt.

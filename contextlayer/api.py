@@ -10,7 +10,7 @@ from ninja import NinjaAPI, Router
 from accounts.api import router as apps_router
 from contextlayer.api_auth import API_AUTH
 from contextlayer.api_errors import install_error_handlers
-from memories.api import categories_router, events_router, trash_router
+from memories.api import categories_router, events_router, proposals_router, trash_router
 from memories.api import router as memories_router
 from memories.api_transfer import erase_router, export_router, imports_router
 
@@ -20,6 +20,7 @@ ROUTERS: tuple[tuple[str, Router], ...] = (
     ("/apps", apps_router),
     ("/access-events", events_router),
     ("/trash", trash_router),
+    ("/proposals", proposals_router),
     ("/imports", imports_router),
     ("/export", export_router),
     ("/erase", erase_router),

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
+from memories.app_review import PendingWrite
 from memories.models import Memory
 
 
@@ -30,6 +32,36 @@ class MemoryOut(BaseModel):
         )
 
 
+class PendingOut(BaseModel):
+    """A write of this app waiting for the user's review: nothing is stored until they accept."""
+
+    id: str = Field(description="Not a memory id: the memory exists once the user accepts it.")
+    kind: str = Field(description="add, update or delete.")
+    memory_id: str | None = Field(description="The memory it changes or deletes.")
+    text: str = Field(description="The text asked for ('' when the text is not changed).")
+    categories: list[str] | None = None
+    created_at: datetime
+    pending: bool = True
+
+    @classmethod
+    def of(cls, pending: PendingWrite) -> PendingOut:
+        return cls(
+            id=pending.id,
+            kind=pending.kind,
+            memory_id=str(pending.memory_id) if pending.memory_id else None,
+            text=pending.text,
+            categories=pending.categories,
+            created_at=pending.created_at,
+        )
+
+
+PENDING_FIELD: Any = Field(
+    default_factory=list,
+    description="This app's writes still waiting for the user's review (the user chose to "
+    "review its changes first); empty otherwise.",
+)
+
+
 class SearchHitOut(MemoryOut):
     score: float = Field(
         description="Relevance from 0 to 1, comparable across queries; best first."
@@ -42,6 +74,7 @@ class SearchOut(BaseModel):
     min_score: float = Field(
         0.0, description="Memories scoring below this were left out as not relevant."
     )
+    pending: list[PendingOut] = PENDING_FIELD
 
 
 class AddOut(BaseModel):
@@ -49,6 +82,7 @@ class AddOut(BaseModel):
     created: int = Field(description="How many were new.")
     already_known: int = Field(description="How many matched a memory that already existed.")
     note: str = ""
+    pending: list[PendingOut] = PENDING_FIELD
 
 
 class ListOut(BaseModel):
@@ -56,10 +90,12 @@ class ListOut(BaseModel):
     next_cursor: str | None = Field(
         description="Pass as `cursor` to get the next page; null when there are no more."
     )
+    pending: list[PendingOut] = PENDING_FIELD
 
 
 class GetOut(BaseModel):
     memory: MemoryOut
+    pending: list[PendingOut] = PENDING_FIELD
 
 
 class UpdateOut(BaseModel):
@@ -69,6 +105,7 @@ class UpdateOut(BaseModel):
         description="Where the change left the memory when this app may no longer read it "
         "(or reads it back only because it wrote it); empty otherwise.",
     )
+    pending: list[PendingOut] = PENDING_FIELD
 
 
 TRASH_DAYS_FIELD = Field(
@@ -78,23 +115,37 @@ TRASH_DAYS_FIELD = Field(
 
 
 class DeleteOut(BaseModel):
-    deleted_id: str
+    deleted_id: str = Field(description="The memory deleted ('' while the delete is pending).")
     restorable_days: int = TRASH_DAYS_FIELD
+    pending: list[PendingOut] = PENDING_FIELD
 
 
 class DeleteAllOut(BaseModel):
     deleted: int
     restorable_days: int = TRASH_DAYS_FIELD
+    pending: int = Field(default=0, description="Deletes waiting for the user's review.")
 
 
 def result(structured: BaseModel, text: str) -> CallToolResult:
     """Structured content for programs, one short text for the model reading the transcript."""
-    return CallToolResult(
-        content=[TextContent(type="text", text=text)],
-        structured_content=structured.model_dump(mode="json"),
-    )
+    data = structured.model_dump(mode="json")
+    if not data.get("pending"):  # only an app whose writes the user reviews has any
+        data.pop("pending", None)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
 def line(memory: MemoryOut) -> str:
     cats = f" [{', '.join(memory.categories)}]" if memory.categories else ""
     return f"- {memory.id}: {memory.text}{cats}"
+
+
+def pending_lines(pending: list[PendingOut]) -> list[str]:
+    """This app's writes waiting for the user's review, marked as such in the text."""
+    if not pending:
+        return []
+    out = ["Waiting for the user's review (not stored yet):"]
+    for p in pending:
+        what = p.text or ""
+        target = f" of {p.memory_id}" if p.memory_id else ""
+        out.append(f"- {p.id} ({p.kind}{target}, pending){': ' + what if what else ''}")
+    return out

@@ -35,13 +35,15 @@ from mcpbridge.schemas import (
     GetOut,
     ListOut,
     MemoryOut,
+    PendingOut,
     SearchHitOut,
     SearchOut,
     UpdateOut,
     line,
+    pending_lines,
     result,
 )
-from memories import remember, selectors, services
+from memories import app_review, remember, selectors, services
 
 T = TypeVar("T")
 
@@ -190,11 +192,13 @@ async def search_memory(
     and origin app; only memories relevant enough, so an empty result means nothing relevant is
     stored.
     """
-    hits = await _call(
-        lambda actor: selectors.memory_search(
-            actor=actor, query=query, limit=limit, category=category
-        )
-    )
+
+    def work(actor: Actor) -> tuple[selectors.SearchHits, list[app_review.PendingWrite]]:
+        hits = selectors.memory_search(actor=actor, query=query, limit=limit, category=category)
+        return hits, app_review.pending_matching(actor, query, [h.memory.id for h in hits])
+
+    hits, held = await _call(work)
+    pending = [PendingOut.of(p) for p in held]
     out = SearchOut(
         query=query,
         results=[
@@ -202,10 +206,13 @@ async def search_memory(
             for h in hits
         ],
         min_score=hits.min_score,
+        pending=pending,
     )
+    waiting = pending_lines(pending)
     if hits.nothing_relevant:
-        return result(out, f"Nothing relevant to {query!r} in the user's memory.")
-    body = "\n".join(line(r) for r in out.results)
+        said = f"Nothing relevant to {query!r} in the user's memory."
+        return result(out, "\n".join([said, *waiting]))
+    body = "\n".join([*(line(r) for r in out.results), *waiting])
     return result(out, f"{len(out.results)} memories, best first:\n{body}")
 
 
@@ -223,6 +230,9 @@ async def add_memory(text: Text, category: NewCategory = None) -> Annotated[Call
             actor=actor, text=text, categories=[category] if category else None
         )
     )
+    held = [PendingOut.of(r.pending) for r in remembered.results if r.pending is not None]
+    if held:
+        return _held_adds(held)
     memories = [MemoryOut.of(r.memory) for r in remembered.results]
     created = sum(1 for r in remembered.results if r.created)
     out = AddOut(
@@ -259,6 +269,9 @@ async def add_memories(
         return results, services.readback_note(actor, [r.memory for r in results])
 
     results, note = await _call(work)
+    held = [PendingOut.of(r.pending) for r in results if r.pending is not None]
+    if held:
+        return _held_adds(held)
     memories = [MemoryOut.of(r.memory) for r in results]
     created = sum(1 for r in results if r.created)
     out = AddOut(
@@ -266,6 +279,14 @@ async def add_memories(
     )
     summary = f"Stored {created} new, {len(memories) - created} already known."
     return result(out, " ".join(filter(None, [summary, note])))
+
+
+def _held_adds(held: list[PendingOut]) -> CallToolResult:
+    """The answer to an add the user reviews first: nothing stored, what waits, and why."""
+    out = AddOut(
+        memories=[], created=0, already_known=0, note=app_review.PENDING_NOTE, pending=held
+    )
+    return result(out, "\n".join([app_review.PENDING_NOTE, *pending_lines(held)]))
 
 
 async def list_memories(
@@ -281,22 +302,33 @@ async def list_memories(
     next_cursor to get the next page.
     """
     filters = selectors.MemoryFilters(category=category)
-    page = await _call(
-        lambda actor: selectors.memory_list(
-            actor=actor, filters=filters, cursor=cursor, limit=limit
-        )
+
+    def work(actor: Actor) -> tuple[selectors.Page, list[app_review.PendingWrite]]:
+        page = selectors.memory_list(actor=actor, filters=filters, cursor=cursor, limit=limit)
+        return page, app_review.pending_writes(actor) if cursor is None else []
+
+    page, held = await _call(work)
+    out = ListOut(
+        memories=[MemoryOut.of(m) for m in page.items],
+        next_cursor=page.next_cursor,
+        pending=[PendingOut.of(p) for p in held],
     )
-    out = ListOut(memories=[MemoryOut.of(m) for m in page.items], next_cursor=page.next_cursor)
     more = f"\nMore: call again with cursor={page.next_cursor}" if page.next_cursor else ""
-    body = "\n".join(line(m) for m in out.memories) or "No memories."
+    body = "\n".join([*(line(m) for m in out.memories), *pending_lines(out.pending)])
+    body = body or "No memories."
     return result(out, f"{len(out.memories)} memories, newest first:\n{body}{more}")
 
 
 async def get_memory(memory_id: MemoryId) -> Annotated[CallToolResult, GetOut]:
     """Get one memory by id, with its categories, dates and origin app."""
-    memory = await _call(lambda actor: selectors.memory_get(actor=actor, memory_id=memory_id))
-    out = GetOut(memory=MemoryOut.of(memory))
-    return result(out, line(out.memory))
+
+    def work(actor: Actor) -> tuple[Any, list[app_review.PendingWrite]]:
+        memory = selectors.memory_get(actor=actor, memory_id=memory_id)
+        return memory, app_review.pending_writes(actor, memory_ids=[memory.id], adds=False)
+
+    memory, held = await _call(work)
+    out = GetOut(memory=MemoryOut.of(memory), pending=[PendingOut.of(p) for p in held])
+    return result(out, "\n".join([line(out.memory), *pending_lines(out.pending)]))
 
 
 async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolResult, UpdateOut]:
@@ -310,7 +342,10 @@ async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolRe
     changed = await _call(
         lambda actor: services.memory_change(actor=actor, memory_id=memory_id, text=text)
     )
-    out = UpdateOut(memory=MemoryOut.of(changed.memory), note=changed.note)
+    held = [PendingOut.of(changed.pending)] if changed.pending is not None else []
+    out = UpdateOut(memory=MemoryOut.of(changed.memory), note=changed.note, pending=held)
+    if held:  # nothing changed: the memory as it still is, and the change waiting
+        return result(out, "\n".join([out.note, *pending_lines(held)]))
     said = "\n".join(["Updated:", line(out.memory), *filter(None, [out.note])])
     return result(out, said)
 
@@ -320,6 +355,10 @@ async def delete_memory(memory_id: MemoryId) -> Annotated[CallToolResult, Delete
     where the user can restore it for some days; then it is deleted for good."""
     deleted = await _call(lambda actor: services.memory_delete(actor=actor, memory_id=memory_id))
     days = settings.TRASH_DAYS
+    if deleted.pending is not None:
+        held = [PendingOut.of(deleted.pending)]
+        out = DeleteOut(deleted_id="", restorable_days=days, pending=held)
+        return result(out, "\n".join([app_review.PENDING_NOTE, *pending_lines(held)]))
     out = DeleteOut(deleted_id=str(deleted.memory_id), restorable_days=days)
     return result(out, f"Deleted memory {out.deleted_id}: {_in_trash(days)}")
 
@@ -346,8 +385,13 @@ async def delete_all_memories(
             "Refused: nothing was deleted. Call again with confirm=true only if the user "
             "explicitly asked to delete all of their memories."
         )
-    count = await _call(lambda actor: services.memory_delete_all(actor=actor))
+    count, held = await _call(
+        lambda actor: (services.memory_delete_all(actor=actor), app_review.held(actor))
+    )
     days = settings.TRASH_DAYS
+    if held:
+        out = DeleteAllOut(deleted=0, restorable_days=days, pending=count)
+        return result(out, f"{count} deletes wait: {app_review.PENDING_NOTE}")
     out = DeleteAllOut(deleted=count, restorable_days=days)
     return result(out, f"Deleted {count} memories: {_in_trash(days, many=True)}")
 

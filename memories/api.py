@@ -16,7 +16,7 @@ from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from contextlayer.api_types import DbId, StoredText, UtcDatetime
 from contextlayer.errors import InvalidInput
-from memories import category_changes, remember, selectors, services, trash
+from memories import app_review, category_changes, proposals, remember, selectors, services, trash
 from memories.grants import CategoryRow, category_overview
 from memories.models import Memory, MemoryVersion
 from memories.user_categories import category_add, category_list
@@ -30,6 +30,20 @@ router = Router(tags=["memories"])
 categories_router = Router(tags=["categories"])
 events_router = Router(tags=["access events"])
 trash_router = Router(tags=["trash"])
+proposals_router = Router(tags=["review"])
+
+
+class PendingOut(Schema):
+    """A write of the calling app that waits for the owner's review (nothing stored yet)."""
+
+    id: str = Field(description="`pending-<n>`: not a memory id; the memory exists once accepted.")
+    kind: Literal["add", "update", "delete"]
+    memory_id: uuid.UUID | None = Field(description="The memory it changes or deletes.")
+    text: str = Field(description="The text it asked for ('' when it did not change the text).")
+    categories: list[str] | None
+    state: str
+    created_at: datetime
+    pending: bool = True
 
 
 class MemoryOut(Schema):
@@ -61,6 +75,18 @@ class MemoryOut(Schema):
 class MemoryPageOut(Schema):
     items: list[MemoryOut]
     next_cursor: str | None
+    pending: list[PendingOut] = Field(
+        default_factory=list,
+        description="On the first page, for an app whose changes the owner reviews: its own "
+        "writes still waiting for the owner (adds, and changes of memories it may see).",
+    )
+
+
+class HeldOut(Schema):
+    """202: the owner reviews this app's changes; nothing changed yet."""
+
+    pending: list[PendingOut]
+    note: str
 
 
 class MemoryListQuery(Schema):
@@ -240,7 +266,9 @@ def list_memories(request: HttpRequest, filters: Query[MemoryListQuery]) -> Any:
         cursor=filters.cursor,
         limit=filters.limit,
     )
-    return {"items": page.items, "next_cursor": page.next_cursor}
+    actor = request_actor(request)
+    held = app_review.pending_writes(actor) if filters.cursor is None else []
+    return {"items": page.items, "next_cursor": page.next_cursor, "pending": held}
 
 
 @router.get("/search", response={200: SearchOut, **error_responses()}, summary="Search memories")
@@ -262,15 +290,19 @@ def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
 
 @router.post(
     "",
-    response={201: RememberOut, 200: RememberOut, **error_responses(413)},
+    response={201: RememberOut, 200: RememberOut, 202: HeldOut, **error_responses(413)},
     summary="Remember something",
 )
 def create_memory(request: HttpRequest, payload: MemoryIn) -> Any:
     """201 when a memory is new; 200 with the identical memory that already existed, or, when
-    an LLM extraction mode finds no lasting fact in the text, 200 with no memory and a note."""
+    an LLM extraction mode finds no lasting fact in the text, 200 with no memory and a note;
+    202 with the proposal when the owner reviews this app's changes first."""
     result = remember.memory_remember(
         actor=request_actor(request), text=payload.text, categories=payload.categories
     )
+    held = [r.pending for r in result.results if r.pending is not None]
+    if held:
+        return Status(202, {"pending": held, "note": app_review.PENDING_NOTE})
     memories = [r.memory for r in result.results]
     created = any(r.created for r in result.results)
     body = {
@@ -284,14 +316,19 @@ def create_memory(request: HttpRequest, payload: MemoryIn) -> Any:
 
 @router.post(
     "/bulk/state",
-    response={200: BulkStateOut, **error_responses(404, 409, 413)},
+    response={200: BulkStateOut, 202: HeldOut, **error_responses(404, 409, 413)},
     summary="Change the state of several memories",
 )
 def bulk_state(request: HttpRequest, payload: BulkStateIn) -> Any:
-    """All or nothing: one id that is missing (or someone else's) refuses the whole batch."""
+    """All or nothing: one id that is missing (or someone else's) refuses the whole batch.
+    202 when the owner reviews this app's changes first (one proposal per memory)."""
+    actor = request_actor(request)
     changed = services.memory_set_state(
-        actor=request_actor(request), memory_ids=payload.memory_ids, state=payload.state
+        actor=actor, memory_ids=payload.memory_ids, state=payload.state
     )
+    if app_review.held(actor):
+        held = app_review.pending_writes(actor, memory_ids=payload.memory_ids, adds=False)
+        return Status(202, {"pending": held, "note": app_review.PENDING_NOTE})
     return {"changed": changed}
 
 
@@ -310,15 +347,18 @@ def bulk_private(request: HttpRequest, payload: BulkPrivateIn) -> Any:
 
 @router.post(
     "/bulk/delete",
-    response={200: BulkDeleteOut, **error_responses(404, 413)},
+    response={200: BulkDeleteOut, 202: HeldOut, **error_responses(404, 413)},
     summary="Delete several memories",
 )
 def bulk_delete(request: HttpRequest, payload: BulkIds) -> Any:
     """All or nothing, into the owner's trash as one delete; each result says which apps had
-    read that memory."""
+    read that memory. 202 when the owner reviews this app's changes first."""
     results = services.memory_delete_many(
         actor=request_actor(request), memory_ids=payload.memory_ids
     )
+    held = [r.pending for r in results if r.pending is not None]
+    if held:
+        return Status(202, {"pending": held, "note": app_review.PENDING_NOTE})
     return {"deleted": [_deleted(r) for r in results]}
 
 
@@ -334,7 +374,7 @@ def get_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
 
 @router.patch(
     "/{memory_id}",
-    response={200: MemoryChangeOut, **error_responses(404, 409, 413)},
+    response={200: MemoryChangeOut, 202: HeldOut, **error_responses(404, 409, 413)},
     summary="Change a memory",
 )
 def update_memory(request: HttpRequest, memory_id: MemoryId, payload: MemoryPatch) -> Any:
@@ -351,16 +391,22 @@ def update_memory(request: HttpRequest, memory_id: MemoryId, payload: MemoryPatc
         state=payload.state,
         private=payload.private,
     )
+    if changed.pending is not None:
+        return Status(202, {"pending": [changed.pending], "note": changed.note})
     return MemoryChangeOut.model_validate(changed.memory, context={"note": changed.note})
 
 
 @router.delete(
-    "/{memory_id}", response={200: DeleteOut, **error_responses(404)}, summary="Delete a memory"
+    "/{memory_id}",
+    response={200: DeleteOut, 202: HeldOut, **error_responses(404)},
+    summary="Delete a memory",
 )
 def delete_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
     """Into the owner's trash, restorable for `restorable_days`, then deleted for real (text,
     embedding, versions); `read_by` names apps that had read it."""
     result = services.memory_delete(actor=request_actor(request), memory_id=memory_id)
+    if result.pending is not None:
+        return Status(202, {"pending": [result.pending], "note": app_review.PENDING_NOTE})
     return _deleted(result)
 
 
@@ -622,3 +668,47 @@ def purge_trash(request: HttpRequest, payload: TrashPurgeIn) -> Any:
         everything=payload.everything,
     )
     return {"deleted": deleted}
+
+
+# --- Review ----------------------------------------------------------------------------------
+
+
+class ProposalOut(Schema):
+    id: int
+    kind: Literal["edit", "add", "update", "delete"]
+    memory_id: uuid.UUID | None
+    current_text: str = Field(description="The memory's text now ('' for an add).")
+    proposed_text: str
+    proposed_categories: list[str] | None
+    proposed_state: str
+    reason: str
+    proposed_by: str
+    status: str
+    created_at: datetime
+
+    @staticmethod
+    def resolve_current_text(obj: Any) -> str:
+        return obj.memory.text if obj.memory is not None else ""
+
+
+@proposals_router.get(
+    "", response={200: list[ProposalOut], **error_responses()}, summary="Waiting for review"
+)
+def list_proposals(request: HttpRequest) -> Any:
+    """The owner's Review queue, newest first: a model's suggested edits and the writes of apps
+    whose changes the owner reviews. A connected app's token: 403 owner_only."""
+    return proposals.proposal_list(actor=request_actor(request))
+
+
+@proposals_router.post(
+    "/{proposal_id}/{decision}",
+    response={200: ProposalOut, **error_responses(404, 409)},
+    summary="Accept or decline a proposal",
+)
+def decide_proposal(
+    request: HttpRequest, proposal_id: DbId, decision: Literal["accept", "decline"]
+) -> Any:
+    """Accept applies it (an app's write as that app; a delete goes to the trash); decline
+    changes nothing. A proposal already decided, or another user's, is a 404."""
+    decide = proposals.proposal_accept if decision == "accept" else proposals.proposal_decline
+    return decide(actor=request_actor(request), proposal_id=proposal_id)

@@ -321,16 +321,37 @@ class UserCategory(OwnedRow):
 
 
 class MemoryProposal(OwnedRow):
-    """A model's suggested change to a memory the user edited by hand: never applied unreviewed."""
+    """A change the owner decides on before it is saved: a model's suggested edit of a memory
+    the user edited by hand (EDIT), or an add, update or delete by an app whose writes the owner
+    reviews (memories/app_review.py). Never applied unreviewed."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
         ACCEPTED = "accepted", "Accepted"
         DECLINED = "declined", "Declined"
 
+    class Kind(models.TextChoices):
+        EDIT = "edit", "Suggested edit"
+        ADD = "add", "Add"
+        UPDATE = "update", "Update"
+        DELETE = "delete", "Delete"
+
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="proposals")
-    proposed_text = models.TextField()
+    kind = models.CharField(
+        max_length=16, choices=Kind.choices, default=Kind.EDIT, db_default=Kind.EDIT
+    )
+    # None for an add: the memory does not exist until the owner accepts it.
+    memory = models.ForeignKey(
+        Memory, null=True, blank=True, on_delete=models.CASCADE, related_name="proposals"
+    )
+    # The app whose write waits here (an app's proposal); kept if the app is revoked.
+    app = models.ForeignKey(
+        "accounts.ConnectedApp", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    proposed_text = models.TextField(blank=True)
+    # For an app's add or update: the categories and state it asked for (None: unchanged).
+    proposed_categories = ArrayField(models.CharField(max_length=64), null=True, blank=True)
+    proposed_state = models.CharField(max_length=16, blank=True, default="", db_default="")
     reason = models.CharField(max_length=500, blank=True)
     proposed_by = models.CharField(max_length=120, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
@@ -341,7 +362,7 @@ class MemoryProposal(OwnedRow):
         indexes: ClassVar = [models.Index(fields=["owner", "status", "-created_at"])]
 
     def __str__(self) -> str:
-        return f"Proposal for {self.memory_id} ({self.status})"
+        return f"Proposal for {self.memory_id or 'a new memory'} ({self.kind}, {self.status})"
 
 
 # --- Import, export, erase ------------------------------------------------------------------

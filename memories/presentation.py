@@ -90,11 +90,20 @@ def change_summary(event: AccessEvent) -> str:
                 parts.append(f"{app} {key}: {_from_to(d[key])}")
         if isinstance(d.get("paused"), dict):
             parts.append(f"{'paused' if d['paused'].get('to') else 'resumed'} {app}")
+        if isinstance(d.get("review_writes"), dict):
+            on = d["review_writes"].get("to")
+            parts.append(f"{'reviewing' if on else 'no longer reviewing'} {app}'s changes")
         if d.get("revoked"):
             parts.append(f"disconnected {app}")
         if d.get("created"):
             parts.append(f"connected {app} ({d['created']})")
         return "; ".join(parts)
+    if event.action in (AccessEvent.Action.ACCEPT, AccessEvent.Action.DECLINE):
+        # the owner's answer to an app's held write (memories/app_review.py)
+        verb = "accepted" if event.action == AccessEvent.Action.ACCEPT else "declined"
+        return f"{verb} {d.get('app', 'an app')}'s {d.get('kind', 'change')}"
+    if event.action == AccessEvent.Action.PROPOSE:
+        return f"{d.get('kind', 'change')} waits for your review"
     labels = {
         "text": "edited the text",
         "restored": "restored an earlier text",

@@ -18,6 +18,7 @@ from django.db import transaction
 from accounts.actors import Actor, require
 from accounts.models import SCOPE_WRITE
 from contextlayer.errors import Conflict, UserEdited
+from memories.app_review import PENDING_NOTE
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.extraction.reconcile import SKIP, SUPERSEDE, Decision, decide, gather
@@ -42,7 +43,8 @@ class RememberResult:
     results: list[WriteResult]
     extraction: str  # "none": stored as given; LLM modes say what they did
     note: str = ""  # a sentence for the caller, e.g. "already known" or "LLM unavailable"
-    # Per result in LLM modes: added / skipped / superseded / proposed / stored_raw.
+    # Per result in LLM modes: added / skipped / superseded / proposed / stored_raw; held: waits
+    # for the owner's review of this app's changes (memories/app_review.py).
     actions: list[str] = field(default_factory=list)
 
 
@@ -65,6 +67,10 @@ def memory_remember(
             actor=actor, text=text, categories=categories, provenance=provenance
         )
     result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
+    if result.pending is not None:
+        return RememberResult(
+            results=[result], extraction="none", note=PENDING_NOTE, actions=["held"]
+        )
     note = "" if result.created else "An identical memory already exists; it was returned."
     note = " ".join(filter(None, [note, readback_note(actor, [result.memory])]))
     action = "added" if result.created else "skipped"
@@ -138,7 +144,7 @@ def apply_decisions(
                             metadata=metadata,
                         )
                     )
-                    actions.append("superseded")
+                    actions.append("held" if results[-1].pending else "superseded")
                     continue
                 except UserEdited:
                     proposal_create(
@@ -157,7 +163,7 @@ def apply_decisions(
                 metadata=metadata,
             )
             results.append(result)
-            actions.append("added" if result.created else "skipped")
+            actions.append("held" if result.pending else "added" if result.created else "skipped")
     note = " ".join(
         filter(None, [_note(actions, rejected), readback_note(actor, [r.memory for r in results])])
     )
@@ -165,11 +171,13 @@ def apply_decisions(
 
 
 def _note(actions: list[str], rejected: list[str]) -> str:
-    counts = {a: actions.count(a) for a in ("added", "skipped", "superseded", "proposed")}
+    counts = {a: actions.count(a) for a in ("added", "skipped", "superseded", "proposed", "held")}
     parts = [f"{n} {a}" for a, n in counts.items() if n]
     note = f"{len(actions)} fact(s): {', '.join(parts)}."
     if counts["proposed"]:
         note += " A memory you edited by hand was left alone; the change awaits your review."
+    if counts["held"]:
+        note += f" {PENDING_NOTE}"
     if rejected:
         note += f" Rejected model decisions (stored as new instead): {'; '.join(rejected)}."
     return note

@@ -24,7 +24,7 @@ from activity import audit
 from activity.models import AccessEvent
 from contextlayer.category_names import category_name
 from contextlayer.errors import Conflict, InvalidInput, NotFound, UserEdited
-from memories import trash, user_categories, write_budget
+from memories import app_review, trash, user_categories, write_budget
 from memories.embeddings import get_embedder
 from memories.models import (
     LIVE_STATES,
@@ -63,6 +63,9 @@ class NewMemory:
 class WriteResult:
     memory: Memory
     created: bool  # False: an identical active memory already existed and is returned instead
+    # Held for the owner's review (memories/app_review.py): nothing was stored; `memory` is the
+    # memory it would change (a supersede), or an unsaved stand-in for an add.
+    pending: app_review.PendingWrite | None = None
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class ChangeResult:
     # For an app: where its change left the memory, when that is out of its grant or its sight
     # (`readback_note`); the same sentence through every door.
     note: str = ""
+    pending: app_review.PendingWrite | None = None  # held for the owner's review: unchanged
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,16 @@ class DeleteResult:
     # Apps that had read it, for the owner's doors (we cannot make them forget, but the owner
     # must know); None for an app, which is not told which other apps the owner connected.
     read_by: list[str] | None
-    batch_id: uuid.UUID  # the delete it went to the trash with (an undo restores the batch)
+    # The delete it went to the trash with (an undo restores the batch); None while held.
+    trash_batch: uuid.UUID | None
+    pending: app_review.PendingWrite | None = None  # held for the owner's review: not deleted
+
+    @property
+    def batch_id(self) -> uuid.UUID:
+        """The trash batch of a delete that happened (a held one has none: ask `pending`)."""
+        if self.trash_batch is None:
+            raise ValueError("This delete waits for the owner's review; nothing is in the trash.")
+        return self.trash_batch
 
 
 def _origin_for(app: ConnectedApp) -> str:
@@ -249,6 +262,12 @@ def memory_create_many(
         if item.state not in states:
             raise InvalidInput(f"Unknown state {item.state!r}.", field="state")
         cleaned.append((text, text_key(text), cats, item))
+    if app_review.held(actor):
+        with transaction.atomic():
+            held = app_review.propose_adds(
+                actor, [(text, cats, item.state) for text, _, cats, item in cleaned]
+            )
+        return [WriteResult(memory=_stand_in(actor, p), created=False, pending=p) for p in held]
     new_names = new_category_names(actor, [cats for _, _, cats, _ in cleaned])
 
     # Embed each distinct text once, outside the transaction: the model is the slow part.
@@ -360,6 +379,21 @@ def memory_create_many(
             detail={"duplicates": duplicates} if duplicates else None,
         )
     return results
+
+
+def _stand_in(actor: Actor, pending: app_review.PendingWrite) -> Memory:
+    """An unsaved memory showing what a held add would store (never written)."""
+    return Memory(
+        owner=actor.user,
+        text=pending.text,
+        categories=list(pending.categories or ()),
+        state=pending.state or MemoryState.ACTIVE,
+        origin=_origin_for(actor.app),
+        origin_app=actor.app,
+        origin_app_name=actor.app.name,
+        created_at=pending.created_at,
+        updated_at=pending.created_at,
+    )
 
 
 def _rows(params: dict[str, Any], picked: Sequence[int]) -> dict[str, Any]:
@@ -525,12 +559,27 @@ def memory_change(
     new_slugs = {n.slug for n in new_names}
     if state is not None and state not in LIVE_STATES:
         raise InvalidInput(f"State must be one of {', '.join(LIVE_STATES)}.", field="state")
-    # The model is the slow part: the text is embedded before any row is locked.
-    vector = get_embedder().embed([new_text])[0] if new_text is not None else None
+    # The model is the slow part: the text is embedded before any row is locked (not for a
+    # change held for the owner's review: it is embedded if and when they accept it).
+    held = app_review.held(actor)
+    vector = get_embedder().embed([new_text])[0] if new_text is not None and not held else None
     with transaction.atomic():
         memory = _locked(actor, memory_id)
         if cats is not None:
             check_relabel(actor, memory, cats, {n.slug for n in new_names if n.means})
+        unchanged = (
+            (new_text is None or new_text == memory.text)
+            and (cats is None or cats == list(memory.categories))
+            and (state is None or state == memory.state)
+        )
+        if held:  # nothing is written: the change waits for the owner (if it changes anything)
+            if unchanged:
+                return ChangeResult(memory=memory)
+            pending = app_review.propose_change(
+                actor, memory, text=new_text, categories=cats, state=state
+            )
+            return ChangeResult(memory=memory, note=app_review.PENDING_NOTE, pending=pending)
+        if cats is not None:
             _hold_categories(actor, set(cats) - new_slugs)
             user_categories.categories_create(actor, new_names, cats)
         now = timezone.now()
@@ -696,6 +745,11 @@ def memory_supersede(
             raise UserEdited("This memory was edited by hand; propose the change instead.")
         if text_key(new_text) == old.text_key:
             return WriteResult(memory=old, created=False)
+        if app_review.held(actor):  # the changed fact waits as an update of the old memory
+            pending = app_review.propose_change(
+                actor, old, text=new_text, categories=None, state=None
+            )
+            return WriteResult(memory=old, created=False, pending=pending)
         cats = list(categories or ())
         if not cats and old.categories_set_by_user:
             cats = list(old.categories)
@@ -781,6 +835,13 @@ def memory_set_state(*, actor: Actor, memory_ids: Sequence[object], state: str) 
     changed = 0
     with transaction.atomic():
         memories = _locked_many(actor, memory_ids)
+        if app_review.held(actor):
+            for memory in memories:
+                if memory.state != state:
+                    app_review.propose_change(
+                        actor, memory, text=None, categories=None, state=state
+                    )
+            return 0
         now = timezone.now()
         for memory in memories:
             changed += _apply_state(actor, memory, state, now)
@@ -913,6 +974,9 @@ def memory_delete(*, actor: Actor, memory_id: object) -> DeleteResult:
     require(actor, SCOPE_DELETE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
+        if app_review.held(actor):
+            pending = app_review.propose_deletes(actor, [memory])[0]
+            return DeleteResult(memory.id, None, None, pending=pending)
         readers = readers_of(actor.user.pk, [memory.id])
         batch = trash.move_to_trash(actor, [memory])
         audit.record(
@@ -935,6 +999,12 @@ def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[De
     require(actor, SCOPE_DELETE)
     with transaction.atomic():
         memories = _locked_many(actor, memory_ids)
+        if app_review.held(actor):
+            held = app_review.propose_deletes(actor, memories)
+            return [
+                DeleteResult(m.id, None, None, pending=p)
+                for m, p in zip(memories, held, strict=True)
+            ]
         batch = trash.move_to_trash(actor, memories)
         results = [
             DeleteResult(m.id, _told(actor, readers_of(actor.user.pk, [m.id])), batch.id)
@@ -957,6 +1027,8 @@ def memory_delete_all(*, actor: Actor) -> int:
         memories = list(
             Memory.objects.select_for_update().filter(visible_q(actor)).defer(*UNSHOWN_COLUMNS)
         )
+        if app_review.held(actor):  # one proposal per memory: the owner decides each
+            return len(app_review.propose_deletes(actor, memories))
         batch = trash.move_to_trash(actor, memories)
         audit.record(
             actor,

@@ -35,7 +35,8 @@ class WriteBudgetExceeded(RateLimited):
 
 def _limited(actor: Actor) -> bool:
     app = actor.app
-    return not app.is_owner_door and app.kind != ConnectedApp.Kind.IMPORT
+    # A write the owner accepted on the Review page was charged when the app proposed it.
+    return not app.is_owner_door and app.kind != ConnectedApp.Kind.IMPORT and not actor.reviewed
 
 
 def charge(actor: Actor, count: int) -> None:

@@ -1,4 +1,5 @@
-"""The review page: changes a model proposed to memories the user edited by hand.
+"""The review page: changes a model proposed to memories the user edited by hand, and the adds,
+updates and deletes of apps whose changes the owner reviews first (memories/app_review.py).
 
 Owner-only; another user's proposal is a 404 like a missing one. Accept/decline are one-click
 POSTs (CSRF-protected); with htmx only the proposal's row is swapped out.
@@ -6,11 +7,15 @@ POSTs (CSRF-protected); with htmx only the proposal's row is swapped out.
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from contextlayer.errors import Conflict
+from memories.models import MemoryProposal
+from memories.presentation import word_diff
 from memories.proposals import proposal_accept, proposal_decline, proposal_list
 
 
@@ -18,7 +23,17 @@ from memories.proposals import proposal_accept, proposal_decline, proposal_list
 @dashboard_view
 def review(request: DashboardRequest) -> HttpResponse:
     proposals = proposal_list(actor=actor_for_request(request))
-    return render(request, "memories/review.html", {"proposals": proposals})
+    rows = [(p, _diff(p)) for p in proposals]
+    return render(request, "memories/review.html", {"rows": rows})
+
+
+def _diff(proposal: MemoryProposal) -> list[object]:
+    """What a text change would do to the memory, word by word (none for adds and deletes)."""
+    if proposal.memory is None or not proposal.proposed_text:
+        return []
+    if proposal.kind == MemoryProposal.Kind.DELETE:
+        return []
+    return list(word_diff(proposal.memory.text, proposal.proposed_text))
 
 
 @require_POST
@@ -27,7 +42,11 @@ def decide(request: DashboardRequest, proposal_id: int, decision: str) -> HttpRe
     action = {"accept": proposal_accept, "decline": proposal_decline}.get(decision)
     if action is None:
         raise Http404
-    proposal = action(actor=actor_for_request(request), proposal_id=proposal_id)
+    try:
+        proposal = action(actor=actor_for_request(request), proposal_id=proposal_id)
+    except Conflict as exc:  # e.g. the app may no longer see the memory: say so, change nothing
+        messages.error(request, exc.message)
+        return redirect("review:list")
     if request.htmx:
         return render(request, "memories/review.html#decided", {"proposal": proposal})
     return redirect("review:list")

@@ -12,13 +12,13 @@ from django.core.management import call_command
 from django.test import Client as Browser
 from django.utils import timezone
 
-from accounts.actors import actor_for
+from accounts.actors import actor_for, stdio_app
 from accounts.credentials import resolve_bearer
 from accounts.models import ConnectedApp, RotatedRefreshToken, User
 from accounts.oauth_clients import client_key
 from memories.selectors import memory_get
 from memories.services import memory_create
-from tests.conftest import reauthenticate
+from tests.conftest import reauthenticate, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -189,3 +189,23 @@ def test_cleanup_forgets_spent_refresh_tokens_with_nothing_left_to_protect(owner
         )
     call_command("cleanup")
     assert list(RotatedRefreshToken.objects.values_list("hash", flat=True)) == ["kept"]
+
+
+def test_the_apps_page_and_its_edit_page_turn_review_of_its_changes_on_and_off(
+    owner: User,
+) -> None:
+    app = stdio_app(owner, "cursor")
+    browser = signed_in(owner)
+    listing = browser.get("/apps/").content.decode()
+    assert "Review its changes first" in listing and "changes reviewed" not in listing
+    edit = browser.get(f"/apps/{app.pk}/edit").content.decode()
+    assert "Review its changes first" in edit
+    turned = browser.post(f"/apps/{app.pk}/review", {"review": "1"}, follow=True)
+    assert "cursor&#x27;s changes now wait for your review." in turned.content.decode()
+    assert "changes reviewed" in turned.content.decode()
+    app.refresh_from_db()
+    assert app.review_writes is True
+    assert "Stop reviewing its changes" in browser.get(f"/apps/{app.pk}/edit").content.decode()
+    browser.post(f"/apps/{app.pk}/review", {})
+    app.refresh_from_db()
+    assert app.review_writes is False

@@ -24,7 +24,7 @@ from accounts.models import ConnectedApp, User
 from accounts.services import Grant
 from contextlayer.errors import NotFound
 from memories.grants import grant_preview, known_categories
-from memories.models import UserCategory
+from memories.models import Memory, MemoryProposal, UserCategory
 from memories.selectors import memory_get, memory_list, memory_search
 from memories.services import memory_create
 from memories.user_categories import category_add
@@ -132,6 +132,7 @@ def _answer(
     action: str = "grant",
     ticked: list[str] | None = None,
     uncategorised: bool = True,
+    review: bool = False,
 ) -> Any:
     html = page.content.decode()
     data: dict[str, Any] = {
@@ -143,6 +144,8 @@ def _answer(
     }
     if uncategorised:
         data["sees_uncategorised"] = "on"
+    if review:
+        data["review_writes"] = "on"
     return browser.post("/identity/o/authorize", data)
 
 
@@ -285,6 +288,42 @@ def test_consent_alone_leaves_no_app_redeeming_the_code_makes_it(owner: User) ->
     again = _redeem(browser, client["client_id"], code, "http://127.0.0.1/callback", verifier)
     assert again.status_code == 400
     assert ConnectedApp.objects.filter(owner=owner, kind="oauth").count() == 1
+
+
+def test_reviewing_the_apps_changes_is_offered_unticked_and_off_unless_ticked(
+    owner: User,
+) -> None:
+    browser = Browser()
+    client, verifier, page = _consent_page(browser, owner)
+    html = page.content.decode()
+    box = re.search(r'<input[^>]*name="review_writes"[^>]*>', html)
+    assert box is not None and "checked" not in box.group(0)
+    assert "Review this app&#x27;s changes before they&#x27;re saved" in html
+    back = _returned_to(_answer(browser, page))
+    code = parse_qs(urlsplit(back).query)["code"][0]
+    r = _redeem(browser, client["client_id"], code, "http://127.0.0.1/callback", verifier)
+    assert r.status_code == 200, r.content
+    assert ConnectedApp.objects.get(owner=owner, kind="oauth").review_writes is False
+
+
+def test_ticking_review_on_the_consent_page_holds_the_apps_writes_for_the_owner(
+    owner: User,
+) -> None:
+    browser = Browser()
+    client, verifier, page = _consent_page(browser, owner)
+    back = _returned_to(_answer(browser, page, review=True))
+    code = parse_qs(urlsplit(back).query)["code"][0]
+    r = _redeem(browser, client["client_id"], code, "http://127.0.0.1/callback", verifier)
+    assert r.status_code == 200, r.content
+    app = ConnectedApp.objects.get(owner=owner, kind="oauth")
+    assert app.review_writes is True
+    # Consenting again shows the box as the owner left it.
+    _, _, again = _consent_page(browser, owner)
+    box = re.search(r'<input[^>]*name="review_writes"[^>]*>', again.content.decode())
+    assert box is not None and "checked" in box.group(0)
+    result = memory_create(actor=actor_for(owner, app), text="Drinks green tea")
+    assert result.pending is not None and not Memory.objects.filter(owner=owner).exists()
+    assert MemoryProposal.objects.get(owner=owner).kind == "add"
 
 
 def test_cancel_sends_access_denied_with_state_and_records_nothing(owner: User) -> None:

@@ -460,6 +460,33 @@ def test_a_memory_the_app_wrote_itself_in_a_sensitive_category_is_readable_by_it
     assert not got.is_error, got
 
 
+def test_ticking_review_on_the_consent_page_holds_the_apps_adds_for_the_owner(
+    tab: Watched, live_url: str, alice: User, loopback: Callbacks
+) -> None:
+    kind = KINDS[1]
+    client = _register(live_url, kind.registered(loopback), confidential=False, name="Claude Code")
+    verifier, challenge = pkce()
+    redirect_uri = kind.used(loopback)
+    page = _sign_in_to_consent(
+        tab, _authorize_path(client["client_id"], redirect_uri, challenge, live_url), alice.email
+    )
+    review = page.get_by_label("Review this app's changes before they're saved")
+    assert not review.is_checked()  # off by default
+    review.check()
+    arrived = _allow_and_arrive(tab, kind, redirect_uri, "Allow")
+    code = parse_qs(urlsplit(arrived).query)["code"][0]
+    token = _exchange(live_url, client, code, redirect_uri, verifier)
+    assert ConnectedApp.objects.get(owner=alice, kind="oauth").review_writes is True
+    mcp = McpHttp(live_url, token)
+    added = off_thread(lambda: mcp.call("add_memory", {"text": "Rides a cargo bike to work"}))
+    assert added.structured_content["pending"][0]["kind"] == "add"
+    assert not Memory.objects.filter(owner=alice, text__icontains="cargo bike").exists()
+    page.goto("/review/")
+    proposal = page.locator("li.proposal-add", has_text="Rides a cargo bike to work")
+    assert proposal.locator(".proposal-app").inner_text() == "Claude Code"
+    assert tab.violations == []
+
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 

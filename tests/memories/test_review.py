@@ -48,7 +48,7 @@ def test_accept_applies_the_text_and_keeps_the_old_one(
     client.get("/review/")
     response = client.post(f"/review/{proposal.pk}/accept", HTTP_X_CSRFTOKEN=_csrf(client))
     assert response.status_code == 302
-    memory = Memory.objects.get(pk=proposal.memory_id)
+    memory = Memory.objects.get(proposals=proposal)
     assert memory.text == "Lives in Lisbon"
     assert MemoryVersion.objects.filter(memory=memory, text="Lives in Berlin-Mitte").exists()
     proposal.refresh_from_db()
@@ -64,7 +64,7 @@ def test_decline_leaves_the_memory_alone(owner: User, proposal: MemoryProposal) 
     )
     assert response.status_code == 200
     assert "Declined" in response.content.decode()
-    assert Memory.objects.get(pk=proposal.memory_id).text == "Lives in Berlin-Mitte"
+    assert Memory.objects.get(proposals=proposal).text == "Lives in Berlin-Mitte"
 
 
 def test_another_users_proposal_is_a_404(stranger: User, proposal: MemoryProposal) -> None:
