@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("accounts", "0007_connectedapp_review_writes"),
-        ("memories", "0015_memory_trash"),
+        ("memories", "0016_search_generation_after_lock"),
     ]
 
     operations = [
