@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
@@ -184,3 +185,17 @@ def test_pinning_records_one_event_and_leaves_the_memory_unchanged(
         before.changed_at,
         before.text,
     )
+
+
+def test_the_activity_page_says_what_a_pin_and_a_profile_read_were(
+    owner: User, owner_client: Client, owner_dash: Actor, app_actor: AppActor
+) -> None:
+    cursor = app_actor(owner, "Cursor on laptop")
+    memory = _add(owner_dash, "Works as a data engineer in Lisbon")
+    _pin(owner_dash, memory)
+    memory_profile(actor=cursor)
+    services.memory_set_pinned(actor=owner_dash, memory_ids=[memory.id], pinned=False)
+    page = owner_client.get("/activity/").content.decode()
+    assert "pinned to the profile" in page
+    assert "loaded as the profile" in page
+    assert "unpinned" in page
