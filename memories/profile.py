@@ -7,9 +7,10 @@ trashed memory, and nothing that tells an app such a memory exists):
 
 1. The memories the owner pinned (`Memory.pinned_at`, set only through the owner's doors by
    `services.memory_set_pinned`), most recently pinned first.
-2. Then the most-read memories: those with the most access events of kind `search` (a search
-   hit) or `read` (fetched by id), by any door, over the last `PROFILE_READ_DAYS` days, counting
-   each event once per memory; ties go to the most recently read, then the id. Listings and
+2. Then the most-read memories: those named by the most access events of kind `search` (a
+   search hit) or `read` (fetched by id), by any door, among the newest `READ_EVENTS` such
+   events of the last `PROFILE_READ_DAYS` days, counting each event once per memory; ties go to
+   the most recently read, then the id. Listings and
    exports do not count (they name whole pages, not what anybody looked for), and neither do
    profile reads themselves (recorded as `list`), so the profile does not feed on itself.
 
@@ -41,6 +42,9 @@ from memories.visibility import visible_q, visible_sql
 
 MAX_PINNED = 500
 MAX_MOST_READ = 50
+# The most-read ranking reads at most this many of the newest counted events: its cost stays
+# bounded however busy the owner's apps are (bench/profile.py).
+READ_EVENTS = 2_000
 
 
 @dataclass(frozen=True)
@@ -84,19 +88,33 @@ def _most_read(actor: Actor, leave_out: list[uuid.UUID]) -> list[Memory]:
         actions=[AccessEvent.Action.SEARCH, AccessEvent.Action.READ],
         leave_out=leave_out,
         n=MAX_MOST_READ,
+        events=READ_EVENTS,
     )
+    # The newest READ_EVENTS events (newest first by the owner's recent-events index), counted
+    # per id (a few thousand groups at most), ranked, then looked up in that order under the
+    # consent rule until MAX_MOST_READ are found: not once per event, nor once per memory read.
     sql = f"""
+        WITH recent AS (
+            SELECT e.memory_ids, e.created_at
+            FROM memories_accessevent e
+            WHERE e.owner_id = %(vis_owner)s AND e.created_at >= %(since)s
+              AND e.action = ANY(%(actions)s)
+            ORDER BY e.created_at DESC
+            LIMIT %(events)s
+        ), reads AS (
+            SELECT r.id, count(*) AS n, max(recent.created_at) AS last
+            FROM recent CROSS JOIN LATERAL unnest(recent.memory_ids) AS r(id)
+            GROUP BY r.id
+        )
         SELECT m.id
-        FROM memories_accessevent e
-        CROSS JOIN LATERAL unnest(e.memory_ids) AS r(id)
-        JOIN memories_memory m ON m.id = r.id
-        WHERE e.owner_id = %(vis_owner)s AND e.created_at >= %(since)s
-          AND e.action = ANY(%(actions)s)
-          AND m.state = 'active' AND m.superseded_by_id IS NULL
-          AND NOT (m.id = ANY(%(leave_out)s::uuid[]))
-          AND {visible}
-        GROUP BY m.id
-        ORDER BY count(*) DESC, max(e.created_at) DESC, m.id
+        FROM (SELECT * FROM reads ORDER BY n DESC, last DESC, id) ranked
+        CROSS JOIN LATERAL (
+            SELECT m.id FROM memories_memory m
+            WHERE m.id = ranked.id AND m.state = 'active' AND m.superseded_by_id IS NULL
+              AND NOT (m.id = ANY(%(leave_out)s::uuid[]))
+              AND {visible}
+        ) m
+        ORDER BY ranked.n DESC, ranked.last DESC, ranked.id
         LIMIT %(n)s
     """  # noqa: S608 (the fragment is visibility.py's, every value a parameter)
     with connection.cursor() as cur:
