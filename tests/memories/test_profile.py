@@ -7,15 +7,18 @@ and tests/e2e/test_profile_browser.py."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
 from contextlayer.errors import OwnerOnly
+from memories import profile as profile_module
 from memories import services
 from memories.models import Memory
 from memories.profile import memory_profile
@@ -199,3 +202,30 @@ def test_the_activity_page_says_what_a_pin_and_a_profile_read_were(
     assert "pinned to the profile" in page
     assert "loaded as the profile" in page
     assert "unpinned" in page
+
+
+def test_only_recent_reads_count_for_the_most_read(
+    owner: User,
+    owner_dash: Actor,
+    app_actor: AppActor,
+    settings: SettingsWrapper,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings.PROFILE_READ_DAYS = 30
+    claude = app_actor(owner, "Claude")
+    old = _add(owner_dash, "Used to work at a bank")
+    new = _add(owner_dash, "Works as a data engineer in Lisbon")
+    newest = _add(owner_dash, "Is learning Portuguese")
+    for _ in range(3):
+        memory_get(actor=claude, memory_id=old.id)
+    AccessEvent.objects.filter(owner=owner, memory_ids=[old.id]).update(
+        created_at=timezone.now() - timedelta(days=31)
+    )
+    memory_get(actor=claude, memory_id=new.id)
+    memory_get(actor=claude, memory_id=newest.id)
+    assert [m.id for m in memory_profile(actor=claude, record=False).most_read] == [
+        newest.id,  # as often as `new`, more recently
+        new.id,
+    ]
+    monkeypatch.setattr(profile_module, "READ_EVENTS", 1)  # only the newest counted event
+    assert [m.id for m in memory_profile(actor=claude, record=False).most_read] == [newest.id]
