@@ -17,6 +17,7 @@ from bench import (
     locomo,
     locomo_sweep,
     mcp,
+    profile,
     search,
     startup,
 )
@@ -44,6 +45,7 @@ def main(argv: list[str] | None = None) -> None:
         startup,
         faults,
         coherence,
+        profile,
     ):
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")

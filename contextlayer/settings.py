@@ -295,6 +295,12 @@ SEARCH_CACHE_MB = env_int("SEARCH_CACHE_MB", 128)
 SEARCH_CACHE_SWEEP_SECONDS = env_int("SEARCH_CACHE_SWEEP_SECONDS", 30)
 # Classify memories without categories at write time, from the local embedding model.
 AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)
+# The profile an assistant loads first (memories/profile.py): at most this many characters of
+# memory text, pinned memories first, then the most-read ones; what does not fit is left out and
+# the profile says how many were.
+PROFILE_MAX_CHARS = env_int("PROFILE_MAX_CHARS", 4_000, minimum=200)
+# "Most-read": search hits and direct reads of a memory, by any door, over this many days.
+PROFILE_READ_DAYS = env_int("PROFILE_READ_DAYS", 90, minimum=1)
 # The admin shows memory metadata only; a single-user self-hoster may let it show the text too.
 ADMIN_SHOW_MEMORY_TEXT = env_bool("ADMIN_SHOW_MEMORY_TEXT", False)
 

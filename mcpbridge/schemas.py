@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from memories.app_review import PendingWrite
 from memories.models import Memory
+from memories.profile import Profile
 
 
 class MemoryOut(BaseModel):
@@ -124,6 +125,45 @@ class DeleteAllOut(BaseModel):
     deleted: int
     restorable_days: int = TRASH_DAYS_FIELD
     pending: int = Field(default=0, description="Deletes waiting for the user's review.")
+
+
+class ProfileOut(BaseModel):
+    pinned: list[MemoryOut] = Field(description="Memories the user pinned, newest pin first.")
+    most_read: list[MemoryOut] = Field(
+        description="Then the memories read most often lately, most read first."
+    )
+    truncated: bool = Field(description="True when memories were left out to fit max_chars.")
+    omitted: int = Field(description="How many memories were left out to fit max_chars.")
+    max_chars: int = Field(description="The bound on the profile's memory text, in characters.")
+
+    @classmethod
+    def of(cls, profile: Profile) -> ProfileOut:
+        return cls(
+            pinned=[MemoryOut.of(m) for m in profile.pinned],
+            most_read=[MemoryOut.of(m) for m in profile.most_read],
+            truncated=profile.truncated,
+            omitted=profile.omitted,
+            max_chars=profile.max_chars,
+        )
+
+    def text(self) -> str:
+        """The profile as the model reads it, the same from the tool and the resource."""
+        if not self.pinned and not self.most_read and not self.truncated:
+            return (
+                "The user's profile is empty: nothing pinned and nothing read often yet. "
+                "Use search_memory when a question depends on who the user is."
+            )
+        parts = ["The user's profile (what they pinned, then what is read most):"]
+        if self.pinned:
+            parts += ["Pinned by the user:", *(line(m) for m in self.pinned)]
+        if self.most_read:
+            parts += ["Read most:", *(line(m) for m in self.most_read)]
+        if self.truncated:
+            parts.append(
+                f"{self.omitted} more left out to stay within {self.max_chars} characters; "
+                "use search_memory to find them."
+            )
+        return "\n".join(parts)
 
 
 def result(structured: BaseModel, text: str) -> CallToolResult:

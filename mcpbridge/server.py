@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 from mcp.server import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -36,6 +36,7 @@ from mcpbridge.schemas import (
     ListOut,
     MemoryOut,
     PendingOut,
+    ProfileOut,
     SearchHitOut,
     SearchOut,
     UpdateOut,
@@ -43,7 +44,7 @@ from mcpbridge.schemas import (
     pending_lines,
     result,
 )
-from memories import app_review, remember, selectors, services
+from memories import app_review, profile, remember, selectors, services
 
 T = TypeVar("T")
 
@@ -71,6 +72,9 @@ MAX_BATCH = 100
 
 INSTRUCTIONS = """\
 This server is the user's long-term memory, shared by all of their AI assistants.
+- At the start of a conversation, call get_profile once (or read the resource
+  memory://profile): it holds the memories the user pinned and those read most, within a
+  few thousand characters, so you know who you are talking to before the first answer.
 - Before answering anything that may depend on who the user is (their preferences, projects,
   people, tools, history, earlier decisions), call search_memory with a short query first.
 - When the user shares a lasting fact or preference about themselves or their work, call
@@ -214,6 +218,29 @@ async def search_memory(
         return result(out, "\n".join([said, *waiting]))
     body = "\n".join([*(line(r) for r in out.results), *waiting])
     return result(out, f"{len(out.results)} memories, best first:\n{body}")
+
+
+async def get_profile() -> Annotated[CallToolResult, ProfileOut]:
+    """Load the user's profile: the memories they pinned, then those read most often lately.
+
+    Call this once at the start of a conversation, before the first answer, to know who the
+    user is (it is short: a few thousand characters at most, and says when it left some out).
+    For anything more specific, use search_memory.
+    """
+    out = await _call(lambda actor: ProfileOut.of(profile.memory_profile(actor=actor)))
+    return result(out, out.text())
+
+
+PROFILE_URI = "memory://profile"
+
+
+async def profile_resource() -> str:
+    """The same profile as get_profile, as a resource a client may attach to a conversation."""
+    try:
+        out = await _call(lambda actor: ProfileOut.of(profile.memory_profile(actor=actor)))
+    except ToolError as exc:  # the same sentence, as the error a resource read answers with
+        raise ResourceError(str(exc)) from None
+    return out.text()
 
 
 async def add_memory(text: Text, category: NewCategory = None) -> Annotated[CallToolResult, AddOut]:
@@ -429,6 +456,7 @@ class ToolSpec(NamedTuple):
 
 
 TOOLS: list[ToolSpec] = [
+    ToolSpec(get_profile, "Get the user's profile", _READ, SCOPE_READ),
     ToolSpec(search_memory, "Search memory", _READ, SCOPE_READ),
     ToolSpec(add_memory, "Add a memory", _ADD, SCOPE_WRITE),
     ToolSpec(add_memories, "Add several memories", _ADD, SCOPE_WRITE),
@@ -491,4 +519,11 @@ def build_server() -> MemoryServer:
         title="Save what you know about me",
         description="Ask the assistant to save the lasting facts it already knows about you.",
     )(remember_what_you_know)
+    server.resource(
+        PROFILE_URI,
+        name="profile",
+        title="The user's profile",
+        description="What the user pinned and what is read most: load it at the start.",
+        mime_type="text/plain",
+    )(profile_resource)
     return server

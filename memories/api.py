@@ -16,7 +16,16 @@ from contextlayer.api_auth import request_actor
 from contextlayer.api_errors import error_responses
 from contextlayer.api_types import DbId, StoredText, UtcDatetime
 from contextlayer.errors import InvalidInput
-from memories import app_review, category_changes, proposals, remember, selectors, services, trash
+from memories import (
+    app_review,
+    category_changes,
+    profile,
+    proposals,
+    remember,
+    selectors,
+    services,
+    trash,
+)
 from memories.grants import CategoryRow, category_overview
 from memories.models import Memory, MemoryVersion
 from memories.user_categories import category_add, category_list
@@ -60,6 +69,9 @@ class MemoryOut(Schema):
     user_edited_at: datetime | None
     changed_by: str = Field(description="Who last changed it once written ('' when nobody has).")
     changed_at: datetime | None
+    pinned_at: datetime | None = Field(
+        description="When the owner pinned it (it opens the profile); null when not pinned."
+    )
     created_at: datetime
     updated_at: datetime
 
@@ -126,6 +138,22 @@ class SearchOut(Schema):
     nothing_relevant: bool = Field(
         description="True when no memory scored at least min_score (results is empty)."
     )
+
+
+class ProfileOut(Schema):
+    pinned: list[MemoryOut] = Field(description="Memories the owner pinned, newest pin first.")
+    most_read: list[MemoryOut] = Field(
+        description="Then the memories read most often lately (search hits and reads by id over "
+        "PROFILE_READ_DAYS days), most read first."
+    )
+    truncated: bool = Field(description="True when memories were left out to fit max_chars.")
+    omitted: int = Field(description="How many memories were left out to fit max_chars.")
+    max_chars: int = Field(description="The bound on the memory text returned, in characters.")
+
+
+class PinOut(Schema):
+    memory: MemoryOut
+    changed: bool = Field(description="False when it already was as asked.")
 
 
 class MemoryIn(Schema):
@@ -288,6 +316,25 @@ def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
     }
 
 
+@router.get(
+    "/profile",
+    response={200: ProfileOut, **error_responses()},
+    summary="The profile an assistant loads first",
+)
+def get_profile(request: HttpRequest) -> Any:
+    """The memories the owner pinned, then the most-read ones, that this caller may see, within
+    PROFILE_MAX_CHARS characters of text; `omitted` says how many did not fit. Recorded in the
+    access log as a read."""
+    found = profile.memory_profile(actor=request_actor(request))
+    return {
+        "pinned": found.pinned,
+        "most_read": found.most_read,
+        "truncated": found.truncated,
+        "omitted": found.omitted,
+        "max_chars": found.max_chars,
+    }
+
+
 @router.post(
     "",
     response={201: RememberOut, 200: RememberOut, 202: HeldOut, **error_responses(413)},
@@ -408,6 +455,34 @@ def delete_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
     if result.pending is not None:
         return Status(202, {"pending": [result.pending], "note": app_review.PENDING_NOTE})
     return _deleted(result)
+
+
+@router.post(
+    "/{memory_id}/pin",
+    response={200: PinOut, **error_responses(404)},
+    summary="Pin a memory to the profile (owner)",
+)
+def pin_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
+    """Pinned memories open the profile every app loads first (each app sees only those its
+    access allows). The owner's alone: a connected app's token gets 403 `owner_only`."""
+    return _pinned(request, memory_id, pinned=True)
+
+
+@router.delete(
+    "/{memory_id}/pin",
+    response={200: PinOut, **error_responses(404)},
+    summary="Unpin a memory (owner)",
+)
+def unpin_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
+    """The owner's alone: a connected app's token gets 403 `owner_only`."""
+    return _pinned(request, memory_id, pinned=False)
+
+
+def _pinned(request: HttpRequest, memory_id: MemoryId, *, pinned: bool) -> dict[str, Any]:
+    actor = request_actor(request)
+    changed = services.memory_set_pinned(actor=actor, memory_ids=[memory_id], pinned=pinned)
+    memory = selectors.memory_get(actor=actor, memory_id=memory_id, record=False)
+    return {"memory": memory, "changed": bool(changed)}
 
 
 @router.get(

@@ -39,6 +39,7 @@ class MemoryFilterForm(forms.Form):
     app = forms.CharField(required=False, max_length=120, label="App")
     category = forms.CharField(required=False, max_length=64, label="Category")
     uncategorised = forms.BooleanField(required=False, label="Uncategorised only")
+    pinned = forms.BooleanField(required=False, label="Pinned only")
     state = forms.ChoiceField(
         required=False, choices=STATE_CHOICES, initial=MemoryState.ACTIVE, label="State"
     )
@@ -56,6 +57,7 @@ class MemoryFilterForm(forms.Form):
             state=None if state == "all" else state,
             category=data.get("category") or None,
             uncategorised=bool(data.get("uncategorised")),
+            pinned=bool(data.get("pinned")),
             app_name=data.get("app") or None,
             created_after=_start_of(data.get("after")),
             created_before=_end_of(data.get("before")),
@@ -70,6 +72,7 @@ class MemoryFilterForm(forms.Form):
             self.query()
             or f.category
             or f.uncategorised
+            or f.pinned
             or f.app_name
             or f.created_after
             or f.created_before
@@ -103,6 +106,8 @@ class BulkForm(forms.Form):
         ("categories", "Set categories"),
         ("private", "Make private"),
         ("not-private", "Unmark private"),
+        ("pin", "Pin to the profile"),
+        ("unpin", "Unpin"),
         ("delete", "Delete"),
     ]
     action = forms.ChoiceField(choices=ACTIONS, label="With selected")

@@ -130,6 +130,10 @@ class Memory(OwnedRow):
         related_name="carried",
         db_index=False,  # partial index below
     )
+    # Pinned by the owner (only the owner's doors pin, services.memory_set_pinned): the
+    # profile an assistant loads first starts with the pinned memories it may see
+    # (memories/profile.py). Null: not pinned.
+    pinned_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(db_index=True)
     updated_at = models.DateTimeField()
 
@@ -160,6 +164,11 @@ class Memory(OwnedRow):
                 fields=["trash_batch"],
                 condition=models.Q(trash_batch__isnull=False),
                 name="memory_trash_batch",
+            ),
+            models.Index(
+                fields=["owner", "-pinned_at"],
+                condition=models.Q(pinned_at__isnull=False),
+                name="memory_pinned",
             ),
             models.Index(
                 fields=["trashed_with"],

@@ -80,7 +80,8 @@ def _from_to(change: dict[str, Any]) -> str:
 
 def change_summary(event: AccessEvent) -> str:
     """What a write in the access log changed, in a few words ("categories: health → hobbies",
-    "active → archived", "made private"); "" for reads and events that say nothing more."""
+    "active → archived", "made private", "pinned to the profile"; for a profile read, "loaded as
+    the profile"); "" for other reads and events that say nothing more."""
     d = event.detail if isinstance(event.detail, dict) else {}
     parts: list[str] = []
     if "app_id" in d:  # a change to a connected app (accounts.services.app_change_record)
@@ -110,6 +111,7 @@ def change_summary(event: AccessEvent) -> str:
         "superseded": "replaced by a newer memory",
         "proposal": "proposed a change for your review",
         "categorized": "categorised automatically",
+        "profile": "loaded as the profile",
     }
     parts = [label for key, label in labels.items() if key in d]
     if isinstance(d.get("categories"), dict):
@@ -122,6 +124,8 @@ def change_summary(event: AccessEvent) -> str:
             parts.append("made private" if after.get("private") else "no longer private")
         if before.get("hidden_from") != after.get("hidden_from"):
             parts.append("hidden from an app, or shown again")
+        if before.get("pinned") != after.get("pinned"):
+            parts.append("pinned to the profile" if after.get("pinned") else "unpinned")
     return "; ".join(parts)
 
 

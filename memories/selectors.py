@@ -73,6 +73,7 @@ class MemoryFilters:
     created_before: datetime | None = None
     text: str | None = None  # substring match (case-insensitive)
     uncategorised: bool = False  # only memories without any category
+    pinned: bool = False  # only memories the owner pinned
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,8 @@ def _filtered(actor: Actor, filters: MemoryFilters) -> QuerySet[Memory]:
         qs = qs.filter(categories__contains=[fold(filters.category)])
     if filters.uncategorised:
         qs = qs.filter(categories__len=0)
+    if filters.pinned:
+        qs = qs.filter(pinned_at__isnull=False)
     if filters.app_name:
         # What the app wrote, or changed last: an app's rewrite of the owner's memory is its own.
         qs = qs.filter(Q(origin_app_name=filters.app_name) | Q(changed_by_name=filters.app_name))

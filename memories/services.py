@@ -170,6 +170,7 @@ _INSERT_COLUMNS: dict[str, str] = {
     "trash_state": "''",
     "trash_batch_id": "NULL",
     "trashed_with_id": "NULL",
+    "pinned_at": "NULL",
     "created_at": "u.created",
     "updated_at": "%(now)b",
 }
@@ -494,6 +495,7 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "trash_state": "",
         "trash_batch_id": None,
         "trashed_with_id": None,
+        "pinned_at": None,
         "created_at": params["created"][n],
         "updated_at": params["now"],
     }
@@ -945,6 +947,27 @@ def memory_set_private_many(*, actor: Actor, memory_ids: Sequence[object], priva
                 AccessEvent.Action.STATE,
                 changed,
                 detail={"from": {"private": not private}, "to": {"private": private}},
+            )
+    return len(changed)
+
+
+def memory_set_pinned(*, actor: Actor, memory_ids: Sequence[object], pinned: bool) -> int:
+    """Pin memories (the profile an assistant loads first starts with them: memories/profile.py)
+    or unpin them, all or none; returns how many changed. Owner doors only: an app is refused
+    with `OwnerOnly` before any id is looked at. One access event names the memories that
+    changed. A pin is not a change of the memory: its text, dates and "changed by" stay."""
+    require_owner(actor, SCOPE_WRITE)
+    with transaction.atomic():
+        memories = _locked_many(actor, memory_ids)
+        changed = [m.id for m in memories if (m.pinned_at is not None) != pinned]
+        if changed:
+            owned = Memory.objects.filter(owner=actor.user, pk__in=changed)
+            owned.update(pinned_at=timezone.now() if pinned else None)
+            audit.record(
+                actor,
+                AccessEvent.Action.STATE,
+                changed,
+                detail={"from": {"pinned": not pinned}, "to": {"pinned": pinned}},
             )
     return len(changed)
 

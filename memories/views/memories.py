@@ -58,6 +58,7 @@ def _results(actor: Actor, data: QueryDict, cursor: str | None = None) -> dict[s
                 or filters.app_name in (h.memory.origin_app_name, h.memory.changed_by_name)
             )
             and (not filters.uncategorised or not h.memory.categories)
+            and (not filters.pinned or h.memory.pinned_at is not None)
             and (after is None or h.memory.created_at >= after)
             and (before is None or h.memory.created_at < before)
         ]
@@ -223,6 +224,12 @@ def _bulk_apply(actor: Actor, action: str, ids: list[str], data: dict[str, Any])
         cats = split_categories(data["categories"])
         n = services.memory_set_categories_many(actor=actor, memory_ids=ids, categories=cats)
         return f"Set categories on {n_memories(n)}."
+    if action in ("pin", "unpin"):
+        pinned = action == "pin"
+        n = services.memory_set_pinned(actor=actor, memory_ids=ids, pinned=pinned)
+        if pinned:
+            return f"{n_memories(n)} pinned to the profile."
+        return f"{n_memories(n)} unpinned."
     if action in ("private", "not-private"):
         private = action == "private"
         n = services.memory_set_private_many(actor=actor, memory_ids=ids, private=private)

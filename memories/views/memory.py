@@ -157,6 +157,26 @@ def memory_private(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespo
     return trigger_client_event(_row(request, memory), CHANGED)
 
 
+PIN_SAID = {
+    True: "Pinned: it opens the profile every app loads first, as each app's access allows.",
+    False: "Unpinned.",
+}
+
+
+@require_POST
+@dashboard_view
+def memory_pin(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """Pin the memory to the profile or unpin it (the row's and the detail page's toggle)."""
+    actor = actor_for_request(request)
+    pinned = request.POST.get("pinned") == "on"
+    services.memory_set_pinned(actor=actor, memory_ids=[memory_id], pinned=pinned)
+    messages.success(request, PIN_SAID[pinned])
+    memory = memory_get(actor=actor, memory_id=memory_id, record=False)
+    if not request.htmx:
+        return redirect(next_url(request, _detail_url(memory.id)))
+    return _row(request, memory)
+
+
 @require_POST
 @dashboard_view
 def memory_hide_from_app(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:

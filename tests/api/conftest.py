@@ -57,3 +57,8 @@ def owner_api(owner: User) -> Client:
     the dashboard's scripts call the API. CSRF is not enforced here; a test about CSRF signs in
     with `signed_in(owner, enforce_csrf=True)`."""
     return signed_in(owner)
+
+
+def bearer(secret: str) -> Client:
+    """A program holding this client token (no session, no cookies)."""
+    return Client(headers={"Authorization": f"Bearer {secret}"})

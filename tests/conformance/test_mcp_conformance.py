@@ -66,11 +66,12 @@ NOT_APPLICABLE = {
     "elicitation-sep1330-enums": "the server never asks the user for input",
     "json-schema-2020-12": "checks the fixture tool json_schema_2020_12_tool; our tools' input "
     "schemas are checked as JSON Schema 2020-12 in tests/mcpbridge/test_protocol_versions.py",
-    "resources-read-text": "no resources",
-    "resources-read-binary": "no resources",
+    "resources-read-text": "reads the suite's fixture resources; ours (memory://profile) is read "
+    "with the SDK client in tests/mcpbridge/test_profile.py",
+    "resources-read-binary": "no binary resource",
     "resources-templates-read": "no resource templates",
-    "resources-subscribe": "no resources to subscribe to",
-    "resources-unsubscribe": "no resources to subscribe to",
+    "resources-subscribe": "no subscriptions (the profile is read again when wanted)",
+    "resources-unsubscribe": "no subscriptions (the profile is read again when wanted)",
     "prompts-get-simple": "fixture prompt; our prompt is tested with the SDK client",
     "prompts-get-with-args": "fixture prompt; our prompt takes no arguments",
     "prompts-get-embedded-resource": "fixture prompt; our prompt embeds no resource",

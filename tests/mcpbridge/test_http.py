@@ -32,6 +32,7 @@ def test_tools_are_listed_with_schemas_annotations_and_instructions(
     listed, instructions, prompts = client.run(look)
     tools = {t.name: t for t in listed.tools}
     assert set(tools) == {
+        "get_profile",
         "search_memory",
         "add_memory",
         "add_memories",
@@ -54,6 +55,8 @@ def test_tools_are_listed_with_schemas_annotations_and_instructions(
     assert tools["add_memories"].input_schema["properties"]["texts"]["maxItems"] == 100
     assert "search_memory" in search.description or "Call this before" in search.description
     assert "search_memory" in instructions and "add_memory" in instructions
+    assert "get_profile" in instructions and "memory://profile" in instructions
+    assert tools["get_profile"].input_schema.get("properties", {}) == {}
     assert [p.name for p in prompts.prompts] == ["remember_what_you_know"]
 
 

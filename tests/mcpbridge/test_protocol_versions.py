@@ -47,7 +47,7 @@ def test_every_tool_states_all_four_annotation_hints_explicitly(
     owner: User, mcp_for: Callable[..., McpHttp], mode: str, version: str
 ) -> None:
     listed = mcp_for(owner).run(lambda c: c.list_tools(), mode=mode)
-    assert len(listed.tools) == 8
+    assert len(listed.tools) == 9
     for tool in listed.tools:
         assert tool.annotations is not None, tool.name
         hints = tool.annotations.model_dump()
@@ -56,7 +56,7 @@ def test_every_tool_states_all_four_annotation_hints_explicitly(
         assert hints["open_world_hint"] is False, tool.name  # only the user's own store
         assert tool.annotations.title, tool.name
     by_name = {t.name: t.annotations for t in listed.tools if t.annotations is not None}
-    for name in ("search_memory", "list_memories", "get_memory"):
+    for name in ("get_profile", "search_memory", "list_memories", "get_memory"):
         assert by_name[name].read_only_hint is True and by_name[name].destructive_hint is False
     for name in ("update_memory", "delete_memory", "delete_all_memories"):
         assert by_name[name].read_only_hint is False and by_name[name].destructive_hint is True

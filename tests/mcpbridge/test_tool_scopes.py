@@ -24,6 +24,7 @@ def test_a_token_without_a_tools_declared_scope_is_refused_that_scope_and_change
 ) -> None:
     memory = memory_create(actor=owner_actor(owner), text="Drinks green tea").memory
     arguments: dict[str, dict[str, Any]] = {
+        "get_profile": {},
         "search_memory": {"query": "tea"},
         "add_memory": {"text": "Plays the oboe"},
         "add_memories": {"texts": ["Plays the oboe"]},

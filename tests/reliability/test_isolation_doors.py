@@ -183,7 +183,7 @@ def _state_of(owner_ids: list[int]) -> list[list[tuple[Any, ...]]]:
         _rows(
             "SELECT id, text, text_key, embedding::text, state, categories, is_private, "
             "hidden_from, superseded_by_id, updated_at, user_edited_at, metadata::text, "
-            "trash_state, trash_batch_id, trashed_with_id "
+            "trash_state, trash_batch_id, trashed_with_id, pinned_at "
             "FROM memories_memory WHERE owner_id = ANY(%s) ORDER BY id",
             [owner_ids],
         ),
@@ -693,6 +693,9 @@ class ApiDoor(Door):
             r = c.get(f"{url}/versions")
         elif op in ("restore", "restore_mix"):
             r = c.post(f"{url}/versions/{target.version_id}/restore")
+        elif op == "state" and step % 4 == 3:  # pin or unpin: the session, and a token (403)
+            pinner = self.sessions[who] if step % 8 == 3 else c
+            r = pinner.post(f"{url}/pin") if step % 16 < 8 else pinner.delete(f"{url}/pin")
         elif op == "state":
             body = [{"state": "archived"}, {"categories": ["work"]}, {"private": True}][step % 3]
             r = c.patch(url, body, content_type=j)
@@ -788,6 +791,8 @@ class DashboardDoor(Door):
             r = c.post(url + "delete/", headers=hx)
         elif op in ("restore", "restore_mix"):
             r = c.post(f"{url}versions/{target.version_id}/restore/", headers=hx)
+        elif op == "state" and step % 4 == 3:
+            r = c.post(url + "pin/", {"pinned": "on" if step % 8 == 3 else "off"}, headers=hx)
         elif op == "state":
             if step % 3 == 2:
                 r = c.post(url + "categories/", {"categories": "work"}, headers=hx)
