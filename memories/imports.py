@@ -46,8 +46,17 @@ from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
 from memories.extraction.local import Kept, local_extractor
 from memories.extraction.repeats import RepeatIndex
+from memories.import_redo import REDOABLE_SOURCES, replace_conversation, replaceable
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
-from memories.models import ImportedConversation, ImportRun, Memory, MemoryTombstone, MemoryVersion
+from memories.models import (
+    ImportedConversation,
+    ImportRun,
+    Memory,
+    MemoryState,
+    MemoryTombstone,
+    MemoryVersion,
+    TrashBatch,
+)
 from memories.provenance import source_ref_hash
 from memories.remember import memory_remember
 from memories.services import (
@@ -56,6 +65,7 @@ from memories.services import (
     memory_create_many,
     memory_note_mentions,
 )
+from memories.trash import trash_batch_create, trash_batch_drop_if_empty
 
 logger = logging.getLogger("contextlayer.imports")
 
@@ -245,6 +255,8 @@ class _Counter:
     run: ImportRun
     progress: Progress | None
     last_save: float = field(default_factory=time.monotonic)
+    # A redo (memories/import_redo.py): the trash batch its replaced memories go to.
+    redo: TrashBatch | None = None
 
     def step(self, *, force: bool = False) -> None:
         run = self.run
@@ -269,6 +281,7 @@ class _Counter:
                 "messages_skipped_deleted",
                 "messages_examined",
                 "messages_kept",
+                "memories_replaced",
                 "errors",
                 "status",
                 "finished_at",
@@ -325,7 +338,7 @@ def import_execute(
     run.save()
     app = import_app(actor.user, export.source)
     writer = actor_for(actor.user, app)
-    counter = _Counter(run, progress)
+    counter = _Counter(run, progress, redo=_redo_batch(writer, run))
     try:
         if export.source == "contextlayer":
             _restore(writer, export.memories, counter)
@@ -343,6 +356,8 @@ def import_execute(
     run.status = ImportRun.Status.DONE
     run.finished_at = timezone.now()
     counter.save()
+    if counter.redo is not None:
+        trash_batch_drop_if_empty(writer, counter.redo.pk)
     if run.upload_path:
         _discard_upload(run)
     audit.record(
@@ -355,9 +370,25 @@ def import_execute(
             "imported": run.conversations_imported,
             "skipped": run.conversations_skipped,
             "failed": run.conversations_failed,
+            **({"redo": True, "replaced": run.memories_replaced} if run.redo else {}),
         },
     )
     return run
+
+
+def _redo_batch(writer: Actor, run: ImportRun) -> TrashBatch | None:
+    """A redo's one trash batch, made once (a resumed redo goes on filling the same one)."""
+    if not run.redo:
+        return None
+    if run.source not in REDOABLE_SOURCES:
+        raise InvalidInput("Only a Claude or ChatGPT export can be imported again.", field="redo")
+    if run.trash_batch_id is not None:
+        batch = TrashBatch.objects.filter(owner=run.owner_id, pk=run.trash_batch_id).first()
+        if batch is not None:
+            return batch
+    run.trash_batch = trash_batch_create(writer, seen=True)
+    run.save(update_fields=["trash_batch"])
+    return run.trash_batch
 
 
 def _discard_upload(run: ImportRun) -> None:
@@ -418,8 +449,14 @@ def _manifests(
 def _unchanged(
     manifest: ImportedConversation | None, conversation: Conversation, counter: _Counter
 ) -> bool:
-    """Already imported as it is now: counted as skipped."""
-    if manifest is None or manifest.content_hash != conversation.content_hash:
+    """Already imported as it is now (in a redo: already redone by this run): counted as
+    skipped."""
+    if manifest is None:
+        return False
+    if counter.redo is not None:
+        if manifest.run_id != counter.run.pk:
+            return False
+    elif manifest.content_hash != conversation.content_hash:
         return False
     counter.run.conversations_skipped += 1
     counter.step()
@@ -446,18 +483,15 @@ def _plans(
         for m in c.messages:
             if m.role == "user":
                 refs[c.id, m.id] = source_ref_hash(_provenance(source, c, m))
-    deleted = set(
-        MemoryTombstone.objects.filter(
-            owner=user, source_ref_hash__in=set(refs.values())
-        ).values_list("source_ref_hash", flat=True)
-    )
+    # The owner's explicit redo reads the archive's deleted messages again.
+    deleted = set() if counter.redo is not None else _deleted(user, set(refs.values()))
     limit = settings.MEMORY_MAX_CHARS
     plans: list[_Plan] = []
     for c in conversations:
         manifest = manifests.get(c.id)
         if _unchanged(manifest, c, counter):
             continue
-        done = set(manifest.message_ids) if manifest else set()
+        done = _done(manifest, counter)
         plan = _Plan(c, manifest, [], [], 0)
         for m in c.messages:
             if m.role != "user" or m.id in done:
@@ -482,6 +516,30 @@ def _plans(
                 plan.keys.append(key)
         plans.append(plan)
     return plans
+
+
+def _deleted(user: Any, refs: set[str]) -> set[str]:
+    return set(
+        MemoryTombstone.objects.filter(owner=user, source_ref_hash__in=refs).values_list(
+            "source_ref_hash", flat=True
+        )
+    )
+
+
+def _done(manifest: ImportedConversation | None, counter: _Counter) -> set[str]:
+    """The conversation's messages already handled; a redo handles them all again."""
+    if manifest is None or counter.redo is not None:
+        return set()
+    return set(manifest.message_ids)
+
+
+def _replace(writer: Actor, source: str, conversation: Conversation, counter: _Counter) -> int:
+    """In a redo, inside the conversation's transaction: its earlier memories nobody edited go
+    to the redo's trash batch before the new ones are written."""
+    if counter.redo is None:
+        return 0
+    run_id = str(counter.run.pk)
+    return replace_conversation(writer, source, conversation, counter.redo, run_id)
 
 
 def _windows(conversations: Sequence[Conversation]) -> Iterator[list[Conversation]]:
@@ -537,6 +595,7 @@ def _commit(
     transaction. A failure is recorded and the import goes on; returns whether it committed."""
     try:
         with transaction.atomic():
+            replaced = _replace(writer, source, plan.conversation, counter)
             created, existing = write()
             _record(writer, source, plan.conversation, plan.manifest, plan.keys, counter.run)
     except Exception as exc:
@@ -544,6 +603,7 @@ def _commit(
         counter.step()
         return False
     run = counter.run
+    run.memories_replaced += replaced
     run.conversations_imported += 1
     run.memories_created += created
     run.memories_existing += existing
@@ -607,21 +667,30 @@ def _oldest_first(conversations: Sequence[Conversation]) -> list[Conversation]:
     return sorted(conversations, key=lambda c: c.created_at or never)
 
 
-def _said_before(user: Any) -> RepeatIndex[uuid.UUID]:
+def _said_before(
+    user: Any, source: str, conversations: Sequence[Conversation], counter: _Counter
+) -> RepeatIndex[uuid.UUID]:
     """Memories the local extractor made in earlier imports (any source, any state): a fact
-    said again is counted on them, not added twice, and an archived one is not brought back."""
+    said again is counted on them, not added twice, and an archived one is not brought back.
+    A redo leaves out the archive's memories it replaces and those in the trash."""
     index: RepeatIndex[uuid.UUID] = RepeatIndex()
-    rows = (
-        Memory.objects.filter(
-            owner=user,
-            superseded_by__isnull=True,
-            embedding_model=settings.EMBEDDING_MODEL,
-            provenance__extractor="local",
-        )
-        .order_by("created_at")
-        .values_list("id", "text", "embedding")
+    rows = Memory.objects.filter(
+        owner=user,
+        superseded_by__isnull=True,
+        embedding_model=settings.EMBEDDING_MODEL,
+        provenance__extractor="local",
     )
-    for memory_id, text, vector in rows:
+    if counter.redo is not None:
+        ids = [c.id[:255] for c in conversations]
+        rows = rows.exclude(pk__in=replaceable(user, source, ids).values("pk"))
+        rows = rows.exclude(
+            state=MemoryState.TRASHED,
+            provenance__source=source,
+            provenance__conversation_id__in=ids,
+        )
+    for memory_id, text, vector in rows.order_by("created_at").values_list(
+        "id", "text", "embedding"
+    ):
         if vector is not None:
             index.add(memory_id, text, vector)
     return index
@@ -633,7 +702,7 @@ def _import_local(
     """Like `_import_messages`, but a window's messages go through the local extractor (in the
     worker thread) and only what it keeps is written, repeats counted on the earlier memory."""
     extractor = local_extractor()
-    said = _said_before(writer.user)
+    said = _said_before(writer.user, source, conversations, counter)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-extract") as pool:
         pending: tuple[list[_Plan], Future[list[list[Kept]]]] | None = None
         for window in _windows(_oldest_first(conversations)):
@@ -730,11 +799,12 @@ def _import_with_llm(
             manifest = manifests.get(c.id)
             if _unchanged(manifest, c, counter):
                 continue
-            done = set(manifest.message_ids) if manifest else set()
+            done = _done(manifest, counter)
             new = [m for m in c.messages if m.id not in done]
             transcript = "\n".join(f"{m.role}: {m.text}" for m in new)
             try:
                 with transaction.atomic():
+                    replaced = _replace(writer, source, c, counter)
                     created = existing = 0
                     for part in _split(transcript, limit) if new else []:
                         result = memory_remember(
@@ -754,6 +824,7 @@ def _import_with_llm(
                 counter.run.conversations_imported += 1
                 counter.run.memories_created += created
                 counter.run.memories_existing += existing
+                counter.run.memories_replaced += replaced
             counter.step()
 
 

@@ -1,0 +1,170 @@
+"""Doing an import again: what an earlier import of the same archive left, and replacing it.
+
+An archive is recognised by its conversations: those of a new upload already in the manifest
+(`ImportedConversation`, same source). The memories of that archive are the ones its source's
+import door wrote with provenance in those conversations (superseded ones are history of
+another memory and are left out, like the apps' echoes).
+
+A redo (an `ImportRun` with `redo`) reads every message of the archive again with the chosen
+extractor, conversation by conversation, each in the one transaction the engine already uses
+(`memories.imports._commit`): the conversation's replaceable memories go to the run's single
+trash batch (so "Restore all" on the Trash page undoes the redo's deletes), its new memories are
+written ignoring the archive's tombstones, and its manifest row names the redo run. A crash mid-run
+leaves every conversation either as the earlier import left it or fully redone; resuming skips
+the redone ones (their manifest row names this run).
+
+"Edited", what stays: anything someone decided about the memory after the import: its text
+changed (a version: the owner's edit, an app's edit or a restored version), the owner's own
+categories, private or hidden from an app, paused or archived. Automatic re-labelling and the
+import's own repeat counts are not edits. Memories of the archive in the trash are deleted ones:
+their messages are read again ("come back"); the trashed rows stay in the trash as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.db.models import Exists, Min, OuterRef, Q, QuerySet
+
+from accounts.actors import Actor
+from accounts.models import ConnectedApp
+from activity import audit
+from activity.models import AccessEvent
+from memories.ingest.types import Conversation, ParsedExport
+from memories.models import (
+    UNSHOWN_COLUMNS,
+    ImportedConversation,
+    Memory,
+    MemoryState,
+    MemoryTombstone,
+    MemoryVersion,
+    Origin,
+    TrashBatch,
+)
+from memories.provenance import source_ref_hash
+from memories.trash import move_to_trash
+
+REDOABLE_SOURCES = ("claude", "chatgpt")  # our own export restores as it was: no extractor
+
+
+def edited_q(user: Any) -> Q:
+    """The memories someone changed after the import wrote them (see the module's docstring)."""
+    changed_text = MemoryVersion.objects.filter(
+        owner=user,
+        memory_id=OuterRef("pk"),
+        kind__in=[MemoryVersion.Kind.EDIT, MemoryVersion.Kind.RESTORE],
+    )
+    return (
+        Q(user_edited_at__isnull=False)
+        | Q(categories_set_by_user=True)
+        | Q(is_private=True)
+        | ~Q(hidden_from=[])
+        | Q(state__in=[MemoryState.PAUSED, MemoryState.ARCHIVED])
+        | Q(Exists(changed_text))
+    )
+
+
+def archive_memories(user: Any, source: str, conversation_ids: Sequence[str]) -> QuerySet[Memory]:
+    """The memories the source's import door wrote from these conversations, the trash included."""
+    return Memory.objects.filter(
+        owner=user,
+        origin=Origin.IMPORT,
+        origin_app_name=ConnectedApp.IMPORT_NAMES[source],
+        provenance__source=source,
+        provenance__conversation_id__in=list(conversation_ids),
+        superseded_by__isnull=True,
+        echo_of__isnull=True,
+    )
+
+
+def replaceable(user: Any, source: str, conversation_ids: Sequence[str]) -> QuerySet[Memory]:
+    """What a redo moves to the trash: the archive's memories outside the trash nobody edited."""
+    return (
+        archive_memories(user, source, conversation_ids)
+        .exclude(state=MemoryState.TRASHED)
+        .exclude(edited_q(user))
+    )
+
+
+@dataclass(frozen=True)
+class Previous:
+    """An earlier import of the archive, as the check page warns of it and a redo would treat it."""
+
+    imported_at: str  # ISO time: when the archive was (last wholly) imported
+    extractor: str
+    conversations: int  # of the upload's conversations, how many were imported before
+    deleted: int  # its memories deleted since (in the trash or gone): they would come back
+    replaced: int  # its memories nobody edited: a redo moves them to the trash
+    stays: int  # its memories someone edited: they stay as they are
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def previous_import(user: Any, export: ParsedExport) -> Previous | None:
+    """Whether this archive was imported before, and what a redo would replace, bring back and
+    leave. "Since": since the archive's conversations were last written by an import, so what a
+    redo brought back is not counted as deleted again; the redo's own deletes are not counted."""
+    if export.source not in REDOABLE_SOURCES:
+        return None
+    ids = [c.id[:255] for c in export.conversations]
+    rows = ImportedConversation.objects.filter(
+        owner=user, source=export.source, conversation_id__in=ids
+    )
+    summary = rows.aggregate(since=Min("updated_at"))
+    if summary["since"] is None:
+        return None
+    latest = rows.select_related("run").order_by("-updated_at").first()
+    run = latest.run if latest else None
+    deleted = (
+        MemoryTombstone.objects.filter(
+            owner=user,
+            source_ref_hash__in=_refs(export.source, export.conversations),
+            deleted_at__gte=summary["since"],
+        )
+        .exclude(deleted_by=ConnectedApp.IMPORT_NAMES[export.source])
+        .count()
+    )
+    live = archive_memories(user, export.source, ids).exclude(state=MemoryState.TRASHED)
+    stays = live.filter(edited_q(user)).count()
+    return Previous(
+        imported_at=summary["since"].isoformat(),
+        extractor=run.extractor if run else "",
+        conversations=rows.count(),
+        deleted=deleted,
+        replaced=live.count() - stays,
+        stays=stays,
+    )
+
+
+def _refs(source: str, conversations: Sequence[Conversation]) -> list[str]:
+    return [
+        source_ref_hash({"source": source, "conversation_id": c.id, "message_id": m.id})
+        for c in conversations
+        for m in c.messages
+        if m.role == "user"
+    ]
+
+
+def replace_conversation(
+    writer: Actor, source: str, conversation: Conversation, batch: TrashBatch, run_id: str
+) -> int:
+    """Move the conversation's replaceable memories to the redo's trash batch, in the caller's
+    transaction (the conversation's), with the access event. Returns how many went."""
+    memories = list(
+        replaceable(writer.user, source, [conversation.id[:255]])
+        .select_for_update()
+        .defer(*UNSHOWN_COLUMNS)
+    )
+    if not memories:
+        return 0
+    move_to_trash(writer, memories, batch)
+    audit.record(
+        writer,
+        AccessEvent.Action.DELETE,
+        [m.id for m in memories],
+        detail={"trash": str(batch.id), "redo": run_id},
+    )
+    return len(memories)

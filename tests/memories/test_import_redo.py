@@ -1,0 +1,217 @@
+"""Importing an archive again with another extractor: the check warns that it was imported
+before and how many of its memories were deleted since, previews what a redo replaces, brings
+back and leaves, and the redo replaces the earlier import in one run the owner can undo."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from accounts.actors import Actor
+from accounts.models import User
+from activity.models import AccessEvent
+from memories.models import ImportRun, Memory, MemoryState, TrashBatch
+from memories.services import memory_delete, memory_update
+from memories.trash import trash_restore
+from tests.conftest import signed_in
+from tests.memories.exports import claude_export
+
+pytestmark = pytest.mark.usefixtures("upload_dir", "immediate_tasks")
+
+USER_MESSAGES = [
+    "I am vegetarian and I live in Lisbon.",
+    "My daughter is called Ada.",
+    "Please review my CV.\n\n[cv.txt]\nRust engineer.",
+    "This is my cat Miso.",
+]
+
+
+@pytest.fixture
+def owner_api(owner: User) -> Client:
+    """The owner's REST API, through their signed-in session."""
+    return signed_in(owner)
+
+
+def _check(api: Client, extractor: str) -> dict[str, Any]:
+    """Upload the Claude archive through the API: the dry run (nothing imported yet)."""
+    upload = SimpleUploadedFile("conversations.json", json.dumps(claude_export()).encode())
+    created = api.post("/api/v1/imports", {"file": upload, "extractor": extractor})
+    assert created.status_code == 201, created.content
+    body: dict[str, Any] = created.json()
+    return body
+
+
+def _import(api: Client, extractor: str, capture: Any, *, redo: bool = False) -> dict[str, Any]:
+    run = _check(api, extractor)
+    with capture(execute=True):
+        started = api.post(f"/api/v1/imports/{run['id']}/{'redo' if redo else 'start'}")
+    assert started.status_code == 202, started.content
+    done: dict[str, Any] = api.get(f"/api/v1/imports/{run['id']}").json()
+    assert done["status"] == "done", done
+    return done
+
+
+def _imported(owner: User) -> list[Memory]:
+    """The owner's memories from the Claude import, outside the trash."""
+    return list(
+        Memory.objects.filter(owner=owner, origin_app_name="Claude import")
+        .exclude(state=MemoryState.TRASHED)
+        .order_by("text")
+    )
+
+
+def _local_then_edit_and_delete(
+    owner: User, owner_api: Client, owner_dash: Actor, capture: Any
+) -> tuple[Memory, Memory]:
+    """The measured item's start: imported with local; the owner edits one memory, deletes one."""
+    _import(owner_api, "local", capture)
+    kept = _imported(owner)
+    assert len(kept) >= 3, [m.text for m in kept]
+    ada = next(m for m in kept if "Ada" in m.text)
+    memory_delete(actor=owner_dash, memory_id=ada.id)
+    edited = next(m for m in kept if "Ada" not in m.text)
+    memory_update(actor=owner_dash, memory_id=edited.id, text=f"{edited.text} (edited by me)")
+    edited.refresh_from_db()
+    return edited, ada
+
+
+def test_importing_again_with_none_makes_one_memory_per_message_keeping_edits_and_deleted_back(
+    owner: User,
+    owner_api: Client,
+    owner_dash: Actor,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    edited, ada = _local_then_edit_and_delete(owner, owner_api, owner_dash, capture)
+    earlier = {m.id for m in _imported(owner)} - {edited.id}
+
+    plain = _import(owner_api, "none", capture)  # what the owner met before: nothing new
+    assert plain["memories_created"] == 0 and plain["conversations_skipped"] == 2
+
+    redo = _import(owner_api, "none", capture, redo=True)
+    assert redo["redo"] is True and redo["memories_created"] == 4
+    assert redo["memories_replaced"] == len(earlier)
+    texts = [m.text for m in _imported(owner)]
+    assert sorted(texts) == sorted([*USER_MESSAGES, edited.text])  # one per message + the edit
+    assert "My daughter is called Ada." in texts  # the deleted one is back, read again
+    ada.refresh_from_db()
+    assert ada.state == MemoryState.TRASHED  # its old row stays in the trash as deleted
+    # The replaced memories are in the trash, as one delete by the import, restorable.
+    trashed = Memory.objects.filter(owner=owner, pk__in=earlier)
+    assert {m.state for m in trashed} == {MemoryState.TRASHED}
+    run = ImportRun.objects.get(pk=redo["id"])
+    assert {m.trash_batch_id for m in trashed} == {run.trash_batch_id}
+    batch = TrashBatch.objects.get(pk=run.trash_batch_id)
+    assert batch.app_name == "Claude import" and batch.seen_at is not None
+    deletes = AccessEvent.objects.filter(owner=owner, action="delete", detail__redo=str(run.pk))
+    assert {mid for e in deletes for mid in e.memory_ids} == earlier
+    # The owner can undo the redo's deletes; one whose text the redo wrote again stays in the
+    # trash with the reason (one active memory per text), as any restore does.
+    restored = trash_restore(actor=owner_dash, batch_id=batch.pk)
+    refused = {r.memory.id for r in restored.refused}
+    assert set(restored.restored) | refused == earlier and restored.restored
+    assert {r.memory.text for r in restored.refused} <= set(texts)
+
+
+def test_the_check_warns_of_the_earlier_import_and_previews_what_a_redo_does(
+    owner: User,
+    owner_api: Client,
+    owner_dash: Actor,
+    owner_client: Client,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    _local_then_edit_and_delete(owner, owner_api, owner_dash, capture)
+    untouched = len(_imported(owner)) - 1
+    first = ImportRun.objects.get(owner=owner)
+
+    check = _check(owner_api, "none")
+    previous = check["estimate"]["previous"]
+    assert previous["extractor"] == "local" and previous["conversations"] == 2
+    assert (previous["replaced"], previous["deleted"], previous["stays"]) == (untouched, 1, 1)
+    assert not ImportRun.objects.filter(pk=check["id"], status="running").exists()
+
+    page = owner_client.get(f"/import/{check['id']}/").content.decode()
+    day = first.finished_at.strftime("%-d %B %Y") if first.finished_at else ""
+    assert f"You imported this archive on {day}" in page
+    assert "1 of its memories were deleted since." in page
+    assert f"<strong>{untouched}</strong> memories from that import that nobody edited" in page
+    assert "Import again with none, replacing the earlier import" in page
+
+
+def test_an_archive_never_imported_has_no_warning_and_cannot_be_redone(
+    owner_api: Client, owner_client: Client
+) -> None:
+    check = _check(owner_api, "none")
+    assert "previous" not in check["estimate"]
+    assert "You imported this archive" not in owner_client.get(f"/import/{check['id']}/").text
+    refused = owner_api.post(f"/api/v1/imports/{check['id']}/redo")
+    assert refused.status_code == 400 and "not imported before" in refused.text
+    assert ImportRun.objects.get(pk=check["id"]).status == "pending"
+
+
+def test_a_redo_counts_the_memories_still_in_the_trash_as_coming_back_not_replaced(
+    owner: User,
+    owner_api: Client,
+    owner_dash: Actor,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    _import(owner_api, "none", capture)
+    ada = Memory.objects.get(owner=owner, text="My daughter is called Ada.")
+    memory_delete(actor=owner_dash, memory_id=ada.id)  # in the trash, not purged
+
+    previous = _check(owner_api, "none")["estimate"]["previous"]
+    assert (previous["replaced"], previous["deleted"], previous["stays"]) == (3, 1, 0)
+    redo = _import(owner_api, "none", capture, redo=True)
+    assert (redo["memories_replaced"], redo["memories_created"]) == (3, 4)
+    ada.refresh_from_db()
+    assert ada.state == MemoryState.TRASHED  # the trashed row stays as the owner left it
+    assert sorted(m.text for m in _imported(owner)) == sorted(USER_MESSAGES)
+    again = _check(owner_api, "local")["estimate"]["previous"]
+    assert (again["extractor"], again["deleted"]) == ("none", 0)  # nothing deleted since the redo
+
+
+def test_another_user_cannot_see_or_redo_your_import(
+    owner_api: Client,
+    stranger: User,
+    owner: User,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    _import(owner_api, "none", capture)
+    check = _check(owner_api, "local")
+    other = signed_in(stranger)
+    assert other.post(f"/api/v1/imports/{check['id']}/redo").status_code == 404
+    assert other.post(f"/import/{check['id']}/redo/").status_code == 404
+    assert other.get(f"/api/v1/imports/{check['id']}").status_code == 404
+    assert ImportRun.objects.get(pk=check["id"]).status == "pending"
+    # The stranger's own upload of the same archive knows nothing of the owner's import.
+    theirs = _check(other, "none")
+    assert "previous" not in theirs["estimate"]
+    assert len(_imported(owner)) == 4
+
+
+def test_the_dashboard_redo_button_replaces_the_import(
+    owner: User,
+    owner_client: Client,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    upload = SimpleUploadedFile("conversations.json", json.dumps(claude_export()).encode())
+    first = owner_client.post("/import/", {"file": upload, "extractor": "local"})
+    with django_capture_on_commit_callbacks(execute=True):
+        owner_client.post(f"{first['Location']}start/")
+    done = owner_client.get(first["Location"]).content.decode()
+    assert "Import again with another extractor" in done
+    upload = SimpleUploadedFile("conversations.json", json.dumps(claude_export()).encode())
+    check = owner_client.post("/import/", {"file": upload, "extractor": "none"})
+    with django_capture_on_commit_callbacks(execute=True):
+        redone = owner_client.post(f"{check['Location']}redo/")
+    assert redone.status_code == 302
+    page = owner_client.get(check["Location"]).content.decode()
+    assert "It replaced the earlier import of this archive" in page
+    assert sorted(m.text for m in _imported(owner)) == sorted(USER_MESSAGES)
