@@ -5,6 +5,7 @@ back and leaves, and the redo replaces the earlier import in one run the owner c
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,11 +15,15 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
+from memories import imports
+from memories.imports import import_execute, import_run_create
+from memories.ingest.detect import load_export
+from memories.ingest.types import ParsedExport
 from memories.models import ImportRun, Memory, MemoryState, TrashBatch
 from memories.services import memory_delete, memory_update
 from memories.trash import trash_restore
 from tests.conftest import signed_in
-from tests.memories.exports import claude_export
+from tests.memories.exports import claude_export, claude_message, write_json
 
 pytestmark = pytest.mark.usefixtures("upload_dir", "immediate_tasks")
 
@@ -215,3 +220,72 @@ def test_the_dashboard_redo_button_replaces_the_import(
     page = owner_client.get(check["Location"]).content.decode()
     assert "It replaced the earlier import of this archive" in page
     assert sorted(m.text for m in _imported(owner)) == sorted(USER_MESSAGES)
+
+
+class _Killed(BaseException):
+    """The worker dying mid-run (SIGKILL, a redeploy): no `except Exception` sees it."""
+
+
+def _two_conversations(tmp_path: Path) -> ParsedExport:
+    export = claude_export()
+    export[1]["chat_messages"] = [claude_message("m-20", "human", "I run every morning.")]
+    return load_export(write_json(tmp_path / "conversations.json", export))
+
+
+def test_a_redo_killed_mid_run_leaves_each_conversation_old_or_new_and_resumes(
+    owner: User, owner_dash: Actor, tmp_path: Path
+) -> None:
+    export = _two_conversations(tmp_path)
+    import_execute(actor=owner_dash, export=export, extractor="local")
+    before = {m.id: m.provenance["conversation_id"] for m in _imported(owner)}
+    assert set(before.values()) == {"c-1", "c-2"}
+    run = import_run_create(actor=owner_dash, source="claude", extractor="none")
+    run.redo = True
+    run.save()
+
+    def die_after_the_first(done: int, total: int) -> None:
+        if done == 1:
+            raise _Killed
+
+    with pytest.raises(_Killed):
+        import_execute(
+            actor=owner_dash, export=export, extractor="none", run=run, progress=die_after_the_first
+        )
+    # The first conversation is wholly redone, the second wholly as the earlier import left it.
+    now = {m.provenance["conversation_id"]: m for m in _imported(owner)}
+    old_c2 = {mid for mid, conv in before.items() if conv == "c-2"}
+    assert {m.id for m in _imported(owner) if m.provenance["conversation_id"] == "c-2"} == old_c2
+    assert now["c-1"].provenance.get("extractor") is None  # written by `none`
+    run.refresh_from_db()
+    assert run.status == "running" and run.trash_batch_id is not None
+
+    resumed = import_execute(actor=owner_dash, export=export, extractor="none", run=run)
+    assert resumed.conversations_skipped == 1  # the first, already redone by this run
+    assert sorted(m.text for m in _imported(owner)) == sorted(
+        [*USER_MESSAGES, "I run every morning."]
+    )
+    trashed = Memory.objects.filter(owner=owner, pk__in=list(before))
+    assert {m.trash_batch_id for m in trashed} == {run.trash_batch_id}  # still one delete
+
+
+def test_a_conversation_that_fails_in_a_redo_keeps_its_earlier_memories(
+    owner: User, owner_dash: Actor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    export = _two_conversations(tmp_path)
+    import_execute(actor=owner_dash, export=export, extractor="none")
+    run = import_run_create(actor=owner_dash, source="claude", extractor="none")
+    run.redo = True
+    run.save()
+    real = imports.memory_create_many
+
+    def refuse_the_second(*, actor: Actor, items: Any, **kw: Any) -> Any:
+        if any(i.provenance["conversation_id"] == "c-2" for i in items):
+            raise RuntimeError("disk full")
+        return real(actor=actor, items=items, **kw)
+
+    monkeypatch.setattr(imports, "memory_create_many", refuse_the_second)
+    done = import_execute(actor=owner_dash, export=export, extractor="none", run=run)
+    assert (done.conversations_imported, done.conversations_failed) == (1, 1)
+    assert done.memories_replaced == 4  # c-1's four; c-2's was put back with its failure
+    run_c2 = Memory.objects.get(owner=owner, text="I run every morning.", state="active")
+    assert run_c2.trash_batch_id is None
