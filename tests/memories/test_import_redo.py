@@ -144,7 +144,8 @@ def test_the_check_warns_of_the_earlier_import_and_previews_what_a_redo_does(
     day = first.finished_at.strftime("%-d %B %Y") if first.finished_at else ""
     assert f"You imported this archive on {day}" in page
     assert "1 of its memories were deleted since." in page
-    assert f"<strong>{untouched}</strong> memories from that import that nobody edited" in page
+    assert f"Replaced: <strong>{untouched}</strong> — memories from that import" in page
+    assert "Back: <strong>1</strong>" in page and "Stay: <strong>1</strong>" in page
     assert "Import again with none, replacing the earlier import" in page
 
 
