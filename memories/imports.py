@@ -236,9 +236,11 @@ def import_run_create(
     limit: int | None = None,
     estimate: Estimate | None = None,
     upload_path: str = "",
+    redo: bool = False,
 ) -> ImportRun:
     require_owner(actor, SCOPE_WRITE)  # only the owner's own doors import
     return ImportRun.objects.create(
+        redo=redo,
         owner=actor.user,
         source=source,
         extractor=extractor,

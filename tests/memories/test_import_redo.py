@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management.base import CommandError
 from django.test import Client
 
 from accounts.actors import Actor
@@ -23,7 +24,7 @@ from memories.models import ImportRun, Memory, MemoryState, TrashBatch
 from memories.services import memory_delete, memory_update
 from memories.trash import trash_restore
 from tests.conftest import signed_in
-from tests.memories.exports import claude_export, claude_message, write_json
+from tests.memories.exports import backfill, claude_export, claude_message, write_json
 
 pytestmark = pytest.mark.usefixtures("upload_dir", "immediate_tasks")
 
@@ -109,6 +110,7 @@ def test_importing_again_with_none_makes_one_memory_per_message_keeping_edits_an
     trashed = Memory.objects.filter(owner=owner, pk__in=earlier)
     assert {m.state for m in trashed} == {MemoryState.TRASHED}
     run = ImportRun.objects.get(pk=redo["id"])
+    assert run.trash_batch_id is not None
     assert {m.trash_batch_id for m in trashed} == {run.trash_batch_id}
     batch = TrashBatch.objects.get(pk=run.trash_batch_id)
     assert batch.app_name == "Claude import" and batch.seen_at is not None
@@ -240,9 +242,7 @@ def test_a_redo_killed_mid_run_leaves_each_conversation_old_or_new_and_resumes(
     import_execute(actor=owner_dash, export=export, extractor="local")
     before = {m.id: m.provenance["conversation_id"] for m in _imported(owner)}
     assert set(before.values()) == {"c-1", "c-2"}
-    run = import_run_create(actor=owner_dash, source="claude", extractor="none")
-    run.redo = True
-    run.save()
+    run = import_run_create(actor=owner_dash, source="claude", extractor="none", redo=True)
 
     def die_after_the_first(done: int, total: int) -> None:
         if done == 1:
@@ -274,9 +274,7 @@ def test_a_conversation_that_fails_in_a_redo_keeps_its_earlier_memories(
 ) -> None:
     export = _two_conversations(tmp_path)
     import_execute(actor=owner_dash, export=export, extractor="none")
-    run = import_run_create(actor=owner_dash, source="claude", extractor="none")
-    run.redo = True
-    run.save()
+    run = import_run_create(actor=owner_dash, source="claude", extractor="none", redo=True)
     real = imports.memory_create_many
 
     def refuse_the_second(*, actor: Actor, items: Any, **kw: Any) -> Any:
@@ -290,3 +288,20 @@ def test_a_conversation_that_fails_in_a_redo_keeps_its_earlier_memories(
     assert done.memories_replaced == 4  # c-1's four; c-2's was put back with its failure
     run_c2 = Memory.objects.get(owner=owner, text="I run every morning.", state="active")
     assert run_c2.trash_batch_id is None
+
+
+def test_backfill_warns_of_the_earlier_import_and_redoes_it_only_when_asked(
+    owner: User, owner_dash: Actor, tmp_path: Path
+) -> None:
+    path = write_json(tmp_path / "conversations.json", claude_export())
+    with pytest.raises(CommandError, match="not imported before"):
+        backfill(path, owner, "--yes", "--redo", "--extractor", "none")
+    backfill(path, owner, "--yes", "--extractor", "local")
+    local = _imported(owner)
+    memory_delete(actor=owner_dash, memory_id=local[0].id)
+    dry = backfill(path, owner, "--extractor", "none")
+    assert "You imported this archive on" in dry and "1 of its memories were deleted since" in dry
+    assert f"{len(local) - 1} replaced (to the trash), 1 back, 0 changed since stay" in dry
+    summary = backfill(path, owner, "--yes", "--redo", "--extractor", "none")
+    assert f"{len(local) - 1} of its memories went to the trash" in summary
+    assert sorted(m.text for m in _imported(owner)) == sorted(USER_MESSAGES)
