@@ -14,16 +14,17 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from accounts.actors import Actor
-from accounts.models import User
+from accounts.models import ALL_SCOPES, User
 from activity.models import AccessEvent
 from memories import imports
 from memories.imports import import_execute, import_run_create
 from memories.ingest.detect import load_export
 from memories.ingest.types import ParsedExport
 from memories.models import ImportRun, Memory, MemoryState, TrashBatch
-from memories.services import memory_delete, memory_update
+from memories.remember import RememberResult
+from memories.services import memory_create, memory_delete, memory_update
 from memories.trash import trash_restore
-from tests.conftest import signed_in
+from tests.conftest import issue_token, signed_in
 from tests.memories.exports import backfill, claude_export, claude_message, write_json
 
 pytestmark = pytest.mark.usefixtures("upload_dir", "immediate_tasks")
@@ -305,3 +306,46 @@ def test_backfill_warns_of_the_earlier_import_and_redoes_it_only_when_asked(
     summary = backfill(path, owner, "--yes", "--redo", "--extractor", "none")
     assert f"{len(local) - 1} of its memories went to the trash" in summary
     assert sorted(m.text for m in _imported(owner)) == sorted(USER_MESSAGES)
+
+
+def test_importing_again_with_an_llm_sends_every_message_again_and_replaces_the_earlier(
+    owner: User,
+    owner_dash: Actor,
+    tmp_path: Path,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The extraction engine is stood in for, as in test_ingest_import.py (an LLM import through
+    the real `memory_remember` fails on main: the write-only import door may not read)."""
+    settings.EXTRACTION_MODE = "anthropic"
+    sent: list[str] = []
+
+    def remember(*, actor: Actor, text: str, provenance: dict[str, Any]) -> RememberResult:
+        sent.append(text)
+        fact = memory_create(
+            actor=actor, text=f"fact from {provenance['conversation_id']}", provenance=provenance
+        )
+        return RememberResult(results=[fact], extraction="fake")
+
+    monkeypatch.setattr(imports, "memory_remember", remember)
+    export = _two_conversations(tmp_path)
+    import_execute(actor=owner_dash, export=export, extractor="none")
+    run = import_run_create(actor=owner_dash, source="claude", extractor="llm", redo=True)
+    done = import_execute(actor=owner_dash, export=export, extractor="llm", run=run)
+    assert (done.memories_replaced, done.memories_created, done.errors) == (5, 2, [])
+    assert sent[0].startswith("user: I am vegetarian") and sent[1] == "user: I run every morning."
+    assert [m.text for m in _imported(owner)] == ["fact from c-1", "fact from c-2"]
+
+
+def test_an_app_cannot_redo_an_import_and_the_dashboard_redo_needs_csrf(
+    owner: User, owner_api: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    _import(owner_api, "none", django_capture_on_commit_callbacks)
+    check = _check(owner_api, "local")
+    token = issue_token(owner, name="Cursor", scopes=list(ALL_SCOPES)).secret
+    app = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+    refused = app.post(f"/api/v1/imports/{check['id']}/redo")
+    assert refused.status_code == 403, refused.content  # OwnerOnly, the same for every id
+    forged = signed_in(owner, enforce_csrf=True).post(f"/import/{check['id']}/redo/")
+    assert forged.status_code == 403
+    assert ImportRun.objects.get(pk=check["id"]).status == "pending"
