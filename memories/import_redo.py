@@ -22,6 +22,7 @@ their messages are read again ("come back"); the trashed rows stay in the trash 
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -148,23 +149,47 @@ def _refs(source: str, conversations: Sequence[Conversation]) -> list[str]:
     ]
 
 
-def replace_conversation(
-    writer: Actor, source: str, conversation: Conversation, batch: TrashBatch, run_id: str
-) -> int:
-    """Move the conversation's replaceable memories to the redo's trash batch, in the caller's
-    transaction (the conversation's), with the access event. Returns how many went."""
-    memories = list(
-        replaceable(writer.user, source, [conversation.id[:255]])
-        .select_for_update()
-        .defer(*UNSHOWN_COLUMNS)
-    )
-    if not memories:
-        return 0
-    move_to_trash(writer, memories, batch)
-    audit.record(
-        writer,
-        AccessEvent.Action.DELETE,
-        [m.id for m in memories],
-        detail={"trash": str(batch.id), "redo": run_id},
-    )
-    return len(memories)
+@dataclass
+class Redo:
+    """A running redo: its trash batch, and the archive's replaceable memories by conversation,
+    found once when the run starts (one query, not one per conversation)."""
+
+    batch: TrashBatch
+    targets: dict[str, list[uuid.UUID]]
+
+    @classmethod
+    def start(
+        cls, batch: TrashBatch, user: Any, source: str, conversation_ids: Sequence[str]
+    ) -> Redo:
+        targets: dict[str, list[uuid.UUID]] = {}
+        rows = replaceable(user, source, conversation_ids).values_list(
+            "id", "provenance__conversation_id"
+        )
+        for memory_id, conversation_id in rows:
+            targets.setdefault(str(conversation_id), []).append(memory_id)
+        return cls(batch, targets)
+
+    def replace(self, writer: Actor, conversation: Conversation, run_id: str) -> int:
+        """Move the conversation's replaceable memories to the batch, in the caller's transaction
+        (the conversation's), with the access event. Asked again under the row locks: one the
+        owner edited or deleted since the run started stays as it is. Returns how many went."""
+        ids = self.targets.get(conversation.id[:255])
+        if not ids:
+            return 0
+        memories = list(
+            Memory.objects.select_for_update()
+            .filter(owner=writer.user, pk__in=ids)
+            .exclude(state=MemoryState.TRASHED)
+            .exclude(edited_q(writer.user))
+            .defer(*UNSHOWN_COLUMNS)
+        )
+        if not memories:
+            return 0
+        move_to_trash(writer, memories, self.batch)
+        audit.record(
+            writer,
+            AccessEvent.Action.DELETE,
+            [m.id for m in memories],
+            detail={"trash": str(self.batch.id), "redo": run_id},
+        )
+        return len(memories)

@@ -46,7 +46,7 @@ from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
 from memories.extraction.local import Kept, local_extractor
 from memories.extraction.repeats import RepeatIndex
-from memories.import_redo import REDOABLE_SOURCES, replace_conversation, replaceable
+from memories.import_redo import REDOABLE_SOURCES, Redo, replaceable
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
     ImportedConversation,
@@ -257,8 +257,8 @@ class _Counter:
     run: ImportRun
     progress: Progress | None
     last_save: float = field(default_factory=time.monotonic)
-    # A redo (memories/import_redo.py): the trash batch its replaced memories go to.
-    redo: TrashBatch | None = None
+    # A redo (memories/import_redo.py): where its replaced memories go, and which they are.
+    redo: Redo | None = None
 
     def step(self, *, force: bool = False) -> None:
         run = self.run
@@ -340,7 +340,7 @@ def import_execute(
     run.save()
     app = import_app(actor.user, export.source)
     writer = actor_for(actor.user, app)
-    counter = _Counter(run, progress, redo=_redo_batch(writer, run))
+    counter = _Counter(run, progress, redo=_redo(writer, run, export))
     try:
         if export.source == "contextlayer":
             _restore(writer, export.memories, counter)
@@ -359,7 +359,7 @@ def import_execute(
     run.finished_at = timezone.now()
     counter.save()
     if counter.redo is not None:
-        trash_batch_drop_if_empty(writer, counter.redo.pk)
+        trash_batch_drop_if_empty(writer, counter.redo.batch.pk)
     if run.upload_path:
         _discard_upload(run)
     audit.record(
@@ -378,19 +378,22 @@ def import_execute(
     return run
 
 
-def _redo_batch(writer: Actor, run: ImportRun) -> TrashBatch | None:
-    """A redo's one trash batch, made once (a resumed redo goes on filling the same one)."""
+def _redo(writer: Actor, run: ImportRun, export: ParsedExport) -> Redo | None:
+    """A redo's one trash batch, made once (a resumed redo goes on filling the same one), and
+    what it replaces."""
     if not run.redo:
         return None
     if run.source not in REDOABLE_SOURCES:
         raise InvalidInput("Only a Claude or ChatGPT export can be imported again.", field="redo")
+    batch = None
     if run.trash_batch_id is not None:
         batch = TrashBatch.objects.filter(owner=run.owner_id, pk=run.trash_batch_id).first()
-        if batch is not None:
-            return batch
-    run.trash_batch = trash_batch_create(writer, seen=True)
-    run.save(update_fields=["trash_batch"])
-    return run.trash_batch
+    if batch is None:
+        batch = trash_batch_create(writer, seen=True)
+        run.trash_batch = batch
+        run.save(update_fields=["trash_batch"])
+    ids = [c.id[:255] for c in export.conversations]
+    return Redo.start(batch, writer.user, run.source, ids)
 
 
 def _discard_upload(run: ImportRun) -> None:
@@ -535,13 +538,12 @@ def _done(manifest: ImportedConversation | None, counter: _Counter) -> set[str]:
     return set(manifest.message_ids)
 
 
-def _replace(writer: Actor, source: str, conversation: Conversation, counter: _Counter) -> int:
+def _replace(writer: Actor, conversation: Conversation, counter: _Counter) -> int:
     """In a redo, inside the conversation's transaction: its earlier memories nobody edited go
     to the redo's trash batch before the new ones are written."""
     if counter.redo is None:
         return 0
-    run_id = str(counter.run.pk)
-    return replace_conversation(writer, source, conversation, counter.redo, run_id)
+    return counter.redo.replace(writer, conversation, str(counter.run.pk))
 
 
 def _windows(conversations: Sequence[Conversation]) -> Iterator[list[Conversation]]:
@@ -597,7 +599,7 @@ def _commit(
     transaction. A failure is recorded and the import goes on; returns whether it committed."""
     try:
         with transaction.atomic():
-            replaced = _replace(writer, source, plan.conversation, counter)
+            replaced = _replace(writer, plan.conversation, counter)
             created, existing = write()
             _record(writer, source, plan.conversation, plan.manifest, plan.keys, counter.run)
     except Exception as exc:
@@ -806,7 +808,7 @@ def _import_with_llm(
             transcript = "\n".join(f"{m.role}: {m.text}" for m in new)
             try:
                 with transaction.atomic():
-                    replaced = _replace(writer, source, c, counter)
+                    replaced = _replace(writer, c, counter)
                     created = existing = 0
                     for part in _split(transcript, limit) if new else []:
                         result = memory_remember(

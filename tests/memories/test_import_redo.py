@@ -349,3 +349,24 @@ def test_an_app_cannot_redo_an_import_and_the_dashboard_redo_needs_csrf(
     forged = signed_in(owner, enforce_csrf=True).post(f"/import/{check['id']}/redo/")
     assert forged.status_code == 403
     assert ImportRun.objects.get(pk=check["id"]).status == "pending"
+
+
+def test_a_memory_the_owner_edits_while_the_redo_runs_stays(
+    owner: User, owner_dash: Actor, tmp_path: Path
+) -> None:
+    export = _two_conversations(tmp_path)
+    import_execute(actor=owner_dash, export=export, extractor="local")
+    morning = Memory.objects.get(owner=owner, provenance__conversation_id="c-2")
+    run = import_run_create(actor=owner_dash, source="claude", extractor="none", redo=True)
+
+    def edit_after_the_first(done: int, total: int) -> None:
+        if done == 1:
+            memory_update(actor=owner_dash, memory_id=morning.id, text="I run every evening.")
+
+    done = import_execute(
+        actor=owner_dash, export=export, extractor="none", run=run, progress=edit_after_the_first
+    )
+    morning.refresh_from_db()
+    assert morning.state == MemoryState.ACTIVE and morning.text == "I run every evening."
+    assert done.conversations_imported == 2
+    assert "I run every morning." in [m.text for m in _imported(owner)]
