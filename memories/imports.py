@@ -18,6 +18,10 @@ yielded a memory), in the same transaction as the memories they produced.
 An unchanged conversation is skipped; a changed one imports only the messages not yet handled; a
 crash loses nothing committed. A message whose memory the user deleted (a tombstone carries the
 hash of its source reference) is not brought back.
+
+Redo (`ImportRun.redo`, memories/import_redo.py): the owner's explicit "import again" reads every
+message of the archive again, deleted ones included, and in each conversation's transaction first
+moves the conversation's earlier memories nobody edited to the run's one trash batch.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
 from memories.extraction.local import Kept, local_extractor
 from memories.extraction.repeats import RepeatIndex
-from memories.import_redo import REDOABLE_SOURCES, Redo, replaceable
+from memories.import_redo import REDOABLE_SOURCES, Redo
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
     ImportedConversation,
@@ -340,8 +344,9 @@ def import_execute(
     run.save()
     app = import_app(actor.user, export.source)
     writer = actor_for(actor.user, app)
-    counter = _Counter(run, progress, redo=_redo(writer, run, export))
+    counter = _Counter(run, progress)
     try:
+        counter.redo = _redo(writer, run, export)
         if export.source == "contextlayer":
             _restore(writer, export.memories, counter)
         elif mode == "none":
@@ -686,7 +691,7 @@ def _said_before(
     )
     if counter.redo is not None:
         ids = [c.id[:255] for c in conversations]
-        rows = rows.exclude(pk__in=replaceable(user, source, ids).values("pk"))
+        rows = rows.exclude(pk__in=[i for same in counter.redo.targets.values() for i in same])
         rows = rows.exclude(
             state=MemoryState.TRASHED,
             provenance__source=source,

@@ -370,3 +370,18 @@ def test_a_memory_the_owner_edits_while_the_redo_runs_stays(
     assert morning.state == MemoryState.ACTIVE and morning.text == "I run every evening."
     assert done.conversations_imported == 2
     assert "I run every morning." in [m.text for m in _imported(owner)]
+
+
+def test_importing_again_with_the_same_extractor_brings_back_what_was_deleted(
+    owner: User, owner_dash: Actor, tmp_path: Path
+) -> None:
+    export = _two_conversations(tmp_path)
+    import_execute(actor=owner_dash, export=export, extractor="local")
+    first = sorted(m.text for m in _imported(owner))
+    gone = _imported(owner)[0]
+    memory_delete(actor=owner_dash, memory_id=gone.id)
+    run = import_run_create(actor=owner_dash, source="claude", extractor="local", redo=True)
+    done = import_execute(actor=owner_dash, export=export, extractor="local", run=run)
+    # Not counted as repeats of the memories it replaces: every fact is written anew.
+    assert sorted(m.text for m in _imported(owner)) == first
+    assert done.memories_replaced == len(first) - 1 and done.memories_created == len(first)
