@@ -119,15 +119,16 @@ def previous_import(user: Any, export: ParsedExport) -> Previous | None:
         return None
     latest = rows.select_related("run").order_by("-updated_at").first()
     run = latest.run if latest else None
-    deleted = (
-        MemoryTombstone.objects.filter(
-            owner=user,
-            source_ref_hash__in=_refs(export.source, export.conversations),
-            deleted_at__gte=summary["since"],
-        )
+    # The owner's deletes since are few next to an archive's messages (up to millions): read
+    # those and match them here, rather than send every message's hash to the database.
+    since_then = (
+        MemoryTombstone.objects.filter(owner=user, deleted_at__gte=summary["since"])
+        .exclude(source_ref_hash="")
         .exclude(deleted_by=ConnectedApp.IMPORT_NAMES[export.source])
-        .count()
+        .values_list("source_ref_hash", flat=True)
     )
+    refs = _refs(export.source, export.conversations)
+    deleted = sum(1 for ref in since_then if ref in refs)
     live = archive_memories(user, export.source, ids).exclude(state=MemoryState.TRASHED)
     stays = live.filter(edited_q(user)).count()
     return Previous(
@@ -140,13 +141,13 @@ def previous_import(user: Any, export: ParsedExport) -> Previous | None:
     )
 
 
-def _refs(source: str, conversations: Sequence[Conversation]) -> list[str]:
-    return [
+def _refs(source: str, conversations: Sequence[Conversation]) -> set[str]:
+    return {
         source_ref_hash({"source": source, "conversation_id": c.id, "message_id": m.id})
         for c in conversations
         for m in c.messages
         if m.role == "user"
-    ]
+    }
 
 
 @dataclass

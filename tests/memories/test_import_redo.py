@@ -223,6 +223,7 @@ def test_the_dashboard_redo_button_replaces_the_import(
     assert redone.status_code == 302
     page = owner_client.get(check["Location"]).content.decode()
     assert "It replaced the earlier import of this archive" in page
+    assert "· imported again (none) ·" in owner_client.get("/import/").content.decode()
     assert sorted(m.text for m in _imported(owner)) == sorted(USER_MESSAGES)
 
 
