@@ -45,6 +45,8 @@ class ImportRunOut(Schema):
     memories_existing: int
     messages_examined: int  # the local extractor: user messages read
     messages_kept: int  # ... and how many of them yielded a memory
+    redo: bool  # replaces an earlier import of the same archive (POST .../redo)
+    memories_replaced: int  # a redo: earlier memories nobody edited, moved to the trash
     errors: list[Any]
 
 
@@ -106,6 +108,19 @@ def import_get(request: HttpRequest, run_id: uuid.UUID) -> Any:
 )
 def import_start(request: HttpRequest, run_id: uuid.UUID) -> Any:
     return Status(202, import_run_start(actor=request_actor(request), run_id=run_id))
+
+
+@imports_router.post(
+    "/{run_id}/redo",
+    response={202: ImportRunOut, **error_responses(404)},
+    summary="Import this archive again, replacing what its earlier import made",
+    description="For a prepared run whose estimate names `previous` (the archive was imported"
+    " before): the earlier import's memories nobody edited go to the trash (one delete, restorable"
+    " from the Trash page), and every message is read again with this run's extractor, deleted"
+    " ones included; memories the owner edited stay. 400 if the archive was not imported before.",
+)
+def import_redo(request: HttpRequest, run_id: uuid.UUID) -> Any:
+    return Status(202, import_run_start(actor=request_actor(request), run_id=run_id, redo=True))
 
 
 @export_router.post(

@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_WRITE
-from contextlayer.errors import NotFound
+from contextlayer.errors import InvalidInput, NotFound
+from memories.import_redo import previous_import
 from memories.imports import import_estimate, import_run_create, resolve_extractor
 from memories.ingest.detect import load_export
 from memories.models import ImportRun
@@ -41,7 +42,7 @@ def import_prepare(
         mode = resolve_extractor(extractor)
         export = load_export(path, source, name=Path(filename).name or None)
         estimate = import_estimate(export=export, extractor=mode, limit=limit)
-        return import_run_create(
+        run = import_run_create(
             actor=actor,
             source=export.source,
             extractor=estimate.extractor,
@@ -50,25 +51,39 @@ def import_prepare(
             estimate=estimate,
             upload_path=str(path),
         )
+        # Imported before: the check page warns, and offers to redo it (memories/import_redo.py).
+        previous = previous_import(actor.user, export)
+        if previous is not None:
+            run.estimate["previous"] = previous.as_dict()
+            run.save(update_fields=["estimate"])
+        return run
     except BaseException:
         path.unlink(missing_ok=True)
         raise
 
 
-def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
+def import_run_start(*, actor: Actor, run_id: object, redo: bool = False) -> ImportRun:
     """Queue a pending run for the background worker, once, or resume an interrupted one.
 
     A run that is really progressing is left alone: the claim is one conditional UPDATE, so two
     clicks (or two workers) cannot queue it twice. Resuming is safe because conversations already
     imported are recognised and skipped (ImportedConversation), so nothing is doubled.
+
+    `redo`: the owner's explicit "import again" of an archive imported before (its check found
+    `previous`): the run replaces the earlier import (memories/import_redo.py). Only a run that
+    has not started may become one; a resumed redo stays one.
     """
     run = import_run_get(actor=actor, run_id=run_id)
+    if redo and not run.estimate.get("previous"):
+        raise InvalidInput("This archive was not imported before: start it as it is.", field="redo")
     now = timezone.now()
     stale = now - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
     # The same rule as ImportRun.interrupted, in SQL.
     claimable = Q(status=ImportRun.Status.PENDING) | Q(
         status=ImportRun.Status.RUNNING, last_sign__lt=stale
     )
+    if redo:
+        claimable = Q(status=ImportRun.Status.PENDING)
     with transaction.atomic():
         claimed = (
             ImportRun.objects.alias(last_sign=Coalesce("heartbeat_at", "started_at", "created_at"))
@@ -79,6 +94,7 @@ def import_run_start(*, actor: Actor, run_id: object) -> ImportRun:
                 heartbeat_at=now,
                 conversations_total=run.estimate.get("conversations")
                 or run.estimate.get("memories", 0),
+                **({"redo": True} if redo else {}),
             )
         )
         if claimed:

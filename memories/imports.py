@@ -18,6 +18,10 @@ yielded a memory), in the same transaction as the memories they produced.
 An unchanged conversation is skipped; a changed one imports only the messages not yet handled; a
 crash loses nothing committed. A message whose memory the user deleted (a tombstone carries the
 hash of its source reference) is not brought back.
+
+Redo (`ImportRun.redo`, memories/import_redo.py): the owner's explicit "import again" reads every
+message of the archive again, deleted ones included, and in each conversation's transaction first
+moves the conversation's earlier memories nobody edited to the run's one trash batch.
 """
 
 from __future__ import annotations
@@ -46,8 +50,17 @@ from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
 from memories.extraction.local import Kept, local_extractor
 from memories.extraction.repeats import RepeatIndex
+from memories.import_redo import REDOABLE_SOURCES, Redo
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
-from memories.models import ImportedConversation, ImportRun, Memory, MemoryTombstone, MemoryVersion
+from memories.models import (
+    ImportedConversation,
+    ImportRun,
+    Memory,
+    MemoryState,
+    MemoryTombstone,
+    MemoryVersion,
+    TrashBatch,
+)
 from memories.provenance import source_ref_hash
 from memories.remember import memory_remember
 from memories.services import (
@@ -56,6 +69,7 @@ from memories.services import (
     memory_create_many,
     memory_note_mentions,
 )
+from memories.trash import trash_batch_create, trash_batch_drop_if_empty
 
 logger = logging.getLogger("contextlayer.imports")
 
@@ -226,9 +240,11 @@ def import_run_create(
     limit: int | None = None,
     estimate: Estimate | None = None,
     upload_path: str = "",
+    redo: bool = False,
 ) -> ImportRun:
     require_owner(actor, SCOPE_WRITE)  # only the owner's own doors import
     return ImportRun.objects.create(
+        redo=redo,
         owner=actor.user,
         source=source,
         extractor=extractor,
@@ -245,6 +261,8 @@ class _Counter:
     run: ImportRun
     progress: Progress | None
     last_save: float = field(default_factory=time.monotonic)
+    # A redo (memories/import_redo.py): where its replaced memories go, and which they are.
+    redo: Redo | None = None
 
     def step(self, *, force: bool = False) -> None:
         run = self.run
@@ -269,6 +287,7 @@ class _Counter:
                 "messages_skipped_deleted",
                 "messages_examined",
                 "messages_kept",
+                "memories_replaced",
                 "errors",
                 "status",
                 "finished_at",
@@ -327,6 +346,7 @@ def import_execute(
     writer = actor_for(actor.user, app)
     counter = _Counter(run, progress)
     try:
+        counter.redo = _redo(writer, run, export)
         if export.source == "contextlayer":
             _restore(writer, export.memories, counter)
         elif mode == "none":
@@ -343,6 +363,8 @@ def import_execute(
     run.status = ImportRun.Status.DONE
     run.finished_at = timezone.now()
     counter.save()
+    if counter.redo is not None:
+        trash_batch_drop_if_empty(writer, counter.redo.batch.pk)
     if run.upload_path:
         _discard_upload(run)
     audit.record(
@@ -355,9 +377,28 @@ def import_execute(
             "imported": run.conversations_imported,
             "skipped": run.conversations_skipped,
             "failed": run.conversations_failed,
+            **({"redo": True, "replaced": run.memories_replaced} if run.redo else {}),
         },
     )
     return run
+
+
+def _redo(writer: Actor, run: ImportRun, export: ParsedExport) -> Redo | None:
+    """A redo's one trash batch, made once (a resumed redo goes on filling the same one), and
+    what it replaces."""
+    if not run.redo:
+        return None
+    if run.source not in REDOABLE_SOURCES:
+        raise InvalidInput("Only a Claude or ChatGPT export can be imported again.", field="redo")
+    batch = None
+    if run.trash_batch_id is not None:
+        batch = TrashBatch.objects.filter(owner=run.owner_id, pk=run.trash_batch_id).first()
+    if batch is None:
+        batch = trash_batch_create(writer, seen=True)
+        run.trash_batch = batch
+        run.save(update_fields=["trash_batch"])
+    ids = [c.id[:255] for c in export.conversations]
+    return Redo.start(batch, writer.user, run.source, ids)
 
 
 def _discard_upload(run: ImportRun) -> None:
@@ -418,8 +459,14 @@ def _manifests(
 def _unchanged(
     manifest: ImportedConversation | None, conversation: Conversation, counter: _Counter
 ) -> bool:
-    """Already imported as it is now: counted as skipped."""
-    if manifest is None or manifest.content_hash != conversation.content_hash:
+    """Already imported as it is now (in a redo: already redone by this run): counted as
+    skipped."""
+    if manifest is None:
+        return False
+    if counter.redo is not None:
+        if manifest.run_id != counter.run.pk:
+            return False
+    elif manifest.content_hash != conversation.content_hash:
         return False
     counter.run.conversations_skipped += 1
     counter.step()
@@ -446,18 +493,15 @@ def _plans(
         for m in c.messages:
             if m.role == "user":
                 refs[c.id, m.id] = source_ref_hash(_provenance(source, c, m))
-    deleted = set(
-        MemoryTombstone.objects.filter(
-            owner=user, source_ref_hash__in=set(refs.values())
-        ).values_list("source_ref_hash", flat=True)
-    )
+    # The owner's explicit redo reads the archive's deleted messages again.
+    deleted = set() if counter.redo is not None else _deleted(user, set(refs.values()))
     limit = settings.MEMORY_MAX_CHARS
     plans: list[_Plan] = []
     for c in conversations:
         manifest = manifests.get(c.id)
         if _unchanged(manifest, c, counter):
             continue
-        done = set(manifest.message_ids) if manifest else set()
+        done = _done(manifest, counter)
         plan = _Plan(c, manifest, [], [], 0)
         for m in c.messages:
             if m.role != "user" or m.id in done:
@@ -482,6 +526,29 @@ def _plans(
                 plan.keys.append(key)
         plans.append(plan)
     return plans
+
+
+def _deleted(user: Any, refs: set[str]) -> set[str]:
+    return set(
+        MemoryTombstone.objects.filter(owner=user, source_ref_hash__in=refs).values_list(
+            "source_ref_hash", flat=True
+        )
+    )
+
+
+def _done(manifest: ImportedConversation | None, counter: _Counter) -> set[str]:
+    """The conversation's messages already handled; a redo handles them all again."""
+    if manifest is None or counter.redo is not None:
+        return set()
+    return set(manifest.message_ids)
+
+
+def _replace(writer: Actor, conversation: Conversation, counter: _Counter) -> int:
+    """In a redo, inside the conversation's transaction: its earlier memories nobody edited go
+    to the redo's trash batch before the new ones are written."""
+    if counter.redo is None:
+        return 0
+    return counter.redo.replace(writer, conversation, str(counter.run.pk))
 
 
 def _windows(conversations: Sequence[Conversation]) -> Iterator[list[Conversation]]:
@@ -537,6 +604,7 @@ def _commit(
     transaction. A failure is recorded and the import goes on; returns whether it committed."""
     try:
         with transaction.atomic():
+            replaced = _replace(writer, plan.conversation, counter)
             created, existing = write()
             _record(writer, source, plan.conversation, plan.manifest, plan.keys, counter.run)
     except Exception as exc:
@@ -544,6 +612,7 @@ def _commit(
         counter.step()
         return False
     run = counter.run
+    run.memories_replaced += replaced
     run.conversations_imported += 1
     run.memories_created += created
     run.memories_existing += existing
@@ -607,21 +676,30 @@ def _oldest_first(conversations: Sequence[Conversation]) -> list[Conversation]:
     return sorted(conversations, key=lambda c: c.created_at or never)
 
 
-def _said_before(user: Any) -> RepeatIndex[uuid.UUID]:
+def _said_before(
+    user: Any, source: str, conversations: Sequence[Conversation], counter: _Counter
+) -> RepeatIndex[uuid.UUID]:
     """Memories the local extractor made in earlier imports (any source, any state): a fact
-    said again is counted on them, not added twice, and an archived one is not brought back."""
+    said again is counted on them, not added twice, and an archived one is not brought back.
+    A redo leaves out the archive's memories it replaces and those in the trash."""
     index: RepeatIndex[uuid.UUID] = RepeatIndex()
-    rows = (
-        Memory.objects.filter(
-            owner=user,
-            superseded_by__isnull=True,
-            embedding_model=settings.EMBEDDING_MODEL,
-            provenance__extractor="local",
-        )
-        .order_by("created_at")
-        .values_list("id", "text", "embedding")
+    rows = Memory.objects.filter(
+        owner=user,
+        superseded_by__isnull=True,
+        embedding_model=settings.EMBEDDING_MODEL,
+        provenance__extractor="local",
     )
-    for memory_id, text, vector in rows:
+    if counter.redo is not None:
+        ids = [c.id[:255] for c in conversations]
+        rows = rows.exclude(pk__in=[i for same in counter.redo.targets.values() for i in same])
+        rows = rows.exclude(
+            state=MemoryState.TRASHED,
+            provenance__source=source,
+            provenance__conversation_id__in=ids,
+        )
+    for memory_id, text, vector in rows.order_by("created_at").values_list(
+        "id", "text", "embedding"
+    ):
         if vector is not None:
             index.add(memory_id, text, vector)
     return index
@@ -633,7 +711,7 @@ def _import_local(
     """Like `_import_messages`, but a window's messages go through the local extractor (in the
     worker thread) and only what it keeps is written, repeats counted on the earlier memory."""
     extractor = local_extractor()
-    said = _said_before(writer.user)
+    said = _said_before(writer.user, source, conversations, counter)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-extract") as pool:
         pending: tuple[list[_Plan], Future[list[list[Kept]]]] | None = None
         for window in _windows(_oldest_first(conversations)):
@@ -730,11 +808,12 @@ def _import_with_llm(
             manifest = manifests.get(c.id)
             if _unchanged(manifest, c, counter):
                 continue
-            done = set(manifest.message_ids) if manifest else set()
+            done = _done(manifest, counter)
             new = [m for m in c.messages if m.id not in done]
             transcript = "\n".join(f"{m.role}: {m.text}" for m in new)
             try:
                 with transaction.atomic():
+                    replaced = _replace(writer, c, counter)
                     created = existing = 0
                     for part in _split(transcript, limit) if new else []:
                         result = memory_remember(
@@ -754,6 +833,7 @@ def _import_with_llm(
                 counter.run.conversations_imported += 1
                 counter.run.memories_created += created
                 counter.run.memories_existing += existing
+                counter.run.memories_replaced += replaced
             counter.step()
 
 

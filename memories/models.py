@@ -409,6 +409,13 @@ class ImportRun(OwnedRow):
     messages_examined = models.IntegerField(default=0)
     messages_kept = models.IntegerField(default=0)
     errors = models.JSONField(default=list, blank=True)
+    # A redo (memories/import_redo.py): the archive's earlier memories nobody edited go to one
+    # trash batch, conversation by conversation, and every message is read again.
+    redo = models.BooleanField(default=False)
+    trash_batch = models.ForeignKey(
+        TrashBatch, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    memories_replaced = models.IntegerField(default=0)
     started_by = models.CharField(max_length=120, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -48,17 +48,29 @@ from memories.visibility import trashed_q
 # --- Into the trash ------------------------------------------------------------------------------
 
 
-def move_to_trash(actor: Actor, memories: Sequence[Memory]) -> TrashBatch:
-    """Move these memories (locked by the caller, in its transaction) to the owner's trash as one
-    batch, with the predecessors and echoes that go with them. The caller records the event."""
-    owner_id = actor.user.pk
-    batch = TrashBatch.objects.create(
-        owner_id=owner_id,
+def trash_batch_create(actor: Actor, *, seen: bool = False) -> TrashBatch:
+    """An empty delete of this actor's, for `move_to_trash` to fill (a redo of an import fills
+    one over many transactions; `seen`: the owner asked for it, so it is no notice)."""
+    return TrashBatch.objects.create(
+        owner_id=actor.user.pk,
         app=actor.app,
         app_name=actor.app.name,
         deleted_by=actor.label,
         memories_deleted=0,
+        seen_at=timezone.now() if seen else None,
     )
+
+
+def move_to_trash(
+    actor: Actor, memories: Sequence[Memory], batch: TrashBatch | None = None
+) -> TrashBatch:
+    """Move these memories (locked by the caller, in its transaction) to the owner's trash as one
+    batch (a new one, or `batch`, added to), with the predecessors and echoes that go with them.
+    The caller records the event."""
+    owner_id = actor.user.pk
+    fresh = batch is None
+    if batch is None:
+        batch = trash_batch_create(actor)
     rows: dict[uuid.UUID, Memory] = {m.id: m for m in memories}
     # What exists only through them: the predecessors they superseded (to the end of the chain),
     # and the apps' echoes of any of those. Rows already in the trash stay in their own batch.
@@ -71,8 +83,14 @@ def move_to_trash(actor: Actor, memories: Sequence[Memory]) -> TrashBatch:
         frontier = [m.id for m in older]
     rows.update((m.id, m) for m in _movable(owner_id).filter(echo_of_id__in=list(rows)))
     roots = {mid: _root(mid, rows) for mid in rows}
-    batch.memories_deleted = sum(1 for mid, root in roots.items() if root is None)
-    batch.save(update_fields=["memories_deleted"])
+    named = sum(1 for mid, root in roots.items() if root is None)
+    if fresh:
+        batch.memories_deleted = named
+        batch.save(update_fields=["memories_deleted"])
+    elif named:
+        TrashBatch.objects.filter(owner_id=owner_id, pk=batch.pk).update(
+            memories_deleted=F("memories_deleted") + named
+        )
     with connection.cursor() as cur:
         cur.execute(
             """
@@ -247,6 +265,11 @@ def _text_taken(actor: Actor, roots: list[Memory]) -> set[uuid.UUID]:
             refused.add(memory.id)
         taken.add(memory.text_key)
     return refused
+
+
+def trash_batch_drop_if_empty(actor: Actor, batch_id: object) -> None:
+    """A delete that took nothing leaves no empty batch behind."""
+    _drop_empty(actor.user.pk, {batch_id})
 
 
 def _drop_empty(owner_id: int, batch_ids: set[Any]) -> None:

@@ -49,6 +49,7 @@ urlpatterns = [
     path("import/", data.import_page, name="import"),
     path("import/<uuid:run_id>/", data.import_run_page, name="import_run"),
     path("import/<uuid:run_id>/start/", data.import_start, name="import_start"),
+    path("import/<uuid:run_id>/redo/", data.import_redo, name="import_redo"),
     path("export/", data.export_page, name="export"),
     path("erase/", data.erase_page, name="erase"),
     path("erase/receipts/<uuid:receipt_id>/", data.erase_receipt_page, name="erase_receipt"),

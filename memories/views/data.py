@@ -12,6 +12,7 @@ from django.contrib.auth import logout
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
@@ -96,9 +97,13 @@ def import_run_page(request: DashboardRequest, run_id: str) -> HttpResponse:
     # The memories an import brought in carry its source's import app as their origin.
     app = ConnectedApp.IMPORT_NAMES.get(run.source, "")
     imported = "/?" + urlencode({"app": app, "state": "all"}) if app else ""
+    previous = dict(run.estimate.get("previous") or {})
+    if previous:
+        previous["imported_at"] = parse_datetime(previous["imported_at"])
     context = {
         "run": run,
         "estimate": run.estimate,
+        "previous": previous,
         "imported_href": imported,
         "source_label": app.removesuffix(" import"),
     }
@@ -113,6 +118,14 @@ def import_run_page(request: DashboardRequest, run_id: str) -> HttpResponse:
 @dashboard_view
 def import_start(request: DashboardRequest, run_id: str) -> HttpResponse:
     run = import_run_start(actor=actor_for_request(request), run_id=run_id)
+    return redirect("memories:import_run", run_id=run.pk)
+
+
+@require_POST
+@dashboard_view
+def import_redo(request: DashboardRequest, run_id: str) -> HttpResponse:
+    """The check page's "Import again, replacing the earlier import" (memories/import_redo.py)."""
+    run = import_run_start(actor=actor_for_request(request), run_id=run_id, redo=True)
     return redirect("memories:import_run", run_id=run.pk)
 
 

@@ -84,6 +84,35 @@ def pages_of(owner: User, owner_dash: Actor) -> list[str]:
         conversations_imported=4,
         memories_created=4,
     )
+    # An upload of an archive imported before: the check page's warning and redo preview.
+    check = ImportRun.objects.create(
+        owner=owner,
+        source="chatgpt",
+        extractor="none",
+        filename="chatgpt-export.zip",
+        upload_path="/nonexistent.upload",
+        estimate={
+            "source": "chatgpt",
+            "extractor": "none",
+            "conversations": 4,
+            "messages": 8,
+            "user_messages": 4,
+            "memories": 0,
+            "characters": 200,
+            "tokens": 50,
+            "cost_usd": 0.0,
+            "note": "One memory per user message.",
+            "kept_messages": None,
+            "previous": {
+                "imported_at": "2026-12-01T10:00:00+00:00",
+                "extractor": "local",
+                "conversations": 4,
+                "deleted": 1,
+                "replaced": 3,
+                "stays": 1,
+            },
+        },
+    )
     return [
         "/",
         "/?q=lisbon",
@@ -98,6 +127,7 @@ def pages_of(owner: User, owner_dash: Actor) -> list[str]:
         "/connect/",
         "/import/",
         f"/import/{run.pk}/",
+        f"/import/{check.pk}/",
         "/export/",
         "/trash/",
         "/erase/",

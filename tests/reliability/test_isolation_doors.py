@@ -725,7 +725,10 @@ class ApiDoor(Door):
             r = self.sessions[who].post(f"/api/v1/apps/{target.app_id}/{action}")
         elif op in ("import", "proposal"):  # the API has no proposals: imports twice as often
             run = f"/api/v1/imports/{target.run_id}"
-            r = self.sessions[who].post(f"{run}/start") if step % 3 == 2 else c.get(run)
+            if step % 3 == 0:
+                r = c.get(run)
+            else:  # start it, or redo it (import it again, replacing the earlier import)
+                r = self.sessions[who].post(f"{run}/{'start' if step % 3 == 2 else 'redo'}")
         else:
             return None
         return http_answer(r)

@@ -11,7 +11,14 @@ from accounts.actors import owner_actor
 from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
 from contextlayer.errors import LLMNotConfigured
-from memories.imports import EXTRACTORS, Estimate, import_estimate, import_execute
+from memories.import_redo import Previous, previous_import
+from memories.imports import (
+    EXTRACTORS,
+    Estimate,
+    import_estimate,
+    import_execute,
+    import_run_create,
+)
 from memories.ingest.detect import load_export
 from memories.ingest.types import SOURCES
 from memories.management.progress import progress_bar
@@ -41,6 +48,14 @@ class Command(UserCommand):
         )
         parser.add_argument("--limit", type=int, help="Only the first N conversations/memories.")
         parser.add_argument("--yes", action="store_true", help="Import (otherwise a dry run).")
+        parser.add_argument(
+            "--redo",
+            action="store_true",
+            help=(
+                "Import an archive imported before again, with this extractor: its memories "
+                "nobody edited go to the trash, every message is read again (deleted ones too)."
+            ),
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         user = self.user_by_email(opts["user"])
@@ -63,6 +78,10 @@ class Command(UserCommand):
         )
         self.stdout.write(estimate.note)
         self._local_preview(estimate)
+        previous = previous_import(user, export)
+        self._previous(previous, estimate)
+        if opts["redo"] and previous is None:
+            raise CommandError("--redo: this archive was not imported before.")
         if not opts["yes"]:
             self.stdout.write("Dry run: nothing was imported. Add --yes to import.")
             return
@@ -71,6 +90,13 @@ class Command(UserCommand):
             export=export,
             extractor=opts["extractor"],
             limit=opts["limit"],
+            run=import_run_create(
+                actor=actor,
+                source=export.source,
+                extractor=estimate.extractor,
+                limit=opts["limit"],
+                redo=opts["redo"],
+            ),
             progress=progress_bar(self.stderr, "importing"),
         )
         self.stderr.write("")
@@ -80,6 +106,11 @@ class Command(UserCommand):
             f"{run.memories_created} new, {run.memories_existing} already known, "
             f"{run.messages_skipped_deleted} not brought back (deleted by the user)."
         )
+        if run.redo:
+            self.stdout.write(
+                f"Replaced the earlier import: {run.memories_replaced} of its memories went to "
+                "the trash."
+            )
         if run.extractor == "local":
             self.stdout.write(
                 f"Local extractor: {run.messages_examined} of your messages examined, "
@@ -87,6 +118,17 @@ class Command(UserCommand):
             )
         for error in run.errors:
             self.stdout.write(f"  failed {error['id']}: {error['error']}")
+
+    def _previous(self, previous: Previous | None, estimate: Estimate) -> None:
+        if previous is None:
+            return
+        self.stdout.write(
+            f"You imported this archive on {previous.imported_at[:16].replace('T', ' ')} UTC "
+            f"(extractor {previous.extractor or 'unknown'}); {previous.deleted} of its memories "
+            "were deleted since. Without --redo only what is new is added. With --redo "
+            f"(extractor {estimate.extractor}): {previous.replaced} replaced (to the trash), "
+            f"{previous.deleted} back, {previous.stays} changed since stay."
+        )
 
     def _local_preview(self, estimate: Estimate) -> None:
         if estimate.kept_messages is None:
