@@ -11,6 +11,7 @@
                           after htmx replaces a row, the focus goes back to the control with the
                           same key (or the key named by data-focus-after) in the new row; when the
                           row is gone, to the next row (or the previous one, or the list)
+   Enter on a checkbox or radio button never submits its form (Space ticks it)
    data-max-chars + data-count-for
                           a live character count next to a text box with a limit */
 (function () {
@@ -172,6 +173,13 @@
     var tag = (target.tagName || "").toLowerCase();
     var typing = tag === "input" || tag === "textarea" || tag === "select" || target.isContentEditable;
     var search = document.getElementById("f-q");
+    // Enter on a checkbox would submit its form with the first submit button (Chromium skips a
+    // disabled default button for checkboxes): on the consent page that is Allow. Space ticks;
+    // Enter does nothing, so a submission is always a deliberate press of a button.
+    if (event.key === "Enter" && tag === "input" && (target.type === "checkbox" || target.type === "radio")) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === "/" && !typing && search) {
       event.preventDefault();
       search.focus();
