@@ -18,6 +18,7 @@ from accounts.services import MANAGED_KINDS, Grant
 from activity.models import AccessEvent
 from contextlayer.category_names import label
 from memories.categories import DEFAULT_SLUGS
+from memories.counting import shareable_q
 from memories.models import Memory, MemoryState, UserCategory
 from memories.user_categories import CategoryInfo, category_list
 from memories.visibility import hidden_categories, sensitive_categories, visible_q
@@ -33,8 +34,9 @@ def known_categories(user: User) -> list[CategoryInfo]:
 
 
 def _shareable(user: User) -> Any:
-    """Memories an app could ever see: active and current (private ones are counted apart)."""
-    return Memory.objects.filter(owner=user, state=MemoryState.ACTIVE, superseded_by__isnull=True)
+    """Memories an app could ever see: the owner's active ones (`memories.counting`; private
+    ones are counted apart)."""
+    return Memory.objects.filter(shareable_q(user))
 
 
 def category_counts(user: User, *, private_too: bool = False) -> dict[str, int]:

@@ -23,6 +23,7 @@ from activity.models import AccessEvent
 from contextlayer.category_names import fold
 from contextlayer.errors import InvalidInput, NotFound
 from memories import search
+from memories.counting import added_since_q, listed_q
 from memories.embeddings import get_embedder
 from memories.models import LIVE_STATES, UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
@@ -243,9 +244,9 @@ class MemoryStats:
 
 def memory_stats(*, actor: Actor) -> MemoryStats:
     """Totals for the stats header, in two aggregate queries whatever the store's size (the
-    first counts the trash beside the memories)."""
+    first counts the trash beside the memories). What counts is `memories.counting`'s."""
     require_owner(actor, SCOPE_READ)
-    shown = visible_q(actor) & Q(superseded_by__isnull=True)
+    shown = listed_q(actor.user)
     qs = Memory.objects.filter(shown)
     week_ago = timezone.now() - timedelta(days=7)
     agg = (
@@ -253,7 +254,7 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
         .filter(shown | trashed_q(actor))
         .aggregate(
             total=Count("id", filter=shown),
-            week=Count("id", filter=shown & Q(created_at__gte=week_ago)),
+            week=Count("id", filter=added_since_q(actor.user, week_ago)),
             in_trash=Count("id", filter=trashed_q(actor)),
             **{s: Count("id", filter=shown & Q(state=s)) for s in LIVE_STATES},
         )

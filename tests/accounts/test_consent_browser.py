@@ -388,7 +388,7 @@ def test_a_person_connects_in_chromium_and_the_unticked_category_stays_hidden(
     # The connected apps page says what it sees, in counts and words.
     page.goto("/apps/")
     row = page.locator(f"#app-{app.pk}")
-    assert "2 of 4 memories" in row.inner_text()
+    assert "2 of 4 active memories" in row.inner_text()
     assert "Hidden: 2 in food, health" in row.inner_text()
     assert "Cannot see: finance, food, health, legal" in row.inner_text()
 

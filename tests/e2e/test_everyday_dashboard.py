@@ -1,0 +1,78 @@
+"""The dashboard for everyday use (issue 26), in Chromium: numbers that agree from page to page,
+the owner's local time, words a person uses, a keyboard path through the results and a phone
+layout where the list is the page. Each test drives what the person sees."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from accounts.actors import Actor
+from accounts.models import ConnectedApp, User
+from memories import services
+from memories.models import Memory
+from memories.services import NewMemory
+from tests.e2e.conftest import confirm_password, log_in
+from tests.e2e.seed import app_actor, seed_store
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def stat(page: Any, label: str) -> int:
+    """A figure of the stats header, e.g. stat(page, "memories") -> 4."""
+    text = page.locator("#stats .stat", has_text=label).first.locator("strong").inner_text()
+    return int(text.lstrip("+"))
+
+
+def _store_with_every_kind_of_row(owner: User, owner_dash: Actor) -> None:
+    """The seeded store (an edit leaves a replaced copy), plus a memory imported this week from a
+    conversation of last year, an archived memory and one in the trash."""
+    seed_store(owner, owner_dash)
+    claude_import = app_actor(owner, "Claude import", ConnectedApp.Kind.IMPORT)
+    services.memory_create_many(
+        actor=claude_import,
+        items=[
+            NewMemory(
+                text="Keeps bees on the allotment",
+                provenance={"source": "claude"},
+                created_at=timezone.now() - timedelta(days=400),
+            )
+        ],
+    )
+    old = Memory.objects.get(text__startswith="Has a cat")
+    services.memory_set_state(actor=owner_dash, memory_ids=[old.id], state="archived")
+    gone = Memory.objects.get(text__startswith="Favourite editor theme")
+    services.memory_delete(actor=owner_dash, memory_id=gone.id)
+
+
+def test_every_count_of_memories_agrees_from_the_header_to_the_erase_receipt(
+    page: Any, owner: User, owner_dash: Actor
+) -> None:
+    _store_with_every_kind_of_row(owner, owner_dash)
+    log_in(page, owner)
+    total, active = stat(page, "memories"), stat(page, "active")
+    assert total == 12 and active == 11  # 13 seeded + 1 imported, less the trashed, replaced
+    assert stat(page, "this week") == total  # the import of an old conversation counts too
+    page.goto("/?state=all")
+    assert page.locator("#memory-rows > li.memory").count() == total
+
+    page.goto("/apps/")
+    cursor = page.locator("tr", has_text="Cursor")
+    sees = re.search(r"(\d+) of (\d+) active memories", cursor.inner_text())
+    assert sees and int(sees[2]) == active
+
+    page.goto("/erase/")
+    page.get_by_label("Type erase my memory to confirm").fill("erase my memory")
+    page.get_by_role("button", name="Erase everything").click()
+    confirm_password(page)
+    page.get_by_role("heading", name="Erased").wait_for()
+    assert page.get_by_role("row", name=f"Memories {total}", exact=True).count() == 1
+    assert page.get_by_role("row", name="Memories in the trash 1", exact=True).count() == 1
+    receipt = page.locator("main").inner_text()
+    assert "statss" not in receipt and "Search changes" not in receipt
