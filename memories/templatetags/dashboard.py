@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.messages.storage.base import Message
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.timesince import timesince
 
 from accounts.dashboard import actor_for_request
@@ -58,6 +59,45 @@ def ago(moment: datetime) -> str:
     if timezone.now() - moment < timedelta(minutes=1):
         return "just now"
     return f"{timesince(moment, depth=1)} ago"
+
+
+# How a time reads, by style: the server writes it in UTC (and says so); static/js/app.js rewrites
+# it in the browser's own zone and puts the zone in the title. "ago" keeps its words.
+_MOMENT_FORMATS = {
+    "datetime": "%-d %b %Y, %H:%M",
+    "seconds": "%-d %b %Y, %H:%M:%S",
+    "short": "%-d %b, %H:%M",
+    "date": "%-d %b %Y",
+}
+
+
+@register.filter
+def moment(value: datetime | str | None, style: str = "datetime") -> str:
+    """A <time> the owner reads in their local time (app.js), UTC until the script runs."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    if value is None:
+        return ""
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    at = value.astimezone(UTC)
+    full = f"{at:%-d %b %Y, %H:%M} UTC"
+    if style == "ago":
+        text = ago(at)
+    elif style == "date":
+        text = f"{at:{_MOMENT_FORMATS['date']}}"
+    else:
+        text = f"{at:{_MOMENT_FORMATS.get(style, _MOMENT_FORMATS['datetime'])}} UTC"
+    return format_html(
+        '<time datetime="{}" data-local="{}" title="{}">{}</time>',
+        at.isoformat(),
+        style if style in (*_MOMENT_FORMATS, "ago") else "datetime",
+        full,
+        text,
+    )
 
 
 @register.filter

@@ -11,6 +11,9 @@
                           after htmx replaces a row, the focus goes back to the control with the
                           same key (or the key named by data-focus-after) in the new row; when the
                           row is gone, to the next row (or the previous one, or the list)
+   time[data-local]       a time the server wrote in UTC, rewritten in the browser's own zone
+                          (datetime / seconds / short / date; "ago" keeps its words), with the
+                          zone in its title
    Enter on a checkbox or radio button never submits its form (Space ticks it)
    data-max-chars + data-count-for
                           a live character count next to a text box with a limit */
@@ -93,6 +96,41 @@
       sel.addRange(range);
       if (document.execCommand("copy")) done();
     }
+  }
+
+  // --- Times in the owner's own zone --------------------------------------------------------
+  function zoneName(date) {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* old */ }
+    var minutes = -date.getTimezoneOffset();
+    var sign = minutes < 0 ? "-" : "+";
+    minutes = Math.abs(minutes);
+    var offset = "UTC" + sign + String(Math.floor(minutes / 60)).padStart(2, "0") + ":" +
+      String(minutes % 60).padStart(2, "0");
+    return zone && zone !== "UTC" ? zone + " (" + offset + ")" : offset;
+  }
+
+  var TIME_STYLES = {
+    datetime: { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" },
+    seconds: { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" },
+    short: { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" },
+    date: { day: "numeric", month: "short", year: "numeric" }
+  };
+
+  function localTime(date, style) {
+    var options = Object.assign({ hourCycle: "h23" }, TIME_STYLES[style] || TIME_STYLES.datetime);
+    return new Intl.DateTimeFormat("en-GB", options).format(date);
+  }
+
+  function localTimes(root) {
+    (root || document).querySelectorAll("time[data-local]").forEach(function (el) {
+      var date = new Date(el.getAttribute("datetime"));
+      if (isNaN(date.getTime())) return;
+      var style = el.getAttribute("data-local");
+      el.title = localTime(date, "seconds") + " " + zoneName(date);
+      if (style !== "ago") el.textContent = localTime(date, style);
+      el.removeAttribute("data-local");
+    });
   }
 
   function focusFirst(selector) {
@@ -278,6 +316,7 @@
     settleFocus();
     document.querySelectorAll("[data-max-chars]").forEach(countChars);
     updateSelection();
+    localTimes();
   });
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -285,6 +324,7 @@
     updateSelection();
     updateBulkFields();
     document.querySelectorAll("[data-max-chars]").forEach(countChars);
+    localTimes();
     focusFirst("[data-autofocus]");
   });
 })();

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
@@ -16,7 +17,7 @@ from accounts.models import ConnectedApp, User
 from memories import services
 from memories.models import Memory
 from memories.services import NewMemory
-from tests.e2e.conftest import confirm_password, log_in
+from tests.e2e.conftest import TIMEOUT, confirm_password, log_in
 from tests.e2e.seed import app_actor, seed_store
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -76,3 +77,34 @@ def test_every_count_of_memories_agrees_from_the_header_to_the_erase_receipt(
     assert page.get_by_role("row", name="Memories in the trash 1", exact=True).count() == 1
     receipt = page.locator("main").inner_text()
     assert "statss" not in receipt and "Search changes" not in receipt
+
+
+def test_times_read_in_the_owners_own_zone_with_the_zone_in_their_title(
+    browser: Any, live_server: Any, owner: User, owner_dash: Actor
+) -> None:
+    made = services.memory_create(actor=owner_dash, text="Flying to Lisbon in May").memory
+    at = timezone.now() - timedelta(days=3)
+    Memory.objects.filter(pk=made.pk).update(created_at=at)
+    context = browser.new_context(base_url=live_server.url, timezone_id="Asia/Tokyo")
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    violations: list[str] = []
+    page.on("console", lambda m: "Content Security Policy" in m.text and violations.append(m.text))
+    try:
+        log_in(page, owner)
+        page.goto(f"/memories/{made.pk}/")
+        added = page.locator("main time").first
+        local = at.astimezone(ZoneInfo("Asia/Tokyo"))
+        assert added.inner_text() == f"{local:%-d %b %Y, %H:%M}"  # not UTC
+        assert "Asia/Tokyo (UTC+09:00)" in str(added.get_attribute("title"))
+        page.goto("/activity/")
+        when = page.locator("table time").first
+        assert "Asia/Tokyo" in str(when.get_attribute("title"))
+        assert "UTC" not in page.locator("table").inner_text()
+        page.goto("/")  # a relative time keeps its words; its title is local
+        ago = page.locator("#memory-rows time").first
+        assert ago.inner_text().replace("\xa0", " ") == "3 days ago"
+        assert f"{local:%H:%M}" in str(ago.get_attribute("title"))
+        assert violations == []
+    finally:
+        context.close()
