@@ -101,6 +101,16 @@ def moment(value: datetime | str | None, style: str = "datetime") -> str:
 
 
 @register.filter
+def source_name(source: str) -> str:
+    return presentation.source_name(str(source))
+
+
+@register.filter
+def extractor_name(extractor: str) -> str:
+    return presentation.EXTRACTOR_NAMES.get(str(extractor), str(extractor))
+
+
+@register.filter
 def humanize_key(key: str) -> str:
     return str(key).replace("_", " ").capitalize()
 

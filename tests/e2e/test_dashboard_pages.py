@@ -56,7 +56,7 @@ def test_an_import_updates_the_header_and_links_to_what_it_imported(
     page.locator("#memory-rows").wait_for()
     assert rows(page).count() == 4
     assert Memory.objects.filter(owner=owner, origin_app_name="Claude import").count() == 4
-    assert all("from import (Claude import)" in t for t in rows(page).all_inner_texts())
+    assert all("imported from Claude" in t for t in rows(page).all_inner_texts())
 
 
 def test_erase_shows_a_receipt_that_can_be_downloaded_and_found_again(

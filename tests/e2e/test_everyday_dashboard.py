@@ -4,6 +4,7 @@ layout where the list is the page. Each test drives what the person sees."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 from typing import Any
@@ -15,10 +16,12 @@ from django.utils import timezone
 from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
 from memories import services
-from memories.models import Memory
+from memories.models import ImportRun, Memory
 from memories.services import NewMemory
+from memories.tasks import run_import
 from tests.e2e.conftest import TIMEOUT, confirm_password, log_in
 from tests.e2e.seed import app_actor, seed_store
+from tests.memories.exports import claude_export
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -108,3 +111,40 @@ def test_times_read_in_the_owners_own_zone_with_the_zone_in_their_title(
         assert violations == []
     finally:
         context.close()
+
+
+def test_the_import_and_erase_pages_use_words_a_person_uses(
+    page: Any, owner: User, tmp_path: Any, settings: Any
+) -> None:
+    settings.IMPORT_UPLOAD_DIR = tmp_path / "uploads"
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(claude_export()))
+    log_in(page, owner)
+    page.goto("/import/")
+    formats = page.locator("select[name=source] option").all_inner_texts()
+    assert formats == ["Detect", "Claude", "ChatGPT", "Context Layer export"]
+    page.set_input_files("input[type=file]", str(export))
+    page.get_by_label("Extraction").select_option("local")
+    page.get_by_role("button", name="Check the file").click()
+    page.get_by_role("button", name="Start the import").wait_for()
+    summary = page.locator("main").inner_text()
+    assert "Format: Claude; extraction: local" in summary
+    assert "token" not in summary and "cost" not in summary  # no model, no cost
+    page.get_by_role("button", name="Start the import").click()
+    run = ImportRun.objects.get(owner=owner)
+    assert run_import.call(str(run.pk)) == "done"
+    done = page.locator("#progress", has_text="new memor")
+    done.wait_for()
+    assert re.search(r"Imported \d+ conversations?,", done.inner_text())
+    assert re.search(r"\d+ new memor(y|ies)", done.inner_text())
+    page.get_by_role("link", name="Show the memories imported from Claude").click()
+    page.locator("#memory-rows").wait_for()
+    origins = page.locator("#memory-rows .origin").all_inner_texts()
+    assert origins and all(o.startswith("imported from Claude") for o in origins)
+
+    page.goto("/erase/")
+    phrase = page.locator("label kbd.phrase")
+    assert phrase.inner_text() == "erase my memory"
+    assert phrase.evaluate("e => getComputedStyle(e).fontFamily") != page.locator(
+        "label"
+    ).first.evaluate("e => getComputedStyle(e).fontFamily")  # set apart from the sentence
