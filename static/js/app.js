@@ -15,6 +15,7 @@
                           (datetime / seconds / short / date; "ago" keeps its words), with the
                           zone in its title
    Enter on a checkbox or radio button never submits its form (Space ticks it)
+   Ctrl+Enter / Cmd+Enter in a textarea submits its form
    data-max-chars + data-count-for
                           a live character count next to a text box with a limit */
 (function () {
@@ -67,6 +68,11 @@
     if (!out || !max) return;
     var n = Array.from(box.value).length;
     out.classList.toggle("over", n > max);
+    // The server's error next to the box already says the text is too long: say it once.
+    if (n > max && document.getElementById(box.id + "-error")) {
+      out.textContent = "";
+      return;
+    }
     if (n > max) {
       out.textContent = n.toLocaleString() + " characters; the limit is " + max.toLocaleString() + ".";
     } else if (n > 0) {
@@ -201,8 +207,24 @@
     updateSelection();
   });
 
+  // An error about a box's text is about the text as it was sent: once the person edits it, the
+  // error goes and the live count (for a box with a limit) speaks instead.
+  function clearError(box) {
+    var error = box.id && document.getElementById(box.id + "-error");
+    if (!error) return;
+    error.remove();
+    box.removeAttribute("aria-invalid");
+    var described = (box.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+      return id && id !== error.id;
+    });
+    box.setAttribute("aria-describedby", described.join(" "));
+  }
+
   document.addEventListener("input", function (event) {
-    if (event.target.hasAttribute && event.target.hasAttribute("data-max-chars")) countChars(event.target);
+    var box = event.target;
+    if (!box.hasAttribute) return;
+    if (box.getAttribute("aria-invalid") === "true") clearError(box);
+    if (box.hasAttribute("data-max-chars")) countChars(box);
   });
 
   // "/" focuses search, as on most sites; Escape leaves a box, a menu, an editor, a confirmation.
@@ -216,6 +238,12 @@
     // Enter does nothing, so a submission is always a deliberate press of a button.
     if (event.key === "Enter" && tag === "input" && (target.type === "checkbox" || target.type === "radio")) {
       event.preventDefault();
+      return;
+    }
+    // Ctrl+Enter (Cmd+Enter on a Mac) in a text box sends its form, as in most editors.
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && tag === "textarea" && target.form) {
+      event.preventDefault();
+      target.form.requestSubmit();
       return;
     }
     if (event.key === "/" && !typing && search) {

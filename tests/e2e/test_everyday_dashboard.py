@@ -148,3 +148,44 @@ def test_the_import_and_erase_pages_use_words_a_person_uses(
     assert phrase.evaluate("e => getComputedStyle(e).fontFamily") != page.locator(
         "label"
     ).first.evaluate("e => getComputedStyle(e).fontFamily")  # set apart from the sentence
+
+
+def test_a_too_long_memory_is_refused_with_one_message_that_goes_when_the_text_changes(
+    page: Any, owner: User, owner_dash: Actor, settings: Any
+) -> None:
+    settings.MEMORY_MAX_CHARS = 40
+    services.memory_create(actor=owner_dash, text="Has a cat called Miso")
+    log_in(page, owner)
+    page.locator("#add-memory summary").click()
+    box = page.locator("#add-text")
+    box.fill("A sentence that is far too long for the tiny limit of this test")
+    page.get_by_role("button", name="Save memory").click()
+    page.locator("#add-text-error").wait_for()
+    form = page.locator("#add-memory")
+    assert form.inner_text().count("the limit is") == 1
+    assert box.get_attribute("aria-invalid") == "true"
+    box.press("End")
+    box.press("Backspace")  # the person edits: the live count speaks instead, still once
+    assert page.locator("#add-text-error").count() == 0
+    assert form.inner_text().count("the limit is") == 1
+    assert "add-text-error" not in str(box.get_attribute("aria-describedby"))
+    assert Memory.objects.filter(owner=owner).count() == 1
+
+
+def test_ctrl_enter_and_cmd_enter_save_the_memory_being_written(
+    page: Any, owner: User, owner_dash: Actor
+) -> None:
+    """Keyboard only: open the add form, type, Ctrl+Enter; again with Cmd (Meta)+Enter."""
+    services.memory_create(actor=owner_dash, text="Has a cat called Miso")
+    log_in(page, owner)
+    for n, chord in enumerate(("Control+Enter", "Meta+Enter")):
+        summary = page.locator("#add-memory summary")
+        summary.focus()
+        page.keyboard.press("Enter")
+        page.locator("#add-text").wait_for(state="visible")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "add-text"
+        page.keyboard.type(f"Keyboard memory number {n}")
+        page.keyboard.press(chord)
+        page.locator("#memory-rows", has_text=f"Keyboard memory number {n}").wait_for()
+    assert Memory.objects.filter(owner=owner).count() == 3
