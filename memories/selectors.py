@@ -362,7 +362,9 @@ def memory_echoes(*, actor: Actor, memory_id: object) -> list[Memory]:
 
 
 def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[SearchHit]:
-    """Nearest neighbours by embedding among the actor's active memories (exact scan)."""
+    """Nearest neighbours by embedding among the actor's active memories (exact scan), only
+    those related enough to pass search's cut-off (`search.meaning_relevance`): a store with
+    nothing close shows nothing rather than its least unrelated memories."""
     require(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
@@ -379,7 +381,11 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
     )
     ids = [mid for mid, _ in near if mid != memory.id][:limit]
     rows = Memory.objects.filter(owner=actor.user).defer(*UNSHOWN_COLUMNS).in_bulk(ids)
-    return [SearchHit(memory=rows[mid], score=sim) for mid, sim in near if mid in rows]
+    return [
+        SearchHit(memory=rows[mid], score=sim)
+        for mid, sim in near
+        if mid in rows and search.meaning_relevance(sim) >= search.MIN_SCORE
+    ]
 
 
 @dataclass(frozen=True)

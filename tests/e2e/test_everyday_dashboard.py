@@ -189,3 +189,22 @@ def test_ctrl_enter_and_cmd_enter_save_the_memory_being_written(
         page.keyboard.press(chord)
         page.locator("#memory-rows", has_text=f"Keyboard memory number {n}").wait_for()
     assert Memory.objects.filter(owner=owner).count() == 3
+
+
+def test_related_memories_show_only_related_ones_without_raw_scores(
+    page: Any, owner: User, owner_dash: Actor
+) -> None:
+    seat = services.memory_create(actor=owner_dash, text="Prefers window seats on planes").memory
+    services.memory_create(actor=owner_dash, text="Likes aisle seats on long flights")
+    for text in ("Has a cat called Miso", "Uses Python with uv and ruff", "Vegetarian since 2019"):
+        services.memory_create(actor=owner_dash, text=text)
+    log_in(page, owner)
+    page.goto(f"/memories/{seat.pk}/")
+    related = page.locator("section", has=page.get_by_role("heading", name="Related memories"))
+    assert related.get_by_role("listitem").all_inner_texts() == [
+        "Likes aisle seats on long flights"
+    ]
+    assert not re.search(r"\d\.\d\d", related.inner_text())  # no raw similarity
+    cat = Memory.objects.get(text="Has a cat called Miso")
+    page.goto(f"/memories/{cat.pk}/")
+    assert "No other memory is about the same thing." in related.inner_text()
