@@ -16,6 +16,8 @@
                           zone in its title
    Enter on a checkbox or radio button never submits its form (Space ticks it)
    Ctrl+Enter / Cmd+Enter in a textarea submits its form
+   #memory-rows           ↓ from the search box to the first result, ↓/↑ or j/k between results,
+                          Enter opens the focused result, e edits it (shortcuts listed on the page)
    data-max-chars + data-count-for
                           a live character count next to a text box with a limit */
 (function () {
@@ -246,6 +248,12 @@
       target.form.requestSubmit();
       return;
     }
+    // The results by keyboard: ↓ from the search box to the first result; ↓/↑ (or j/k) from row to
+    // row; Enter opens the focused row, e edits it.
+    if (!event.ctrlKey && !event.metaKey && !event.altKey && resultKeys(event, target, typing, search)) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === "/" && !typing && search) {
       event.preventDefault();
       search.focus();
@@ -263,6 +271,44 @@
     event.preventDefault();
     cancel(region);
   });
+
+  function resultRows() {
+    return Array.prototype.slice.call(document.querySelectorAll("#memory-rows > li.memory"));
+  }
+
+  function resultKeys(event, target, typing, search) {
+    var key = event.key;
+    if (target === search) {
+      if (key !== "ArrowDown") return false;
+      var first = resultRows()[0];
+      if (first) first.focus();
+      return Boolean(first);
+    }
+    var row = !typing && target.closest && target.closest("#memory-rows > li.memory");
+    if (!row || row.classList.contains("editing") || row.classList.contains("confirming")) return false;
+    var rows = resultRows();
+    var at = rows.indexOf(row);
+    if (key === "ArrowDown" || key === "j") {
+      if (at + 1 < rows.length) rows[at + 1].focus();
+      return true;
+    }
+    if (key === "ArrowUp" || key === "k") {
+      if (at > 0) rows[at - 1].focus();
+      else if (search) search.focus();
+      return true;
+    }
+    if (key === "Enter" && target === row) {
+      var open = row.querySelector('[data-key="open"]');
+      if (open) open.click();
+      return Boolean(open);
+    }
+    if (key === "e" || key === "E") {
+      var edit = row.querySelector('[data-key="edit"]');
+      if (edit) edit.click();
+      return Boolean(edit);
+    }
+    return false;
+  }
 
   // --- htmx swaps: keep the focus and the selection where the person left them ------------
   var focusPlan = null;

@@ -208,3 +208,44 @@ def test_related_memories_show_only_related_ones_without_raw_scores(
     cat = Memory.objects.get(text="Has a cat called Miso")
     page.goto(f"/memories/{cat.pk}/")
     assert "No other memory is about the same thing." in related.inner_text()
+
+
+def _focused_row(page: Any) -> str:
+    return str(page.evaluate("(document.activeElement.closest('li.memory') || {}).id || ''"))
+
+
+def test_from_the_search_box_to_a_results_edit_takes_three_keys(
+    page: Any, owner: User, owner_dash: Actor
+) -> None:
+    """Keyboard only: / to search, ↓ to the first result, e to edit it; ↓/↑ move between
+    results, Enter opens one; the shortcuts are written on the page."""
+    for text in ("Prefers aisle seats on flights", "Likes window seats on trains", "Has a cat"):
+        services.memory_create(actor=owner_dash, text=text)
+    log_in(page, owner)
+    help_text = page.locator("#keyboard-help")
+    help_text.locator("summary").click()
+    assert "Edit the result" in help_text.inner_text()
+    page.locator("body").click(position={"x": 5, "y": 5})
+
+    page.keyboard.press("/")
+    page.keyboard.type("seats")
+    page.locator(".result-summary", has_text="Best matches").wait_for()
+    first, second = page.locator("#memory-rows > li.memory").evaluate_all(
+        "rows => rows.map(r => r.id)"
+    )[:2]
+    page.keyboard.press("ArrowDown")
+    assert _focused_row(page) == first
+    page.keyboard.press("ArrowDown")
+    assert _focused_row(page) == second
+    page.keyboard.press("k")
+    assert _focused_row(page) == first
+    page.keyboard.press("e")  # three keys from the search box to the editor: ↓ ↓ ↑ were a tour
+    page.wait_for_selector(f"#{first}.editing textarea:focus")
+    page.keyboard.press("Escape")  # back to the row's Edit, the row as it was
+    page.wait_for_selector(f"#{first}:not(.editing) [data-key=edit]:focus")
+    page.keyboard.press("ArrowDown")  # from a row's control, too
+    assert _focused_row(page) == second
+    opened = Memory.objects.get(pk=second.removeprefix("m-"))
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/memories/{opened.pk}/")
+    assert page.csp_violations == []
