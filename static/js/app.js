@@ -14,6 +14,7 @@
    time[data-local]       a time the server wrote in UTC, rewritten in the browser's own zone
                           (datetime / seconds / short / date; "ago" keeps its words), with the
                           zone in its title
+   data-toggle-filters    shows or folds the filters it controls (a phone shows only search)
    Enter on a checkbox or radio button never submits its form (Space ticks it)
    Ctrl+Enter / Cmd+Enter in a textarea submits its form
    #memory-rows           ↓ from the search box to the first result, ↓/↑ or j/k between results,
@@ -172,6 +173,13 @@
     document.querySelectorAll("details[data-menu][open]").forEach(function (menu) {
       if (!menu.contains(event.target)) menu.open = false;
     });
+    var toggle = event.target.closest("[data-toggle-filters]");
+    if (toggle) {
+      var form = document.getElementById(toggle.getAttribute("aria-controls"));
+      var open = form && form.classList.toggle("open");
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      return;
+    }
     var el = event.target.closest("[data-copy], [data-dismiss], #hide-text-toggle, details [data-cancel]");
     if (!el) return;
     if (el.id === "hide-text-toggle") {

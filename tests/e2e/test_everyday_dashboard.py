@@ -249,3 +249,43 @@ def test_from_the_search_box_to_a_results_edit_takes_three_keys(
     page.keyboard.press("Enter")
     page.wait_for_url(f"**/memories/{opened.pk}/")
     assert page.csp_violations == []
+
+
+def test_on_a_phone_the_first_memory_is_on_the_first_screen(
+    browser: Any, live_server: Any, owner: User, owner_dash: Actor
+) -> None:
+    """Phone width: filters beyond search and the bulk bar fold away until used."""
+    seed_store(owner, owner_dash)
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    try:
+        log_in(page, owner)
+        first = page.locator("#memory-rows > li.memory").first
+        box = first.bounding_box()
+        assert box and box["y"] + 60 < PHONE["height"], box  # its text in sight, not below
+        assert page.locator("#f-q").is_visible()
+        assert not page.locator("#f-app").is_visible()
+        assert not page.locator("#bulk-form").is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+        toggle = page.get_by_role("button", name="Filters")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        toggle.click()  # used: the filters unfold
+        assert toggle.get_attribute("aria-expanded") == "true"
+        page.locator("#f-state").select_option("all")
+        page.wait_for_url("**state=all**")
+        assert (
+            page.get_by_role("button", name="Filters (1)").is_visible()
+            or page.locator("#f-state").is_visible()
+        )
+        first.locator("input.select").check()  # a memory ticked: the bulk bar appears
+        assert page.locator("#bulk-form").is_visible()
+        assert page.locator("#selected-count").inner_text() == "1 selected"
+        page.reload()  # the filters set stay in sight after a reload, and say how many
+        assert page.locator("#f-state").is_visible()
+        assert page.get_by_role("button", name="Filters (1)").get_attribute("aria-expanded") == (
+            "true"
+        )
+    finally:
+        context.close()
