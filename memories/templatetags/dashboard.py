@@ -26,6 +26,7 @@ from memories.presentation import (
     changed_by_label,
     origin_of,
 )
+from memories.review_work import ReviewWork, review_work
 from memories.selectors import MemoryStats, memory_stats
 from memories.trash import trash_notices
 
@@ -140,6 +141,15 @@ def stats_header(context: template.Context) -> dict[str, Any]:
     if isinstance(context.get("stats"), MemoryStats):  # the view already has them
         return {"stats": context["stats"]}
     return {"stats": memory_stats(actor=actor_for_request(request))}  # type: ignore[arg-type]
+
+
+@register.simple_tag(takes_context=True)
+def review_link(context: template.Context) -> ReviewWork | None:
+    """What the Review link says (memories.review_work), for the signed-in user only."""
+    request = context.get("request")
+    if not isinstance(getattr(request, "user", None), User):
+        return None
+    return review_work(actor=actor_for_request(request))  # type: ignore[arg-type]
 
 
 @register.filter

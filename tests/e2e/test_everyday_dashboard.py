@@ -289,3 +289,27 @@ def test_on_a_phone_the_first_memory_is_on_the_first_screen(
         )
     finally:
         context.close()
+
+
+def test_review_is_in_the_menu_only_when_it_has_work_and_says_how_much(
+    page: Any, owner: User, owner_dash: Actor, settings: Any
+) -> None:
+    from memories.proposals import proposal_create
+
+    memory = services.memory_create(actor=owner_dash, text="Works at Acme").memory
+    log_in(page, owner)
+    nav = page.get_by_role("navigation", name="Main")
+    assert nav.get_by_role("link", name="Review").count() == 0  # nothing to review, no extractor
+
+    settings.EXTRACTION_MODE = "anthropic"  # an LLM extractor can propose changes at any time
+    page.reload()
+    assert nav.get_by_role("link", name="Review", exact=True).is_visible()
+
+    settings.EXTRACTION_MODE = "none"
+    cursor = app_actor(owner, "Cursor")
+    proposal_create(actor=cursor, memory=memory, proposed_text="Works at Globex", reason="moved")
+    page.reload()
+    link = nav.get_by_role("link", name="Review 1 waiting")
+    assert link.is_visible() and link.locator(".nav-count").inner_text() == "1"
+    link.click()
+    page.get_by_text("Works at Globex").wait_for()
