@@ -549,3 +549,19 @@ def test_enter_on_a_category_checkbox_does_not_allow(
     page.get_by_role("button", name="Allow").press("Enter")
     page.wait_for_url(redirect_uri + "?**")
     assert "code" in parse_qs(urlsplit(page.url).query)
+
+
+def test_the_sign_in_page_on_the_way_to_connecting_says_which_app_asks(
+    tab: Watched, live_url: str, alice: User, loopback: Callbacks
+) -> None:
+    kind = KINDS[1]
+    client = _register(live_url, kind.registered(loopback), confidential=False, name="Claude Code")
+    _, challenge = pkce()
+    page = tab.page
+    page.goto(_authorize_path(client["client_id"], kind.used(loopback), challenge, live_url))
+    assert page.get_by_role("heading", level=1).inner_text() == "Sign in to connect Claude Code"
+    assert "Claude Code asked to use your memory" in page.locator("main").inner_text()
+    assert page.title().startswith("Sign in to connect Claude Code")
+    page.goto("/accounts/login/")  # an ordinary sign-in says nothing of connecting
+    assert page.get_by_role("heading", level=1).inner_text() == "Sign In"
+    assert tab.violations == []

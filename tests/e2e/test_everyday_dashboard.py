@@ -313,3 +313,50 @@ def test_review_is_in_the_menu_only_when_it_has_work_and_says_how_much(
     assert link.is_visible() and link.locator(".nav-count").inner_text() == "1"
     link.click()
     page.get_by_text("Works at Globex").wait_for()
+
+
+def test_two_factor_and_sessions_are_under_account_not_connected_apps(
+    page: Any, owner: User
+) -> None:
+    log_in(page, owner)
+    page.locator(".account-menu summary").click()
+    menu = page.locator(".account-menu .menu")
+    menu.get_by_role("link", name="Two-factor and passkeys").click()
+    page.wait_for_url("**/accounts/2fa/**")
+    page.locator(".account-menu summary").click()
+    menu.get_by_role("link", name="Signed-in sessions").click()
+    page.wait_for_url("**/sessions/**")
+    page.goto("/apps/")
+    assert (
+        page.locator("main")
+        .get_by_role("link", name=re.compile("two-factor|session", re.I))
+        .count()
+        == 0
+    )
+
+
+def test_a_refused_sign_up_password_says_why_under_the_password(page: Any, settings: Any) -> None:
+    settings.SIGNUP_POLICY = "open"
+    page.goto("/accounts/signup/")
+    page.fill("#id_email", "new@example.com")
+    page.fill("#id_password1", "password")
+    page.fill("#id_password2", "password")
+    page.get_by_role("button", name="Sign Up").click()
+    error = page.locator("#id_password1_error")
+    error.wait_for()
+    assert "too common" in error.inner_text()
+    # In the password's own row, after its box and before the second password, and styled.
+    row = page.locator(".form-row", has=page.locator("#id_password1"))
+    assert row.locator("#id_password1_error").count() == 1
+    order = page.evaluate(
+        "[...document.querySelectorAll('#id_email, #id_password1, #id_password1_error, #id_password2')]"
+        ".map(e => e.id)"
+    )
+    assert order == ["id_email", "id_password1", "id_password1_error", "id_password2"]
+    assert "id_password1_error" in str(
+        page.locator("#id_password1").get_attribute("aria-describedby")
+    )
+    danger = page.evaluate("getComputedStyle(document.body).getPropertyValue('--danger')").strip()
+    assert danger and error.evaluate("e => getComputedStyle(e).color") != page.locator(
+        "label[for=id_password1]"
+    ).evaluate("e => getComputedStyle(e).color")
