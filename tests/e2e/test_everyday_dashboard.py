@@ -349,8 +349,8 @@ def test_a_refused_sign_up_password_says_why_under_the_password(page: Any, setti
     row = page.locator(".form-row", has=page.locator("#id_password1"))
     assert row.locator("#id_password1_error").count() == 1
     order = page.evaluate(
-        "[...document.querySelectorAll('#id_email, #id_password1, #id_password1_error, #id_password2')]"
-        ".map(e => e.id)"
+        "[...document.querySelectorAll("
+        "'#id_email, #id_password1, #id_password1_error, #id_password2')].map(e => e.id)"
     )
     assert order == ["id_email", "id_password1", "id_password1_error", "id_password2"]
     assert "id_password1_error" in str(
