@@ -14,6 +14,7 @@
    time[data-local]       a time the server wrote in UTC, rewritten in the browser's own zone
                           (datetime / seconds / short / date; "ago" keeps its words), with the
                           zone in its title
+   body[data-canonical-path]  the address bar shows it when the page was answered elsewhere
    data-toggle-filters    shows or folds the filters it controls (a phone shows only search)
    Enter on a checkbox or radio button never submits its form (Space ticks it)
    Ctrl+Enter / Cmd+Enter in a textarea submits its form
@@ -402,6 +403,12 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    // A page answered at another address (allauth replays a POST at /accounts/reauthenticate/)
+    // shows its own in the address bar, so a reload or a bookmark lands on the page, not a form.
+    var canonical = document.body.getAttribute("data-canonical-path");
+    if (canonical && window.location.pathname !== canonical) {
+      window.history.replaceState(null, "", canonical);
+    }
     syncToggle();
     updateSelection();
     updateBulkFields();

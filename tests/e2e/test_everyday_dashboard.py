@@ -360,3 +360,31 @@ def test_a_refused_sign_up_password_says_why_under_the_password(page: Any, setti
     assert danger and error.evaluate("e => getComputedStyle(e).color") != page.locator(
         "label[for=id_password1]"
     ).evaluate("e => getComputedStyle(e).color")
+
+
+def test_a_new_token_chooses_its_categories_shows_its_expiry_and_lands_on_apps(
+    page: Any, owner: User, owner_dash: Actor
+) -> None:
+    services.memory_create(actor=owner_dash, text="Loves Thai green curry", categories=["food"])
+    services.memory_create(actor=owner_dash, text="Works at Acme", categories=["work"])
+    log_in(page, owner)
+    page.goto("/apps/")
+    page.fill("#id_name", "Cursor on laptop")
+    form = page.locator("form[action='/apps/tokens']")
+    food = form.get_by_label("Food", exact=False).first
+    assert food.is_checked() and not form.get_by_label("Health", exact=False).first.is_checked()
+    food.uncheck()
+    page.locator("#grant-summary", has_text="Food").wait_for()  # recounted as it was unticked
+    page.get_by_label("Expires").select_option("30")
+    form.get_by_role("button", name="Create token").click()
+    confirm_password(page)
+    page.wait_for_selector("#new-token")
+    assert page.url.endswith("/apps/")  # not /accounts/reauthenticate/: a reload is safe
+    app = ConnectedApp.objects.get(owner=owner, kind=ConnectedApp.Kind.TOKEN)
+    assert "food" in app.hidden_categories and "work" not in app.hidden_categories
+    token = app.client_tokens.get()
+    assert token.expires_at is not None
+    expiry = page.locator(f"#app-{app.pk} .token-expiry")
+    assert expiry.inner_text() == f"expires {token.expires_at:%-d %b %Y}"  # the browser's zone
+    page.reload()  # lands on the apps page, not on a re-sent form
+    assert page.url.endswith("/apps/") and page.locator("#new-token").count() == 0
