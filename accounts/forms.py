@@ -137,6 +137,10 @@ class ClientTokenForm(CategoryFieldsMixin, forms.Form):
         initial="90",
     )
 
+    # Present only on the dashboard's form: a request without it gets the default grant, as
+    # the command does without --categories.
+    choose = forms.CharField(widget=forms.HiddenInput, required=False, initial="1")
+
     def __init__(self, *args: Any, user: User, category_counts: dict[str, int], **kwargs: Any):
         kwargs.setdefault("initial", {**grant_initial(user, None), "expires": "90"})
         super().__init__(*args, **kwargs)

@@ -208,7 +208,9 @@ def token_create(request: DashboardRequest) -> HttpResponse:
                 known=form.known,
                 scopes=form.cleaned_data["scopes"],
                 expires_at=form.expires_at(),
-                grant=form.grant(form.cleaned_data["scopes"]),
+                grant=form.grant(form.cleaned_data["scopes"])
+                if form.cleaned_data.get("choose")
+                else None,
             )
         except DomainError as exc:
             form.add_error(None, exc.message)
