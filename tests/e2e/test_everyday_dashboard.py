@@ -388,3 +388,17 @@ def test_a_new_token_chooses_its_categories_shows_its_expiry_and_lands_on_apps(
     assert expiry.inner_text() == f"expires {token.expires_at:%-d %b %Y}"  # the browser's zone
     page.reload()  # lands on the apps page, not on a re-sent form
     assert page.url.endswith("/apps/") and page.locator("#new-token").count() == 0
+
+
+def test_a_password_reset_for_an_unknown_address_does_not_invite_a_closed_sign_up(
+    page: Any, owner: User, mailoutbox: list[Any], settings: Any
+) -> None:
+    settings.SIGNUP_POLICY = "closed"
+    page.goto("/accounts/password/reset/")
+    page.fill("input[name=email]", "nobody@example.com")
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url("**/password/reset/done/")
+    assert len(mailoutbox) == 1
+    body = mailoutbox[0].body
+    assert "no account for that address" in body and "/accounts/signup/" not in body
+    assert "sign up" not in body.lower()
