@@ -76,10 +76,11 @@ _MOMENT_FORMATS = {
 def moment(value: datetime | str | None, style: str = "datetime") -> str:
     """A <time> the owner reads in their local time (app.js), UTC until the script runs."""
     if isinstance(value, str):
+        text = value
         try:
-            value = datetime.fromisoformat(value)
+            value = datetime.fromisoformat(text)
         except ValueError:
-            return value
+            return text
     if value is None:
         return ""
     if timezone.is_naive(value):

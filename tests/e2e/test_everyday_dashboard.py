@@ -92,7 +92,10 @@ def test_times_read_in_the_owners_own_zone_with_the_zone_in_their_title(
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     violations: list[str] = []
-    page.on("console", lambda m: "Content Security Policy" in m.text and violations.append(m.text))
+    page.on(
+        "console",
+        lambda m: violations.extend([m.text] if "Content Security Policy" in m.text else []),
+    )
     try:
         log_in(page, owner)
         page.goto(f"/memories/{made.pk}/")
