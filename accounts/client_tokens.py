@@ -91,11 +91,13 @@ def client_token_create(
     scopes: Iterable[str] = DEFAULT_SCOPES,
     expires_at: datetime | None = None,
     categories: str | None = None,
+    grant: Grant | None = None,
 ) -> IssuedToken:
     """A new token and its own connected app; the name must not be taken by a live token. Owner
     only; the owner's access log records it in the same transaction, like every change to an app.
     `known` is the user's category vocabulary (`memories.grants.known_categories`), which the
-    grant (`categories`, see `parse_categories`) is made of.
+    grant (`categories`, see `parse_categories`, or a `grant` the dashboard's ticks made) is made
+    of.
 
     `expires_at=None` never expires; the front doors (the command, the dashboard) make a person
     choose that explicitly and default to an expiry."""
@@ -105,7 +107,8 @@ def client_token_create(
     if not name or len(name) > 120:
         raise InvalidInput("A token name is 1 to 120 characters.", field="name")
     granted = parse_scopes(scopes)
-    grant = parse_categories(known, categories, granted)
+    if grant is None:  # `grant`: ticked on the dashboard; `categories`: the command's words
+        grant = parse_categories(known, categories, granted)
     if expires_at is not None and expires_at <= timezone.now():
         raise InvalidInput("The expiry must be in the future.", field="expires_at")
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)

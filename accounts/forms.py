@@ -127,8 +127,9 @@ class GrantForm(CategoryFieldsMixin, forms.Form):
         self.setup_categories(user, category_counts)
 
 
-class ClientTokenForm(forms.Form):
-    """A client token for programs that send `Authorization: Bearer` (Cursor, VS Code, ...)."""
+class ClientTokenForm(CategoryFieldsMixin, forms.Form):
+    """A client token for programs that send `Authorization: Bearer` (Cursor, VS Code, ...),
+    with the same category choice as consent (the command's `--categories`)."""
 
     name = forms.CharField(max_length=120, label="Name", help_text="e.g. Cursor on my laptop")
     scopes = forms.MultipleChoiceField(
@@ -143,6 +144,15 @@ class ClientTokenForm(forms.Form):
         coerce=int,
         initial="90",
     )
+
+    # Present only on the dashboard's form: a request without it gets the default grant, as
+    # the command does without --categories.
+    choose = forms.CharField(widget=forms.HiddenInput, required=False, initial="1")
+
+    def __init__(self, *args: Any, user: User, category_counts: dict[str, int], **kwargs: Any):
+        kwargs.setdefault("initial", {**grant_initial(user, None), "expires": "90"})
+        super().__init__(*args, **kwargs)
+        self.setup_categories(user, category_counts)
 
     def expires_at(self) -> datetime | None:
         days = self.cleaned_data["expires"]

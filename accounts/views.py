@@ -179,9 +179,16 @@ def _apps_page(request: DashboardRequest, **extra: Any) -> HttpResponse:
     context = {
         "rows": rows,
         "delete_holders": [row.app for row in rows if row.can_delete],
-        "token_form": extra.pop("token_form", None) or ClientTokenForm(),
+        "token_form": extra.pop("token_form", None) or _token_form(request),
     }
+    context["token_preview"] = grant_preview(
+        request.user, Grant.default(known=known_categories(request.user), scopes=())
+    )
     return render(request, "accounts/apps.html", {**context, **extra})
+
+
+def _token_form(request: DashboardRequest, data: Any = None) -> ClientTokenForm:
+    return ClientTokenForm(data, user=request.user, category_counts=category_counts(request.user))
 
 
 @dashboard_view
@@ -194,15 +201,18 @@ def app_list(request: DashboardRequest) -> HttpResponse:
 @reauthentication_required  # a session alone cannot mint a credential that outlives it
 def token_create(request: DashboardRequest) -> HttpResponse:
     """Create a client token; its secret is shown on this one response and never again."""
-    form = ClientTokenForm(request.POST)
+    form = _token_form(request, request.POST)
     if form.is_valid():
         try:
             issued = client_token_create(
                 actor=actor_for_request(request),
                 name=form.cleaned_data["name"],
-                known=known_categories(request.user),
+                known=form.known,
                 scopes=form.cleaned_data["scopes"],
                 expires_at=form.expires_at(),
+                grant=form.grant(form.cleaned_data["scopes"])
+                if form.cleaned_data.get("choose")
+                else None,
             )
         except DomainError as exc:
             form.add_error(None, exc.message)

@@ -40,6 +40,7 @@ from accounts.models import SCOPE_DELETE, ConnectedApp, User
 from activity.models import AccessEvent
 from contextlayer.errors import NotFound
 from memories import search_index
+from memories.counting import memory_count_keys
 from memories.models import (
     ErasureReceipt,
     ImportedConversation,
@@ -144,6 +145,7 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
         User.objects.select_for_update().filter(pk=user.pk).first()
         readers = _readers(user)
         content_digest = _content_digest(user)
+        memory_split = memory_count_keys(user)
         uploads = [
             p
             for p in ImportRun.objects.filter(owner=user).values_list("upload_path", flat=True)
@@ -153,6 +155,10 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
         for _label, queryset in _owned_querysets(user):
             _, per_model = queryset.delete()
             counts.update({k.lower(): v for k, v in per_model.items() if v})
+        if counts.get("memories.memory"):  # split as the owner counts them (memories.counting)
+            for kind, n in memory_split.items():
+                counts[kind] = n
+            counts = +counts  # drops the zeros
         if delete_account:
             counts["sessions"] = _end_sessions(user)
             _, per_model = User.objects.filter(pk=user.pk).delete()
@@ -189,8 +195,12 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
 # rewritten, so a model that moved apps keeps its old label here too.
 KIND_LABELS = {
     "memories.memory": "Memories",
+    "memories.memory.trash": "Memories in the trash",
+    "memories.memory.other": "Replaced copies of memories and apps' restatements of them",
     "memories.memoryversion": "Earlier versions of memories",
     "memories.memorytombstone": "Records of memories deleted before",
+    "memories.searchstats": "Search index (word statistics)",
+    "memories.searchchange": "Search index (recent updates)",
     "memories.trashbatch": "Deletes whose memories were in the trash",
     "activity.accessevent": "Access log entries",
     "memories.accessevent": "Access log entries",  # its label on receipts made before the move
@@ -207,6 +217,7 @@ KIND_LABELS = {
     "usersessions.usersession": "Signed-in session records",
     "sessions": "Signed-in sessions",
     "allauth_idp_oidc.token": "OAuth tokens of connected apps",
+    "accounts.rotatedrefreshtoken": "Used sign-in renewals of connected apps",
     "allauth_idp_oidc.client": "OAuth client registrations",
     "admin.logentry": "Admin log entries",
 }

@@ -66,6 +66,21 @@ class MemoryFilterForm(forms.Form):
     def query(self) -> str:
         return (self.cleaned_data.get("q") or "").strip() if self.is_valid() else ""
 
+    def filters_set(self) -> int:
+        """How many filters beyond search are set: a phone folds them away and says how many."""
+        f = self.filters()
+        return sum(
+            bool(x)
+            for x in (
+                f.category,
+                f.uncategorised,
+                f.app_name,
+                f.created_after,
+                f.created_before,
+                f.state != MemoryState.ACTIVE,
+            )
+        )
+
     def is_filtered(self) -> bool:
         f = self.filters()
         return bool(

@@ -12,12 +12,20 @@ from django.db import connection
 from django.db.models import Count, Q
 
 from accounts.actors import Actor, actor_for, owner_actor, require_owner
-from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
+from accounts.models import (
+    SCOPE_DELETE,
+    SCOPE_READ,
+    SCOPE_WRITE,
+    ClientToken,
+    ConnectedApp,
+    User,
+)
 from accounts.oauth_clients import key_origins, return_label
 from accounts.services import MANAGED_KINDS, Grant
 from activity.models import AccessEvent
 from contextlayer.category_names import label
 from memories.categories import DEFAULT_SLUGS
+from memories.counting import shareable_q
 from memories.models import Memory, MemoryState, UserCategory
 from memories.user_categories import CategoryInfo, category_list
 from memories.visibility import hidden_categories, sensitive_categories, visible_q
@@ -33,8 +41,9 @@ def known_categories(user: User) -> list[CategoryInfo]:
 
 
 def _shareable(user: User) -> Any:
-    """Memories an app could ever see: active and current (private ones are counted apart)."""
-    return Memory.objects.filter(owner=user, state=MemoryState.ACTIVE, superseded_by__isnull=True)
+    """Memories an app could ever see: the owner's active ones (`memories.counting`; private
+    ones are counted apart)."""
+    return Memory.objects.filter(shareable_q(user))
 
 
 def category_counts(user: User, *, private_too: bool = False) -> dict[str, int]:
@@ -144,6 +153,7 @@ class AppRow:
     preview: GrantPreview | None = None
     returns_to: str = ""
     may: list[str] = field(default_factory=list)  # the scopes, in words
+    token: ClientToken | None = None  # a client token's app: its token (expiry, prefix)
 
     @property
     def can_delete(self) -> bool:
@@ -181,6 +191,12 @@ def connected_app_list(*, actor: Actor) -> list[AppRow]:
     )
     counts = _distinct_counts(actor.user.pk)
     per_category = category_counts(actor.user)
+    tokens = {
+        t.app_id: t
+        for t in ClientToken.objects.filter(
+            owner=actor.user, app__in=[a for a in apps if a.kind == ConnectedApp.Kind.TOKEN]
+        )
+    }
     return [
         AppRow(
             app=app,
@@ -189,6 +205,7 @@ def connected_app_list(*, actor: Actor) -> list[AppRow]:
             preview=grant_preview(actor.user, app, per_category),
             returns_to=", ".join(return_label(o) for o in key_origins(app.oauth_client_key)),
             may=[SCOPE_WORDS.get(s, s) for s in app.scopes],
+            token=tokens.get(app.pk),
         )
         for app in apps
     ]

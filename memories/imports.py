@@ -156,18 +156,18 @@ def import_estimate(
     preview: _Preview | None = None
     if export.source == "contextlayer":
         chars = sum(len(m.text) for m in export.memories)
-        note = "Restores memories as exported; embeddings are computed locally (no cost)."
+        note = "Restores memories as exported; everything is worked out on this server."
         cost = 0.0
     elif mode == "none":
         chars = sum(len(m.text) for m in user)
-        note = "One memory per user message; embeddings are computed locally (no cost)."
+        note = "One memory per message you wrote; everything is worked out on this server."
         cost = 0.0
     elif mode == "local":
         chars = sum(len(m.text) for m in user)
         preview = _local_preview(user)
         note = (
             "Keeps only what your messages say about you (who you are, work, home, people, "
-            "preferences, tools, health, plans), worked out on this machine (no cost). The same "
+            "preferences, tools, health, plans), worked out on this server. The same "
             "fact said in several chats becomes one memory."
         )
         cost = 0.0

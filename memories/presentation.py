@@ -48,11 +48,27 @@ def and_list(words: Sequence[str]) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+# An import's source (memories.ingest.types.SOURCES) as a person names it.
+SOURCE_NAMES = {"claude": "Claude", "chatgpt": "ChatGPT", "contextlayer": "Context Layer export"}
+# How an import turns messages into memories, in words.
+EXTRACTOR_NAMES = {"llm": "an LLM", "local": "local", "none": "none (every message as written)"}
+
+
+def source_name(source: str) -> str:
+    """ "chatgpt" -> "ChatGPT"; an unknown source as it is."""
+    return SOURCE_NAMES.get(source, source)
+
+
 @dataclass(frozen=True)
 class OriginInfo:
-    label: str  # "Claude Desktop", "Import: ChatGPT export"
+    label: str  # "Claude Desktop", "imported from ChatGPT"
     conversation: str  # the source conversation's title, if known
     source: str  # e.g. "chatgpt"
+
+    @property
+    def phrase(self) -> str:
+        """Where it came from, after a memory's date: "from Cursor", "imported from Claude"."""
+        return self.label if self.label.startswith("imported") else f"from {self.label}"
 
 
 def origin_of(memory: Memory) -> OriginInfo:
@@ -62,7 +78,8 @@ def origin_of(memory: Memory) -> OriginInfo:
     source = str(prov.get("source") or "")
     app = memory.origin_app_name or str(prov.get("app") or "")
     if memory.origin == Origin.IMPORT:
-        label = f"import ({app or source})" if (app or source) else "an import"
+        name = source_name(source) if source in SOURCE_NAMES else app.removesuffix(" import")
+        label = f"imported from {name}" if name else "imported"
     else:
         label = _APP_LABELS.get(app, app) if memory.origin != Origin.APP else app
     return OriginInfo(label=label or "unknown", conversation=str(conversation), source=source)

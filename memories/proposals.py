@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, require, require_owner
@@ -53,16 +53,23 @@ def proposal_create(
     return proposal
 
 
-def proposal_list(*, actor: Actor) -> list[MemoryProposal]:
-    """Pending proposals, newest first (not those of memories in the trash: they wait there with
-    their memory). Only the owner's own doors see them."""
+def _waiting(actor: Actor) -> QuerySet[MemoryProposal]:
+    """Pending proposals the owner can act on (not those of memories in the trash: they wait
+    there with their memory). Only the owner's own doors see them."""
     require_owner(actor, SCOPE_READ)
-    return list(
-        MemoryProposal.objects.filter(owner=actor.user, status=MemoryProposal.Status.PENDING)
-        .filter(Q(memory__isnull=True) | Q(memory__in=Memory.objects.filter(visible_q(actor))))
-        .select_related("memory", "app")
-        .order_by("-created_at", "-id")
-    )
+    return MemoryProposal.objects.filter(
+        owner=actor.user, status=MemoryProposal.Status.PENDING
+    ).filter(Q(memory__isnull=True) | Q(memory__in=Memory.objects.filter(visible_q(actor))))
+
+
+def proposal_list(*, actor: Actor) -> list[MemoryProposal]:
+    """Pending proposals, newest first."""
+    return list(_waiting(actor).select_related("memory", "app").order_by("-created_at", "-id"))
+
+
+def proposal_count(*, actor: Actor) -> int:
+    """How many proposals wait for the owner (the Review link's count)."""
+    return _waiting(actor).count()
 
 
 def _pending(actor: Actor, proposal_id: object) -> MemoryProposal:

@@ -149,6 +149,13 @@ def relevance(
     return evidence * (1 - (1 - w.unknown_floor) * absent * size)
 
 
+def meaning_relevance(cosine: float, w: Weights = Weights()) -> float:
+    """The relevance of one memory to another on meaning alone (no query words): related memories
+    pass the same MIN_SCORE as a search result that only its meaning found."""
+    semantic = 0.0 if math.isnan(cosine) else min(max(cosine / w.cosine_full, 0.0), 1.0)
+    return float(1 - (1 - semantic) ** w.semantic_weight)
+
+
 def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights = Weights()) -> float:
     """`relevance` of one memory, in Python's floats: the score a caller is shown. Computed the
     same way on every path, for every store, so it depends on nothing but the memory and

@@ -23,6 +23,7 @@ from activity.models import AccessEvent
 from contextlayer.category_names import fold
 from contextlayer.errors import InvalidInput, NotFound
 from memories import search
+from memories.counting import added_since_q, listed_q
 from memories.embeddings import get_embedder
 from memories.models import LIVE_STATES, UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
 from memories.text import clean_text
@@ -246,9 +247,9 @@ class MemoryStats:
 
 def memory_stats(*, actor: Actor) -> MemoryStats:
     """Totals for the stats header, in two aggregate queries whatever the store's size (the
-    first counts the trash beside the memories)."""
+    first counts the trash beside the memories). What counts is `memories.counting`'s."""
     require_owner(actor, SCOPE_READ)
-    shown = visible_q(actor) & Q(superseded_by__isnull=True)
+    shown = listed_q(actor.user)
     qs = Memory.objects.filter(shown)
     week_ago = timezone.now() - timedelta(days=7)
     agg = (
@@ -256,7 +257,7 @@ def memory_stats(*, actor: Actor) -> MemoryStats:
         .filter(shown | trashed_q(actor))
         .aggregate(
             total=Count("id", filter=shown),
-            week=Count("id", filter=shown & Q(created_at__gte=week_ago)),
+            week=Count("id", filter=added_since_q(actor.user, week_ago)),
             in_trash=Count("id", filter=trashed_q(actor)),
             **{s: Count("id", filter=shown & Q(state=s)) for s in LIVE_STATES},
         )
@@ -364,7 +365,9 @@ def memory_echoes(*, actor: Actor, memory_id: object) -> list[Memory]:
 
 
 def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[SearchHit]:
-    """Nearest neighbours by embedding among the actor's active memories (exact scan)."""
+    """Nearest neighbours by embedding among the actor's active memories (exact scan), only
+    those related enough to pass search's cut-off (`search.meaning_relevance`): a store with
+    nothing close shows nothing rather than its least unrelated memories."""
     require(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
@@ -381,7 +384,11 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
     )
     ids = [mid for mid, _ in near if mid != memory.id][:limit]
     rows = Memory.objects.filter(owner=actor.user).defer(*UNSHOWN_COLUMNS).in_bulk(ids)
-    return [SearchHit(memory=rows[mid], score=sim) for mid, sim in near if mid in rows]
+    return [
+        SearchHit(memory=rows[mid], score=sim)
+        for mid, sim in near
+        if mid in rows and search.meaning_relevance(sim) >= search.MIN_SCORE
+    ]
 
 
 @dataclass(frozen=True)

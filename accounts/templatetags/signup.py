@@ -35,3 +35,29 @@ def signup_closed_reason(context: template.Context) -> dict[str, Any]:
     else:
         text = "Sign-up is closed on this server. Ask whoever runs it to create your account."
     return {"title": "Sign-up is closed", "text": text}
+
+
+@register.simple_tag(takes_context=True)
+def connecting_app(context: template.Context) -> str:
+    """The app a sign-in is on the way to connecting ("" when it is an ordinary sign-in): the
+    sign-in page then says why it is asked ("Sign in to connect Claude"). The name is the one the
+    app registered; the consent page that follows shows where it returns to."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from allauth.idp.oidc.models import Client
+    from django.urls import reverse
+
+    request = context.get("request")
+    if request is None:
+        return ""
+    after = urlsplit(request.POST.get("next") or request.GET.get("next") or "")
+    if after.path != reverse("idp:oidc:authorization"):
+        return ""
+    client_id = (parse_qs(after.query).get("client_id") or [""])[0]
+    if not client_id:
+        return ""
+    name = Client.objects.filter(id=client_id).values_list("name", flat=True).first()
+    if name:
+        return str(name)
+    host = urlsplit(client_id).hostname  # a client identified by its metadata document's URL
+    return host or "an app"

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.messages.storage.base import Message
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.timesince import timesince
 
 from accounts.dashboard import actor_for_request
@@ -25,6 +26,7 @@ from memories.presentation import (
     changed_by_label,
     origin_of,
 )
+from memories.review_work import ReviewWork, review_work
 from memories.selectors import MemoryStats, memory_stats
 from memories.trash import trash_notices
 
@@ -60,6 +62,56 @@ def ago(moment: datetime) -> str:
     return f"{timesince(moment, depth=1)} ago"
 
 
+# How a time reads, by style: the server writes it in UTC (and says so); static/js/app.js rewrites
+# it in the browser's own zone and puts the zone in the title. "ago" keeps its words.
+_MOMENT_FORMATS = {
+    "datetime": "%-d %b %Y, %H:%M",
+    "seconds": "%-d %b %Y, %H:%M:%S",
+    "short": "%-d %b, %H:%M",
+    "date": "%-d %b %Y",
+}
+
+
+@register.filter
+def moment(value: datetime | str | None, style: str = "datetime") -> str:
+    """A <time> the owner reads in their local time (app.js), UTC until the script runs."""
+    if isinstance(value, str):
+        text = value
+        try:
+            value = datetime.fromisoformat(text)
+        except ValueError:
+            return text
+    if value is None:
+        return ""
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    at = value.astimezone(UTC)
+    full = f"{at:%-d %b %Y, %H:%M} UTC"
+    if style == "ago":
+        text = ago(at)
+    elif style == "date":
+        text = f"{at:{_MOMENT_FORMATS['date']}}"
+    else:
+        text = f"{at:{_MOMENT_FORMATS.get(style, _MOMENT_FORMATS['datetime'])}} UTC"
+    return format_html(
+        '<time datetime="{}" data-local="{}" title="{}">{}</time>',
+        at.isoformat(),
+        style if style in (*_MOMENT_FORMATS, "ago") else "datetime",
+        full,
+        text,
+    )
+
+
+@register.filter
+def source_name(source: str) -> str:
+    return presentation.source_name(str(source))
+
+
+@register.filter
+def extractor_name(extractor: str) -> str:
+    return presentation.EXTRACTOR_NAMES.get(str(extractor), str(extractor))
+
+
 @register.filter
 def humanize_key(key: str) -> str:
     return str(key).replace("_", " ").capitalize()
@@ -90,6 +142,15 @@ def stats_header(context: template.Context) -> dict[str, Any]:
     if isinstance(context.get("stats"), MemoryStats):  # the view already has them
         return {"stats": context["stats"]}
     return {"stats": memory_stats(actor=actor_for_request(request))}  # type: ignore[arg-type]
+
+
+@register.simple_tag(takes_context=True)
+def review_link(context: template.Context) -> ReviewWork | None:
+    """What the Review link says (memories.review_work), for the signed-in user only."""
+    request = context.get("request")
+    if not isinstance(getattr(request, "user", None), User):
+        return None
+    return review_work(actor=actor_for_request(request))  # type: ignore[arg-type]
 
 
 @register.filter

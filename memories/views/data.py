@@ -33,7 +33,7 @@ from memories.import_runs import import_prepare, import_run_get, import_run_list
 from memories.imports import llm_configured
 from memories.ingest.types import SOURCES
 from memories.models import ErasureReceipt, ImportRun
-from memories.presentation import door_label
+from memories.presentation import door_label, source_name
 from memories.uploads import LimitedUploadHandler, keep_upload
 from memories.views.memories import CHANGED
 
@@ -53,7 +53,7 @@ def _import_page(request: DashboardRequest, handler: LimitedUploadHandler) -> Ht
     actor = actor_for_request(request)
     context: dict[str, object] = {
         "runs": import_run_list(actor=actor),
-        "sources": SOURCES,
+        "sources": [(source, source_name(source)) for source in SOURCES],
         "max_mb": settings.IMPORT_MAX_UPLOAD_BYTES // (1024 * 1024),
         # The LLM choice is only offered when one is configured; without one, local is the default.
         "llm_mode": settings.EXTRACTION_MODE if llm_configured() else "",

@@ -79,6 +79,7 @@ def _results(actor: Actor, data: QueryDict, cursor: str | None = None) -> dict[s
         "nothing_relevant": nothing_relevant,
         "query": query,
         "filtered": form.is_filtered(),
+        "filters_set": form.filters_set(),
         "filter_query": _filter_query(form),
         "max_chars": settings.MEMORY_MAX_CHARS,
     }

@@ -11,6 +11,15 @@
                           after htmx replaces a row, the focus goes back to the control with the
                           same key (or the key named by data-focus-after) in the new row; when the
                           row is gone, to the next row (or the previous one, or the list)
+   time[data-local]       a time the server wrote in UTC, rewritten in the browser's own zone
+                          (datetime / seconds / short / date; "ago" keeps its words), with the
+                          zone in its title
+   body[data-canonical-path]  the address bar shows it when the page was answered elsewhere
+   data-toggle-filters    shows or folds the filters it controls (a phone shows only search)
+   Enter on a checkbox or radio button never submits its form (Space ticks it)
+   Ctrl+Enter / Cmd+Enter in a textarea submits its form
+   #memory-rows           ↓ from the search box to the first result, ↓/↑ or j/k between results,
+                          Enter opens the focused result, e edits it (shortcuts listed on the page)
    data-max-chars + data-count-for
                           a live character count next to a text box with a limit */
 (function () {
@@ -63,6 +72,11 @@
     if (!out || !max) return;
     var n = Array.from(box.value).length;
     out.classList.toggle("over", n > max);
+    // The server's error next to the box already says the text is too long: say it once.
+    if (n > max && document.getElementById(box.id + "-error")) {
+      out.textContent = "";
+      return;
+    }
     if (n > max) {
       out.textContent = n.toLocaleString() + " characters; the limit is " + max.toLocaleString() + ".";
     } else if (n > 0) {
@@ -92,6 +106,41 @@
       sel.addRange(range);
       if (document.execCommand("copy")) done();
     }
+  }
+
+  // --- Times in the owner's own zone --------------------------------------------------------
+  function zoneName(date) {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* old */ }
+    var minutes = -date.getTimezoneOffset();
+    var sign = minutes < 0 ? "-" : "+";
+    minutes = Math.abs(minutes);
+    var offset = "UTC" + sign + String(Math.floor(minutes / 60)).padStart(2, "0") + ":" +
+      String(minutes % 60).padStart(2, "0");
+    return zone && zone !== "UTC" ? zone + " (" + offset + ")" : offset;
+  }
+
+  var TIME_STYLES = {
+    datetime: { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" },
+    seconds: { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" },
+    short: { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" },
+    date: { day: "numeric", month: "short", year: "numeric" }
+  };
+
+  function localTime(date, style) {
+    var options = Object.assign({ hourCycle: "h23" }, TIME_STYLES[style] || TIME_STYLES.datetime);
+    return new Intl.DateTimeFormat("en-GB", options).format(date);
+  }
+
+  function localTimes(root) {
+    (root || document).querySelectorAll("time[data-local]").forEach(function (el) {
+      var date = new Date(el.getAttribute("datetime"));
+      if (isNaN(date.getTime())) return;
+      var style = el.getAttribute("data-local");
+      el.title = localTime(date, "seconds") + " " + zoneName(date);
+      if (style !== "ago") el.textContent = localTime(date, style);
+      el.removeAttribute("data-local");
+    });
   }
 
   function focusFirst(selector) {
@@ -125,6 +174,13 @@
     document.querySelectorAll("details[data-menu][open]").forEach(function (menu) {
       if (!menu.contains(event.target)) menu.open = false;
     });
+    var toggle = event.target.closest("[data-toggle-filters]");
+    if (toggle) {
+      var form = document.getElementById(toggle.getAttribute("aria-controls"));
+      var open = form && form.classList.toggle("open");
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      return;
+    }
     var el = event.target.closest("[data-copy], [data-dismiss], #hide-text-toggle, details [data-cancel]");
     if (!el) return;
     if (el.id === "hide-text-toggle") {
@@ -162,8 +218,24 @@
     updateSelection();
   });
 
+  // An error about a box's text is about the text as it was sent: once the person edits it, the
+  // error goes and the live count (for a box with a limit) speaks instead.
+  function clearError(box) {
+    var error = box.id && document.getElementById(box.id + "-error");
+    if (!error) return;
+    error.remove();
+    box.removeAttribute("aria-invalid");
+    var described = (box.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+      return id && id !== error.id;
+    });
+    box.setAttribute("aria-describedby", described.join(" "));
+  }
+
   document.addEventListener("input", function (event) {
-    if (event.target.hasAttribute && event.target.hasAttribute("data-max-chars")) countChars(event.target);
+    var box = event.target;
+    if (!box.hasAttribute) return;
+    if (box.getAttribute("aria-invalid") === "true") clearError(box);
+    if (box.hasAttribute("data-max-chars")) countChars(box);
   });
 
   // "/" focuses search, as on most sites; Escape leaves a box, a menu, an editor, a confirmation.
@@ -172,6 +244,25 @@
     var tag = (target.tagName || "").toLowerCase();
     var typing = tag === "input" || tag === "textarea" || tag === "select" || target.isContentEditable;
     var search = document.getElementById("f-q");
+    // Enter on a checkbox would submit its form with the first submit button (Chromium skips a
+    // disabled default button for checkboxes): on the consent page that is Allow. Space ticks;
+    // Enter does nothing, so a submission is always a deliberate press of a button.
+    if (event.key === "Enter" && tag === "input" && (target.type === "checkbox" || target.type === "radio")) {
+      event.preventDefault();
+      return;
+    }
+    // Ctrl+Enter (Cmd+Enter on a Mac) in a text box sends its form, as in most editors.
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && tag === "textarea" && target.form) {
+      event.preventDefault();
+      target.form.requestSubmit();
+      return;
+    }
+    // The results by keyboard: ↓ from the search box to the first result; ↓/↑ (or j/k) from row to
+    // row; Enter opens the focused row, e edits it.
+    if (!event.ctrlKey && !event.metaKey && !event.altKey && resultKeys(event, target, typing, search)) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === "/" && !typing && search) {
       event.preventDefault();
       search.focus();
@@ -189,6 +280,44 @@
     event.preventDefault();
     cancel(region);
   });
+
+  function resultRows() {
+    return Array.prototype.slice.call(document.querySelectorAll("#memory-rows > li.memory"));
+  }
+
+  function resultKeys(event, target, typing, search) {
+    var key = event.key;
+    if (target === search) {
+      if (key !== "ArrowDown") return false;
+      var first = resultRows()[0];
+      if (first) first.focus();
+      return Boolean(first);
+    }
+    var row = !typing && target.closest && target.closest("#memory-rows > li.memory");
+    if (!row || row.classList.contains("editing") || row.classList.contains("confirming")) return false;
+    var rows = resultRows();
+    var at = rows.indexOf(row);
+    if (key === "ArrowDown" || key === "j") {
+      if (at + 1 < rows.length) rows[at + 1].focus();
+      return true;
+    }
+    if (key === "ArrowUp" || key === "k") {
+      if (at > 0) rows[at - 1].focus();
+      else if (search) search.focus();
+      return true;
+    }
+    if (key === "Enter" && target === row) {
+      var open = row.querySelector('[data-key="open"]');
+      if (open) open.click();
+      return Boolean(open);
+    }
+    if (key === "e" || key === "E") {
+      var edit = row.querySelector('[data-key="edit"]');
+      if (edit) edit.click();
+      return Boolean(edit);
+    }
+    return false;
+  }
 
   // --- htmx swaps: keep the focus and the selection where the person left them ------------
   var focusPlan = null;
@@ -270,13 +399,21 @@
     settleFocus();
     document.querySelectorAll("[data-max-chars]").forEach(countChars);
     updateSelection();
+    localTimes();
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    // A page answered at another address (allauth replays a POST at /accounts/reauthenticate/)
+    // shows its own in the address bar, so a reload or a bookmark lands on the page, not a form.
+    var canonical = document.body.getAttribute("data-canonical-path");
+    if (canonical && window.location.pathname !== canonical) {
+      window.history.replaceState(null, "", canonical);
+    }
     syncToggle();
     updateSelection();
     updateBulkFields();
     document.querySelectorAll("[data-max-chars]").forEach(countChars);
+    localTimes();
     focusFirst("[data-autofocus]");
   });
 })();

@@ -147,3 +147,21 @@ def test_the_sessions_page_lists_sessions_and_ends_the_others(owner: User) -> No
     laptop.post("/accounts/sessions/", {"action": "logout"})
     assert laptop.get("/apps/").status_code == 200
     assert phone.get("/apps/").status_code == 302  # signed out
+
+
+@pytest.mark.parametrize("policy", ["closed", "invite", "open"])
+def test_a_password_reset_for_an_unknown_address_says_nothing_untrue(
+    client: Browser, mailoutbox: list[Any], settings: Any, policy: str
+) -> None:
+    """No account for the address: the email invites signing up only while sign-up is open."""
+    settings.SIGNUP_POLICY = policy
+    User.objects.create_user("someone@example.com", "a long passphrase 42")
+    client.post("/accounts/password/reset/", {"email": "stranger@example.com"})
+    assert len(mailoutbox) == 1
+    body = mailoutbox[0].body
+    assert "There is no account for that address" in body
+    if policy == "open":
+        assert "create an account" in body and "/accounts/signup/" in body
+    else:
+        assert "sign up" not in body.lower() and "/accounts/signup/" not in body
+        assert "ask the person who runs it" in body

@@ -182,3 +182,36 @@ def test_an_app_cannot_mint_a_token_and_a_refused_one_leaves_nothing(owner: User
     assert list(ConnectedApp.objects.filter(owner=owner, kind=ConnectedApp.Kind.TOKEN)) == [
         issued.token.app
     ]
+
+
+def test_the_token_list_says_when_each_token_expires(owner: User) -> None:
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command(
+        "client_token",
+        "create",
+        "--user",
+        owner.email,
+        "--name",
+        "A",
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    call_command(
+        "client_token",
+        "create",
+        "--user",
+        owner.email,
+        "--name",
+        "B",
+        "--no-expiry",
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
+    listed = io.StringIO()
+    call_command("client_token", "list", "--user", owner.email, stdout=listed)
+    lines = {line.split("\t")[2]: line for line in listed.getvalue().splitlines()}
+    assert "\texpires 20" in lines["A"] and "never expires" in lines["B"]

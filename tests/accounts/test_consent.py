@@ -359,7 +359,7 @@ def test_unticking_food_under_the_default_hides_food_everywhere(owner: User) -> 
 
     # The connected apps page never says "all", and Edit shows exactly what is stored.
     apps = browser.get("/apps/").content.decode()
-    assert "2 of 4 memories" in apps and "Cannot see: finance, food, health" in apps
+    assert "2 of 4 active memories" in apps and "Cannot see: finance, food, health" in apps
     edit = browser.get(f"/apps/{app.pk}/edit").content.decode()
     assert "food" not in _ticked(edit) and "health" not in _ticked(edit)
     assert "work" in _ticked(edit) and "hobbies" in _ticked(edit)

@@ -388,7 +388,7 @@ def test_a_person_connects_in_chromium_and_the_unticked_category_stays_hidden(
     # The connected apps page says what it sees, in counts and words.
     page.goto("/apps/")
     row = page.locator(f"#app-{app.pk}")
-    assert "2 of 4 memories" in row.inner_text()
+    assert "2 of 4 active memories" in row.inner_text()
     assert "Hidden: 2 in food, health" in row.inner_text()
     assert "Cannot see: finance, food, health, legal" in row.inner_text()
 
@@ -545,3 +545,50 @@ def test_screenshot_of_the_consent_page(tab: Watched, live_url: str, alice: User
     assert tab.violations == []
     if os.environ.get("UPDATE_SCREENSHOTS"):
         page.screenshot(path=str(SCREENSHOTS / "consent.png"), full_page=True)
+
+
+def test_enter_on_a_category_checkbox_does_not_allow(
+    tab: Watched, live_url: str, alice: User, loopback: Callbacks
+) -> None:
+    """Keyboard only: Enter on a checkbox changes nothing and submits nothing; Allow is a press."""
+    _seed(alice)
+    kind = KINDS[1]
+    client = _register(live_url, kind.registered(loopback), confidential=False, name="Claude Code")
+    _, challenge = pkce()
+    redirect_uri = kind.used(loopback)
+    page = _sign_in_to_consent(
+        tab, _authorize_path(client["client_id"], redirect_uri, challenge, live_url), alice.email
+    )
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.name") == "categories":
+            break
+    else:
+        pytest.fail("no category checkbox is reachable with Tab")
+    consent_url = page.url
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(1500)  # a submission would be on its way to the callback by now
+    assert page.url == consent_url and page.locator("form.consent-form").is_visible()
+    assert loopback.hits == []
+    page.keyboard.press("Space")  # Space still ticks, and the form stays
+    page.locator("#grant-summary", has_text="hidden").wait_for()
+    assert page.url == consent_url and loopback.hits == []
+    page.get_by_role("button", name="Allow").press("Enter")
+    page.wait_for_url(redirect_uri + "?**")
+    assert "code" in parse_qs(urlsplit(page.url).query)
+
+
+def test_the_sign_in_page_on_the_way_to_connecting_says_which_app_asks(
+    tab: Watched, live_url: str, alice: User, loopback: Callbacks
+) -> None:
+    kind = KINDS[1]
+    client = _register(live_url, kind.registered(loopback), confidential=False, name="Claude Code")
+    _, challenge = pkce()
+    page = tab.page
+    page.goto(_authorize_path(client["client_id"], kind.used(loopback), challenge, live_url))
+    assert page.get_by_role("heading", level=1).inner_text() == "Sign in to connect Claude Code"
+    assert "Claude Code asked to use your memory" in page.locator("main").inner_text()
+    assert page.title().startswith("Sign in to connect Claude Code")
+    page.goto("/accounts/login/")  # an ordinary sign-in says nothing of connecting
+    assert page.get_by_role("heading", level=1).inner_text() == "Sign In"
+    assert tab.violations == []

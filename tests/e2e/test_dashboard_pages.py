@@ -56,7 +56,7 @@ def test_an_import_updates_the_header_and_links_to_what_it_imported(
     page.locator("#memory-rows").wait_for()
     assert rows(page).count() == 4
     assert Memory.objects.filter(owner=owner, origin_app_name="Claude import").count() == 4
-    assert all("from import (Claude import)" in t for t in rows(page).all_inner_texts())
+    assert all("imported from Claude" in t for t in rows(page).all_inner_texts())
 
 
 def test_erase_shows_a_receipt_that_can_be_downloaded_and_found_again(
@@ -77,7 +77,8 @@ def test_erase_shows_a_receipt_that_can_be_downloaded_and_found_again(
     assert page.get_by_role("row", name="Memories 3").count() == 1  # in words, not model labels
     assert "memories.memory" not in page.locator("main").inner_text()
     when = page.locator("dd time").first.inner_text()
-    assert re.fullmatch(r"\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC", when)  # not an ISO timestamp
+    assert re.fullmatch(r"\d{1,2} \w{3} \d{4}, \d\d:\d\d", when)  # not an ISO timestamp
+    assert "UTC" in str(page.locator("dd time").first.get_attribute("title"))  # the zone
     with page.expect_download() as download:
         page.get_by_role("link", name="Download the receipt (JSON)").click()
     saved = json.loads(Path(download.value.path()).read_text())
@@ -110,8 +111,7 @@ def test_the_phone_viewport_shows_every_navigation_item(
         "Memories",
         "Map",
         "Activity",
-        "Review",
-        "Categories",
+        "Categories",  # Review shows only when it has work (test_everyday_dashboard)
         "Connected apps",
         "Connect a client",
     ]

@@ -30,6 +30,7 @@ def test_related_memories_are_the_owners_nearest_neighbours_only(
     texts = [hit.memory.text for hit in related]
     assert texts[0] == "Likes aisle seats on long flights"
     assert "Prefers window seats on flights too" not in texts and seat.text not in texts
+    assert "Has a cat called Miso" not in texts  # nearest of the rest, and still unrelated
     with pytest.raises(NotFound):
         selectors.memory_related(actor=stranger_dash, memory_id=seat.id)
 

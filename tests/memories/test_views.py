@@ -305,7 +305,7 @@ def test_detail_shows_history_diff_related_and_access_trail(
     assert "<del>window</del><ins>aisle</ins>" in html
     assert html.count("Restore this version") == 1  # not on the current text
     recorded = memory.provenance["recorded_at"]  # an ISO timestamp, shown as a person reads it
-    assert f'<time datetime="{recorded}">' in html and f">{recorded}<" not in html
+    assert f'<time datetime="{recorded}" data-local' in html and f">{recorded}<" not in html
     assert re.search(
         r"<dt>Recorded at</dt><dd><time [^>]+>\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC<", html
     )

@@ -105,7 +105,8 @@ def test_memories_page_for_ten_thousand_memories_is_one_query_batch(
     """The page costs the same fixed batch of queries for 60 memories and for 10,000: session,
     user, session list, the dashboard door, one page of rows, the category and app menus (the
     apps memories came from and the apps that last changed one), the stats header (the trash
-    counted with it), the notices of new categories and of apps' deletes — never one query per
+    counted with it), the notices of new categories and of apps' deletes, the Review link's count
+    of waiting proposals (issue 26: shown with a count when it has work) — never one query per
     row."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -126,5 +127,6 @@ def test_memories_page_for_ten_thousand_memories_is_one_query_batch(
     html = owner_client.get("/").content.decode()
     assert html.count('class="memory state-active"') == 50
     assert "<strong>10000</strong> memories" in html
-    assert queries({}) == small_page <= 15  # the menus, the stats and the two notices
+    # The menus, the stats, the two notices and the Review count (one more since issue 26).
+    assert queries({}) == small_page <= 16
     assert queries({"HX-Request": "true"}) == small_fragment <= 10

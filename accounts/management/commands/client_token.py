@@ -99,8 +99,15 @@ class Command(UserCommand):
         for t in tokens:
             used = t.last_used_at.isoformat(timespec="seconds") if t.last_used_at else "never"
             state = "revoked" if t.revoked_at else ("paused" if t.app.paused else "live")
+            if t.expires_at is None:
+                until = "never expires"
+            elif t.expires_at <= timezone.now():
+                until = f"expired {t.expires_at.isoformat(timespec='seconds')}"
+            else:
+                until = f"expires {t.expires_at.isoformat(timespec='seconds')}"
             self.stdout.write(
-                f"{t.pk}\t{t.prefix}…\t{t.name}\t{','.join(t.scopes)}\t{state}\tlast used {used}"
+                f"{t.pk}\t{t.prefix}…\t{t.name}\t{','.join(t.scopes)}\t{state}\t{until}"
+                f"\tlast used {used}"
             )
 
     def _revoke(self, user: User, opts: dict[str, Any]) -> None:
