@@ -16,3 +16,11 @@ def app_list(*, actor: Actor, include_revoked: bool = False) -> list[ConnectedAp
     if not include_revoked:
         qs = qs.filter(revoked_at__isnull=True)
     return list(qs.order_by(F("last_seen_at").desc(nulls_last=True), "-created_at", "-pk"))
+
+
+def any_app_reviewed(*, actor: Actor) -> bool:
+    """Whether the owner reviews the changes of at least one live app (the Review link's rule)."""
+    require_owner(actor)
+    return ConnectedApp.objects.filter(
+        owner=actor.user, revoked_at__isnull=True, review_writes=True
+    ).exists()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accounts.actors import Actor
+from accounts.selectors import any_app_reviewed
 from memories.imports import llm_configured
 from memories.proposals import proposal_count
 
@@ -14,7 +15,7 @@ from memories.proposals import proposal_count
 @dataclass(frozen=True)
 class ReviewWork:
     waiting: int  # items the owner can act on now
-    expected: bool  # work can arrive (an LLM extractor proposes changes)
+    expected: bool  # work can arrive (an LLM extractor proposes, or an app's changes wait)
 
     @property
     def shown(self) -> bool:
@@ -23,5 +24,7 @@ class ReviewWork:
 
 
 def review_work(*, actor: Actor) -> ReviewWork:
-    """What waits on the Review page: pending proposals (an LLM extractor makes them)."""
-    return ReviewWork(waiting=proposal_count(actor=actor), expected=llm_configured())
+    """What waits on the Review page: pending proposals, made by an LLM extractor or held from an
+    app whose changes the owner reviews first."""
+    expected = llm_configured() or any_app_reviewed(actor=actor)
+    return ReviewWork(waiting=proposal_count(actor=actor), expected=expected)

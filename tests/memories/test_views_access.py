@@ -127,6 +127,7 @@ def test_memories_page_for_ten_thousand_memories_is_one_query_batch(
     html = owner_client.get("/").content.decode()
     assert html.count('class="memory state-active"') == 50
     assert "<strong>10000</strong> memories" in html
-    # The menus, the stats, the two notices and the Review count (one more since issue 26).
-    assert queries({}) == small_page <= 16
+    # The menus, the stats, the two notices, the Review count and whether an app's changes wait
+    # for review (issue 26 and 23 item 6).
+    assert queries({}) == small_page <= 17
     assert queries({"HX-Request": "true"}) == small_fragment <= 10
