@@ -20,10 +20,12 @@ from memories import presentation
 from memories.models import Memory
 from memories.presentation import (
     OriginInfo,
+    SourceInfo,
     and_list,
     change_summary,
     changed_by_label,
     origin_of,
+    source_of,
 )
 from memories.selectors import MemoryStats, memory_stats
 from memories.trash import trash_notices
@@ -34,6 +36,11 @@ register = template.Library()
 @register.filter
 def origin(memory: Memory) -> OriginInfo:
     return origin_of(memory)
+
+
+@register.filter
+def source(memory: Memory) -> SourceInfo | None:
+    return source_of(memory)
 
 
 @register.filter
