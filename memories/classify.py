@@ -44,6 +44,9 @@ class Thresholds:
     # is kept too — treated as sensitive until the user decides.
     uncertain_margin: float = 0.03
     uncertain_floor: float = 0.20
+    # A sensitive category's nearness does not count when the memory is more like the
+    # category's ordinary look-alikes than like the category by more than this.
+    ordinary_margin: float = 0.03
     max_labels: int = 3
     top_k: int = 3  # prototypes averaged per category
 
@@ -61,7 +64,9 @@ def _normalised(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
 
 _VECTORS_MAX = 4096
 _DEFAULT_TEXTS = frozenset(
-    text for category in DEFAULT_CATEGORIES for text in (category.description, *category.examples)
+    text
+    for category in DEFAULT_CATEGORIES
+    for text in (category.description, *category.examples, *category.ordinary)
 )
 _vectors: dict[tuple[str, str], np.ndarray] = {}
 _vectors_lock = threading.Lock()
@@ -140,6 +145,24 @@ class Classifier:
             for index, category in enumerate(self.categories)
             if category.sensitive and category.signals
         ]
+        # Ordinary look-alikes of a sensitive category (a payments team, a hobby's budget): the
+        # embedding alone does not make a memory sensitive when it is more like these.
+        self._ordinary = [
+            (index, _normalised(_prototype_vectors(list(category.ordinary))))
+            for index, category in enumerate(self.categories)
+            if category.sensitive and category.ordinary
+        ]
+
+    def ordinary_scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """One row per memory, one column per category: the mean of the best `top_k`
+        similarities to the category's ordinary look-alikes (-1 for a category without)."""
+        matrix = _normalised(vectors)
+        out = np.full((matrix.shape[0], len(self.categories)), -1.0, dtype=np.float32)
+        k = self.thresholds.top_k
+        for index, prototypes in self._ordinary:
+            sims = np.sort(matrix @ prototypes.T, axis=1)[:, -min(k, prototypes.shape[0]) :]
+            out[:, index] = sims.mean(axis=1)
+        return out
 
     def scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """One row per memory, one column per category."""
@@ -160,6 +183,7 @@ class Classifier:
             return []
         t = self.thresholds
         results: list[list[str]] = []
+        ordinary = self.ordinary_scores(vectors)
         for row_index, row in enumerate(self.scores(vectors)):
             order = np.argsort(-row)
             best = float(row[order[0]])
@@ -172,11 +196,16 @@ class Classifier:
                 score = float(row[index])
                 near_best = best >= t.minimum and score >= best - t.margin
                 uncertain = score >= t.uncertain_floor and score >= best - t.uncertain_margin
+                # Closer to the category's ordinary look-alikes than to it: its nearness alone
+                # is no reason (its signal words and the absolute threshold still are).
+                lookalike = float(ordinary[row_index, index]) > score + t.ordinary_margin
                 if category.sensitive and (
-                    near_best or uncertain or score >= t.sensitive or index in signalled
+                    ((near_best or uncertain) and not lookalike)
+                    or score >= t.sensitive
+                    or index in signalled
                 ):
                     sensitive.append(category.slug)
-                elif near_best:
+                elif near_best and not category.sensitive:
                     picked.append(category.slug)
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])
