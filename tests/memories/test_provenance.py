@@ -12,6 +12,7 @@ from django.test import Client
 
 from accounts.actors import Actor
 from accounts.models import User
+from memories.extraction.deferred import memory_extract_pending
 from memories.models import Memory
 from memories.provenance import EXCERPT_MAX, excerpt, for_app
 from memories.remember import memory_remember
@@ -87,6 +88,21 @@ def test_facts_an_llm_extracts_keep_the_text_they_came_from(
     memory = result.results[0].memory
     assert memory.text == "Keeps bees on the roof"
     assert Memory.objects.get(pk=memory.pk).provenance["excerpt"] == said
+
+
+def test_facts_extracted_after_the_model_was_down_keep_the_raw_text_they_came_from(
+    owner: User, app_actor: Any, fake_provider: Brain
+) -> None:
+    app: Actor = app_actor(owner, "Claude")
+    said = "Long chat. Somewhere in it: I sing tenor in a community choir on Wednesdays."
+    fake_provider.mode = "down"
+    raw = memory_remember(actor=app, text=said).results[0].memory
+    assert "excerpt" not in raw.provenance  # stored as given: the memory is its own source
+    fake_provider.mode = "ok"
+    fake_provider.facts = {"tenor": ["Sings tenor in a community choir"]}
+    assert memory_extract_pending(actor=app).processed == 1
+    fact = Memory.objects.get(owner=owner, text="Sings tenor in a community choir")
+    assert fact.provenance["excerpt"] == said
 
 
 def test_the_owner_sees_the_source_on_the_memory_page(
