@@ -143,6 +143,9 @@ def test_an_app_reading_over_rest_gets_no_excerpt_and_no_title(
     own = owner_client.get(f"{API}/{memory.id}").json()["provenance"]
     assert own["excerpt"] == "I am vegetarian and I live in Lisbon."
     assert own["conversation_title"] == "Trip planning"
+    found = owner_client.get(f"{API}/search", {"q": "vegetarian"}).json()["results"]
+    hit = next(h["memory"] for h in found if h["memory"]["id"] == str(memory.id))
+    assert hit["provenance"]["excerpt"] == own["excerpt"]  # nested answers too
 
 
 def test_the_owners_export_keeps_the_source(
