@@ -5,7 +5,11 @@
   debts, court cases, sexuality, religion, politics) and non-sensitive distractors. Reported:
   how many sensitive statements get a sensitive label (any: what keeps them from a default-grant
   app; right: the one they belong in), per topic, and how many distractors are wrongly labelled
-  sensitive (the false-sensitive rate).
+  sensitive (the false-sensitive rate);
+- the ordinary set (bench/data/ordinary_facts.json): everyday facts that belong in no sensitive
+  category, many close to one's vocabulary (a payments team, a hobby's budget). Reported: the
+  false-positive rate of each sensitive category (how often it hides an ordinary fact from a
+  default-grant app) and of any sensitive label, overall and per topic.
 
     uv run python -m bench categories [--json] [--split dev|heldout]
 """
@@ -24,6 +28,7 @@ from typing import Any
 DATA = Path(__file__).resolve().parent.parent / "tests" / "memories" / "data"
 DATASET = DATA / "categories_labelled.json"
 SENSITIVE_SET = DATA / "sensitive_labelled.json"
+ORDINARY_SET = Path(__file__).resolve().parent / "data" / "ordinary_facts.json"
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,45 @@ def evaluate_sensitive(
     }
 
 
+@dataclass(frozen=True)
+class Ordinary:
+    text: str
+    topic: str
+    split: str
+
+
+def load_ordinary(path: Path = ORDINARY_SET) -> list[Ordinary]:
+    doc = json.loads(path.read_text())
+    return [Ordinary(item["text"], item["topic"], item["split"]) for item in doc["items"]]
+
+
+def evaluate_ordinary(
+    facts: Sequence[Ordinary], predicted: Sequence[Sequence[str]], sensitive: frozenset[str]
+) -> dict[str, Any]:
+    """False-positive rate of each sensitive category (and of any) on facts in none of them."""
+    n = len(facts)
+
+    def rate(hits: int, total: int) -> float:
+        return round(hits / total, 3) if total else 0.0
+
+    per = {c: rate(sum(1 for p in predicted if c in p), n) for c in sorted(sensitive)}
+    flagged = [bool(sensitive & set(p)) for p in predicted]
+    topics: dict[str, list[int]] = {}
+    for i, fact in enumerate(facts):
+        topics.setdefault(fact.topic, []).append(i)
+    return {
+        "n": n,
+        "false_positive": per,
+        "false_positive_any": rate(sum(flagged), n),
+        "per_topic": {t: rate(sum(flagged[i] for i in ids), len(ids)) for t, ids in topics.items()},
+        "false_alarms": [
+            f"{facts[i].text} [{', '.join(sorted(sensitive & set(predicted[i])))}]"
+            for i in range(n)
+            if flagged[i]
+        ],
+    }
+
+
 def run(splits: Sequence[str] = ("dev", "heldout")) -> dict[str, Any]:
     from memories.categories import SENSITIVE
     from memories.classify import classifier_for
@@ -118,6 +162,7 @@ def run(splits: Sequence[str] = ("dev", "heldout")) -> dict[str, Any]:
 
     examples = load()
     statements = load_sensitive()
+    ordinary = load_ordinary()
     classifier = classifier_for()
     embedder = get_embedder()
     report: dict[str, Any] = {"model": embedder.model_name}
@@ -130,6 +175,10 @@ def run(splits: Sequence[str] = ("dev", "heldout")) -> dict[str, Any]:
         texts = [s.text for s in picked]
         predicted = classifier.classify(embedder.embed(texts), texts)
         report[split]["sensitive_set"] = evaluate_sensitive(picked, predicted, SENSITIVE)
+        facts = [f for f in ordinary if f.split == split]
+        texts = [f.text for f in facts]
+        predicted = classifier.classify(embedder.embed(texts), texts)
+        report[split]["ordinary_set"] = evaluate_ordinary(facts, predicted, SENSITIVE)
     return report
 
 
@@ -164,9 +213,18 @@ def main(argv: list[str]) -> int:
             f"{t['distractors']} distractors, false-sensitive={t['false_sensitive']}"
         )
         print("  per topic: " + ", ".join(f"{k} {v}" for k, v in t["per_topic"].items()))
+        o = r["ordinary_set"]
+        print(
+            f"  ordinary set: {o['n']} ordinary facts, false-positive rate per sensitive "
+            "category: "
+            + ", ".join(f"{k} {v}" for k, v in o["false_positive"].items())
+            + f"; any sensitive label {o['false_positive_any']}"
+        )
+        print("  per topic: " + ", ".join(f"{k} {v}" for k, v in o["per_topic"].items()))
         if split == "dev":  # the held-out half's texts stay out of sight while tuning
             print(f"  missed: {'; '.join(t['missed']) or '-'}")
             print(f"  false alarms: {'; '.join(t['false_alarms']) or '-'}")
+            print(f"  ordinary false alarms: {'; '.join(o['false_alarms']) or '-'}")
     return 0
 
 

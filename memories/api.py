@@ -28,6 +28,7 @@ from memories import (
 )
 from memories.grants import CategoryRow, category_overview
 from memories.models import Memory, MemoryVersion
+from memories.provenance import for_app
 from memories.user_categories import category_add, category_list
 
 FilterText = Annotated[StoredText, Field(max_length=200)]
@@ -74,6 +75,13 @@ class MemoryOut(Schema):
     )
     created_at: datetime
     updated_at: datetime
+
+    @staticmethod
+    def resolve_provenance(obj: Memory, context: dict[str, Any] | None) -> dict[str, Any]:
+        """The source's title and excerpt are the owner's only (memories/provenance.py)."""
+        request = (context or {}).get("request")
+        owner = request is not None and request_actor(request).app.is_owner_door
+        return for_app(obj.provenance, owner=owner)
 
     @staticmethod
     def resolve_superseded_by(obj: Memory) -> uuid.UUID | None:

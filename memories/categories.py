@@ -32,6 +32,10 @@ class Category:
     sensitive: bool = False
     examples: tuple[str, ...] = ()
     signals: tuple[str, ...] = ()
+    # Ordinary facts that look like this sensitive category and are not in it (a payments team,
+    # a hobby's budget): a memory more like these than like the category is not labelled with it
+    # by its embedding alone (memories/classify.py). Not drawn from bench/data/ordinary_facts.json.
+    ordinary: tuple[str, ...] = ()
     # Words that, in a category's name, mean this (sensitive) category: a new category named
     # "medical" or "my-therapy" starts sensitive (see `sensitive_meaning`).
     names: tuple[str, ...] = ()
@@ -302,6 +306,39 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I own shares in Apple.",
             "I pay too much tax.",
         ),
+        ordinary=(
+            "I'm a developer on our company's billing system.",
+            "I work in the finance department as a data engineer.",
+            "My team builds the checkout and payment pages.",
+            "I work at a bank as a designer.",
+            "I submit my travel expenses at the end of each trip.",
+            "I wrote my dissertation about central banks.",
+            "My budget for a new tent is 200 euros.",
+            "I spent 60 euros on paint for my models.",
+            "Tennis lessons cost 25 pounds an hour.",
+            "I'm putting a little aside each month for concert tickets.",
+            "I look for bargains when I buy clothes.",
+            "I prefer contactless payments in shops.",
+            "The cinema ticket was 12 euros.",
+            "I pay for a music streaming subscription.",
+            "I'm writing an app that tracks shared expenses with friends.",
+            "The swimming pool membership is cheap.",
+            "I'm an auditor at one of the big consulting firms.",
+            "I maintain the trading platform's front end.",
+            "She handles insurance claims at work.",
+            "My job is reconciling supplier invoices.",
+            "The ski pass is 50 euros a day.",
+            "Fishing gear is getting expensive.",
+            "My running club charges 5 pounds a session.",
+            "I got the game on sale for half price.",
+            "I use a loyalty card at the bakery.",
+            "Dog food costs us about 30 euros a month.",
+            "I found cheap train tickets to Berlin.",
+            "We keep the party spending to 150 euros.",
+            "I cancelled my gaming subscription.",
+            "I'm studying accounting at night school.",
+            "I like reading about the history of money.",
+        ),
         names=_words(
             """
             finance finances financial money salary salaries income wage wages payslip payslips
@@ -320,6 +357,8 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             r"\b(invest(s|ed|ing|ments?)?|shares in|net worth|inherit\w*)\b",
             r"\b(gambl\w*|benefits claim|universal credit|food stamps|(is|am|are|was) broke)\b",
             r"\b(back taxes|tax bill|tax return|owes tax)\b",
+            r"\bsaving (up )?for (a|an|the|our|my|his|her|their) (new )?"
+            r"(house|home|flat|deposit|roof|car|wedding|kitchen|extension|retirement)\b",
         ),
     ),
     Category(

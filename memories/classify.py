@@ -14,6 +14,14 @@ classifier cannot tell (uncertain), or above a lower threshold of its own, or th
 of the category's signal words (memories/categories.py: the embedding model alone misses e.g.
 "Alice had an abortion"). Sensitive labels are never cut by the label limit.
 
+Failing closed on nearness alone hid ordinary facts from every app (a payments team's tech lead,
+a hobby's budget were "finance"), so a sensitive category may also carry ordinary look-alikes
+(`Category.ordinary`): when a memory is more like those than like the category (by
+`ordinary_margin`), being near or uncertain is no reason to label it; its signal words and the
+absolute threshold still are. The look-alikes and the margin were chosen on the dev part of
+bench/data/ordinary_facts.json and the sensitive sets; `bench categories` reports the
+false-positive rate of each sensitive category on its held-out third.
+
 Thresholds were tuned on the dev halves of tests/memories/data/categories_labelled.json and
 sensitive_labelled.json only (the uncertain margin with the signal words switched off, since those
 were written from the dev half's misses); `uv run python -m bench categories` reports both halves.
@@ -44,6 +52,9 @@ class Thresholds:
     # is kept too — treated as sensitive until the user decides.
     uncertain_margin: float = 0.03
     uncertain_floor: float = 0.20
+    # A sensitive category's nearness does not count when the memory is more like the
+    # category's ordinary look-alikes than like the category by more than this.
+    ordinary_margin: float = 0.03
     max_labels: int = 3
     top_k: int = 3  # prototypes averaged per category
 
@@ -61,7 +72,9 @@ def _normalised(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
 
 _VECTORS_MAX = 4096
 _DEFAULT_TEXTS = frozenset(
-    text for category in DEFAULT_CATEGORIES for text in (category.description, *category.examples)
+    text
+    for category in DEFAULT_CATEGORIES
+    for text in (category.description, *category.examples, *category.ordinary)
 )
 _vectors: dict[tuple[str, str], np.ndarray] = {}
 _vectors_lock = threading.Lock()
@@ -133,13 +146,38 @@ class Classifier:
             for text in (category.description, *category.examples):
                 texts.append(text)
                 owners.append(index)
-        self._prototypes = _normalised(_prototype_vectors(texts))
+        # Ordinary look-alikes of a sensitive category (a payments team, a hobby's budget): the
+        # embedding alone does not make a memory sensitive when it is more like these.
+        lookalikes: list[str] = []
+        lookalike_owners: list[int] = []
+        for index, category in enumerate(self.categories):
+            if category.sensitive:
+                lookalikes += category.ordinary
+                lookalike_owners += [index] * len(category.ordinary)
+        vectors = _normalised(_prototype_vectors([*texts, *lookalikes]))  # one file on disk
+        self._prototypes = vectors[: len(texts)]
         self._owners = np.asarray(owners)
+        self._lookalikes = vectors[len(texts) :]
+        self._lookalike_owners = np.asarray(lookalike_owners, dtype=int)
         self._signals = [
             (index, signals_pattern(category))
             for index, category in enumerate(self.categories)
             if category.sensitive and category.signals
         ]
+
+    def ordinary_scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """One row per memory, one column per category: the mean of the best `top_k`
+        similarities to the category's ordinary look-alikes (-1 for a category without)."""
+        matrix = _normalised(vectors)
+        out = np.full((matrix.shape[0], len(self.categories)), -1.0, dtype=np.float32)
+        if not len(self._lookalikes):
+            return out
+        sims = matrix @ self._lookalikes.T
+        k = self.thresholds.top_k
+        for index in np.unique(self._lookalike_owners):
+            cols = sims[:, self._lookalike_owners == index]
+            out[:, index] = np.sort(cols, axis=1)[:, -min(k, cols.shape[1]) :].mean(axis=1)
+        return out
 
     def scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """One row per memory, one column per category."""
@@ -160,6 +198,7 @@ class Classifier:
             return []
         t = self.thresholds
         results: list[list[str]] = []
+        ordinary = self.ordinary_scores(vectors)
         for row_index, row in enumerate(self.scores(vectors)):
             order = np.argsort(-row)
             best = float(row[order[0]])
@@ -172,11 +211,16 @@ class Classifier:
                 score = float(row[index])
                 near_best = best >= t.minimum and score >= best - t.margin
                 uncertain = score >= t.uncertain_floor and score >= best - t.uncertain_margin
+                # Closer to the category's ordinary look-alikes than to it: its nearness alone
+                # is no reason (its signal words and the absolute threshold still are).
+                lookalike = float(ordinary[row_index, index]) > score + t.ordinary_margin
                 if category.sensitive and (
-                    near_best or uncertain or score >= t.sensitive or index in signalled
+                    ((near_best or uncertain) and not lookalike)
+                    or score >= t.sensitive
+                    or index in signalled
                 ):
                     sensitive.append(category.slug)
-                elif near_best:
+                elif near_best and not category.sensitive:
                     picked.append(category.slug)
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])

@@ -61,7 +61,7 @@ from memories.models import (
     MemoryVersion,
     TrashBatch,
 )
-from memories.provenance import source_ref_hash
+from memories.provenance import excerpt, source_ref_hash
 from memories.remember import memory_remember
 from memories.services import (
     NewMemory,
@@ -519,7 +519,7 @@ def _plans(
                 key = m.id if index == 0 else f"{m.id}#{index + 1}"
                 if key in done:
                     continue
-                prov = _provenance(source, c, m)
+                prov = {**_provenance(source, c, m), "excerpt": excerpt(m.text, part)}
                 if index:
                     prov["part"] = index + 1
                 plan.items.append(NewMemory(text=part, provenance=prov, created_at=when))
@@ -778,7 +778,8 @@ def _write_kept(
                 continue
             here.add(len(items), k.text, k.vector)
             when = message.created_at or c.created_at
-            items.append(NewMemory(text=k.text, provenance=provenance, created_at=when))
+            own = {**provenance, "excerpt": excerpt(message.text, k.text)}
+            items.append(NewMemory(text=k.text, provenance=own, created_at=when))
             vectors.append(k.vector)
     results = _create_all(writer, items, vectors) if items else []
     for index, result in enumerate(results):

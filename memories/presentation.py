@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from activity.models import AccessEvent
@@ -83,6 +84,36 @@ def origin_of(memory: Memory) -> OriginInfo:
     else:
         label = _APP_LABELS.get(app, app) if memory.origin != Origin.APP else app
     return OriginInfo(label=label or "unknown", conversation=str(conversation), source=source)
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """Why the memory knows this: the conversation and message it was imported or extracted
+    from. The owner's only (memories/provenance.py); never built for an app."""
+
+    conversation: str  # the conversation's title, '' if it had none
+    said_at: datetime | None  # when the message was sent, if known
+    excerpt: str  # the message, or the excerpt of it the memory came from ('' for old imports)
+    source: str  # e.g. "chatgpt"; '' for an extraction from an app's text
+
+
+def source_of(memory: Memory) -> SourceInfo | None:
+    """The memory's source for its page, or None when it was written as it is (by hand, or by
+    an app without extraction): only imports and extractions have one."""
+    prov: dict[str, Any] = memory.provenance if isinstance(memory.provenance, dict) else {}
+    text = str(prov.get("excerpt") or "")
+    source = str(prov.get("source") or "") if memory.origin == Origin.IMPORT else ""
+    if not (text or source):
+        return None
+    when: datetime | None = None
+    raw = prov.get("message_created_at")
+    if isinstance(raw, str):
+        try:
+            when = datetime.fromisoformat(raw)
+        except ValueError:
+            when = None
+    title = prov.get("conversation_title") or prov.get("title") or ""
+    return SourceInfo(conversation=str(title), said_at=when, excerpt=text, source=source)
 
 
 def _cats(slugs: Any) -> str:

@@ -23,6 +23,7 @@ from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.extraction.reconcile import SKIP, SUPERSEDE, Decision, decide, gather
 from memories.proposals import proposal_create
+from memories.provenance import excerpt
 from memories.services import (
     WriteResult,
     clean_categories,
@@ -111,13 +112,21 @@ def _remember_with_llm(
             note=f"{exc} The text was stored as given and marked for extraction later.",
             actions=["stored_raw"],
         )
-    return apply_decisions(actor, decisions, cats, provenance or {})
+    return apply_decisions(actor, decisions, cats, provenance or {}, source=text)
 
 
 def apply_decisions(
-    actor: Actor, decisions: list[Decision], cats: list[str], provenance: dict[str, Any]
+    actor: Actor,
+    decisions: list[Decision],
+    cats: list[str],
+    provenance: dict[str, Any],
+    *,
+    source: str = "",
 ) -> RememberResult:
-    """Apply every decision in one transaction (the caller may already hold one)."""
+    """Apply every decision in one transaction (the caller may already hold one).
+
+    `source` is the text the facts were extracted from: each fact keeps an excerpt of it around
+    where it was said (owner-only, memories/provenance.py), unless the provenance has one."""
     mode = settings.EXTRACTION_MODE
     results: list[WriteResult] = []
     actions: list[str] = []
@@ -127,6 +136,9 @@ def apply_decisions(
         for d in decisions:
             if d.rejected:
                 rejected.append(d.rejected)
+            said = provenance
+            if source and "excerpt" not in provenance:
+                said = {**provenance, "excerpt": excerpt(source, d.case.text)}
             if d.action == SKIP and d.target is not None:
                 results.append(WriteResult(memory=d.target, created=False))
                 actions.append("skipped")
@@ -140,7 +152,7 @@ def apply_decisions(
                             text=d.case.text,
                             reason=d.reason or "The model found this fact changed.",
                             categories=cats,
-                            provenance=provenance,
+                            provenance=said,
                             metadata=metadata,
                         )
                     )
@@ -159,7 +171,7 @@ def apply_decisions(
                 actor=actor,
                 text=d.case.text,
                 categories=cats,
-                provenance=provenance,
+                provenance=said,
                 metadata=metadata,
             )
             results.append(result)

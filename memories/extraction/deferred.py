@@ -63,7 +63,9 @@ def memory_extract_pending(
             if locked is None or not locked.metadata.get("needs_extraction"):
                 continue  # deleted or handled meanwhile
             cats = list(locked.categories) if locked.categories_set_by_user else []
-            result = apply_decisions(actor, decisions, cats, dict(locked.provenance))
+            result = apply_decisions(
+                actor, decisions, cats, dict(locked.provenance), source=locked.text
+            )
             _retire(actor, locked, [r.memory for r in result.results])
         processed += 1
         if progress:

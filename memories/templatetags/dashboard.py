@@ -21,10 +21,12 @@ from memories import presentation
 from memories.models import Memory
 from memories.presentation import (
     OriginInfo,
+    SourceInfo,
     and_list,
     change_summary,
     changed_by_label,
     origin_of,
+    source_of,
 )
 from memories.review_work import ReviewWork, review_work
 from memories.selectors import MemoryStats, memory_stats
@@ -36,6 +38,11 @@ register = template.Library()
 @register.filter
 def origin(memory: Memory) -> OriginInfo:
     return origin_of(memory)
+
+
+@register.filter
+def source(memory: Memory) -> SourceInfo | None:
+    return source_of(memory)
 
 
 @register.filter

@@ -1,5 +1,6 @@
 """Importing a chat export in a real browser without an LLM: the local extractor is what the
-person gets unless they choose otherwise, and the dry run shows them what it would keep."""
+person gets unless they choose otherwise, the dry run shows them what it would keep, and each
+memory's page shows the conversation and message it came from."""
 
 from __future__ import annotations
 
@@ -56,6 +57,15 @@ def test_an_import_without_an_llm_keeps_only_what_the_person_said_about_themselv
     texts = set(Memory.objects.filter(owner=owner).values_list("text", flat=True))
     assert {"I am vegetarian", "I live in Lisbon."} <= texts
     assert not any("CV" in t for t in texts)
+
+    # Why do you know this? The memory's page shows the owner the conversation and the message.
+    vegetarian = Memory.objects.get(owner=owner, text="I am vegetarian")
+    page.goto(f"/memories/{vegetarian.id}/")
+    source = page.get_by_test_id("memory-source")
+    assert source.get_by_role("heading", name="Why you know this").is_visible()
+    shown = source.inner_text()
+    assert "“Trip planning”" in shown and "1 Mar 2024, 10:00 UTC" in shown
+    assert source.locator("blockquote").inner_text() == "I am vegetarian and I live in Lisbon."
     assert page.csp_violations == []
 
 
