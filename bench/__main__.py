@@ -17,6 +17,7 @@ from bench import (
     locomo_sweep,
     mcp,
     search,
+    shortqueries,
     startup,
 )
 from bench.environment import setup_django
@@ -31,7 +32,19 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(extract.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
-    for module in (add, search, locomo, locomo_sweep, backfill, mcp, load, hosted, startup, faults):
+    for module in (
+        add,
+        search,
+        shortqueries,
+        locomo,
+        locomo_sweep,
+        backfill,
+        mcp,
+        load,
+        hosted,
+        startup,
+        faults,
+    ):
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
