@@ -332,12 +332,14 @@ class UserSearch:
         query: str = "",
         whole_store: bool = False,
         use_index: bool = True,
+        expand: bool = True,
     ) -> None:
         self.owner_id = owner_id
         self.visible = visible
         self.params = {"category": None, **params}
         self.query = query
-        self.related = related_terms.expansions(query)
+        # A short query's words with their related terms (`expand=False`: its own words only).
+        self.related = related_terms.expansions(query) if expand else []
         # The owner's own doors without a category see every searchable memory but apps'
         # echoes: the trigger-kept totals are their corpus, the index's owner view their mask.
         self.whole = whole_store and self.params["category"] is None
@@ -758,10 +760,12 @@ def hybrid(
     limit: int,
     whole_store: bool = False,
     min_score: float = MIN_SCORE,
+    expand: bool = True,
 ) -> list[Candidate]:
     """The `limit` most relevant visible memories scoring at least `min_score`, best first.
 
-    `whole_store`: the caller sees every searchable memory of the owner (the owner's own doors).
+    `whole_store`: the caller sees every searchable memory of the owner (the owner's own doors);
+    `expand`: a short query's words find their related terms (`memories/related_terms.py`).
     """
     search = UserSearch(
         owner_id,
@@ -769,6 +773,7 @@ def hybrid(
         params={**params, "category": category},
         query=query,
         whole_store=whole_store,
+        expand=expand,
     )
     return search.best(qvec, limit=limit, min_score=min_score)
 
