@@ -27,25 +27,28 @@ DEEP = 100  # how far the misses' ranks are looked for (the search's largest lim
 @dataclass(frozen=True)
 class ShortQuery:
     query: str
-    target: str
+    target: str | None  # None: the store holds no answer
     split: str
 
 
 def load(path: Path = DATA) -> tuple[dict[str, str], list[ShortQuery]]:
-    """The memories by id, and the queries."""
+    """The memories by id, and the queries; a query with no answer has the target None."""
     data = json.loads(path.read_text())
     memories = {m["id"]: m["text"] for m in data["memories"]}
     queries = [ShortQuery(q["query"], q["target"], q["split"]) for q in data["queries"]]
+    queries += [ShortQuery(q["query"], None, q["split"]) for q in data.get("no_answer", [])]
     for q in queries:
-        assert q.target in memories and q.split in SPLITS, q
+        assert (q.target is None or q.target in memories) and q.split in SPLITS, q
     return memories, queries
 
 
 def evaluate(
     memories: dict[str, str], queries: Sequence[ShortQuery], *, k: int = K
 ) -> dict[str, Any]:
-    """Recall@k per split, with and without the cut-off, the mean number of results, and the
-    dev split's misses (the query, its target's rank without the cut-off, what came first)."""
+    """Per split: recall@k at the cut-off, with a query's own words only (before related terms)
+    and without the cut-off; the mean number of results; the false-hit rate of the queries with
+    no answer (the share returning anything), also with their own words only. And the dev
+    split's misses (the query, its target's rank without the cut-off, what came first)."""
     from accounts.actors import owner_actor
     from memories.selectors import memory_search
     from memories.services import NewMemory, memory_create_many
@@ -62,15 +65,19 @@ def evaluate(
         out: dict[str, Any] = {}
         misses = []
         for split in SPLITS:
-            asked = [q for q in queries if q.split == split]
-            found = found_uncut = returned = 0
+            asked = [q for q in queries if q.split == split and q.target is not None]
+            found = found_exact = found_uncut = returned = 0
             for q in asked:
                 hits = memory_search(actor=actor, query=q.query, limit=k, record=False)
+                exact = memory_search(
+                    actor=actor, query=q.query, limit=k, record=False, expand=False
+                )
                 uncut = memory_search(
                     actor=actor, query=q.query, limit=DEEP, record=False, min_score=0.0
                 )
                 ranked = [name_of[h.memory.id] for h in uncut]
                 found += q.target in [name_of[h.memory.id] for h in hits]
+                found_exact += q.target in [name_of[h.memory.id] for h in exact]
                 found_uncut += q.target in ranked[:k]
                 returned += len(hits)
                 if split == "dev" and q.target not in [name_of[h.memory.id] for h in hits]:
@@ -86,11 +93,24 @@ def evaluate(
                             "first_score": round(uncut[0].score, 3),
                         }
                     )
+            unanswerable = [q for q in queries if q.split == split and q.target is None]
+            false_hits = false_hits_exact = 0
+            for q in unanswerable:
+                false_hits += bool(memory_search(actor=actor, query=q.query, record=False))
+                false_hits_exact += bool(
+                    memory_search(actor=actor, query=q.query, record=False, expand=False)
+                )
             out[split] = {
                 "queries": len(asked),
                 f"R@{k}": round(found / len(asked), 4),
+                f"R@{k}_exact_words": round(found_exact / len(asked), 4),
                 f"R@{k}_no_cutoff": round(found_uncut / len(asked), 4),
                 "mean_results": round(returned / len(asked), 2),
+                "no_answer_queries": len(unanswerable),
+                "false_hit_rate": round(false_hits / max(len(unanswerable), 1), 4),
+                "false_hit_rate_exact_words": round(
+                    false_hits_exact / max(len(unanswerable), 1), 4
+                ),
             }
         out["dev_misses"] = misses
         return out
@@ -113,8 +133,11 @@ def run(args: Any) -> None:
     for split in SPLITS:
         r = result[split]
         print(
-            f"{split:9s} {r['queries']} queries: R@{K} {r[f'R@{K}']:.3f} at the cut-off, "
-            f"{r[f'R@{K}_no_cutoff']:.3f} without; {r['mean_results']} results on average"
+            f"{split:9s} {r['queries']} queries: R@{K} {r[f'R@{K}']:.3f} at the cut-off "
+            f"({r[f'R@{K}_exact_words']:.3f} with their own words only), "
+            f"{r[f'R@{K}_no_cutoff']:.3f} without; {r['mean_results']} results on average; "
+            f"{r['no_answer_queries']} with no answer: false-hit rate {r['false_hit_rate']:.3f} "
+            f"({r['false_hit_rate_exact_words']:.3f} with their own words only)"
         )
     emit(result)
 

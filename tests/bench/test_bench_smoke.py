@@ -100,12 +100,16 @@ def test_shortqueries_reports_recall_at_5_per_split_through_the_search_service()
         shortqueries.ShortQuery("kids", "daughter", "dev"),
         shortqueries.ShortQuery("tea", "tea", "dev"),
         shortqueries.ShortQuery("boss", "manager", "held_out"),
+        shortqueries.ShortQuery("xyzzy qwerty", None, "dev"),
     ]
     result = shortqueries.evaluate(memories, queries)
     assert result["dev"]["queries"] == 2 and result["held_out"]["queries"] == 1
     assert result["dev"]["R@5"] == 1.0 and result["held_out"]["R@5"] == 1.0
+    assert result["dev"]["no_answer_queries"] == 1 and result["dev"]["false_hit_rate"] == 0.0
     assert result["dev_misses"] == []
     # The whole set loads, every target is a memory, and a third (by target) is held out.
     _, asked = shortqueries.load()
-    held = {q.target for q in asked if q.split == "held_out"}
-    assert len(asked) >= 150 and 0.25 < len(held) / len({q.target for q in asked}) < 0.42
+    answerable = [q for q in asked if q.target is not None]
+    held = {q.target for q in answerable if q.split == "held_out"}
+    assert len(answerable) >= 150
+    assert 0.25 < len(held) / len({q.target for q in answerable}) < 0.42
