@@ -118,12 +118,65 @@ def evaluate(
         drop_users([user])
 
 
+def sweep_floor(
+    memories: dict[str, str], queries: Sequence[ShortQuery], floors: Sequence[float], k: int = K
+) -> list[dict[str, float]]:
+    """Recall@k and the false-hit rate of the dev split for each unknown-query floor of short
+    queries (`memories.search.SHORT_UNKNOWN_FLOOR`): how it was chosen. The held-out split is
+    not asked."""
+    from accounts.actors import owner_actor
+    from memories import search
+    from memories.selectors import memory_search
+    from memories.services import NewMemory, memory_create_many
+
+    dev = [q for q in queries if q.split == "dev"]
+    user = bench_user("shortqueries-sweep")
+    shipped = search.SHORT_WEIGHTS
+    try:
+        actor = owner_actor(user)
+        ids = list(memories)
+        results = memory_create_many(actor=actor, items=[NewMemory(text=memories[i]) for i in ids])
+        name_of = {r.memory.id: mid for mid, r in zip(ids, results, strict=True)}
+        rows = []
+        for floor in floors:
+            search.SHORT_WEIGHTS = search.Weights(unknown_floor=floor)
+            found = false_hits = 0
+            for q in dev:
+                hits = memory_search(actor=actor, query=q.query, limit=k, record=False)
+                if q.target is None:
+                    false_hits += bool(hits)
+                else:
+                    found += q.target in [name_of[h.memory.id] for h in hits]
+            answerable = sum(1 for q in dev if q.target is not None)
+            rows.append(
+                {
+                    "unknown_floor": floor,
+                    f"R@{k}": round(found / answerable, 4),
+                    "false_hit_rate": round(false_hits / max(len(dev) - answerable, 1), 4),
+                }
+            )
+            print(f"  short-query unknown floor {floor}: {rows[-1]}", flush=True)
+        return rows
+    finally:
+        search.SHORT_WEIGHTS = shipped
+        drop_users([user])
+
+
 def _rank(ranked: list[str], target: str) -> int | None:
     return ranked.index(target) + 1 if target in ranked else None
 
 
 def run(args: Any) -> None:
     memories, queries = load(Path(args.path))
+    if args.floors:
+        emit(
+            {
+                "dev_sweep": sweep_floor(
+                    memories, queries, [float(x) for x in args.floors.split(",")]
+                )
+            }
+        )
+        return
     result = evaluate(memories, queries)
     for miss in result["dev_misses"]:
         print(
@@ -145,5 +198,10 @@ def run(args: Any) -> None:
 def register(sub: Any) -> None:
     parser = sub.add_parser("shortqueries", help="One- to three-word queries: recall@5.")
     parser.add_argument("--path", default=str(DATA), help="The query set (JSON).")
+    parser.add_argument(
+        "--floors",
+        default=None,
+        help="Instead: the dev split's figures for each of these short-query unknown floors.",
+    )
     add_common(parser)
     parser.set_defaults(run=run)

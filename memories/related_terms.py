@@ -176,12 +176,17 @@ def _lookup(term: str) -> tuple[str, ...]:
     return lexicon.get(term) or lexicon.get(term.removesuffix("s")) or ()
 
 
+def is_short(query: str) -> bool:
+    """At most SHORT_WORDS words."""
+    return 1 <= len(_WORD.findall(query.lower())) <= SHORT_WORDS
+
+
 def expansions(query: str) -> list[tuple[str, str]]:
     """(word, its related terms as one text) for each word of a short query that has any; a
     two-word term's related terms go to both its words."""
-    words = list(dict.fromkeys(_WORD.findall(query.lower())))
-    if not 1 <= len(words) <= SHORT_WORDS:
+    if not is_short(query):
         return []
+    words = list(dict.fromkeys(_WORD.findall(query.lower())))
     related: dict[str, list[str]] = {w: list(_lookup(w)) for w in words}
     for first, second in itertools.pairwise(words):
         for word in (first, second):

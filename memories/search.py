@@ -165,12 +165,14 @@ def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights = Weight
     return evidence * (1 - (1 - w.unknown_floor) * absent * size)
 
 
-def _bounds(cosine: np.ndarray, bm25: np.ndarray, corpus: Corpus) -> tuple[np.ndarray, np.ndarray]:
+def _bounds(
+    cosine: np.ndarray, bm25: np.ndarray, corpus: Corpus, w: Weights
+) -> tuple[np.ndarray, np.ndarray]:
     """Below and above each memory's exact relevance, from approximate cosines and BM25s
     (`relevance` grows with both)."""
 
     def at(cos: np.ndarray, kw: np.ndarray) -> np.ndarray:
-        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.documents)
+        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.documents, w)
 
     low = at(cosine - COSINE_ERROR, bm25 * (1 - SCORE_ERROR)) - SCORE_ERROR
     high = at(cosine + COSINE_ERROR, bm25 * (1 + SCORE_ERROR)) + SCORE_ERROR
@@ -291,6 +293,14 @@ def _complete(found: list[Candidate], count: int, floor: float, outside: float) 
     return outside < threshold
 
 
+# A short query (`memories/related_terms.py`) is its words: none of them in the store says less
+# that the query is about nothing here than an absent word of a long question, whose other words
+# and chatty rest may bring a memory close in meaning. Chosen on the dev split of
+# bench/data/short_queries.json with `bench shortqueries --floors`: the highest floor whose
+# false-hit rate on its no-answer queries is no worse than at UNKNOWN_FLOOR (docs/benchmarks.md).
+SHORT_UNKNOWN_FLOOR = 0.7
+SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
+
 # ---- one search's view of one user ------------------------------------------------------------
 
 # The user's statistics, the query's lexemes with their keys, and its words' related terms as
@@ -340,6 +350,7 @@ class UserSearch:
         self.query = query
         # A short query's words with their related terms (`expand=False`: its own words only).
         self.related = related_terms.expansions(query) if expand else []
+        self.weights = SHORT_WEIGHTS if expand and related_terms.is_short(query) else Weights()
         # The owner's own doors without a category see every searchable memory but apps'
         # echoes: the trigger-kept totals are their corpus, the index's owner view their mask.
         self.whole = whole_store and self.params["category"] is None
@@ -479,12 +490,13 @@ class UserSearch:
         corpus, bm25 = self._bm25(BM25_K1, BM25_B)
         cosine = index.cosines(qvec)
         rows = self._contenders(cosine, bm25, limit)
-        low, high = _bounds(cosine[rows], bm25[rows], corpus)
+        low, high = _bounds(cosine[rows], bm25[rows], corpus, self.weights)
         rows = rows[_pick(low, high, limit, min_score)]
         exact = exact_cosines(index.matrix[rows], qvec)
         exact[~index.has_vector[rows]] = np.nan
         scores = [
-            relevance_of(float(c), float(bm25[r]), corpus) for c, r in zip(exact, rows, strict=True)
+            relevance_of(float(c), float(bm25[r]), corpus, self.weights)
+            for c, r in zip(exact, rows, strict=True)
         ]
         return _best_of([index.memory_id(r) for r in rows], scores, limit, min_score)
 
@@ -607,18 +619,18 @@ class UserSearch:
             low_cos = np.array([cosines.get(m, math.nan) for m in ids], dtype=np.float64)
             high_cos = np.array([cosines.get(m, last_cos) for m in ids], dtype=np.float64)
             scores = np.array([bm25.get(m, 0.0) for m in ids], dtype=np.float64)
-            low, _ = _bounds(low_cos, scores, corpus)
-            _, high = _bounds(high_cos, scores, corpus)
+            low, _ = _bounds(low_cos, scores, corpus, self.weights)
+            _, high = _bounds(high_cos, scores, corpus, self.weights)
             picked = [ids[i] for i in _pick(low, high, limit, min_score)]
             evidence = self._evidence(picked, qvec)
             exact = [
-                relevance_of(cos, corpus.bm25(dl, tf), corpus)
+                relevance_of(cos, corpus.bm25(dl, tf), corpus, self.weights)
                 for cos, dl, tf in (evidence[m] for m in picked if m in evidence)
             ]
             found = _best_of([m for m in picked if m in evidence], exact, limit, min_score)
             if everything:
                 return found
-            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus)
+            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus, self.weights)
             if _complete(found, limit, min_score, float(outside[0])):
                 return found
             depth *= 4
