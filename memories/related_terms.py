@@ -48,7 +48,7 @@ brother brothers bro
 spouse partner > wife husband girlfriend boyfriend fiance fiancee
 wife husband > spouse partner married
 relative relatives family > cousin aunt uncle niece nephew
-inlaw inlaws > mother-in-law father-in-law
+in_laws inlaws > mother-in-law father-in-law parents-in-law parents
 friend friends buddy pal mate bestie
 boss manager supervisor
 coworker coworkers colleague colleagues teammate teammates
@@ -66,14 +66,16 @@ workplace office
 doctor doc physician gp > dr
 paediatrician pediatrician > children's doctor
 vet veterinarian
+animal_doctor > vet veterinarian
 dentist dental teeth tooth
 meds medication medications medicine medicines pills drug drugs prescription > tablet mg dose
 antidepressant antidepressants > sertraline fluoxetine citalopram escitalopram ssri
 painkiller painkillers > ibuprofen paracetamol aspirin
 antibiotic antibiotics > penicillin amoxicillin
-allergy allergies allergic > intolerant intolerance
+allergy allergies allergic > intolerant intolerance rash hives
 bp hypertension > blood pressure
 therapist therapy counselling counseling counselor shrink psychologist > mental health
+mental_health > therapist therapy counselling psychologist
 vision eyesight sight eyes > glasses contacts short-sighted optician
 optometrist optician > eye exam
 vaccine vaccines vaccination jab shot shots booster immunisation > tetanus flu
@@ -96,6 +98,8 @@ apartment apartments flat flats housing > rent
 landlord landlady > owner
 internet wifi wi-fi wlan broadband wireless > router
 houseplants plants > monstera ficus
+garden gardening > allotment vegetables
+hotel hotels > marriott hilton hyatt accor
 cleaner housekeeper cleaning
 couch sofa settee
 furniture > sofa couch table chair bed wardrobe desk
@@ -106,6 +110,9 @@ package packages parcel parcels delivery deliveries
 mail email e-mail
 bank > ing
 credit_card > visa mastercard amex
+frequent_flyer > miles airline
+cover coverage > insurance insured
+locked_out > spare key locksmith
 savings investments investment invest stocks shares > etf fund
 etf > index fund
 accountant > tax return
@@ -118,6 +125,7 @@ color colour
 pasta > lasagne lasagna spaghetti
 coriander cilantro
 restaurant restaurants > dinner eat out eating out
+eating_out > restaurant restaurants
 breakfast porridge oatmeal > oats cereal
 dog dogs puppy > beagle labrador poodle terrier
 cat cats kitty kitten feline
@@ -126,36 +134,47 @@ travel_documents > passport visa id
 flight flights plane airplane > seat aisle window
 luggage suitcase baggage bag
 beach seaside coast > sea baltic
+greece greek > athens crete santorini corfu rhodes
+mountain mountains > alps peak summit hike
 instrument > guitar piano violin cello drums
 jogging jog running run
 workout gym fitness exercise
 book books novel novels > reading
 board_games > catan chess monopoly
 photography photo photos > camera
+camera cameras > fujifilm canon nikon leica
 hike hiking trail trails > walk
-soccer football
+soccer football > fc club
 music > jazz rock pop soul classical records
 vinyl records
 concert gig gigs > tickets band
 tv series show shows > season episode
 movie movies film films cinema
 gaming games videogame > switch playstation xbox nintendo zelda
+nintendo > switch zelda mario
 degree university college > master's bachelor phd
 class course training > lesson
 laptop computer notebook pc > thinkpad macbook
 phone mobile cellphone smartphone > pixel iphone samsung
 password passwords logins login credentials > bitwarden 1password keepass
 editor > vim neovim emacs vscode
+keyboard > dvorak qwerty layout
 headphones earphones earbuds headset
 birthday dob born > birth
+married marriage > wedding anniversary spouse wife husband
+gift gifts present presents > likes wishlist
+height > tall
+foot feet > ankle toe heel
 nickname name
 hometown > grew up village town
 mother_tongue > first language native
 lawyer attorney solicitor legal
 barber hairdresser haircut
-charity donate donation donations > msf
+charity donate donation donations > msf volunteer volunteering
 msf > doctors without borders
 kubernetes k8s
+database databases db > postgres postgresql mysql sqlite
+childcare nanny babysitter sitter daycare creche
 """
 
 
