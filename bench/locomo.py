@@ -360,7 +360,7 @@ def cutoff_loco(
     from memories.search import MIN_SCORE
 
     convs = set(uncut)
-    folds = []
+    folds: list[dict[str, Any]] = []
     for test in sorted(convs):
         cut = choose_cutoff(uncut, unanswered, convs - {test}, k)
         total, n = _recall_at_cut(uncut[test], k, cut)
@@ -380,6 +380,9 @@ def cutoff_loco(
     with_no_answer = [f for f in folds if f["false_hit_rate"] is not None]
     return {
         f"R@{k}": round(sum(f[f"R@{k}"] * f["questions"] for f in folds) / max(n_all, 1), 4),
+        f"R@{k}_shipped_cutoff": round(
+            sum(f[f"R@{k}_shipped_cutoff"] * f["questions"] for f in folds) / max(n_all, 1), 4
+        ),
         "false_hit_rate": round(
             sum(f["false_hit_rate"] for f in with_no_answer) / len(with_no_answer), 4
         )

@@ -68,6 +68,8 @@ def evaluate(
             asked = [q for q in queries if q.split == split and q.target is not None]
             found = found_exact = found_uncut = returned = 0
             for q in asked:
+                target = q.target
+                assert target is not None
                 hits = memory_search(actor=actor, query=q.query, limit=k, record=False)
                 exact = memory_search(
                     actor=actor, query=q.query, limit=k, record=False, expand=False
@@ -85,7 +87,7 @@ def evaluate(
                         {
                             "query": q.query,
                             "target": q.target,
-                            "rank_uncut": _rank(ranked, q.target),
+                            "rank_uncut": _rank(ranked, target),
                             "score": round(uncut[ranked.index(q.target)].score, 3)
                             if q.target in ranked
                             else None,
