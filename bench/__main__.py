@@ -19,6 +19,7 @@ from bench import (
     mcp,
     profile,
     search,
+    shortqueries,
     startup,
 )
 from bench.environment import setup_django
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     for module in (
         add,
         search,
+        shortqueries,
         locomo,
         locomo_sweep,
         backfill,

@@ -23,7 +23,11 @@ from typing import Any
 
 from bench.environment import add_common, bench_user, drop_users, emit
 
-RETRIEVERS = ("project", "project_no_cutoff", "bm25", "dense")
+RETRIEVERS = ("project", "project_exact_words", "project_no_cutoff", "bm25", "dense")
+# The cut-offs the leave-one-conversation-out choice tries, and what it may cost (as `bench
+# locomo-sweep` chose the shipped one: the fewest false hits within this much of the uncut R@10).
+CUTOFFS = tuple(round(0.025 * i, 3) for i in range(29))
+TOLERANCE = 0.003
 NO_ANSWER = Path(__file__).with_name("data") / "locomo_no_answer.json"
 _TOKEN = re.compile(r"[a-z0-9]+")
 _DIA_ID = re.compile(r"D\d+:\d+")
@@ -159,17 +163,25 @@ class Tenant:
         self.stop_words = stop_words
         self.bm25 = BM25Okapi([tokenize(t.text, stop_words) for t in conv.turns])
 
-    def project(self, question: Question, k: int, min_score: float | None = None) -> list[str]:
+    def project(
+        self, question: Question, k: int, min_score: float | None = None, expand: bool = True
+    ) -> list[str]:
         """What the app returns: the search with its default cut-off (or `min_score`)."""
+        return [dia for dia, _ in self.scored(question, k, min_score, expand)]
+
+    def scored(
+        self, question: Question, k: int, min_score: float | None = None, expand: bool = True
+    ) -> list[tuple[str, float]]:
         from memories.selectors import memory_search
 
         hits = memory_search(
-            actor=self.actor, query=question.question, limit=k, min_score=min_score
+            actor=self.actor, query=question.question, limit=k, min_score=min_score, expand=expand
         )
-        return [self.dia_of[h.memory.id] for h in hits]
+        return [(self.dia_of[h.memory.id], h.score) for h in hits]
 
-    def project_no_cutoff(self, question: Question, k: int) -> list[str]:
-        return self.project(question, k, min_score=0.0)
+    def project_exact_words(self, question: Question, k: int) -> list[str]:
+        """Before issue 25: a short query's own words only, no related terms."""
+        return self.project(question, k, expand=False)
 
     def bm25_ranked(self, question: Question, k: int) -> list[str]:
         import numpy as np
@@ -235,22 +247,40 @@ def evaluate(
     }
     unanswerable = no_answer_questions(conversations)
     returned: list[int] = []
+    returned_before: list[int] = []
     empty_answerable = 0
+    # For the cut-off's leave-one-conversation-out figure: per conversation, each answerable
+    # question's uncut results with scores and its gold, and each no-answer question's scores.
+    uncut: dict[str, list[tuple[list[tuple[str, float]], frozenset[str]]]] = defaultdict(list)
+    unanswered: dict[str, list[list[float]]] = defaultdict(list)
+    by_conv: dict[str, dict[str, list[tuple[int, list[str], frozenset[str]]]]] = {}
     started = time.perf_counter()
     for tenant in each_tenant(conversations):
+        sample = tenant.conv.sample_id
         rankers = {
             "project": tenant.project,
-            "project_no_cutoff": tenant.project_no_cutoff,
+            "project_exact_words": tenant.project_exact_words,
             "bm25": tenant.bm25_ranked,
             "dense": tenant.dense,
         }
+        mine: dict[str, list[tuple[int, list[str], frozenset[str]]]] = {n: [] for n in RETRIEVERS}
+        by_conv[sample] = mine
         for q in tenant.conv.questions:
             for name, rank in rankers.items():
-                per_question[name].append((q.category, rank(q, depth), q.gold))
-            if 1 <= q.category <= 4 and not per_question["project"][-1][1]:
-                empty_answerable += 1
-        for text in unanswerable.get(tenant.conv.sample_id, []):
-            returned.append(len(tenant.project(Question(text, frozenset(), 0), 10)))
+                mine[name].append((q.category, rank(q, depth), q.gold))
+            scored = tenant.scored(q, depth, min_score=0.0)
+            mine["project_no_cutoff"].append((q.category, [d for d, _ in scored], q.gold))
+            if 1 <= q.category <= 4:
+                uncut[sample].append((scored, q.gold))
+                if not mine["project"][-1][1]:
+                    empty_answerable += 1
+        for name in RETRIEVERS:
+            per_question[name] += mine[name]
+        for text in unanswerable.get(sample, []):
+            asked = Question(text, frozenset(), 0)
+            returned.append(len(tenant.project(asked, 10)))
+            returned_before.append(len(tenant.project(asked, 10, expand=False)))
+            unanswered[sample].append([score for _, score in tenant.scored(asked, 10, 0.0)])
         if verbose:
             print(
                 f"{tenant.conv.sample_id}: {len(tenant.conv.turns)} turns, "
@@ -259,11 +289,22 @@ def evaluate(
             )
         started = time.perf_counter()
     out: dict[str, Any] = dict(summarise(per_question, ks))
+    out["per_conversation"] = {
+        sample: {name: groups["all_1_4"] for name, groups in summarise(rows, ks).items()}
+        for sample, rows in by_conv.items()
+        if any(1 <= c <= 4 for c, _, _ in rows["project"])
+    }
+    out["cutoff_loco"] = cutoff_loco(uncut, unanswered, 10 if 10 in ks else depth)
     answerable = sum(1 for c, _, _ in per_question["project"] if 1 <= c <= 4)
     out["no_answer"] = {
         "questions": len(returned),
         "false_hit_rate": round(sum(1 for n in returned if n) / len(returned), 4)
         if returned
+        else None,
+        "false_hit_rate_exact_words": round(
+            sum(1 for n in returned_before if n) / len(returned_before), 4
+        )
+        if returned_before
         else None,
         "mean_results": round(sum(returned) / len(returned), 3) if returned else None,
         "answerable_with_nothing_returned": round(empty_answerable / answerable, 4)
@@ -271,6 +312,84 @@ def evaluate(
         else None,
     }
     return out
+
+
+def _recall_at_cut(
+    rows: Sequence[tuple[list[tuple[str, float]], frozenset[str]]], k: int, cut: float
+) -> tuple[float, int]:
+    """(sum of recall@k of what scores at least `cut`, questions)."""
+    total = sum(recall_at([d for d, s in found if s >= cut], gold, k) for found, gold in rows)
+    return total, len(rows)
+
+
+def _false_hits(scores: Sequence[list[float]], cut: float) -> tuple[float, float]:
+    """(share of no-answer questions with any result at `cut`, mean results)."""
+    kept = [sum(1 for s in found if s >= cut) for found in scores]
+    return (
+        sum(1 for n in kept if n) / max(len(kept), 1),
+        sum(kept) / max(len(kept), 1),
+    )
+
+
+def choose_cutoff(
+    uncut: dict[str, list[tuple[list[tuple[str, float]], frozenset[str]]]],
+    unanswered: dict[str, list[list[float]]],
+    among: set[str],
+    k: int,
+) -> float:
+    """The cut-off `bench locomo-sweep` would choose on the conversations `among`: the fewest
+    false hits (then the fewest results, then the highest cut) within TOLERANCE of the uncut R@k."""
+
+    def recall(cut: float) -> float:
+        sums = [_recall_at_cut(uncut[c], k, cut) for c in among]
+        return sum(t for t, _ in sums) / max(sum(n for _, n in sums), 1)
+
+    scores = [found for c in among for found in unanswered.get(c, [])]
+    floor = recall(0.0) - TOLERANCE
+    options = [(*_false_hits(scores, c), -c) for c in CUTOFFS if recall(c) >= floor]
+    return -min(options)[2]
+
+
+def cutoff_loco(
+    uncut: dict[str, list[tuple[list[tuple[str, float]], frozenset[str]]]],
+    unanswered: dict[str, list[list[float]]],
+    k: int,
+) -> dict[str, Any]:
+    """The cut-off chosen on every conversation but one, R@k and false hits on that one: the
+    figure no cut-off was chosen on. Beside it, the shipped cut-off on the same conversations."""
+    from memories.search import MIN_SCORE
+
+    convs = set(uncut)
+    folds: list[dict[str, Any]] = []
+    for test in sorted(convs):
+        cut = choose_cutoff(uncut, unanswered, convs - {test}, k)
+        total, n = _recall_at_cut(uncut[test], k, cut)
+        shipped, _ = _recall_at_cut(uncut[test], k, MIN_SCORE)
+        fh, _ = _false_hits(unanswered.get(test, []), cut)
+        folds.append(
+            {
+                "held_out": test,
+                "cutoff": cut,
+                f"R@{k}": round(total / n, 4),
+                f"R@{k}_shipped_cutoff": round(shipped / n, 4),
+                "false_hit_rate": round(fh, 4) if unanswered.get(test) else None,
+                "questions": n,
+            }
+        )
+    n_all = sum(f["questions"] for f in folds)
+    with_no_answer = [f for f in folds if f["false_hit_rate"] is not None]
+    return {
+        f"R@{k}": round(sum(f[f"R@{k}"] * f["questions"] for f in folds) / max(n_all, 1), 4),
+        f"R@{k}_shipped_cutoff": round(
+            sum(f[f"R@{k}_shipped_cutoff"] * f["questions"] for f in folds) / max(n_all, 1), 4
+        ),
+        "false_hit_rate": round(
+            sum(f["false_hit_rate"] for f in with_no_answer) / len(with_no_answer), 4
+        )
+        if with_no_answer
+        else None,
+        "folds": folds,
+    }
 
 
 def _parse_ks(raw: str) -> list[int]:
@@ -285,9 +404,23 @@ def run(args: Any) -> None:
         groups = result[name]
         figures = "  ".join(f"{key} {value:.3f}" for key, value in groups["all_1_4"].items())
         print(f"{name:18s} categories 1-4: {figures}")
+    for sample, figures in result["per_conversation"].items():
+        line = "  ".join(
+            f"{name} {groups.get('R@10', next(iter(groups.values()))):.3f}"
+            for name, groups in figures.items()
+        )
+        print(f"{sample} R@10 categories 1-4: {line}")
+    loco = result["cutoff_loco"]
+    for fold in loco["folds"]:
+        print(f"  cut-off chosen without {fold['held_out']}: {fold}")
+    print(
+        f"cut-off leave-one-conversation-out: R@10 {loco.get('R@10')}, "
+        f"false-hit rate {loco['false_hit_rate']}"
+    )
     na = result["no_answer"]
     print(
         f"no-answer questions: {na['questions']}, false-hit rate {na['false_hit_rate']} "
+        f"(exact words only: {na['false_hit_rate_exact_words']}) "
         f"(mean results {na['mean_results']}); answerable questions with nothing returned: "
         f"{na['answerable_with_nothing_returned']}"
     )

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from bench.environment import add_common, emit, percentile
+from bench.shortqueries import load as load_short_queries
 from bench.texts import _DOES, _WHAT, _WHEN, _WHO, memory_texts, queries
 
 STORE_VERSION = 1
@@ -350,8 +351,17 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
             times["dense_sql"].append((t5 - t4) * 1000)
             times["lexical_sql"].append((t6 - t5) * 1000)
             matched.append(_matches(user.pk, q))
+    # Short queries (bench/data/short_queries.json), with their related terms and with their own
+    # words only, alternately: what the expansion costs.
+    short: dict[bool, list[float]] = {True: [], False: []}
+    for q in [q.query for q in load_short_queries()[1]][:n_queries]:
+        for expand in (True, False):
+            t0 = time.perf_counter()
+            memory_search(actor=actor, query=q, limit=10, expand=expand)
+            short[expand].append((time.perf_counter() - t0) * 1000)
     p50 = {k: round(percentile(v, 50), 2) for k, v in times.items()}
     p95 = {k: round(percentile(v, 95), 2) for k, v in times.items()}
+    short_p50 = {expand: round(percentile(v, 50), 2) for expand, v in short.items()}
     return {
         "queries": n_queries,
         "p50_ms": p50["search"],
@@ -369,6 +379,10 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
         "index_load_ms": round(float(np.median(loads)), 1),
         "mean_results": round(float(np.mean(returned)), 2),
         "lexical_matches_p50": int(np.median(matched)),
+        "short_queries": len(short[True]),
+        "short_p50_ms": short_p50[True],
+        "short_exact_words_p50_ms": short_p50[False],
+        "short_over_exact_words": round(short_p50[True] / short_p50[False], 3),
     }
 
 
@@ -409,6 +423,11 @@ def run(args: Any) -> None:
             f"read in {r['index_load_ms']} ms; "
             f"{r['mean_results']} results a query; {r['lexical_matches_p50']} memories match "
             "a query's words (p50)"
+        )
+        print(
+            f"        {r['short_queries']} short queries: p50 {r['short_p50_ms']} ms with related "
+            f"terms, {r['short_exact_words_p50_ms']} ms with their own words only "
+            f"(ratio {r['short_over_exact_words']})"
         )
     result: dict[str, Any] = {"total_rows": total_rows(), "tenants": args.tenants, "sizes": {}}
     result["sizes"] = {str(s): r for s, r in by_size.items()}

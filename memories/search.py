@@ -55,7 +55,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Q
 
-from memories import search_index
+from memories import related_terms, search_index
 from memories.models import MemoryState
 
 # Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md, "Relevance").
@@ -172,12 +172,14 @@ def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights = Weight
     return evidence * (1 - (1 - w.unknown_floor) * absent * size)
 
 
-def _bounds(cosine: np.ndarray, bm25: np.ndarray, corpus: Corpus) -> tuple[np.ndarray, np.ndarray]:
+def _bounds(
+    cosine: np.ndarray, bm25: np.ndarray, corpus: Corpus, w: Weights
+) -> tuple[np.ndarray, np.ndarray]:
     """Below and above each memory's exact relevance, from approximate cosines and BM25s
     (`relevance` grows with both)."""
 
     def at(cos: np.ndarray, kw: np.ndarray) -> np.ndarray:
-        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.documents)
+        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.documents, w)
 
     low = at(cosine - COSINE_ERROR, bm25 * (1 - SCORE_ERROR)) - SCORE_ERROR
     high = at(cosine + COSINE_ERROR, bm25 * (1 + SCORE_ERROR)) + SCORE_ERROR
@@ -196,21 +198,41 @@ class Corpus:
     length: int
     k1: float = BM25_K1
     b: float = BM25_B
+    # The group of each key (`memories/related_terms.py`): a query word and its related terms
+    # count as one term. Empty: each key is its own group (no related terms).
+    groups: tuple[int, ...] = ()
+
+    @property
+    def members(self) -> list[tuple[int, ...]]:
+        """Each group's positions in `keys`, groups in the order of their first key."""
+        if not self.groups:
+            return [(i,) for i in range(len(self.keys))]
+        by_group: dict[int, list[int]] = {}
+        for i, group in enumerate(self.groups):
+            by_group.setdefault(group, []).append(i)
+        return [tuple(m) for m in by_group.values()]
+
+    @property
+    def group_df(self) -> list[int]:
+        """How many visible memories hold each group: the most of any member (as Lucene's
+        SynonymQuery blends them), so a related term never makes a group rarer than its word."""
+        return [max(self.df[i] for i in m) for m in self.members]
 
     @property
     def idf(self) -> list[float]:
+        """Each group's idf."""
         n = self.documents
-        return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
+        return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.group_df]
 
     @property
     def ideal(self) -> float:
-        """The query's ideal BM25: the sum of its lexemes' idf."""
+        """The query's ideal BM25: the sum of its groups' idf."""
         return sum(self.idf)
 
     @property
     def known(self) -> float:
-        """The part of `ideal` from lexemes some visible memory holds."""
-        return sum(idf for idf, df in zip(self.idf, self.df, strict=True) if df)
+        """The part of `ideal` from groups some visible memory holds."""
+        return sum(idf for idf, df in zip(self.idf, self.group_df, strict=True) if df)
 
     @property
     def avgdl(self) -> float:
@@ -223,12 +245,13 @@ class Corpus:
         return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / self.avgdl))
 
     def bm25(self, dl: int, tf: dict[int, int]) -> float:
-        """One memory's BM25 from its length and its count of each query lexeme; summed in the
-        query's order, as the in-memory index sums its arrays."""
+        """One memory's BM25 from its length and its count of each query lexeme (a group's
+        counts summed); summed in the query's order, as the in-memory index sums its arrays."""
         score = 0.0
-        for key, idf in zip(self.keys, self.idf, strict=True):
-            if tf.get(key):
-                score += self.term(idf, float(tf[key]), float(dl))
+        for members, idf in zip(self.members, self.idf, strict=True):
+            count = sum(tf.get(self.keys[i], 0) for i in members)
+            if count:
+                score += self.term(idf, float(count), float(dl))
         return score
 
 
@@ -277,12 +300,35 @@ def _complete(found: list[Candidate], count: int, floor: float, outside: float) 
     return outside < threshold
 
 
+# A short query (`memories/related_terms.py`) is its words: none of them in the store says less
+# that the query is about nothing here than an absent word of a long question, whose other words
+# and chatty rest may bring a memory close in meaning. Chosen on the dev split of
+# bench/data/short_queries.json with `bench shortqueries --floors`: the highest floor whose
+# false-hit rate on its no-answer queries is no worse than at UNKNOWN_FLOOR (docs/benchmarks.md).
+SHORT_UNKNOWN_FLOOR = 0.7
+SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
+
 # ---- one search's view of one user ------------------------------------------------------------
 
+# The user's statistics, the query's lexemes with their keys, and its words' related terms as
+# (the word's lexeme, a related lexeme, its key).
 _HEAD_SQL = """
-SELECT s.generation, s.documents, s.length, s.changes_from, k.keys
-FROM (SELECT ARRAY(SELECT hashtextextended(lexeme, 0)
-                   FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))) AS keys) k
+WITH q AS (
+    SELECT t.lexeme, t.n
+    FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s)) WITH ORDINALITY AS t(lexeme, p, w, n)
+),
+r AS (
+    SELECT e.n, h.lexeme AS head, x.lexeme
+    FROM unnest(%(heads)s::text[], %(related)s::text[]) WITH ORDINALITY AS e(head, rel, n),
+         unnest(to_tsvector(%(cfg)s::regconfig, e.head)) AS h,
+         unnest(to_tsvector(%(cfg)s::regconfig, e.rel)) AS x
+)
+SELECT s.generation, s.documents, s.length, s.changes_from,
+       ARRAY(SELECT lexeme FROM q ORDER BY n),
+       ARRAY(SELECT hashtextextended(lexeme, 0) FROM q ORDER BY n),
+       ARRAY(SELECT ARRAY[head, lexeme, hashtextextended(lexeme, 0)::text]
+             FROM r ORDER BY n, head, lexeme)
+FROM (SELECT 1) one
 LEFT JOIN memories_searchstats s ON s.owner_id = %(owner)s
 """
 
@@ -303,11 +349,15 @@ class UserSearch:
         query: str = "",
         whole_store: bool = False,
         use_index: bool = True,
+        expand: bool = True,
     ) -> None:
         self.owner_id = owner_id
         self.visible = visible
         self.params = {"category": None, **params}
         self.query = query
+        # A short query's words with their related terms (`expand=False`: its own words only).
+        self.related = related_terms.expansions(query) if expand else []
+        self.weights = SHORT_WEIGHTS if expand and related_terms.is_short(query) else Weights()
         # The owner's own doors without a category see every searchable memory but apps'
         # echoes: the trigger-kept totals are their corpus, the index's owner view their mask.
         self.whole = whole_store and self.params["category"] is None
@@ -320,12 +370,33 @@ class UserSearch:
         self.index = self.mask = None
 
     def _read_head(self) -> None:
-        args = {"cfg": settings.TEXT_SEARCH_CONFIG, "q": self.query, "owner": self.owner_id}
-        ((generation, documents, length, changes_from, keys),) = _fetch(_HEAD_SQL, args)
+        args = {
+            "cfg": settings.TEXT_SEARCH_CONFIG,
+            "q": self.query,
+            "owner": self.owner_id,
+            "heads": [word for word, _ in self.related],
+            "related": [terms for _, terms in self.related],
+        }
+        ((generation, documents, length, changes_from, lexemes, keys, related),) = _fetch(
+            _HEAD_SQL, args
+        )
         self.generation = None if generation is None else int(generation)
         self.changes_from = None if changes_from is None else int(changes_from)
         self.documents, self.length = int(documents or 0), int(length or 0)
-        self.keys = tuple(dict.fromkeys(int(k) for k in keys))
+        # Each query lexeme its own group; a related lexeme joins its word's group, unless the
+        # query holds it already (or an earlier word's group took it).
+        group_of: dict[str, int] = {}
+        key_of: dict[str, int] = {}
+        for lexeme, key in zip(lexemes, keys, strict=True):
+            group_of.setdefault(lexeme, len(group_of))
+            key_of[lexeme] = int(key)
+        for head, lexeme, key in related:
+            if head in group_of and lexeme not in group_of:
+                group_of[lexeme] = group_of[head]
+                key_of[lexeme] = int(key)
+        self.lexemes = list(group_of)
+        self.keys = tuple(key_of[lx] for lx in self.lexemes)
+        self.groups = tuple(group_of[lx] for lx in self.lexemes)
 
     def _open_index(self) -> bool:
         """Use the index if it fits; False when the user's memories changed under us."""
@@ -400,9 +471,17 @@ class UserSearch:
         length = int(index.dl.sum() if visible is None else index.dl[visible].sum())
         matches = [index.postings(key, visible) for key in self.keys]
         df = tuple(len(rows) for rows, _ in matches)
-        corpus = Corpus(self.keys, df, documents, length, k1, b)
+        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
         scores = np.zeros(len(index), dtype=np.float64)
-        for idf, (rows, tf) in zip(corpus.idf, matches, strict=True):
+        for idf, members in zip(corpus.idf, corpus.members, strict=True):
+            rows, tf = matches[members[0]]
+            if len(members) > 1:  # a word and its related terms: counts summed per row
+                rows, at = np.unique(
+                    np.concatenate([matches[i][0] for i in members]), return_inverse=True
+                )
+                tf = np.bincount(
+                    at, weights=np.concatenate([matches[i][1] for i in members]).astype(np.float64)
+                )
             if len(rows):
                 scores[rows] += corpus.term(idf, tf, index.dl[rows])
         return corpus, scores
@@ -419,12 +498,13 @@ class UserSearch:
         corpus, bm25 = self._bm25(BM25_K1, BM25_B)
         cosine = index.cosines(qvec)
         rows = self._contenders(cosine, bm25, limit)
-        low, high = _bounds(cosine[rows], bm25[rows], corpus)
+        low, high = _bounds(cosine[rows], bm25[rows], corpus, self.weights)
         rows = rows[_pick(low, high, limit, min_score)]
         exact = exact_cosines(index.matrix[rows], qvec)
         exact[~index.has_vector[rows]] = np.nan
         scores = [
-            relevance_of(float(c), float(bm25[r]), corpus) for c, r in zip(exact, rows, strict=True)
+            relevance_of(float(c), float(bm25[r]), corpus, self.weights)
+            for c, r in zip(exact, rows, strict=True)
         ]
         return _best_of([index.memory_id(r) for r in rows], scores, limit, min_score)
 
@@ -460,8 +540,8 @@ class UserSearch:
         documents, length = self._corpus()
         args = {
             **self.params,
-            "q": self.query,
-            "cfg": settings.TEXT_SEARCH_CONFIG,
+            "lexemes": self.lexemes,
+            "groups": list(self.groups),
             "owner": self.owner_id,
             "n_docs": float(documents),
             "avgdl": Corpus((), (), documents, length).avgdl,
@@ -473,7 +553,7 @@ class UserSearch:
         rows = _fetch(LEXICAL_SQL.format(filters=filters(self.visible)), args)
         held = {int(key): int(n) for key, n in (rows[0][3] if rows else [])}
         df = tuple(held.get(key, 0) for key in self.keys)
-        corpus = Corpus(self.keys, df, documents, length, k1, b)
+        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
         ranked = [(row[0], float(row[1])) for row in rows if row[2] <= depth]
         extra = {row[0]: float(row[1]) for row in rows if row[2] > depth}
         return ranked, extra, corpus
@@ -492,8 +572,7 @@ class UserSearch:
             **self.params,
             "ids": list(ids),
             "model": settings.EMBEDDING_MODEL,
-            "cfg": settings.TEXT_SEARCH_CONFIG,
-            "q": self.query,
+            "lexemes": self.lexemes,
         }
         rows = _fetch(_EVIDENCE_SQL.format(filters=filters(self.visible)), args)
         zero = bytes(4 + 4 * search_index.DIMS)
@@ -548,18 +627,18 @@ class UserSearch:
             low_cos = np.array([cosines.get(m, math.nan) for m in ids], dtype=np.float64)
             high_cos = np.array([cosines.get(m, last_cos) for m in ids], dtype=np.float64)
             scores = np.array([bm25.get(m, 0.0) for m in ids], dtype=np.float64)
-            low, _ = _bounds(low_cos, scores, corpus)
-            _, high = _bounds(high_cos, scores, corpus)
+            low, _ = _bounds(low_cos, scores, corpus, self.weights)
+            _, high = _bounds(high_cos, scores, corpus, self.weights)
             picked = [ids[i] for i in _pick(low, high, limit, min_score)]
             evidence = self._evidence(picked, qvec)
             exact = [
-                relevance_of(cos, corpus.bm25(dl, tf), corpus)
+                relevance_of(cos, corpus.bm25(dl, tf), corpus, self.weights)
                 for cos, dl, tf in (evidence[m] for m in picked if m in evidence)
             ]
             found = _best_of([m for m in picked if m in evidence], exact, limit, min_score)
             if everything:
                 return found
-            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus)
+            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus, self.weights)
             if _complete(found, limit, min_score, float(outside[0])):
                 return found
             depth *= 4
@@ -608,17 +687,14 @@ LIMIT %(depth)s
 # What a candidate's exact score is computed from: its vector as stored, its length and its count
 # of each query lexeme (in lexeme order, both arrays).
 _EVIDENCE_SQL = """
-WITH ql AS (
-    SELECT ARRAY(SELECT lexeme FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))) AS lexemes
-)
 SELECT m.id,
        CASE WHEN m.embedding_model = %(model)s THEN vector_send(m.embedding) END,
        coalesce(length(m.tsv), 0),
        ARRAY(SELECT hashtextextended(u.lexeme, 0) FROM unnest(m.tsv) u
-             WHERE u.lexeme = ANY(ql.lexemes) ORDER BY u.lexeme),
+             WHERE u.lexeme = ANY(%(lexemes)s::text[]) ORDER BY u.lexeme),
        ARRAY(SELECT coalesce(array_length(u.positions, 1), 1) FROM unnest(m.tsv) u
-             WHERE u.lexeme = ANY(ql.lexemes) ORDER BY u.lexeme)
-FROM memories_memory m, ql
+             WHERE u.lexeme = ANY(%(lexemes)s::text[]) ORDER BY u.lexeme)
+FROM memories_memory m
 WHERE m.id = ANY(%(ids)s::uuid[]) AND {filters}
 """
 
@@ -626,10 +702,11 @@ WHERE m.id = ANY(%(ids)s::uuid[]) AND {filters}
 # each lexeme as a 64-bit key salted with the owner (migration `search_owner_lexemes`), so the
 # lookup reads this user's entries only. Document frequencies are counted over the visible
 # matches (and returned, as (lexeme key, count) pairs); the document count and average length
-# come from the trigger-kept statistics (or the view's own count).
+# come from the trigger-kept statistics (or the view's own count). A group (a query word and its
+# related terms) is one term: its idf from its members' largest count, its counts summed.
 LEXICAL_SQL = """
 WITH ql AS (
-    SELECT DISTINCT lexeme FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))
+    SELECT * FROM unnest(%(lexemes)s::text[], %(groups)s::int[]) AS t(lexeme, grp)
 ),
 docs AS MATERIALIZED (
     SELECT m.id, m.tsv, length(m.tsv)::float8 AS dl FROM memories_memory m
@@ -645,9 +722,14 @@ hits AS (
 ),
 df AS (SELECT lexeme, count(*)::float8 AS n FROM hits GROUP BY lexeme),
 idf AS (
-    SELECT ql.lexeme,
-           ln(1 + (%(n_docs)s::float8 - coalesce(df.n, 0) + 0.5) / (coalesce(df.n, 0) + 0.5)) AS w
-    FROM ql LEFT JOIN df USING (lexeme)
+    SELECT g.grp, ln(1 + (%(n_docs)s::float8 - g.n + 0.5) / (g.n + 0.5)) AS w
+    FROM (SELECT ql.grp, max(coalesce(df.n, 0)) AS n
+          FROM ql LEFT JOIN df USING (lexeme) GROUP BY ql.grp) g
+),
+grouped AS (
+    SELECT h.id, h.dl, ql.grp, sum(h.tf) AS tf
+    FROM hits h JOIN ql USING (lexeme)
+    GROUP BY h.id, h.dl, ql.grp
 ),
 scored AS (
     SELECT h.id,
@@ -655,7 +737,7 @@ scored AS (
                / (h.tf + %(k1)s::float8
                   * (1 - %(b)s::float8 + %(b)s::float8 * h.dl / %(avgdl)s::float8))
            ) AS bm25
-    FROM hits h JOIN idf i USING (lexeme)
+    FROM grouped h JOIN idf i USING (grp)
     GROUP BY h.id
 ),
 ranked AS (
@@ -698,10 +780,12 @@ def hybrid(
     limit: int,
     whole_store: bool = False,
     min_score: float = MIN_SCORE,
+    expand: bool = True,
 ) -> list[Candidate]:
     """The `limit` most relevant visible memories scoring at least `min_score`, best first.
 
-    `whole_store`: the caller sees every searchable memory of the owner (the owner's own doors).
+    `whole_store`: the caller sees every searchable memory of the owner (the owner's own doors);
+    `expand`: a short query's words find their related terms (`memories/related_terms.py`).
     """
     search = UserSearch(
         owner_id,
@@ -709,6 +793,7 @@ def hybrid(
         params={**params, "category": category},
         query=query,
         whole_store=whole_store,
+        expand=expand,
     )
     return search.best(qvec, limit=limit, min_score=min_score)
 

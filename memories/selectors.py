@@ -179,11 +179,13 @@ def memory_search(
     category: str | None = None,
     record: bool = True,
     min_score: float | None = None,
+    expand: bool = True,
 ) -> SearchHits:
     """Hybrid search over the actor's active memories, best first, down to the relevance cut-off
     (`min_score`, by default `search.MIN_SCORE`; 0 returns the `limit` best whatever they score).
 
-    `record=False` is for the server's own look-ups (reconciliation), which no app reads.
+    `record=False` is for the server's own look-ups (reconciliation), which no app reads;
+    `expand=False` searches a short query's own words only (benchmarks compare the two).
     """
     require(actor, SCOPE_READ)
     query = clean_text(query, field="query")
@@ -205,6 +207,7 @@ def memory_search(
         limit=limit,
         whole_store=actor.app.is_owner_door,
         min_score=cut_off,
+        expand=expand,
     )
     # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
     # may not see is never loaded.

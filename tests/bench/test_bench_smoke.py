@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import locomo
+from bench import locomo, shortqueries
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,10 @@ def test_locomo_recall_of_each_retriever_on_a_tiny_conversation(tmp_path: Path) 
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(SAMPLE))
     result = locomo.evaluate(locomo.load(path), ks=[1, 4])
-    assert set(result) == {*locomo.RETRIEVERS, "no_answer"}
+    assert set(result) == {*locomo.RETRIEVERS, "no_answer", "per_conversation", "cutoff_loco"}
+    assert result["per_conversation"]["tiny"]["project"] == result["project"]["all_1_4"]
+    (fold,) = result["cutoff_loco"]["folds"]
+    assert fold["held_out"] == "tiny" and fold["questions"] == 1
     for name in locomo.RETRIEVERS:
         groups = result[name]
         assert set(groups) == {"all_1_4", "cat_1", "cat_5"}, name
@@ -84,3 +87,29 @@ def test_recall_at_k_is_the_share_of_gold_in_the_top_k() -> None:
     assert locomo.recall_at(["a", "b", "c"], {"b", "z"}, 1) == 0.0
     assert locomo.recall_at(["a", "b", "c"], {"b", "z"}, 2) == 0.5
     assert locomo.recall_at(["a", "b"], {"a", "b"}, 10) == 1.0
+
+
+def test_shortqueries_reports_recall_at_5_per_split_through_the_search_service() -> None:
+    memories = {
+        "daughter": "My daughter Mila is 6 and goes to a bilingual school.",
+        "manager": "My manager is called Priya and we have 1:1s on Tuesdays.",
+        "bike": "My commuter bike is a Brompton that folds into the train.",
+        "tea": "I drink green tea in the afternoon.",
+    }
+    queries = [
+        shortqueries.ShortQuery("kids", "daughter", "dev"),
+        shortqueries.ShortQuery("tea", "tea", "dev"),
+        shortqueries.ShortQuery("boss", "manager", "held_out"),
+        shortqueries.ShortQuery("xyzzy qwerty", None, "dev"),
+    ]
+    result = shortqueries.evaluate(memories, queries)
+    assert result["dev"]["queries"] == 2 and result["held_out"]["queries"] == 1
+    assert result["dev"]["R@5"] == 1.0 and result["held_out"]["R@5"] == 1.0
+    assert result["dev"]["no_answer_queries"] == 1 and result["dev"]["false_hit_rate"] == 0.0
+    assert result["dev_misses"] == []
+    # The whole set loads, every target is a memory, and a third (by target) is held out.
+    _, asked = shortqueries.load()
+    answerable = [q for q in asked if q.target is not None]
+    held = {q.target for q in answerable if q.split == "held_out"}
+    assert len(answerable) >= 150
+    assert 0.25 < len(held) / len({q.target for q in answerable}) < 0.42
