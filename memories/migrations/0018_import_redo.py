@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('memories', '0015_memory_trash'),
+        ('memories', '0017_app_proposals'),
     ]
 
     operations = [
