@@ -52,7 +52,7 @@ def test_doctor_checks_what_connectors_need_of_this_deployment(live_url: str) ->
         "every advertised endpoint answers",
         "an unknown client gets 401 invalid_client",
         "OAuth error bodies are JSON",
-        "8 tools state all four annotation hints in this installation",
+        "9 tools state all four annotation hints in this installation",
     ):
         assert f" ok  {expected}" in text, (expected, text)
     for kind in KINDS:
@@ -101,9 +101,9 @@ def test_with_a_client_token_doctor_connects_with_both_protocol_versions(
 ) -> None:
     token = issue_token(alice, name="doctor", scopes=["read"]).secret
     text, _ok = _doctor(f"{live_url}/mcp", "--token", token, "--no-local")
-    assert " ok  MCP 2025-11-25: connected, 8 tools" in text, text
-    assert " ok  MCP 2026-07-28: connected, 8 tools" in text, text
-    assert " ok  8 tools state all four annotation hints over 2026-07-28" in text
+    assert " ok  MCP 2025-11-25: connected, 9 tools" in text, text
+    assert " ok  MCP 2026-07-28: connected, 9 tools" in text, text
+    assert " ok  9 tools state all four annotation hints over 2026-07-28" in text
     bad, ok = _doctor(f"{live_url}/mcp", "--token", "clt_not-a-token", "--no-local")
     assert not ok and "MCP 2025-11-25: the SDK client could not connect" in bad
 
@@ -182,4 +182,4 @@ def test_local_checks_need_no_server(monkeypatch: pytest.MonkeyPatch, alice: Any
 
     report = Report()
     check_local_tools(report)
-    assert report.lines == [(OK, "8 tools state all four annotation hints in this installation")]
+    assert report.lines == [(OK, "9 tools state all four annotation hints in this installation")]

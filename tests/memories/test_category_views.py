@@ -38,7 +38,7 @@ def test_the_rows_toggle_makes_a_memory_private_and_the_row_says_so(
     assert "Make private" in row and 'class="badge private"' not in row
     response = owner_client.post(f"/memories/{memory.id}/private/", {"private": "on"}, headers=htmx)
     html = _text(response)
-    assert f'<li class="memory state-active" id="m-{memory.id}">' in html  # the row, swapped
+    assert f'<li class="memory state-active" id="m-{memory.id}" tabindex="-1">' in html  # the row
     assert 'class="badge private"' in html and "Unmark private" in html
     assert "Private: no app sees it now." in html  # the message, out of band
     assert not _cursor_sees(cursor, memory)
