@@ -311,37 +311,47 @@ def _owned_app(actor: Actor, app_id: object) -> ConnectedApp:
 
 def app_set_paused(*, actor: Actor, app_id: object, paused: bool) -> ConnectedApp:
     """Pause (no reads, no writes) or resume one connected app; recorded with from and to."""
-    require_owner(actor)
-    with transaction.atomic():
-        app = _owned_app(actor, app_id)
-        if app.is_owner_door:
-            raise Conflict("A built-in door cannot be paused.")
-        if app.revoked_at is not None:
-            raise Conflict("This app was revoked; it cannot be paused or resumed.")
-        if app.paused != paused:
-            previous = app.paused
-            app.paused = paused
-            app.save(update_fields=["paused"])
-            app_change_record(actor, app, {"paused": {"from": previous, "to": paused}})
-    return app
+    return _app_set_flag(
+        actor,
+        app_id,
+        "paused",
+        paused,
+        owner_door="A built-in door cannot be paused.",
+        revoked="This app was revoked; it cannot be paused or resumed.",
+    )
 
 
 def app_set_review(*, actor: Actor, app_id: object, review: bool) -> ConnectedApp:
     """Turn on or off the owner's review of this app's writes (memories/app_review.py): on, its
     adds, updates and deletes wait on the Review page until the owner accepts them. Turning it
     off leaves what already waits there to the owner's decision."""
+    return _app_set_flag(
+        actor,
+        app_id,
+        "review_writes",
+        review,
+        owner_door="The owner's own changes are never held for review.",
+        revoked="This app was revoked; its changes can no longer be reviewed.",
+    )
+
+
+def _app_set_flag(
+    actor: Actor, app_id: object, field: str, value: bool, *, owner_door: str, revoked: str
+) -> ConnectedApp:
+    """Set one of a live third-party app's switches under its row lock, recorded with from and
+    to when it changes (the refusals name why a built-in door or a revoked app has none)."""
     require_owner(actor)
     with transaction.atomic():
         app = _owned_app(actor, app_id)
         if app.is_owner_door:
-            raise Conflict("The owner's own changes are never held for review.")
+            raise Conflict(owner_door)
         if app.revoked_at is not None:
-            raise Conflict("This app was revoked; its changes can no longer be reviewed.")
-        if app.review_writes != review:
-            previous = app.review_writes
-            app.review_writes = review
-            app.save(update_fields=["review_writes"])
-            app_change_record(actor, app, {"review_writes": {"from": previous, "to": review}})
+            raise Conflict(revoked)
+        previous = getattr(app, field)
+        if previous != value:
+            setattr(app, field, value)
+            app.save(update_fields=[field])
+            app_change_record(actor, app, {field: {"from": previous, "to": value}})
     return app
 
 
