@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -38,5 +38,11 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
             "The request body is larger than this server accepts.",
             status=413,
             content_type="text/plain",
+        )
+    if request.path.startswith("/api/"):
+        # E.g. a Host header this server does not serve: the API's clients parse JSON errors.
+        return JsonResponse(
+            {"error": {"code": "bad_request", "message": "Bad request.", "field": None}},
+            status=400,
         )
     return defaults.bad_request(request, exception)  # type: ignore[arg-type]

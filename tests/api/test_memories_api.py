@@ -118,6 +118,13 @@ def test_a_body_over_the_upload_limit_is_413(owner_api: Client, settings) -> Non
     assert _error(response)["code"] == "too_large"
 
 
+def test_a_host_this_server_does_not_serve_gets_the_api_error_shape(owner_api: Client) -> None:
+    response = owner_api.get(API, HTTP_HOST="")
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    assert _error(response)["code"] == "bad_request"
+
+
 def test_list_filters_by_state_category_app_and_date_and_pages_with_a_cursor(
     owner_api: Client, owner_dash: Actor
 ) -> None:
