@@ -516,10 +516,11 @@ class DailyActivity:
 def access_daily(
     *, actor: Actor, days: int = 14, filters: ActivityFilters | None = None
 ) -> list[DailyActivity]:
-    """Reads and writes per app per day over the last `days` days (UTC), one grouped query."""
+    """Reads and writes per app per day over the last `days` days, one grouped query. Days are
+    those of the active time zone (the owner's, on the dashboard: contextlayer/owner_zone.py)."""
     require_owner(actor, SCOPE_READ)
-    since = (timezone.now() - timedelta(days=days - 1)).replace(
-        hour=0, minute=0, second=0, microsecond=0
+    since = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(
+        days=days - 1
     )
     f = filters or ActivityFilters()
     qs = _events(actor, ActivityFilters(app_name=f.app_name, action=f.action, since=since))

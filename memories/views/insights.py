@@ -46,7 +46,7 @@ def activity_page(request: DashboardRequest) -> HttpResponse:
     context = {
         "form": form,
         "page": page,
-        "chart": activity_chart(daily, today=timezone.now().date(), days=CHART_DAYS),
+        "chart": activity_chart(daily, today=timezone.localdate(), days=CHART_DAYS),
         "chart_days": CHART_DAYS,
     }
     htmx = request.htmx

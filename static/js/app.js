@@ -143,6 +143,16 @@
     });
   }
 
+  // The server groups some dates by day (the activity chart): tell it this browser's zone
+  // (contextlayer/owner_zone.py), a first-party cookie read by this server only.
+  function reportZone() {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    if (!zone || document.cookie.indexOf("tz=" + encodeURIComponent(zone)) >= 0) return;
+    document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; SameSite=Lax" +
+      (window.location.protocol === "https:" ? "; Secure" : "");
+  }
+
   function focusFirst(selector) {
     var el = document.querySelector(selector);
     if (!el) return false;
@@ -414,6 +424,7 @@
     updateBulkFields();
     document.querySelectorAll("[data-max-chars]").forEach(countChars);
     localTimes();
+    reportZone();
     focusFirst("[data-autofocus]");
   });
 })();

@@ -103,6 +103,8 @@ def test_times_read_in_the_owners_own_zone_with_the_zone_in_their_title(
         local = at.astimezone(ZoneInfo("Asia/Tokyo"))
         assert added.inner_text() == f"{local:%-d %b %Y, %H:%M}"  # not UTC
         assert "Asia/Tokyo (UTC+09:00)" in str(added.get_attribute("title"))
+        zone = {c["name"]: c["value"] for c in context.cookies()}.get("tz")
+        assert zone == "Asia%2FTokyo"  # the server groups the activity chart's days by it
         page.goto("/activity/")
         when = page.locator("table time").first
         assert "Asia/Tokyo" in str(when.get_attribute("title"))

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import User
@@ -502,3 +505,21 @@ def test_empty_store_tells_a_new_user_what_to_do(owner_client: Client) -> None:
     html = _text(owner_client.get("/"))
     assert "Your memory is empty" in html
     assert 'href="/connect/"' in html and 'href="/import/"' in html
+
+
+def test_activity_day_bars_fall_on_the_owners_own_day_when_the_browser_reports_its_zone(
+    app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client
+) -> None:
+    claude = app_actor(owner, "Claude")
+    services.memory_create(actor=claude, text="Saved late in the evening, Honolulu time")
+    # At 03:00 UTC today it is 17:00 yesterday in Honolulu (UTC-10 all year).
+    at = timezone.now().astimezone(UTC).replace(hour=3, minute=0, second=0, microsecond=0)
+    AccessEvent.objects.filter(owner=owner, app_name="Claude").update(created_at=at)
+    utc_day, honolulu = at.date(), at.astimezone(ZoneInfo("Pacific/Honolulu")).date()
+    assert honolulu == utc_day - timedelta(days=1)
+    label = "Claude: 1 write on {:%-d %b}"
+    assert label.format(utc_day) in _text(owner_client.get("/activity/"))  # no zone yet: UTC
+    owner_client.cookies["tz"] = "Pacific/Honolulu"
+    assert label.format(honolulu) in _text(owner_client.get("/activity/"))
+    owner_client.cookies["tz"] = "Mars/Olympus_Mons"  # not a zone: UTC, no error
+    assert label.format(utc_day) in _text(owner_client.get("/activity/"))
