@@ -66,7 +66,7 @@ def test_dry_run_reports_the_estimate_and_imports_nothing(owner: User, tmp_path:
     path = write_json(tmp_path / "conversations.json", claude_export())
     output = backfill(path, owner, "--extractor", "none")
     assert "2 conversations, 5 messages (4 from the user)" in output
-    assert "extractor none; estimated cost $0.00" in output
+    assert "extractor none; nothing leaves this server." in output and "tokens" not in output
     assert "Dry run: nothing was imported" in output
     assert not Memory.objects.exists() and not ImportRun.objects.exists()
     assert not ImportedConversation.objects.exists()
@@ -191,7 +191,8 @@ def test_llm_extractor_sends_each_conversations_new_messages_through_memory_reme
     monkeypatch.setattr(imports, "memory_remember", remember)
     export = claude_export()
     path = write_json(tmp_path / "conversations.json", export)
-    assert "extractor llm" in backfill(path, owner)  # auto picks the LLM; dry run
+    dry_run = backfill(path, owner)
+    assert "extractor llm; estimated cost $" in dry_run  # auto picks the LLM, which is paid
     assert not calls
     backfill(path, owner, "--yes")
     (call,) = calls  # the empty conversation sends nothing

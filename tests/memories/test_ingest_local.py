@@ -166,7 +166,7 @@ def test_auto_picks_local_without_an_llm_and_the_dry_run_shows_what_it_would_kee
 ) -> None:
     path = write_json(tmp_path / "conversations.json", _export())
     output = backfill(path, owner)
-    assert "extractor local; estimated cost $0.00" in output
+    assert "extractor local; nothing leaves this server." in output and "cost" not in output
     assert (
         "Would keep 1 of your 4 messages, as 2 memories (all of them read). For example:\n"
         "  - I'm a nurse\n"

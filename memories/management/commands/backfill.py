@@ -69,12 +69,21 @@ class Command(UserCommand):
             raise CommandError(
                 "--extractor llm needs an LLM: set EXTRACTION_MODE (anthropic, openai or ollama)."
             ) from None
+        # Tokens and cost only mean something when a model is paid to read the text (as on the
+        # import page); local and none work on this server and send nothing anywhere.
+        paid = estimate.extractor == "llm"
         self.stdout.write(
             f"{estimate.source} export: {estimate.conversations} conversations, "
             f"{estimate.messages} messages ({estimate.user_messages} from the user)"
             + (f", {estimate.memories} memories" if estimate.memories else "")
-            + f", {estimate.characters:,} characters, ~{estimate.tokens:,} tokens; "
-            f"extractor {estimate.extractor}; estimated cost ${estimate.cost_usd:.2f}."
+            + f", {estimate.characters:,} characters"
+            + (f", ~{estimate.tokens:,} tokens" if paid else "")
+            + f"; extractor {estimate.extractor}"
+            + (
+                f"; estimated cost ${estimate.cost_usd:.2f}."
+                if paid
+                else "; nothing leaves this server."
+            )
         )
         self.stdout.write(estimate.note)
         self._local_preview(estimate)
