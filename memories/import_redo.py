@@ -25,18 +25,25 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
 from activity import audit
 from activity.models import AccessEvent
+from contextlayer.errors import Conflict
 from memories.ingest.types import Conversation, ParsedExport
 from memories.models import (
     UNSHOWN_COLUMNS,
     ImportedConversation,
+    ImportRun,
     Memory,
     MemoryState,
     MemoryTombstone,
@@ -48,6 +55,25 @@ from memories.provenance import source_ref_hash
 from memories.trash import move_to_trash
 
 REDOABLE_SOURCES = ("claude", "chatgpt")  # our own export restores as it was: no extractor
+
+
+REDO_BUSY = "An import is already being done again; start this one when it has finished."
+
+
+def refuse_second_redo(user: Any) -> None:
+    """One redo at a time per owner: two would each trash what the other wrote for the same
+    conversations and leave both sets. Call inside the transaction that starts the redo: the
+    owner's row is locked, so two starts at once are taken one after the other. A redo whose
+    worker is gone (no sign for IMPORT_STALE_SECONDS, `ImportRun.interrupted`) does not count."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    stale = timezone.now() - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
+    busy = (
+        ImportRun.objects.alias(last_sign=Coalesce("heartbeat_at", "started_at", "created_at"))
+        .filter(owner=user, redo=True, status=ImportRun.Status.RUNNING, last_sign__gte=stale)
+        .exists()
+    )
+    if busy:
+        raise Conflict(REDO_BUSY)
 
 
 def edited_q(user: Any) -> Q:

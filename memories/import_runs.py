@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.actors import Actor, require_owner
 from accounts.models import SCOPE_WRITE
 from contextlayer.errors import InvalidInput, NotFound
-from memories.import_redo import previous_import
+from memories.import_redo import previous_import, refuse_second_redo
 from memories.imports import import_estimate, import_run_create, resolve_extractor
 from memories.ingest.detect import load_export
 from memories.models import ImportRun
@@ -85,6 +85,8 @@ def import_run_start(*, actor: Actor, run_id: object, redo: bool = False) -> Imp
     if redo:
         claimable = Q(status=ImportRun.Status.PENDING)
     with transaction.atomic():
+        if redo:
+            refuse_second_redo(actor.user)
         claimed = (
             ImportRun.objects.alias(last_sign=Coalesce("heartbeat_at", "started_at", "created_at"))
             .filter(claimable, pk=run.pk, owner=actor.user)

@@ -50,7 +50,7 @@ from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
 from memories.extraction.local import Kept, local_extractor
 from memories.extraction.repeats import RepeatIndex
-from memories.import_redo import REDOABLE_SOURCES, Redo
+from memories.import_redo import REDOABLE_SOURCES, Redo, refuse_second_redo
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
     ImportedConversation,
@@ -243,17 +243,22 @@ def import_run_create(
     redo: bool = False,
 ) -> ImportRun:
     require_owner(actor, SCOPE_WRITE)  # only the owner's own doors import
-    return ImportRun.objects.create(
-        redo=redo,
-        owner=actor.user,
-        source=source,
-        extractor=extractor,
-        filename=filename[:255],
-        limit=limit,
-        estimate=estimate.as_dict() if estimate else {},
-        upload_path=upload_path,
-        started_by=actor.label,
-    )
+    with transaction.atomic():
+        if redo:  # run at once by its caller (backfill --redo): running from the start
+            refuse_second_redo(actor.user)
+        return ImportRun.objects.create(
+            redo=redo,
+            status=ImportRun.Status.RUNNING if redo else ImportRun.Status.PENDING,
+            heartbeat_at=timezone.now() if redo else None,
+            owner=actor.user,
+            source=source,
+            extractor=extractor,
+            filename=filename[:255],
+            limit=limit,
+            estimate=estimate.as_dict() if estimate else {},
+            upload_path=upload_path,
+            started_by=actor.label,
+        )
 
 
 @dataclass

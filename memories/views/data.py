@@ -8,6 +8,7 @@ from urllib.parse import quote, urlencode
 
 from allauth.account.decorators import reauthentication_required
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import logout
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -19,7 +20,7 @@ from django_htmx.http import trigger_client_event
 
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
 from accounts.models import ConnectedApp
-from contextlayer.errors import DomainError, LLMNotConfigured
+from contextlayer.errors import Conflict, DomainError, LLMNotConfigured
 from memories.erasure import (
     ERASE_PHRASE,
     receipt_as_dict,
@@ -125,7 +126,11 @@ def import_start(request: DashboardRequest, run_id: str) -> HttpResponse:
 @dashboard_view
 def import_redo(request: DashboardRequest, run_id: str) -> HttpResponse:
     """The check page's "Import again, replacing the earlier import" (memories/import_redo.py)."""
-    run = import_run_start(actor=actor_for_request(request), run_id=run_id, redo=True)
+    try:
+        run = import_run_start(actor=actor_for_request(request), run_id=run_id, redo=True)
+    except Conflict as err:  # another redo is running: this one stays ready to start
+        messages.error(request, str(err))
+        return redirect("memories:import_run", run_id=run_id)
     return redirect("memories:import_run", run_id=run.pk)
 
 

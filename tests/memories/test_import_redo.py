@@ -17,6 +17,7 @@ from accounts.actors import Actor
 from accounts.models import ALL_SCOPES, User
 from activity.models import AccessEvent
 from memories import imports
+from memories.import_redo import REDO_BUSY
 from memories.imports import import_execute, import_run_create
 from memories.ingest.detect import load_export
 from memories.ingest.types import ParsedExport
@@ -386,3 +387,29 @@ def test_importing_again_with_the_same_extractor_brings_back_what_was_deleted(
     # Not counted as repeats of the memories it replaces: every fact is written anew.
     assert sorted(m.text for m in _imported(owner)) == first
     assert done.memories_replaced == len(first) - 1 and done.memories_created == len(first)
+
+
+def test_a_second_redo_waits_until_the_first_has_finished_or_its_worker_is_gone(
+    owner: User,
+    owner_api: Client,
+    owner_client: Client,
+    django_capture_on_commit_callbacks: Any,
+    settings: Any,
+    tmp_path: Path,
+) -> None:
+    _import(owner_api, "local", django_capture_on_commit_callbacks)
+    first, second = _check(owner_api, "none"), _check(owner_api, "none")
+    # The first redo is claimed; its worker has not got to it yet (no on-commit callbacks run).
+    assert owner_api.post(f"/api/v1/imports/{first['id']}/redo").status_code == 202
+    refused = owner_api.post(f"/api/v1/imports/{second['id']}/redo")
+    assert refused.status_code == 409 and refused.json()["error"]["message"] == REDO_BUSY
+    clicked = owner_client.post(f"/import/{second['id']}/redo/", follow=True)
+    assert REDO_BUSY in clicked.content.decode()  # said on the run's own page
+    assert ImportRun.objects.get(pk=second["id"]).status == ImportRun.Status.PENDING
+    archive = write_json(tmp_path / "conversations.json", claude_export())
+    with pytest.raises(CommandError, match="already being done again"):
+        backfill(archive, owner, "--redo", "--yes")
+    # Its worker gone (no sign of progress for IMPORT_STALE_SECONDS), it holds no one back.
+    settings.IMPORT_STALE_SECONDS = 0
+    assert owner_api.post(f"/api/v1/imports/{second['id']}/redo").status_code == 202
+    assert ImportRun.objects.get(pk=second["id"]).redo is True
