@@ -151,10 +151,7 @@ def memory_private(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespo
     actor = actor_for_request(request)
     private = request.POST.get("private") == "on"
     memory = services.memory_set_visibility(actor=actor, memory_id=memory_id, private=private)
-    messages.success(request, PRIVATE_SAID[private])
-    if not request.htmx:
-        return redirect(next_url(request, _detail_url(memory.id)))
-    return trigger_client_event(_row(request, memory), CHANGED)
+    return _toggled(request, memory, PRIVATE_SAID[private], counts_changed=True)
 
 
 PIN_SAID = {
@@ -170,11 +167,20 @@ def memory_pin(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
     actor = actor_for_request(request)
     pinned = request.POST.get("pinned") == "on"
     services.memory_set_pinned(actor=actor, memory_ids=[memory_id], pinned=pinned)
-    messages.success(request, PIN_SAID[pinned])
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
+    return _toggled(request, memory, PIN_SAID[pinned], counts_changed=False)
+
+
+def _toggled(
+    request: DashboardRequest, memory: Memory, said: str, *, counts_changed: bool
+) -> HttpResponse:
+    """The answer of a row's and the detail page's on/off switch: say it, then back to the page
+    (no script) or the row swapped in place, telling the header when its counts moved."""
+    messages.success(request, said)
     if not request.htmx:
         return redirect(next_url(request, _detail_url(memory.id)))
-    return _row(request, memory)
+    row = _row(request, memory)
+    return trigger_client_event(row, CHANGED) if counts_changed else row
 
 
 @require_POST
