@@ -68,6 +68,7 @@ EVERYDAY: tuple[str, ...] = (
     "I paint landscapes at weekends.",
     "I like visiting old cathedrals when I travel.",
     "I make my own bread.",
+    "I sing and play the piano.",
     "I make my own kombucha.",
     # reading, news, volunteering, habits
     "I read the news every morning.",
