@@ -146,6 +146,11 @@ class SearchOut(Schema):
     nothing_relevant: bool = Field(
         description="True when no memory scored at least min_score (results is empty)."
     )
+    pending: list[PendingOut] = Field(
+        default_factory=list,
+        description="For an app whose changes the owner reviews: its own writes still waiting "
+        "for the owner that concern the results or share a word with the query.",
+    )
 
 
 class ProfileOut(Schema):
@@ -199,6 +204,17 @@ class MemoryChangeOut(MemoryOut):
     @staticmethod
     def resolve_note(obj: Memory, context: dict[str, Any] | None) -> str:
         return str((context or {}).get("note", ""))
+
+
+class MemoryGetOut(MemoryOut):
+    pending: list[PendingOut] = Field(
+        description="For an app whose changes the owner reviews: its own changes of this memory "
+        "still waiting for the owner (the memory is shown as it is until they are accepted)."
+    )
+
+    @staticmethod
+    def resolve_pending(obj: Memory, context: dict[str, Any] | None) -> list[Any]:
+        return list((context or {}).get("pending", []))
 
 
 class DeleteOut(Schema):
@@ -310,8 +326,9 @@ def list_memories(request: HttpRequest, filters: Query[MemoryListQuery]) -> Any:
 @router.get("/search", response={200: SearchOut, **error_responses()}, summary="Search memories")
 def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
     """Hybrid (keyword + meaning) search over active memories, best first."""
+    actor = request_actor(request)
     hits = selectors.memory_search(
-        actor=request_actor(request),
+        actor=actor,
         query=params.q,
         limit=params.limit,
         category=params.category,
@@ -321,6 +338,7 @@ def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
         "results": [{"memory": h.memory, "score": h.score} for h in hits],
         "min_score": hits.min_score,
         "nothing_relevant": hits.nothing_relevant,
+        "pending": app_review.pending_matching(actor, params.q, [h.memory.id for h in hits]),
     }
 
 
@@ -422,9 +440,13 @@ def _deleted(result: services.DeleteResult) -> dict[str, Any]:
     return {"id": result.memory_id, "read_by": result.read_by, "restorable_days": days}
 
 
-@router.get("/{memory_id}", response={200: MemoryOut, **error_responses(404)}, summary="Get one")
+@router.get("/{memory_id}", response={200: MemoryGetOut, **error_responses(404)}, summary="Get one")
 def get_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
-    return selectors.memory_get(actor=request_actor(request), memory_id=memory_id)
+    """As MCP's get_memory: the memory, and the calling app's own changes of it under review."""
+    actor = request_actor(request)
+    memory = selectors.memory_get(actor=actor, memory_id=memory_id)
+    held = app_review.pending_writes(actor, memory_ids=[memory.id], adds=False)
+    return MemoryGetOut.model_validate(memory, context={"request": request, "pending": held})
 
 
 @router.patch(

@@ -33,12 +33,77 @@ class Category:
     examples: tuple[str, ...] = ()
     signals: tuple[str, ...] = ()
     # Ordinary facts that look like this sensitive category and are not in it (a payments team,
-    # a hobby's budget): a memory more like these than like the category is not labelled with it
-    # by its embedding alone (memories/classify.py). Not drawn from bench/data/ordinary_facts.json.
+    # a hobby's budget, Sunday chores): a memory more like these than like the category is not
+    # labelled with it by its embedding alone (memories/classify.py). Not drawn from
+    # bench/data/ordinary_facts.json; every default sensitive category has `EVERYDAY` among them.
     ordinary: tuple[str, ...] = ()
     # Words that, in a category's name, mean this (sensitive) category: a new category named
     # "medical" or "my-therapy" starts sensitive (see `sensitive_meaning`).
     names: tuple[str, ...] = ()
+
+
+# Everyday facts that share a sensitive category's words or shape without being in it: weekday and
+# holiday routines (a prototype like "I go to church" pulls "I water the plants on Sundays"), clubs
+# and teams, reading the news, looks and character, fitness, jobs and errands near a sensitive
+# topic. Every default sensitive category counts them as its ordinary look-alikes (see
+# `Category.ordinary`). Written from the dev halves' false alarms as themes, not copied from them;
+# no word in them occurs only in a held-out item (docs/benchmarks.md).
+EVERYDAY: tuple[str, ...] = (
+    # routines with weekday and holiday words
+    "I go running on Sunday mornings.",
+    "We have a big lunch with my parents every Sunday.",
+    "My parents come round at the weekend.",
+    "I go to the supermarket on Saturday mornings.",
+    "I play cards with friends on Friday nights.",
+    "I clean the flat every Saturday morning.",
+    "We put up the Christmas tree in early December.",
+    "I buy chocolate eggs for the kids at Easter.",
+    "We spend New Year's Eve with friends.",
+    "I carve pumpkins at Halloween.",
+    # hobbies, clubs and teams
+    "I joined a local running club.",
+    "I'm the captain of our pub quiz team.",
+    "I support Arsenal.",
+    "I help run our street's book swap.",
+    "I paint landscapes at weekends.",
+    "I like visiting old cathedrals when I travel.",
+    "I make my own bread.",
+    "I sing and play the piano.",
+    "I make my own kombucha.",
+    # reading, news, volunteering, habits
+    "I read the news every morning.",
+    "I like reading about economics and history.",
+    "I help out at the dog rescue at weekends.",
+    "I compost our food scraps.",
+    "I'm a member of the local library.",
+    "I write my notes by hand.",
+    # who they are: looks and character
+    "I'm five foot six and have curly hair.",
+    "I'm tall for my age.",
+    "I'm quite shy.",
+    "I'm quite sarcastic.",
+    "I have a big laugh.",
+    "I'm married to my college sweetheart.",
+    # fitness and the body, without illness
+    "I go to the gym three times a week.",
+    "I'm preparing for my first marathon.",
+    "I drink a lot of water.",
+    "I do 10,000 steps a day.",
+    "I stretch after every run.",
+    "I got a new pair of running shoes.",
+    # jobs near a sensitive topic, chores and errands
+    "I work as a nurse in a hospital.",
+    "I work as a solicitor at a law firm.",
+    "I repaired the broken fence in the garden.",
+    "My driving licence needs renewing.",
+    "I sent back a faulty kettle.",
+    "I like watching detective series.",
+    "I play tennis at the courts near my flat.",
+    "I paid a library fee for a late book.",
+    "I need photos for my new ID card.",
+    "I switched to a new phone plan.",
+    "I'm a keen home cook.",
+)
 
 
 DEFAULT_CATEGORIES: tuple[Category, ...] = (
@@ -228,6 +293,7 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
         "health",
         "Medical conditions, allergies, medication, pregnancy, mental health, therapy.",
         sensitive=True,
+        ordinary=EVERYDAY,
         examples=(
             "I have diabetes.",
             "I'm allergic to nuts.",
@@ -307,6 +373,7 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             "I pay too much tax.",
         ),
         ordinary=(
+            *EVERYDAY,
             "I'm a developer on our company's billing system.",
             "I work in the finance department as a data engineer.",
             "My team builds the checkout and payment pages.",
@@ -365,10 +432,11 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
         "religion",
         "Faith, beliefs, worship and religious practice or holidays.",
         sensitive=True,
+        ordinary=EVERYDAY,
         examples=(
             "I'm a Christian.",
             "I'm Muslim.",
-            "I go to church on Sundays.",
+            "I go to church every week.",
             "I'm Hindu.",
             "I don't believe in God.",
             "I observe the Sabbath.",
@@ -399,6 +467,7 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
         "politics",
         "Political views, parties, voting, activism, unions and campaigns.",
         sensitive=True,
+        ordinary=EVERYDAY,
         examples=(
             "I'm a socialist.",
             "I vote conservative.",
@@ -434,6 +503,7 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
         "sexuality",
         "Sexual orientation, sex life, gender identity and transition.",
         sensitive=True,
+        ordinary=EVERYDAY,
         examples=(
             "I'm homosexual.",
             "I'm attracted to both men and women.",
@@ -469,6 +539,7 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
         "legal",
         "Lawsuits, disputes, police, criminal records, visas and immigration status, contracts.",
         sensitive=True,
+        ordinary=EVERYDAY,
         examples=(
             "I'm going to court next week.",
             "I have a lawyer for my case.",

@@ -15,7 +15,8 @@ of the category's signal words (memories/categories.py: the embedding model alon
 "Alice had an abortion"). Sensitive labels are never cut by the label limit.
 
 Failing closed on nearness alone hid ordinary facts from every app (a payments team's tech lead,
-a hobby's budget were "finance"), so a sensitive category may also carry ordinary look-alikes
+a hobby's budget were "finance", Sunday chores "religion"), so a sensitive category may also carry
+ordinary look-alikes
 (`Category.ordinary`): when a memory is more like those than like the category (by
 `ordinary_margin`), being near or uncertain is no reason to label it; its signal words and the
 absolute threshold still are. The look-alikes and the margin were chosen on the dev part of

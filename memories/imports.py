@@ -847,7 +847,8 @@ def _import_with_llm(
 
 
 def _restore(writer: Actor, memories: Sequence[ExportedMemory], counter: _Counter) -> None:
-    """Bring memories back as exported: text, categories, state, provenance, timestamps, history.
+    """Bring memories back as exported: text, categories, state, provenance, timestamps, pins,
+    history.
 
     Superseded memories are not restored as memories: their text is in their successor's
     history. Memories that were in the trash are not brought back (counted as deleted by the
@@ -931,6 +932,7 @@ def _restore_fields(memory: Memory, exported: ExportedMemory) -> None:
         user_edited_at=exported.user_edited_at,
         categories_set_by_user=exported.categories_set_by_user,
         is_private=exported.is_private,
+        pinned_at=exported.pinned_at,
         origin=exported.origin,
         origin_app_name=exported.origin_app_name,
     )

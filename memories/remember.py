@@ -17,7 +17,7 @@ from django.db import transaction
 
 from accounts.actors import Actor, require
 from accounts.models import SCOPE_WRITE
-from contextlayer.errors import Conflict, UserEdited
+from contextlayer.errors import Conflict, NotFound, UserEdited
 from memories.app_review import PENDING_NOTE
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
@@ -158,7 +158,10 @@ def apply_decisions(
                     )
                     actions.append("held" if results[-1].pending else "superseded")
                     continue
-                except UserEdited:
+                except (UserEdited, NotFound):
+                    # Edited by hand, or beyond what the writer may change (an import is shown
+                    # the owner's memories, private ones too, but changes only what it may see,
+                    # memories/visibility.py): the owner decides.
                     proposal_create(
                         actor=actor, memory=d.target, proposed_text=d.case.text, reason=d.reason
                     )
@@ -187,7 +190,10 @@ def _note(actions: list[str], rejected: list[str]) -> str:
     parts = [f"{n} {a}" for a, n in counts.items() if n]
     note = f"{len(actions)} fact(s): {', '.join(parts)}."
     if counts["proposed"]:
-        note += " A memory you edited by hand was left alone; the change awaits your review."
+        note += (
+            " A memory you edited by hand or made private was left alone; the change awaits"
+            " your review."
+        )
     if counts["held"]:
         note += f" {PENDING_NOTE}"
     if rejected:

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q
 
-from accounts.actors import Actor
-from accounts.models import ConnectedApp
+from accounts.actors import Actor, owner_actor
+from accounts.models import SCOPE_READ, ConnectedApp
 from memories.categories import DEFAULT_CATEGORIES
 from memories.models import Memory, MemoryState, UserCategory
 
@@ -138,6 +138,20 @@ def dedup_q(actor: Actor) -> Q:
     if actor.app.is_owner_door or actor.app.kind == ConnectedApp.Kind.IMPORT:
         return _owner_q(actor)
     return visible_q(actor)
+
+
+def dedup_reader(actor: Actor) -> Actor | None:
+    """Whose sight a write's reconciliation searches with: the model is shown those memories and
+    may answer "already known" or "changed" with one of them. The owner's doors and imports: the
+    owner's, as `dedup_q` (an import reads nothing, but its answers reach only the owner, and
+    without this it could not tell what the owner already has); an app that may read: its own;
+    an app that may only write: nobody's (a model's answer would show it memories it may not
+    read), so each fact is new unless its text is already known (`dedup_q`)."""
+    if actor.app.is_owner_door:
+        return actor
+    if actor.app.kind == ConnectedApp.Kind.IMPORT:
+        return owner_actor(actor.user)
+    return actor if actor.has_scope(SCOPE_READ) else None
 
 
 def categories_outside_grant(

@@ -14,6 +14,7 @@ from memories.extraction.llm import LLMUnavailable, ask_json
 from memories.extraction.prompts import RECONCILE_SYSTEM, reconcile_user_message
 from memories.models import Memory
 from memories.selectors import memory_search
+from memories.visibility import dedup_reader
 
 ADD, SKIP, SUPERSEDE = "add", "skip", "supersede"
 
@@ -37,15 +38,20 @@ class Decision:
 def gather(
     actor: Actor, facts: Sequence[str], *, exclude: Collection[uuid.UUID] = ()
 ) -> list[FactCase]:
-    """Each fact with its nearest existing memories, found by the service-layer search (so the
-    actor's consent applies: a model never decides about memories the calling app cannot see)."""
+    """Each fact with its nearest existing memories, found by the service-layer search as
+    `dedup_reader` says (so consent applies: a model never decides about memories the calling
+    app cannot see; an import, whose answers reach only the owner, is shown the owner's)."""
     short_ids: dict[object, str] = {}
     cases = []
+    reader = dedup_reader(actor)
     for index, fact in enumerate(facts, start=1):
+        if reader is None:
+            cases.append(FactCase(fact_id=f"f{index}", text=fact, neighbours={}))
+            continue
         # No relevance cut-off: a new fact ("lives in Lisbon") is by nature about something the
         # store does not know yet, and the memory it replaces ("lives in Berlin") must still come.
         found = memory_search(
-            actor=actor,
+            actor=reader,
             query=fact,
             limit=settings.RECONCILE_NEIGHBOURS + len(exclude),
             record=False,

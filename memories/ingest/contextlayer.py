@@ -103,6 +103,7 @@ def memory(raw: Any, where: str) -> ExportedMemory:
         superseded_by=superseded_by or None,
         versions=tuple(versions),
         in_trash=bool(raw.get("trash")),
+        pinned_at=parse_timestamp(raw.get("pinned_at")),
     )
 
 

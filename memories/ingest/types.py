@@ -68,6 +68,7 @@ class ExportedMemory:
     superseded_by: str | None
     versions: tuple[ExportedVersion, ...] = ()
     in_trash: bool = False  # deleted on the exporting server: a restore does not bring it back
+    pinned_at: datetime | None = None  # pinned to the profile by the owner
 
     @property
     def content_hash(self) -> str:

@@ -98,8 +98,16 @@ def test_an_apps_change_and_deletes_are_202_and_change_nothing_until_accepted(
         ("Collects stamps", MemoryState.ACTIVE),
         ("Plays chess", MemoryState.ACTIVE),
     ]
-    # The pending delete hides nothing: the app and the owner still read the memory.
-    assert app_client.get(f"{API}/memories/{ids[1]}").status_code == 200
+    # The pending delete hides nothing: the app and the owner still read the memory, and the
+    # app sees its own changes waiting, by id and in search, as over MCP.
+    got = app_client.get(f"{API}/memories/{ids[1]}")
+    assert got.status_code == 200 and got.json()["text"] == "Collects stamps"
+    assert {p["kind"] for p in got.json()["pending"]} == {"delete", "update"}
+    assert all(p["memory_id"] == ids[1] for p in got.json()["pending"])
+    found = app_client.get(f"{API}/memories/search", {"q": "chess", "min_score": "0"}).json()
+    assert ids[0] in [r["memory"]["id"] for r in found["results"]]
+    assert "Plays chess online" in [p["text"] for p in found["pending"]]
+    assert owner_api.get(f"{API}/memories/{ids[1]}").json()["pending"] == []
 
     update = MemoryProposal.objects.get(owner=owner, kind="update", proposed_text__gt="")
     assert owner_api.post(f"{API}/proposals/{update.pk}/accept").status_code == 200

@@ -48,11 +48,11 @@ def test_the_sensitive_set_has_every_topic_in_both_halves() -> None:
 
 def test_sensitive_statements_fail_closed_on_the_held_out_half() -> None:
     """Sensitive facts written in varied ways get a sensitive label (so a default-grant app does
-    not read them) at least nine times in ten, without hiding more than a third of the ordinary
-    ones. Measured: recall 0.929, false-sensitive 0.233 (docs/benchmarks.md)."""
+    not read them) at least nine times in ten, without hiding more than a quarter of the ordinary
+    ones. Measured: recall 0.929, false-sensitive 0.2 (docs/benchmarks.md)."""
     report = run(["heldout"])["heldout"]["sensitive_set"]
     assert report["recall_any"] >= 0.9, report
-    assert report["false_sensitive"] <= 1 / 3, report
+    assert report["false_sensitive"] <= 0.25, report
 
 
 @pytest.mark.django_db

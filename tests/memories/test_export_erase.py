@@ -29,6 +29,7 @@ from memories.services import (
     memory_create,
     memory_delete,
     memory_set_categories,
+    memory_set_pinned,
     memory_set_state,
     memory_set_visibility,
     memory_update,
@@ -48,6 +49,7 @@ COMPARED = (
     "user_edited_at",
     "categories_set_by_user",
     "is_private",
+    "pinned_at",
     "origin",
     "origin_app_name",
 )
@@ -76,8 +78,9 @@ def _populate(owner: User, actor: Actor, tmp_path: Path, marker: str = "") -> No
     memory_set_state(actor=actor, memory_ids=[paused.id], state="archived")
     ada = Memory.objects.get(owner=owner, text="My daughter is called Ada.")
     memory_set_categories(actor=actor, memory_id=ada.id, categories=["relationships"])
+    memory_set_pinned(actor=actor, memory_ids=[ada.id], pinned=True)
     reader = ConnectedApp.objects.create(
-        owner=owner, kind="token", name="Cursor", scopes=list(ALL_SCOPES)
+        owner=owner, kind="token", name="Cursor", scopes=list(ALL_SCOPES), review_writes=True
     )
     memory_search(actor=actor_for(owner, reader), query="tea")
 
@@ -131,6 +134,10 @@ def test_export_validates_against_the_published_schema_and_has_everything(
     assert {"Cursor", "Claude import", "dashboard"} <= {
         a["name"] for a in document["connected_apps"]
     }
+    cursor = next(a for a in document["connected_apps"] if a["name"] == "Cursor")
+    assert cursor["review_writes"] is True
+    pinned = [m["text"] for m in document["memories"] if m["pinned_at"]]
+    assert pinned == ["My daughter is called Ada."]
     assert {"add", "search", "import"} <= {e["action"] for e in document["access_log"]}
 
 

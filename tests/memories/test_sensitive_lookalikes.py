@@ -1,6 +1,6 @@
-"""Finance labels that are right both ways (issue 25, item 4): a payments team, a hobby's budget
-or a gym membership is not a finance secret hidden from every app, and debts, salary, a bank or
-rent still are."""
+"""Sensitive labels that are right both ways (issue 25, item 4): a payments team, a hobby's budget
+or a gym membership is not a finance secret hidden from every app, Sunday chores and holiday
+plans are not religion, and debts, salary, a bank, rent, worship and prayer still are sensitive."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from accounts.models import User
 from bench.categories import load_ordinary, run
 from contextlayer.errors import NotFound
 from memories import services
+from memories.categories import SENSITIVE
 from memories.classify import classifier_for
 from memories.embeddings import get_embedder
 from memories.selectors import memory_get
@@ -78,11 +79,43 @@ def test_the_ordinary_set_is_big_varied_and_a_third_held_out() -> None:
 
 
 def test_ordinary_facts_are_rarely_sensitive_on_the_held_out_third() -> None:
-    """Measured on the held-out third: finance 0.07 (0.174 before), every other sensitive
-    category at most 0.035; sensitive recall unchanged (docs/benchmarks.md)."""
+    """Measured on the held-out third: every sensitive category at most 0.047 (finance; 0.07
+    before the everyday look-alikes), any sensitive label 0.093 (0.14 before); sensitive recall
+    unchanged (docs/benchmarks.md)."""
     report = run(["heldout"])["heldout"]
-    ordinary = report["ordinary_set"]["false_positive"]
-    assert ordinary["finance"] <= 0.1, ordinary
-    assert max(ordinary.values()) <= 0.1, ordinary
+    ordinary = report["ordinary_set"]
+    assert max(ordinary["false_positive"].values()) <= 0.05, ordinary
+    assert ordinary["false_positive_any"] <= 0.1, ordinary
     assert report["sensitive_set"]["recall_any"] >= 0.9, report["sensitive_set"]
     assert report["sensitive_recall"] >= 0.95, report
+
+
+# The reported misfile, and everyday facts with weekday and holiday words written for this test
+# (religion on main for "I water the plants on Sundays" and six of these).
+WEEKDAYS_AND_HOLIDAYS = [
+    "I water the plants on Sundays.",
+    "I do the laundry on Mondays.",
+    "I take the kids swimming on Sundays.",
+    "We open our presents on Christmas Eve.",
+    "I have a lie-in on Sundays.",
+    "I hate Mondays.",
+    "We celebrate my son's birthday with a picnic.",
+    "Thanksgiving is at my sister's house this year.",
+]
+WORSHIP = [
+    "I go to church on Sundays.",
+    "We go to mass on Christmas Eve.",
+    "I pray five times a day.",
+    "We keep the Sabbath from Friday sunset.",
+    "I fast during Ramadan.",
+]
+
+
+@pytest.mark.parametrize("text", WEEKDAYS_AND_HOLIDAYS)
+def test_sunday_chores_and_holiday_plans_are_not_sensitive(text: str) -> None:
+    assert not SENSITIVE & set(_labels([text])[0])
+
+
+@pytest.mark.parametrize("text", WORSHIP)
+def test_worship_on_a_weekday_or_a_holiday_is_still_religion(text: str) -> None:
+    assert "religion" in _labels([text])[0]
