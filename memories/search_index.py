@@ -43,8 +43,10 @@ import numpy as np
 import psycopg
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from contextlayer.tenancy import cross_tenant
+from memories import search_snapshot
 
 DIMS = 384
 logger = logging.getLogger(__name__)
@@ -331,12 +333,56 @@ def _columns(
     return ids, *flags, matrix, docs["dl"].astype(np.float64), postings
 
 
-def load(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.ndarray | None]:
+def read_full(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.ndarray | None]:
     """Read the user's searchable memories in one statement; with `view`, also which of them
     that caller may see (a mask)."""
     read = _read(owner_id, view)
     index = UserIndex.build(read.generation, *_columns(read))
     return index, (read.docs["seen"].astype(bool) if view else None)
+
+
+# Below this many memories a full read is as quick as a snapshot (tens of milliseconds).
+SNAPSHOT_MIN_MEMORIES = 1000
+# A cold load that had to read more changed memories than this share of the index (or than
+# SNAPSHOT_REWRITE_CHANGES) writes the snapshot again, as does one from a snapshot older than
+# SNAPSHOT_REWRITE_SECONDS (half the change log's hour: the log must still reach back to it).
+SNAPSHOT_REWRITE_SHARE = 1 / 16
+SNAPSHOT_REWRITE_CHANGES = 256
+SNAPSHOT_REWRITE_SECONDS = 30 * 60
+
+
+def load(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.ndarray | None]:
+    """The user's index for a process that does not hold it: from the user's snapshot brought up
+    to date from the change log (`memories/search_snapshot.py`), else read in full (and the
+    snapshot written). With `view`, the caller's mask when it came with the read (None after a
+    snapshot: `for_user` computes it)."""
+    snap = search_snapshot.read(owner_id)
+    if snap is not None:
+        echo = snap.arrays["echo"]
+        start = UserIndex(
+            generation=snap.generation, owner_view=~echo if echo.any() else None, **snap.arrays
+        )
+        found = _refresh(start, owner_id, view, None)
+        if found is not None:
+            index, mask, changed = found
+            age = (timezone.now() - snap.written_at).total_seconds()
+            stale = changed > max(SNAPSHOT_REWRITE_CHANGES, len(index) * SNAPSHOT_REWRITE_SHARE)
+            if index.generation is not None and (
+                stale or (changed and age > SNAPSHOT_REWRITE_SECONDS)
+            ):
+                save_snapshot(owner_id, index)
+            return index, mask
+    index, mask = read_full(owner_id, view)
+    if index.generation is not None and len(index) >= SNAPSHOT_MIN_MEMORIES:
+        save_snapshot(owner_id, index)
+    return index, mask
+
+
+def save_snapshot(owner_id: int, index: UserIndex) -> bool:
+    """Write `index` as the user's snapshot (kept only if still at the user's generation)."""
+    assert index.generation is not None
+    arrays = {name: getattr(index, name) for name, *_ in search_snapshot.FIELDS}
+    return search_snapshot.write(owner_id, index.generation, arrays)
 
 
 def refresh(
@@ -345,10 +391,20 @@ def refresh(
     """`old` brought up to the user's current generation by reading only the memories changed
     since (and `old_mask`, the view's mask at `old`, with it); None when the change log no longer
     reaches back to `old` (read in full then)."""
+    found = _refresh(old, owner_id, view, old_mask)
+    return None if found is None else found[:2]
+
+
+def _refresh(
+    old: UserIndex, owner_id: int, view: View | None, old_mask: np.ndarray | None
+) -> tuple[UserIndex, np.ndarray | None, int] | None:
+    """`refresh`, and how many memories changed since `old`."""
     assert old.generation is not None
     read = _read(owner_id, view, since=old.generation)
     if read.changes_from is None or read.changes_from > old.generation:
         return None
+    if read.generation == old.generation:
+        return old, old_mask, 0
     keep = np.ones(len(old), dtype=bool)
     gone = old.rows_of(read.changed)
     keep[gone[gone >= 0]] = False
@@ -372,7 +428,7 @@ def refresh(
     mask = None
     if view is not None and old_mask is not None:
         mask = np.concatenate([old_mask[keep], read.docs["seen"].astype(bool)])
-    return index, mask
+    return index, mask, len(read.changed)
 
 
 # ---- the per-process caches -------------------------------------------------------------------

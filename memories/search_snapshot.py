@@ -1,0 +1,155 @@
+"""A user's search index as one value in PostgreSQL (`SearchSnapshot`): the cold path.
+
+Why: a process that does not hold a user's index (a new worker, a user evicted from the cache, a
+user searched for the first time today) otherwise reads every memory row and PostgreSQL builds the
+index from them: two seconds for 50,000 memories (issue 29), paid again by every worker. The
+snapshot is the index's own arrays, laid end to end in one `bytea`, little-endian, each at a
+16-byte boundary: one round trip reads it, and numpy views the received bytes without copying or
+building a Python object per memory (the process's memory grows by the index and nothing else).
+
+The snapshot is read at a generation (`SearchStats.generation`) and brought up to the user's
+current one from the change log, as an index held in memory is (`search_index.refresh`). It is
+written by the search path after a full read, and rewritten when a cold load had to read many
+changes or it is older than half the change log's reach; a write is kept only if the user's
+generation is still the one read (checked under a lock the delete trigger also takes, migration
+`search_snapshot`), so a snapshot never holds a memory deleted for good.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+import psycopg
+from django.db import DatabaseError, connection, transaction
+
+logger = logging.getLogger(__name__)
+
+DIMS = 384
+_MAGIC = b"CLSNAP01"
+_HEADER = np.dtype([("magic", "S8"), ("memories", "<i8"), ("postings", "<i8")])
+_ID = np.dtype([("hi", "<u8"), ("lo", "<u8")])
+# The index's arrays (`search_index.UserIndex`), in order: per memory, then per posting.
+PER_MEMORY: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
+    ("ids", np.dtype(np.uint8), (16,)),
+    ("has_vector", np.dtype(np.bool_), ()),
+    ("echo", np.dtype(np.bool_), ()),
+    ("matrix", np.dtype("<f4"), (DIMS,)),
+    ("norms", np.dtype("<f4"), ()),
+    ("dl", np.dtype("<f8"), ()),
+    ("id_order", np.dtype("<i8"), ()),
+    ("id_sorted", _ID, ()),
+)
+PER_POSTING: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
+    ("keys", np.dtype("<i8"), ()),
+    ("rows", np.dtype("<i4"), ()),
+    ("tf", np.dtype("<f8"), ()),
+)
+FIELDS = PER_MEMORY + PER_POSTING
+_ALIGN = 16
+
+
+def _layout(memories: int, postings: int) -> tuple[list[tuple[str, np.dtype, tuple, int]], int]:
+    """Each array's (name, dtype, shape, offset), and the value's total size."""
+    at = _HEADER.itemsize
+    placed = []
+    for count, fields in ((memories, PER_MEMORY), (postings, PER_POSTING)):
+        for name, dtype, tail in fields:
+            at = -(-at // _ALIGN) * _ALIGN
+            shape = (count, *tail)
+            placed.append((name, dtype, shape, at))
+            at += dtype.itemsize * int(np.prod(shape))
+    return placed, at
+
+
+def pack(arrays: Mapping[str, np.ndarray]) -> bytearray:
+    """The arrays as one value (one buffer, written in place: no second copy of the index)."""
+    memories, postings = len(arrays["ids"]), len(arrays["keys"])
+    placed, size = _layout(memories, postings)
+    out = bytearray(size)
+    header = np.frombuffer(out, dtype=_HEADER, count=1)
+    header[0] = (_MAGIC, memories, postings)
+    for name, dtype, shape, at in placed:
+        target = np.frombuffer(out, dtype=dtype, count=int(np.prod(shape)), offset=at)
+        target.reshape(shape)[...] = arrays[name]
+    return out
+
+
+def unpack(data: bytes) -> dict[str, np.ndarray]:
+    """Read-only views of the arrays in `data` (which they keep alive)."""
+    header = np.frombuffer(data, dtype=_HEADER, count=1)[0]
+    if header["magic"] != _MAGIC:
+        raise ValueError("not a search snapshot of this version")
+    placed, size = _layout(int(header["memories"]), int(header["postings"]))
+    if size != len(data):
+        raise ValueError("a search snapshot of the wrong size")
+    return {
+        name: np.frombuffer(data, dtype=dtype, count=int(np.prod(shape)), offset=at).reshape(shape)
+        for name, dtype, shape, at in placed
+    }
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    generation: int
+    written_at: datetime
+    arrays: dict[str, np.ndarray]
+
+
+_READ_SQL = """
+SELECT p.generation, p.written_at, p.data FROM memories_searchsnapshot p
+WHERE p.owner_id = %(owner)s
+"""
+
+
+def read(owner_id: int) -> Snapshot | None:
+    """The user's snapshot, or None (none written, or dropped by a delete)."""
+    connection.ensure_connection()
+    # Binary results: the bytea arrives as the bytes numpy views, not as hex text.
+    with psycopg.Cursor(connection.connection) as cur:
+        cur.execute(_READ_SQL, {"owner": owner_id}, binary=True)
+        row = cur.fetchone()
+    if row is None:
+        return None
+    generation, written_at, data = row
+    try:
+        arrays = unpack(data)
+    except ValueError:
+        logger.warning("search snapshot of user %s unreadable: read in full", owner_id)
+        return None
+    return Snapshot(generation=int(generation), written_at=written_at, arrays=arrays)
+
+
+# Kept only while the user's generation is still the one the index was read at: the statistics
+# row is locked (FOR SHARE) for the check, and a delete of one of the user's memories locks it
+# (FOR UPDATE) before it drops the snapshot (migration `search_snapshot`).
+_WRITE_SQL = """
+INSERT INTO memories_searchsnapshot AS p (owner_id, generation, written_at, memories, data)
+SELECT s.owner_id, s.generation, now(), %(memories)s, %(data)s
+FROM memories_searchstats s
+WHERE s.owner_id = %(owner)s AND s.generation = %(generation)s
+FOR SHARE OF s
+ON CONFLICT (owner_id) DO UPDATE
+SET generation = excluded.generation, written_at = excluded.written_at,
+    memories = excluded.memories, data = excluded.data
+WHERE p.generation < excluded.generation
+"""
+
+
+def write(owner_id: int, generation: int, arrays: Mapping[str, np.ndarray]) -> bool:
+    """Store the user's index read at `generation`; False when the user's memories changed since
+    (nothing is written) or the write failed (the search goes on: the snapshot is a cache)."""
+    data = pack(arrays)
+    args = {"owner": owner_id, "generation": generation, "memories": len(arrays["ids"])}
+    try:
+        with transaction.atomic():
+            connection.ensure_connection()
+            with psycopg.Cursor(connection.connection) as cur:
+                cur.execute(_WRITE_SQL, {**args, "data": data})
+                return cur.rowcount == 1
+    except (DatabaseError, psycopg.Error):
+        logger.exception("search snapshot of user %s not written", owner_id)
+        return False
