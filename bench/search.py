@@ -409,6 +409,7 @@ def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
         (backend,) = cur.fetchone()
     embedder = get_embedder()
     memory_search(actor=actor, query=qs[0])  # the model and the connection, not the index
+    search_index.snapshot_writer.flush()  # the snapshot that search wrote, if any
 
     def timed(fn: Any) -> tuple[float, float, float, Any]:
         search_index.clear()

@@ -78,7 +78,7 @@ def pack(arrays: Mapping[str, np.ndarray]) -> bytearray:
     return out
 
 
-def unpack(data: bytes) -> dict[str, np.ndarray]:
+def unpack(data: bytes | bytearray) -> dict[str, np.ndarray]:
     """Read-only views of the arrays in `data` (which they keep alive)."""
     header = np.frombuffer(data, dtype=_HEADER, count=1)[0]
     if header["magic"] != _MAGIC:

@@ -215,6 +215,20 @@ def test_an_app_loading_the_snapshot_never_sees_a_memory_hidden_from_it_since(
     assert TEXTS[0] in [text for text, _ in _cold_answer(owner_dash, "spare key flowerpot")]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_snapshot_written_behind_the_search_holds_the_generation_it_read(
+    owner: User, owner_dash: Actor
+) -> None:
+    search_index.snapshot_writer.background = True
+    for text in TEXTS:
+        services.memory_create(actor=owner_dash, text=text)
+    _cold_answer(owner_dash, "spare key")
+    search_index.snapshot_writer.flush()
+    snap = _snapshot(owner)
+    assert snap is not None and snap.memories == len(TEXTS)
+    assert snap.generation == search_index.read_full(owner.pk)[0].generation
+
+
 def test_a_snapshot_of_another_version_or_size_is_refused() -> None:
     index = {
         name: np.zeros((2, *tail), dtype=dtype)
