@@ -18,8 +18,8 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor, owner_actor
 from accounts.client_tokens import IssuedToken, client_token_create
 from accounts.models import ConnectedApp, User
-from memories.extraction import llm as llm_module
 from memories import search_index
+from memories.extraction import llm as llm_module
 from memories.grants import known_categories
 from tests.memories import fake_llm
 
