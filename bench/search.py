@@ -393,6 +393,19 @@ def _cpu_ms(pid: int | None = None) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
+def _vm_mb(field: str) -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise ValueError(field)
+
+
+def _peak_reset() -> float:
+    """Start measuring the resident peak from now (Linux: clear_refs 5); the resident size now."""
+    Path("/proc/self/clear_refs").write_text("5")
+    return _vm_mb("VmRSS")
+
+
 def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
     """What a process that does not hold the user's index pays: the load from the user's
     snapshot (`index_load_ms`), the full read it replaces, writing the snapshot, and the first
@@ -411,8 +424,9 @@ def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
     memory_search(actor=actor, query=qs[0])  # the model and the connection, not the index
     search_index.snapshot_writer.flush()  # the snapshot that search wrote, if any
 
-    def timed(fn: Any) -> tuple[float, float, float, Any]:
+    def timed(fn: Any) -> tuple[float, float, float, Any, float]:
         search_index.clear()
+        base = _peak_reset()
         wall, cpu, server = time.perf_counter(), _cpu_ms(), _cpu_ms(backend)
         out = fn()
         return (
@@ -420,6 +434,7 @@ def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
             _cpu_ms() - cpu,
             _cpu_ms(backend) - server,
             out,
+            _vm_mb("VmHWM") - base,
         )
 
     full = [timed(lambda: search_index.read_full(user.pk)) for _ in range(3)]
@@ -443,10 +458,13 @@ def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
     return {
         "index_load_ms": med(snaps, 0),
         "index_load_cpu_ms": {"client": med(snaps, 1), "server": med(snaps, 2)},
+        # How far the process's resident memory rose above where it stood, at its peak.
+        "index_load_peak_mb": med(snaps, 4),
         "snapshot_mb": round(len(data) / 2**20, 1),
         "snapshot_write_ms": round(write_ms[0], 1),
         "full_read_ms": med(full, 0),
         "full_read_cpu_ms": {"client": med(full, 1), "server": med(full, 2)},
+        "full_read_peak_mb": med(full, 4),
         "cold_search_ms": first,
         "cold_search_cpu_ms": {"client": med(firsts, 1), "server": med(firsts, 2)},
         "cold_floor_ms": floor,
@@ -489,8 +507,9 @@ def run(args: Any) -> None:
             f"        in-memory index {r['index_mb']} MB ({r['index_bytes']} bytes, "
             f"{'cached' if r['index_cached'] else 'over SEARCH_CACHE_MB: in PostgreSQL'}), "
             f"read in {r['index_load_ms']} ms from its {r['snapshot_mb']} MB snapshot "
-            f"(cpu {r['index_load_cpu_ms']}; in full: {r['full_read_ms']} ms, cpu "
-            f"{r['full_read_cpu_ms']}; snapshot written in {r['snapshot_write_ms']} ms); "
+            f"(cpu {r['index_load_cpu_ms']}, resident peak +{r['index_load_peak_mb']} MB; in "
+            f"full: {r['full_read_ms']} ms, cpu {r['full_read_cpu_ms']}, resident peak "
+            f"+{r['full_read_peak_mb']} MB; snapshot written in {r['snapshot_write_ms']} ms); "
             f"{r['mean_results']} results a query; {r['lexical_matches_p50']} memories match "
             "a query's words (p50)"
         )

@@ -2,7 +2,8 @@
 that does not hold it in one round trip (`memories/search_snapshot.py`).
 
 The value is stored without compression (EXTERNAL): it is mostly float32 vectors, which pglz
-hardly shrinks and would cost a decompression at every read.
+hardly shrinks and would cost a decompression at every read. Like the memories' content columns
+(migration 0006), it never enters the planner's statistics.
 
 A snapshot holds vectors and lexeme keys of the user's memories, so it goes whenever one of them
 is deleted for good (a purge from the trash, an erase, a raw DELETE): the trigger below removes
@@ -18,6 +19,7 @@ from django.db import migrations, models
 
 _FORWARD = """
 ALTER TABLE memories_searchsnapshot ALTER COLUMN data SET STORAGE EXTERNAL;
+ALTER TABLE memories_searchsnapshot ALTER COLUMN data SET STATISTICS 0;
 
 CREATE FUNCTION memories_search_snapshot_drop() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
