@@ -4,8 +4,9 @@ Why: a process that does not hold a user's index (a new worker, a user evicted f
 user searched for the first time today) otherwise reads every memory row and PostgreSQL builds the
 index from them: two seconds for 50,000 memories (issue 29), paid again by every worker. The
 snapshot is the index's own arrays, laid end to end in one `bytea`, little-endian, each at a
-16-byte boundary: one round trip reads it, and numpy views the received bytes without copying or
-building a Python object per memory (the process's memory grows by the index and nothing else).
+16-byte boundary: a few statements read it (one per 8 MB) into one buffer, and numpy views that
+buffer without copying or building a Python object per memory (the process's memory grows by the
+index and one slice).
 
 The snapshot is read at a generation (`SearchStats.generation`) and brought up to the user's
 current one from the change log, as an index held in memory is (`search_index.refresh`). It is
@@ -86,10 +87,13 @@ def unpack(data: bytes | bytearray) -> dict[str, np.ndarray]:
     placed, size = _layout(int(header["memories"]), int(header["postings"]))
     if size != len(data):
         raise ValueError("a search snapshot of the wrong size")
-    return {
+    arrays = {
         name: np.frombuffer(data, dtype=dtype, count=int(np.prod(shape)), offset=at).reshape(shape)
         for name, dtype, shape, at in placed
     }
+    for array in arrays.values():
+        array.flags.writeable = False  # an index is never changed once built
+    return arrays
 
 
 @dataclass(frozen=True)
@@ -99,22 +103,43 @@ class Snapshot:
     arrays: dict[str, np.ndarray]
 
 
-_READ_SQL = """
-SELECT p.generation, p.written_at, p.data FROM memories_searchsnapshot p
-WHERE p.owner_id = %(owner)s
+# Read in slices (a substring of an uncompressed value fetches only its own TOAST chunks) into
+# one buffer: the process never holds the whole value twice (libpq's result and Python's bytes
+# of it), only the index and one slice. Every slice comes with the snapshot's generation and
+# time, so a snapshot rewritten between two slices is noticed (and the user read in full).
+_SLICE = 8 * 2**20
+_FIRST_SQL = """
+SELECT p.generation, p.written_at, length(p.data), substring(p.data FROM 1 FOR %(n)s)
+FROM memories_searchsnapshot p WHERE p.owner_id = %(owner)s
+"""
+_SLICE_SQL = """
+SELECT p.generation, p.written_at, substring(p.data FROM %(at)s FOR %(n)s)
+FROM memories_searchsnapshot p WHERE p.owner_id = %(owner)s
 """
 
 
 def read(owner_id: int) -> Snapshot | None:
-    """The user's snapshot, or None (none written, or dropped by a delete)."""
+    """The user's snapshot, or None (none written, dropped by a delete, or rewritten while it
+    was being read)."""
     connection.ensure_connection()
-    # Binary results: the bytea arrives as the bytes numpy views, not as hex text.
+    # Binary results: the bytea arrives as bytes, not as hex text.
     with psycopg.Cursor(connection.connection) as cur:
-        cur.execute(_READ_SQL, {"owner": owner_id}, binary=True)
+        cur.execute(_FIRST_SQL, {"owner": owner_id, "n": _SLICE}, binary=True)
         row = cur.fetchone()
-    if row is None:
-        return None
-    generation, written_at, data = row
+        if row is None:
+            return None
+        generation, written_at, size, first = row
+        data = bytearray(size)
+        data[: len(first)] = first
+        at = len(first)
+        del first, row
+        while at < size:
+            cur.execute(_SLICE_SQL, {"owner": owner_id, "at": at + 1, "n": _SLICE}, binary=True)
+            again = cur.fetchone()
+            if again is None or (again[0], again[1]) != (generation, written_at):
+                return None
+            data[at : at + len(again[2])] = again[2]
+            at += len(again[2])
     try:
         arrays = unpack(data)
     except ValueError:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+import psycopg
 import pytest
 
 from accounts.actors import Actor
@@ -95,6 +96,32 @@ def test_a_full_read_writes_a_snapshot_that_loads_the_very_same_index(
     assert loaded is not None and loaded.generation == fresh.generation
     for name, *_ in search_snapshot.FIELDS:
         assert np.array_equal(loaded.arrays[name], getattr(fresh, name)), name
+
+
+@pytest.mark.django_db
+def test_a_snapshot_read_in_many_slices_is_the_same_and_one_rewritten_meanwhile_is_refused(
+    owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _store(owner_dash)
+    whole = search_snapshot.read(owner.pk)
+    monkeypatch.setattr(search_snapshot, "_SLICE", 1000)  # a dozen slices
+    sliced = search_snapshot.read(owner.pk)
+    assert whole is not None and sliced is not None
+    for name, *_ in search_snapshot.FIELDS:
+        assert np.array_equal(sliced.arrays[name], whole.arrays[name]), name
+
+    services.memory_create(actor=owner_dash, text="Parks the car on level three")
+    rewrite = search_index.read_full(owner.pk)[0]
+    fetch = psycopg.Cursor.fetchone
+
+    def rewritten_after_the_first_slice(cur: psycopg.Cursor[Any]) -> Any:
+        row = fetch(cur)
+        if row is not None and len(row) == 4:  # the first slice: now the snapshot is rewritten
+            assert search_index.save_snapshot(owner.pk, rewrite)
+        return row
+
+    monkeypatch.setattr(psycopg.Cursor, "fetchone", rewritten_after_the_first_slice)
+    assert search_snapshot.read(owner.pk) is None  # read in full instead
 
 
 @pytest.mark.django_db
