@@ -4,7 +4,7 @@ Why: a process that does not hold a user's index (a new worker, a user evicted f
 user searched for the first time today) otherwise reads every memory row and PostgreSQL builds the
 index from them: two seconds for 50,000 memories (issue 29), paid again by every worker. The
 snapshot is the index's own arrays, laid end to end in one `bytea`, little-endian, each at a
-16-byte boundary: a few statements read it (one per 8 MB) into one buffer, and numpy views that
+16-byte boundary: one statement per 32 MB reads it into one buffer, and numpy views that
 buffer without copying or building a Python object per memory (the process's memory grows by the
 index and one slice).
 
@@ -105,9 +105,11 @@ class Snapshot:
 
 # Read in slices (a substring of an uncompressed value fetches only its own TOAST chunks) into
 # one buffer: the process never holds the whole value twice (libpq's result and Python's bytes
-# of it), only the index and one slice. Every slice comes with the snapshot's generation and
-# time, so a snapshot rewritten between two slices is noticed (and the user read in full).
-_SLICE = 8 * 2**20
+# of it), only the index and one slice (twice: libpq's and Python's), 64 MB at most. A value of
+# one slice (up to ~20,000 memories) is read in one statement and used as it arrived. Every
+# slice comes with the snapshot's generation and time, so a snapshot rewritten between two
+# slices is noticed (and the user read in full).
+_SLICE = 32 * 2**20
 _FIRST_SQL = """
 SELECT p.generation, p.written_at, length(p.data), substring(p.data FROM 1 FOR %(n)s)
 FROM memories_searchsnapshot p WHERE p.owner_id = %(owner)s
@@ -129,17 +131,19 @@ def read(owner_id: int) -> Snapshot | None:
         if row is None:
             return None
         generation, written_at, size, first = row
-        data = bytearray(size)
-        data[: len(first)] = first
+        data: bytes | bytearray = first  # the whole value when it is one slice (no copy)
         at = len(first)
-        del first, row
-        while at < size:
-            cur.execute(_SLICE_SQL, {"owner": owner_id, "at": at + 1, "n": _SLICE}, binary=True)
-            again = cur.fetchone()
-            if again is None or (again[0], again[1]) != (generation, written_at):
-                return None
-            data[at : at + len(again[2])] = again[2]
-            at += len(again[2])
+        if at < size:
+            data = buffer = bytearray(size)
+            buffer[:at] = first
+            del first, row
+            while at < size:
+                cur.execute(_SLICE_SQL, {"owner": owner_id, "at": at + 1, "n": _SLICE}, binary=True)
+                again = cur.fetchone()
+                if again is None or (again[0], again[1]) != (generation, written_at):
+                    return None
+                buffer[at : at + len(again[2])] = again[2]
+                at += len(again[2])
     try:
         arrays = unpack(data)
     except ValueError:
