@@ -4,7 +4,7 @@ Why: a process that does not hold a user's index (a new worker, a user evicted f
 user searched for the first time today) otherwise reads every memory row and PostgreSQL builds the
 index from them: two seconds for 50,000 memories (issue 29), paid again by every worker. The
 snapshot is the index's own arrays, laid end to end in one `bytea`, little-endian, each at a
-16-byte boundary: one statement per 32 MB reads it into one buffer, and numpy views that
+16-byte boundary: one statement per 4 MB reads it into one buffer, and numpy views that
 buffer without copying or building a Python object per memory (the process's memory grows by the
 index and one slice).
 
@@ -105,11 +105,13 @@ class Snapshot:
 
 # Read in slices (a substring of an uncompressed value fetches only its own TOAST chunks) into
 # one buffer: the process never holds the whole value twice (libpq's result and Python's bytes
-# of it), only the index and one slice (twice: libpq's and Python's), 64 MB at most. A value of
-# one slice (up to ~20,000 memories) is read in one statement and used as it arrived. Every
+# of it), only the index and one slice (twice: libpq's and Python's), 8 MB. A value of one slice (up
+# to ~2,500 memories) is read in one statement and used as it arrived. Why 4 MB: of 2, 4, 8, 16
+# and 32 MB, 2-4 MB cost the least CPU (client and server together: 34 ms at 10,000 memories,
+# 180 ms at 50,000, against 68 and 424 ms for 32 MB; docs/benchmarks.md, issue 29). Every
 # slice comes with the snapshot's generation and time, so a snapshot rewritten between two
 # slices is noticed (and the user read in full).
-_SLICE = 32 * 2**20
+_SLICE = 4 * 2**20
 _FIRST_SQL = """
 SELECT p.generation, p.written_at, length(p.data), substring(p.data FROM 1 FOR %(n)s)
 FROM memories_searchsnapshot p WHERE p.owner_id = %(owner)s
