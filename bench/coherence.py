@@ -293,7 +293,12 @@ def remembered_queries() -> Iterator[None]:
 
 def run(args: Any) -> None:
     from bench.environment import emit
+    from memories import search_index
 
+    # The stores here are small: snapshots from the first memory, written in the step's own
+    # order, so an evicted index comes back from the snapshot and the change log.
+    search_index.SNAPSHOT_MIN_MEMORIES = args.snapshot_min
+    search_index.snapshot_writer.background = False
     rng = random.Random(args.seed)
     started = time.perf_counter()
     with remembered_queries():
@@ -330,5 +335,11 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--steps", type=int, default=500, help="Random steps (500).")
     parser.add_argument("--seed", type=int, default=1, help="Seed of the random steps (1).")
+    parser.add_argument(
+        "--snapshot-min",
+        type=int,
+        default=1,
+        help="Write search snapshots from this many memories (1; the server: 1000).",
+    )
     add_common(parser)
     parser.set_defaults(run=run)

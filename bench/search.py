@@ -18,6 +18,7 @@ parameters.
 from __future__ import annotations
 
 import json
+import os
 import time
 import uuid
 from pathlib import Path
@@ -299,11 +300,8 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
     embedder = get_embedder()
     matrix = _user_matrix(user.pk)
     visible, params = visible_sql(actor)
-    loads = []
-    for _ in range(3):  # what the first search after a write to this user pays
-        t0 = time.perf_counter()
-        index, _ = search_index.load(user.pk)
-        loads.append((time.perf_counter() - t0) * 1000)
+    cold = _cold(user, actor, qs[:5])
+    index, _ = search_index.read_full(user.pk)
     for q in qs[:5]:  # warm the model, the connection, the caches
         memory_search(actor=actor, query=q)
     times: dict[str, list[float]] = {
@@ -376,13 +374,101 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
         # reckons before reading, and whether the searches above were served from the cache.
         "index_bytes": index.nbytes,
         "index_cached": search_index.current().indexes.get(search_index._key(user.pk)) is not None,
-        "index_load_ms": round(float(np.median(loads)), 1),
+        **cold,
         "mean_results": round(float(np.mean(returned)), 2),
         "lexical_matches_p50": int(np.median(matched)),
         "short_queries": len(short[True]),
         "short_p50_ms": short_p50[True],
         "short_exact_words_p50_ms": short_p50[False],
         "short_over_exact_words": round(short_p50[True] / short_p50[False], 3),
+    }
+
+
+def _cpu_ms(pid: int | None = None) -> float:
+    """CPU time (user + system) of this process, or of another on this machine (the embedded
+    server's backend), in ms: what a loaded machine's wall clock cannot say."""
+    if pid is None:
+        return time.process_time() * 1000
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def _vm_mb(field: str) -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise ValueError(field)
+
+
+def _peak_reset() -> float:
+    """Start measuring the resident peak from now (Linux: clear_refs 5); the resident size now."""
+    Path("/proc/self/clear_refs").write_text("5")
+    return _vm_mb("VmRSS")
+
+
+def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
+    """What a process that does not hold the user's index pays: the load from the user's
+    snapshot (`index_load_ms`), the full read it replaces, writing the snapshot, and the first
+    whole search (`memory_search`) after the cache was emptied, against its floor: the same
+    query's embedding and numpy scan plus one copy of the index's bytes in memory."""
+    from django.db import connection
+
+    from memories import search_index, search_snapshot
+    from memories.embeddings import get_embedder
+    from memories.selectors import memory_search
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        (backend,) = cur.fetchone()
+    embedder = get_embedder()
+    memory_search(actor=actor, query=qs[0])  # the model and the connection, not the index
+    search_index.snapshot_writer.flush()  # the snapshot that search wrote, if any
+
+    def timed(fn: Any) -> tuple[float, float, float, Any, float]:
+        search_index.clear()
+        base = _peak_reset()
+        wall, cpu, server = time.perf_counter(), _cpu_ms(), _cpu_ms(backend)
+        out = fn()
+        return (
+            (time.perf_counter() - wall) * 1000,
+            _cpu_ms() - cpu,
+            _cpu_ms(backend) - server,
+            out,
+            _vm_mb("VmHWM") - base,
+        )
+
+    full = [timed(lambda: search_index.read_full(user.pk)) for _ in range(3)]
+    index = full[-1][3][0]
+    write_ms = timed(lambda: search_index.save_snapshot(user.pk, index))
+    snaps = [timed(lambda: search_index.load(user.pk)) for _ in range(3)]
+    firsts = [timed(lambda q=q: memory_search(actor=actor, query=q, limit=10)) for q in qs]
+    data = bytes(search_snapshot.pack({n: getattr(index, n) for n, *_ in search_snapshot.FIELDS}))
+    floors = []
+    for q in qs:
+        t0 = time.perf_counter()
+        copy = bytearray(data)  # the index's bytes moved once
+        _floor_top(search_snapshot.unpack(copy)["matrix"], embedder.embed_query(q))
+        floors.append((time.perf_counter() - t0) * 1000)
+    search_index.clear()
+
+    def med(rows: list[Any], i: int) -> float:
+        return round(float(np.median([r[i] for r in rows])), 1)
+
+    first, floor = med(firsts, 0), round(float(np.median(floors)), 2)
+    return {
+        "index_load_ms": med(snaps, 0),
+        "index_load_cpu_ms": {"client": med(snaps, 1), "server": med(snaps, 2)},
+        # How far the process's resident memory rose above where it stood, at its peak.
+        "index_load_peak_mb": med(snaps, 4),
+        "snapshot_mb": round(len(data) / 2**20, 1),
+        "snapshot_write_ms": round(write_ms[0], 1),
+        "full_read_ms": med(full, 0),
+        "full_read_cpu_ms": {"client": med(full, 1), "server": med(full, 2)},
+        "full_read_peak_mb": med(full, 4),
+        "cold_search_ms": first,
+        "cold_search_cpu_ms": {"client": med(firsts, 1), "server": med(firsts, 2)},
+        "cold_floor_ms": floor,
+        "cold_search_over_floor": round(first / floor, 2),
     }
 
 
@@ -420,9 +506,17 @@ def run(args: Any) -> None:
         print(
             f"        in-memory index {r['index_mb']} MB ({r['index_bytes']} bytes, "
             f"{'cached' if r['index_cached'] else 'over SEARCH_CACHE_MB: in PostgreSQL'}), "
-            f"read in {r['index_load_ms']} ms; "
+            f"read in {r['index_load_ms']} ms from its {r['snapshot_mb']} MB snapshot "
+            f"(cpu {r['index_load_cpu_ms']}, resident peak +{r['index_load_peak_mb']} MB; in "
+            f"full: {r['full_read_ms']} ms, cpu {r['full_read_cpu_ms']}, resident peak "
+            f"+{r['full_read_peak_mb']} MB; snapshot written in {r['snapshot_write_ms']} ms); "
             f"{r['mean_results']} results a query; {r['lexical_matches_p50']} memories match "
             "a query's words (p50)"
+        )
+        print(
+            f"        first search of a user not in the process {r['cold_search_ms']} ms (cpu "
+            f"{r['cold_search_cpu_ms']}), floor {r['cold_floor_ms']} ms, ratio "
+            f"{r['cold_search_over_floor']}"
         )
         print(
             f"        {r['short_queries']} short queries: p50 {r['short_p50_ms']} ms with related "

@@ -48,6 +48,7 @@ from memories.models import (
     Memory,
     MemoryProposal,
     MemoryVersion,
+    SearchSnapshot,
     UserCategory,
 )
 
@@ -63,7 +64,8 @@ _ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
 
 
 # Tables whose rows hold what a person told their memory (text, lexemes, vectors, provenance,
-# their own category names, imported file names and conversation ids).
+# their own category names, imported file names and conversation ids; the search snapshot's
+# vectors and lexeme keys).
 CONTENT_MODELS: tuple[type[models.Model], ...] = (
     Memory,
     MemoryVersion,
@@ -71,6 +73,7 @@ CONTENT_MODELS: tuple[type[models.Model], ...] = (
     UserCategory,
     ImportRun,
     ImportedConversation,
+    SearchSnapshot,
 )
 
 # What a person types to confirm an erasure (dashboard and API).
@@ -201,6 +204,7 @@ KIND_LABELS = {
     "memories.memorytombstone": "Records of memories deleted before",
     "memories.searchstats": "Search index (word statistics)",
     "memories.searchchange": "Search index (recent updates)",
+    "memories.searchsnapshot": "Search index (stored copy)",
     "memories.trashbatch": "Deletes whose memories were in the trash",
     "activity.accessevent": "Access log entries",
     "memories.accessevent": "Access log entries",  # its label on receipts made before the move

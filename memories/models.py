@@ -235,6 +235,25 @@ class SearchChange(OwnedRow):
         return f"Change of {self.memory_id} at {self.generation}"
 
 
+class SearchSnapshot(OwnedRow):
+    """A user's in-memory search index as one value (`memories/search_snapshot.py`), so a process
+    that does not hold it reads it in one round trip instead of every memory row, then brings it
+    up to date from the change log. A cache: rewritten by the search path, dropped by a trigger
+    (migration `search_snapshot`) whenever one of the user's memories is deleted for good, so it
+    never keeps a purged or erased memory's vector or lexeme keys."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    generation = models.BigIntegerField()  # the user's SearchStats.generation it was read at
+    written_at = models.DateTimeField()
+    memories = models.IntegerField()
+    data = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"Search snapshot of user {self.owner_id} at {self.generation}"
+
+
 class TrashBatch(OwnedRow):
     """One delete: which door deleted which memories, when. The Trash page restores a batch
     ("everything Claude deleted at 14:02"); a batch an app made is a notice on the dashboard

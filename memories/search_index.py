@@ -33,7 +33,7 @@ import os
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -43,8 +43,10 @@ import numpy as np
 import psycopg
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from contextlayer.tenancy import cross_tenant
+from memories import search_snapshot
 
 DIMS = 384
 logger = logging.getLogger(__name__)
@@ -200,6 +202,26 @@ class UserIndex:
             owner_view=~echo if echo.any() else None,
         )
 
+    @classmethod
+    def from_arrays(cls, generation: int, a: Mapping[str, np.ndarray]) -> UserIndex:
+        """The index whose arrays a snapshot holds (`memories/search_snapshot.py`), as they are."""
+        echo = a["echo"]
+        return cls(
+            generation=generation,
+            ids=a["ids"],
+            has_vector=a["has_vector"],
+            echo=echo,
+            matrix=a["matrix"],
+            norms=a["norms"],
+            dl=a["dl"],
+            keys=a["keys"],
+            rows=a["rows"],
+            tf=a["tf"],
+            id_order=a["id_order"],
+            id_sorted=a["id_sorted"],
+            owner_view=~echo if echo.any() else None,
+        )
+
     def __len__(self) -> int:
         return len(self.ids)
 
@@ -331,12 +353,104 @@ def _columns(
     return ids, *flags, matrix, docs["dl"].astype(np.float64), postings
 
 
-def load(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.ndarray | None]:
+def read_full(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.ndarray | None]:
     """Read the user's searchable memories in one statement; with `view`, also which of them
     that caller may see (a mask)."""
     read = _read(owner_id, view)
     index = UserIndex.build(read.generation, *_columns(read))
     return index, (read.docs["seen"].astype(bool) if view else None)
+
+
+# Below this many memories a full read is as quick as a snapshot (tens of milliseconds).
+SNAPSHOT_MIN_MEMORIES = 1000
+# A cold load that had to read more changed memories than this share of the index (or than
+# SNAPSHOT_REWRITE_CHANGES) writes the snapshot again, as does one from a snapshot older than
+# SNAPSHOT_REWRITE_SECONDS (half the change log's hour: the log must still reach back to it).
+SNAPSHOT_REWRITE_SHARE = 1 / 16
+SNAPSHOT_REWRITE_CHANGES = 256
+SNAPSHOT_REWRITE_SECONDS = 30 * 60
+
+
+def load(
+    owner_id: int, view: View | None = None, generation: int | None = None
+) -> tuple[UserIndex, np.ndarray | None]:
+    """The user's index for a process that does not hold it: from the user's snapshot brought up
+    to date from the change log (`memories/search_snapshot.py`), else read in full (and the
+    snapshot written). With `view`, the caller's mask when it came with the read (None after a
+    snapshot: `for_user` computes it). A snapshot at `generation` (the user's, as the caller just
+    read it) is used as it is, without asking the change log."""
+    snap = search_snapshot.read(owner_id)
+    if snap is not None:
+        start = UserIndex.from_arrays(snap.generation, snap.arrays)
+        if snap.generation == generation:
+            return start, None
+        found = _refresh(start, owner_id, view, None)
+        if found is not None:
+            index, mask, changed = found
+            age = (timezone.now() - snap.written_at).total_seconds()
+            stale = changed > max(SNAPSHOT_REWRITE_CHANGES, len(index) * SNAPSHOT_REWRITE_SHARE)
+            if index.generation is not None and (
+                stale or (changed and age > SNAPSHOT_REWRITE_SECONDS)
+            ):
+                snapshot_writer.save(owner_id, index)
+            return index, mask
+    index, mask = read_full(owner_id, view)
+    if index.generation is not None and len(index) >= SNAPSHOT_MIN_MEMORIES:
+        snapshot_writer.save(owner_id, index)
+    return index, mask
+
+
+def save_snapshot(owner_id: int, index: UserIndex) -> bool:
+    """Write `index` as the user's snapshot (kept only if still at the user's generation)."""
+    assert index.generation is not None
+    arrays = {name: getattr(index, name) for name, *_ in search_snapshot.FIELDS}
+    return search_snapshot.write(owner_id, index.generation, arrays)
+
+
+class _SnapshotWriter:
+    """Writes snapshots on threads of their own (one connection each), so the search that read
+    the index does not wait for it: a 50,000-memory snapshot is 85 MB of TOAST and WAL. One
+    write per user at a time; a user whose write is under way is not written again.
+    `background = False` writes on the caller's thread, in its transaction (tests)."""
+
+    def __init__(self) -> None:
+        self.background = True
+        self._lock = threading.Lock()
+        self._running: dict[tuple[str, int], threading.Thread] = {}
+
+    def save(self, owner_id: int, index: UserIndex) -> None:
+        if not self.background:
+            save_snapshot(owner_id, index)
+            return
+        key = _key(owner_id)
+        with self._lock:
+            if key in self._running:
+                return
+            thread = threading.Thread(
+                target=self._run, args=(key, index), name="search-snapshot", daemon=True
+            )
+            self._running[key] = thread
+        thread.start()
+
+    def _run(self, key: tuple[str, int], index: UserIndex) -> None:
+        try:
+            save_snapshot(key[1], index)
+        except Exception:  # a cache not written: the next cold load reads in full again
+            logger.exception("search snapshot write failed")
+        finally:
+            connection.close()
+            with self._lock:
+                self._running.pop(key, None)
+
+    def flush(self) -> None:
+        """Wait for the writes under way (tests, benchmarks)."""
+        with self._lock:
+            running = list(self._running.values())
+        for thread in running:
+            thread.join()
+
+
+snapshot_writer = _SnapshotWriter()
 
 
 def refresh(
@@ -345,10 +459,20 @@ def refresh(
     """`old` brought up to the user's current generation by reading only the memories changed
     since (and `old_mask`, the view's mask at `old`, with it); None when the change log no longer
     reaches back to `old` (read in full then)."""
+    found = _refresh(old, owner_id, view, old_mask)
+    return None if found is None else found[:2]
+
+
+def _refresh(
+    old: UserIndex, owner_id: int, view: View | None, old_mask: np.ndarray | None
+) -> tuple[UserIndex, np.ndarray | None, int] | None:
+    """`refresh`, and how many memories changed since `old`."""
     assert old.generation is not None
     read = _read(owner_id, view, since=old.generation)
     if read.changes_from is None or read.changes_from > old.generation:
         return None
+    if read.generation == old.generation:
+        return old, old_mask, 0
     keep = np.ones(len(old), dtype=bool)
     gone = old.rows_of(read.changed)
     keep[gone[gone >= 0]] = False
@@ -372,7 +496,7 @@ def refresh(
     mask = None
     if view is not None and old_mask is not None:
         mask = np.concatenate([old_mask[keep], read.docs["seen"].astype(bool)])
-    return index, mask
+    return index, mask, len(read.changed)
 
 
 # ---- the per-process caches -------------------------------------------------------------------
@@ -530,7 +654,7 @@ def for_user(
     if cached is not None and cached.reached_by(changes_from):
         old_mask = cache.visible.get(_view_key(owner_id, cached, view)) if view else None
         found = refresh(cached, owner_id, view, old_mask)
-    index, mask = found or load(owner_id, view)
+    index, mask = found or load(owner_id, view, generation)
     if index.generation is None:
         return index, mask
     # Kept unless its echoes took it past the budget: then the next search of this user goes to

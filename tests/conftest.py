@@ -18,6 +18,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor, owner_actor
 from accounts.client_tokens import IssuedToken, client_token_create
 from accounts.models import ConnectedApp, User
+from memories import search_index
 from memories.extraction import llm as llm_module
 from memories.grants import known_categories
 from tests.memories import fake_llm
@@ -167,6 +168,15 @@ def memory_snapshot(owner: User) -> dict[Any, tuple[Any, ...]]:
         )
         for m in Memory.objects.filter(owner=owner)
     }
+
+
+@pytest.fixture(autouse=True)
+def snapshots_written_inline() -> Iterator[None]:
+    """Search snapshots written on the test's own connection, in its transaction: the server
+    writes them on a thread of their own, whose connection would not see a test's rows."""
+    search_index.snapshot_writer.background = False
+    yield
+    search_index.snapshot_writer.background = True
 
 
 @pytest.fixture
