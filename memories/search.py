@@ -53,10 +53,8 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 from django.db import connection
-from django.db.models import Q
 
 from memories import related_terms, search_index
-from memories.models import MemoryState
 
 # Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md, "Relevance").
 BM25_K1 = 1.6
@@ -86,11 +84,6 @@ _FILTERS = f"""
     {ELIGIBLE} AND {{visible}}
     AND (%(category)s::varchar IS NULL OR m.categories @> ARRAY[%(category)s::varchar])
 """
-
-
-def eligible_q() -> Q:
-    """`ELIGIBLE` for the ORM (the row fetch after search checks it again)."""
-    return Q(state=MemoryState.ACTIVE, superseded_by__isnull=True)
 
 
 def filters(visible: str) -> str:

@@ -46,12 +46,15 @@ def _grant_q(app: ConnectedApp) -> Q | None:
 
 
 def _grant_sql(app: ConnectedApp, alias: str, params: dict[str, Any]) -> str | None:
-    """`_grant_q` as SQL (adds its parameters to `params`); None when it covers every memory."""
+    """`_grant_q` as SQL (adds its parameters to `params`); None when it covers every memory.
+    The hidden categories are read once per `params` (a search's fragment names the grant
+    twice: for the memory and for the memory an echo restates)."""
     clauses = []
-    hidden = hidden_categories(app)
+    if "vis_hidden" not in params:
+        params["vis_hidden"] = hidden_categories(app)
+    hidden = params["vis_hidden"]
     if hidden:
         clauses.append(f"NOT ({alias}.categories && %(vis_hidden)s::varchar[])")
-        params["vis_hidden"] = hidden
     if not app.sees_uncategorised:
         clauses.append(f"cardinality({alias}.categories) > 0")
     return " AND ".join(clauses) if clauses else None

@@ -40,3 +40,60 @@ def test_the_log_line_names_the_door_and_the_ids_but_no_text(
         [str(memory.id)],
     )
     assert "bees" not in str(fields) and (event.owner_id, event.count) == (owner.pk, 1)
+
+
+def _app_actor(owner: User) -> Actor:
+    from accounts.credentials import resolve_bearer
+    from tests.conftest import issue_token
+
+    credential = resolve_bearer(
+        issue_token(owner, name="Reader", scopes=["memories:read"]).secret, resource="test"
+    )
+    assert credential is not None
+    return credential.actor()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_search_commits_its_event_without_waiting_for_the_disk_and_nothing_else(
+    owner: User, owner_dash: Actor
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from memories.selectors import memory_search
+
+    memory_create(actor=owner_dash, text="Keeps bees on the roof of the garage.")
+    reader = _app_actor(owner)
+    with CaptureQueriesContext(connection) as seen:
+        hits = memory_search(actor=reader, query="bees on the roof")
+    assert [h.memory.text for h in hits] == ["Keeps bees on the roof of the garage."]
+    statements = [q["sql"] for q in seen.captured_queries]
+    insert = next(i for i, sql in enumerate(statements) if "INSERT" in sql)
+    assert statements[insert - 1] == "SET LOCAL synchronous_commit TO OFF"
+    # Committed (another connection's view: the test's own is not in a transaction) ...
+    event = AccessEvent.objects.get(owner=owner, action=AccessEvent.Action.SEARCH)
+    assert (event.memory_ids, event.app_name) == ([hits[0].memory.id], "Reader")
+    # ... and the setting went with that transaction: the next write waits for the disk again.
+    with connection.cursor() as cur:
+        cur.execute("SHOW synchronous_commit")
+        assert cur.fetchone() == ("on",)
+
+
+def test_a_search_inside_a_transaction_leaves_the_commit_to_it(
+    owner: User, owner_dash: Actor
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from memories.selectors import memory_search
+
+    memory_create(actor=owner_dash, text="Keeps bees on the roof of the garage.")
+    reader = _app_actor(owner)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        with CaptureQueriesContext(connection) as seen:
+            assert memory_search(actor=reader, query="bees on the roof")
+        assert AccessEvent.objects.filter(owner=owner, action=AccessEvent.Action.SEARCH).exists()
+        raise RuntimeError("the caller fails after the search")
+    # The caller's transaction may hold writes: their commit is never made asynchronous.
+    assert not any("synchronous_commit" in q["sql"] for q in seen.captured_queries)
+    assert not AccessEvent.objects.filter(owner=owner, action=AccessEvent.Action.SEARCH).exists()

@@ -405,3 +405,35 @@ def test_a_score_is_an_absolute_relevance_not_a_rank(owner_dash: Actor) -> None:
     assert exact.memory.text == "I collect vinyl records" and exact.score > 0.8
     weak = memory_search(actor=owner_dash, query="xyzzy qwerty", min_score=0)[0]
     assert weak.score < search.MIN_SCORE, "the best of nothing is not scored as a match"
+
+
+def test_whatever_ranked_them_the_row_fetch_loads_only_memories_the_caller_may_see(
+    owner: User,
+    owner_dash: Actor,
+    stranger_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from activity.models import AccessEvent
+
+    app = app_actor(owner, "Claude")
+    shown = services.memory_create(actor=owner_dash, text="I run by the river before work")
+    sensitive = services.memory_create(
+        actor=owner_dash, text="I run to manage my heart condition", categories=["health"]
+    )
+    private = services.memory_create(actor=owner_dash, text="My running route passes her house")
+    services.memory_set_visibility(actor=owner_dash, memory_id=private.memory.id, private=True)
+    theirs = services.memory_create(actor=stranger_dash, text="I run marathons every spring")
+    ranked = [sensitive, private, theirs, shown]
+    # A ranking that went wrong (or a memory hidden between ranking and fetch): the fetch's own
+    # consent check is the last word.
+    monkeypatch.setattr(
+        search,
+        "hybrid",
+        lambda *a, **k: [search.Candidate(r.memory.id, 0.9 - i / 10) for i, r in enumerate(ranked)],
+    )
+    hits = memory_search(actor=app, query="running")
+    assert [(h.memory.id, h.memory.text) for h in hits] == [(shown.memory.id, shown.memory.text)]
+    assert hits[0].memory.get_deferred_fields() == {"embedding", "tsv"}
+    event = AccessEvent.objects.filter(app=app.app, action=AccessEvent.Action.SEARCH).get()
+    assert event.memory_ids == [shown.memory.id]

@@ -36,11 +36,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         import uvicorn
 
-        from memories.classify import warm_up
-
-        # Load the model and the category classifier now, so the first request does not pay;
-        # in a thread, while the database starts (a subprocess) and the migrations are checked.
-        warm = threading.Thread(target=warm_up, name="warm-up", daemon=True)
+        # Load the model, the category classifier and the application now, so the first request
+        # does not pay; in a thread, while the database starts (a subprocess) and the migrations
+        # are checked.
+        warm = threading.Thread(target=_prepare, name="warm-up", daemon=True)
         warm.start()
         try:
             connection.ensure_connection()  # starts the embedded server when DATABASE_URL is unset
@@ -49,7 +48,8 @@ class Command(BaseCommand):
         if not settings.DATABASE_URL:
             self.stderr.write(f"Embedded PostgreSQL in {settings.EMBEDDED_PGDATA}")
         if not opts["no_migrate"]:
-            call_command("migrate", interactive=False, verbosity=0)
+            if _pending_migrations():
+                call_command("migrate", interactive=False, verbosity=0)
             call_command("createcachetable", verbosity=0)  # shared rate-limit counters
         if not opts["no_worker"]:
             from accounts.tasks import schedule_cleanup
@@ -104,3 +104,27 @@ class Command(BaseCommand):
                 env={**os.environ},
             )
         )
+
+
+def _prepare() -> None:
+    """What the first request would otherwise wait for: the model and the classifier, the ASGI
+    application (the MCP SDK's models) and every URL's module (the API's schemas): about a
+    second of CPU that overlaps the database's start instead of following it."""
+    from django.urls import get_resolver
+
+    from memories.classify import warm_up
+
+    warm_up()
+    import contextlayer.asgi  # noqa: F401 - imported for its side effect: the app, built
+
+    get_resolver().url_patterns  # noqa: B018 - imports contextlayer.urls and every view
+
+
+def _pending_migrations() -> bool:
+    """Whether `migrate` has anything to apply. A warm start usually has not, and `migrate` with
+    nothing to do still renders the project's state and sends post_migrate (tens of queries for
+    content types and permissions created long ago)."""
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    return bool(executor.migration_plan(executor.loader.graph.leaf_nodes()))
