@@ -177,7 +177,10 @@ def collect(path: Path) -> list[Conv]:
         for variant, by_dia in contexts[name].items():
             conv.vectors[variant] = np.asarray(embedder.embed([by_dia[d] for d in rows]))
         out.append(conv)
-        print(f"{name}: {len(conv.asked)} questions ({time.perf_counter() - started:.0f} s)")
+        print(
+            f"{name}: {len(conv.asked)} questions ({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
     return out
 
 
