@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import locomo, shortqueries
+from bench import locomo, locomo_candidates, shortqueries
 
 pytestmark = pytest.mark.django_db
 
@@ -81,6 +81,40 @@ def test_locomo_recall_of_each_retriever_on_a_tiny_conversation(tmp_path: Path) 
     assert result["project"]["cat_5"]["R@4"] == 0.0
     # The tiny conversation has no hand-written no-answer questions.
     assert result["no_answer"]["questions"] == 0
+
+
+def test_locomo_candidates_embed_a_turn_with_the_previous_turn_of_its_session(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(SAMPLE))
+    texts = locomo_candidates._context_texts(path)["tiny"]
+    assert texts["plain"]["D1:2"] == "Melanie: Thanks!"
+    assert texts["prev"]["D1:1"] == "Caroline: I keep my red kayak in the garage."
+    assert texts["prev"]["D1:2"] == (
+        "Caroline: I keep my red kayak in the garage.\nMelanie: Thanks!"
+    )
+    assert texts["title_date_prev"]["D1:1"] == (
+        "Conversation between Caroline and Melanie, 1:56 pm on 8 May, 2023\n"
+        "Caroline: I keep my red kayak in the garage."
+    )
+
+
+def test_locomo_candidates_score_the_shipped_search_as_bench_locomo_does(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(SAMPLE))
+    shipped = locomo.evaluate(locomo.load(path), ks=[10])["project"]["all_1_4"]["R@10"]
+    convs = locomo_candidates.collect(path)
+    assert locomo_candidates.evaluate(convs)["R@10"] == shipped
+    # A context share of 0 is the turn's own vector: the same ranking as the shipped search.
+    mixed = locomo_candidates.evaluate(convs, locomo_candidates.context_cosines("prev", 0.0))
+    assert mixed["R@10"] == shipped
+
+
+def test_a_question_as_a_statement_loses_its_question_words() -> None:
+    assert locomo_candidates.as_statement("What did Caroline research?") == "Caroline research"
+    assert locomo_candidates.as_statement("When is the party?") == "the party"
+    assert locomo_candidates.as_statement("Caroline's hobbies?") == "Caroline's hobbies"
 
 
 def test_recall_at_k_is_the_share_of_gold_in_the_top_k() -> None:
