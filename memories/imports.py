@@ -48,7 +48,7 @@ from activity.models import AccessEvent
 from contextlayer.errors import DomainError, InvalidInput, LLMNotConfigured, NotFound
 from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
-from memories.extraction.local import Kept, local_extractor
+from memories.extraction.local import Kept, Turn, local_extractor
 from memories.extraction.repeats import RepeatIndex
 from memories.import_redo import REDOABLE_SOURCES, Redo
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
@@ -716,8 +716,14 @@ def _import_local(
         pending: tuple[list[_Plan], Future[list[list[Kept]]]] | None = None
         for window in _windows(_oldest_first(conversations)):
             plans = _plans(writer, source, window, counter, examine=True)
-            texts = [m.text for plan in plans for m in plan.messages]
-            future = pool.submit(extractor.extract, texts)
+            # Each message with its conversation and title: a later message's "it" or "her
+            # name is ..." is read against the earlier ones.
+            said = [
+                Turn(m.text, plan.conversation.id, plan.conversation.title)
+                for plan in plans
+                for m in plan.messages
+            ]
+            future = pool.submit(extractor.extract, said)
             if pending is not None:
                 _write_local_window(writer, source, *pending, said, counter)
             pending = (plans, future)

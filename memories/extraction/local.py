@@ -35,7 +35,8 @@ from memories.categories import DEFAULT_CATEGORIES
 from memories.classify import _normalised, _prototype_vectors
 from memories.embeddings import get_embedder
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
-from memories.extraction.local_rules import candidate_clauses, foreign_verdict, looks_english
+from memories.extraction.local_context import Reading
+from memories.extraction.local_rules import foreign_verdict, looks_english
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,16 @@ class Kept:
     vector: np.ndarray
     score: float  # lasting minus not lasting; 1.0 for a foreign message kept whole
     whole: bool = False  # a non-English message kept as it is
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A message with where it was said. Messages sharing `conversation` are one conversation,
+    in the order given: an earlier message can tell what a later one's "it" or "her" is."""
+
+    text: str
+    conversation: str = ""
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,14 +87,20 @@ class LocalExtractor:
         unit = _normalised(vectors)
         return self._side(unit @ self._lasting.T) - self._side(unit @ self._not_lasting.T)
 
-    def extract(self, messages: Sequence[str]) -> list[list[Kept]]:
-        """For each message, the memories it yields (often none), in message order."""
+    def extract(self, messages: Sequence[str | Turn]) -> list[list[Kept]]:
+        """For each message, the memories it yields (often none), in message order. A bare
+        string is a conversation of its own."""
         owners: list[int] = []
         texts: list[str] = []
         whole: list[bool] = []
-        for index, message in enumerate(messages):
+        readings: dict[str, Reading] = {}
+        for index, item in enumerate(messages):
+            turn = item if isinstance(item, Turn) else Turn(item, f"#{index}")
+            message = turn.text
+            key = turn.conversation or f"#{index}"
+            reading = readings.get(key) or readings.setdefault(key, Reading(turn.title))
             if looks_english(message):
-                clauses = candidate_clauses(message)
+                clauses = reading.clauses(message)
                 owners.extend([index] * len(clauses))
                 texts.extend(clauses)
                 whole.extend([False] * len(clauses))

@@ -52,6 +52,11 @@ _PASTE_INTRO = re.compile(
     r"[^\n]*:\s*$",
     re.I,
 )
+_PASTE_INLINE = re.compile(
+    rf"^(.*\b(?:here's|here\s+is|here\s+are|below\s+is|this\s+is|pasting|pasted|attached|"
+    rf"{_PASTE_VERBS})\s+(?:\w+\s+){{0,3}}(?:{_PASTE_NOUNS})\b[^:\n]{{0,60}}:)\s*\S.{{40,}}$",
+    re.I,
+)
 # A paragraph after pasted material that is the person again: context or the request.
 _PASTE_QUESTION = re.compile(
     rf"\b(?:this|these|my|the\s+following)\s+(?:[\w-]+\s+){{0,2}}(?:{_PASTE_NOUNS})\b[^\n]*\?\s*$",
@@ -64,7 +69,7 @@ _OWN_VOICE = re.compile(
     re.I,
 )
 _QUOTED_PARAGRAPH = re.compile(r'^\s*["“”«].*["“”»]\s*$', re.S)
-_QUOTED_SPAN = re.compile(r'"[^"\n]{2,}"|“[^”\n]{2,}”|(?<![\w])\'[^\'\n]{3,}\'(?![\w])')
+QUOTED_SPAN = re.compile(r'"[^"\n]{2,}"|“[^”\n]{2,}”|(?<![\w])\'[^\'\n]{3,}\'(?![\w])')
 _CODE_LINE = re.compile(
     r"""^\s*(?:
         def\s|class\s|import\s|from\s\S+\simport|return\b|const\s|let\s|var\s|function\b|
@@ -89,11 +94,17 @@ _CHAT_LOG_LINE = re.compile(
 _CSV_LINE = re.compile(r"^[\w:./ -]*(?:,[\w:./ -]*){2,}$")
 
 
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][\w.\[\]'\"]*\s*(?:[+\-*/]|\|\|)?=\s*\S")
+_OPENS = re.compile(r"[(\[{,]\s*$")
+
+
 def _is_code(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
     if _CODE_LINE.match(stripped) or _CODE_TAIL.search(stripped):
+        return True
+    if _ASSIGNMENT.match(stripped) or (_OPENS.search(stripped) and _CODE_INSIDE.search(stripped)):
         return True
     if _CHAT_LOG_LINE.match(stripped):  # a pasted chat transcript: "[10:32] Sam: I'm on my way"
         return True
@@ -112,6 +123,11 @@ def _drop_code(paragraph: str) -> str:
     code = [_is_code(line) for line in lines]
     if not any(code):
         return paragraph
+    for index in range(1, len(lines)):  # the indented body of a code line is code
+        indent = len(lines[index]) - len(lines[index].lstrip())
+        previous = len(lines[index - 1]) - len(lines[index - 1].lstrip())
+        if code[index - 1] and lines[index].strip() and indent > previous:
+            code[index] = True
     kept = []
     for index, line in enumerate(lines):
         if code[index]:
@@ -187,7 +203,7 @@ def own_words(message: str) -> str:
     out: list[str] = []
     pasting = False
     for paragraph in paragraphs:
-        if pasting and not _OWN_VOICE.match(paragraph):
+        if pasting and not (_OWN_VOICE.match(paragraph) and len(paragraph) <= _SHORT_INTRO):
             continue
         pasting = False
         if _QUOTED_PARAGRAPH.match(paragraph) or paragraph.lstrip().startswith(">"):
@@ -195,6 +211,10 @@ def own_words(message: str) -> str:
         paragraph = _drop_code(paragraph)
         lines = paragraph.split("\n")
         for index, line in enumerate(lines):
+            inline = _PASTE_INLINE.match(line)
+            if inline:  # "here's my essay: I have always ...": the rest of the line is the paste
+                lines[index] = inline.group(1)
+                line = lines[index]
             if _PASTE_INTRO.search(line) or (
                 index == len(lines) - 1 and _PASTE_QUESTION.search(line)
             ):
@@ -244,6 +264,8 @@ _HANDOVER = re.compile(
         [,;]\s*(?=(?:please|pls|plz|thx|thanks)\b)|
         ,\s*(?=(?:what|how|which|where|when|why|who|is\s+it|is\s+there|are\s+there|should\s+i|
               can\s+i|do\s+you|does\s+it|any|anything|anyone)\b)|
+        ,\s*(?=(?:is|are|was|does|do|did|can|could|should|would|will|am|has|have)\s+
+              (?:[\w'-]+\s+){0,6}?[\w'-]+\s*\?)|
         ,\s*so\s+|\s+so\s+(?=(?:i|i'm|im|we|my|our|can|could|would|please|pls|no|don't|keep|
               make|any|what|how|if|it)\b)|
         ,?\s+and\s+(?=i\s*(?:need|want|have\s+to|'d\s+like|would\s+like|am\s+trying|'m\s+trying|
@@ -266,10 +288,10 @@ _LEADING_FILLER = re.compile(
 
 def _masked(text: str) -> str:
     """The text with quoted spans blanked out, same length: nothing is cut inside a quotation."""
-    return _QUOTED_SPAN.sub(lambda m: "Q" * len(m.group(0)), text)
+    return QUOTED_SPAN.sub(lambda m: "Q" * len(m.group(0)), text)
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
     out: list[str] = []
     for line in text.split("\n"):
         line = line.strip().lstrip("-*•·>").strip()
@@ -287,7 +309,7 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
-def _clauses(sentence: str) -> list[str]:
+def clause_parts(sentence: str) -> list[str]:
     """A sentence cut where the person hands over to a request or a question, with first-person
     parentheticals ("(I'm doing a master's at TU Delft)") as clauses of their own."""
     asides = [m.group(1) for m in _PARENTHETICAL.finditer(sentence) if has_first_person(m.group(1))]
@@ -304,7 +326,7 @@ def _clauses(sentence: str) -> list[str]:
         part = sentence[begin:end]
         # "..., I can't stand them": a statement that needs what came before it keeps it (one
         # that would be dropped anyway, "..., so I'm nervous about it", is left to be dropped).
-        if _SPEAKS_OF_THE_ABOVE.search(part) and clause_verdict(tidy(part)) == "keep":
+        if SPEAKS_OF_THE_ABOVE.search(part) and clause_verdict(tidy(part)) == "keep":
             kept[-1] = (kept[-1][0], end)
         else:
             kept.append((begin, end))
@@ -313,7 +335,7 @@ def _clauses(sentence: str) -> list[str]:
 
 
 # A first-person clause that points back at what came before it.
-_SPEAKS_OF_THE_ABOVE = re.compile(
+SPEAKS_OF_THE_ABOVE = re.compile(
     r"^\s*(?:i|i'm|im|i've|i'd|we|we're|my)\b.*(?:\b(?:them|it|this|that|these|those)\s*[.!]*\s*$|"
     r"\b(?:of|about|with|for|on|to)\s+(?:them|it|this|that|these|those)\b)",
     re.I,
@@ -335,6 +357,14 @@ def _and_i(clause: str) -> list[str]:
     return [*parts, clause[start:]]
 
 
+# "Since I'm lactose intolerant, what ...": the reason is a statement of its own.
+_BECAUSE = re.compile(
+    r"^(?:since|because|cause|cos|as|given\s+that|now\s+that|seeing\s+as|considering)\s+"
+    r"(?=(?:i|i'm|im|i've|ive|we|we're|we've|my|our)\b)",
+    re.I,
+)
+
+
 def tidy(clause: str) -> str:
     """The clause as a memory: no leading filler, no dangling punctuation; the words are kept."""
     text = re.sub(r"\s+", " ", clause).strip()
@@ -343,6 +373,7 @@ def tidy(clause: str) -> str:
         previous = text
         text = _LEADING_FILLER.sub("", text).strip()
     text = re.sub(r"\s*\(+[!?.]*$", "", text).strip(" ,;:-\u2014\u2013")
+    text = _BECAUSE.sub("", text)
     as_a = re.match(r"^as (a|an|someone who)\b\s*(.+)$", text, re.I)
     if as_a and not has_first_person(text):
         text = f"I'm {as_a.group(1)} {as_a.group(2)}"
@@ -439,8 +470,18 @@ _META = re.compile(
     r"can't\s+figure|cannot\s+figure|'m\s+confused|am\s+confused|'m\s+getting|'m\s+still)\b",
     re.I,
 )
+# "We just adopted a puppy", "I just got a new job": news that lasts, not a state of the moment.
+_LIFE_EVENT = (
+    r"(?:started|moved|relocated|turned|graduated|joined|retired|adopted|rescued|welcomed|"
+    r"enrolled|signed\s+up|launched|opened|founded|became|switched|converted|quit\s+my|"
+    r"left\s+my|changed\s+(?:jobs|careers)|had\s+(?:a|our|my)\s+(?:baby|son|daughter|first|"
+    r"second|third)|bought\s+(?:a|our|my)\s+(?:first\s+)?(?:house|home|flat|apartment|condo|"
+    r"place|car|farm)|got\s+(?:married|engaged|divorced|promoted|hired|diagnosed|"
+    r"(?:a|an|my|our)\s+(?:new\s+)?(?:job|position|role|dog|puppy|cat|kitten|rabbit|horse|"
+    r"tortoise|place|house|flat|apartment|diagnosis|degree|license|licence|phd|master's)))\b"
+)
 _TEMPORARY = re.compile(
-    r"""(?:
+    rf"""(?:
         \b(?:right\s+now|rn|atm|at\s+the\s+moment|today|tonight|this\s+(?:morning|afternoon|
         evening|week|weekend)|yesterday|tomorrow|last\s+night|just\s+now|later\s+today|so\s+far\s+today|
         in\s+(?:an|\d+)\s+(?:hour|hours|minutes|mins)|next\s+week|coming\s+down\s+with|
@@ -457,10 +498,10 @@ _TEMPORARY = re.compile(
         (?:airport|station|gym|office|doctor|dentist|vet)|in\s+(?:a|the)\s+(?:meeting|queue|line|
         car|train|taxi|waiting\s+room|hospital))\b|
         \bi\s+(?:just\s+)?(?:forgot|spilled|spilt|locked\s+myself|dropped\s+my|burnt\s+my|burned\s+my)\b|
-        \bjust\s+(?!(?:started|moved|turned|got\s+married|got\s+engaged|graduated|joined|retired)\b)
+        \bjust\s+(?!{_LIFE_EVENT})
         (?:\w+ed|got|ate|threw|broke|saw|made|did|went|came|took|lost|found|left|sent|spent|fell|
         ran|hit|had|heard|bought|burnt|spilt|woke|forgot)\b|
-        \b(?:can't|cannot|couldn't|can\s+not)\s+sleep\b|\bit's\s+\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|
+        \b(?:can't|cannot|couldn't|can\s+not)\s+sleep\b|\bit's\s+\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|
         \bgoing\s+to\s+(?:miss|be\s+late)\b
     )""",
     re.I | re.X,
@@ -490,6 +531,17 @@ _REPORTED = re.compile(
     re.I,
 )
 _MAX_WORDS = 60
+# Code in running text: "i.price for i in items", "user_id", "x = 3", "items[0]".
+_CODE_WORDS = re.compile(
+    r"""\bfor\s+\w+\s+in\s+[\w.]+\s*(?:[:)\]]|if\b|$)|
+        \w\.\w+\s+for\s+\w+\s+in\b|
+        \b[A-Za-z_]\w*\.(?!(?:com|org|net|io|js|ts|py|ai|co|uk|de|fr|nl|es|it|eu|me|app|dev|
+        edu|gov|jp|cn|ru|ch|at|se|no|dk|fi|pl|be|ca|au|nz|in|us|md|txt|pdf|csv|json|html|css|
+        docx?|xlsx?|pptx?|png|jpe?g|gif|mp3|mp4|m|d|e|g)\b)[a-z_]{2,}\b|
+        \b[a-z]+_[a-z_]+\b|\b\w+\[\w*\]|(?:^|\s)[a-z_]\w*\s*[+\-*/]?=\s*\S
+    """,
+    re.X,
+)
 
 
 def is_roleplay(message: str) -> bool:
@@ -515,7 +567,7 @@ def clause_verdict(clause: str) -> str:
         return "keep"  # "please never suggest mushrooms": an instruction meant to last
     if not has_first_person(clause):
         return "not-first-person"
-    if re.search(r"[{}<>|\\]|\$\w|[A-Za-z_]\(", clause):
+    if re.search(r"[{}<>|\\]|\$\w|[A-Za-z_]\(", clause) or _CODE_WORDS.search(clause):
         return "code"
     if clause.rstrip().endswith("?") or _QUESTION_START.match(clause):
         return "question"
@@ -536,24 +588,6 @@ def clause_verdict(clause: str) -> str:
     if _REQUEST_AS_STATEMENT.match(clause):
         return "request"
     return "keep"
-
-
-def candidate_clauses(message: str) -> list[str]:
-    """The clauses of an English message that may state a lasting fact about the writer."""
-    if is_roleplay(message):
-        return []
-    out: list[str] = []
-    seen: set[str] = set()
-    for sentence in _sentences(own_words(message)):
-        for clause in _clauses(sentence):
-            text = tidy(clause)
-            if not text or text.lower() in seen:
-                continue
-            # Quoted words are someone else's (or a sample): judged without them.
-            if clause_verdict(_QUOTED_SPAN.sub(" it ", text)) == "keep":
-                seen.add(text.lower())
-                out.append(text)
-    return out
 
 
 # --- Other languages -------------------------------------------------------------------------
