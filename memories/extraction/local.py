@@ -15,9 +15,10 @@ chosen fact. Two halves:
 Only the clauses that survive the rules are embedded, and their vectors are handed to the
 import, which stores them as the memories' embeddings: no text is embedded twice.
 
-A message that is not English is never split: it is kept whole when it reads as a
-self-statement in a language `local_rules.LANGUAGES` knows, dropped otherwise (see
-`local_rules.foreign_verdict`). The English-first model is not asked to judge it.
+A message that is not English is kept whole when it reads as a self-statement in a language
+`local_rules.LANGUAGES` knows; otherwise its sentences that do are kept, each as it is ("Ich bin
+Veganerin." of "... Kennst du ein Restaurant?"), and the rest dropped (see
+`local_rules.foreign_statements`). The English-first model is not asked to judge them.
 
 Thresholds were tuned on tests/memories/data/extraction_dev.txt only;
 `uv run python -m bench extract` reports it and the held-out set.
@@ -36,7 +37,7 @@ from memories.classify import _normalised, _prototype_vectors
 from memories.embeddings import get_embedder
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_context import Reading
-from memories.extraction.local_rules import foreign_verdict, looks_english
+from memories.extraction.local_rules import foreign_statements, looks_english
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,8 @@ class Kept:
 
     text: str
     vector: np.ndarray
-    score: float  # lasting minus not lasting; 1.0 for a foreign message kept whole
-    whole: bool = False  # a non-English message kept as it is
+    score: float  # lasting minus not lasting; 1.0 for a foreign statement
+    whole: bool = False  # non-English, kept as written (the message or its sentence)
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,11 @@ class LocalExtractor:
                 owners.extend([index] * len(clauses))
                 texts.extend(clauses)
                 whole.extend([False] * len(clauses))
-            elif foreign_verdict(message):
-                owners.append(index)
-                texts.append(message.strip())
-                whole.append(True)
+            else:
+                statements = foreign_statements(message)
+                owners.extend([index] * len(statements))
+                texts.extend(statements)
+                whole.extend([True] * len(statements))
         vectors = get_embedder().embed(texts)
         scores = self.scores(vectors)
         out: list[list[Kept]] = [[] for _ in messages]

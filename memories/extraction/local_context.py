@@ -6,8 +6,10 @@ clause read alone either says nothing about the writer ("Her name is Sara") or l
 about ("I earn maybe 8k a year from it"). Here a clause led by "she/he/her/his" takes the person
 it refers to from the earlier sentences of the message or conversation ("My partner is called
 Sara"), and a first-person clause that points back ("from it", "about that", "It's my ...")
-stays only joined to the kept clause right before it in the same message; with nothing kept to
-lean on, it is dropped rather than kept as a fragment.
+is kept joined to the last clause kept before it, in this message or an earlier one of the
+conversation ("I sell ceramics on Etsy; I earn maybe 8k a year from it"), as is a clause about
+"the soil" or "one of them" after one; with nothing kept to lean on, it is dropped rather than
+kept as a fragment.
 
 The rules that judge a clause on its own are in `local_rules.py`.
 """
@@ -72,6 +74,15 @@ _NAMES_A_THING = re.compile(
 )
 
 
+# Said of something named before, without a first person: "The soil is heavy clay", "It's my
+# daily driver", "One of them got varroa".
+_THE_ONE_BEFORE = re.compile(
+    r"^(?:it|it's|its|they|they're|their|that|that's|this|these|those|one\s+of\s+them|"
+    r"both\s+of\s+them|the\s+[\w-]+)\b",
+    re.I,
+)
+
+
 def _points_back(text: str) -> bool:
     if _LEANS_BACK.match(text):
         return True
@@ -87,11 +98,12 @@ def _continued(text: str) -> str:
 
 class Reading:
     """One conversation read in order: each message's clauses worth scoring, with what the
-    earlier sentences say about who "she" is."""
+    earlier sentences say about who "she" is and what "it" is."""
 
     def __init__(self, title: str = "") -> None:
         self.title = title
         self._said: list[str] = []  # earlier sentences of the conversation, in order
+        self._anchor: str | None = None  # the last clause kept, which "it" may lean on
 
     def clauses(self, message: str) -> list[str]:
         """The clauses of an English message that may state a lasting fact about the writer."""
@@ -100,30 +112,37 @@ class Reading:
         out: list[str] = []
         seen: set[str] = set()
         for sentence in sentences(own_words(message)):
-            previous_kept = False
             for clause in clause_parts(sentence):
                 text = self._resolved(tidy(clause))
                 if not text or text.lower() in seen:
-                    previous_kept = False
                     continue
                 # Quoted words are someone else's (or a sample): judged without them.
-                if clause_verdict(QUOTED_SPAN.sub(" it ", text)) != "keep":
-                    previous_kept = False
-                    continue
-                if _points_back(text):
-                    if out and (previous_kept or self._last_sentence_kept):
-                        out[-1] = f"{out[-1].rstrip('.!;, ')}; {_continued(text)}"
-                        previous_kept = True
-                    continue
-                seen.add(text.lower())
-                out.append(text)
-                previous_kept = True
-            self._last_sentence_kept = previous_kept
+                verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
+                if (verdict == "keep" and _points_back(text)) or (
+                    verdict == "not-first-person" and _THE_ONE_BEFORE.match(text)
+                ):
+                    self._lean(text, out)
+                elif verdict == "keep":
+                    seen.add(text.lower())
+                    out.append(text)
+                    self._anchor = text
             self._said.append(sentence)
-        self._last_sentence_kept = False
         return out
 
-    _last_sentence_kept = False
+    def _lean(self, text: str, out: list[str]) -> None:
+        """A clause that needs what came before: joined to the last clause kept, in this message
+        or an earlier one; dropped when there is none."""
+        anchor = self._anchor
+        if anchor is None:
+            return
+        joined = f"{anchor.rstrip('.!;, ')}; {_continued(text)}"
+        if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) != "keep":
+            return
+        if out and out[-1] == anchor:
+            out[-1] = joined
+        else:
+            out.append(joined)
+        self._anchor = joined
 
     def _resolved(self, text: str) -> str:
         """ "Her name is Sara" after "my partner ..." -> "My partner is called Sara"."""

@@ -266,6 +266,9 @@ _HANDOVER = re.compile(
               can\s+i|do\s+you|does\s+it|any|anything|anyone)\b)|
         ,\s*(?=(?:is|are|was|does|do|did|can|could|should|would|will|am|has|have)\s+
               (?:[\w'-]+\s+){0,6}?[\w'-]+\s*\?)|
+        ,\s*(?=(?:is|are|does|do|did|can|could|should|would|will|am)\s+(?:i|it|there|this|that|
+              they|we|my|you)\b)|
+        ,\s*(?=(?:it's|it\s+is|that's)\s+(?:[\w'-]+\s+){0,5}?(?:i|i've|we|my|our)\b)|
         ,\s*so\s+|\s+so\s+(?=(?:i|i'm|im|we|my|our|can|could|would|please|pls|no|don't|keep|
               make|any|what|how|if|it)\b)|
         ,?\s+and\s+(?=i\s*(?:need|want|have\s+to|'d\s+like|would\s+like|am\s+trying|'m\s+trying|
@@ -357,6 +360,33 @@ def _and_i(clause: str) -> list[str]:
     return [*parts, clause[start:]]
 
 
+# "Been stuck at V4 for two months", "Officially retired after 38 years": the "I" left out.
+_NO_SUBJECT_AS = {
+    "been": "I've been",
+    "got": "I got",
+    "started": "I started",
+    "retired": "I retired",
+    "moved": "I moved",
+    "grew": "I grew",
+    "born": "I was born",
+    "raised": "I was raised",
+    "loved": "I loved",
+    "love": "I love",
+    "hate": "I hate",
+    "prefer": "I prefer",
+    "want": "I want",
+    "working": "I'm working",
+    "living": "I'm living",
+    "studying": "I'm studying",
+    "used": "I used",
+    "have": "I have",
+    "own": "I own",
+}
+_NO_SUBJECT = re.compile(
+    r"^(?:(?:officially|finally|just|recently|mostly|really|always|still|also|only)\s+)?"
+    rf"(?P<verb>{'|'.join(_NO_SUBJECT_AS)})\b(?!\s+(?:you|it|this|that)\b)",
+    re.I,
+)
 # "Since I'm lactose intolerant, what ...": the reason is a statement of its own.
 _BECAUSE = re.compile(
     r"^(?:since|because|cause|cos|as|given\s+that|now\s+that|seeing\s+as|considering)\s+"
@@ -374,9 +404,19 @@ def tidy(clause: str) -> str:
         text = _LEADING_FILLER.sub("", text).strip()
     text = re.sub(r"\s*\(+[!?.]*$", "", text).strip(" ,;:-\u2014\u2013")
     text = _BECAUSE.sub("", text)
-    as_a = re.match(r"^as (a|an|someone who)\b\s*(.+)$", text, re.I)
+    as_a = re.match(r"^as (a|an|someone who|someone with|someone)\b\s*(.+)$", text, re.I)
+    being = re.match(r"^being\s+(?:an?\s+)?(\w[\w -]{2,40})$", text, re.I)
+    dropped = _NO_SUBJECT.match(text)
     if as_a and not has_first_person(text):
         text = f"I'm {as_a.group(1)} {as_a.group(2)}"
+    elif being and not has_first_person(text):
+        text = f"I'm {text[len('being ') :]}"
+    elif dropped and not has_first_person(text):
+        subject = _NO_SUBJECT_AS[dropped.group("verb").lower()]
+        adverb = text[: dropped.start("verb")].strip().lower()
+        rest = text[dropped.end("verb") :]
+        text = f"{subject.split()[0]} {adverb + ' ' if adverb else ''}{' '.join(subject.split()[1:])}"
+        text = re.sub(r"\s+", " ", f"{text}{rest}").strip()
     if text and text[0].islower() and text[:2] not in ("i ", "i'"):
         text = text[0].upper() + text[1:]
     text = re.sub(r"^i(?=\b|')", "I", text)
@@ -395,7 +435,8 @@ _ROLEPLAY = re.compile(
         \bin\s+this\s+role-?\s?play|\blet'?s\s+play\b|\bstay\s+in\s+character|\bmy\s+character\b|
         \byour\s+character\b|\byou\s+are\s+now\b|\byou'?re\s+now\b|\bfrom\s+now\s+on\s+you'?(?:re|\s+are)\b|
         \bpretend\s+(?:you'?re|you\s+are|to\s+be|you\b)|\byou(?:'ll|\s+will)?\s+play\b|\bimprov\b|
-        \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\bdungeon\s+master|\bd&d\b|
+        \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\blet(?:'|’)?s\s+role-?\s?play|
+        \b(?:be|as|you're|you\s+are)\s+(?:the|my|our)\s+dungeon\s+master|
         \bi\s+will\s+type\b|\bmy\s+first\s+(?:command|question|sentence|request)\s+is\b|
         \byou\s+are\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b
     )""",
@@ -431,6 +472,7 @@ _IMPERATIVE = re.compile(
 _STANDING = re.compile(
     r"\b(?:from\s+now\s+on|going\s+forward|in\s+future|ever\s+again|every\s+(?:response|answer|"
     r"reply|time|message)|all\s+your\s+(?:answers|responses|replies)|always|never|in\s+everything|"
+    r"stop\s+(?:recommending|suggesting|giving|using|adding|including)|only\s+ever|"
     r"any\s+(?:response|answer))\b",
     re.I,
 )
@@ -449,7 +491,7 @@ _REQUEST_AS_STATEMENT = re.compile(
 )
 _HYPOTHETICAL = re.compile(
     r"\b(?:if\s+i\s+(?:were|was|had|could|won|wanted|bought|quit|moved|lived|told|became|"
-    r"got|went|didn't|did)|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
+    r"got|went|didn't|did|took|left|sold|switched|stopped|started|changed|\w+ed)\b|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
     r"what\s+if|pretend|in\s+a\s+world\s+where|would\s+i\b|if\s+i\s+had\s+to|i\s+would\s+be\b|"
     r"i'd\s+probably|i\s+would\s+probably)",
     re.I,
@@ -502,7 +544,11 @@ _TEMPORARY = re.compile(
         (?:\w+ed|got|ate|threw|broke|saw|made|did|went|came|took|lost|found|left|sent|spent|fell|
         ran|hit|had|heard|bought|burnt|spilt|woke|forgot)\b|
         \b(?:can't|cannot|couldn't|can\s+not)\s+sleep\b|\bit's\s+\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|
-        \bgoing\s+to\s+(?:miss|be\s+late)\b
+        \bgoing\s+to\s+(?:miss|be\s+late)\b|
+        \b(?:have|got|with)\s+(?:a|an|the)\s+(?:bad\s+|terrible\s+|awful\s+|splitting\s+)?
+        (?:headache|cold|fever|hangover|sore\s+throat|cough|stomach\s*ache|tummy\s+ache|flu)\b|
+        \ball\s+(?:afternoon|morning|day|evening|week)\b|\bon\s+hold\b|
+        ^(?:stuck|stranded|sitting|waiting|queuing|queueing)\b
     )""",
     re.I | re.X,
 )
@@ -527,7 +573,13 @@ _TOWARDS_ANSWERS = re.compile(
 # Someone else's opinion or doing, reported: about them, not the writer.
 _REPORTED = re.compile(
     r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:says|said|thinks|thought|believes|claims|wants|wanted|"
-    r"told|asked|keeps|kept|is\s+(?:refusing|asking|making|being|trying|threatening))\b",
+    r"told|asked|keeps|kept|is\s+(?:refusing|asking|making|being|trying|threatening))\b|"
+    # what someone at work or next door does ("my neighbour's kid plays drums", "my manager always
+    # schedules ..."): about them; who they are ("my manager is called Priya") stays.
+    r"^(?:my|our)\s+(?:new\s+|old\s+)?(?:boss|manager|colleague|co-?worker|neighbou?r|landlord|"
+    r"landlady|teacher|professor|roommate|flatmate|friend|client|customer)(?:'s\s+[\w-]+|s)?\s+"
+    r"(?!(?:is|was)\s+(?:called|named)\b|name\b|'s\s+name\b|is\s+(?:also\s+)?my\b)"
+    r"(?:always\s+|never\s+|keeps\s+|still\s+)?(?:\w+s|is\s+\w+ing|are\s+\w+ing|write|do)\b",
     re.I,
 )
 _MAX_WORDS = 60
@@ -830,7 +882,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "ja",
-        _chars("私は", "私の", "僕は", "僕の", "俺は"),
+        _chars("私は", "私の", "僕は", "僕の", "俺は", "をしています", "で働いています", "に住んでいます"),
         _chars("ください", "下さい", "教えて", "お願い", "直して"),
         _chars("今日", "昨日", "明日"),
     ),
@@ -862,3 +914,23 @@ def foreign_verdict(message: str) -> bool:
         if language.request.search(text) or language.temporary.search(text):
             return False
     return any(language.self_statement.search(text) for language in LANGUAGES)
+
+
+_FOREIGN_SENTENCE = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*|[\uff0c\u3001]\s*|\s*(?=[\u00bf\u00a1])")
+
+
+def foreign_statements(message: str) -> list[str]:
+    """The sentences of a non-English message that read as self-statements ("Ich bin Veganerin
+    und wohne in Hamburg." of "... Kennst du gute Restaurants?"), or the whole message when it
+    is one. A request or a state of the moment anywhere makes a sentence go."""
+    text = message.strip()
+    if len(text) > _FOREIGN_MAX_CHARS or is_roleplay(text):
+        return []
+    if foreign_verdict(text):
+        return [text]
+    out = []
+    for sentence in _FOREIGN_SENTENCE.split(text):
+        sentence = sentence.strip()
+        if sentence and foreign_verdict(sentence):
+            out.append(sentence)
+    return out
