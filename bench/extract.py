@@ -49,6 +49,7 @@ SPLITS = {
     "dev": DATA / "extraction_dev.txt",
     "heldout": DATA / "extraction_heldout.txt",
     "dev2": DATA / "extraction_dev2.txt",
+    # Written by someone who never read the extractor; never tuned on (docs/benchmarks.md).
     "outside": BENCH_DATA / "extraction_outside.txt",
 }
 NOT_SHOWN = frozenset({"outside"})  # never tuned on: aggregate figures only
@@ -62,8 +63,8 @@ class Example:
     tags: tuple[str, ...]
     text: str
     facts: tuple[str, ...]
-    conversation: str = ""  # records sharing it are one conversation, in file order
-    title: str = ""
+    conversation: str | None = None  # records sharing it are one conversation, in file order
+    title: str = ""  # that conversation's title
 
     @property
     def fact_bearing(self) -> bool:
@@ -105,8 +106,7 @@ def load(path: Path) -> list[Example]:
             close()
             head = line[3:].split()
             current = {"id": head[0], "tags": tuple(head[1:]), "lines": [], "facts": []}
-            current["none"] = False
-            current["conversation"] = current["title"] = ""
+            current.update(none=False, conversation=None, title="")
         elif current is None:
             continue
         elif line.startswith("%conversation ") and not current["lines"]:
