@@ -61,7 +61,12 @@ _PRONOUN_LEAD = re.compile(
 )
 # A clause that leans on what came before: "It's my main income", "I earn 8k a year from it"
 # (unless the clause names something "it" can be: "I drive a Civic with 140k miles on it").
-_LEANS_BACK = re.compile(r"^(?:it|it's|that|that's|this|this\s+is|they|they're|these|those)\b", re.I)
+_LEANS_BACK = re.compile(
+    r"^(?:it|it's|that|that's|this|this\s+is|they|they're|these|those|the\s+one|one\s+of)\b|"
+    # "the short ones", "a budget of 5000 euros" (for what?)
+    r"\bthe\s+(?:[\w-]+\s+){0,2}ones\b|\b(?:a|the|our|my)\s+budget\s+(?:of|is)\b(?!.*\bfor\b)",
+    re.I,
+)
 _POINTS_BACK = re.compile(
     r"\b(?:of|about|with|for|on|to|from|in|into|at|by|without|do|doing|did|love|like|hate|"
     r"enjoy|use|using)\s+(?:it|this|that|these|those|them)\b(?!\s+(?:is|was|are|i|we)\b)",
@@ -83,8 +88,12 @@ _THE_ONE_BEFORE = re.compile(
 )
 
 
+# "this is what HR sent": introduces what someone else wrote, not a fact.
+_HANDS_OVER = re.compile(r"\b(?:sent|wrote|said|says|replied|posted|texted)\b", re.I)
+
+
 def _points_back(text: str) -> bool:
-    if _LEANS_BACK.match(text):
+    if _LEANS_BACK.search(text):
         return True
     found = _POINTS_BACK.search(text)
     return bool(found) and not _NAMES_A_THING.search(text[: found.start()])
@@ -133,7 +142,7 @@ class Reading:
         """A clause that needs what came before: joined to the last clause kept, in this message
         or an earlier one; dropped when there is none."""
         anchor = self._anchor
-        if anchor is None:
+        if anchor is None or _HANDS_OVER.search(text):
             return
         joined = f"{anchor.rstrip('.!;, ')}; {_continued(text)}"
         if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) != "keep":

@@ -438,7 +438,7 @@ _ROLEPLAY = re.compile(
         \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\blet(?:'|’)?s\s+role-?\s?play|
         \b(?:be|as|you're|you\s+are)\s+(?:the|my|our)\s+dungeon\s+master|
         \bi\s+will\s+type\b|\bmy\s+first\s+(?:command|question|sentence|request)\s+is\b|
-        \byou\s+are\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b
+        \byou(?:\s+are|'re)\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b
     )""",
     re.I | re.X,
 )
@@ -498,7 +498,7 @@ _HYPOTHETICAL = re.compile(
 )
 _META = re.compile(
     r"^(?:ok\s+|okay\s+|hmm+,?\s+|so\s+)?(?:i|i've|i'd)\s+(?:just\s+|already\s+|still\s+|never\s+|"
-    r"really\s+)?(?:tried|asked|said|meant|mean|told\s+you|did\s+that|don't\s+understand|"
+    r"really\s+)?(?:tried(?!\s+[\w-]+\s+but\b)|asked|said|meant|mean|told\s+you|did\s+that|don't\s+understand|"
     r"do\s+not\s+understand|don't\s+get|dont\s+get|didn't\s+ask|did\s+not\s+ask|don't\s+think\s+you|"
     r"attached|uploaded|shared|included|thinking\s+out\s+loud|"
     r"dont\s+think\s+you|get\s+an?\s+error|got\s+an?\s+error|keep\s+getting|am\s+getting|"
@@ -512,14 +512,23 @@ _META = re.compile(
     r"can't\s+figure|cannot\s+figure|'m\s+confused|am\s+confused|'m\s+getting|'m\s+still)\b",
     re.I,
 )
+# Said with a time of the moment, still lasting: a birth, a lease, a citizenship, a habit.
+_LASTING_NEWS = re.compile(
+    r"\b(?:was\s+born|born\s+on|signed\s+(?:the|a|my|our)\s+(?:lease|contract|papers)|"
+    r"first\s+(?:job|house|home|flat|child|baby)|citizen|pregnant|expecting|engaged|married|"
+    r"retired|graduated|promoted|diagnosed|adopted|since\s+(?:[A-Z]\w+|\d{4}|I\s+was)|"
+    r"always\s+have\s+been|most\s+(?:days|weeks|mornings|evenings|nights|weekends)|"
+    r"every\s+(?:day|week|morning|evening|night|weekend|\w+day)|usually|scared\s+of|afraid\s+of)\b",
+    re.I,
+)
 # "We just adopted a puppy", "I just got a new job": news that lasts, not a state of the moment.
 _LIFE_EVENT = (
     r"(?:started|moved|relocated|turned|graduated|joined|retired|adopted|rescued|welcomed|"
     r"enrolled|signed\s+up|launched|opened|founded|became|switched|converted|quit\s+my|"
     r"left\s+my|changed\s+(?:jobs|careers)|had\s+(?:a|our|my)\s+(?:baby|son|daughter|first|"
     r"second|third)|bought\s+(?:a|our|my)\s+(?:first\s+)?(?:house|home|flat|apartment|condo|"
-    r"place|car|farm)|got\s+(?:married|engaged|divorced|promoted|hired|diagnosed|"
-    r"(?:a|an|my|our)\s+(?:new\s+)?(?:job|position|role|dog|puppy|cat|kitten|rabbit|horse|"
+    r"place|car|farm)|signed|got\s+(?:married|engaged|divorced|promoted|hired|diagnosed|"
+    r"(?:a|an|my|our|his|her|their)\s+(?:new\s+|first\s+)?(?:job|position|role|dog|puppy|cat|kitten|rabbit|horse|"
     r"tortoise|place|house|flat|apartment|diagnosis|degree|license|licence|phd|master's)))\b"
 )
 _TEMPORARY = re.compile(
@@ -527,7 +536,11 @@ _TEMPORARY = re.compile(
         \b(?:right\s+now|rn|atm|at\s+the\s+moment|today|tonight|this\s+(?:morning|afternoon|
         evening|week|weekend)|yesterday|tomorrow|last\s+night|just\s+now|later\s+today|so\s+far\s+today|
         in\s+(?:an|\d+)\s+(?:hour|hours|minutes|mins)|next\s+week|coming\s+down\s+with|
-        (?:this|next|on)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?!s))\b|
+        (?:this|next|on)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)
+        (?!s|\s+(?:evenings|mornings|nights|afternoons)))\b|
+        \b(?:fly|flying|leave|leaving|travel|travelling)\s+(?:on\s+)?(?:mon|tues|wednes|thurs|fri|
+        satur|sun)day\b|\bpower\s+(?:cut|outage)\b|\bnose\s*bleed\b|
+        \bmy\s+\w+\s+(?:is|are)\s+(?:freezing|killing\s+me|numb|aching|sore)\b|
         (?<!when\s)(?<!whenever\s)(?<!if\s)
         \b(?:i'm|im|i\s+am|i\s+feel|feeling|i'm\s+feeling|i\s+was|i\s+got|got)\s+
         (?:so\s+|really\s+|very\s+|super\s+|kind\s+of\s+|kinda\s+|a\s+bit\s+|a\s+little\s+|pretty\s+|
@@ -546,7 +559,8 @@ _TEMPORARY = re.compile(
         \b(?:can't|cannot|couldn't|can\s+not)\s+sleep\b|\bit's\s+\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|
         \bgoing\s+to\s+(?:miss|be\s+late)\b|
         \b(?:have|got|with)\s+(?:a|an|the)\s+(?:bad\s+|terrible\s+|awful\s+|splitting\s+)?
-        (?:headache|cold|fever|hangover|sore\s+throat|cough|stomach\s*ache|tummy\s+ache|flu)\b|
+        (?:headache|cold|fever|hangover|sore\s+throat|cough|stomach\s*ache|tummy\s+ache|flu|
+        mouth\s+ulcer|cold\s+sore|rash|nose\s*bleed|blister)\b|
         \ball\s+(?:afternoon|morning|day|evening|week)\b|\bon\s+hold\b|
         ^(?:stuck|stranded|sitting|waiting|queuing|queueing)\b
     )""",
@@ -567,7 +581,7 @@ _ABOUT_ASSISTANT = re.compile(
 )
 _TOWARDS_ANSWERS = re.compile(
     r"\b(?:you|your|me|my|answers?|responses?|replies|reply|explanations?|suggest|recipes?|"
-    r"charts?|code|emojis?|words?)\b",
+    r"charts?|code|emojis?|words?|recommend\w*|suggestions?)\b",
     re.I,
 )
 # Someone else's opinion or doing, reported: about them, not the writer.
@@ -576,6 +590,8 @@ _REPORTED = re.compile(
     r"told|asked|keeps|kept|is\s+(?:refusing|asking|making|being|trying|threatening))\b|"
     # what someone at work or next door does ("my neighbour's kid plays drums", "my manager always
     # schedules ..."): about them; who they are ("my manager is called Priya") stays.
+    r"^(?:the|my)\s+(?:guy|man|woman|lady|girl|people|family|kids?)\s+(?:next\s+door|upstairs|"
+    r"downstairs|across\s+the\s+(?:street|road|hall))\b|"
     r"^(?:my|our)\s+(?:new\s+|old\s+)?(?:boss|manager|colleague|co-?worker|neighbou?r|landlord|"
     r"landlady|teacher|professor|roommate|flatmate|friend|client|customer)(?:'s\s+[\w-]+|s)?\s+"
     r"(?!(?:is|was)\s+(?:called|named)\b|name\b|'s\s+name\b|is\s+(?:also\s+)?my\b)"
@@ -631,7 +647,7 @@ def clause_verdict(clause: str) -> str:
         return "hypothetical"
     if _META.match(clause):
         return "meta"
-    if _TEMPORARY.search(clause):
+    if _TEMPORARY.search(clause) and not _LASTING_NEWS.search(clause):
         return "temporary"
     if _REPORTED.match(clause):
         return "reported"
@@ -733,7 +749,7 @@ LANGUAGES: tuple[Language, ...] = (
             "stp",
             "svp",
             "écris",
-            "fais",
+            "fais-moi",
             "explique",
             "explique-moi",
             "donne-moi",
