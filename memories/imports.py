@@ -718,12 +718,12 @@ def _import_local(
             plans = _plans(writer, source, window, counter, examine=True)
             # Each message with its conversation and title: a later message's "it" or "her
             # name is ..." is read against the earlier ones.
-            said = [
+            turns = [
                 Turn(m.text, plan.conversation.id, plan.conversation.title)
                 for plan in plans
                 for m in plan.messages
             ]
-            future = pool.submit(extractor.extract, said)
+            future = pool.submit(extractor.extract, turns)
             if pending is not None:
                 _write_local_window(writer, source, *pending, said, counter)
             pending = (plans, future)
