@@ -35,8 +35,8 @@ import numpy as np
 from memories.categories import DEFAULT_CATEGORIES
 from memories.classify import _normalised, _prototype_vectors
 from memories.embeddings import get_embedder
-from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_context import Reading
+from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_rules import foreign_statements, looks_english
 
 

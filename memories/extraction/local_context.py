@@ -20,8 +20,8 @@ import re
 
 from memories.extraction.local_rules import (
     QUOTED_SPAN,
-    clause_verdict,
     clause_parts,
+    clause_verdict,
     is_roleplay,
     own_words,
     sentences,
@@ -96,8 +96,7 @@ def _points_back(text: str) -> bool:
     if _LEANS_BACK.search(text):
         return True
     found = _POINTS_BACK.search(text)
-    return bool(found) and not _NAMES_A_THING.search(text[: found.start()])
-
+    return found is not None and not _NAMES_A_THING.search(text[: found.start()])
 
 
 def _continued(text: str) -> str:

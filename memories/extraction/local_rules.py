@@ -415,7 +415,9 @@ def tidy(clause: str) -> str:
         subject = _NO_SUBJECT_AS[dropped.group("verb").lower()]
         adverb = text[: dropped.start("verb")].strip().lower()
         rest = text[dropped.end("verb") :]
-        text = f"{subject.split()[0]} {adverb + ' ' if adverb else ''}{' '.join(subject.split()[1:])}"
+        text = (
+            f"{subject.split()[0]} {adverb + ' ' if adverb else ''}{' '.join(subject.split()[1:])}"
+        )
         text = re.sub(r"\s+", " ", f"{text}{rest}").strip()
     if text and text[0].islower() and text[:2] not in ("i ", "i'"):
         text = text[0].upper() + text[1:]
@@ -435,7 +437,7 @@ _ROLEPLAY = re.compile(
         \bin\s+this\s+role-?\s?play|\blet'?s\s+play\b|\bstay\s+in\s+character|\bmy\s+character\b|
         \byour\s+character\b|\byou\s+are\s+now\b|\byou'?re\s+now\b|\bfrom\s+now\s+on\s+you'?(?:re|\s+are)\b|
         \bpretend\s+(?:you'?re|you\s+are|to\s+be|you\b)|\byou(?:'ll|\s+will)?\s+play\b|\bimprov\b|
-        \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\blet(?:'|’)?s\s+role-?\s?play|
+        \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\blet(?:'|\u2019)?s\s+role-?\s?play|
         \b(?:be|as|you're|you\s+are)\s+(?:the|my|our)\s+dungeon\s+master|
         \bi\s+will\s+type\b|\bmy\s+first\s+(?:command|question|sentence|request)\s+is\b|
         \byou(?:\s+are|'re)\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b
@@ -898,7 +900,16 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "ja",
-        _chars("私は", "私の", "僕は", "僕の", "俺は", "をしています", "で働いています", "に住んでいます"),
+        _chars(
+            "私は",
+            "私の",
+            "僕は",
+            "僕の",
+            "俺は",
+            "をしています",
+            "で働いています",
+            "に住んでいます",
+        ),
         _chars("ください", "下さい", "教えて", "お願い", "直して"),
         _chars("今日", "昨日", "明日"),
     ),
@@ -932,7 +943,9 @@ def foreign_verdict(message: str) -> bool:
     return any(language.self_statement.search(text) for language in LANGUAGES)
 
 
-_FOREIGN_SENTENCE = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*|[\uff0c\u3001]\s*|\s*(?=[\u00bf\u00a1])")
+_FOREIGN_SENTENCE = re.compile(
+    r"(?<=[.!?\u3002\uff01\uff1f])\s*|[\uff0c\u3001]\s*|\s*(?=[\u00bf\u00a1])"
+)
 
 
 def foreign_statements(message: str) -> list[str]:
