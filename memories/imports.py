@@ -164,7 +164,9 @@ def import_estimate(
         cost = 0.0
     elif mode == "local":
         chars = sum(len(m.text) for m in user)
-        preview = _local_preview(user)
+        preview = _local_preview(
+            [(c, m) for c in export.conversations for m in c.messages if m.role == "user"]
+        )
         note = (
             "Keeps only what your messages say about you (who you are, work, home, people, "
             "preferences, tools, health, plans), worked out on this server. The same "
@@ -202,14 +204,15 @@ class _Preview:
     sample: list[str]
 
 
-def _local_preview(messages: Sequence[Message]) -> _Preview:
-    """What the local extractor would keep, from messages spread evenly over the export."""
+def _local_preview(messages: Sequence[tuple[Conversation, Message]]) -> _Preview:
+    """What the local extractor would keep, from messages spread evenly over the export, each
+    read in its conversation as the import will read it (a sample lacks the skipped ones)."""
     n = len(messages)
     if n <= ESTIMATE_SAMPLE:
         chosen = list(messages)
     else:
         chosen = [messages[i * n // ESTIMATE_SAMPLE] for i in range(ESTIMATE_SAMPLE)]
-    extracted = local_extractor().extract([m.text for m in chosen])
+    extracted = local_extractor().extract([Turn(m.text, c.id, c.title) for c, m in chosen])
     seen: RepeatIndex[int] = RepeatIndex()
     sample: list[str] = []
     for kept in extracted:
