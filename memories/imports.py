@@ -48,7 +48,7 @@ from activity.models import AccessEvent
 from contextlayer.errors import DomainError, InvalidInput, LLMNotConfigured, NotFound
 from memories.categories import SENSITIVE
 from memories.embeddings import get_embedder
-from memories.extraction.local import Kept, local_extractor
+from memories.extraction.local import Kept, Turn, local_extractor
 from memories.extraction.repeats import RepeatIndex
 from memories.import_redo import REDOABLE_SOURCES, Redo, refuse_second_redo
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
@@ -164,7 +164,9 @@ def import_estimate(
         cost = 0.0
     elif mode == "local":
         chars = sum(len(m.text) for m in user)
-        preview = _local_preview(user)
+        preview = _local_preview(
+            [(c, m) for c in export.conversations for m in c.messages if m.role == "user"]
+        )
         note = (
             "Keeps only what your messages say about you (who you are, work, home, people, "
             "preferences, tools, health, plans), worked out on this server. The same "
@@ -202,14 +204,15 @@ class _Preview:
     sample: list[str]
 
 
-def _local_preview(messages: Sequence[Message]) -> _Preview:
-    """What the local extractor would keep, from messages spread evenly over the export."""
+def _local_preview(messages: Sequence[tuple[Conversation, Message]]) -> _Preview:
+    """What the local extractor would keep, from messages spread evenly over the export, each
+    read in its conversation as the import will read it (a sample lacks the skipped ones)."""
     n = len(messages)
     if n <= ESTIMATE_SAMPLE:
         chosen = list(messages)
     else:
         chosen = [messages[i * n // ESTIMATE_SAMPLE] for i in range(ESTIMATE_SAMPLE)]
-    extracted = local_extractor().extract([m.text for m in chosen])
+    extracted = local_extractor().extract([Turn(m.text, c.id, c.title) for c, m in chosen])
     seen: RepeatIndex[int] = RepeatIndex()
     sample: list[str] = []
     for kept in extracted:
@@ -721,8 +724,14 @@ def _import_local(
         pending: tuple[list[_Plan], Future[list[list[Kept]]]] | None = None
         for window in _windows(_oldest_first(conversations)):
             plans = _plans(writer, source, window, counter, examine=True)
-            texts = [m.text for plan in plans for m in plan.messages]
-            future = pool.submit(extractor.extract, texts)
+            # Each message with its conversation and title: a later message's "it" or "her
+            # name is ..." is read against the earlier ones.
+            turns = [
+                Turn(m.text, plan.conversation.id, plan.conversation.title)
+                for plan in plans
+                for m in plan.messages
+            ]
+            future = pool.submit(extractor.extract, turns)
             if pending is not None:
                 _write_local_window(writer, source, *pending, said, counter)
             pending = (plans, future)

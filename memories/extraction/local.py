@@ -5,7 +5,10 @@ chosen fact. Two halves:
 
 1. Rules (`local_rules.py`) cut pasted material away, split the message into clauses and drop
    the ones that cannot be a lasting self-statement (no first person, questions, requests,
-   hypotheticals, meta-talk, states of the moment; role-play drops the whole message).
+   hypotheticals, meta-talk, states of the moment; role-play drops the whole message). A
+   message is read in its conversation (`local_context.Reading`, fed `Turn`s in order): "her
+   name is Sara" after "my partner" names the partner, and a clause that leans on what came
+   before ("I earn 8k a year from it") is joined to the last clause kept or dropped.
 2. The embedding model scores each surviving clause the way the category classifier scores a
    memory: the mean of its best cosine similarities to lasting self-statements (the category
    examples plus `local_prototypes.LASTING`) minus the same against first-person clauses that
@@ -15,12 +18,14 @@ chosen fact. Two halves:
 Only the clauses that survive the rules are embedded, and their vectors are handed to the
 import, which stores them as the memories' embeddings: no text is embedded twice.
 
-A message that is not English is never split: it is kept whole when it reads as a
-self-statement in a language `local_rules.LANGUAGES` knows, dropped otherwise (see
-`local_rules.foreign_verdict`). The English-first model is not asked to judge it.
+A message that is not English is kept whole when it reads as a self-statement in a language
+`local_rules.LANGUAGES` knows; otherwise its sentences that do are kept, each as it is ("Ich bin
+Veganerin." of "... Kennst du ein Restaurant?"), and the rest dropped (see
+`local_rules.foreign_statements`). The English-first model is not asked to judge them.
 
-Thresholds were tuned on tests/memories/data/extraction_dev.txt only;
-`uv run python -m bench extract` reports it and the held-out set.
+Thresholds and rules were tuned on tests/memories/data/extraction_dev.txt and
+extraction_dev2.txt only; `uv run python -m bench extract` reports them, the held-out set and
+(`--split outside`, never tuned on) an outside set.
 """
 
 from __future__ import annotations
@@ -34,8 +39,9 @@ import numpy as np
 from memories.categories import DEFAULT_CATEGORIES
 from memories.classify import _normalised, _prototype_vectors
 from memories.embeddings import get_embedder
+from memories.extraction.local_context import Reading
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
-from memories.extraction.local_rules import candidate_clauses, foreign_verdict, looks_english
+from memories.extraction.local_rules import foreign_statements, looks_english
 
 
 @dataclass(frozen=True)
@@ -44,8 +50,18 @@ class Kept:
 
     text: str
     vector: np.ndarray
-    score: float  # lasting minus not lasting; 1.0 for a foreign message kept whole
-    whole: bool = False  # a non-English message kept as it is
+    score: float  # lasting minus not lasting; 1.0 for a foreign statement
+    whole: bool = False  # non-English, kept as written (the message or its sentence)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A message with where it was said. Messages sharing `conversation` are one conversation,
+    in the order given: an earlier message can tell what a later one's "it" or "her" is."""
+
+    text: str
+    conversation: str = ""
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,21 +92,28 @@ class LocalExtractor:
         unit = _normalised(vectors)
         return self._side(unit @ self._lasting.T) - self._side(unit @ self._not_lasting.T)
 
-    def extract(self, messages: Sequence[str]) -> list[list[Kept]]:
-        """For each message, the memories it yields (often none), in message order."""
+    def extract(self, messages: Sequence[str | Turn]) -> list[list[Kept]]:
+        """For each message, the memories it yields (often none), in message order. A bare
+        string is a conversation of its own."""
         owners: list[int] = []
         texts: list[str] = []
         whole: list[bool] = []
-        for index, message in enumerate(messages):
+        readings: dict[str, Reading] = {}
+        for index, item in enumerate(messages):
+            turn = item if isinstance(item, Turn) else Turn(item, f"#{index}")
+            message = turn.text
+            key = turn.conversation or f"#{index}"
+            reading = readings.get(key) or readings.setdefault(key, Reading(turn.title))
             if looks_english(message):
-                clauses = candidate_clauses(message)
+                clauses = reading.clauses(message)
                 owners.extend([index] * len(clauses))
                 texts.extend(clauses)
                 whole.extend([False] * len(clauses))
-            elif foreign_verdict(message):
-                owners.append(index)
-                texts.append(message.strip())
-                whole.append(True)
+            else:
+                statements = foreign_statements(message)
+                owners.extend([index] * len(statements))
+                texts.extend(statements)
+                whole.extend([True] * len(statements))
         vectors = get_embedder().embed(texts)
         scores = self.scores(vectors)
         out: list[list[Kept]] = [[] for _ in messages]

@@ -52,6 +52,11 @@ _PASTE_INTRO = re.compile(
     r"[^\n]*:\s*$",
     re.I,
 )
+_PASTE_INLINE = re.compile(
+    rf"^(.*\b(?:here's|here\s+is|here\s+are|below\s+is|this\s+is|pasting|pasted|attached|"
+    rf"{_PASTE_VERBS})\s+(?:\w+\s+){{0,3}}(?:{_PASTE_NOUNS})\b[^:\n]{{0,60}}:)\s*\S.{{40,}}$",
+    re.I,
+)
 # A paragraph after pasted material that is the person again: context or the request.
 _PASTE_QUESTION = re.compile(
     rf"\b(?:this|these|my|the\s+following)\s+(?:[\w-]+\s+){{0,2}}(?:{_PASTE_NOUNS})\b[^\n]*\?\s*$",
@@ -64,7 +69,7 @@ _OWN_VOICE = re.compile(
     re.I,
 )
 _QUOTED_PARAGRAPH = re.compile(r'^\s*["“”«].*["“”»]\s*$', re.S)
-_QUOTED_SPAN = re.compile(r'"[^"\n]{2,}"|“[^”\n]{2,}”|(?<![\w])\'[^\'\n]{3,}\'(?![\w])')
+QUOTED_SPAN = re.compile(r'"[^"\n]{2,}"|“[^”\n]{2,}”|(?<![\w])\'[^\'\n]{3,}\'(?![\w])')
 _CODE_LINE = re.compile(
     r"""^\s*(?:
         def\s|class\s|import\s|from\s\S+\simport|return\b|const\s|let\s|var\s|function\b|
@@ -89,11 +94,17 @@ _CHAT_LOG_LINE = re.compile(
 _CSV_LINE = re.compile(r"^[\w:./ -]*(?:,[\w:./ -]*){2,}$")
 
 
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][\w.\[\]'\"]*\s*(?:[+\-*/]|\|\|)?=\s*\S")
+_OPENS = re.compile(r"[(\[{,]\s*$")
+
+
 def _is_code(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
     if _CODE_LINE.match(stripped) or _CODE_TAIL.search(stripped):
+        return True
+    if _ASSIGNMENT.match(stripped) or (_OPENS.search(stripped) and _CODE_INSIDE.search(stripped)):
         return True
     if _CHAT_LOG_LINE.match(stripped):  # a pasted chat transcript: "[10:32] Sam: I'm on my way"
         return True
@@ -112,6 +123,11 @@ def _drop_code(paragraph: str) -> str:
     code = [_is_code(line) for line in lines]
     if not any(code):
         return paragraph
+    for index in range(1, len(lines)):  # the indented body of a code line is code
+        indent = len(lines[index]) - len(lines[index].lstrip())
+        previous = len(lines[index - 1]) - len(lines[index - 1].lstrip())
+        if code[index - 1] and lines[index].strip() and indent > previous:
+            code[index] = True
     kept = []
     for index, line in enumerate(lines):
         if code[index]:
@@ -187,7 +203,7 @@ def own_words(message: str) -> str:
     out: list[str] = []
     pasting = False
     for paragraph in paragraphs:
-        if pasting and not _OWN_VOICE.match(paragraph):
+        if pasting and not (_OWN_VOICE.match(paragraph) and len(paragraph) <= _SHORT_INTRO):
             continue
         pasting = False
         if _QUOTED_PARAGRAPH.match(paragraph) or paragraph.lstrip().startswith(">"):
@@ -195,6 +211,10 @@ def own_words(message: str) -> str:
         paragraph = _drop_code(paragraph)
         lines = paragraph.split("\n")
         for index, line in enumerate(lines):
+            inline = _PASTE_INLINE.match(line)
+            if inline:  # "here's my essay: I have always ...": the rest of the line is the paste
+                lines[index] = inline.group(1)
+                line = lines[index]
             if _PASTE_INTRO.search(line) or (
                 index == len(lines) - 1 and _PASTE_QUESTION.search(line)
             ):
@@ -244,6 +264,11 @@ _HANDOVER = re.compile(
         [,;]\s*(?=(?:please|pls|plz|thx|thanks)\b)|
         ,\s*(?=(?:what|how|which|where|when|why|who|is\s+it|is\s+there|are\s+there|should\s+i|
               can\s+i|do\s+you|does\s+it|any|anything|anyone)\b)|
+        ,\s*(?=(?:is|are|was|does|do|did|can|could|should|would|will|am|has|have)\s+
+              (?:[\w'-]+\s+){0,6}?[\w'-]+\s*\?)|
+        ,\s*(?=(?:is|are|does|do|did|can|could|should|would|will|am)\s+(?:i|it|there|this|that|
+              they|we|my|you)\b)|
+        ,\s*(?=(?:it's|it\s+is|that's)\s+(?:[\w'-]+\s+){0,5}?(?:i|i've|we|my|our)\b)|
         ,\s*so\s+|\s+so\s+(?=(?:i|i'm|im|we|my|our|can|could|would|please|pls|no|don't|keep|
               make|any|what|how|if|it)\b)|
         ,?\s+and\s+(?=i\s*(?:need|want|have\s+to|'d\s+like|would\s+like|am\s+trying|'m\s+trying|
@@ -266,10 +291,10 @@ _LEADING_FILLER = re.compile(
 
 def _masked(text: str) -> str:
     """The text with quoted spans blanked out, same length: nothing is cut inside a quotation."""
-    return _QUOTED_SPAN.sub(lambda m: "Q" * len(m.group(0)), text)
+    return QUOTED_SPAN.sub(lambda m: "Q" * len(m.group(0)), text)
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
     out: list[str] = []
     for line in text.split("\n"):
         line = line.strip().lstrip("-*•·>").strip()
@@ -287,7 +312,7 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
-def _clauses(sentence: str) -> list[str]:
+def clause_parts(sentence: str) -> list[str]:
     """A sentence cut where the person hands over to a request or a question, with first-person
     parentheticals ("(I'm doing a master's at TU Delft)") as clauses of their own."""
     asides = [m.group(1) for m in _PARENTHETICAL.finditer(sentence) if has_first_person(m.group(1))]
@@ -304,7 +329,7 @@ def _clauses(sentence: str) -> list[str]:
         part = sentence[begin:end]
         # "..., I can't stand them": a statement that needs what came before it keeps it (one
         # that would be dropped anyway, "..., so I'm nervous about it", is left to be dropped).
-        if _SPEAKS_OF_THE_ABOVE.search(part) and clause_verdict(tidy(part)) == "keep":
+        if SPEAKS_OF_THE_ABOVE.search(part) and clause_verdict(tidy(part)) == "keep":
             kept[-1] = (kept[-1][0], end)
         else:
             kept.append((begin, end))
@@ -313,7 +338,7 @@ def _clauses(sentence: str) -> list[str]:
 
 
 # A first-person clause that points back at what came before it.
-_SPEAKS_OF_THE_ABOVE = re.compile(
+SPEAKS_OF_THE_ABOVE = re.compile(
     r"^\s*(?:i|i'm|im|i've|i'd|we|we're|my)\b.*(?:\b(?:them|it|this|that|these|those)\s*[.!]*\s*$|"
     r"\b(?:of|about|with|for|on|to)\s+(?:them|it|this|that|these|those)\b)",
     re.I,
@@ -335,6 +360,41 @@ def _and_i(clause: str) -> list[str]:
     return [*parts, clause[start:]]
 
 
+# "Been stuck at V4 for two months", "Officially retired after 38 years": the "I" left out.
+_NO_SUBJECT_AS = {
+    "been": "I've been",
+    "got": "I got",
+    "started": "I started",
+    "retired": "I retired",
+    "moved": "I moved",
+    "grew": "I grew",
+    "born": "I was born",
+    "raised": "I was raised",
+    "loved": "I loved",
+    "love": "I love",
+    "hate": "I hate",
+    "prefer": "I prefer",
+    "want": "I want",
+    "working": "I'm working",
+    "living": "I'm living",
+    "studying": "I'm studying",
+    "used": "I used",
+    "have": "I have",
+    "own": "I own",
+}
+_NO_SUBJECT = re.compile(
+    r"^(?:(?:officially|finally|just|recently|mostly|really|always|still|also|only)\s+)?"
+    rf"(?P<verb>{'|'.join(_NO_SUBJECT_AS)})\b(?!\s+(?:you|it|this|that)\b)",
+    re.I,
+)
+# "Since I'm lactose intolerant, what ...": the reason is a statement of its own.
+_BECAUSE = re.compile(
+    r"^(?:since|because|cause|cos|as|given\s+that|now\s+that|seeing\s+as|considering)\s+"
+    r"(?=(?:i|i'm|im|i've|ive|we|we're|we've|my|our)\b)",
+    re.I,
+)
+
+
 def tidy(clause: str) -> str:
     """The clause as a memory: no leading filler, no dangling punctuation; the words are kept."""
     text = re.sub(r"\s+", " ", clause).strip()
@@ -343,9 +403,22 @@ def tidy(clause: str) -> str:
         previous = text
         text = _LEADING_FILLER.sub("", text).strip()
     text = re.sub(r"\s*\(+[!?.]*$", "", text).strip(" ,;:-\u2014\u2013")
-    as_a = re.match(r"^as (a|an|someone who)\b\s*(.+)$", text, re.I)
+    text = _BECAUSE.sub("", text)
+    as_a = re.match(r"^as (a|an|someone who|someone with|someone)\b\s*(.+)$", text, re.I)
+    being = re.match(r"^being\s+(?:an?\s+)?(\w[\w -]{2,40})$", text, re.I)
+    dropped = _NO_SUBJECT.match(text)
     if as_a and not has_first_person(text):
         text = f"I'm {as_a.group(1)} {as_a.group(2)}"
+    elif being and not has_first_person(text):
+        text = f"I'm {text[len('being ') :]}"
+    elif dropped and not has_first_person(text):
+        subject = _NO_SUBJECT_AS[dropped.group("verb").lower()]
+        adverb = text[: dropped.start("verb")].strip().lower()
+        rest = text[dropped.end("verb") :]
+        text = (
+            f"{subject.split()[0]} {adverb + ' ' if adverb else ''}{' '.join(subject.split()[1:])}"
+        )
+        text = re.sub(r"\s+", " ", f"{text}{rest}").strip()
     if text and text[0].islower() and text[:2] not in ("i ", "i'"):
         text = text[0].upper() + text[1:]
     text = re.sub(r"^i(?=\b|')", "I", text)
@@ -364,9 +437,10 @@ _ROLEPLAY = re.compile(
         \bin\s+this\s+role-?\s?play|\blet'?s\s+play\b|\bstay\s+in\s+character|\bmy\s+character\b|
         \byour\s+character\b|\byou\s+are\s+now\b|\byou'?re\s+now\b|\bfrom\s+now\s+on\s+you'?(?:re|\s+are)\b|
         \bpretend\s+(?:you'?re|you\s+are|to\s+be|you\b)|\byou(?:'ll|\s+will)?\s+play\b|\bimprov\b|
-        \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\bdungeon\s+master|\bd&d\b|
+        \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\blet(?:'|\u2019)?s\s+role-?\s?play|
+        \b(?:be|as|you're|you\s+are)\s+(?:the|my|our)\s+dungeon\s+master|
         \bi\s+will\s+type\b|\bmy\s+first\s+(?:command|question|sentence|request)\s+is\b|
-        \byou\s+are\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b
+        \byou(?:\s+are|'re)\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b
     )""",
     re.I | re.X,
 )
@@ -400,6 +474,7 @@ _IMPERATIVE = re.compile(
 _STANDING = re.compile(
     r"\b(?:from\s+now\s+on|going\s+forward|in\s+future|ever\s+again|every\s+(?:response|answer|"
     r"reply|time|message)|all\s+your\s+(?:answers|responses|replies)|always|never|in\s+everything|"
+    r"stop\s+(?:recommending|suggesting|giving|using|adding|including)|only\s+ever|"
     r"any\s+(?:response|answer))\b",
     re.I,
 )
@@ -418,14 +493,14 @@ _REQUEST_AS_STATEMENT = re.compile(
 )
 _HYPOTHETICAL = re.compile(
     r"\b(?:if\s+i\s+(?:were|was|had|could|won|wanted|bought|quit|moved|lived|told|became|"
-    r"got|went|didn't|did)|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
+    r"got|went|didn't|did|took|left|sold|switched|stopped|started|changed|\w+ed)\b|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
     r"what\s+if|pretend|in\s+a\s+world\s+where|would\s+i\b|if\s+i\s+had\s+to|i\s+would\s+be\b|"
     r"i'd\s+probably|i\s+would\s+probably)",
     re.I,
 )
 _META = re.compile(
     r"^(?:ok\s+|okay\s+|hmm+,?\s+|so\s+)?(?:i|i've|i'd)\s+(?:just\s+|already\s+|still\s+|never\s+|"
-    r"really\s+)?(?:tried|asked|said|meant|mean|told\s+you|did\s+that|don't\s+understand|"
+    r"really\s+)?(?:tried(?!\s+[\w-]+\s+but\b)|asked|said|meant|mean|told\s+you|did\s+that|don't\s+understand|"
     r"do\s+not\s+understand|don't\s+get|dont\s+get|didn't\s+ask|did\s+not\s+ask|don't\s+think\s+you|"
     r"attached|uploaded|shared|included|thinking\s+out\s+loud|"
     r"dont\s+think\s+you|get\s+an?\s+error|got\s+an?\s+error|keep\s+getting|am\s+getting|"
@@ -439,12 +514,35 @@ _META = re.compile(
     r"can't\s+figure|cannot\s+figure|'m\s+confused|am\s+confused|'m\s+getting|'m\s+still)\b",
     re.I,
 )
+# Said with a time of the moment, still lasting: a birth, a lease, a citizenship, a habit.
+_LASTING_NEWS = re.compile(
+    r"\b(?:was\s+born|born\s+on|signed\s+(?:the|a|my|our)\s+(?:lease|contract|papers)|"
+    r"first\s+(?:job|house|home|flat|child|baby)|citizen|pregnant|expecting|engaged|married|"
+    r"retired|graduated|promoted|diagnosed|adopted|since\s+(?:[A-Z]\w+|\d{4}|I\s+was)|"
+    r"always\s+have\s+been|most\s+(?:days|weeks|mornings|evenings|nights|weekends)|"
+    r"every\s+(?:day|week|morning|evening|night|weekend|\w+day)|usually|scared\s+of|afraid\s+of)\b",
+    re.I,
+)
+# "We just adopted a puppy", "I just got a new job": news that lasts, not a state of the moment.
+_LIFE_EVENT = (
+    r"(?:started|moved|relocated|turned|graduated|joined|retired|adopted|rescued|welcomed|"
+    r"enrolled|signed\s+up|launched|opened|founded|became|switched|converted|quit\s+my|"
+    r"left\s+my|changed\s+(?:jobs|careers)|had\s+(?:a|our|my)\s+(?:baby|son|daughter|first|"
+    r"second|third)|bought\s+(?:a|our|my)\s+(?:first\s+)?(?:house|home|flat|apartment|condo|"
+    r"place|car|farm)|signed|got\s+(?:married|engaged|divorced|promoted|hired|diagnosed|"
+    r"(?:a|an|my|our|his|her|their)\s+(?:new\s+|first\s+)?(?:job|position|role|dog|puppy|cat|kitten|rabbit|horse|"
+    r"tortoise|place|house|flat|apartment|diagnosis|degree|license|licence|phd|master's)))\b"
+)
 _TEMPORARY = re.compile(
-    r"""(?:
+    rf"""(?:
         \b(?:right\s+now|rn|atm|at\s+the\s+moment|today|tonight|this\s+(?:morning|afternoon|
         evening|week|weekend)|yesterday|tomorrow|last\s+night|just\s+now|later\s+today|so\s+far\s+today|
         in\s+(?:an|\d+)\s+(?:hour|hours|minutes|mins)|next\s+week|coming\s+down\s+with|
-        (?:this|next|on)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?!s))\b|
+        (?:this|next|on)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)
+        (?!s|\s+(?:evenings|mornings|nights|afternoons)))\b|
+        \b(?:fly|flying|leave|leaving|travel|travelling)\s+(?:on\s+)?(?:mon|tues|wednes|thurs|fri|
+        satur|sun)day\b|\bpower\s+(?:cut|outage)\b|\bnose\s*bleed\b|
+        \bmy\s+\w+\s+(?:is|are)\s+(?:freezing|killing\s+me|numb|aching|sore)\b|
         (?<!when\s)(?<!whenever\s)(?<!if\s)
         \b(?:i'm|im|i\s+am|i\s+feel|feeling|i'm\s+feeling|i\s+was|i\s+got|got)\s+
         (?:so\s+|really\s+|very\s+|super\s+|kind\s+of\s+|kinda\s+|a\s+bit\s+|a\s+little\s+|pretty\s+|
@@ -457,11 +555,16 @@ _TEMPORARY = re.compile(
         (?:airport|station|gym|office|doctor|dentist|vet)|in\s+(?:a|the)\s+(?:meeting|queue|line|
         car|train|taxi|waiting\s+room|hospital))\b|
         \bi\s+(?:just\s+)?(?:forgot|spilled|spilt|locked\s+myself|dropped\s+my|burnt\s+my|burned\s+my)\b|
-        \bjust\s+(?!(?:started|moved|turned|got\s+married|got\s+engaged|graduated|joined|retired)\b)
+        \bjust\s+(?!{_LIFE_EVENT})
         (?:\w+ed|got|ate|threw|broke|saw|made|did|went|came|took|lost|found|left|sent|spent|fell|
         ran|hit|had|heard|bought|burnt|spilt|woke|forgot)\b|
-        \b(?:can't|cannot|couldn't|can\s+not)\s+sleep\b|\bit's\s+\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|
-        \bgoing\s+to\s+(?:miss|be\s+late)\b
+        \b(?:can't|cannot|couldn't|can\s+not)\s+sleep\b|\bit's\s+\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|
+        \bgoing\s+to\s+(?:miss|be\s+late)\b|
+        \b(?:have|got|with)\s+(?:a|an|the)\s+(?:bad\s+|terrible\s+|awful\s+|splitting\s+)?
+        (?:headache|cold|fever|hangover|sore\s+throat|cough|stomach\s*ache|tummy\s+ache|flu|
+        mouth\s+ulcer|cold\s+sore|rash|nose\s*bleed|blister)\b|
+        \ball\s+(?:afternoon|morning|day|evening|week)\b|\bon\s+hold\b|
+        ^(?:stuck|stranded|sitting|waiting|queuing|queueing)\b
     )""",
     re.I | re.X,
 )
@@ -480,16 +583,35 @@ _ABOUT_ASSISTANT = re.compile(
 )
 _TOWARDS_ANSWERS = re.compile(
     r"\b(?:you|your|me|my|answers?|responses?|replies|reply|explanations?|suggest|recipes?|"
-    r"charts?|code|emojis?|words?)\b",
+    r"charts?|code|emojis?|words?|recommend\w*|suggestions?)\b",
     re.I,
 )
 # Someone else's opinion or doing, reported: about them, not the writer.
 _REPORTED = re.compile(
     r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:says|said|thinks|thought|believes|claims|wants|wanted|"
-    r"told|asked|keeps|kept|is\s+(?:refusing|asking|making|being|trying|threatening))\b",
+    r"told|asked|keeps|kept|is\s+(?:refusing|asking|making|being|trying|threatening))\b|"
+    # what someone at work or next door does ("my neighbour's kid plays drums", "my manager always
+    # schedules ..."): about them; who they are ("my manager is called Priya") stays.
+    r"^(?:the|my)\s+(?:guy|man|woman|lady|girl|people|family|kids?)\s+(?:next\s+door|upstairs|"
+    r"downstairs|across\s+the\s+(?:street|road|hall))\b|"
+    r"^(?:my|our)\s+(?:new\s+|old\s+)?(?:boss|manager|colleague|co-?worker|neighbou?r|landlord|"
+    r"landlady|teacher|professor|roommate|flatmate|friend|client|customer)(?:'s\s+[\w-]+|s)?\s+"
+    r"(?!(?:is|was)\s+(?:called|named)\b|name\b|'s\s+name\b|is\s+(?:also\s+)?my\b)"
+    r"(?:always\s+|never\s+|keeps\s+|still\s+)?(?:\w+s|is\s+\w+ing|are\s+\w+ing|write|do)\b",
     re.I,
 )
 _MAX_WORDS = 60
+# Code in running text: "i.price for i in items", "user_id", "x = 3", "items[0]".
+_CODE_WORDS = re.compile(
+    r"""\bfor\s+\w+\s+in\s+[\w.]+\s*(?:[:)\]]|if\b|$)|
+        \w\.\w+\s+for\s+\w+\s+in\b|
+        \b[A-Za-z_]\w*\.(?!(?:com|org|net|io|js|ts|py|ai|co|uk|de|fr|nl|es|it|eu|me|app|dev|
+        edu|gov|jp|cn|ru|ch|at|se|no|dk|fi|pl|be|ca|au|nz|in|us|md|txt|pdf|csv|json|html|css|
+        docx?|xlsx?|pptx?|png|jpe?g|gif|mp3|mp4|m|d|e|g)\b)[a-z_]{2,}\b|
+        \b[a-z]+_[a-z_]+\b|\b\w+\[\w*\]|(?:^|\s)[a-z_]\w*\s*[+\-*/]?=\s*\S
+    """,
+    re.X,
+)
 
 
 def is_roleplay(message: str) -> bool:
@@ -515,7 +637,7 @@ def clause_verdict(clause: str) -> str:
         return "keep"  # "please never suggest mushrooms": an instruction meant to last
     if not has_first_person(clause):
         return "not-first-person"
-    if re.search(r"[{}<>|\\]|\$\w|[A-Za-z_]\(", clause):
+    if re.search(r"[{}<>|\\]|\$\w|[A-Za-z_]\(", clause) or _CODE_WORDS.search(clause):
         return "code"
     if clause.rstrip().endswith("?") or _QUESTION_START.match(clause):
         return "question"
@@ -527,7 +649,7 @@ def clause_verdict(clause: str) -> str:
         return "hypothetical"
     if _META.match(clause):
         return "meta"
-    if _TEMPORARY.search(clause):
+    if _TEMPORARY.search(clause) and not _LASTING_NEWS.search(clause):
         return "temporary"
     if _REPORTED.match(clause):
         return "reported"
@@ -536,24 +658,6 @@ def clause_verdict(clause: str) -> str:
     if _REQUEST_AS_STATEMENT.match(clause):
         return "request"
     return "keep"
-
-
-def candidate_clauses(message: str) -> list[str]:
-    """The clauses of an English message that may state a lasting fact about the writer."""
-    if is_roleplay(message):
-        return []
-    out: list[str] = []
-    seen: set[str] = set()
-    for sentence in _sentences(own_words(message)):
-        for clause in _clauses(sentence):
-            text = tidy(clause)
-            if not text or text.lower() in seen:
-                continue
-            # Quoted words are someone else's (or a sample): judged without them.
-            if clause_verdict(_QUOTED_SPAN.sub(" it ", text)) == "keep":
-                seen.add(text.lower())
-                out.append(text)
-    return out
 
 
 # --- Other languages -------------------------------------------------------------------------
@@ -647,7 +751,7 @@ LANGUAGES: tuple[Language, ...] = (
             "stp",
             "svp",
             "écris",
-            "fais",
+            "fais-moi",
             "explique",
             "explique-moi",
             "donne-moi",
@@ -796,7 +900,16 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "ja",
-        _chars("私は", "私の", "僕は", "僕の", "俺は"),
+        _chars(
+            "私は",
+            "私の",
+            "僕は",
+            "僕の",
+            "俺は",
+            "をしています",
+            "で働いています",
+            "に住んでいます",
+        ),
         _chars("ください", "下さい", "教えて", "お願い", "直して"),
         _chars("今日", "昨日", "明日"),
     ),
@@ -828,3 +941,25 @@ def foreign_verdict(message: str) -> bool:
         if language.request.search(text) or language.temporary.search(text):
             return False
     return any(language.self_statement.search(text) for language in LANGUAGES)
+
+
+_FOREIGN_SENTENCE = re.compile(
+    r"(?<=[.!?\u3002\uff01\uff1f])\s*|[\uff0c\u3001]\s*|\s*(?=[\u00bf\u00a1])"
+)
+
+
+def foreign_statements(message: str) -> list[str]:
+    """The sentences of a non-English message that read as self-statements ("Ich bin Veganerin
+    und wohne in Hamburg." of "... Kennst du gute Restaurants?"), or the whole message when it
+    is one. A request or a state of the moment anywhere makes a sentence go."""
+    text = message.strip()
+    if len(text) > _FOREIGN_MAX_CHARS or is_roleplay(text):
+        return []
+    if foreign_verdict(text):
+        return [text]
+    out = []
+    for sentence in _FOREIGN_SENTENCE.split(text):
+        sentence = sentence.strip()
+        if sentence and foreign_verdict(sentence):
+            out.append(sentence)
+    return out

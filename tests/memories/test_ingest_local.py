@@ -205,3 +205,25 @@ def test_llm_without_an_llm_keeps_the_command_line_wording(owner: User, tmp_path
     path = write_json(tmp_path / "conversations.json", _export())
     with pytest.raises(CommandError, match=r"^--extractor llm needs an LLM: set EXTRACTION_MODE"):
         backfill(path, owner, "--extractor", "llm")
+
+
+def test_an_import_reads_a_later_message_against_the_earlier_ones_of_its_conversation(
+    owner: User, tmp_path: Path
+) -> None:
+    """ "His name is Theo" says who only after "my son"; in another chat it says nothing."""
+    export = [
+        _conversation(
+            "c-school",
+            "2024-03-01T10:00:00Z",
+            "My son is doing his GCSEs this year.",
+            "His name is Theo.",
+        ),
+        _conversation("c-other", "2024-03-02T10:00:00Z", "His name is Felix."),
+    ]
+    path = write_json(tmp_path / "conversations.json", export)
+    backfill(path, owner, "--extractor", "local", "--yes")
+    texts = memory_texts(owner)
+    assert "My son is called Theo." in texts
+    assert not any("Felix" in text for text in texts)
+    memory = Memory.objects.get(owner=owner, text="My son is called Theo.")
+    assert memory.provenance["message_id"] == "c-school-u1"

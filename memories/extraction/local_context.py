@@ -1,0 +1,184 @@
+"""Reading a message in its conversation: what "her", "it" and "that" stand for.
+
+A person tells an assistant things across sentences and messages: "My partner just started a
+new job. Her name is Sara." or "I sell ceramics on Etsy. I earn maybe 8k a year from it." A
+clause read alone either says nothing about the writer ("Her name is Sara") or loses what it is
+about ("I earn maybe 8k a year from it"). Here a clause led by "she/he/her/his" takes the person
+it refers to from the earlier sentences of the message or conversation ("My partner is called
+Sara"), and a first-person clause that points back ("from it", "about that", "It's my ...")
+is kept joined to the last clause kept before it, in this message or an earlier one of the
+conversation ("I sell ceramics on Etsy; I earn maybe 8k a year from it"), as is a clause about
+"the soil" or "one of them" after one; with nothing kept to lean on, it is dropped rather than
+kept as a fragment.
+
+The rules that judge a clause on its own are in `local_rules.py`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memories.extraction.local_rules import (
+    QUOTED_SPAN,
+    clause_parts,
+    clause_verdict,
+    is_roleplay,
+    own_words,
+    sentences,
+    tidy,
+)
+
+_FEMALE = (
+    r"wife|girlfriend|daughter|step-?daughter|mother|mum|mom|mama|sister|grandmother|grandma|"
+    r"granny|aunt|niece|fianc[ée]e|stepmom|stepmum|ex-wife"
+)
+_MALE = (
+    r"husband|boyfriend|son|step-?son|father|dad|papa|brother|grandfather|grandpa|uncle|nephew|"
+    r"fianc[ée]|stepdad|ex-husband"
+)
+_EITHER = (
+    r"partner|spouse|kid|child|baby|toddler|teen|teenager|boss|manager|friend|colleague|"
+    r"co-?worker|roommate|flatmate|housemate|neighbou?r|therapist|doctor|cousin|mentor|"
+    r"dog|puppy|cat|kitten|rabbit|bunny|horse|parrot|hamster|tortoise|pony"
+)
+_PETS = r"dog|puppy|cat|kitten|rabbit|bunny|horse|parrot|hamster|tortoise|pony"
+
+
+def _relation(nouns: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"\b(?P<det>my|our)\s+(?P<noun>(?:(?:new|little|older|younger|oldest|youngest|"
+        rf"eldest|best|[\w-]+-year-old|\d+-year-old)\s+)?(?:{nouns}))\b"
+        rf"|\b(?P<adet>a|an)\s+(?P<pet>(?:[\w-]+\s+){{0,2}}?(?:{_PETS}))\b",
+        re.I,
+    )
+
+
+_ANTECEDENT = {"f": _relation(f"{_FEMALE}|{_EITHER}"), "m": _relation(f"{_MALE}|{_EITHER}")}
+_PRONOUN_LEAD = re.compile(
+    r"^(?P<name>(?:her|his)\s+name\s+is\s+|(?:she|he)(?:'s|\s+is)\s+called\s+)"
+    r"|^(?P<poss>her|his)\s+|^(?P<is>she's|he's|she\s+is|he\s+is)\s+|^(?P<subj>she|he)\s+",
+    re.I,
+)
+# A clause that leans on what came before: "It's my main income", "I earn 8k a year from it"
+# (unless the clause names something "it" can be: "I drive a Civic with 140k miles on it").
+_LEANS_BACK = re.compile(
+    r"^(?:it|it's|that|that's|this|this\s+is|they|they're|these|those|the\s+one|one\s+of)\b|"
+    # "the short ones", "a budget of 5000 euros" (for what?)
+    r"\bthe\s+(?:[\w-]+\s+){0,2}ones\b|\b(?:a|the|our|my)\s+budget\s+(?:of|is)\b(?!.*\bfor\b)",
+    re.I,
+)
+_POINTS_BACK = re.compile(
+    r"\b(?:of|about|with|for|on|to|from|in|into|at|by|without|do|doing|did|love|like|hate|"
+    r"enjoy|use|using)\s+(?:it|this|that|these|those|them)\b(?!\s+(?:is|was|are|i|we)\b)",
+    re.I,
+)
+_NAMES_A_THING = re.compile(
+    r"\b(?:a|an|my|our|the|some|two|three|several)\s+(?!(?:year|month|week|day|lot|bit|few|"
+    r"little|couple|while|time|side|ton|way)\b)\w[\w-]*",
+    re.I,
+)
+
+
+# Said of something named before, without a first person: "The soil is heavy clay", "It's my
+# daily driver", "One of them got varroa".
+_THE_ONE_BEFORE = re.compile(
+    r"^(?:it|it's|its|they|they're|their|that|that's|this|these|those|one\s+of\s+them|"
+    r"both\s+of\s+them|the\s+[\w-]+)\b",
+    re.I,
+)
+
+
+# "this is what HR sent": introduces what someone else wrote, not a fact.
+_HANDS_OVER = re.compile(r"\b(?:sent|wrote|said|says|replied|posted|texted)\b", re.I)
+
+
+def _points_back(text: str) -> bool:
+    if _LEANS_BACK.search(text):
+        return True
+    found = _POINTS_BACK.search(text)
+    return found is not None and not _NAMES_A_THING.search(text[: found.start()])
+
+
+def _continued(text: str) -> str:
+    """A clause as the second half of a joined memory: "It's" -> "it's", "I" stays."""
+    return text if re.match(r"I\b", text) else text[0].lower() + text[1:]
+
+
+class Reading:
+    """One conversation read in order: each message's clauses worth scoring, with what the
+    earlier sentences say about who "she" is and what "it" is."""
+
+    def __init__(self, title: str = "") -> None:
+        self.title = title
+        self._said: list[str] = []  # earlier sentences of the conversation, in order
+        self._anchor: str | None = None  # the last clause kept, which "it" may lean on
+
+    def clauses(self, message: str) -> list[str]:
+        """The clauses of an English message that may state a lasting fact about the writer."""
+        if is_roleplay(message):
+            return []
+        out: list[str] = []
+        seen: set[str] = set()
+        for sentence in sentences(own_words(message)):
+            for clause in clause_parts(sentence):
+                text = self._resolved(tidy(clause))
+                if not text or text.lower() in seen:
+                    continue
+                # Quoted words are someone else's (or a sample): judged without them.
+                verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
+                if (verdict == "keep" and _points_back(text)) or (
+                    verdict == "not-first-person" and _THE_ONE_BEFORE.match(text)
+                ):
+                    self._lean(text, out)
+                elif verdict == "keep":
+                    seen.add(text.lower())
+                    out.append(text)
+                    self._anchor = text
+            self._said.append(sentence)
+        return out
+
+    def _lean(self, text: str, out: list[str]) -> None:
+        """A clause that needs what came before: joined to the last clause kept, in this message
+        or an earlier one; dropped when there is none."""
+        anchor = self._anchor
+        if anchor is None or _HANDS_OVER.search(text):
+            return
+        joined = f"{anchor.rstrip('.!;, ')}; {_continued(text)}"
+        if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) != "keep":
+            return
+        if out and out[-1] == anchor:
+            out[-1] = joined
+        else:
+            out.append(joined)
+        self._anchor = joined
+
+    def _resolved(self, text: str) -> str:
+        """ "Her name is Sara" after "my partner ..." -> "My partner is called Sara"."""
+        lead = _PRONOUN_LEAD.match(text)
+        if not lead:
+            return text
+        gender = "f" if lead.group(0).lower().startswith(("she", "her")) else "m"
+        who = self._antecedent(gender)
+        if who is None:
+            return text
+        rest = text[lead.end() :]
+        if lead.group("name"):
+            return f"{who} is called {rest}"
+        if lead.group("poss"):
+            return f"{who}'s {rest}"
+        if lead.group("is"):
+            return f"{who} is {rest}"
+        return f"{who} {rest}"
+
+    def _antecedent(self, gender: str) -> str | None:
+        """The nearest earlier "my <relation>" (or "a <pet>") the pronoun can stand for."""
+        for sentence in reversed(self._said[-6:]):
+            found = list(_ANTECEDENT[gender].finditer(sentence))
+            if not found:
+                continue
+            match = found[-1]
+            if match.group("noun"):
+                return f"{match.group('det').capitalize()} {match.group('noun').lower()}"
+            we = re.search(r"\b(?:we|we've|we're|our|us)\b", sentence, re.I)
+            return f"{'Our' if we else 'My'} {match.group('pet').lower()}"
+        return None
