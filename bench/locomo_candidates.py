@@ -206,7 +206,7 @@ def evaluate(
     """R@10 at the shipped cut-off per conversation, pooled and per category; false-hit rate."""
     from memories.search import MIN_SCORE
 
-    per: dict[str, float] = {}
+    per: dict[str, float | None] = {}
     pooled: list[tuple[int, float]] = []
     hits: list[bool] = []
     for conv in convs:
@@ -218,17 +218,19 @@ def evaluate(
                 continue
             top = [int(i) for i in np.argsort(-s, kind="stable")[:K] if s[i] >= MIN_SCORE]
             mine.append((a.category, len(a.gold.intersection(top)) / len(a.gold)))
-        per[conv.name] = round(float(np.mean([r for _, r in mine])), 4)
+        per[conv.name] = _mean([r for _, r in mine])
         pooled += mine
     return {
-        "R@10": round(float(np.mean([r for _, r in pooled])), 4),
+        "R@10": _mean([r for _, r in pooled]),
         "per_conversation": per,
-        "categories": {
-            f"cat_{c}": round(float(np.mean([r for cc, r in pooled if cc == c])), 4)
-            for c in (1, 2, 3, 4)
-        },
-        "false_hit_rate": round(float(np.mean(hits)), 4),
+        "categories": {f"cat_{c}": _mean([r for cc, r in pooled if cc == c]) for c in (1, 2, 3, 4)},
+        "false_hit_rate": _mean([float(h) for h in hits]),
     }
+
+
+def _mean(values: list[float]) -> float | None:
+    """Rounded mean; None for none (one conversation left out may lack a category)."""
+    return round(float(np.mean(values)), 4) if values else None
 
 
 def context_cosines(variant: str, alpha: float | None) -> Cosines:
