@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.environment import emit, percentile
+from bench.environment import add_common, emit, percentile
 from contextlayer.process import GUNICORN, describe
 
 
@@ -134,5 +134,5 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--queries", type=int, default=50, help="Questions per block.")
     parser.add_argument("--blocks", type=int, default=4, help="Alternating blocks per path.")
-    parser.add_argument("--database-url", default=None, help="Instead of an embedded database.")
+    add_common(parser)
     parser.set_defaults(run=run, layout=GUNICORN)
