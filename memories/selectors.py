@@ -211,11 +211,17 @@ def memory_search(
     )
     # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
     # may not see is never loaded.
-    rows = _search_rows([c.id for c in candidates], visible, params)
+    ids = [c.id for c in candidates]
+    # A read's event need not wait for the disk (docs/reliability.md, "Access events"); in
+    # autocommit it is written by the rows' own statement.
+    folded = record and not connection.in_atomic_block
+    rows = _search_rows(ids, visible, params, actor if folded else None)
     hits = [SearchHit(memory=rows[c.id], score=c.score) for c in candidates if c.id in rows]
-    if record:
-        # A read's event need not wait for the disk (docs/reliability.md, "Access events").
-        audit.record(actor, AccessEvent.Action.SEARCH, [h.memory.id for h in hits], durable=False)
+    found = [h.memory.id for h in hits]
+    if folded:
+        audit.log(actor, AccessEvent.Action.SEARCH, found, count=len(found))
+    elif record:
+        audit.record(actor, AccessEvent.Action.SEARCH, found, durable=False)
     return SearchHits(hits, min_score=cut_off)
 
 
@@ -226,18 +232,31 @@ _HIT_COLUMNS = ", ".join(
 
 
 def _search_rows(
-    ids: Sequence[uuid.UUID], visible: str, params: dict[str, object]
+    ids: Sequence[uuid.UUID],
+    visible: str,
+    params: dict[str, object],
+    record_for: Actor | None = None,
 ) -> dict[uuid.UUID, Memory]:
     """The found memories the caller may still see, in one statement built from the fragment
     the search itself ran with (`visible_sql`: the grant was read once for both): the ORM's
-    `visible_q` compiled its subqueries and read the grant again on every search."""
-    if not ids:
+    `visible_q` compiled its subqueries and read the grant again on every search.
+
+    With `record_for`, the same statement writes the search's access event for exactly the rows
+    it returns (`audit.read_event_sql`), even when there are none."""
+    if not ids and record_for is None:
         return {}
-    sql = (
+    rows = (
         f"SELECT {_HIT_COLUMNS} FROM memories_memory m "  # noqa: S608 - fragments, not input
         f"WHERE m.id = ANY(%(hit_ids)s::uuid[]) AND {search.ELIGIBLE} AND {visible}"
     )
-    return {m.id: m for m in Memory.objects.raw(sql, {**params, "hit_ids": list(ids)})}
+    args: dict[str, object] = {**params, "hit_ids": list(ids)}
+    if record_for is not None:
+        event, event_args = audit.read_event_sql(
+            record_for, AccessEvent.Action.SEARCH, "hit", "%(hit_ids)s::uuid[]"
+        )
+        rows = f"WITH hit AS ({rows}), event AS ({event}) SELECT * FROM hit"  # noqa: S608
+        args.update(event_args)
+    return {m.id: m for m in Memory.objects.raw(rows, args)}
 
 
 def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:

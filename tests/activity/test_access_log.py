@@ -63,20 +63,47 @@ def test_a_search_commits_its_event_without_waiting_for_the_disk_and_nothing_els
     from memories.selectors import memory_search
 
     memory_create(actor=owner_dash, text="Keeps bees on the roof of the garage.")
+    memory_create(actor=owner_dash, text="The garage roof leaks when it rains hard.")
     reader = _app_actor(owner)
     with CaptureQueriesContext(connection) as seen:
-        hits = memory_search(actor=reader, query="bees on the roof")
-    assert [h.memory.text for h in hits] == ["Keeps bees on the roof of the garage."]
-    statements = [q["sql"] for q in seen.captured_queries]
-    insert = next(i for i, sql in enumerate(statements) if "INSERT" in sql)
-    assert statements[insert - 1] == "SET LOCAL synchronous_commit TO OFF"
-    # Committed (another connection's view: the test's own is not in a transaction) ...
+        hits = memory_search(actor=reader, query="bees on the roof of the garage", min_score=0)
+    assert len(hits) == 2 and hits[0].memory.text.startswith("Keeps bees")
+    # One statement reads the rows and writes their event, asynchronously committed: the
+    # setting is local to that statement's own transaction.
+    writes = [q["sql"] for q in seen.captured_queries if "INSERT" in q["sql"]]
+    assert len(writes) == 1 and "SELECT" in writes[0].split("INSERT")[0]
+    assert "set_config('synchronous_commit', 'off', true)" in writes[0]
+    assert not any(q["sql"].startswith("SET") for q in seen.captured_queries)
+    # Committed (another connection's view: the test's own is not in a transaction), with the
+    # ids in the order they were ranked ...
     event = AccessEvent.objects.get(owner=owner, action=AccessEvent.Action.SEARCH)
-    assert (event.memory_ids, event.app_name) == ([hits[0].memory.id], "Reader")
+    assert (event.memory_ids, event.count, event.app_name) == (
+        [h.memory.id for h in hits],
+        2,
+        "Reader",
+    )
     # ... and the setting went with that transaction: the next write waits for the disk again.
     with connection.cursor() as cur:
         cur.execute("SHOW synchronous_commit")
         assert cur.fetchone() == ("on",)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_search_that_finds_nothing_still_records_that_it_was_made(
+    owner: User, owner_dash: Actor
+) -> None:
+    from memories.selectors import memory_search
+
+    reader = _app_actor(owner)
+    assert list(memory_search(actor=reader, query="bees on the roof")) == []
+    event = AccessEvent.objects.get(owner=owner, action=AccessEvent.Action.SEARCH)
+    assert (event.memory_ids, event.count) == ([], 0)
+
+
+def test_a_read_event_statement_refuses_to_run_inside_a_transaction(owner_dash: Actor) -> None:
+    """Its asynchronous commit would also cover whatever the caller's transaction wrote."""
+    with transaction.atomic(), pytest.raises(RuntimeError, match="autocommit"):
+        audit.read_event_sql(owner_dash, AccessEvent.Action.SEARCH, "hit", "%(ids)s::uuid[]")
 
 
 def test_a_search_inside_a_transaction_leaves_the_commit_to_it(
