@@ -2,11 +2,11 @@
 
 `record` writes in the caller's transaction, so a change and its event commit or roll back
 together. A read's event (`durable=False` outside a transaction, or `read_event_sql` inside the
-read's own statement) commits without waiting for the disk: the reader is not kept waiting for an fsync, and a crash of the machine or of
-PostgreSQL may lose the last fraction of a second of read events, never a write or its event
-(docs/reliability.md, "Access events"). The log line goes to the `contextlayer.audit` logger
-(its name is what operators, the benchmarks and the tests filter on, so it did not move with
-the module)."""
+read's own statement) commits without waiting for the disk: the reader is not kept waiting
+for an fsync, and a crash of the machine or of PostgreSQL may lose the last fraction of a
+second of read events, never a write or its event (docs/reliability.md, "Access events").
+The log line goes to the `contextlayer.audit` logger (its name is what operators, the
+benchmarks and the tests filter on, so it did not move with the module)."""
 
 from __future__ import annotations
 
