@@ -32,9 +32,9 @@ RUN CONTEXT_LAYER_ENV=production SECRET_KEY=build-time-only OIDC_PRIVATE_KEY=bui
         PUBLIC_URL=https://build.invalid \
         python manage.py collectstatic --noinput \
     && SECRET_KEY=build-time-only python -c "import django; django.setup(); \
-from memories.embeddings import default_model_dir; from memories.classify import warm_up; \
+from memories.search.embeddings import default_model_dir; from memories.classify import warm_up; \
 print(default_model_dir()); warm_up()" \
-    && python -m compileall -q accounts activity contextlayer mcpbridge memories manage.py \
+    && python -m compileall -q accounts activity contextlayer doctor oauth kernel mcpbridge memories manage.py \
     && rm -f /var/lib/context-layer/secret_key
 
 # ---- runtime: the virtualenv, the app, the model folder; no compilers, no uv, not root ----

@@ -31,7 +31,7 @@ max_requests_jitter = 200
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "contextlayer.jsonlog.JsonFormatter"}},
+    "formatters": {"json": {"()": "kernel.logging.JsonFormatter"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json"}},
     # gunicorn merges this over its defaults, whose root logger names a handler we replace.
     "root": {"handlers": ["stderr"], "level": "INFO"},

@@ -1,4 +1,4 @@
-"""The actor: who is calling (user), through which door (connected app), with which scopes.
+"""The actor: who is calling (user), through which app (ConnectedApp), with which scopes.
 
 Every service and selector takes one, so tenant scoping, consent and audit happen in one place.
 """
@@ -13,7 +13,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import ALL_SCOPES, DEFAULT_APP_SCOPES, ConnectedApp, User
-from contextlayer.errors import AppPaused, OwnerOnly, ScopeRequired
 
 
 @dataclass(frozen=True)
@@ -24,7 +23,7 @@ class Actor:
     # Who is acting, for the audit trail, when not the owner (an operator in the admin).
     operator: str = ""
     # The owner accepted this write of the app on the Review page: it is applied as the app's
-    # (attribution stays right), not held for review again (memories/app_review.py).
+    # (attribution stays right), not held for review again (memories/services/app_review.py).
     reviewed: bool = False
 
     @property
@@ -36,7 +35,7 @@ class Actor:
 
 
 def builtin_app(user: User, name: str) -> ConnectedApp:
-    """The user's built-in door of that name (dashboard, api, cli), created on first use."""
+    """The user's built-in app of that name (dashboard, api, cli), created on first use."""
     return live_app(user, ConnectedApp.Kind.BUILTIN, name, scopes=list(ALL_SCOPES))
 
 
@@ -71,9 +70,9 @@ def actor_for(
     return Actor(user=user, app=app, scopes=frozenset(granted), operator=operator)
 
 
-def owner_actor(user: User, door: str = ConnectedApp.DASHBOARD, *, operator: str = "") -> Actor:
-    """The owner acting through one of their built-in doors: every scope, every memory."""
-    return actor_for(user, builtin_app(user, door), operator=operator)
+def owner_actor(user: User, app_name: str = ConnectedApp.DASHBOARD, *, operator: str = "") -> Actor:
+    """The owner acting through one of their built-in apps: every scope, every memory."""
+    return actor_for(user, builtin_app(user, app_name), operator=operator)
 
 
 def touch_app(app: ConnectedApp) -> None:
@@ -82,25 +81,3 @@ def touch_app(app: ConnectedApp) -> None:
     if app.last_seen_at is None or (now - app.last_seen_at).total_seconds() > 60:
         ConnectedApp.objects.filter(owner_id=app.owner_id, pk=app.pk).update(last_seen_at=now)
         app.last_seen_at = now
-
-
-def require(actor: Actor, scope: str) -> None:
-    """Refuse a paused app or a missing scope before anything is read or written."""
-    if actor.app.paused:
-        raise AppPaused(actor.app.name)
-    if not actor.has_scope(scope):
-        raise ScopeRequired(scope)
-
-
-def require_owner(actor: Actor, scope: str | None = None) -> None:
-    """The one owner-only gate: managing apps and categories, the access log, versions,
-    proposals, imports, export, erasure and privacy marks are the owner's own doors' work. Any
-    other app is refused with `OwnerOnly` before any id is looked at, so the answer is the same
-    for every id (and every user) and tells an app nothing. As everywhere, a paused app is
-    `AppPaused` and a missing scope `ScopeRequired` first."""
-    if actor.app.paused:
-        raise AppPaused(actor.app.name)
-    if scope is not None and not actor.has_scope(scope):
-        raise ScopeRequired(scope)
-    if not actor.app.is_owner_door:
-        raise OwnerOnly()

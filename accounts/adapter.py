@@ -31,7 +31,7 @@ class AccountAdapter(DefaultAccountAdapter):
         if policy == "open":
             return True
         if policy == "auto":
-            # The first account may be created from the browser; after that the door is closed.
+            # The first account may be created from the browser; after that sign-up is closed.
             return not User.objects.exists()
         if policy == "invite":
             return invitations.invitation_lookup(_invite_token(request)) is not None

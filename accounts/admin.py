@@ -1,6 +1,7 @@
-"""Admin for operators: users (memory counts, last activity, MFA), connected apps.
+"""Admin for operators: connected apps, and allauth's models shown without a secret (the
+users' list, with memory counts and last activity, is registered by memories/admin.py).
 
-The operator is a custodian: actions go through the service layer as the owner's `cli` door with
+The operator is a custodian: actions go through the service layer as the owner's `cli` app with
 the operator named, so the owner's access log shows who did it.
 """
 
@@ -12,21 +13,19 @@ from typing import Any, ClassVar
 
 from django.apps import apps
 from django.contrib import admin, messages
-from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from accounts import services, sign_in_state
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp, User
-from activity.models import AccessEvent
-from contextlayer.errors import DomainError
-from contextlayer.tenancy import cross_tenant
-from memories.models import Memory
+from kernel.errors import DomainError
+from kernel.tenancy import cross_tenant
 
 
 def operator_actor(request: HttpRequest, owner: User) -> Actor:
-    """The owner's `cli` door, acted through by this admin user (recorded as the actor)."""
+    """The owner's `cli` app, acted through by this admin user (recorded as the actor)."""
     operator = getattr(request.user, "email", "") or str(request.user)
     return owner_actor(owner, ConnectedApp.CLI, operator=f"admin:{operator}")
 
@@ -36,7 +35,7 @@ _OPERATOR = "the operator's admin (staff only) works across users by design"
 
 class OperatorAdmin(admin.ModelAdmin):
     """Admin pages look across tenants, so each view runs (and renders) inside cross_tenant;
-    its actions still go through the service layer as the owner's door."""
+    its actions still go through the service layer as the owner's app."""
 
     def _across(self, view: Callable[..., HttpResponse], *args: Any, **kwargs: Any) -> Any:
         with cross_tenant(_OPERATOR):
@@ -56,80 +55,6 @@ class OperatorAdmin(admin.ModelAdmin):
 
     def history_view(self, *args: Any, **kwargs: Any) -> Any:
         return self._across(super().history_view, *args, **kwargs)
-
-
-@admin.register(User)
-class UserAdmin(OperatorAdmin):
-    list_display = (
-        "email",
-        "name",
-        "is_active",
-        "is_staff",
-        "memory_count",
-        "last_activity",
-        "mfa_enabled",
-        "date_joined",
-    )
-    list_filter = ("is_active", "is_staff", "is_superuser")
-    search_fields = ("email", "name")
-    ordering = ("email",)
-    fields = (
-        "email",
-        "name",
-        "is_active",
-        "is_staff",
-        "is_superuser",
-        "groups",
-        "user_permissions",
-        "date_joined",
-        "last_login",
-    )
-    filter_horizontal = ("groups", "user_permissions")
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
-        # The address a password reset goes to is the user's to change (account settings):
-        # an operator who moved it to an inbox they read could sign in as the user.
-        fixed = ("date_joined", "last_login")
-        return fixed if obj is None else ("email", *fixed)
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
-        memories = (
-            Memory.objects.filter(owner=OuterRef("pk"))
-            .order_by()
-            .values("owner")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
-        last_event = (
-            AccessEvent.objects.filter(owner=OuterRef("pk"))
-            .order_by()
-            .values("owner")
-            .annotate(at=Max("created_at"))
-            .values("at")
-        )
-        qs = (
-            super()
-            .get_queryset(request)
-            .annotate(_memory_count=Subquery(memories), _last_activity=Subquery(last_event))
-        )
-        if apps.is_installed("allauth.mfa"):
-            from allauth.mfa.models import Authenticator
-
-            qs = qs.annotate(_mfa=Exists(Authenticator.objects.filter(user=OuterRef("pk"))))
-        return qs
-
-    @admin.display(description="memories", ordering="_memory_count")
-    def memory_count(self, obj: Any) -> int:
-        return getattr(obj, "_memory_count", None) or 0
-
-    @admin.display(description="last activity", ordering="_last_activity")
-    def last_activity(self, obj: Any) -> Any:
-        return getattr(obj, "_last_activity", None)
-
-    @admin.display(description="MFA", boolean=True)
-    def mfa_enabled(self, obj: Any) -> bool | None:
-        # None (shown as unknown) when allauth's MFA app is not installed.
-        return getattr(obj, "_mfa", None)
 
 
 @admin.register(ConnectedApp)

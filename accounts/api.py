@@ -1,4 +1,4 @@
-"""REST routes for connected apps: list, pause, resume, revoke (the owner's own doors only)."""
+"""REST routes for connected apps: list, pause, resume, revoke (the owner's own apps only)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema
 
 from accounts import selectors, services
-from contextlayer.api_auth import request_actor
-from contextlayer.api_errors import error_responses
-from contextlayer.api_types import DbId
+from accounts.api_auth import request_actor
+from kernel.api_errors import error_responses
+from kernel.api_types import DbId
 
 router = Router(tags=["connected apps"])
 

@@ -1,6 +1,6 @@
 """Client tokens: create (shown once), list, revoke, and look up by the secret a client sends.
 
-Every front door (the `client_token` command, the apps page) calls these functions; the bearer
+Every entry point (the `client_token` command, the apps page) calls these functions; the bearer
 credential resolver (`accounts.credentials`) calls `client_token_lookup`. Each token is its own
 `ConnectedApp`: revoking a token is revoking that app (`accounts.services.app_revoke`).
 """
@@ -16,21 +16,13 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.actors import Actor, require_owner
-from accounts.models import (
-    ALL_SCOPES,
-    DEFAULT_APP_SCOPES,
-    SCOPE_DELETE,
-    SCOPE_READ,
-    SCOPE_WRITE,
-    ClientToken,
-    ConnectedApp,
-    User,
-)
+from accounts.actors import Actor
+from accounts.models import ALL_SCOPES, DEFAULT_APP_SCOPES, ClientToken, ConnectedApp, User
 from accounts.services import Grant, KnownCategory, app_change_record, app_revoke
-from contextlayer.category_names import fold
-from contextlayer.errors import Conflict, InvalidInput, NotFound
-from contextlayer.tenancy import cross_tenant
+from kernel.category_names import fold
+from kernel.errors import Conflict, InvalidInput, NotFound
+from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, require_owner
+from kernel.tenancy import cross_tenant
 
 TOKEN_PREFIX = "clt_"  # noqa: S105 - a public marker, not a secret
 _SHOWN_PREFIX_LEN = len(TOKEN_PREFIX) + 8
@@ -95,11 +87,11 @@ def client_token_create(
 ) -> IssuedToken:
     """A new token and its own connected app; the name must not be taken by a live token. Owner
     only; the owner's access log records it in the same transaction, like every change to an app.
-    `known` is the user's category vocabulary (`memories.grants.known_categories`), which the
-    grant (`categories`, see `parse_categories`, or a `grant` the dashboard's ticks made) is made
-    of.
+    `known` is the user's category vocabulary (`memories.selectors.grants.known_categories`), which
+    the grant (`categories`, see `parse_categories`, or a `grant` the dashboard's ticks made) is
+    made of.
 
-    `expires_at=None` never expires; the front doors (the command, the dashboard) make a person
+    `expires_at=None` never expires; the entry points (the command, the dashboard) make a person
     choose that explicitly and default to an expiry."""
     require_owner(actor)
     user = actor.user

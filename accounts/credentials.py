@@ -29,10 +29,10 @@ from accounts.oauth_tokens import oauth_token_lookup
 
 @dataclass(frozen=True)
 class Credential:
-    """A verified bearer token: whose it is, which door it opens, what it may do."""
+    """A verified bearer token: whose it is, which app it speaks through, what it may do."""
 
     user: User
-    app: ConnectedApp  # the door; every AccessEvent names this app, never a User-Agent
+    app: ConnectedApp  # every AccessEvent names this app, never a User-Agent
     scopes: frozenset[str]  # what the token grants (narrowed again by the app's own grant)
     client_name: str  # shown in audit lines: the token's name or the OAuth client's name
     expires_at: datetime | None = None

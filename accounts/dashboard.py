@@ -14,7 +14,7 @@ from django_htmx.middleware import HtmxDetails
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
-from contextlayer.errors import AppPaused, NotFound, OwnerOnly, ScopeRequired
+from kernel.errors import AppPaused, NotFound, OwnerOnly, ScopeRequired
 
 View = Callable[..., HttpResponse]
 
@@ -22,7 +22,7 @@ View = Callable[..., HttpResponse]
 class DashboardRequest(HttpRequest):
     """A request that passed `dashboard_view`: a signed-in user, and django-htmx's details."""
 
-    user: User  # type: ignore[assignment]  # narrowed by login_required
+    user: User  # narrowed by login_required
     htmx: HtmxDetails
 
 
@@ -43,7 +43,7 @@ def dashboard_view(view: View) -> View:
 
 
 def actor_for_request(request: HttpRequest) -> Actor:
-    """The signed-in owner acting through the dashboard door; looked up once per request (the
+    """The signed-in owner acting through the dashboard app; looked up once per request (the
     view and the templates' tags share it)."""
     actor: Actor | None = getattr(request, "_dashboard_actor", None)
     if actor is None or actor.user.pk != request.user.pk:

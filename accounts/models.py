@@ -1,4 +1,4 @@
-"""Users sign in by email; every door that reaches a user's memory is a ConnectedApp."""
+"""Users sign in by email; every way into a user's memory is a ConnectedApp."""
 
 from __future__ import annotations
 
@@ -9,14 +9,18 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils import timezone
 
-from contextlayer.tenancy import OwnedRow
+from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from kernel.tenancy import OwnedRow
 
-SCOPE_READ = "memories:read"
-SCOPE_WRITE = "memories:write"
-SCOPE_DELETE = "memories:delete"
 ALL_SCOPES = (SCOPE_READ, SCOPE_WRITE, SCOPE_DELETE)
+# How a scope reads to the owner: on the consent page, the grant form and the token form.
+SCOPE_LABELS = {
+    SCOPE_READ: "Read your memories",
+    SCOPE_WRITE: "Add and change memories",
+    SCOPE_DELETE: "Delete memories",
+}
 # What a new app gets unless the owner grants more (a client token, a stdio client): read and
-# write, not delete. The owner's own doors have every scope.
+# write, not delete. The owner's own apps have every scope.
 DEFAULT_APP_SCOPES = (SCOPE_READ, SCOPE_WRITE)
 
 
@@ -49,7 +53,7 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_staff = models.BooleanField(default=False)
     date_joined = models.DateTimeField(default=timezone.now)
 
-    objects: ClassVar[UserManager] = UserManager()  # type: ignore[assignment]
+    objects: ClassVar[UserManager] = UserManager()
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
@@ -60,9 +64,9 @@ class User(AbstractBaseUser, PermissionsMixin):
 
 
 class ConnectedApp(OwnedRow):
-    """One door onto one user's memory: a built-in door, a stdio client, a token client, OAuth.
+    """One way into one user's memory: a built-in app, a stdio client, a token client, OAuth.
 
-    The row holds the grant (scopes and categories) and the pause switch, so every door can be
+    The row holds the grant (scopes and categories) and the pause switch, so every app can be
     paused, limited and audited the same way.
     """
 
@@ -73,12 +77,12 @@ class ConnectedApp(OwnedRow):
         OAUTH = "oauth", "OAuth"
         IMPORT = "import", "Import"
 
-    # Built-in doors used by the owner themself; they see everything the owner sees.
+    # Built-in apps used by the owner themself; they see everything the owner sees.
     DASHBOARD = "dashboard"
     API = "api"
     CLI = "cli"
-    OWNER_DOORS = (DASHBOARD, API, CLI)
-    # Each export source writes through its own import door, named for people and reserved.
+    OWNER_APPS = (DASHBOARD, API, CLI)
+    # Each export source writes through its own import app, named for people and reserved.
     IMPORT_NAMES: ClassVar[dict[str, str]] = {
         "claude": "Claude import",
         "chatgpt": "ChatGPT import",
@@ -98,7 +102,7 @@ class ConnectedApp(OwnedRow):
     sees_uncategorised = models.BooleanField(default=True)
     paused = models.BooleanField(default=False)
     # The owner reviews this app's adds, updates and deletes before they are saved: each becomes
-    # a proposal on the Review page (memories/app_review.py). Off by default.
+    # a proposal on the Review page (memories/services/app_review.py). Off by default.
     review_writes = models.BooleanField(default=False, db_default=False)
     # The registration this app was last granted through, and the key (client name + redirect
     # origins, accounts/oauth_clients.py) that makes re-registrations of the same client this app.
@@ -128,8 +132,8 @@ class ConnectedApp(OwnedRow):
         return f"{self.name} ({self.kind})"
 
     @property
-    def is_owner_door(self) -> bool:
-        return self.kind == self.Kind.BUILTIN and self.name in self.OWNER_DOORS
+    def is_owner_app(self) -> bool:
+        return self.kind == self.Kind.BUILTIN and self.name in self.OWNER_APPS
 
     @property
     def is_third_party(self) -> bool:
@@ -137,12 +141,16 @@ class ConnectedApp(OwnedRow):
         return self.kind == self.Kind.OAUTH
 
 
+# Kinds the owner manages on the connected apps page (built-in apps are always theirs).
+MANAGED_KINDS = (ConnectedApp.Kind.OAUTH, ConnectedApp.Kind.TOKEN, ConnectedApp.Kind.STDIO)
+
+
 class ClientToken(OwnedRow):
     """A named, scoped secret for one client that sends `Authorization: Bearer` (Cursor, VS Code).
 
     Only a sha256 of the secret is stored; the secret is shown once. Each token is its own
     ConnectedApp (kind=token, named after the token), so it can be paused, limited and audited
-    like every other door, and revoking the token revokes that app.
+    like every other app, and revoking the token revokes that app.
     """
 
     owner = models.ForeignKey(User, on_delete=models.CASCADE, related_name="client_tokens")

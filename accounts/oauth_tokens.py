@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import ALL_SCOPES, ConnectedApp, RotatedRefreshToken, User
 from accounts.oauth_clients import client_key
-from contextlayer.tenancy import cross_tenant
+from kernel.tenancy import cross_tenant
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def oauth_token_lookup(raw: str, *, resource: str) -> OAuthAccess | None:
     if app is None:  # the grant was revoked (or never recorded): the token speaks for nobody
         return None
     scopes = frozenset(s for s in token.get_scopes() if s in ALL_SCOPES)
-    return OAuthAccess(token=token, user=user, app=app, client=token.client, scopes=scopes)  # type: ignore[arg-type]
+    return OAuthAccess(token=token, user=user, app=app, client=token.client, scopes=scopes)
 
 
 @cross_tenant("scheduled cleanup of stale OAuth clients and grants of all users")

@@ -1,12 +1,14 @@
 """Reads of the owner's connected apps. (What a grant lets an app see, counted over memories, is
-`memories.grants`.)"""
+`memories.selectors.grants`.)"""
 
 from __future__ import annotations
 
 from django.db.models import F
 
-from accounts.actors import Actor, require_owner
-from accounts.models import ConnectedApp
+from accounts.actors import Actor
+from accounts.models import MANAGED_KINDS, ConnectedApp
+from kernel.errors import NotFound
+from kernel.gates import require_owner
 
 
 def app_list(*, actor: Actor, include_revoked: bool = False) -> list[ConnectedApp]:
@@ -24,3 +26,18 @@ def any_app_reviewed(*, actor: Actor) -> bool:
     return ConnectedApp.objects.filter(
         owner=actor.user, revoked_at__isnull=True, review_writes=True
     ).exists()
+
+
+def app_get(*, actor: Actor, app_id: object) -> ConnectedApp:
+    """One of the apps the owner manages, or NotFound (any other id, or another user's)."""
+    require_owner(actor)
+    try:
+        pk = int(str(app_id))
+    except ValueError:
+        raise NotFound("app") from None
+    app = ConnectedApp.objects.filter(
+        pk=pk, owner=actor.user, kind__in=MANAGED_KINDS, revoked_at=None
+    ).first()
+    if app is None:
+        raise NotFound("app")
+    return app

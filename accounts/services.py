@@ -14,18 +14,16 @@ from allauth.idp.oidc.models import Client, Token
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.actors import Actor, require_owner
+from accounts.actors import Actor
+from accounts.app_names import third_party_name
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
 from accounts.oauth_clients import client_key
-from accounts.oidc import third_party_name
-from activity import audit
+from accounts.selectors import app_get
+from activity import services as activity
 from activity.models import AccessEvent
-from contextlayer.category_names import fold
-from contextlayer.errors import Conflict, InvalidInput, NotFound
-
-# Kinds the owner manages on the connected apps page (built-in doors are always theirs).
-MANAGED_KINDS = (ConnectedApp.Kind.OAUTH, ConnectedApp.Kind.TOKEN, ConnectedApp.Kind.STDIO)
-
+from kernel.category_names import fold
+from kernel.errors import Conflict, InvalidInput, NotFound
+from kernel.gates import require_owner
 
 # Key of the pending grant in an authorization code's data: consent is recorded on the code and
 # becomes a ConnectedApp only when the code is redeemed (`oauth_grant_issue`).
@@ -34,8 +32,8 @@ PENDING_GRANT = "contextlayer_grant"
 
 class KnownCategory(Protocol):
     """A category a grant can name. The vocabulary (the defaults, then the user's own) lives in
-    `memories`; the front doors hand it in (`memories.grants.known_categories`), so this module
-    never looks it up."""
+    `memories`; the entry points hand it in (`memories.selectors.grants.known_categories`), so this
+    module never looks it up."""
 
     @property
     def slug(self) -> str: ...
@@ -57,8 +55,8 @@ class Grant:
     categories: tuple[str, ...]  # ticked
     hidden_categories: tuple[str, ...]  # unticked
     sees_uncategorised: bool = True
-    # "Review this app's changes before they're saved" (memories/app_review.py): chosen on the
-    # consent page; None leaves the app's choice as it is (the Edit page, a silent re-consent).
+    # "Review this app's changes before they're saved" (memories/services/app_review.py): chosen on
+    # the consent page; None leaves the app's choice as it is (the Edit page, a silent re-consent).
     review_writes: bool | None = None
 
     @classmethod
@@ -129,20 +127,6 @@ class Grant:
 GRANT_FIELDS = ["scopes", "categories", "hidden_categories", "sees_uncategorised"]
 
 
-def app_get(*, actor: Actor, app_id: object) -> ConnectedApp:
-    require_owner(actor)
-    try:
-        pk = int(str(app_id))
-    except ValueError:
-        raise NotFound("app") from None
-    app = ConnectedApp.objects.filter(
-        pk=pk, owner=actor.user, kind__in=MANAGED_KINDS, revoked_at=None
-    ).first()
-    if app is None:
-        raise NotFound("app")
-    return app
-
-
 def _unique_name(user: User, kind: str | None, name: str) -> str:
     """`name`, or `name (2)`… if a live app of this kind (any kind when None) already has it."""
     live = ConnectedApp.objects.filter(owner=user, revoked_at=None)
@@ -193,7 +177,7 @@ def oauth_grant_save(*, user: User, client: Client, grant: Grant | None) -> Conn
                         owner=user,
                         kind=ConnectedApp.Kind.OAUTH,
                         oauth_client_key=key,
-                        # The client names itself: never as one of the owner's doors, and
+                        # The client names itself: never as one of the owner's apps, and
                         # never the same as another of the owner's apps of any kind.
                         name=_unique_name(user, None, third_party_name(client.name)),
                     )
@@ -316,35 +300,35 @@ def app_set_paused(*, actor: Actor, app_id: object, paused: bool) -> ConnectedAp
         app_id,
         "paused",
         paused,
-        owner_door="A built-in door cannot be paused.",
+        owner_app="A built-in door cannot be paused.",
         revoked="This app was revoked; it cannot be paused or resumed.",
     )
 
 
 def app_set_review(*, actor: Actor, app_id: object, review: bool) -> ConnectedApp:
-    """Turn on or off the owner's review of this app's writes (memories/app_review.py): on, its
-    adds, updates and deletes wait on the Review page until the owner accepts them. Turning it
+    """Turn on or off the owner's review of this app's writes (memories/services/app_review.py): on,
+    its adds, updates and deletes wait on the Review page until the owner accepts them. Turning it
     off leaves what already waits there to the owner's decision."""
     return _app_set_flag(
         actor,
         app_id,
         "review_writes",
         review,
-        owner_door="The owner's own changes are never held for review.",
+        owner_app="The owner's own changes are never held for review.",
         revoked="This app was revoked; its changes can no longer be reviewed.",
     )
 
 
 def _app_set_flag(
-    actor: Actor, app_id: object, field: str, value: bool, *, owner_door: str, revoked: str
+    actor: Actor, app_id: object, field: str, value: bool, *, owner_app: str, revoked: str
 ) -> ConnectedApp:
     """Set one of a live third-party app's switches under its row lock, recorded with from and
-    to when it changes (the refusals name why a built-in door or a revoked app has none)."""
+    to when it changes (the refusals name why a built-in app or a revoked app has none)."""
     require_owner(actor)
     with transaction.atomic():
         app = _owned_app(actor, app_id)
-        if app.is_owner_door:
-            raise Conflict(owner_door)
+        if app.is_owner_app:
+            raise Conflict(owner_app)
         if app.revoked_at is not None:
             raise Conflict(revoked)
         previous = getattr(app, field)
@@ -357,8 +341,8 @@ def _app_set_flag(
 
 def app_change_record(actor: Actor, app: ConnectedApp, change: dict[str, Any]) -> None:
     """The access event of a change to an app (created, paused, revoked), written in the
-    caller's transaction: the owner's log says which door changed which app."""
-    audit.record(
+    caller's transaction: the owner's log says which of their apps made the change."""
+    activity.record(
         actor, AccessEvent.Action.STATE, detail={"app_id": app.pk, "app": app.name, **change}
     )
 
@@ -368,7 +352,7 @@ def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
     require_owner(actor)
     with transaction.atomic():
         app = _owned_app(actor, app_id)
-        if app.is_owner_door:
+        if app.is_owner_app:
             raise Conflict("A built-in door cannot be revoked.")
         if app.revoked_at is None:
             now = timezone.now()

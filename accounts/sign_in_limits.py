@@ -2,7 +2,7 @@
 
 allauth's default counts failures per client address and per e-mail address; five wrong
 passwords for your address in five minutes, from anywhere, and even your right one is refused.
-Here (issue 24 item 13):
+Here:
 
 - **Per client address** (`login_failed_ip`): always. A guesser's own addresses are throttled.
 - **Per e-mail address**, with back-off (`login_failed_address`: a few in minutes, more in an

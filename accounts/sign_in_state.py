@@ -1,6 +1,6 @@
 """What lets a person into their account besides the password: second factors and browser
-sessions. Removed or ended only through these services (the owner's own doors, an operator acting
-through the owner's `cli` door on their request), each recorded in the owner's access log.
+sessions. Removed or ended only through these services (the owner's own apps, an operator acting
+through the owner's `cli` app on their request), each recorded in the owner's access log.
 
 An operator can never read or set either (accounts/admin.py): a TOTP secret or a session key would
 let them become the user. Removing a lost authenticator or ending a session signs nobody in.
@@ -15,9 +15,10 @@ from allauth.mfa.models import Authenticator
 from allauth.usersessions.models import UserSession
 from django.db import transaction
 
-from accounts.actors import Actor, require_owner
-from activity import audit
+from accounts.actors import Actor
+from activity import services as activity
 from activity.models import AccessEvent
+from kernel.gates import require_owner
 
 
 def authenticators_remove(*, actor: Actor, authenticator_ids: Sequence[object]) -> int:
@@ -35,7 +36,7 @@ def authenticators_remove(*, actor: Actor, authenticator_ids: Sequence[object]) 
         Authenticator.objects.filter(user=actor.user, pk__in=[a.pk for a in removed]).delete()
         delete_dangling_recovery_codes(actor.user)
         kinds = sorted({str(a.type) for a in removed})
-        audit.record(actor, AccessEvent.Action.STATE, detail={"authenticators_removed": kinds})
+        activity.record(actor, AccessEvent.Action.STATE, detail={"authenticators_removed": kinds})
     return len(removed)
 
 
@@ -50,5 +51,7 @@ def sessions_end(*, actor: Actor, session_ids: Sequence[object]) -> int:
         for session in sessions:
             session.end()
         if sessions:
-            audit.record(actor, AccessEvent.Action.STATE, detail={"sessions_ended": len(sessions)})
+            activity.record(
+                actor, AccessEvent.Action.STATE, detail={"sessions_ended": len(sessions)}
+            )
     return len(sessions)

@@ -14,11 +14,11 @@ from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 
-from contextlayer.tenancy import OwnedRow
+from kernel.tenancy import OwnedRow
 
 
 class AccessEvent(OwnedRow):
-    """One read or write: the owner, the door (app), the action and the memory ids, never text."""
+    """One read or write: the owner, the app, the action and the memory ids, never text."""
 
     class Action(models.TextChoices):
         SEARCH = "search"
@@ -26,7 +26,7 @@ class AccessEvent(OwnedRow):
         READ = "read"
         ADD = "add"
         UPDATE = "update"
-        DELETE = "delete"  # into the owner's trash (memories/trash.py)
+        DELETE = "delete"  # into the owner's trash (memories/services/trash.py)
         RESTORE = "restore"  # out of the trash
         PURGE = "purge"  # out of the trash for good: the rows are gone
         STATE = "state"
@@ -34,7 +34,7 @@ class AccessEvent(OwnedRow):
         ERASE = "erase"
         IMPORT = "import"
         REFUSED = "refused"
-        # An app's write held for review, and the owner's answer (memories/app_review.py)
+        # An app's write held for review, and the owner's answer (memories/services/app_review.py)
         PROPOSE = "propose"
         ACCEPT = "accept"
         DECLINE = "decline"

@@ -84,8 +84,8 @@ def serve_rss_mb(timeout: float = 120) -> dict[str, float]:
 
 def measure_add(n: int, batch: int) -> dict[str, Any]:
     from accounts.actors import owner_actor
-    from memories.embeddings import get_embedder
-    from memories.services import NewMemory, memory_create_many
+    from memories.search.embeddings import get_embedder
+    from memories.services.memories import NewMemory, memory_create_many
 
     texts = memory_texts(n)
     embedder = get_embedder()

@@ -70,9 +70,9 @@ def make_claude_export(conversations: int, user_messages: int = 4, seed: int = 7
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from accounts.actors import owner_actor
     from accounts.models import User
-    from memories.embeddings import get_embedder
-    from memories.imports import import_execute
     from memories.ingest.detect import load_export
+    from memories.search.embeddings import get_embedder
+    from memories.services.imports import import_execute
 
     folder = Path(tempfile.mkdtemp(prefix="bench-backfill-"))
     try:

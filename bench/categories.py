@@ -158,7 +158,7 @@ def evaluate_ordinary(
 def run(splits: Sequence[str] = ("dev", "heldout")) -> dict[str, Any]:
     from memories.categories import SENSITIVE
     from memories.classify import classifier_for
-    from memories.embeddings import get_embedder
+    from memories.search.embeddings import get_embedder
 
     examples = load()
     statements = load_sensitive()

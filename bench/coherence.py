@@ -89,7 +89,7 @@ class Coherence:
     @classmethod
     def start(cls, label: str) -> Coherence:
         from accounts.models import User
-        from memories import search_index
+        from memories.search import index as search_index
 
         owner = User.objects.create_user(f"coherence-{label}@example.invalid")
         model = cls(owner=owner, nodes=[search_index.SearchCache(), search_index.SearchCache()])
@@ -152,10 +152,11 @@ class Coherence:
         from django.db import connection
 
         from accounts.services import app_revoke, app_set_paused
-        from contextlayer.errors import DomainError
-        from memories import search_index, services
+        from kernel.errors import DomainError
         from memories.models import Memory
-        from memories.trash import trash_delete_forever, trash_restore
+        from memories.search import index as search_index
+        from memories.services import memories as services
+        from memories.services.trash import trash_delete_forever, trash_restore
 
         owner = self.owner_dash
         ids, trashed = self._ids(), self._ids(trashed=True)
@@ -220,10 +221,11 @@ class Coherence:
     def check(self, pick: int) -> int:
         """Every reader's searches on one node against PostgreSQL; returns the divergences
         found (also kept in `divergences`)."""
-        from contextlayer.errors import AppPaused
-        from memories import search, search_index
-        from memories.embeddings import get_embedder
-        from memories.selectors import memory_search
+        from kernel.errors import AppPaused
+        from memories.search import index as search_index
+        from memories.search import scoring as search
+        from memories.search.embeddings import get_embedder
+        from memories.selectors.memories import memory_search
         from memories.visibility import visible_sql
 
         n = self.last_checked = pick % len(self.nodes)
@@ -242,7 +244,7 @@ class Coherence:
                         visible=visible,
                         params={**params, "category": None},
                         query=query,
-                        whole_store=actor.app.is_owner_door,
+                        whole_store=actor.app.is_owner_app,
                         use_index=False,
                     ).best(get_embedder().embed_query(query), limit=limit, min_score=floor)
                     expected = [(c.id, c.score) for c in exact]
@@ -273,7 +275,7 @@ def _same(got: Any, expected: Any) -> bool:
 @contextmanager
 def remembered_queries() -> Iterator[None]:
     """Each query embedded once per run (the model's answer for a text does not change)."""
-    from memories.embeddings import get_embedder
+    from memories.search.embeddings import get_embedder
 
     embedder = get_embedder()
     original = embedder.embed_query
@@ -293,7 +295,7 @@ def remembered_queries() -> Iterator[None]:
 
 def run(args: Any) -> None:
     from bench.environment import emit
-    from memories import search_index
+    from memories.search import index as search_index
 
     # The stores here are small: snapshots from the first memory, written in the step's own
     # order, so an evicted index comes back from the snapshot and the change log.

@@ -156,8 +156,8 @@ def match_facts(examples: Sequence[Example], memories: Sequence[Sequence[str]]) 
     """Each gold fact against the memories made from its own message."""
     import numpy as np
 
-    from memories.embeddings import get_embedder
     from memories.extraction.repeats import content_words
+    from memories.search.embeddings import get_embedder
 
     facts = [(e, f) for e in examples for f in e.facts]
     texts = sorted({f for _, f in facts} | {m for ms in memories for m in ms})
@@ -193,8 +193,8 @@ def memory_precision(
     by the same rule): a memory that states no labelled fact counts against it."""
     import numpy as np
 
-    from memories.embeddings import get_embedder
     from memories.extraction.repeats import content_words
+    from memories.search.embeddings import get_embedder
 
     best = {(f.example, f.memory) for f in facts if f.covered}
     flat = [(e, m) for e, ms in zip(examples, memories, strict=True) for m in ms]
@@ -243,8 +243,8 @@ def turns(examples: Sequence[Example]) -> list[Any]:
 
 
 def _throughput(examples: Sequence[Example], repeat: int) -> dict[str, Any]:
-    from memories.embeddings import get_embedder
     from memories.extraction.local import local_extractor
+    from memories.search.embeddings import get_embedder
 
     embedder, extractor = get_embedder(), local_extractor()
     texts, said = [e.text for e in examples], turns(examples)
@@ -327,8 +327,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
     args = parser.parse_args(argv)
     _temporary_home()
-    from memories.embeddings import get_embedder
     from memories.extraction.local import local_extractor
+    from memories.search.embeddings import get_embedder
 
     local_extractor()  # model loaded and prototypes embedded before anything is timed
     splits = args.split or [s for s in SPLITS if s != "outside" and SPLITS[s].exists()]

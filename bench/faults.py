@@ -187,7 +187,7 @@ async def _load(
 async def _drill(
     url: str, tokens: list[str], run: Run, run_id: str, args: argparse.Namespace, pgdata: Path
 ) -> None:
-    from contextlayer.embedded_db import start_server, stop_server
+    from kernel.embedded_db import start_server, stop_server
 
     stop = asyncio.Event()
     load = asyncio.create_task(_load(url, tokens, run, run_id, stop, args.call_cap))

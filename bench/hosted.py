@@ -102,7 +102,7 @@ def user_rows(owner: int, size: int, pool: int) -> np.ndarray:
 
 def count_searches(folder: str) -> None:
     """In a worker: count its searches by where their index came from, into folder/<pid>.json."""
-    from memories import search_index
+    from memories.search import index as search_index
 
     counts: Counter[str] = Counter()
     path = Path(folder) / f"{os.getpid()}.json"
@@ -124,9 +124,9 @@ def count_searches(folder: str) -> None:
         path.write_text(json.dumps(counts))
         return found
 
-    search_index.load = counted_load  # type: ignore[assignment]
-    search_index.read_full = counted_read  # type: ignore[assignment]
-    search_index.for_user = counted_for_user  # type: ignore[assignment]
+    search_index.load = counted_load
+    search_index.read_full = counted_read
+    search_index.for_user = counted_for_user
 
 
 def _rss(pid: int) -> dict[str, float]:
@@ -196,8 +196,8 @@ def run(args: argparse.Namespace) -> None:
     from bench.load import _free_port, _start_server, stop_gunicorn
     from bench.search import _floor_top, _user_matrix
     from contextlayer.process import describe
-    from memories.embeddings import get_embedder
-    from memories.grants import known_categories
+    from memories.search.embeddings import get_embedder
+    from memories.selectors.grants import known_categories
 
     pool_user, counts = _store(args)
     users = sorted(counts)

@@ -27,7 +27,7 @@ def _user(size: int, locomo: Path) -> Any:
     from accounts.actors import owner_actor
     from accounts.models import User
     from bench import real_texts
-    from memories.services import NewMemory, memory_create_many
+    from memories.services.memories import NewMemory, memory_create_many
 
     email = f"bench-inprocess-{size}@example.invalid"
     user = User.objects.filter(email=email).first()
@@ -45,10 +45,10 @@ def run(args: argparse.Namespace) -> None:
     from accounts.client_tokens import client_token_create
     from accounts.credentials import resolve_bearer
     from bench import real_texts
-    from memories.embeddings import get_embedder
-    from memories.grants import known_categories
     from memories.models import Memory
-    from memories.selectors import memory_search
+    from memories.search.embeddings import get_embedder
+    from memories.selectors.grants import known_categories
+    from memories.selectors.memories import memory_search
 
     locomo = Path(args.locomo)
     user = _user(args.size, locomo)

@@ -146,7 +146,7 @@ class Tenant:
         from rank_bm25 import BM25Okapi
 
         from accounts.actors import owner_actor
-        from memories.services import NewMemory, memory_create_many
+        from memories.services.memories import NewMemory, memory_create_many
 
         self.conv = conv
         self.user = bench_user(f"locomo-{conv.sample_id}")
@@ -172,7 +172,7 @@ class Tenant:
     def scored(
         self, question: Question, k: int, min_score: float | None = None, expand: bool = True
     ) -> list[tuple[str, float]]:
-        from memories.selectors import memory_search
+        from memories.selectors.memories import memory_search
 
         hits = memory_search(
             actor=self.actor, query=question.question, limit=k, min_score=min_score, expand=expand
@@ -191,8 +191,8 @@ class Tenant:
         return [self.conv.turns[i].dia_id for i in order]
 
     def dense(self, question: Question, k: int) -> list[str]:
-        from memories import search
-        from memories.embeddings import get_embedder
+        from memories.search import scoring as search
+        from memories.search.embeddings import get_embedder
         from memories.visibility import visible_sql
 
         visible, params = visible_sql(self.actor)
@@ -357,7 +357,7 @@ def cutoff_loco(
 ) -> dict[str, Any]:
     """The cut-off chosen on every conversation but one, R@k and false hits on that one: the
     figure no cut-off was chosen on. Beside it, the shipped cut-off on the same conversations."""
-    from memories.search import MIN_SCORE
+    from memories.search.scoring import MIN_SCORE
 
     convs = set(uncut)
     folds: list[dict[str, Any]] = []

@@ -3,7 +3,8 @@
 For every question (categories 1-4) and every no-answer question, the search's own arrays are
 taken once through the in-memory index, exactly as the app scores (`UserSearch.arrays`: cosine,
 BM25, the query's ideal and known BM25, the store's size); then each candidate changes one input
-and the shipped relevance score and cut-off (`memories.search.relevance`, `MIN_SCORE`) rank again:
+and the shipped relevance score and cut-off (`memories.search.scoring.relevance`, `MIN_SCORE`) rank
+again:
 
 - `context`: each turn embedded with its context, as an import could (the previous turn of its
   session; or the conversation's title, the session date and the previous turn), its vector used
@@ -13,7 +14,8 @@ and the shipped relevance score and cut-off (`memories.search.relevance`, `MIN_S
   mean of the top `m` hits' vectors), for multi-hop questions;
 - `statement`: the question embedded without its leading question words ("What did Caroline
   research?" -> "Caroline research"), as a statement is;
-- `related_long`: related terms (`memories/related_terms.py`) for long questions too (the search
+- `related_long`: related terms (`memories/search/related_terms.py`) for long questions too (the
+search
   expands only queries of at most three words).
 
 Reported: R@10 (categories 1-4, what is left above the cut-off) per conversation and pooled, the
@@ -80,7 +82,7 @@ class Conv:
 
 def _related_for_every_query(query: str) -> list[tuple[str, str]]:
     """`related_terms.expansions` without its short-query condition."""
-    from memories import related_terms
+    from memories.search import related_terms
 
     words = list(dict.fromkeys(related_terms._WORD.findall(query.lower())))
     related = {w: list(related_terms._lookup(w)) for w in words}
@@ -121,8 +123,9 @@ def _context_texts(path: Path) -> dict[str, dict[str, dict[str, str]]]:
 
 
 def collect(path: Path) -> list[Conv]:
-    from memories import related_terms, search
-    from memories.embeddings import get_embedder
+    from memories.search import related_terms
+    from memories.search import scoring as search
+    from memories.search.embeddings import get_embedder
     from memories.visibility import visible_sql
 
     conversations = load(path)
@@ -149,14 +152,14 @@ def collect(path: Path) -> list[Conv]:
             qvec = embedder.embed_query(text)
             cosine, bm25, ideal, known, documents = s.arrays(qvec)
             shipped = related_terms.expansions
-            related_terms.expansions = _related_for_every_query  # type: ignore[assignment]
+            related_terms.expansions = _related_for_every_query
             try:
                 r = search.UserSearch(
                     tenant.user.pk, visible=visible, params=params, query=text, whole_store=True
                 )
                 _, bm25_r, ideal_r, known_r, _ = r.arrays(qvec)
             finally:
-                related_terms.expansions = shipped  # type: ignore[assignment]
+                related_terms.expansions = shipped
             conv.asked.append(
                 Asked(
                     category,
@@ -192,7 +195,7 @@ def _unit(m: np.ndarray) -> np.ndarray:
 
 
 def _scores(conv: Conv, a: Asked, cosines: Cosines | None, related: bool) -> np.ndarray:
-    from memories.search import relevance
+    from memories.search.scoring import relevance
 
     cos = cosines(conv, a) if cosines else a.cosine
     if related:
@@ -204,7 +207,7 @@ def evaluate(
     convs: list[Conv], cosines: Cosines | None = None, related: bool = False
 ) -> dict[str, Any]:
     """R@10 at the shipped cut-off per conversation, pooled and per category; false-hit rate."""
-    from memories.search import MIN_SCORE
+    from memories.search.scoring import MIN_SCORE
 
     per: dict[str, float | None] = {}
     pooled: list[tuple[int, float]] = []

@@ -1,9 +1,10 @@
-"""How memories/search.py's relevance score and cut-off were tuned on the LoCoMo dev set.
+"""How memories/search/scoring.py's relevance score and cut-off were tuned on the LoCoMo dev set.
 
 For every question (categories 1-4) and every hand-written no-answer question
 (`bench/data/locomo_no_answer.json`), both arms score every turn of the conversation once per BM25
 setting (k1, b) through the in-memory index, exactly as the app scores them. Then, in numpy:
-1. the ranking: for every combination of the score's parameters (`memories.search.Weights`), the
+1. the ranking: for every combination of the score's parameters (`memories.search.scoring.Weights`),
+the
    recall@10 of its ranking (categories 1-4, no cut-off); the best pooled setting is chosen;
 2. the cut-off: for that ranking, for every unknown-query floor and cut-off, the recall@10 of what
    is left above the cut-off and the false-hit rate (the share of no-answer questions with any
@@ -56,7 +57,7 @@ def collect(path: Path, keep: Path | None = None) -> list[Asked]:
     """Every question's arrays; with `keep`, read from (or written to) that file."""
     if keep is not None and keep.exists():
         # Only the file this command wrote itself.
-        return pickle.loads(keep.read_bytes())  # type: ignore[no-any-return]  # noqa: S301
+        return pickle.loads(keep.read_bytes())  # noqa: S301
     asked = _collect(path)
     if keep is not None:
         keep.write_bytes(pickle.dumps(asked))
@@ -64,8 +65,8 @@ def collect(path: Path, keep: Path | None = None) -> list[Asked]:
 
 
 def _collect(path: Path) -> list[Asked]:
-    from memories import search
-    from memories.embeddings import get_embedder
+    from memories.search import scoring as search
+    from memories.search.embeddings import get_embedder
     from memories.visibility import visible_sql
 
     conversations = load(path)
@@ -128,7 +129,7 @@ def _groups(asked: list[Asked], setting: tuple[float, float]) -> list[Group]:
 
 
 def _evidence(g: Group, w: Any) -> np.ndarray:
-    """`memories.search.relevance` without the coverage factor, for a stack of questions."""
+    """`memories.search.scoring.relevance` without the coverage factor, for a stack of questions."""
     semantic = np.nan_to_num(np.clip(g.cosine / w.cosine_full, 0.0, 1.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         keyword = np.nan_to_num(np.clip(g.bm25 / (w.keyword_full * g.ideal[:, None]), 0.0, 1.0))
@@ -137,7 +138,7 @@ def _evidence(g: Group, w: Any) -> np.ndarray:
 
 def _coverage(g: Group, floor: float) -> np.ndarray:
     """The factor for how much of each query the store knows (one number per question)."""
-    from memories.search import STORE_FULL
+    from memories.search.scoring import STORE_FULL
 
     with np.errstate(divide="ignore", invalid="ignore"):
         absent = np.where(g.ideal > 0, 1 - g.known / g.ideal, 0.0)
@@ -153,7 +154,7 @@ def _top(score: np.ndarray) -> np.ndarray:
 
 def check_relevance_matches_the_app(asked: list[Asked]) -> None:
     """The vectorised score here must be the app's `relevance`, or the sweep tunes another."""
-    from memories.search import BM25_B, BM25_K1, Weights, relevance
+    from memories.search.scoring import BM25_B, BM25_K1, Weights, relevance
 
     for a in asked[:: max(len(asked) // 20, 1)]:
         bm25, ideal, known = a.bm25[(BM25_K1, BM25_B)]
@@ -251,7 +252,7 @@ def _choose_cutoff(
 
 
 def sweep(path: Path, tolerance: float, keep: Path | None = None) -> dict[str, Any]:
-    from memories.search import Weights
+    from memories.search.scoring import Weights
 
     asked = collect(path, keep)
     check_relevance_matches_the_app(asked)

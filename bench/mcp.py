@@ -2,7 +2,7 @@
 
 One run, one process: a throwaway user with N memories on a temporary embedded database (or
 `--database-url`), the real ASGI app under uvicorn in a thread, and the real MCP SDK client with a
-client token. The same queries go through `memories.selectors.memory_search` in-process and
+client token. The same queries go through `memories.selectors.memories.memory_search` in-process and
 through `search_memory` over Streamable HTTP (one session, as a client holds one), in alternating
 blocks. Prints readable lines, then one JSON object as the last line.
 """
@@ -84,9 +84,9 @@ def measure(
     from accounts.client_tokens import client_token_create
     from accounts.credentials import resolve_bearer
     from accounts.models import ClientToken, ConnectedApp, User
-    from memories.grants import known_categories
-    from memories.selectors import memory_search
-    from memories.services import NewMemory, memory_create_many
+    from memories.selectors.grants import known_categories
+    from memories.selectors.memories import memory_search
+    from memories.services.memories import NewMemory, memory_create_many
 
     # One client calls back to back for minutes: lift the per-client and per-user limits, as
     # `bench load` does for its server (this server runs in-process, so the settings do).
@@ -395,9 +395,9 @@ def _measure_user(user: Any, asked: list[str], url: str, blocks: int) -> dict[st
     from accounts.credentials import resolve_bearer
     from bench.environment import percentile
     from bench.search import _floor_top, _user_matrix
-    from memories.embeddings import get_embedder
-    from memories.grants import known_categories
-    from memories.selectors import memory_search
+    from memories.search.embeddings import get_embedder
+    from memories.selectors.grants import known_categories
+    from memories.selectors.memories import memory_search
 
     issued = client_token_create(
         actor=owner_actor(user),
@@ -506,9 +506,9 @@ def measure_server_cpu(memories: int, calls: int, blocks: int) -> dict[str, Any]
     from contextlayer.asgi import build_application
     from contextlayer.process import GUNICORN, describe
     from mcpbridge.http import MCPHttpApp
-    from memories.grants import known_categories
-    from memories.selectors import memory_search
-    from memories.services import NewMemory, memory_create_many
+    from memories.selectors.grants import known_categories
+    from memories.selectors.memories import memory_search
+    from memories.services.memories import NewMemory, memory_create_many
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "1000000/m", "mcp_user": "1000000/m"}
     user = User.objects.create_user(f"bench-cpu-{time.time_ns()}@example.invalid")

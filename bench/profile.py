@@ -1,4 +1,4 @@
-"""The profile an assistant loads first (`memories/profile.py`), against a physical floor.
+"""The profile an assistant loads first (`memories/selectors/profile.py`), against a physical floor.
 
 One user with `--memories` memories (`--pinned` of them pinned, some in a category the app was
 not granted) and `--events` search events over the last 90 days, each naming 10 memories picked
@@ -85,7 +85,7 @@ def measure(memories: int, pinned: int, events: int, runs: int) -> dict[str, Any
 
     from accounts.actors import actor_for
     from accounts.models import ALL_SCOPES, ConnectedApp
-    from memories.profile import READ_EVENTS, memory_profile
+    from memories.selectors.profile import READ_EVENTS, memory_profile
 
     owner, other = bench_user("profile"), bench_user("profile-crowd")
     try:

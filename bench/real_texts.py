@@ -74,7 +74,7 @@ def questions(path: Path, seed: int = 11) -> list[str]:
 def vectors(items: list[str], path: Path) -> dict[str, np.ndarray]:
     """The model's embedding of every text, each computed once and kept in `path` (an .npz, per
     model) for the next run and the other benchmarks: embedding LoCoMo takes minutes."""
-    from memories.embeddings import get_embedder
+    from memories.search.embeddings import get_embedder
 
     embedder = get_embedder()
     known: dict[str, np.ndarray] = {}
@@ -106,8 +106,8 @@ def write_user(
     `vectors`), everything else (classification, the insert, the audit event) runs as always."""
     from accounts.actors import owner_actor
     from accounts.models import ConnectedApp
-    from memories.embeddings import get_embedder
-    from memories.services import NewMemory, memory_create_many
+    from memories.search.embeddings import get_embedder
+    from memories.services.memories import NewMemory, memory_create_many
     from memories.text import clean_text
 
     embedder = get_embedder()

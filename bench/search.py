@@ -98,7 +98,7 @@ FROM generate_series(0, 1999) p
 
 def _composer() -> Any:
     """Vectors for generated memories, composed from real embeddings of their parts."""
-    from memories.embeddings import get_embedder
+    from memories.search.embeddings import get_embedder
 
     embedder = get_embedder()
     acts = [f"{d} {o}" for d in _DOES for o in _WHAT]
@@ -287,12 +287,13 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
     from django.db import connection
 
     from accounts.actors import owner_actor
-    from activity import audit
+    from activity import services as activity
     from activity.models import AccessEvent
-    from memories import search, search_index
-    from memories.embeddings import get_embedder
     from memories.models import UNSHOWN_COLUMNS, Memory
-    from memories.selectors import memory_search
+    from memories.search import index as search_index
+    from memories.search import scoring as search
+    from memories.search.embeddings import get_embedder
+    from memories.selectors.memories import memory_search
     from memories.visibility import visible_sql
 
     actor = owner_actor(user)
@@ -330,7 +331,7 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
         ids = [c.id for c in best]
         Memory.objects.filter(owner=user).defer(*UNSHOWN_COLUMNS).in_bulk(ids)
         marks.append(time.perf_counter())
-        audit.record(actor, AccessEvent.Action.SEARCH, ids)
+        activity.record(actor, AccessEvent.Action.SEARCH, ids)
         marks.append(time.perf_counter())
         for name, a, b in zip(PARTS, marks, marks[1:], strict=False):
             times[name].append((b - a) * 1000)
@@ -413,9 +414,10 @@ def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
     query's embedding and numpy scan plus one copy of the index's bytes in memory."""
     from django.db import connection
 
-    from memories import search_index, search_snapshot
-    from memories.embeddings import get_embedder
-    from memories.selectors import memory_search
+    from memories.search import index as search_index
+    from memories.search import snapshot as search_snapshot
+    from memories.search.embeddings import get_embedder
+    from memories.selectors.memories import memory_search
 
     with connection.cursor() as cur:
         cur.execute("SELECT pg_backend_pid()")

@@ -3,9 +3,9 @@
 One user's store of first-person facts (`bench/data/short_queries.json`: targets and distractors),
 each query with the one memory it means; most share no word with it ("kids" for "My daughter Mila
 is 6..."). Recall@5 = the share of queries whose target is among the first five results, through
-`memories.selectors.memory_search` exactly as the app calls it (the real embedding model, the
-default cut-off) and again without the cut-off. Dev and held-out are reported apart; the misses are
-printed for the dev split only, so nothing is tuned on the held-out third.
+`memories.selectors.memories.memory_search` exactly as the app calls it (the real embedding model,
+the default cut-off) and again without the cut-off. Dev and held-out are reported apart; the misses
+are printed for the dev split only, so nothing is tuned on the held-out third.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def evaluate(
     no answer (the share returning anything), also with their own words only. And the dev
     split's misses (the query, its target's rank without the cut-off, what came first)."""
     from accounts.actors import owner_actor
-    from memories.selectors import memory_search
-    from memories.services import NewMemory, memory_create_many
+    from memories.selectors.memories import memory_search
+    from memories.services.memories import NewMemory, memory_create_many
 
     user = bench_user("shortqueries")
     try:
@@ -124,12 +124,12 @@ def sweep_floor(
     memories: dict[str, str], queries: Sequence[ShortQuery], floors: Sequence[float], k: int = K
 ) -> list[dict[str, float]]:
     """Recall@k and the false-hit rate of the dev split for each unknown-query floor of short
-    queries (`memories.search.SHORT_UNKNOWN_FLOOR`): how it was chosen. The held-out split is
-    not asked."""
+    queries (`memories.search.scoring.SHORT_UNKNOWN_FLOOR`): how it was chosen. The held-out split
+    is not asked."""
     from accounts.actors import owner_actor
-    from memories import search
-    from memories.selectors import memory_search
-    from memories.services import NewMemory, memory_create_many
+    from memories.search import scoring as search
+    from memories.selectors.memories import memory_search
+    from memories.services.memories import NewMemory, memory_create_many
 
     dev = [q for q in queries if q.split == "dev"]
     user = bench_user("shortqueries-sweep")

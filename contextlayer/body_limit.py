@@ -7,7 +7,7 @@ So, before Django sees the request:
 - a declared Content-Length above what its path accepts (an import upload and its multipart
   framing on the two upload paths, DATA_UPLOAD_MAX_MEMORY_SIZE everywhere else) is answered 413;
 - an upload (`POST /api/v1/imports`, `POST /import/`) is answered at once unless its caller may
-  import: a bearer token must stand for one of the owner's own doors with write access (a
+  import: a bearer token must stand for one of the owner's own apps with write access (a
   read-only, paused or third-party app gets the API's 403/404), and without one there must be a
   signed-in session (Django then checks it, and CSRF, as for any form).
 """
@@ -26,7 +26,7 @@ from django.urls import reverse
 from starlette.datastructures import Headers
 from starlette.types import Scope, Send
 
-from accounts.oauth_errors import is_oauth_path, oauth_error_body
+from oauth.errors import is_oauth_path, oauth_error_body
 
 MULTIPART_SLACK = 1024 * 1024
 UPLOAD_PATHS = frozenset({"/api/v1/imports", "/import/"})
@@ -70,14 +70,15 @@ async def refuse_upload(scope: Scope, send: Send) -> bool:
 
 
 def _upload_refusal(headers: Headers, scheme: str, scope: Scope) -> Refusal | None:
-    from contextlayer import api_auth  # Django's apps are loaded by the time a request comes
-    from contextlayer.api_errors import domain_status
-    from contextlayer.errors import DomainError
-    from contextlayer.middleware import UNAVAILABLE
-    from contextlayer.origin import api_url, origin_of_headers
-    from memories.uploads import may_upload
+    from accounts import api_auth  # Django's apps are loaded by the time a request comes
+    from kernel.api_errors import API_CHALLENGE, UNAUTHENTICATED, domain_status
+    from kernel.errors import DomainError
+    from kernel.middleware import UNAVAILABLE
+    from kernel.origin import api_url, origin_of_headers
+    from memories.services.uploads import may_upload
 
     api = scope["path"].startswith("/api/")
+    challenge = [(b"www-authenticate", API_CHALLENGE.encode())]
     kind, _, raw = headers.get("authorization", "").partition(" ")
     close_old_connections()
     try:
@@ -87,23 +88,13 @@ def _upload_refusal(headers: Headers, scheme: str, scope: Scope) -> Refusal | No
                 return (400, "invalid", "Bad Host header.", [])
             actor = api_auth.resolve_api_bearer(raw.strip(), resource=api_url(origin))
             if actor is None:
-                return (
-                    401,
-                    "unauthenticated",
-                    _SIGN_IN,
-                    [(b"www-authenticate", b'Bearer realm="api"')],
-                )
+                return (401, "unauthenticated", UNAUTHENTICATED, challenge)
             may_upload(actor)
             return None
         if _signed_in(headers):
-            return None  # the session's owner door may import; Django checks session and CSRF
+            return None  # the session's owner may import; Django checks session and CSRF
         if api:
-            return (
-                401,
-                "unauthenticated",
-                _SIGN_IN,
-                [(b"www-authenticate", b'Bearer realm="api"')],
-            )
+            return (401, "unauthenticated", UNAUTHENTICATED, challenge)
         login = f"{reverse(settings.LOGIN_URL)}?next={scope['path']}"
         return (302, "", "", [(b"location", login.encode())])
     except DomainError as exc:
@@ -117,9 +108,6 @@ def _upload_refusal(headers: Headers, scheme: str, scope: Scope) -> Refusal | No
         close_old_connections()
 
 
-_SIGN_IN = "Sign in, or send a bearer token in the Authorization header."
-
-
 def _signed_in(headers: Headers) -> bool:
     """A session cookie whose session names a user (Django still checks that user)."""
     key = parse_cookie(headers.get("cookie", "")).get(settings.SESSION_COOKIE_NAME)
@@ -130,9 +118,11 @@ def _signed_in(headers: Headers) -> bool:
 
 
 async def _answer(scope: Scope, send: Send, refusal: Refusal) -> None:
+    from kernel.api_errors import error_body
+
     status, code, message, extra = refusal
     if scope["path"].startswith("/api/"):
-        body = json.dumps({"error": {"code": code, "message": message, "field": None}})
+        body = json.dumps(error_body(code, message))
         kind = b"application/json"
     elif is_oauth_path(scope["path"]):
         body, kind = json.dumps(oauth_error_body(413, message)), b"application/json"

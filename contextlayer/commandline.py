@@ -62,7 +62,7 @@ def main(argv: list[str]) -> None:
     from django.core.management import execute_from_command_line
     from django.db import DatabaseError
 
-    from contextlayer.embedded_db import DataFolderNotSetUp, refuse_new_cluster
+    from kernel.embedded_db import DataFolderNotSetUp, refuse_new_cluster
 
     if len(argv) < 2 or argv[1] not in SETS_UP:
         refuse_new_cluster()

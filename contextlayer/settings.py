@@ -9,7 +9,8 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from contextlayer.env import (
+from contextlayer.process import SERVE, set_threads
+from kernel.env import (
     env_bool,
     env_choice,
     env_int,
@@ -18,8 +19,7 @@ from contextlayer.env import (
     env_secret,
     env_str,
 )
-from contextlayer.home import context_layer_home, deferred, persistent_rsa_key, persistent_secret
-from contextlayer.process import SERVE, set_threads
+from kernel.home import context_layer_home, deferred, persistent_rsa_key, persistent_secret
 
 # --- Process environment, data folder, mode ------------------------------------------------------
 # mem0 phones home and writes ~/.mem0 unless told otherwise, before it is first imported.
@@ -45,7 +45,7 @@ if not SECRET_KEY:
 
 # --- Public origin and hosts ---------------------------------------------------------------------
 # One public origin: issuer, MCP resource and API resource all derive from it
-# (contextlayer/origin.py).
+# (kernel/origin.py).
 PUBLIC_URL = env_str("PUBLIC_URL").rstrip("/")
 if PUBLIC_URL:
     _public = urlsplit(PUBLIC_URL)
@@ -75,11 +75,14 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "allauth",
     "allauth.account",
-    "contextlayer",
+    "kernel",
     "accounts",
+    "oauth",
+    "doctor",
     "activity",  # the access log: below memories, so accounts can record in it too
     "memories",
     "mcpbridge",
+    "contextlayer",  # the composition root: serve, cleanup
     "django.contrib.humanize",  # the sessions page uses it
     "allauth.mfa",
     "allauth.usersessions",
@@ -89,23 +92,23 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # OAuth endpoints and metadata answer every error in JSON (404/405/413/500/503 included).
-    "accounts.oauth_errors.OAuthJsonErrorsMiddleware",
-    "contextlayer.middleware.DatabaseUnavailableMiddleware",
+    "oauth.errors.OAuthJsonErrorsMiddleware",
+    "kernel.middleware.DatabaseUnavailableMiddleware",
     # No inline script or style anywhere (the dashboard, the consent page, allauth's pages).
-    "contextlayer.csp.ContentSecurityPolicyMiddleware",
-    "contextlayer.static_files.StaticFilesMiddleware",
+    "kernel.csp.ContentSecurityPolicyMiddleware",
+    "kernel.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Dates the server groups by day (the activity chart) in the zone the owner's browser reported.
-    "contextlayer.owner_zone.OwnerZoneMiddleware",
+    "kernel.owner_zone.OwnerZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # After the two above: htmx fragments carry the messages region out of band.
-    "contextlayer.messages.HtmxMessagesMiddleware",
+    "kernel.messages.HtmxMessagesMiddleware",
     "allauth.usersessions.middleware.UserSessionsMiddleware",
 ]
 
@@ -143,7 +146,7 @@ if DATABASE_URL:
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "contextlayer.db",
+            "ENGINE": "kernel.db",
             "NAME": EMBEDDED_DB_NAME,
             "USER": "postgres",
             "HOST": "",
@@ -232,7 +235,7 @@ if not IDP_OIDC_PRIVATE_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("Set OIDC_PRIVATE_KEY or OIDC_PRIVATE_KEY_FILE in production.")
     IDP_OIDC_PRIVATE_KEY = deferred(lambda: persistent_rsa_key(HOME, "oidc_private_key.pem"))
-IDP_OIDC_ADAPTER = "accounts.oidc.OIDCAdapter"
+IDP_OIDC_ADAPTER = "oauth.oidc.OIDCAdapter"
 IDP_OIDC_DCR_ENABLED = True
 # MCP connectors (Claude, ChatGPT, Cursor, VS Code) never send an initial access token.
 IDP_OIDC_DCR_REQUIRES_INITIAL_ACCESS_TOKEN = False
@@ -247,7 +250,7 @@ _REGISTRATIONS = env_rate("RATE_LIMIT_CLIENT_REGISTRATION", "60/m")
 IDP_OIDC_RATE_LIMITS = {"client_registration": f"{_REGISTRATIONS}/ip", "cimd_fetch": "30/m/ip"}
 # DCR clients that never got a grant are deleted after this many hours (manage.py cleanup).
 OAUTH_ORPHAN_CLIENT_HOURS = env_int("OAUTH_ORPHAN_CLIENT_HOURS", 24)
-# One-word callback schemes of native clients beyond the known ones (accounts/oidc.py lists
+# One-word callback schemes of native clients beyond the known ones (oauth/oidc.py lists
 # claude, cursor, vscode, …); reverse-domain schemes (com.example.app) need no entry.
 OAUTH_APP_SCHEMES = env_list("OAUTH_APP_SCHEMES", [])
 
@@ -272,14 +275,13 @@ RATE_LIMITS = {
     "api": env_rate("RATE_LIMIT_API", "600/m"),  # API calls per token or signed-in session
     "api_user": env_rate("RATE_LIMIT_API_USER", "3000/m"),  # all of one user's tokens together
     # Memories one connected app may store or change (memories/write_budget.py); the owner's
-    # own doors and imports are not counted.
+    # own apps and imports are not counted.
     "app_writes": env_rate("RATE_LIMIT_APP_WRITES", "1000/h"),
     "app_writes_day": env_rate("RATE_LIMIT_APP_WRITES_DAY", "5000/d"),
 }
 
 # --- Memory core: embeddings, search, limits -----------------------------------------------------
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
-EMBEDDING_DIMENSIONS = 384
 # onnxruntime threads per process for the embedding model; 0 lets onnxruntime choose (all cores,
 # spin-waiting between runs). gunicorn.conf.py sets 1: with a worker per core, pools of spinning
 # threads in every worker fight over the same cores (bench load: see docs/reliability.md).
@@ -288,7 +290,7 @@ TEXT_SEARCH_CONFIG = env_str("TEXT_SEARCH_CONFIG", "english")
 MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
 MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
 # Megabytes each process may spend on recently searched users' in-memory search indexes
-# (memories/search_index.py). A user whose index does not fit is searched in PostgreSQL instead;
+# (memories/search/index.py). A user whose index does not fit is searched in PostgreSQL instead;
 # 0 turns the cache off.
 SEARCH_CACHE_MB = env_int("SEARCH_CACHE_MB", 128)
 # Seconds between sweeps of that cache (each process brings its cached users up to date or drops
@@ -297,11 +299,11 @@ SEARCH_CACHE_MB = env_int("SEARCH_CACHE_MB", 128)
 SEARCH_CACHE_SWEEP_SECONDS = env_int("SEARCH_CACHE_SWEEP_SECONDS", 30)
 # Classify memories without categories at write time, from the local embedding model.
 AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)
-# The profile an assistant loads first (memories/profile.py): at most this many characters of
-# memory text, pinned memories first, then the most-read ones; what does not fit is left out and
+# The profile an assistant loads first (memories/selectors/profile.py): at most this many characters
+# of memory text, pinned memories first, then the most-read ones; what does not fit is left out and
 # the profile says how many were.
 PROFILE_MAX_CHARS = env_int("PROFILE_MAX_CHARS", 4_000, minimum=200)
-# "Most-read": search hits and direct reads of a memory, by any door, over this many days.
+# "Most-read": search hits and direct reads of a memory, by any entry point, over this many days.
 PROFILE_READ_DAYS = env_int("PROFILE_READ_DAYS", 90, minimum=1)
 # The admin shows memory metadata only; a single-user self-hoster may let it show the text too.
 ADMIN_SHOW_MEMORY_TEXT = env_bool("ADMIN_SHOW_MEMORY_TEXT", False)
@@ -316,7 +318,7 @@ LLM_TIMEOUT = env_int("LLM_TIMEOUT", 30)  # seconds; past it the text is stored 
 # How many similar existing memories each new fact is reconciled against.
 RECONCILE_NEIGHBOURS = env_int("RECONCILE_NEIGHBOURS", 5)
 
-# --- Import, export, erase (memories/imports.py, memories/ingest/, memories/erasure.py) ---------
+# --- Import, export, erase (memories/services/imports.py, memories/ingest/, memories/services/erasu
 # Hard limits for reading an export (a ZIP is never extracted to disk).
 IMPORT_MAX_UPLOAD_BYTES = env_int("IMPORT_MAX_UPLOAD_BYTES", 512 * 1024 * 1024)
 IMPORT_MAX_JSON_BYTES = env_int("IMPORT_MAX_JSON_BYTES", 1024 * 1024 * 1024)
@@ -335,7 +337,8 @@ IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 600)
 # An upload whose run has not started (or stopped and was not resumed) for this long is deleted.
 IMPORT_UPLOAD_KEEP_HOURS = env_int("IMPORT_UPLOAD_KEEP_HOURS", 24)
 # Days a deleted memory stays in its owner's trash, restorable, before the hourly clean-up
-# deletes it for good (memories/trash.py). At least 1: a delete is always undoable for a while.
+# deletes it for good (memories/services/trash.py). At least 1: a delete is always undoable for a
+# while.
 TRASH_DAYS = env_int("TRASH_DAYS", 30, minimum=1)
 # After an erase, rewrite the tables that held the user's memories (VACUUM FULL: the text leaves
 # the table files, at the price of locking those tables for the seconds the rewrite takes). A
@@ -363,7 +366,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "json": {"()": "contextlayer.jsonlog.JsonFormatter"},
+        "json": {"()": "kernel.logging.JsonFormatter"},
         "text": {"format": "%(levelname)s: %(message)s"},
     },
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},

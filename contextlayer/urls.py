@@ -1,19 +1,37 @@
+"""Every route prefix of the server, in one place.
+
+In front of Django (contextlayer/asgi.py dispatches before any URLconf):
+- `/mcp` and `/.well-known/oauth-protected-resource[/mcp]`: MCP over HTTP and its resource metadata
+  (mcpbridge.http; the paths are kernel.origin's MCP_PATH and PRM_PATH);
+- uploads (`/api/v1/imports`, `/import/`) and bodies over the size limit are answered first by
+  contextlayer/body_limit.py, before Django spools them.
+
+Django (below):
+- `/health`, `/ready`: contextlayer.views; `/admin/`: the operator's admin;
+- `/api/v1/`: the one NinjaAPI, its routers by prefix in contextlayer/api.py (ROUTERS);
+- `/accounts/`: allauth (sign-in, second factors, passkeys, sessions);
+- `/identity/o/...`, `/.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`:
+  the OAuth authorization server (oauth, around allauth's IdP);
+- `/apps/`: the connected apps page (memories.web.apps_urls);
+- `/review/`: proposals held for review; the dashboard at `/` (memories.web.urls).
+"""
+
 from allauth.account.decorators import secure_admin_login
 from allauth.idp.oidc import views as oidc_views
 from django.contrib import admin
 from django.urls import include, path
 
-from accounts import token_endpoint
-from accounts import views as account_views
-from accounts.client_registration import client_registration
-from accounts.oauth_errors import oauth_not_found
-from accounts.oidc import authorization_endpoint
 from contextlayer import views
 from contextlayer.api import api
-from memories.urls import review_urlpatterns
+from memories.web.urls import review_urlpatterns
+from oauth import token_endpoint
+from oauth import views as oauth_views
+from oauth.client_registration import client_registration
+from oauth.errors import oauth_not_found
+from oauth.oidc import authorization_endpoint
 
 # The admin has no sign-in form of its own: /admin/login/ sends to allauth's, so the second factor,
-# passkeys and the failed-sign-in limit hold at every door.
+# passkeys and the failed-sign-in limit hold at every entry point.
 admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
@@ -27,7 +45,7 @@ urlpatterns = [
     # so they take allauth's paths; RFC 8414 metadata is the same document as OIDC discovery.
     path(
         "identity/o/authorize",
-        authorization_endpoint(account_views.consent),
+        authorization_endpoint(oauth_views.consent),
         name="oauth_authorize",
     ),
     path("identity/o/api/token", token_endpoint.token, name="oauth_token"),
@@ -38,8 +56,8 @@ urlpatterns = [
     path("identity/o/api/device/code", oauth_not_found),
     path("identity/o/device", oauth_not_found),
     path("", include("allauth.idp.urls")),
-    path("", include("accounts.urls")),
-    path("", include("memories.urls")),
+    path("apps/", include("memories.web.apps_urls")),
+    path("", include("memories.web.urls")),
 ]
 
 # A form body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413, not a bare 400.

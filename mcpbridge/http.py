@@ -8,7 +8,7 @@ request is answered in its own task (`mcpbridge.single_call`), the rest by the S
 
 A client calling again within a second costs no trip to Django's thread before its tool runs:
 its credential comes from this process's `CredentialCache` and its rate-limit counts from this
-process's `Leases` (contextlayer/ratelimit.py), both refreshed in one trip when they run out.
+process's `Leases` (kernel/ratelimit.py), both refreshed in one trip when they run out.
 """
 
 from __future__ import annotations
@@ -31,16 +31,17 @@ from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
 from accounts.credentials import Credential, CredentialCache
-from accounts.models import ALL_SCOPES, SCOPE_READ, SCOPE_WRITE
-from contextlayer.middleware import RETRY_AFTER, UNAVAILABLE
-from contextlayer.origin import (
+from accounts.models import ALL_SCOPES
+from kernel.gates import SCOPE_READ, SCOPE_WRITE
+from kernel.middleware import RETRY_AFTER, UNAVAILABLE
+from kernel.origin import (
     MCP_PATH,
     PRM_PATH,
     mcp_url,
     origin_of_headers,
     resource_metadata_url,
 )
-from contextlayer.ratelimit import Decision, Leases
+from kernel.ratelimit import Decision, Leases
 from mcpbridge import single_call
 from mcpbridge.server import (
     TOOLS,

@@ -8,9 +8,9 @@ from typing import Any
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from memories.app_review import PendingWrite
 from memories.models import Memory
-from memories.profile import Profile
+from memories.selectors.pending import PendingWrite
+from memories.selectors.profile import Profile
 
 
 class MemoryOut(BaseModel):

@@ -1,4 +1,4 @@
-"""The MCP server: each tool is a thin door onto `memories` services and selectors.
+"""The MCP server: each tool is a thin entry point onto `memories` services and selectors.
 
 A tool parses nothing itself (the SDK validates arguments against the signature, strictly), asks
 the transport who is calling (`current_actor`), calls one service function in Django's sync
@@ -23,11 +23,11 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from accounts.actors import Actor
-from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
-from contextlayer.api_types import refuse_nul
-from contextlayer.errors import AppPaused, DomainError, NotFound, ScopeRequired
-from contextlayer.middleware import UNAVAILABLE
-from contextlayer.ratelimit import RateLimited
+from kernel.api_types import refuse_nul
+from kernel.errors import AppPaused, DomainError, NotFound, ScopeRequired
+from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from kernel.middleware import UNAVAILABLE
+from kernel.ratelimit import RateLimited
 from mcpbridge.schemas import (
     AddOut,
     DeleteAllOut,
@@ -44,7 +44,11 @@ from mcpbridge.schemas import (
     pending_lines,
     result,
 )
-from memories import app_review, profile, remember, selectors, services
+from memories.selectors import memories as selectors
+from memories.selectors import profile
+from memories.selectors.pending import PendingWrite, pending_matching, pending_writes
+from memories.services import app_review, remember
+from memories.services import memories as services
 
 T = TypeVar("T")
 
@@ -197,9 +201,9 @@ async def search_memory(
     stored.
     """
 
-    def work(actor: Actor) -> tuple[selectors.SearchHits, list[app_review.PendingWrite]]:
+    def work(actor: Actor) -> tuple[selectors.SearchHits, list[PendingWrite]]:
         hits = selectors.memory_search(actor=actor, query=query, limit=limit, category=category)
-        return hits, app_review.pending_matching(actor, query, [h.memory.id for h in hits])
+        return hits, pending_matching(actor, query, [h.memory.id for h in hits])
 
     hits, held = await _call(work)
     pending = [PendingOut.of(p) for p in held]
@@ -330,9 +334,9 @@ async def list_memories(
     """
     filters = selectors.MemoryFilters(category=category)
 
-    def work(actor: Actor) -> tuple[selectors.Page, list[app_review.PendingWrite]]:
+    def work(actor: Actor) -> tuple[selectors.Page, list[PendingWrite]]:
         page = selectors.memory_list(actor=actor, filters=filters, cursor=cursor, limit=limit)
-        return page, app_review.pending_writes(actor) if cursor is None else []
+        return page, pending_writes(actor) if cursor is None else []
 
     page, held = await _call(work)
     out = ListOut(
@@ -349,9 +353,9 @@ async def list_memories(
 async def get_memory(memory_id: MemoryId) -> Annotated[CallToolResult, GetOut]:
     """Get one memory by id, with its categories, dates and origin app."""
 
-    def work(actor: Actor) -> tuple[Any, list[app_review.PendingWrite]]:
+    def work(actor: Actor) -> tuple[Any, list[PendingWrite]]:
         memory = selectors.memory_get(actor=actor, memory_id=memory_id)
-        return memory, app_review.pending_writes(actor, memory_ids=[memory.id], adds=False)
+        return memory, pending_writes(actor, memory_ids=[memory.id], adds=False)
 
     memory, held = await _call(work)
     out = GetOut(memory=MemoryOut.of(memory), pending=[PendingOut.of(p) for p in held])

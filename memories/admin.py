@@ -14,18 +14,20 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Length
 from django.http import HttpRequest
 
 from accounts.admin import OperatorAdmin, operator_actor
+from accounts.models import User
 from activity.models import AccessEvent
-from contextlayer.errors import DomainError
-from memories import services
+from kernel.errors import DomainError
 from memories.categories import DEFAULT_CATEGORIES
 from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryTombstone
+from memories.services import memories as services
 
 
 def _show_text() -> bool:
@@ -54,6 +56,82 @@ def _only_lookups(allowed: frozenset[str], lookup: str) -> bool:
     if field == "owner":  # the user page's "memories of this user" link
         return rest in ("", "exact", "id", "id__exact", "pk", "pk__exact")
     return field in allowed
+
+
+# The users' list counts their memories and shows their last activity, so it is registered
+# here, above accounts (which owns the model) and the access log.
+@admin.register(User)
+class UserAdmin(OperatorAdmin):
+    list_display = (
+        "email",
+        "name",
+        "is_active",
+        "is_staff",
+        "memory_count",
+        "last_activity",
+        "mfa_enabled",
+        "date_joined",
+    )
+    list_filter = ("is_active", "is_staff", "is_superuser")
+    search_fields = ("email", "name")
+    ordering = ("email",)
+    fields = (
+        "email",
+        "name",
+        "is_active",
+        "is_staff",
+        "is_superuser",
+        "groups",
+        "user_permissions",
+        "date_joined",
+        "last_login",
+    )
+    filter_horizontal = ("groups", "user_permissions")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        # The address a password reset goes to is the user's to change (account settings):
+        # an operator who moved it to an inbox they read could sign in as the user.
+        fixed = ("date_joined", "last_login")
+        return fixed if obj is None else ("email", *fixed)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
+        memories = (
+            Memory.objects.filter(owner=OuterRef("pk"))
+            .order_by()
+            .values("owner")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        last_event = (
+            AccessEvent.objects.filter(owner=OuterRef("pk"))
+            .order_by()
+            .values("owner")
+            .annotate(at=Max("created_at"))
+            .values("at")
+        )
+        qs = (
+            super()
+            .get_queryset(request)
+            .annotate(_memory_count=Subquery(memories), _last_activity=Subquery(last_event))
+        )
+        if apps.is_installed("allauth.mfa"):
+            from allauth.mfa.models import Authenticator
+
+            qs = qs.annotate(_mfa=Exists(Authenticator.objects.filter(user=OuterRef("pk"))))
+        return qs
+
+    @admin.display(description="memories", ordering="_memory_count")
+    def memory_count(self, obj: Any) -> int:
+        return getattr(obj, "_memory_count", None) or 0
+
+    @admin.display(description="last activity", ordering="_last_activity")
+    def last_activity(self, obj: Any) -> Any:
+        return getattr(obj, "_last_activity", None)
+
+    @admin.display(description="MFA", boolean=True)
+    def mfa_enabled(self, obj: Any) -> bool | None:
+        # None (shown as unknown) when allauth's MFA app is not installed.
+        return getattr(obj, "_mfa", None)
 
 
 class ReadOnlyAdmin(OperatorAdmin):

@@ -12,7 +12,7 @@ written from each topic's ordinary vocabulary and the dev half of the sensitive 
 
 They also carry `names`: words that, in the name of a new category, mean that category ("medical",
 "my-therapy"); with the signals, they decide whether a new category starts sensitive. This module
-is the one home of that vocabulary (memories/user_categories.py uses it).
+is the one home of that vocabulary (memories/services/categories.py uses it).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ import numpy as np
 from django.conf import settings
 
 from memories.categories import DEFAULT_CATEGORIES, Category, signals_pattern
-from memories.embeddings import DIMENSIONS, get_embedder
+from memories.search.embeddings import DIMENSIONS, get_embedder
 
 
 @dataclass(frozen=True)

@@ -14,20 +14,22 @@ from django.db import models
 from django.utils import timezone
 from pgvector.django import VectorField
 
-from contextlayer.tenancy import OwnedRow
+from kernel.tenancy import OwnedRow
+from memories.search.embeddings import DIMENSIONS
 
 
 class MemoryState(models.TextChoices):
     ACTIVE = "active", "Active"
     PAUSED = "paused", "Paused"
     ARCHIVED = "archived", "Archived"
-    # Deleted, in the owner's trash until restored or purged (memories/trash.py). Outside every
-    # rule that names 'active' (search, the apps' consent rule, the unique active text), and
-    # left out of the owner's doors by `visibility.visible_q`: only the Trash page shows it.
+    # Deleted, in the owner's trash until restored or purged (memories/services/trash.py). Outside
+    # every rule that names 'active' (search, the apps' consent rule, the unique active text), and
+    # left out of the owner's own apps by `visibility.visible_q`: only the Trash page shows it.
     TRASHED = "trashed", "In the trash"
 
 
-# The states a door may set or filter by (the trash is entered by a delete, left by a restore).
+# The states an entry point may set or filter by (the trash is entered by a delete, left by a
+# restore).
 LIVE_STATES: tuple[str, ...] = (MemoryState.ACTIVE, MemoryState.PAUSED, MemoryState.ARCHIVED)
 LIVE_STATE_CHOICES = [(s, label) for s, label in MemoryState.choices if s in LIVE_STATES]
 
@@ -51,8 +53,9 @@ class Memory(OwnedRow):
     text = models.TextField()
     # sha256 of the normalised text: duplicates are refused by a unique index, not by a race.
     text_key = models.CharField(max_length=64)
-    # No ANN index on purpose: search scans one tenant's vectors exactly (see memories/search.py).
-    embedding = VectorField(dimensions=384, null=True)
+    # No ANN index on purpose: search scans one tenant's vectors exactly (see
+    # memories/search/scoring.py).
+    embedding = VectorField(dimensions=DIMENSIONS, null=True)
     embedding_model = models.CharField(max_length=200, blank=True)
     # Maintained by the service layer with the configured text-search configuration.
     tsv = SearchVectorField(null=True)
@@ -109,8 +112,8 @@ class Memory(OwnedRow):
     )
     changed_by_name = models.CharField(max_length=120, blank=True, default="", db_default="")
     changed_at = models.DateTimeField(null=True, blank=True)
-    # The trash (memories/trash.py): the state the memory had before its delete, the delete it
-    # went with, and for a row carried along (a superseded predecessor, an app's echo) the
+    # The trash (memories/services/trash.py): the state the memory had before its delete, the delete
+    # it went with, and for a row carried along (a superseded predecessor, an app's echo) the
     # memory whose delete took it, with which it comes back or is purged.
     # (db_default: rows written by hand-made SQL, benchmarks included, start outside the trash)
     trash_state = models.CharField(max_length=16, blank=True, default="", db_default="")
@@ -130,9 +133,9 @@ class Memory(OwnedRow):
         related_name="carried",
         db_index=False,  # partial index below
     )
-    # Pinned by the owner (only the owner's doors pin, services.memory_set_pinned): the
+    # Pinned by the owner (only the owner's own apps pin, services.memory_set_pinned): the
     # profile an assistant loads first starts with the pinned memories it may see
-    # (memories/profile.py). Null: not pinned.
+    # (memories/selectors/profile.py). Null: not pinned.
     pinned_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(db_index=True)
     updated_at = models.DateTimeField()
@@ -145,7 +148,7 @@ class Memory(OwnedRow):
             # No plain GIN on `tsv`: one shared index made every user's search fetch every other
             # user's matches. Search matches through `memory_owner_lexemes` instead, a GIN index
             # of owner-prefixed lexeme keys (raw SQL, migration `search_owner_lexemes`; see
-            # memories/search.py).
+            # memories/search/scoring.py).
             GinIndex(fields=["categories"], name="memory_categories_gin"),
             models.Index(
                 fields=["echo_of"], condition=models.Q(echo_of__isnull=False), name="memory_echo_of"
@@ -193,7 +196,7 @@ class Memory(OwnedRow):
 
 class SearchStats(OwnedRow):
     """Corpus statistics of a user's searchable memories (active, not superseded, not an app's
-    echo: what the owner's doors search), for BM25.
+    echo: what the owner's own apps search), for BM25.
 
     Kept by database triggers on `memories_memory` (migration `search_stats`), in the same
     transaction as every write to it, whichever path makes the write (service layer, raw SQL,
@@ -236,7 +239,7 @@ class SearchChange(OwnedRow):
 
 
 class SearchSnapshot(OwnedRow):
-    """A user's in-memory search index as one value (`memories/search_snapshot.py`), so a process
+    """A user's in-memory search index as one value (`memories/search/snapshot.py`), so a process
     that does not hold it reads it in one round trip instead of every memory row, then brings it
     up to date from the change log. A cache: rewritten by the search path, dropped by a trigger
     (migration `search_snapshot`) whenever one of the user's memories is deleted for good, so it
@@ -255,7 +258,7 @@ class SearchSnapshot(OwnedRow):
 
 
 class TrashBatch(OwnedRow):
-    """One delete: which door deleted which memories, when. The Trash page restores a batch
+    """One delete: which app deleted which memories, when. The Trash page restores a batch
     ("everything Claude deleted at 14:02"); a batch an app made is a notice on the dashboard
     until the owner has seen it; it is purged TRASH_DAYS after `created_at`. Content-free."""
 
@@ -326,13 +329,13 @@ class UserCategory(OwnedRow):
     its description; one without a description it never assigns.
 
     A row named like a default category holds the owner's choice about that default (only
-    `sensitive`): defaults are not renamed or deleted (memories/category_changes.py)."""
+    `sensitive`): defaults are not renamed or deleted (memories/services/category_changes.py)."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     slug = models.CharField(max_length=64)
     description = models.CharField(max_length=300, blank=True)
     sensitive = models.BooleanField(default=False)
-    # Who brought the name in (an app's name, or the owner's door), shown on the Categories page.
+    # Who brought the name in (an app's name, or the owner's own app), shown on the Categories page.
     created_by = models.CharField(max_length=120, blank=True)
     # When the owner saw the notice of a new category (kept it shared, or marked it sensitive);
     # null: the notice still shows.
@@ -351,7 +354,7 @@ class UserCategory(OwnedRow):
 class MemoryProposal(OwnedRow):
     """A change the owner decides on before it is saved: a model's suggested edit of a memory
     the user edited by hand (EDIT), or an add, update or delete by an app whose writes the owner
-    reviews (memories/app_review.py). Never applied unreviewed."""
+    reviews (memories/services/app_review.py). Never applied unreviewed."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -428,8 +431,8 @@ class ImportRun(OwnedRow):
     messages_examined = models.IntegerField(default=0)
     messages_kept = models.IntegerField(default=0)
     errors = models.JSONField(default=list, blank=True)
-    # A redo (memories/import_redo.py): the archive's earlier memories nobody edited go to one
-    # trash batch, conversation by conversation, and every message is read again.
+    # A redo (memories/services/import_redo.py): the archive's earlier memories nobody edited go to
+    # one trash batch, conversation by conversation, and every message is read again.
     redo = models.BooleanField(default=False)
     trash_batch = models.ForeignKey(
         TrashBatch, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

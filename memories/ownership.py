@@ -24,24 +24,17 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from accounts.actors import Actor
-from contextlayer.errors import OwnersChoice
+from kernel.errors import OwnersChoice
 from memories.models import Memory
 from memories.visibility import categories_outside_grant, sensitive_categories
-
-
-def category_names(slugs: Iterable[str], joiner: str = "and") -> str:
-    """ "Health", "Health and Finance", "Food, Health and Work": category slugs in words."""
-    names = [s.replace("-", " ").capitalize() for s in sorted(set(slugs))]
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} {joiner} {names[-1]}"
+from memories.wording import category_names
 
 
 def protected_categories(actor: Actor, memory: Memory) -> set[str]:
-    """The categories of `memory` this actor may not remove: none for the owner's doors; for an
-    app, every one when the owner labelled the memory or another door wrote it, else the
+    """The categories of `memory` this actor may not remove: none for the owner's own apps; for an
+    app, every one when the owner labelled the memory or another app wrote it, else the
     sensitive ones."""
-    if actor.app.is_owner_door:
+    if actor.app.is_owner_app:
         return set()
     current = set(memory.categories)
     if memory.categories_set_by_user or memory.origin_app_id != actor.app.pk:
@@ -54,7 +47,7 @@ def check_relabel(
 ) -> None:
     """Refuse a change of `memory`'s categories to `categories` that this actor may not make.
     `new_sensitive`: names this change would create that start sensitive (no grant has them)."""
-    if actor.app.is_owner_door:
+    if actor.app.is_owner_app:
         return
     removed = set(memory.categories) - set(categories)
     if removed:

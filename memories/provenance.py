@@ -13,7 +13,7 @@ import hashlib
 from typing import Any
 
 EXCERPT_MAX = 1000  # characters of the source message kept on a memory
-# Keys only the owner's own doors see: an app gets the memory, never what it was cut from.
+# Keys only the owner's own apps see: an app gets the memory, never what it was cut from.
 OWNER_ONLY = frozenset({"excerpt", "conversation_title", "title"})
 _ELLIPSIS = "…"
 
@@ -50,8 +50,8 @@ def excerpt(text: str, around: str = "", limit: int = EXCERPT_MAX) -> str:
 
 
 def for_app(provenance: dict[str, Any] | Any, *, owner: bool) -> dict[str, Any]:
-    """The provenance a door may answer with: all of it for the owner's own doors, without the
-    owner-only keys (source title and excerpt) for an app."""
+    """The provenance an entry point may answer with: all of it for the owner's own apps, without
+    the owner-only keys (source title and excerpt) for an app."""
     if not isinstance(provenance, dict):
         return {}
     if owner:

@@ -8,7 +8,7 @@ import unicodedata
 
 from django.conf import settings
 
-from contextlayer.errors import InvalidInput
+from kernel.errors import InvalidInput
 
 _PUNCT_OR_SPACE = re.compile(r"[\W_]+", re.UNICODE)
 

@@ -8,7 +8,8 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q
 
 from accounts.actors import Actor, owner_actor
-from accounts.models import SCOPE_READ, ConnectedApp
+from accounts.models import ConnectedApp
+from kernel.gates import SCOPE_READ
 from memories.categories import DEFAULT_CATEGORIES
 from memories.models import Memory, MemoryState, UserCategory
 
@@ -61,26 +62,27 @@ def _grant_sql(app: ConnectedApp, alias: str, params: dict[str, Any]) -> str | N
 
 
 def _owner_q(actor: Actor) -> Q:
-    """What the owner's doors see: every memory but the apps' echoes (not memories to the
+    """What the owner's own apps see: every memory but the apps' echoes (not memories to the
     owner: they show on the memory they restate) and the trash (only the Trash page shows it,
-    through memories/trash.py). The one home of "not in the trash" for owner reads; apps see
-    active memories only, so the trash is outside their rule anyway."""
+    through memories/services/trash.py). The one home of "not in the trash" for owner reads; apps
+    see active memories only, so the trash is outside their rule anyway."""
     return Q(owner=actor.user, echo_of__isnull=True) & ~Q(state=MemoryState.TRASHED)
 
 
 def trashed_q(actor: Actor) -> Q:
     """The owner's trash as the Trash page lists it: memories a delete named, not the rows that
-    went with them (memories/trash.py). No app reads it: the owner-only gate comes first."""
+    went with them (memories/services/trash.py). No app reads it: the owner-only gate comes
+    first."""
     return Q(owner=actor.user, state=MemoryState.TRASHED, trashed_with__isnull=True)
 
 
 def visible_q(actor: Actor) -> Q:
     """Rows of this owner the actor may see (before state filters).
 
-    Owner doors: `_owner_q`. Other apps: what `_consented_q` allows, and an echo only to the
-    app that stated it, while the memory it restates stays out of that app's sight.
+    The owner's own apps: `_owner_q`. Other apps: what `_consented_q` allows, and an echo only to
+    the app that stated it, while the memory it restates stays out of that app's sight.
     """
-    if actor.app.is_owner_door:
+    if actor.app.is_owner_app:
         return _owner_q(actor)
     consented = _consented_q(actor)
     restated = Memory.objects.filter(consented, pk=OuterRef("echo_of_id"))
@@ -104,7 +106,7 @@ def visible_sql(actor: Actor, alias: str = "m") -> tuple[str, dict[str, Any]]:
     """The same rule as `visible_q`, as an SQL fragment for the hand-written search queries."""
     app = actor.app
     params: dict[str, Any] = {"vis_owner": actor.user.pk}
-    if app.is_owner_door:
+    if app.is_owner_app:
         return (
             f"{alias}.owner_id = %(vis_owner)s AND {alias}.echo_of_id IS NULL "
             f"AND {alias}.state <> '{MemoryState.TRASHED}'"
@@ -136,21 +138,21 @@ def _consented_sql(app: ConnectedApp, alias: str, params: dict[str, Any]) -> str
 
 def dedup_q(actor: Actor) -> Q:
     """The memories a write may answer "already known" with, or refuse to duplicate: those the
-    actor may see. Doors whose answers reach only the owner (the built-in doors and the owner's
+    actor may see. Apps whose answers reach only the owner (the built-in apps and the owner's
     own imports, which may not read) may name any memory."""
-    if actor.app.is_owner_door or actor.app.kind == ConnectedApp.Kind.IMPORT:
+    if actor.app.is_owner_app or actor.app.kind == ConnectedApp.Kind.IMPORT:
         return _owner_q(actor)
     return visible_q(actor)
 
 
 def dedup_reader(actor: Actor) -> Actor | None:
     """Whose sight a write's reconciliation searches with: the model is shown those memories and
-    may answer "already known" or "changed" with one of them. The owner's doors and imports: the
+    may answer "already known" or "changed" with one of them. The owner's own apps and imports: the
     owner's, as `dedup_q` (an import reads nothing, but its answers reach only the owner, and
     without this it could not tell what the owner already has); an app that may read: its own;
     an app that may only write: nobody's (a model's answer would show it memories it may not
     read), so each fact is new unless its text is already known (`dedup_q`)."""
-    if actor.app.is_owner_door:
+    if actor.app.is_owner_app:
         return actor
     if actor.app.kind == ConnectedApp.Kind.IMPORT:
         return owner_actor(actor.user)
@@ -160,10 +162,10 @@ def dedup_reader(actor: Actor) -> Actor | None:
 def categories_outside_grant(
     app: ConnectedApp, categories: Iterable[str], new_sensitive: Iterable[str] = ()
 ) -> list[str]:
-    """Which of these categories the app's grant does not cover: none for the owner's doors and
-    imports (the owner's own archive; an import door reads nothing). `new_sensitive`: names this
+    """Which of these categories the app's grant does not cover: none for the owner's own apps and
+    imports (the owner's own archive; an import app reads nothing). `new_sensitive`: names this
     write would create that start sensitive, which no grant can have ticked yet."""
     wanted = set(categories)
-    if not wanted or app.is_owner_door or app.kind == ConnectedApp.Kind.IMPORT:
+    if not wanted or app.is_owner_app or app.kind == ConnectedApp.Kind.IMPORT:
         return []
     return sorted(wanted & (set(hidden_categories(app)) | set(new_sensitive)))

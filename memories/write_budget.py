@@ -5,7 +5,7 @@ memories a call, call after call): every memory it stores, and every text it cha
 a version), is counted against `RATE_LIMIT_APP_WRITES` (per hour) and
 `RATE_LIMIT_APP_WRITES_DAY` (per day), in PostgreSQL, so every worker and node spends the same
 budget. Counted in the write's own transaction: a write past the budget stores nothing and
-counts nothing. The owner's own doors (dashboard, their API session, the command line) and
+counts nothing. The owner's own apps (dashboard, their API session, the command line) and
 imports (which have their own limits) are not counted.
 
 What is counted is what the caller is told it stored (new memories, echoes included, and text
@@ -18,8 +18,8 @@ from django.conf import settings
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from contextlayer.env import parse_rate
-from contextlayer.ratelimit import RateLimited, take
+from kernel.env import parse_rate
+from kernel.ratelimit import RateLimited, take
 
 SCOPES = ("app_writes", "app_writes_day")
 
@@ -36,7 +36,7 @@ class WriteBudgetExceeded(RateLimited):
 def _limited(actor: Actor) -> bool:
     app = actor.app
     # A write the owner accepted on the Review page was charged when the app proposed it.
-    return not app.is_owner_door and app.kind != ConnectedApp.Kind.IMPORT and not actor.reviewed
+    return not app.is_owner_app and app.kind != ConnectedApp.Kind.IMPORT and not actor.reviewed
 
 
 def charge(actor: Actor, count: int) -> None:

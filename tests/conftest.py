@@ -1,173 +1,39 @@
 """Shared fixtures: personas (the owner, another user who must see nothing) and their actors,
-and the deterministic fake LLM that every door's extraction tests run behind
-(tests/memories/fake_llm.py)."""
+the deterministic fake LLM that every door's extraction tests run behind
+(tests/memories/fake_llm.py), and the servers in this process that tests of several folders talk
+to over HTTP (the MCP app, the whole app). Helpers live in helper modules (tests/personas.py, ...).
+
+The servers read the test database through connections of their own, so tests that use them
+need `@pytest.mark.django_db(transaction=True)`: rows must be committed to be seen.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
+import anyio
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
 from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
-from accounts.client_tokens import IssuedToken, client_token_create
-from accounts.models import ConnectedApp, User
-from memories import search_index
+from accounts.models import User
 from memories.extraction import llm as llm_module
-from memories.grants import known_categories
+from memories.search import index as search_index
+from tests.accounts.oauth_client import PASSWORD
+from tests.accounts.totp_clock import TotpClock
+from tests.mcpbridge.mcp_clients import McpHttp
 from tests.memories import fake_llm
-
-OWNER_PASSWORD = "correct horse battery"
+from tests.personas import OWNER_PASSWORD, issue_token, signed_in
+from tests.servers import LiveServer, start_server, start_whole_app, stop_server
 
 # Every query our code runs on a tenant table must filter by owner (see tests/owner_queries.py).
 pytest_plugins = ["tests.owner_queries"]
-
-# The slow tests, by folder, module or test (node id prefixes): `uv run pytest -m "not slow"` is
-# the fast loop; `uv run pytest` (and .ci/run) runs everything. Measured with --durations: each
-# entry takes several seconds or more (a browser, a server in a subprocess, generated inputs, a
-# store of realistic size).
-SLOW = (
-    # Chromium
-    "tests/e2e/",
-    "tests/accounts/test_consent_browser.py",
-    "tests/accounts/test_passkey.py",
-    # servers and clients in subprocesses (gunicorn, `serve`, stdio MCP, the conformance suite)
-    "tests/conformance/",
-    "tests/deploy/",
-    "tests/contextlayer/test_serve.py",
-    "tests/contextlayer/test_commandline.py::test_a_command_on_a_data_folder_never_set_up",
-    "tests/contextlayer/test_commandline.py::test_importing_the_settings_writes_no_secret",
-    "tests/contextlayer/test_commandline.py::test_the_stdio_server_on_a_wrong_data_folder",
-    "tests/mcpbridge/test_stdio.py",
-    "tests/reliability/test_database_down.py",
-    "tests/memories/test_ingest_kill.py",
-    # generated inputs (hypothesis, schemathesis) and hostile files
-    "tests/api/test_schema_fuzz.py",
-    "tests/reliability/test_fuzz_ingest.py",
-    "tests/reliability/test_fuzz_mcp.py",
-    "tests/reliability/test_ingest_memory.py",
-    "tests/reliability/test_isolation_doors.py",
-    "tests/reliability/test_isolation_properties.py",
-    "tests/reliability/test_oracles_within_user.py",
-    "tests/memories/test_search_bm25.py::test_lexical_arm_equals_the_full_pass_for_every_caller",
-    "tests/memories/test_search_stats.py::test_statistics_and_the_in_memory_index_stay_true",
-    "tests/memories/test_search_coherence.py",
-    "tests/memories/test_consent_oracles.py::test_an_app_cannot_learn_a_hidden_memory_by_writing",
-    "tests/accounts/test_oauth_attacks.py::test_a_client_cannot_pass_for_one_of_the_owners_own",
-    "tests/accounts/test_oauth_attacks.py::test_the_cimd_address_guard_sees_through_ipv6",
-    "tests/accounts/test_oauth_attacks.py::test_registration_refuses_callbacks_outside",
-    "tests/accounts/test_connector_requirements.py::test_every_advertised_scope_auth_method",
-    "tests/accounts/test_mcp_oauth_flow.py::test_only_tokens_bound_to_the_mcp_resource",
-    "tests/accounts/test_mcp_oauth_flow.py::test_sdk_oauth_client_connects",
-    "tests/admin/test_admin_oracles.py::test_the_same_script_reads_the_text",
-    "tests/admin/test_admin_credentials.py",
-    "tests/accounts/test_oauth_attacks.py::test_concurrent_redemptions_of_one_refresh_token",
-    "tests/accounts/test_oauth_attacks.py::test_a_cimd_client_cannot_hand_the_browser_to_an_os",
-    "tests/accounts/test_sign_in_limits.py",
-    "tests/reliability/test_hostile_text.py::test_a_nul_at_any_door_is_refused_clearly_never",
-    "tests/memories/test_write_budget.py",
-    "tests/memories/test_visibility.py::test_visible_q_and_visible_sql_are_one_rule",
-    # stores of realistic size, whole data files, the local extractor's dev set
-    "tests/memories/test_search.py::test_search_is_exact_for_every_tenant_size",
-    "tests/memories/test_views_access.py::test_memories_page_for_ten_thousand_memories",
-    "tests/memories/test_erase_physical.py",
-    "tests/memories/test_local_extractor.py::test_the_dev_set_meets_the_aim",
-    "tests/memories/test_word_diff.py::test_the_history_page_of_a_memory_edited_at_the_size",
-)
-
-
-def _stale_slow_entries() -> list[str]:
-    """Entries of SLOW that name no file, or no test function in their file: a renamed slow test
-    would otherwise move silently into the fast loop."""
-    root = Path(__file__).resolve().parent.parent
-    stale = []
-    for entry in SLOW:
-        path, _, name = entry.partition("::")
-        file = root / path
-        if not file.exists() or (name and f"def {name}" not in file.read_text(encoding="utf-8")):
-            stale.append(entry)
-    return stale
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    if stale := _stale_slow_entries():
-        raise pytest.UsageError(f"tests/conftest.py SLOW names no test: {', '.join(stale)}")
-    for item in items:
-        if item.nodeid.startswith(SLOW):
-            item.add_marker(pytest.mark.slow)
-
-
-def issue_token(user: User, **options: Any) -> IssuedToken:
-    """A client token of `user`, made the way the owner makes one (the `client_token` command,
-    the dashboard): by the owner, over their own category vocabulary. `options` are
-    `client_token_create`'s (name, scopes, categories, expires_at)."""
-    return client_token_create(actor=owner_actor(user), known=known_categories(user), **options)
-
-
-def memory_with_history(
-    owner_dash: Actor, text: str, *, hide_from: ConnectedApp | None = None
-) -> Any:
-    """A memory holding everything a restore from the trash must bring back: an earlier text
-    (a version), categories the owner chose, and, with `hide_from`, hidden from that app."""
-    from memories import services
-
-    memory = services.memory_create(actor=owner_dash, text=f"{text} (first draft)").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text=text)
-    services.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["hobbies"])
-    if hide_from is not None:
-        services.memory_set_visibility(
-            actor=owner_dash, memory_id=memory.id, hide_from_app=hide_from.pk
-        )
-    return memory
-
-
-def forty_memories(owner: User) -> None:
-    """Issue 23's measured store: 40 memories a stdio app with the default grant sees (every
-    one it may delete), two of them with an earlier text and one hidden from another app."""
-    from accounts.actors import stdio_app
-    from memories import services
-
-    owner_dash = owner_actor(owner)
-    cursor = stdio_app(owner, "cursor")
-    memory_with_history(owner_dash, "Plays the piano on weekends")
-    memory_with_history(owner_dash, "Brews coffee with an AeroPress", hide_from=cursor)
-    items = [
-        services.NewMemory(text=f"Fact number {n} about the owner", categories=["hobbies"])
-        for n in range(38)
-    ]
-    services.memory_create_many(actor=owner_dash, items=items)
-
-
-def memory_snapshot(owner: User) -> dict[Any, tuple[Any, ...]]:
-    """Every memory row of `owner` with what a trip through the trash must leave as it was:
-    text, state, categories (and who set them), privacy, hiding, supersession, versions."""
-    from memories.models import Memory, MemoryVersion
-
-    return {
-        m.id: (
-            m.text,
-            m.state,
-            list(m.categories),
-            m.categories_set_by_user,
-            m.is_private,
-            list(m.hidden_from),
-            m.superseded_by_id,
-            m.echo_of_id,
-            m.updated_at,
-            list(
-                MemoryVersion.objects.filter(owner=owner, memory=m)
-                .order_by("pk")
-                .values_list("text", "kind", "changed_by")
-            ),
-        )
-        for m in Memory.objects.filter(owner=owner)
-    }
 
 
 @pytest.fixture(autouse=True)
@@ -199,35 +65,10 @@ def stranger_dash(stranger: User) -> Actor:
     return owner_actor(stranger)
 
 
-def signed_in(user: User, *, enforce_csrf: bool = False) -> Client:
-    """A browser signed in as `user`. Django's test client skips CSRF checks unless asked;
-    tests about CSRF ask (`enforce_csrf=True`)."""
-    client = Client(enforce_csrf_checks=enforce_csrf)
-    client.force_login(user)
-    return client
-
-
 @pytest.fixture
 def owner_client(owner: User) -> Client:
     """The owner signed in in a browser (CSRF not enforced: see `signed_in`)."""
     return signed_in(owner)
-
-
-@dataclass
-class TotpClock:
-    """allauth's TOTP clock, pinned to the middle of one 30-second step: whether a code is still
-    valid never depends on how long a loaded machine takes between making and typing it."""
-
-    now: float
-
-    def code(self, secret: str, steps: int = 0) -> str:
-        """The code an authenticator app shows `steps` steps from the pinned one (its clock
-        drifted ahead for positive steps)."""
-        from allauth.mfa import app_settings
-        from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
-
-        counter = int(self.now) // app_settings.TOTP_PERIOD + steps
-        return format_hotp_value(hotp_value(secret, counter))
 
 
 @pytest.fixture
@@ -243,12 +84,6 @@ def totp_clock(monkeypatch: pytest.MonkeyPatch) -> TotpClock:
     monkeypatch.setattr(auth, "time", SimpleNamespace(time=lambda: clock.now))
     cache.clear()
     return clock
-
-
-def reauthenticate(browser: Client, password: str = OWNER_PASSWORD) -> None:
-    """Confirm the password again, as erase and token creation ask (accounts/adapter.py)."""
-    response = browser.post("/accounts/reauthenticate/", {"password": password})
-    assert response.status_code == 302, "re-authentication failed"
 
 
 @pytest.fixture
@@ -289,3 +124,65 @@ def llm(request: pytest.FixtureRequest, brain: fake_llm.Brain) -> fake_llm.Brain
     else:
         request.getfixturevalue("stub_server")
     return brain
+
+
+@pytest.fixture(scope="session")
+def server_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
+    """The real ASGI app under uvicorn in a thread, for the MCP tests' SDK clients
+    (tests/mcpbridge/mcp_clients.py)."""
+    with django_db_blocker.unblock():
+        live = start_server("contextlayer.asgi:application", lifespan="on", start_timeout=120)
+        yield live.url
+        live.server.should_exit = True
+        live.thread.join(timeout=30)
+        # The server's ORM work ran in asgiref's sync thread; close its connection so the test
+        # database can be dropped.
+        anyio.run(sync_to_async(connections.close_all, thread_sensitive=True))
+
+
+@pytest.fixture
+def mcp_for(server_url: str) -> Callable[..., McpHttp]:
+    """`mcp_for(user, scopes=...)`: a new client token for the user and a client holding it."""
+
+    def make(
+        user: User, scopes: str = "read,write,delete", name: str = "Cursor on laptop"
+    ) -> McpHttp:
+        issued = issue_token(
+            user,
+            name=name,
+            scopes=scopes.split(","),
+        )
+        return McpHttp(server_url, issued.secret)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def _live_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[LiveServer]:
+    """One server for the session: the MCP session manager can run only once per process app."""
+    live = start_whole_app()
+    try:
+        yield live
+    finally:
+        with django_db_blocker.unblock():
+            stop_server(live)
+
+
+@pytest.fixture
+def live_url(_live_server: LiveServer, transactional_db: None) -> str:
+    """The whole app (OAuth server, dashboard, MCP) on a free port, for the OAuth tests."""
+    return _live_server.url
+
+
+@pytest.fixture
+def fresh_rate_limits() -> Iterator[None]:
+    """allauth rate limits live in the cache; one test's sign-ups must not throttle the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture
+def alice(transactional_db: None) -> User:
+    return User.objects.create_user("alice@example.com", PASSWORD)

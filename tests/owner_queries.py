@@ -19,7 +19,7 @@ frame says who built the query. The price is that a lazy queryset returned by ap
 evaluated in a test counts as the test's (the view/tool paths evaluate inside app code).
 
 Exemptions, each counted by reason in the summary line:
-- `with cross_tenant("why")` (contextlayer/tenancy.py) around a deliberately owner-free path;
+- `with cross_tenant("why")` (kernel/tenancy.py) around a deliberately owner-free path;
 - Django's own row navigation from rows already loaded by a checked query: the deletion
   collector's cascades, related-object descriptors and prefetches. These are accepted only when
   every unfiltered reference is *keyed* (its primary key, or a foreign key between tenant tables,
@@ -50,7 +50,7 @@ import pytest
 from django.db import connections
 from django.db.backends.signals import connection_created
 
-from contextlayer.tenancy import cross_tenant_reason
+from kernel.tenancy import cross_tenant_reason
 from tests.owner_sql import Analysis, analyze
 
 ROOT = Path(__file__).resolve().parent.parent

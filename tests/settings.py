@@ -10,7 +10,7 @@ os.environ.pop("DATABASE_URL", None)  # tests always run on their own embedded c
 
 from contextlayer.settings import *  # noqa: F403
 
-# collectstatic (tests/accounts/conftest.py) needs a folder; it exists, so WhiteNoise is quiet.
+# collectstatic (tests/servers.py) needs a folder; it exists, so WhiteNoise is quiet.
 STATIC_ROOT = Path(os.environ["CONTEXT_LAYER_HOME"]) / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 

@@ -8,13 +8,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import User
-from contextlayer.errors import DomainError
+from kernel.errors import DomainError
 
 
 class UserCommand(BaseCommand):
     # Django's system checks import every URL and view (the API, the admin, allauth): about a
     # second per command. `serve`, `migrate` and `check` still run them.
-    requires_system_checks: list[str] = []  # type: ignore[assignment]
+    requires_system_checks: list[str] = []
 
     def execute(self, *args: Any, **options: Any) -> str | None:
         try:

@@ -115,3 +115,8 @@ def ask_json(system: str, user: str) -> dict[str, Any]:
         logger.warning("llm call failed", extra={"error": type(exc).__name__})
         raise LLMUnavailable(f"The model could not be reached ({type(exc).__name__}).") from exc
     return parse_json_object(raw)
+
+
+def llm_configured() -> bool:
+    """Whether EXTRACTION_MODE names an LLM (imports offer it; the Review page expects its work)."""
+    return bool(settings.EXTRACTION_MODE != "none")

@@ -1,32 +1,8 @@
-"""The local extractor: lasting facts about the writer from chat messages, on this machine.
-
-For imports only (`--extractor local`): what an assistant sends to `add_memory` is already a
-chosen fact. Two halves:
-
-1. Rules (`local_rules.py`) cut pasted material away, split the message into clauses and drop
-   the ones that cannot be a lasting self-statement (no first person, questions, requests,
-   hypotheticals, meta-talk, states of the moment; role-play drops the whole message). A
-   message is read in its conversation (`local_context.Reading`, fed `Turn`s in order): "her
-   name is Sara" after "my partner" names the partner, and a clause that leans on what came
-   before ("I earn 8k a year from it") is joined to the last clause kept or dropped.
-2. The embedding model scores each surviving clause the way the category classifier scores a
-   memory: the mean of its best cosine similarities to lasting self-statements (the category
-   examples plus `local_prototypes.LASTING`) minus the same against first-person clauses that
-   are not lasting facts (`local_prototypes.NOT_LASTING`). A clause at or above `threshold`
-   becomes a memory, in the writer's own words.
-
-Only the clauses that survive the rules are embedded, and their vectors are handed to the
-import, which stores them as the memories' embeddings: no text is embedded twice.
-
-A message that is not English is kept whole when it reads as a self-statement in a language
-`local_rules.LANGUAGES` knows; otherwise its sentences that do are kept, each as it is ("Ich bin
-Veganerin." of "... Kennst du ein Restaurant?"), and the rest dropped (see
-`local_rules.foreign_statements`). The English-first model is not asked to judge them.
-
-Thresholds and rules were tuned on tests/memories/data/extraction_dev.txt and
-extraction_dev2.txt only; `uv run python -m bench extract` reports them, the held-out set and
-(`--split outside`, never tuned on) an outside set.
-"""
+"""The local extractor (imports only): lasting facts about the writer from chat messages, on this
+machine. Rules (`local_rules.py`, read in context by `local_context.py`) keep the clauses that may
+be lasting self-statements; the embedding model scores them against prototypes
+(`local_prototypes.py`). Tuned on tests/memories/data/extraction_dev*.txt only
+(`uv run python -m bench extract`); the design is in ARCHITECTURE.md ("The local extractor")."""
 
 from __future__ import annotations
 
@@ -38,10 +14,10 @@ import numpy as np
 
 from memories.categories import DEFAULT_CATEGORIES
 from memories.classify import _normalised, _prototype_vectors
-from memories.embeddings import get_embedder
 from memories.extraction.local_context import Reading
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_rules import foreign_statements, looks_english
+from memories.search.embeddings import get_embedder
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ would merge "I have two kids" with "I have three kids" (0.92) and keep "I'm vege
 from matching a long memory on another topic that happens to hold its words. Neither sees word
 order: "my sister is older than me" would repeat "I'm older than my sister" (cosine 0.92).
 
-The earlier memory stays, and the import counts the repeat on it (see memories/imports.py).
+The earlier memory stays, and the import counts the repeat on it (see memories/services/imports.py).
 """
 
 from __future__ import annotations

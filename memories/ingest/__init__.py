@@ -2,5 +2,5 @@
 
 `archive` reads a ZIP, folder or file under hard limits; `detect` picks the parser; `claude`,
 `chatgpt` and `contextlayer` turn documents into `types.ParsedExport`. The import service that
-writes memories lives in `memories.imports`.
+writes memories lives in `memories.services.imports`.
 """

@@ -70,7 +70,7 @@ def memory(raw: Any, where: str) -> ExportedMemory:
         vwhere = f"{where}.versions[{index}]"
         expect(isinstance(item, dict) and isinstance(item.get("text"), str), vwhere, "bad version.")
         # A version is a memory's former text: no longer than a memory may be, so the history
-        # page's diffs stay bounded (memories/presentation.py).
+        # page's diffs stay bounded (memories/web/presentation.py).
         expect(
             len(item["text"]) <= settings.MEMORY_MAX_CHARS,
             vwhere,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from contextlayer.errors import InvalidInput
+from kernel.errors import InvalidInput
 
 SOURCES = ("claude", "chatgpt", "contextlayer")
 

@@ -41,8 +41,9 @@ class Migration(migrations.Migration):
         ),
     ]
 
-# The owner's searchable memories: memories/search.py's ELIGIBLE (active, not superseded) without
-# apps' echoes, which are not memories to the owner (memories/visibility.py). Keep them equal.
+# The owner's searchable memories: memories/search/sql.py's ELIGIBLE (active, not superseded)
+# without apps' echoes, which are not memories to the owner (memories/visibility.py). A frozen
+# copy, as a migration's must be: a later change to ELIGIBLE needs a migration of the trigger.
 _SEARCHABLE = "state = 'active' AND superseded_by_id IS NULL AND echo_of_id IS NULL"
 
 # One statement-level trigger per kind of write, reading the transition tables: a batch INSERT of

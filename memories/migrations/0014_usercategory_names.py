@@ -3,7 +3,7 @@
 - The user's own categories and the grants' lists are folded too (a name the old rule allowed,
   such as "kids-" or "a--b", is "kids" and "a-b" now); two rows that fold to one become one,
   sensitive if either was, and a name both ticked and unticked in a grant stays unticked.
-- Labels stored before names were folded (contextlayer/category_names.py: NFKC, case, spaces and
+- Labels stored before names were folded (kernel/category_names.py: NFKC, case, spaces and
   punctuation) are folded: an app's fullwidth "health" becomes "health", and so hidden from
   the apps not granted health, as it would have been under its plain name.
 - Each label in use that is neither a default nor one of the user's own categories becomes one
@@ -46,7 +46,7 @@ def _fold_vocabulary(apps, fold):
 
 
 def forwards(apps, schema_editor):
-    from contextlayer.category_names import fold
+    from kernel.category_names import fold
     from memories.categories import DEFAULT_SLUGS, sensitive_meaning
 
     _fold_vocabulary(apps, fold)

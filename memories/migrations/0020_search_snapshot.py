@@ -1,5 +1,5 @@
 """Per-user search snapshots (issue 29): a user's in-memory index as one value, read by a process
-that does not hold it in one round trip (`memories/search_snapshot.py`).
+that does not hold it in one round trip (`memories/search/snapshot.py`).
 
 The value is stored without compression (EXTERNAL): it is mostly float32 vectors, which pglz
 hardly shrinks and would cost a decompression at every read. Like the memories' content columns

@@ -17,20 +17,20 @@ from django.utils.timesince import timesince
 from accounts.dashboard import actor_for_request
 from accounts.models import User
 from activity.models import AccessEvent
-from memories import presentation
 from memories.models import Memory
-from memories.presentation import (
+from memories.selectors.review_work import ReviewWork, review_work
+from memories.selectors.stats import MemoryStats, memory_stats
+from memories.selectors.trash import trash_notices
+from memories.web import presentation
+from memories.web.presentation import (
     OriginInfo,
     SourceInfo,
-    and_list,
     change_summary,
     changed_by_label,
     origin_of,
     source_of,
 )
-from memories.review_work import ReviewWork, review_work
-from memories.selectors import MemoryStats, memory_stats
-from memories.trash import trash_notices
+from memories.wording import and_list
 
 register = template.Library()
 
@@ -153,7 +153,7 @@ def stats_header(context: template.Context) -> dict[str, Any]:
 
 @register.simple_tag(takes_context=True)
 def review_link(context: template.Context) -> ReviewWork | None:
-    """What the Review link says (memories.review_work), for the signed-in user only."""
+    """What the Review link says (memories.selectors.review_work), for the signed-in user only."""
     request = context.get("request")
     if not isinstance(getattr(request, "user", None), User):
         return None
@@ -161,10 +161,10 @@ def review_link(context: template.Context) -> ReviewWork | None:
 
 
 @register.filter
-def door(name: str) -> str:
-    """Who deleted, at the start of a sentence: an app's name as it is, or the owner's door in
+def app_subject(name: str) -> str:
+    """Who deleted, at the start of a sentence: an app's name as it is, or the owner's own app in
     words ("The command line")."""
-    label = presentation.door_label(str(name))
+    label = presentation.app_display_name(str(name))
     return label if label == name else label[:1].upper() + label[1:]
 
 

@@ -144,7 +144,7 @@
   }
 
   // The server groups some dates by day (the activity chart): tell it this browser's zone
-  // (contextlayer/owner_zone.py), a first-party cookie read by this server only.
+  // (kernel/owner_zone.py), a first-party cookie read by this server only.
   function reportZone() {
     var zone = "";
     try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }

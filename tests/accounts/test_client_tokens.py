@@ -21,8 +21,8 @@ from accounts.client_tokens import (
 from accounts.credentials import resolve_bearer
 from accounts.models import ClientToken, ConnectedApp, User
 from activity.models import AccessEvent
-from contextlayer.errors import Conflict, InvalidInput, NotFound, OwnerOnly
-from memories.grants import known_categories
+from kernel.errors import Conflict, InvalidInput, NotFound, OwnerOnly
+from memories.selectors.grants import known_categories
 
 RESOURCE = "http://127.0.0.1:8000/mcp"
 
@@ -152,7 +152,7 @@ def test_an_app_cannot_revoke_a_token_not_even_its_own(owner: User) -> None:
     assert resolve_bearer(issued.secret, resource=RESOURCE) is not None
 
 
-def test_creating_a_token_is_in_the_access_log_with_the_door_that_made_it(owner: User) -> None:
+def test_creating_a_token_is_in_the_access_log_with_the_app_that_made_it(owner: User) -> None:
     cli = owner_actor(owner, ConnectedApp.CLI, operator="manage.py client_token")
     issued = client_token_create(
         actor=cli, known=known_categories(owner), name="Cursor on laptop", scopes=["read"]

@@ -16,9 +16,9 @@ from accounts.actors import actor_for, stdio_app
 from accounts.credentials import resolve_bearer
 from accounts.models import ConnectedApp, RotatedRefreshToken, User
 from accounts.oauth_clients import client_key
-from memories.selectors import memory_get
-from memories.services import memory_create
-from tests.conftest import reauthenticate, signed_in
+from memories.selectors.memories import memory_get
+from memories.services.memories import memory_create
+from tests.personas import reauthenticate, signed_in
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,11 @@ import pytest
 
 from accounts.actors import actor_for, owner_actor, stdio_app
 from accounts.client_tokens import hash_secret
-from accounts.models import ALL_SCOPES, SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ClientToken, User
+from accounts.models import ALL_SCOPES, ClientToken, User
 from accounts.services import app_set_scopes
 from activity.models import AccessEvent
-from tests.conftest import issue_token, signed_in
+from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
+from tests.personas import issue_token, signed_in
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.test import Client as Browser
 
 from accounts.models import User
-from tests.conftest import TotpClock
+from tests.accounts.totp_clock import TotpClock
 
 pytestmark = pytest.mark.django_db
 

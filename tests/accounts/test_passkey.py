@@ -7,10 +7,10 @@ from allauth.mfa.models import Authenticator
 from playwright.sync_api import Page, sync_playwright
 
 from accounts.models import User
-from tests.accounts.conftest import PASSWORD
+from tests.accounts.oauth_client import PASSWORD
 from tests.browser import CHROMIUM, CHROMIUM_ARGS
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
 
 def _password_form_submit(page: Page) -> None:

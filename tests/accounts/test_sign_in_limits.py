@@ -17,9 +17,10 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.models import User
-from tests.conftest import OWNER_PASSWORD, TotpClock
+from tests.accounts.totp_clock import TotpClock
+from tests.personas import OWNER_PASSWORD
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 ATTACKERS = ("203.0.113.7", "203.0.113.8", "203.0.113.9", "198.51.100.4")
 

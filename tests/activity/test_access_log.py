@@ -10,9 +10,9 @@ from django.db import transaction
 
 from accounts.actors import Actor
 from accounts.models import User
-from activity import audit
+from activity import services as activity
 from activity.models import AccessEvent
-from memories.services import memory_create
+from memories.services.memories import memory_create
 
 
 def test_a_change_that_rolls_back_takes_its_access_event_with_it(
@@ -25,12 +25,12 @@ def test_a_change_that_rolls_back_takes_its_access_event_with_it(
     assert not AccessEvent.objects.filter(owner=owner).exists()
 
 
-def test_the_log_line_names_the_door_and_the_ids_but_no_text(
+def test_the_log_line_names_the_app_and_the_ids_but_no_text(
     owner: User, owner_dash: Actor, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="contextlayer.audit")
     memory = memory_create(actor=owner_dash, text="Keeps bees on the roof.").memory
-    event = audit.record(owner_dash, AccessEvent.Action.READ, [memory.id])
+    event = activity.record(owner_dash, AccessEvent.Action.READ, [memory.id])
     line = next(r for r in caplog.records if getattr(r, "action", None) == "read")
     fields = vars(line)
     assert line.name == "contextlayer.audit"
@@ -44,7 +44,7 @@ def test_the_log_line_names_the_door_and_the_ids_but_no_text(
 
 def _app_actor(owner: User) -> Actor:
     from accounts.credentials import resolve_bearer
-    from tests.conftest import issue_token
+    from tests.personas import issue_token
 
     credential = resolve_bearer(
         issue_token(owner, name="Reader", scopes=["memories:read"]).secret, resource="test"
@@ -60,7 +60,7 @@ def test_a_search_commits_its_event_without_waiting_for_the_disk_and_nothing_els
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from memories.selectors import memory_search
+    from memories.selectors.memories import memory_search
 
     memory_create(actor=owner_dash, text="Keeps bees on the roof of the garage.")
     memory_create(actor=owner_dash, text="The garage roof leaks when it rains hard.")
@@ -92,7 +92,7 @@ def test_a_search_commits_its_event_without_waiting_for_the_disk_and_nothing_els
 def test_a_search_that_finds_nothing_still_records_that_it_was_made(
     owner: User, owner_dash: Actor
 ) -> None:
-    from memories.selectors import memory_search
+    from memories.selectors.memories import memory_search
 
     reader = _app_actor(owner)
     assert list(memory_search(actor=reader, query="bees on the roof")) == []
@@ -103,7 +103,7 @@ def test_a_search_that_finds_nothing_still_records_that_it_was_made(
 def test_a_read_event_statement_refuses_to_run_inside_a_transaction(owner_dash: Actor) -> None:
     """Its asynchronous commit would also cover whatever the caller's transaction wrote."""
     with transaction.atomic(), pytest.raises(RuntimeError, match="autocommit"):
-        audit.read_event_sql(owner_dash, AccessEvent.Action.SEARCH, "hit", "%(ids)s::uuid[]")
+        activity.read_event_sql(owner_dash, AccessEvent.Action.SEARCH, "hit", "%(ids)s::uuid[]")
 
 
 def test_a_search_inside_a_transaction_leaves_the_commit_to_it(
@@ -112,7 +112,7 @@ def test_a_search_inside_a_transaction_leaves_the_commit_to_it(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from memories.selectors import memory_search
+    from memories.selectors.memories import memory_search
 
     memory_create(actor=owner_dash, text="Keeps bees on the roof of the garage.")
     reader = _app_actor(owner)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, stdio_app
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
 from memories.models import Memory, MemoryState, MemoryTombstone
-from memories.services import memory_create
-from tests.conftest import memory_snapshot, memory_with_history, signed_in
+from memories.services.memories import memory_create
+from tests.memories.memory_rows import memory_snapshot, memory_with_history
+from tests.personas import signed_in
 
 SECRET = "My bank PIN is 4321 and I fear spiders"
 
@@ -79,8 +81,8 @@ def test_the_memory_list_cannot_be_searched_by_text_by_default(
 
 
 def test_the_text_shows_when_the_setting_allows_it(
-    admin_client: Client, secret_memory: Memory, settings
-) -> None:  # type: ignore[no-untyped-def]
+    admin_client: Client, secret_memory: Memory, settings: SettingsWrapper
+) -> None:
     settings.ADMIN_SHOW_MEMORY_TEXT = True
     url = reverse("admin:memories_memory_change", args=[secret_memory.pk])
     assert SECRET in admin_client.get(url).content.decode()

@@ -27,20 +27,14 @@ from django.core import mail
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
-from memories.services import memory_create
-from tests.accounts.conftest import (  # noqa: F401 - the live server and its fixtures
-    PASSWORD,
-    _fresh_rate_limits,
-    _live_server,
-    alice,
-    grant_tokens,
-    hidden,
-    live_url,
-    mcp_call,
-    sign_in,
-)
+from memories.services.memories import memory_create
+from tests.accounts.oauth_client import PASSWORD, grant_tokens, hidden, mcp_call, sign_in
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_rate_limits"),
+]
 
 PLAN = "Alice is quietly interviewing at Initech next week"
 OPERATOR = "operator@example.com"
@@ -54,7 +48,7 @@ def operator(transactional_db: None) -> User:
 
 
 @pytest.fixture
-def admin_browser(live_url: str, operator: User) -> Iterator[httpx.Client]:  # noqa: F811
+def admin_browser(live_url: str, operator: User) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=live_url, timeout=60) as browser:
         assert sign_in(browser, OPERATOR).status_code == 302
         assert browser.get("/admin/").status_code == 200
@@ -76,8 +70,8 @@ def _submit(browser: httpx.Client, url: str, fields: dict[str, Any]) -> httpx.Re
 
 
 def test_an_operator_cannot_mint_a_token_and_read_a_users_memories(
-    live_url: str,  # noqa: F811
-    alice: User,  # noqa: F811
+    live_url: str,
+    alice: User,
     admin_browser: httpx.Client,
 ) -> None:
     memory_create(actor=owner_actor(alice), text=PLAN, categories=["work"])
@@ -108,8 +102,8 @@ def test_an_operator_cannot_mint_a_token_and_read_a_users_memories(
 
 
 def test_an_operator_cannot_edit_or_add_an_oauth_client(
-    live_url: str,  # noqa: F811
-    alice: User,  # noqa: F811
+    live_url: str,
+    alice: User,
     admin_browser: httpx.Client,
 ) -> None:
     client, _tokens = grant_tokens(live_url, alice.email, resource=f"{live_url}/mcp")
@@ -160,7 +154,7 @@ def test_an_operator_cannot_edit_or_add_an_oauth_client(
 
 
 def test_an_operator_cannot_move_a_users_address_to_sign_in_as_them(
-    alice: User,  # noqa: F811
+    alice: User,
     admin_browser: httpx.Client,
 ) -> None:
     EmailAddress.objects.create(user=alice, email=alice.email, primary=True, verified=True)
@@ -198,8 +192,8 @@ CREDENTIAL_MODELS = (Token, Client, EmailAddress, Authenticator, UserSession)
 
 
 def test_no_admin_page_adds_or_edits_a_credential(
-    live_url: str,  # noqa: F811
-    alice: User,  # noqa: F811
+    live_url: str,
+    alice: User,
     admin_browser: httpx.Client,
 ) -> None:
     """Every model the admin shows, swept: none that holds a credential (a token, a client and
@@ -237,8 +231,8 @@ def test_no_admin_page_adds_or_edits_a_credential(
 
 
 def test_removing_an_authenticator_or_ending_a_session_is_audited_and_real(
-    live_url: str,  # noqa: F811
-    alice: User,  # noqa: F811
+    live_url: str,
+    alice: User,
     admin_browser: httpx.Client,
 ) -> None:
     """On the user's request the operator may remove a lost second factor or end a session; the

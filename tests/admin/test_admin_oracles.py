@@ -11,13 +11,14 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory, MemoryState
-from memories.services import memory_create
+from memories.services.memories import memory_create
 from memories.text import text_key
-from tests.conftest import signed_in
+from tests.personas import signed_in
 
 SECRET = "My bank PIN is 4321 and I fear spiders"
 TITLE = "Divorce lawyer, second meeting"
@@ -88,9 +89,10 @@ def test_the_prefix_oracle_recovers_nothing_while_the_text_is_hidden(
     assert _recover(ask, longest=6, to_guess=to_guess) == ""
 
 
+@pytest.mark.slow
 def test_the_same_script_reads_the_text_when_the_operator_may_see_it(
-    operator_browser: Client, imported: Memory, settings
-) -> None:  # type: ignore[no-untyped-def]
+    operator_browser: Client, imported: Memory, settings: SettingsWrapper
+) -> None:
     """The script is a real attack: where text is shown (a single-user server) it works."""
     settings.ADMIN_SHOW_MEMORY_TEXT = True
     ask = _oracle(operator_browser, imported, "text__istartswith")
@@ -163,8 +165,8 @@ def test_the_change_page_shows_no_conversation_title_and_no_sensitive_category(
 
 
 def test_the_change_page_shows_title_and_categories_when_the_text_is_shown(
-    operator_browser: Client, imported: Memory, settings
-) -> None:  # type: ignore[no-untyped-def]
+    operator_browser: Client, imported: Memory, settings: SettingsWrapper
+) -> None:
     settings.ADMIN_SHOW_MEMORY_TEXT = True
     page = operator_browser.get(
         reverse("admin:memories_memory_change", args=[imported.pk])

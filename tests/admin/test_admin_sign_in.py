@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.models import User
-from tests.conftest import TotpClock
+from tests.accounts.totp_clock import TotpClock
 
 pytestmark = pytest.mark.django_db
 
@@ -67,16 +67,16 @@ def test_admin_login_sends_the_operator_through_allauth_and_the_second_factor(
 
 
 @pytest.mark.parametrize(
-    ("door", "field"), [("/accounts/login/", "login"), ("/admin/login/", "username")]
+    ("entry_point", "field"), [("/accounts/login/", "login"), ("/admin/login/", "username")]
 )
-def test_fifteen_wrong_passwords_lock_the_right_one_out_at_every_door(
-    door: str, field: str
+def test_fifteen_wrong_passwords_lock_the_right_one_out_at_every_entry_point(
+    entry_point: str, field: str
 ) -> None:
     """A guesser gets no more tries at the admin than at the sign-in page: after fifteen wrong
     passwords in a row, even the right one opens no session."""
     User.objects.create_superuser("admin@example.com", PASSWORD)
     browser = Client()
     for attempt in range(15):
-        browser.post(door, {field: "admin@example.com", "password": f"guess {attempt}"})
-    browser.post(door, {field: "admin@example.com", "password": PASSWORD})
+        browser.post(entry_point, {field: "admin@example.com", "password": f"guess {attempt}"})
+    browser.post(entry_point, {field: "admin@example.com", "password": PASSWORD})
     assert not _signed_in(browser)

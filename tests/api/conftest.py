@@ -1,23 +1,21 @@
-"""API fixtures: programs holding real client tokens, and the owner's own door (the session).
+"""API fixtures: programs holding real client tokens (tests/api/tokens.py), and the owner's own
+door (the session).
 
 Every token here is a real client token (`accounts.client_tokens`), so each request goes through
-the bearer resolution production uses (`contextlayer.api_auth` → `accounts.credentials`): a
+the bearer resolution production uses (`accounts.api_auth` → `accounts.credentials`): a
 revoked, expired or made-up token, a paused app or a missing scope is refused by that code.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 
 import pytest
 from django.test import Client
 
-from accounts.client_tokens import hash_secret
-from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
-from tests.conftest import issue_token, signed_in
-
-TokenFactory = Callable[..., str]
+from accounts.models import ALL_SCOPES, User
+from tests.api.tokens import TokenFactory
+from tests.personas import issue_token, signed_in
 
 
 @pytest.fixture
@@ -46,19 +44,9 @@ def make_token(db: None) -> TokenFactory:
     return make
 
 
-def token_app(secret: str) -> ConnectedApp:
-    """The connected app a client token acts as."""
-    return ClientToken.objects.select_related("app").get(token_hash=hash_secret(secret)).app
-
-
 @pytest.fixture
 def owner_api(owner: User) -> Client:
     """The owner's own door (every scope, every memory, versions): the signed-in session, as
     the dashboard's scripts call the API. CSRF is not enforced here; a test about CSRF signs in
     with `signed_in(owner, enforce_csrf=True)`."""
     return signed_in(owner)
-
-
-def bearer(secret: str) -> Client:
-    """A program holding this client token (no session, no cookies)."""
-    return Client(headers={"Authorization": f"Bearer {secret}"})

@@ -7,8 +7,8 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
-from memories.services import memory_create
-from tests.api.conftest import TokenFactory, token_app
+from memories.services.memories import memory_create
+from tests.api.tokens import TokenFactory, token_app
 
 API = "/api/v1/access-events"
 

@@ -7,7 +7,7 @@ from django.test import Client
 from accounts.actors import builtin_app
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
-from tests.api.conftest import TokenFactory, token_app
+from tests.api.tokens import TokenFactory, token_app
 
 API = "/api/v1/apps"
 
@@ -81,7 +81,7 @@ def test_another_users_app_is_404_and_untouched(
     assert not app.paused and app.revoked_at is None
 
 
-def test_built_in_doors_cannot_be_paused_or_revoked(owner_api: Client, owner: User) -> None:
+def test_built_in_apps_cannot_be_paused_or_revoked(owner_api: Client, owner: User) -> None:
     dashboard = builtin_app(owner, ConnectedApp.DASHBOARD)
     assert owner_api.post(f"{API}/{dashboard.pk}/pause").status_code == 409
     assert owner_api.post(f"{API}/{dashboard.pk}/revoke").status_code == 409

@@ -7,11 +7,12 @@ import pytest
 from django.test import Client
 
 from accounts.actors import Actor
-from accounts.models import SCOPE_READ, SCOPE_WRITE, User
+from accounts.models import User
+from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, UserCategory
-from memories.services import memory_create
-from tests.api.conftest import TokenFactory
-from tests.conftest import signed_in
+from memories.services.memories import memory_create
+from tests.api.tokens import TokenFactory
+from tests.personas import signed_in
 
 API = "/api/v1/categories"
 FULLWIDTH_HEALTH = "\uff48\uff45\uff41\uff4c\uff54\uff48"

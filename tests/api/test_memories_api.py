@@ -10,16 +10,19 @@ from django.db import OperationalError
 from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
 from django.utils import timezone
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
 from accounts.client_tokens import hash_secret
-from accounts.models import SCOPE_READ, SCOPE_WRITE, ClientToken, User
-from memories import search, selectors
+from accounts.models import ClientToken, User
+from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryState, MemoryVersion
-from memories.services import memory_create
-from tests.api.conftest import TokenFactory, token_app
-from tests.conftest import issue_token, signed_in
+from memories.search import scoring as search
+from memories.selectors import memories as selectors
+from memories.services.memories import memory_create, memory_set_pinned
+from tests.api.tokens import TokenFactory, token_app
 from tests.memories.fake_llm import Brain
+from tests.personas import issue_token, signed_in
 
 API = "/api/v1/memories"
 
@@ -183,6 +186,43 @@ def test_search_says_when_nothing_relevant_and_min_score_zero_returns_the_best_a
     assert all(hit["score"] < search.MIN_SCORE for hit in anyway["results"])
     refused = owner_api.get(f"{API}/search", {"q": "tea", "min_score": "2"})
     assert refused.status_code == 400
+
+
+def test_search_takes_the_dashboards_filters_and_a_filtered_page_is_full(
+    owner_api: Client, owner: User, owner_dash: Actor, make_token: TokenFactory
+) -> None:
+    claude = Client(headers={"Authorization": f"Bearer {make_token(owner, name='claude')}"})
+    for where in ("Alps", "Dolomites", "Pyrenees", "Tatras"):
+        _add(owner_dash, f"I go hiking in the {where} every summer")
+    for where in ("Andes", "Atlas", "Urals"):
+        made = claude.post(
+            API, {"text": f"Planned a hiking trip to the {where}"}, content_type="application/json"
+        )
+        assert made.status_code == 201
+    boots = _add(owner_dash, "Hiking boots for the summer need new laces", ("shopping",))
+    assert memory_set_pinned(actor=owner_dash, memory_ids=[boots.id], pinned=True) == 1
+
+    def texts(**filters: str) -> list[str]:
+        response = owner_api.get(f"{API}/search", {"q": "hiking every summer", **filters})
+        assert response.status_code == 200, response.json()
+        return [hit["memory"]["text"] for hit in response.json()["results"]]
+
+    assert not any("Planned" in text for text in texts(limit="3"))
+    # Claude's memories rank below the owner's: the filter narrows the search, the page is full.
+    assert sorted(texts(limit="3", app="claude")) == [
+        "Planned a hiking trip to the Andes",
+        "Planned a hiking trip to the Atlas",
+        "Planned a hiking trip to the Urals",
+    ]
+    assert texts(pinned="true") == ["Hiking boots for the summer need new laces"]
+    assert texts(category="shopping") == ["Hiking boots for the summer need new laces"]
+    assert "Hiking boots for the summer need new laces" not in texts(uncategorised="true")
+    later = (timezone.now() + timedelta(days=1)).isoformat()
+    assert texts(created_after=later) == [] and len(texts(created_before=later)) == 8
+    for bad in ({"pinned": "maybe"}, {"created_after": "soon"}, {"app": "x" * 201}):
+        response = owner_api.get(f"{API}/search", {"q": "hiking", **bad})
+        assert response.status_code == 400, bad
+        assert _error(response)["field"] == next(iter(bad)), bad
 
 
 def test_get_returns_the_memory_and_another_users_or_a_malformed_id_is_404(
@@ -424,9 +464,9 @@ def test_openapi_schema_and_docs_are_served(db: None) -> None:
 
 
 def test_the_bearer_hook_is_asked_about_the_api_resource(
-    owner: User, monkeypatch: pytest.MonkeyPatch, settings
-) -> None:  # type: ignore[no-untyped-def]
-    from contextlayer import api_auth
+    owner: User, monkeypatch: pytest.MonkeyPatch, settings: SettingsWrapper
+) -> None:
+    from accounts import api_auth
 
     asked: list[tuple[str, str]] = []
 

@@ -9,11 +9,12 @@ import pytest
 from django.test import Client
 
 from accounts.actors import Actor
-from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, User
+from accounts.models import User
 from activity.models import AccessEvent
+from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryVersion
-from memories.services import memory_create
-from tests.api.conftest import TokenFactory, token_app
+from memories.services.memories import memory_create
+from tests.api.tokens import TokenFactory, token_app
 
 pytestmark = pytest.mark.django_db
 

@@ -8,12 +8,13 @@ from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
-from accounts.models import SCOPE_READ, User
+from accounts.models import User
 from activity.models import AccessEvent
+from kernel.gates import SCOPE_READ
 from memories.models import Memory
-from memories.services import memory_create
-from tests.api.conftest import TokenFactory, bearer
-from tests.conftest import signed_in
+from memories.services.memories import memory_create
+from tests.api.tokens import TokenFactory, bearer
+from tests.personas import signed_in
 
 pytestmark = pytest.mark.django_db
 

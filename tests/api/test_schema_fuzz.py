@@ -24,9 +24,11 @@ from schemathesis.specs.openapi.checks import (
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import MemoryVersion
-from memories.selectors import memory_versions
-from memories.services import memory_create, memory_update
-from tests.conftest import signed_in
+from memories.selectors.memories import memory_versions
+from memories.services.memories import memory_create, memory_update
+from tests.personas import signed_in
+
+pytestmark = pytest.mark.slow
 
 # Both valid and invalid inputs: invalid ones must be refused with a 4xx, never crash the server.
 schema = schemathesis.openapi.from_wsgi(

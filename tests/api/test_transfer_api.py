@@ -11,10 +11,10 @@ from django.test import Client
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import ErasureReceipt, ImportRun, Memory
-from memories.services import memory_create
-from tests.api.conftest import TokenFactory
-from tests.conftest import reauthenticate, signed_in
+from memories.services.memories import memory_create
+from tests.api.tokens import TokenFactory
 from tests.memories.exports import claude_export
+from tests.personas import reauthenticate, signed_in
 
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 

@@ -10,8 +10,8 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory
-from tests.api.conftest import TokenFactory, token_app
-from tests.conftest import memory_snapshot, memory_with_history
+from tests.api.tokens import TokenFactory, token_app
+from tests.memories.memory_rows import memory_snapshot, memory_with_history
 
 pytestmark = pytest.mark.django_db
 

@@ -12,11 +12,11 @@ from django.test import Client
 
 from accounts.actors import Actor, actor_for
 from accounts.models import User
-from contextlayer.errors import OwnerOnly
-from memories import services
+from kernel.errors import OwnerOnly
 from memories.models import Memory
-from memories.selectors import memory_versions
-from tests.conftest import issue_token, signed_in
+from memories.selectors.memories import memory_versions
+from memories.services import memories as services
+from tests.personas import issue_token, signed_in
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.test import Client
 from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import Memory, MemoryProposal, MemoryState
-from tests.api.conftest import TokenFactory, token_app
+from tests.api.tokens import TokenFactory, token_app
 
 API = "/api/v1"
 

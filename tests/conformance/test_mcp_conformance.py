@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from tests.accounts.conftest import start_server, stop_server
-from tests.conftest import issue_token
+from tests.personas import issue_token
+from tests.servers import start_server, stop_server
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
 FOLDER = Path(__file__).resolve().parents[2] / "conformance"
 NODE = FOLDER / "node_modules" / ".bin" / "node"

@@ -38,6 +38,7 @@ def _manage(home: Path, *args: str, cleanup: str = "delete") -> subprocess.Compl
     )
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_command_on_a_data_folder_never_set_up_says_what_to_do(tmp_path: Path) -> None:
     """A client that starts the stdio server without the server's CONTEXT_LAYER_HOME gets a new,
@@ -73,6 +74,7 @@ def _python(env_home: Path, code: str) -> subprocess.CompletedProcess[str]:
 SECRETS = ("secret_key", "oidc_private_key.pem")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_importing_the_settings_writes_no_secret_into_the_default_data_folder(
     tmp_path: Path,
@@ -102,6 +104,7 @@ def test_importing_the_settings_writes_no_secret_into_the_default_data_folder(
     assert (folder / "secret_key").stat().st_mode & 0o077 == 0
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_the_stdio_server_on_a_wrong_data_folder_creates_no_database(tmp_path: Path) -> None:
     """Issue 24 item 15: `manage.py mcp` started with another CONTEXT_LAYER_HOME says so and

@@ -13,6 +13,8 @@ import pytest
 
 from tests.servers import free_port
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -73,7 +75,7 @@ def test_serve_starts_embedded_database_answers_health_and_stops_cleanly(stop: i
 def test_a_warm_start_skips_migrate_only_while_no_migration_is_pending() -> None:
     from django.db import connection
 
-    from memories.management.commands.serve import _pending_migrations
+    from contextlayer.management.commands.serve import _pending_migrations
 
     assert not _pending_migrations()
     # As if the newest access-log migration had never run (rolled back with the test).

@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.deploy.conftest import OIDC_PRIVATE_KEY
+from tests.deploy.signing_key import OIDC_PRIVATE_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 

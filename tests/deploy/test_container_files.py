@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from contextlayer import healthcheck
-from contextlayer.jsonlog import JsonFormatter
+from kernel.logging import JsonFormatter
 
 ROOT = Path(__file__).resolve().parents[2]
 

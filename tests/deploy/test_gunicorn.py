@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import OIDC_PRIVATE_KEY
 from tests.deploy.gunicorn_server import stop
+from tests.deploy.signing_key import OIDC_PRIVATE_KEY
 from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from accounts.models import User
-from tests.conftest import issue_token
 from tests.deploy.gunicorn_server import Gunicorn
+from tests.personas import issue_token
 
 SECRET_QUERY = "my secret diagnosis"
 

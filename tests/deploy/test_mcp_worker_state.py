@@ -1,7 +1,7 @@
 """What each gunicorn worker keeps in memory between calls stays within its bounds across
 processes: a revoked or paused app is refused within `CREDENTIAL_CACHE_SECONDS` (1 s, the
 default) of the change made in another process, and the rate limit holds for the workers
-together although each counts from its own share (contextlayer/ratelimit.py, `Leases`)."""
+together although each counts from its own share (kernel/ratelimit.py, `Leases`)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, User
 from accounts.services import app_set_paused
-from tests.conftest import issue_token
 from tests.deploy.gunicorn_server import Gunicorn, gunicorn_on_test_database
+from tests.personas import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from contextlayer.embedded_db import start_server, stop_server
+from kernel.embedded_db import start_server, stop_server
 from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

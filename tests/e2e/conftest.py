@@ -1,17 +1,17 @@
 """Browser tests: Playwright (sync API) driving Debian's Chromium (tests/browser.py) against
-pytest-django's live server, and the steps a person takes in it (sign in, confirm the password)."""
+pytest-django's live server. The steps a person takes in it (sign in, confirm the password) are
+in tests/e2e/steps.py."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser import launch_chromium
-from tests.conftest import OWNER_PASSWORD as PASSWORD
-from tests.conftest import signed_in
+from tests.e2e.steps import TIMEOUT
 
 
 @pytest.fixture(scope="module")
@@ -20,9 +20,6 @@ def browser() -> Iterator[object]:
     running in this thread until it stops, which breaks later tests that run their own loop."""
     with launch_chromium() as browser:
         yield browser
-
-
-TIMEOUT = 20_000  # ms; the machine is small and shared
 
 
 @pytest.fixture
@@ -40,52 +37,9 @@ def page(browser: Any, live_server: Any) -> Iterator[Any]:
     context.close()
 
 
-def watch_dialogs(page: Any) -> list[str]:
-    """The messages of every dialog (alert, confirm) the page opens, each dismissed."""
-    dialogs: list[str] = []
-
-    def on_dialog(dialog: Any) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", on_dialog)
-    return dialogs
-
-
-def sign_in(page: Any, email: str = "owner@example.com") -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_login", email)
-    page.fill("#id_password", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(re.compile(r"/$"))
-
-
-def confirm_password(page: Any, password: str = PASSWORD) -> None:
-    """Erase and token creation ask who is there (re-authentication) before they run; answer
-    as the person would, and let allauth carry out the suspended request."""
-    page.wait_for_url(re.compile(r"/accounts/reauthenticate/"))
-    page.fill("#id_password", password)
-    with page.expect_navigation():
-        page.click("main form button[type=submit]")
-
-
-def log_in(page: Any, user: Any) -> None:
-    """Signed in without the sign-in form (for journeys that are not about signing in): the
-    session the form would create, as a cookie, then the memories page."""
-    from django.conf import settings
-
-    client = signed_in(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    host = "localhost"  # pytest-django's live server
-    page.context.add_cookies(
-        [{"name": cookie.key, "value": cookie.value, "domain": host, "path": "/"}]
-    )
-    page.goto("/")
-
-
-def rows(page: Any) -> Any:
-    return page.locator("#memory-rows > li.memory")
-
-
-def row_with(page: Any, text: str) -> Any:
-    return page.locator("#memory-rows > li.memory", has_text=text)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder drives Chromium: all are slow (`-m "not slow"` leaves them out)."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.slow)

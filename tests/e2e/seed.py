@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from memories import selectors, services
+from memories.selectors import memories as selectors
+from memories.services import memories as services
 
 
 def app_actor(user: User, name: str, kind: str = ConnectedApp.Kind.TOKEN) -> Actor:

@@ -16,12 +16,12 @@ import pytest
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from memories import services
-from memories.erasure import user_erase
 from memories.models import ImportRun, Memory
-from tests.conftest import issue_token
-from tests.e2e.conftest import TIMEOUT, sign_in
+from memories.services import memories as services
+from memories.services.erasure import user_erase
 from tests.e2e.seed import seed_store
+from tests.e2e.steps import TIMEOUT, sign_in
+from tests.personas import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 

@@ -15,12 +15,12 @@ import pytest
 
 from accounts.actors import owner_actor
 from accounts.models import User
-from memories import services
 from memories.models import Memory, UserCategory
+from memories.services import memories as services
 from tests.browser import off_thread
-from tests.conftest import issue_token
-from tests.e2e.conftest import TIMEOUT, sign_in
-from tests.mcpbridge.conftest import McpHttp
+from tests.e2e.steps import TIMEOUT, sign_in
+from tests.mcpbridge.mcp_clients import McpHttp
+from tests.personas import issue_token
 from tests.servers import start_whole_app, stop_server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]

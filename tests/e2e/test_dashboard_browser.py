@@ -10,10 +10,10 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import services
 from memories.models import Memory
-from tests.e2e.conftest import TIMEOUT, row_with, rows, sign_in, watch_dialogs
+from memories.services import memories as services
 from tests.e2e.seed import seed_store
+from tests.e2e.steps import TIMEOUT, row_with, rows, sign_in, watch_dialogs
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 

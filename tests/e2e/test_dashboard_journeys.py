@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import services
 from memories.models import Memory
-from tests.e2e.conftest import log_in, row_with
+from memories.services import memories as services
+from tests.e2e.steps import log_in, row_with
 from tests.memories.fake_llm import Brain
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]

@@ -12,10 +12,10 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import services
 from memories.models import ErasureReceipt, ImportRun, Memory
-from memories.tasks import run_import
-from tests.e2e.conftest import TIMEOUT, confirm_password, log_in, rows
+from memories.services import memories as services
+from memories.services.import_runs import run_import
+from tests.e2e.steps import TIMEOUT, confirm_password, log_in, rows
 from tests.memories.exports import claude_export
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]

@@ -15,12 +15,12 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
-from memories import services
 from memories.models import ImportRun, Memory
-from memories.services import NewMemory
-from memories.tasks import run_import
-from tests.e2e.conftest import TIMEOUT, confirm_password, log_in
+from memories.services import memories as services
+from memories.services.import_runs import run_import
+from memories.services.memories import NewMemory
 from tests.e2e.seed import app_actor, seed_store
+from tests.e2e.steps import TIMEOUT, confirm_password, log_in
 from tests.memories.exports import claude_export
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -299,7 +299,7 @@ def test_on_a_phone_the_first_memory_is_on_the_first_screen(
 def test_review_is_in_the_menu_only_when_it_has_work_and_says_how_much(
     page: Any, owner: User, owner_dash: Actor, settings: Any
 ) -> None:
-    from memories.proposals import proposal_create
+    from memories.services.proposals import proposal_create
 
     memory = services.memory_create(actor=owner_dash, text="Works at Acme").memory
     log_in(page, owner)

@@ -14,8 +14,8 @@ import pytest
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory
-from memories.services import memory_delete, memory_update
-from tests.e2e.conftest import sign_in
+from memories.services.memories import memory_delete, memory_update
+from tests.e2e.steps import sign_in
 from tests.memories.exports import claude_export
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]

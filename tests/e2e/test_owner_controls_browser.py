@@ -10,12 +10,13 @@ from django.test import Client as ApiClient
 from playwright.sync_api import expect
 
 from accounts.actors import Actor
-from accounts.models import ALL_SCOPES, SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
-from contextlayer.errors import ScopeRequired
+from accounts.models import ALL_SCOPES, ConnectedApp, User
+from kernel.errors import ScopeRequired
+from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from mcpbridge.management.commands.mcp import stdio_actor_source
-from memories import services
-from tests.conftest import issue_token
-from tests.e2e.conftest import log_in, row_with
+from memories.services import memories as services
+from tests.e2e.steps import log_in, row_with
+from tests.personas import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 

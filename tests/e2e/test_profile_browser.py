@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import services
-from tests.e2e.conftest import log_in, row_with, rows
-from tests.mcpbridge.conftest import stdio_server, text_of
+from memories.services import memories as services
+from tests.e2e.steps import log_in, row_with, rows
+from tests.mcpbridge.mcp_clients import stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 

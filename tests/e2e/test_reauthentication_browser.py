@@ -12,9 +12,10 @@ from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from accounts.actors import Actor
 from accounts.models import ClientToken, User
 from memories.models import ErasureReceipt, Memory
-from memories.services import memory_create
-from tests.conftest import OWNER_PASSWORD, TotpClock
-from tests.e2e.conftest import sign_in
+from memories.services.memories import memory_create
+from tests.accounts.totp_clock import TotpClock
+from tests.e2e.steps import sign_in
+from tests.personas import OWNER_PASSWORD
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 

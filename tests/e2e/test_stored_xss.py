@@ -15,12 +15,13 @@ from allauth.idp.oidc.models import Client as OAuthClient
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
-from memories import selectors, services
 from memories.models import ImportRun, MemoryProposal
-from memories.user_categories import category_add
-from tests.accounts.conftest import register
-from tests.conftest import issue_token
-from tests.e2e.conftest import sign_in, watch_dialogs
+from memories.selectors import memories as selectors
+from memories.services import memories as services
+from memories.services.categories import category_add
+from tests.accounts.oauth_client import register
+from tests.e2e.steps import sign_in, watch_dialogs
+from tests.personas import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -32,7 +33,7 @@ def payload(n: int) -> str:
 FIELDS = {
     1: "memory text",
     # 2 and 3, a category's name (on a memory, and of the user's own): names are folded to
-    # letters, marks, digits and dashes at every door (contextlayer/category_names.py), so no
+    # letters, marks, digits and dashes at every door (kernel/category_names.py), so no
     # markup survives in one; the seed below shows the folded payload is stored as plain words.
     4: "user-defined category description (Categories page)",
     5: "connected app name (origin app, access log)",

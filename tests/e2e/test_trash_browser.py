@@ -18,11 +18,11 @@ from playwright.sync_api import expect
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import services
 from memories.models import Memory
-from tests.conftest import forty_memories, memory_snapshot, memory_with_history
-from tests.e2e.conftest import log_in, row_with, rows
-from tests.mcpbridge.conftest import stdio_server
+from memories.services import memories as services
+from tests.e2e.steps import log_in, row_with, rows
+from tests.mcpbridge.mcp_clients import stdio_server
+from tests.memories.memory_rows import forty_memories, memory_snapshot, memory_with_history
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 

@@ -15,10 +15,10 @@ from playwright.sync_api import expect
 
 from accounts.actors import Actor, stdio_app
 from accounts.models import ALL_SCOPES, User
-from memories import services
 from memories.models import Memory
-from tests.e2e.conftest import log_in, row_with
-from tests.mcpbridge.conftest import stdio_server
+from memories.services import memories as services
+from tests.e2e.steps import log_in, row_with
+from tests.mcpbridge.mcp_clients import stdio_server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 

@@ -10,10 +10,10 @@ import pytest
 
 from accounts.actors import owner_actor
 from accounts.models import User
-from memories.category_changes import category_update
 from memories.models import UserCategory
-from tests.conftest import issue_token
-from tests.mcpbridge.conftest import McpHttp, text_of
+from memories.services.category_changes import category_update
+from tests.mcpbridge.mcp_clients import McpHttp, text_of
+from tests.personas import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

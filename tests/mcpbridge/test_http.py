@@ -7,16 +7,18 @@ from collections.abc import Callable
 
 import httpx2
 import pytest
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, ConnectedApp, User
 from activity.models import AccessEvent
-from memories import search
 from memories.models import Memory, TrashBatch
-from tests.conftest import memory_snapshot, memory_with_history, signed_in
-from tests.mcpbridge.conftest import INIT, JSON, McpHttp, text_of
+from memories.search import scoring as search
+from tests.mcpbridge.mcp_clients import INIT, JSON, McpHttp, text_of
 from tests.memories.fake_llm import Brain
+from tests.memories.memory_rows import memory_snapshot, memory_with_history
+from tests.personas import signed_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
@@ -333,10 +335,7 @@ def test_missing_or_bad_token_gets_401_pointing_at_the_resource_metadata(
     assert root == metadata
 
 
-def test_public_url_names_the_resource_when_set(
-    settings,
-    server_url: str,  # type: ignore[no-untyped-def]
-) -> None:
+def test_public_url_names_the_resource_when_set(settings: SettingsWrapper, server_url: str) -> None:
     settings.PUBLIC_URL = "https://memory.example.com"
     none = httpx2.post(f"{server_url}/mcp", json=INIT, headers=JSON)
     assert none.status_code == 401

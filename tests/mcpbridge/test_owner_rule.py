@@ -10,13 +10,14 @@ import pytest
 from django.test import Client as ApiClient
 
 from accounts.actors import owner_actor
-from accounts.models import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
+from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
+from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryState
-from memories.services import memory_create, memory_set_state
-from tests.conftest import issue_token
-from tests.mcpbridge.conftest import McpHttp, text_of
+from memories.services.memories import memory_create, memory_set_state
+from tests.mcpbridge.mcp_clients import McpHttp, text_of
 from tests.memories.fake_llm import Brain
+from tests.personas import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

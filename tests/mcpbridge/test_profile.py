@@ -15,9 +15,9 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import owner_actor
 from accounts.models import User
 from activity.models import AccessEvent
-from memories import services
 from memories.models import Memory
-from tests.mcpbridge.conftest import McpHttp, stdio_server, text_of
+from memories.services import memories as services
+from tests.mcpbridge.mcp_clients import McpHttp, stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

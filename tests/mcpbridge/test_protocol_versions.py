@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from accounts.models import User
 from memories.models import Memory
-from tests.mcpbridge.conftest import McpHttp
+from tests.mcpbridge.mcp_clients import McpHttp
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

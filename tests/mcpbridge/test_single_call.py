@@ -15,7 +15,7 @@ import pytest
 from accounts.models import User
 from mcpbridge import single_call
 from memories.models import Memory
-from tests.mcpbridge.conftest import INIT, JSON, McpHttp
+from tests.mcpbridge.mcp_clients import INIT, JSON, McpHttp
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

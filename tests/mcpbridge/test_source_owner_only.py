@@ -11,7 +11,7 @@ import pytest
 
 from accounts.models import User
 from memories.models import Memory
-from tests.mcpbridge.conftest import McpHttp, text_of
+from tests.mcpbridge.mcp_clients import McpHttp, text_of
 from tests.memories.exports import backfill, claude_export, write_json
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]

@@ -14,10 +14,11 @@ from mcp.client import Client
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
 from memories.models import Memory
-from tests.conftest import forty_memories, memory_snapshot, signed_in
-from tests.mcpbridge.conftest import ROOT, stdio_env, stdio_server, text_of
+from tests.mcpbridge.mcp_clients import ROOT, stdio_env, stdio_server, text_of
+from tests.memories.memory_rows import forty_memories, memory_snapshot
+from tests.personas import signed_in
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
 
 def test_stdio_lists_tools_and_round_trips_through_the_services(owner: User) -> None:

@@ -11,8 +11,8 @@ import pytest
 from accounts.actors import owner_actor
 from accounts.models import ALL_SCOPES, User
 from mcpbridge import http, server
-from memories.services import memory_create
-from tests.mcpbridge.conftest import McpHttp, text_of
+from memories.services.memories import memory_create
+from tests.mcpbridge.mcp_clients import McpHttp, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

@@ -13,10 +13,11 @@ from mcp.client import Client
 from accounts.actors import owner_actor, stdio_app
 from accounts.models import ALL_SCOPES, ClientToken, User
 from accounts.services import app_set_review
-from memories import services
 from memories.models import Memory, MemoryProposal, MemoryState
-from memories.proposals import proposal_accept, proposal_list
-from tests.mcpbridge.conftest import McpHttp, stdio_server, text_of
+from memories.selectors.proposals import proposal_list
+from memories.services import memories as services
+from memories.services.proposals import proposal_accept
+from tests.mcpbridge.mcp_clients import McpHttp, stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

@@ -16,7 +16,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories.models import Memory
-from tests.conftest import signed_in
+from tests.personas import signed_in
 
 
 @pytest.fixture

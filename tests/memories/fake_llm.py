@@ -105,7 +105,7 @@ BRAIN = Brain()
 class FakeLLM(LLMBase):
     """mem0 provider: the brain answers; nothing leaves the process."""
 
-    def generate_response(  # type: ignore[override]
+    def generate_response(
         self,
         messages: list[dict[str, str]],
         response_format: Any = None,

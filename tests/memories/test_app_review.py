@@ -12,11 +12,15 @@ from accounts.actors import Actor, actor_for, owner_actor, stdio_app
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from accounts.services import app_set_review
 from activity.models import AccessEvent
-from contextlayer.errors import Conflict, OwnerOnly
-from memories import app_review, selectors, services
-from memories.import_runs import import_prepare
+from kernel.errors import Conflict, OwnerOnly
 from memories.models import Memory, MemoryProposal, MemoryState
-from memories.proposals import proposal_accept, proposal_decline, proposal_list
+from memories.selectors import memories as selectors
+from memories.selectors.pending import pending_matching, pending_writes
+from memories.selectors.proposals import proposal_list
+from memories.services import app_review
+from memories.services import memories as services
+from memories.services.import_runs import import_prepare
+from memories.services.proposals import proposal_accept, proposal_decline
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +122,7 @@ def test_the_owners_own_writes_never_go_to_review(owner: User, owner_dash: Actor
         )  # a built-in door cannot be held
 
 
-def test_bulk_doors_cannot_bypass_review(owner: User, owner_dash: Actor) -> None:
+def test_bulk_entry_points_cannot_bypass_review(owner: User, owner_dash: Actor) -> None:
     ids = [
         services.memory_create(actor=owner_dash, text=t, categories=["hobbies"]).memory.id
         for t in ("Plays chess", "Collects stamps")
@@ -135,7 +139,7 @@ def test_bulk_doors_cannot_bypass_review(owner: User, owner_dash: Actor) -> None
     assert sorted(kinds) == ["add"] * 2 + ["delete"] * 4 + ["update"] * 2
 
 
-def test_an_app_cannot_reach_the_import_door_at_all(owner: User, tmp_path: Path) -> None:
+def test_an_app_cannot_reach_the_import_entry_point_at_all(owner: User, tmp_path: Path) -> None:
     app = reviewed_app(owner)
     upload = tmp_path / "export.json"
     upload.write_text("[]")
@@ -152,14 +156,14 @@ def test_the_app_reads_back_its_own_pending_writes_and_not_another_apps(
     services.memory_create(actor=app, text="Drinks green tea")
     services.memory_change(actor=app, memory_id=memory.id, text="Lives in Lisbon")
     services.memory_create(actor=other, text="Owns a cat")
-    mine = app_review.pending_writes(app)
+    mine = pending_writes(app)
     assert [(p.kind, p.text) for p in mine] == [
         ("add", "Drinks green tea"),
         ("update", "Lives in Lisbon"),
     ]
     assert all(p.id.startswith("pending-") for p in mine)
-    assert [p.text for p in app_review.pending_writes(other)] == ["Owns a cat"]
-    assert app_review.pending_writes(owner_dash) == []
+    assert [p.text for p in pending_writes(other)] == ["Owns a cat"]
+    assert pending_writes(owner_dash) == []
 
 
 def test_a_pending_change_of_a_memory_hidden_since_says_nothing_about_it(
@@ -170,8 +174,8 @@ def test_a_pending_change_of_a_memory_hidden_since_says_nothing_about_it(
     services.memory_change(actor=app, memory_id=memory.id, text="Lives in Lisbon")
     services.memory_delete(actor=app, memory_id=memory.id)
     services.memory_set_visibility(actor=owner_dash, memory_id=memory.id, hide_from_app=app.app.pk)
-    assert app_review.pending_writes(app) == []
-    assert app_review.pending_matching(app, "Lisbon", []) == []
+    assert pending_writes(app) == []
+    assert pending_matching(app, "Lisbon", []) == []
     # The owner still sees it, and accepting it as the app is refused in words, not applied.
     waiting = proposal_list(actor=owner_dash)
     assert len(waiting) == 2
@@ -195,7 +199,7 @@ def test_turning_review_on_and_off_is_recorded_and_owner_only(owner: User) -> No
 def test_the_access_log_says_what_waits_and_what_the_owner_decided(
     owner: User, owner_dash: Actor
 ) -> None:
-    from memories.presentation import change_summary
+    from memories.web.presentation import change_summary
 
     app = reviewed_app(owner)
     services.memory_create(actor=app, text="Drinks green tea")
@@ -222,7 +226,7 @@ def test_the_access_log_says_what_waits_and_what_the_owner_decided(
 def test_with_an_llm_the_apps_new_and_changed_facts_wait_too(
     owner: User, owner_dash: Actor, fake_provider: Any
 ) -> None:
-    from memories import remember
+    from memories.services import remember
 
     berlin = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
     app = reviewed_app(owner)

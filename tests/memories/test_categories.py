@@ -14,12 +14,14 @@ from pytest_django.fixtures import Settings
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from bench.categories import load, load_sensitive, run
-from contextlayer.errors import Conflict, InvalidInput, NotFound, OwnerOnly
-from memories import classify, services
+from kernel.errors import Conflict, InvalidInput, NotFound, OwnerOnly
+from memories import classify
 from memories.categories import Category
-from memories.embeddings import Embedder, get_embedder
-from memories.selectors import memory_get
-from memories.user_categories import category_add, category_list, memory_recategorize
+from memories.search.embeddings import Embedder, get_embedder
+from memories.selectors.categories import category_list
+from memories.selectors.memories import memory_get
+from memories.services import memories as services
+from memories.services.categories import category_add, memory_recategorize
 
 
 def test_the_labelled_set_is_big_enough_and_half_held_out() -> None:

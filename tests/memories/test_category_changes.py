@@ -1,6 +1,6 @@
-"""The owner's changes to their categories (memories/category_changes.py): every reference moves
-in one transaction, nothing an app could not see becomes visible to it, only the owner may change
-them, and another user's categories are not there."""
+"""The owner's changes to their categories (memories/services/category_changes.py): every reference
+moves in one transaction, nothing an app could not see becomes visible to it, only the owner may
+change them, and another user's categories are not there."""
 
 from __future__ import annotations
 
@@ -11,19 +11,20 @@ from accounts.actors import Actor, actor_for, owner_actor, stdio_app
 from accounts.models import ConnectedApp, User
 from accounts.services import PENDING_GRANT, Grant
 from activity.models import AccessEvent
-from contextlayer.errors import Conflict, InvalidInput, NotFound, OwnerOnly
-from memories import selectors, services
-from memories.category_changes import (
+from kernel.errors import Conflict, InvalidInput, NotFound, OwnerOnly
+from memories.models import Memory, UserCategory
+from memories.selectors import memories as selectors
+from memories.selectors.grants import category_notices, category_overview, known_categories
+from memories.services import memories as services
+from memories.services.categories import category_add
+from memories.services.category_changes import (
     category_delete,
     category_merge,
     category_reviewed,
     category_update,
     merged_grant,
 )
-from memories.grants import category_notices, category_overview, known_categories
-from memories.models import Memory, UserCategory
-from memories.user_categories import category_add
-from tests.conftest import issue_token
+from tests.personas import issue_token
 
 pytestmark = pytest.mark.django_db
 

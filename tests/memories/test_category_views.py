@@ -10,9 +10,10 @@ from django.test import Client
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from activity.models import AccessEvent
-from memories import selectors, services
 from memories.models import Memory, UserCategory
-from tests.conftest import signed_in
+from memories.selectors import memories as selectors
+from memories.services import memories as services
+from tests.personas import signed_in
 
 pytestmark = pytest.mark.django_db
 

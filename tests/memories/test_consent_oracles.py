@@ -27,16 +27,15 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, owner_actor
-from accounts.models import ALL_SCOPES, SCOPE_WRITE, ConnectedApp, User
+from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
-from contextlayer.errors import Conflict, NotFound
-from memories import classify, remember, services
+from kernel.errors import Conflict, NotFound
+from kernel.gates import SCOPE_WRITE
+from memories import classify
 from memories.categories import DEFAULT_SLUGS
-from memories.embeddings import get_embedder
-from memories.erasure import user_erase
-from memories.export import export_build
 from memories.models import Memory
-from memories.selectors import (
+from memories.search.embeddings import get_embedder
+from memories.selectors.memories import (
     MemoryFilters,
     memory_access_trail,
     memory_get,
@@ -44,8 +43,12 @@ from memories.selectors import (
     memory_search,
     memory_versions,
 )
+from memories.services import memories as services
+from memories.services import remember
+from memories.services.erasure import user_erase
+from memories.services.export import export_build
+from memories.services.trash import trash_delete_forever, trash_restore
 from memories.text import text_key
-from memories.trash import trash_delete_forever, trash_restore
 
 pytestmark = pytest.mark.django_db
 
@@ -181,14 +184,14 @@ def work_done() -> Iterator[dict[str, list[str]]]:
         return raw_insert(params)
 
     embedder.embed = counting  # type: ignore[method-assign]
-    services._insert_rows = counting_insert  # type: ignore[assignment]
+    services._insert_rows = counting_insert
     try:
         with CaptureQueriesContext(connection) as queries:
             yield seen
         seen["sql"] += [q["sql"].split()[0] for q in queries.captured_queries]
     finally:
         del embedder.embed  # the class's method again (not a bound copy shadowing it)
-        services._insert_rows = raw_insert  # type: ignore[assignment]
+        services._insert_rows = raw_insert
 
 
 def same_in_both(how: str, attack: Callable[[World], list[Any]]) -> tuple[World, World]:
@@ -236,6 +239,7 @@ def _update(world: World) -> list[Any]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", HIDDEN)
 @pytest.mark.parametrize(
     "attack", [_add, _remember, _add_many, _update], ids=["add", "remember", "add_many", "update"]
@@ -269,9 +273,9 @@ def test_the_access_event_records_the_id_the_app_received() -> None:
 
 
 def test_a_visible_duplicate_is_still_answered_already_known(owner: User) -> None:
-    owner_door = owner_actor(owner)
+    owner_app = owner_actor(owner)
     app = make_app(owner)
-    known = services.memory_create(actor=owner_door, text="Likes jazz").memory
+    known = services.memory_create(actor=owner_app, text="Likes jazz").memory
     again = services.memory_create(actor=app, text="likes JAZZ!")
     assert not again.created and again.memory.id == known.id
     mine = services.memory_create(actor=app, text="Plays the oboe").memory
@@ -280,12 +284,12 @@ def test_a_visible_duplicate_is_still_answered_already_known(owner: User) -> Non
 
 
 def test_an_apps_restatement_of_a_private_memory_is_shown_to_no_one_else(owner: User) -> None:
-    owner_door = owner_actor(owner)
+    owner_app = owner_actor(owner)
     writer, other = make_app(owner, "Cursor"), make_app(owner, "Claude")
-    secret = hide(owner_door, writer, SECRET, "private")
+    secret = hide(owner_app, writer, SECRET, "private")
     stated = services.memory_create(actor=writer, text=GUESS).memory
     assert memory_get(actor=writer, memory_id=stated.id).text == GUESS.strip()
-    for outsider in (other, owner_door):
+    for outsider in (other, owner_app):
         with pytest.raises(NotFound):
             memory_get(actor=outsider, memory_id=stated.id)
         listed = memory_list(actor=outsider, filters=MemoryFilters(state=None), limit=200).items
@@ -294,18 +298,18 @@ def test_an_apps_restatement_of_a_private_memory_is_shown_to_no_one_else(owner: 
         assert stated.id not in [h.memory.id for h in hits]
     # The owner's controls on the memory reach the app's statement of it.
     services.memory_set_visibility(
-        actor=owner_door, memory_id=secret.id, hide_from_app=writer.app.pk
+        actor=owner_app, memory_id=secret.id, hide_from_app=writer.app.pk
     )
     with pytest.raises(NotFound):
         memory_get(actor=writer, memory_id=stated.id)
 
 
 def test_once_the_app_may_see_the_memory_it_sees_that_one_instead(owner: User) -> None:
-    owner_door = owner_actor(owner)
+    owner_app = owner_actor(owner)
     app = make_app(owner)
-    secret = hide(owner_door, app, SECRET, "hidden")
+    secret = hide(owner_app, app, SECRET, "hidden")
     stated = services.memory_create(actor=app, text=GUESS).memory
-    services.memory_set_visibility(actor=owner_door, memory_id=secret.id, show_to_app=app.app.pk)
+    services.memory_set_visibility(actor=owner_app, memory_id=secret.id, show_to_app=app.app.pk)
     with pytest.raises(NotFound):
         memory_get(actor=app, memory_id=stated.id)
     assert [m.id for m in memory_list(actor=app).items if m.text == SECRET] == [secret.id]
@@ -314,35 +318,35 @@ def test_once_the_app_may_see_the_memory_it_sees_that_one_instead(owner: User) -
 
 
 def test_deleting_the_memory_deletes_the_apps_statements_of_it(owner: User) -> None:
-    owner_door = owner_actor(owner)
+    owner_app = owner_actor(owner)
     app = make_app(owner)
-    secret = hide(owner_door, app, SECRET, "private")
+    secret = hide(owner_app, app, SECRET, "private")
     stated = services.memory_create(actor=app, text=GUESS).memory
-    deleted = services.memory_delete(actor=owner_door, memory_id=secret.id)
+    deleted = services.memory_delete(actor=owner_app, memory_id=secret.id)
     # Into the trash with the memory: the app no longer reads its statement either...
     assert Memory.objects.get(owner=owner, pk=stated.pk).trashed_with_id == secret.id
     with pytest.raises(NotFound):
         memory_get(actor=app, memory_id=stated.id)
     # ...back with it on a restore, and gone with it on a purge.
-    restore = trash_restore(actor=owner_door, batch_id=deleted.batch_id)
+    restore = trash_restore(actor=owner_app, batch_id=deleted.batch_id)
     assert restore.restored == [secret.id]
     assert memory_get(actor=app, memory_id=stated.id).text == GUESS.strip()
-    services.memory_delete(actor=owner_door, memory_id=secret.id)
-    trash_delete_forever(actor=owner_door, memory_ids=[secret.id])
+    services.memory_delete(actor=owner_app, memory_id=secret.id)
+    trash_delete_forever(actor=owner_app, memory_ids=[secret.id])
     assert not Memory.objects.filter(owner=owner, pk__in=[secret.pk, stated.pk]).exists()
 
 
 def test_edits_and_history_of_a_statement_stay_with_it(owner: User) -> None:
     """An app's statement edited into a text nobody holds becomes an ordinary memory the owner
     sees; the hidden memory is untouched."""
-    owner_door = owner_actor(owner)
+    owner_app = owner_actor(owner)
     app = make_app(owner)
-    secret = hide(owner_door, app, SECRET, "private")
+    secret = hide(owner_app, app, SECRET, "private")
     stated = services.memory_create(actor=app, text=GUESS).memory
     services.memory_update(actor=app, memory_id=stated.id, text="Had a tooth out in 2023")
-    assert stated.id in [m.id for m in memory_list(actor=owner_door).items]
+    assert stated.id in [m.id for m in memory_list(actor=owner_app).items]
     assert Memory.objects.get(owner=owner, pk=secret.pk).text == SECRET
-    assert [v.text for v in memory_versions(actor=owner_door, memory_id=stated.id)] == [
+    assert [v.text for v in memory_versions(actor=owner_app, memory_id=stated.id)] == [
         GUESS.strip()
     ]
 
@@ -366,14 +370,14 @@ def test_an_app_reads_back_what_it_wrote_in_a_category_it_was_not_granted(owner:
 
 @pytest.mark.parametrize("how", ["private", "hidden"])
 def test_an_app_cannot_read_back_what_the_user_made_private_or_hid(owner: User, how: str) -> None:
-    owner_door = owner_actor(owner)
+    owner_app = owner_actor(owner)
     app = make_app(owner)
     memory = services.memory_create(actor=app, text="Is allergic to peanuts").memory
     if how == "private":
-        services.memory_set_visibility(actor=owner_door, memory_id=memory.id, private=True)
+        services.memory_set_visibility(actor=owner_app, memory_id=memory.id, private=True)
     else:
         services.memory_set_visibility(
-            actor=owner_door, memory_id=memory.id, hide_from_app=app.app.pk
+            actor=owner_app, memory_id=memory.id, hide_from_app=app.app.pk
         )
     with pytest.raises(NotFound):
         memory_get(actor=app, memory_id=memory.id)
@@ -403,9 +407,9 @@ def test_an_app_granted_only_chosen_categories_reads_back_its_uncategorised_writ
 def test_the_owner_sees_an_apps_statement_on_the_memory_not_as_another_memory(
     owner: User, owner_client: Client
 ) -> None:
-    owner_door = owner_actor(owner)
+    owner_app = owner_actor(owner)
     app = make_app(owner)
-    secret = hide(owner_door, app, SECRET, "private")
+    secret = hide(owner_app, app, SECRET, "private")
     stated = services.memory_create(actor=app, text=GUESS).memory
     page = owner_client.get(f"/memories/{secret.id}/").content.decode()
     assert "Also stated by" in page and "Hide from Cursor" in page and GUESS.strip() in page
@@ -413,7 +417,7 @@ def test_the_owner_sees_an_apps_statement_on_the_memory_not_as_another_memory(
     assert SECRET in listing and GUESS.strip() not in listing
     assert owner_client.get(f"/memories/{stated.id}/").status_code == 404
     # The access trail of the memory names the app's write of its statement.
-    trail = [e.app_name for e in memory_access_trail(actor=owner_door, memory_id=secret.id)]
+    trail = [e.app_name for e in memory_access_trail(actor=owner_app, memory_id=secret.id)]
     assert "Cursor" in trail
     # One click hides the statement from its app too.
     assert memory_get(actor=app, memory_id=stated.id).id == stated.id
@@ -425,9 +429,9 @@ def test_the_owner_sees_an_apps_statement_on_the_memory_not_as_another_memory(
 
 
 def test_erase_removes_the_apps_statements_too(owner: User) -> None:
-    owner_door = owner_actor(owner)
+    owner_app = owner_actor(owner)
     app = make_app(owner)
-    hide(owner_door, app, SECRET, "private")
+    hide(owner_app, app, SECRET, "private")
     services.memory_create(actor=app, text=GUESS)
-    user_erase(actor=owner_door)
+    user_erase(actor=owner_app)
     assert not Memory.objects.filter(owner=owner).exists()

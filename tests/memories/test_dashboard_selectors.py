@@ -10,11 +10,14 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
-from contextlayer.errors import NotFound, OwnerOnly
-from memories import selectors, services
-from memories.export import export_build
-from memories.import_runs import import_run_get, import_run_list
-from memories.proposals import proposal_list
+from activity import selectors as activity
+from kernel.errors import NotFound, OwnerOnly
+from memories.selectors import memories as selectors
+from memories.selectors import stats as stats_selectors
+from memories.selectors.imports import import_run_get, import_run_list
+from memories.selectors.proposals import proposal_list
+from memories.services import memories as services
+from memories.services.export import export_build
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +77,7 @@ def test_map_counts_each_category_and_uncategorised_per_app(
     archived = services.memory_create(actor=owner_dash, text="Old", categories=["work"]).memory
     services.memory_set_state(actor=owner_dash, memory_ids=[archived.id], state="archived")
     services.memory_create(actor=stranger_dash, text="Not mine", categories=["technology"])
-    data = selectors.memory_map(actor=owner_dash)
+    data = stats_selectors.memory_map(actor=owner_dash)
     assert data.cells == {("technology", "Cursor"): 2, ("work", "Cursor"): 1, ("", "dashboard"): 1}
     assert data.categories[0] == ("technology", 2)
     # Columns count memories (the header's figure), not category memberships.
@@ -89,17 +92,17 @@ def test_activity_counts_reads_and_writes_per_app_per_day(
     selectors.memory_get(actor=claude, memory_id=memory.id)
     selectors.memory_search(actor=claude, query="wrote")
     services.memory_create(actor=stranger_dash, text="Stranger activity")
-    daily = selectors.access_daily(actor=owner_dash, days=7)
+    daily = activity.activity_daily(actor=owner_dash, days=7)
     assert [(d.app_name, d.reads, d.writes) for d in daily] == [("Claude", 2, 1)]
-    page = selectors.access_events(
-        actor=owner_dash, filters=selectors.ActivityFilters(action="search")
+    page = activity.activity_events(
+        actor=owner_dash, filters=activity.ActivityFilters(action="search")
     )
     assert [e.action for e in page.items] == ["search"]
-    recent = selectors.app_recent_reads(actor=owner_dash)
+    recent = stats_selectors.app_recent_reads(actor=owner_dash)
     assert [(r.app_name, [m.text for m in r.memories]) for r in recent] == [
         ("Claude", ["Claude wrote this"])
     ]
-    assert selectors.access_apps(actor=stranger_dash) == ["dashboard"]
+    assert activity.activity_apps(actor=stranger_dash) == ["dashboard"]
 
 
 def test_an_export_counts_as_a_read_on_the_activity_page_as_in_the_erasure_receipt(
@@ -107,15 +110,15 @@ def test_an_export_counts_as_a_read_on_the_activity_page_as_in_the_erasure_recei
 ) -> None:
     services.memory_create(actor=owner_dash, text="Exported with everything else")
     export_build(actor=owner_dash)
-    daily = selectors.access_daily(actor=owner_dash, days=7)
+    daily = activity.activity_daily(actor=owner_dash, days=7)
     assert [(d.app_name, d.reads, d.writes) for d in daily] == [("dashboard", 1, 1)]
 
 
-def test_store_wide_reads_are_for_the_owner_door_only(
+def test_store_wide_reads_are_for_the_owner_apps_only(
     app_actor: Callable[[User, str], Actor], owner: User
 ) -> None:
     app = app_actor(owner, "Cursor")
-    for read in (selectors.memory_stats, selectors.memory_map, selectors.access_apps):
+    for read in (stats_selectors.memory_stats, stats_selectors.memory_map, activity.activity_apps):
         with pytest.raises(OwnerOnly):
             read(actor=app)
 

@@ -15,9 +15,9 @@ from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import ErasureReceipt, ImportRun, Memory
-from memories.services import memory_create
-from tests.conftest import reauthenticate, signed_in
+from memories.services.memories import memory_create
 from tests.memories.exports import claude_export, zip_bytes
+from tests.personas import reauthenticate, signed_in
 
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 

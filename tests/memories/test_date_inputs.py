@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from accounts.actors import Actor
-from memories import services
+from memories.services import memories as services
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ EDGE_CURSORS = ["99999999999999999999999", "²", "-1", "0", "1" * 400]
 @pytest.mark.parametrize("value", EDGE_DAYS)
 @pytest.mark.parametrize("url", ["/", "/activity/"])
 @pytest.mark.parametrize("param", ["before", "after"])
-# Days are the owner's days (the browser's zone, contextlayer/owner_zone.py): the calendar's first
+# Days are the owner's days (the browser's zone, kernel/owner_zone.py): the calendar's first
 # day east of UTC and its last day west of it are beyond what Python's datetime holds in UTC.
 @pytest.mark.parametrize("zone", ["", "Pacific/Kiritimati", "Pacific/Pago_Pago"])
 def test_a_dashboard_date_filter_at_the_edge_of_the_calendar_answers_a_page(

@@ -5,7 +5,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memories import embeddings
+from memories.search import embeddings
 
 
 def test_torch_is_not_installed() -> None:

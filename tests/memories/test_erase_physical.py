@@ -14,13 +14,13 @@ from django.db import connection
 
 from accounts.actors import owner_actor
 from accounts.models import User
-from memories import search_index
-from memories.erasure import CONTENT_MODELS, user_erase
 from memories.models import Memory
-from memories.selectors import memory_search
-from memories.services import memory_create, memory_delete, memory_update
+from memories.search import index as search_index
+from memories.selectors.memories import memory_search
+from memories.services.erasure import CONTENT_MODELS, user_erase
+from memories.services.memories import memory_create, memory_delete, memory_update
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 MARKER = "Zebracornish"  # one word, so its lexeme ("zebracornish") is in the GIN index too
 TITLE = "Quokkatitled conversation"

@@ -21,11 +21,11 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
-from contextlayer.jsonlog import JsonFormatter
-from memories.erasure import receipt_lines, subject_hash
+from kernel.logging import JsonFormatter
 from memories.models import ErasureReceipt, ImportRun, Memory, MemoryTombstone, MemoryVersion
-from memories.selectors import memory_search
-from memories.services import (
+from memories.selectors.memories import memory_search
+from memories.services.erasure import receipt_lines, subject_hash
+from memories.services.memories import (
     memory_create,
     memory_delete,
     memory_set_categories,
@@ -229,7 +229,7 @@ def test_erase_leaves_no_trace_of_the_users_content_and_issues_a_receipt(
     assert shown["id"] == str(receipt.pk) and shown["digest"] == receipt.digest
     assert owner.email not in json.dumps(shown) and str(owner.pk) != receipt.subject
     assert receipt.subject == subject_hash(owner.pk)
-    # The memory rows, split as the owner counts them (memories.counting): 8 in all.
+    # The memory rows, split as the owner counts them (memories.selectors.counting): 8 in all.
     split = ("memories.memory", "memories.memory.trash", "memories.memory.other")
     assert sum(receipt.counts.get(k, 0) for k in split) == 8
     assert receipt.counts["memories.memory.trash"] == 1
@@ -280,9 +280,9 @@ def test_erase_without_yes_changes_nothing(owner: User, owner_dash: Actor) -> No
 
 
 def test_a_connected_app_cannot_export_or_erase(owner: User) -> None:
-    from contextlayer.errors import OwnerOnly
-    from memories.erasure import user_erase
-    from memories.export import export_build
+    from kernel.errors import OwnerOnly
+    from memories.services.erasure import user_erase
+    from memories.services.export import export_build
 
     app = ConnectedApp.objects.create(owner=owner, kind="token", name="X", scopes=list(ALL_SCOPES))
     actor = actor_for(owner, app)
@@ -290,13 +290,13 @@ def test_a_connected_app_cannot_export_or_erase(owner: User) -> None:
         export_build(actor=actor)
     with pytest.raises(OwnerOnly):
         user_erase(actor=actor)
-    assert owner_actor(owner).app.is_owner_door
+    assert owner_actor(owner).app.is_owner_app
 
 
 def test_every_kind_an_erasure_removes_has_words_on_the_receipt(owner: User) -> None:
     """No model name leaks onto the receipt ("Search statss"): each kind has a label written for
     people, and the memory rows are split the way the header counts them."""
-    from memories.erasure import KIND_LABELS, _owned_querysets
+    from memories.services.erasure import KIND_LABELS, _owned_querysets
 
     kinds = {label for label, _ in _owned_querysets(owner)}
     assert kinds - set(KIND_LABELS) == set()

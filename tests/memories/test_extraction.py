@@ -12,9 +12,10 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import remember, services
 from memories.models import Memory, MemoryProposal, MemoryVersion
-from memories.selectors import memory_search, memory_versions
+from memories.selectors.memories import memory_search, memory_versions
+from memories.services import memories as services
+from memories.services import remember
 from tests.memories.fake_llm import Brain, StubServer
 
 pytestmark = pytest.mark.django_db

@@ -13,10 +13,10 @@ import pytest
 
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
-from contextlayer.errors import NotFound
-from memories import remember
+from kernel.errors import NotFound
 from memories.models import Memory
-from memories.selectors import memory_get
+from memories.selectors.memories import memory_get
+from memories.services import remember
 
 pytestmark = pytest.mark.django_db
 

@@ -16,17 +16,17 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import ALL_SCOPES, User
 from activity.models import AccessEvent
-from memories import imports
-from memories.import_redo import REDO_BUSY
-from memories.imports import import_execute, import_run_create
 from memories.ingest.detect import load_export
 from memories.ingest.types import ParsedExport
 from memories.models import ImportRun, Memory, MemoryState, TrashBatch
-from memories.remember import RememberResult
-from memories.services import memory_create, memory_delete, memory_update
-from memories.trash import trash_restore
-from tests.conftest import issue_token, signed_in
+from memories.services import imports
+from memories.services.import_redo import REDO_BUSY
+from memories.services.imports import import_execute, import_run_create
+from memories.services.memories import memory_create, memory_delete, memory_update
+from memories.services.remember import RememberResult
+from memories.services.trash import trash_restore
 from tests.memories.exports import backfill, claude_export, claude_message, write_json
+from tests.personas import issue_token, signed_in
 
 pytestmark = pytest.mark.usefixtures("upload_dir", "immediate_tasks")
 

@@ -10,10 +10,10 @@ import pytest
 from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
-from memories.imports import import_estimate, import_execute
 from memories.ingest.detect import load_export
 from memories.models import ImportedConversation, ImportRun, Memory
-from memories.services import memory_delete
+from memories.services.imports import import_estimate, import_execute
+from memories.services.memories import memory_delete
 from tests.memories.exports import (
     backfill,
     chatgpt_export,
@@ -176,9 +176,9 @@ def test_llm_extractor_sends_each_conversations_new_messages_through_memory_reme
 ) -> None:
     """The extraction engine is stood in for: the import's contract is one transcript of the
     conversation's not-yet-imported messages per call, with provenance."""
-    from memories import imports
-    from memories.remember import RememberResult
-    from memories.services import memory_create
+    from memories.services import imports
+    from memories.services.memories import memory_create
+    from memories.services.remember import RememberResult
 
     settings.EXTRACTION_MODE = "anthropic"  # type: ignore[attr-defined]
     calls: list[dict[str, object]] = []
@@ -214,9 +214,9 @@ def test_llm_extractor_sends_each_conversations_new_messages_through_memory_reme
 def test_restoring_an_export_never_brings_back_its_trash(
     owner: User, owner_dash: Actor, tmp_path: Path
 ) -> None:
-    from memories.erasure import user_erase
-    from memories.export import export_build
-    from memories.services import memory_create
+    from memories.services.erasure import user_erase
+    from memories.services.export import export_build
+    from memories.services.memories import memory_create
 
     kept = memory_create(actor=owner_dash, text="Keeps a garden").memory
     gone = memory_create(actor=owner_dash, text="Was in a band").memory

@@ -18,13 +18,14 @@ import pytest
 from django.db import connection
 from django.db.models import Count
 from django.urls import reverse
+from django.utils.module_loading import import_string
 
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
 from bench.backfill import make_claude_export
-from memories.import_runs import import_prepare, import_run_start
 from memories.models import ImportedConversation, ImportRun, Memory
-from tests.conftest import signed_in
+from memories.services.import_runs import import_prepare, import_run_start, run_import
+from tests.personas import signed_in
 
 ROOT = Path(__file__).resolve().parents[2]
 CONVERSATIONS = 150
@@ -179,3 +180,10 @@ def test_a_dashboard_import_whose_worker_is_killed_is_shown_interrupted_and_resu
     assert set(memories.values_list("text", flat=True)) == expected  # no losses
     assert memories.count() == len(expected)  # no duplicates
     assert not upload.exists()  # the upload is removed once the import is whole
+
+
+def test_an_import_queued_under_the_old_task_path_still_finds_its_task() -> None:
+    """Rows queued before the task moved to the service name `memories.tasks.run_import`; the
+    worker imports the path a row names."""
+    assert import_string("memories.tasks.run_import") is run_import
+    assert run_import.module_path == "memories.services.import_runs.run_import"

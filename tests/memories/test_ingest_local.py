@@ -13,7 +13,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import ImportedConversation, ImportRun, Memory
-from memories.services import memory_delete, memory_set_state
+from memories.services.memories import memory_delete, memory_set_state
 from tests.memories.exports import backfill, claude_message, memory_texts, write_json
 
 
@@ -179,7 +179,7 @@ def test_auto_picks_local_without_an_llm_and_the_dry_run_shows_what_it_would_kee
 def test_the_dry_run_estimates_from_a_sample_of_a_large_export(
     owner: User, tmp_path: Path, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memories import imports
+    from memories.services import imports
 
     monkeypatch.setattr(imports, "ESTIMATE_SAMPLE", 4)
     export = [

@@ -5,9 +5,9 @@ import uuid
 import pytest
 
 from accounts.actors import Actor
-from contextlayer.errors import NotFound
-from memories import services
-from memories.selectors import memory_get, memory_list, memory_search, memory_versions
+from kernel.errors import NotFound
+from memories.selectors.memories import memory_get, memory_list, memory_search, memory_versions
+from memories.services import memories as services
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from django.db import connection
 
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import ConnectedApp, User
-from memories import selectors, services
 from memories.models import Memory, UserCategory
+from memories.selectors import memories as selectors
+from memories.services import memories as services
 
 pytestmark = pytest.mark.django_db
 

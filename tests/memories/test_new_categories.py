@@ -9,14 +9,17 @@ import pytest
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from activity.models import AccessEvent
-from contextlayer.errors import Conflict, InvalidInput, OwnersChoice
-from memories import remember, selectors, services, user_categories
+from kernel.errors import Conflict, InvalidInput, OwnersChoice
 from memories.categories import sensitive_meaning
-from memories.grants import category_notices, known_categories
-from memories.imports import import_app
 from memories.models import Memory, UserCategory
-from memories.user_categories import categories_lock, name_meaning
-from tests.conftest import issue_token
+from memories.selectors import memories as selectors
+from memories.selectors.grants import category_notices, known_categories
+from memories.services import categories as user_categories
+from memories.services import memories as services
+from memories.services import remember
+from memories.services.categories import categories_lock, name_meaning
+from memories.services.imports import import_app
+from tests.personas import issue_token
 
 FULLWIDTH_HEALTH = "\uff48\uff45\uff41\uff4c\uff54\uff48"
 
@@ -198,16 +201,16 @@ def test_the_classifier_reads_a_name_the_word_list_does_not_know(owner: User) ->
 
 
 def test_an_import_files_under_any_name_it_carries(owner: User) -> None:
-    door = actor_for(owner, import_app(owner, "contextlayer"))
+    importer = actor_for(owner, import_app(owner, "contextlayer"))
     memory = services.memory_create(
-        actor=door, text="Alice had IVF in 2024", categories=["fertility"]
+        actor=importer, text="Alice had IVF in 2024", categories=["fertility"]
     ).memory
     assert memory.categories == ["fertility"]
     assert UserCategory.objects.get(owner=owner, slug="fertility").sensitive
 
 
 def test_a_write_under_a_category_that_went_away_is_refused(owner: User, owner_dash: Actor) -> None:
-    """What a write finds once it holds the owner's categories (memories/user_categories.py):
+    """What a write finds once it holds the owner's categories (memories/services/categories.py):
     a name that a rename, merge or delete took away meanwhile is reported, never stored."""
     services.memory_create(actor=owner_dash, text="Alice's son", categories=["kids"])
     assert categories_lock(owner_dash, ["kids", "work"]) == set()

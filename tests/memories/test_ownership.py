@@ -13,12 +13,13 @@ from django.core.management import call_command
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from activity.models import AccessEvent
-from contextlayer.errors import OwnersChoice
-from memories import remember, services
+from kernel.errors import OwnersChoice
 from memories.models import Memory, MemoryVersion
 from memories.ownership import check_relabel, protected_categories, reclassified
-from memories.selectors import memory_list
-from memories.user_categories import category_add, memory_recategorize
+from memories.selectors.memories import memory_list
+from memories.services import memories as services
+from memories.services import remember
+from memories.services.categories import category_add, memory_recategorize
 from tests.memories.fake_llm import Brain
 
 pytestmark = pytest.mark.django_db

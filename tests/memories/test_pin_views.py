@@ -9,9 +9,9 @@ from django.test import Client
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import services
 from memories.models import Memory
-from tests.conftest import signed_in
+from memories.services import memories as services
+from tests.personas import signed_in
 
 pytestmark = pytest.mark.django_db
 

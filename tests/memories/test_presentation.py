@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from accounts.actors import Actor
-from memories import services
-from memories.presentation import history_entries
-from memories.selectors import memory_versions
+from memories.selectors.memories import memory_versions
+from memories.services import memories as services
+from memories.web.presentation import history_entries
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,6 @@
-"""The profile an assistant loads first (memories/profile.py) and the owner's pins, through the
-service layer: what an app's profile holds, what it never reveals, its size bound, who may pin.
+"""The profile an assistant loads first (memories/selectors/profile.py) and the owner's pins,
+through the service layer: what an app's profile holds, what it never reveals, its size bound, who
+may pin.
 
 The doors have their own tests: tests/api/test_profile_api.py, tests/mcpbridge/test_profile.py
 and tests/e2e/test_profile_browser.py."""
@@ -17,12 +18,12 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
-from contextlayer.errors import OwnerOnly
-from memories import profile as profile_module
-from memories import services
+from kernel.errors import OwnerOnly
 from memories.models import Memory
-from memories.profile import memory_profile
-from memories.selectors import memory_get, memory_list, memory_search
+from memories.selectors import profile as profile_module
+from memories.selectors.memories import memory_get, memory_list, memory_search
+from memories.selectors.profile import memory_profile
+from memories.services import memories as services
 
 pytestmark = pytest.mark.django_db
 

@@ -12,15 +12,15 @@ from django.test import Client
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories.extraction.deferred import memory_extract_pending
 from memories.models import Memory
 from memories.provenance import EXCERPT_MAX, excerpt, for_app
-from memories.remember import memory_remember
-from memories.services import memory_create, memory_delete
-from memories.trash import trash_delete_forever
-from tests.conftest import issue_token
+from memories.services.deferred import memory_extract_pending
+from memories.services.memories import memory_create, memory_delete
+from memories.services.remember import memory_remember
+from memories.services.trash import trash_delete_forever
 from tests.memories.exports import backfill, claude_export, claude_message, write_json
 from tests.memories.fake_llm import Brain
+from tests.personas import issue_token
 
 API = "/api/v1/memories"
 

@@ -7,10 +7,11 @@ from django.test import Client
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import services
 from memories.models import Memory, MemoryProposal, MemoryVersion
-from memories.proposals import proposal_create, proposal_list
-from tests.conftest import signed_in
+from memories.selectors.proposals import proposal_list
+from memories.services import memories as services
+from memories.services.proposals import proposal_create
+from tests.personas import signed_in
 
 pytestmark = pytest.mark.django_db
 

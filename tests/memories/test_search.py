@@ -1,16 +1,19 @@
 import json
+import uuid
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 from django.db import connection, transaction
+from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
-from memories import search, services
-from memories.embeddings import get_embedder
-from memories.selectors import memory_search
+from memories.search import scoring as search
+from memories.search.embeddings import get_embedder
+from memories.selectors.memories import MemoryFilters, memory_search, search_scope
+from memories.services import memories as services
 from memories.visibility import visible_sql
 
 pytestmark = pytest.mark.django_db
@@ -149,7 +152,7 @@ def test_category_filter_limits_search(owner_dash: Actor) -> None:
     assert [h.memory.text for h in hits] == ["Standup is at nine"]
 
 
-def _texts(actor: Actor, ids: list) -> list[str]:  # type: ignore[type-arg]
+def _texts(actor: Actor, ids: list[uuid.UUID]) -> list[str]:
     from memories.models import Memory
 
     rows = Memory.objects.filter(owner=actor.user, id__in=ids).in_bulk()
@@ -181,6 +184,7 @@ def _insert_synthetic(owner_id: int, n: int, seed: int) -> None:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use_index", [True, False], ids=["in-memory index", "SQL scan"])
 def test_search_is_exact_for_every_tenant_size_in_a_shared_table(db: None, use_index: bool) -> None:
     others = User.objects.create_user("crowd@example.com")
@@ -314,13 +318,51 @@ def test_the_in_memory_index_and_postgresql_rank_the_same(
                     visible=visible,
                     params=params,
                     query=q,
-                    whole_store=actor.app.is_owner_door,
+                    whole_store=actor.app.is_owner_app,
                     use_index=use_index,
                 ).best(qvec, limit=10, min_score=0.0)
                 results.append(found)
             indexed, in_sql = results
             assert [c.id for c in indexed] == [c.id for c in in_sql], q
             assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(indexed, in_sql, strict=True))
+
+
+def test_a_filtered_search_ranks_the_same_in_the_index_and_in_postgresql(
+    owner: User, owner_dash: Actor, app_actor: Callable[[User, str], Actor]
+) -> None:
+    """The dashboard's filters narrow the search itself (not its results): the index and
+    PostgreSQL rank the same narrowed rows, and every hit meets every filter."""
+    claude = app_actor(owner, "Claude")
+    _add_all(owner_dash, DISTRACTORS)
+    for i, text in enumerate(["I run along the river", "I run in the park", "Running shoes"]):
+        made = services.memory_create(actor=claude, text=f"{text} ({i})").memory
+        if i:
+            services.memory_set_pinned(actor=owner_dash, memory_ids=[made.id], pinned=True)
+    qvec = get_embedder().embed_query("running")
+    for filters in (
+        MemoryFilters(app_name="Claude"),
+        MemoryFilters(app_name="Claude", pinned=True),
+        MemoryFilters(uncategorised=True, created_before=timezone.now()),
+    ):
+        visible, params, whole_store = search_scope(owner_dash, filters)
+        assert whole_store is False
+        indexed, in_sql = (
+            search.UserSearch(
+                owner.pk,
+                visible=visible,
+                params=params,
+                query="running",
+                whole_store=whole_store,
+                use_index=use_index,
+            ).best(qvec, limit=10, min_score=0.0)
+            for use_index in (True, False)
+        )
+        assert [c.id for c in indexed] == [c.id for c in in_sql] and indexed, filters
+        assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(indexed, in_sql, strict=True))
+    hits = memory_search(
+        actor=owner_dash, query="running", filters=MemoryFilters(app_name="Claude", pinned=True)
+    )
+    assert sorted(h.memory.text for h in hits) == ["I run in the park (1)", "Running shoes (2)"]
 
 
 def test_the_index_keeps_every_contender_when_cosines_tie_at_either_clip(
@@ -367,7 +409,7 @@ def test_the_index_keeps_every_contender_when_cosines_tie_at_either_clip(
                     visible=visible,
                     params=params,
                     query="quokka",
-                    whole_store=actor.app.is_owner_door,
+                    whole_store=actor.app.is_owner_app,
                     use_index=use_index,
                 ).best(qvec, limit=limit, min_score=min_score)
                 for use_index in (True, False)

@@ -17,17 +17,18 @@ from hypothesis import strategies as st
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from contextlayer.errors import DomainError
-from memories import search, services
-from memories.selectors import memory_get
+from kernel.errors import DomainError
+from memories.search import scoring as search
+from memories.selectors.memories import memory_get
+from memories.services import memories as services
 from memories.visibility import visible_sql
 
 WORDS = ["garden", "piano", "lisbon", "invoice", "tennis", "okafor", "salmon", "deadline", "run"]
 CATEGORIES = ["work", "health", "food"]
 
-# The full pass over the caller's rows that the lexical arm replaced (memories/search.py before
-# issue 16), kept here as the reference: statistics and matches from one scan of every visible
-# row of the user.
+# The full pass over the caller's rows that the lexical arm replaced (memories/search/scoring.py
+# before issue 16), kept here as the reference: statistics and matches from one scan of every
+# visible row of the user.
 FULL_PASS_SQL = """
 WITH ql AS (
     SELECT DISTINCT lexeme FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))
@@ -92,7 +93,7 @@ def lexical(
         owner_id=actor.user.pk,
         visible=visible,
         params={**params, "category": category},
-        whole_store=actor.app.is_owner_door,
+        whole_store=actor.app.is_owner_app,
         use_index=use_index,
     )
 
@@ -196,6 +197,7 @@ def _build(
             break
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -1,4 +1,4 @@
-"""The in-memory search index and its per-app masks (`memories/search_index.py`): a node whose
+"""The in-memory search index and its per-app masks (`memories/search/index.py`): a node whose
 cache went through deletes, VACUUM, adds, an eviction and a re-read answers exactly what a node
 that never cached anything answers, and a store that does not fit `SEARCH_CACHE_MB` is searched
 in PostgreSQL, never read in full at every search."""
@@ -17,10 +17,11 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from memories import search_index, services
 from memories.models import SearchStats
-from memories.selectors import memory_search
-from memories.trash import trash_delete_forever
+from memories.search import index as search_index
+from memories.selectors.memories import memory_search
+from memories.services import memories as services
+from memories.services.trash import trash_delete_forever
 
 ORDINARY = [
     "Walks the dog along the canal before breakfast",

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from bench.coherence import CATEGORIES, OPS, WORDS, Coherence, remembered_queries
-from memories import search_index
+from memories.search import index as search_index
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(autouse=True)

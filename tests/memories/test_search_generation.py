@@ -14,9 +14,10 @@ from django.db import connection, transaction
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import search_index, services
 from memories.models import SearchStats
-from memories.selectors import memory_search
+from memories.search import index as search_index
+from memories.selectors.memories import memory_search
+from memories.services import memories as services
 
 
 @pytest.fixture(autouse=True)

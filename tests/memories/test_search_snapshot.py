@@ -15,11 +15,14 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import search_index, search_snapshot, services
-from memories.erasure import user_erase
 from memories.models import Memory, SearchSnapshot
-from memories.selectors import memory_search
-from memories.trash import trash_delete_forever
+from memories.search import index as search_index
+from memories.search import snapshot as search_snapshot
+from memories.search.embeddings import DIMENSIONS
+from memories.selectors.memories import memory_search
+from memories.services import memories as services
+from memories.services.erasure import user_erase
+from memories.services.trash import trash_delete_forever
 
 TEXTS = [
     "The spare key is under the blue flowerpot",
@@ -264,7 +267,7 @@ def test_a_snapshot_of_another_version_or_size_is_refused() -> None:
         for name, dtype, tail in search_snapshot.FIELDS
     }
     data = bytes(search_snapshot.pack(index))
-    assert search_snapshot.unpack(data)["matrix"].shape == (2, search_index.DIMS)
+    assert search_snapshot.unpack(data)["matrix"].shape == (2, DIMENSIONS)
     with pytest.raises(ValueError, match="version"):
         search_snapshot.unpack(b"X" + data[1:])
     with pytest.raises(ValueError, match="size"):

@@ -15,14 +15,17 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from accounts.actors import Actor, actor_for, owner_actor
-from accounts.models import SCOPE_READ, SCOPE_WRITE, ConnectedApp, User
-from contextlayer.errors import Conflict
-from memories import search, search_index, services
-from memories.embeddings import get_embedder
-from memories.erasure import user_erase
-from memories.maintenance import reembed_all
+from accounts.models import ConnectedApp, User
+from kernel.errors import Conflict
+from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, SearchStats
-from memories.trash import trash_delete_forever, trash_restore
+from memories.search import index as search_index
+from memories.search import scoring as search
+from memories.search.embeddings import get_embedder
+from memories.services import memories as services
+from memories.services.erasure import user_erase
+from memories.services.maintenance import reembed_all
+from memories.services.trash import trash_delete_forever, trash_restore
 from memories.visibility import visible_sql
 
 WORDS = ["garden", "piano", "Lisbon", "invoice", "tennis", "Okafor", "salmon", "deadline"]
@@ -204,6 +207,7 @@ def _index_now(user: User, view: search_index.View | None) -> Any:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

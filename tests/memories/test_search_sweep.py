@@ -17,9 +17,10 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import search_index, services
-from memories.erasure import user_erase
-from memories.selectors import memory_search
+from memories.search import index as search_index
+from memories.selectors.memories import memory_search
+from memories.services import memories as services
+from memories.services.erasure import user_erase
 
 TEXTS = [
     "The spare key is under the blue flowerpot",
@@ -38,7 +39,7 @@ def empty_cache() -> Iterator[None]:
 
 
 def _cached(owner: User) -> search_index.UserIndex | None:
-    return search_index._indexes.get(search_index._key(owner.pk))  # type: ignore[no-any-return]
+    return search_index._indexes.get(search_index._key(owner.pk))
 
 
 def _holds(owner: User, memory_id: uuid.UUID) -> bool:

@@ -9,12 +9,12 @@ import pytest
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from bench.categories import load_ordinary, run
-from contextlayer.errors import NotFound
-from memories import services
+from kernel.errors import NotFound
 from memories.categories import SENSITIVE
 from memories.classify import classifier_for
-from memories.embeddings import get_embedder
-from memories.selectors import memory_get
+from memories.search.embeddings import get_embedder
+from memories.selectors.memories import memory_get
+from memories.services import memories as services
 
 
 def _labels(texts: list[str]) -> list[list[str]]:

@@ -7,19 +7,20 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, stdio_app
-from accounts.models import SCOPE_READ, ConnectedApp, User
+from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
-from contextlayer.errors import AppPaused, InvalidInput, ScopeRequired
-from memories import services
+from kernel.errors import AppPaused, InvalidInput, ScopeRequired
+from kernel.gates import SCOPE_READ
 from memories.models import Memory, MemoryState, MemoryTombstone, MemoryVersion
-from memories.selectors import (
+from memories.selectors.memories import (
     MemoryFilters,
     memory_get,
     memory_list,
     memory_search,
     memory_versions,
 )
-from memories.trash import trash_delete_forever
+from memories.services import memories as services
+from memories.services.trash import trash_delete_forever
 
 pytestmark = pytest.mark.django_db
 

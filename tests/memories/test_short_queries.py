@@ -11,9 +11,11 @@ import pytest
 from accounts.actors import Actor
 from accounts.models import User
 from bench.shortqueries import load
-from memories import related_terms, search, services
-from memories.embeddings import get_embedder
-from memories.selectors import memory_search
+from memories.search import related_terms
+from memories.search import scoring as search
+from memories.search.embeddings import get_embedder
+from memories.selectors.memories import memory_search
+from memories.services import memories as services
 from memories.visibility import visible_sql
 
 pytestmark = pytest.mark.django_db

@@ -21,35 +21,33 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
 from accounts.models import User
-from accounts.tasks import cleanup_oauth
 from activity.models import AccessEvent
-from contextlayer.env import env_int
-from contextlayer.errors import InvalidInput, NotFound, OwnerOnly
-from memories import search_index, services
-from memories.export import export_build, export_markdown
+from contextlayer.tasks import cleanup_oauth
+from kernel.env import env_int
+from kernel.errors import InvalidInput, NotFound, OwnerOnly
 from memories.models import Memory, MemoryTombstone, MemoryVersion, TrashBatch
-from memories.selectors import (
+from memories.search import index as search_index
+from memories.selectors.memories import (
     MemoryFilters,
-    memory_categories,
     memory_count,
     memory_get,
     memory_list,
-    memory_map,
     memory_related,
     memory_search,
-    memory_stats,
     memory_versions,
 )
-from memories.trash import (
+from memories.selectors.stats import memory_categories, memory_map, memory_stats
+from memories.selectors.trash import trash_groups, trash_notices
+from memories.services import memories as services
+from memories.services.export import export_build, export_markdown
+from memories.services.trash import (
     SAME_TEXT,
     trash_delete_forever,
-    trash_groups,
     trash_notice_seen,
-    trash_notices,
     trash_purge_expired,
     trash_restore,
 )
-from tests.conftest import memory_snapshot
+from tests.memories.memory_rows import memory_snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -6,21 +6,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.test import Client
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories import services
 from memories.models import Memory, TrashBatch
-from tests.conftest import memory_snapshot, memory_with_history
+from memories.services import memories as services
+from tests.memories.memory_rows import memory_snapshot, memory_with_history
 
 pytestmark = pytest.mark.django_db
 
 
-def _text(response: object) -> str:
-    return response.content.decode()  # type: ignore[attr-defined, no-any-return]
+def _text(response: Any) -> str:
+    return response.content.decode()
 
 
 def _undo(html: str) -> str:

@@ -15,8 +15,11 @@ from django.utils import timezone
 from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
-from memories import selectors, services
 from memories.models import Memory, MemoryState, MemoryVersion
+from memories.selectors import memories as selectors
+from memories.selectors import stats as stats_selectors
+from memories.services import memories as services
+from memories.web.views import memories as memory_views
 from tests.memories.fake_llm import Brain
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +95,29 @@ def test_a_search_with_nothing_relevant_says_so(
     html = _text(owner_client.get("/", {"q": "xyzzy qwerty nonsense"}, headers=htmx))
     assert "Nothing relevant" in html and "xyzzy qwerty nonsense" in html
     assert "Best matches for" not in html and "Acme Corp" not in html
+
+
+def test_a_filtered_search_fills_its_page_when_enough_memories_match(
+    app_actor: Callable[[User, str], Actor],
+    owner: User,
+    owner_client: Client,
+    owner_dash: Actor,
+    htmx: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(memory_views, "PAGE_SIZE", 3)
+    claude = app_actor(owner, "Claude")
+    for where in ("Alps", "Dolomites", "Pyrenees", "Tatras", "Rockies"):
+        services.memory_create(actor=owner_dash, text=f"I go hiking in the {where} every summer")
+    for where in ("Andes", "Atlas", "Carpathians", "Urals"):
+        services.memory_create(actor=claude, text=f"Planned a hiking trip to the {where}")
+    query = {"q": "hiking every summer"}
+    best = _text(owner_client.get("/", query, headers=htmx))
+    assert best.count("I go hiking in the") == 3 and "Planned a hiking trip" not in best
+    # Claude's memories rank below the owner's: the filter narrows the search, so its page is
+    # full, not the best three overall with the owner's taken out (an empty page).
+    html = _text(owner_client.get("/", {**query, "app": "Claude"}, headers=htmx))
+    assert html.count("Planned a hiking trip") == 3 and "I go hiking in the" not in html
 
 
 def test_search_in_archived_memories_matches_words(owner_client: Client, owner_dash: Actor) -> None:
@@ -422,7 +448,7 @@ def test_stats_header_counts_states_apps_and_this_week(
     gone = services.memory_create(actor=owner_dash, text="Stat two").memory
     services.memory_create(actor=app_actor(owner, "Cursor"), text="Stat three")
     services.memory_set_state(actor=owner_dash, memory_ids=[gone.id], state="archived")
-    stats = selectors.memory_stats(actor=owner_dash)
+    stats = stats_selectors.memory_stats(actor=owner_dash)
     assert stats.total == 3 and stats.added_this_week == 3
     assert stats.by_state == {"active": 2, "paused": 0, "archived": 1}
     assert dict(stats.by_app) == {"dashboard": 2, "Cursor": 1}

@@ -11,9 +11,9 @@ from django.test import Client
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
-from memories import services
 from memories.models import Memory, MemoryVersion
-from tests.conftest import signed_in
+from memories.services import memories as services
+from tests.personas import signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -97,6 +97,7 @@ def test_mutations_need_a_csrf_token(owner: User, owner_dash: Actor) -> None:
     assert memory.state == "archived"
 
 
+@pytest.mark.slow
 def test_memories_page_for_ten_thousand_memories_is_one_query_batch(
     owner: User,
     owner_client: Client,

@@ -104,6 +104,7 @@ def _by_sql(actor: Actor) -> set[uuid.UUID]:
         return {r[0] for r in cur.fetchall()}
 
 
+@pytest.mark.slow
 def test_visible_q_and_visible_sql_are_one_rule(owner: User) -> None:
     apps = [
         _app(owner, "default grant"),

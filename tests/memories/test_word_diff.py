@@ -18,12 +18,12 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.actors import Actor
-from memories import presentation
-from memories.imports import import_execute
 from memories.ingest.detect import load_export
 from memories.models import Memory, MemoryVersion
-from memories.presentation import DiffPart, diff_opcodes, word_diff
-from memories.services import memory_create, memory_update
+from memories.services.imports import import_execute
+from memories.services.memories import memory_create, memory_update
+from memories.web import presentation
+from memories.web.presentation import DiffPart, diff_opcodes, word_diff
 
 LIMIT = 10_000
 
@@ -108,6 +108,7 @@ def test_a_short_edit_reads_as_before() -> None:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.timeout(300)
 def test_the_history_page_of_a_memory_edited_at_the_size_limit_answers(
@@ -157,7 +158,7 @@ def test_a_crafted_export_with_worst_case_versions_imports_and_its_page_answers(
 def test_an_export_whose_version_is_longer_than_a_memory_may_be_is_refused(
     owner_dash: Actor, tmp_path: Path
 ) -> None:
-    from contextlayer.errors import InvalidInput
+    from kernel.errors import InvalidInput
 
     path = tmp_path / "export.json"
     too_long = "a" * (settings.MEMORY_MAX_CHARS + 1)

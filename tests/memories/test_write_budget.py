@@ -21,20 +21,15 @@ from mcp.shared.exceptions import MCPError
 
 from accounts.actors import owner_actor
 from accounts.models import User
-from memories.imports import import_execute
 from memories.ingest.types import Conversation, Message, ParsedExport
 from memories.models import Memory
-from memories.services import NewMemory, memory_create_many
-from tests.accounts.conftest import mcp_call
-from tests.conftest import issue_token, signed_in
-from tests.mcpbridge.conftest import (  # noqa: F401 - the live server
-    mcp_for,
-    server_url,
-    stdio_server,
-    text_of,
-)
+from memories.services.imports import import_execute
+from memories.services.memories import NewMemory, memory_create_many
+from tests.accounts.oauth_client import mcp_call
+from tests.mcpbridge.mcp_clients import stdio_server, text_of
+from tests.personas import issue_token, signed_in
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 BUDGET = 25
 
@@ -55,9 +50,9 @@ def _leaves(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-def test_an_app_cannot_grow_the_store_past_its_write_budget_through_any_door(
+def test_an_app_cannot_grow_the_store_past_its_write_budget_through_any_entry_point(
     owner: User,
-    server_url: str,  # noqa: F811
+    server_url: str,
 ) -> None:
     token = issue_token(owner, name="Greedy", scopes=["memories:read", "memories:write"]).secret
     api = Client(headers={"Authorization": f"Bearer {token}"})
@@ -130,7 +125,7 @@ def test_an_app_cannot_grow_the_store_past_its_write_budget_through_any_door(
 
 def test_a_call_larger_than_the_whole_budget_is_refused_and_says_so(
     owner: User,
-    mcp_for: Callable[..., Any],  # noqa: F811
+    mcp_for: Callable[..., Any],
 ) -> None:
     """Through the MCP SDK's own client: the reason reaches the model, not "Server returned an
     error response"."""

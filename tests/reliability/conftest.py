@@ -1,7 +1,6 @@
-"""Shared pieces of the reliability properties. The MCP server fixtures live with the MCP tests;
-reliability tests reuse them. `traced` runs a test under tracemalloc (the ingest tests hold
-parsing to a memory bound). The door properties' figures are reported at the end of
-the run."""
+"""Fixtures and hooks of the reliability properties. `traced` runs a test under tracemalloc (the
+ingest tests hold parsing to a memory bound). The figures the door properties recorded
+(tests/reliability/observations.py) are reported at the end of the run."""
 
 import tracemalloc
 from collections.abc import Iterator
@@ -9,38 +8,21 @@ from typing import Any
 
 import pytest
 
-from tests.mcpbridge.conftest import mcp_for, server_url  # noqa: F401
-
-
-def http_answer(response: Any) -> bytes:
-    """Status, every header, cookies and body of a Django test response, as bytes."""
-    head = [str(response.status_code)]
-    head += [f"{k}: {v}" for k, v in sorted(response.headers.items())]
-    head += [f"cookie {k}={m.value}" for k, m in sorted(response.cookies.items())]
-    return "\n".join(head).encode() + b"\n\n" + response.content
-
-
-# What the door properties measured: property ("isolation", "oracles") → door → (attempts, leaks).
-# Each door test asserts its own leaks; this only reports the figures at the end of the run.
-DOOR_FIGURES: dict[str, dict[str, tuple[int, int]]] = {}
-
-
-def record_figures(prop: str, door: str, attempts: int, leaks: int) -> None:
-    DOOR_FIGURES.setdefault(prop, {})[door] = (attempts, leaks)
+from tests.reliability.observations import ENTRY_POINT_FIGURES
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """The figures docs/reliability.md quotes, for the doors this run went through."""
-    if not DOOR_FIGURES:
+    if not ENTRY_POINT_FIGURES:
         return
     terminalreporter.write_sep("-", "properties through every door")
-    for prop, doors in DOOR_FIGURES.items():
-        for door, (attempts, leaks) in doors.items():
-            terminalreporter.write_line(f"{prop}[{door}]: attempts={attempts} leaks={leaks}")
-        attempts = sum(a for a, _ in doors.values())
-        leaks = sum(n for _, n in doors.values())
+    for prop, entry_points in ENTRY_POINT_FIGURES.items():
+        for entry_point, (attempts, leaks) in entry_points.items():
+            terminalreporter.write_line(f"{prop}[{entry_point}]: attempts={attempts} leaks={leaks}")
+        attempts = sum(a for a, _ in entry_points.values())
+        leaks = sum(n for _, n in entry_points.values())
         terminalreporter.write_line(
-            f"{prop}[all doors]: doors={len(doors)} attempts={attempts} leaks={leaks}"
+            f"{prop}[all doors]: doors={len(entry_points)} attempts={attempts} leaks={leaks}"
         )
 
 

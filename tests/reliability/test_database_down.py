@@ -22,12 +22,12 @@ from mcp.client import Client
 from mcp.shared.exceptions import MCPError
 
 from accounts.models import User
-from contextlayer.embedded_db import start_server, stop_server
-from contextlayer.middleware import UNAVAILABLE
+from kernel.embedded_db import start_server, stop_server
+from kernel.middleware import UNAVAILABLE
 from memories.models import Memory
-from tests.mcpbridge.conftest import McpHttp, stdio_server, text_of
+from tests.mcpbridge.mcp_clients import McpHttp, stdio_server, text_of
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
 
 # Only a guard against a hang (the bench measures how fast a failure is): far above a failing
 # connect, far below the gunicorn worker timeout.

@@ -30,12 +30,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memories.ingest.archive import Document, Limits
 from memories.ingest.detect import load_export, parse_documents
 from memories.ingest.types import IngestError, ParsedExport
+
+pytestmark = pytest.mark.slow
 
 SCALE = float(os.environ.get("FUZZ_EXAMPLES", "1"))
 PARSE_FACTOR = 64

@@ -32,9 +32,9 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from mcpbridge import server
-from tests.conftest import issue_token
+from tests.personas import issue_token
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 SCALE = float(os.environ.get("FUZZ_EXAMPLES", "1"))
 PROTOCOL = "2025-06-18"

@@ -22,6 +22,8 @@ from memories.ingest.detect import load_export
 from memories.ingest.types import IngestError, ParsedExport
 from tests.memories.exports import claude_export
 
+pytestmark = pytest.mark.slow
+
 MIB = 1024 * 1024
 # Everything the process may hold for one of these files, whatever its size: the text of a read
 # window (a few MiB), one item's objects, and the items kept.

@@ -19,11 +19,13 @@ from hypothesis import strategies as st
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
-from contextlayer.errors import DomainError
-from memories import services
+from kernel.errors import DomainError
 from memories.models import Memory
-from memories.selectors import memory_get, memory_list, memory_search, memory_versions
-from memories.trash import trash_delete_forever, trash_restore
+from memories.selectors.memories import memory_get, memory_list, memory_search, memory_versions
+from memories.services import memories as services
+from memories.services.trash import trash_delete_forever, trash_restore
+
+pytestmark = pytest.mark.slow
 
 WORDS = ["garden", "piano", "Lisbon", "invoice", "tennis", "Okafor", "salmon", "deadline"]
 

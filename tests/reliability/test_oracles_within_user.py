@@ -32,15 +32,15 @@ from django.utils import timezone
 
 from accounts.actors import actor_for, owner_actor
 from accounts.models import ConnectedApp, User
-from memories import services
 from memories.models import Memory
-from memories.selectors import memory_get, memory_list
+from memories.selectors.memories import memory_get, memory_list
+from memories.services import memories as services
 from memories.text import text_key
-from tests.conftest import issue_token
-from tests.mcpbridge.conftest import McpHttp
-from tests.reliability.conftest import http_answer, record_figures
+from tests.mcpbridge.mcp_clients import McpHttp
+from tests.personas import issue_token
+from tests.reliability.observations import http_answer, record_figures
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 # The owner's secrets, how each is kept from the app, and the app's guess of each (equal after
 # folding case, spaces and punctuation).
@@ -76,7 +76,7 @@ class Transcript:
         return when if when.tzinfo else timezone.make_aware(when)
 
 
-class Door:
+class EntryPoint:
     name = "door"
 
     def add(self, text: str) -> bytes:
@@ -98,7 +98,7 @@ class Door:
         raise NotImplementedError
 
 
-class McpDoor(Door):
+class McpEntryPoint(EntryPoint):
     name = "mcp-http"
 
     def __init__(self, client: McpHttp) -> None:
@@ -128,7 +128,7 @@ class McpDoor(Door):
         return self._call("search_memory", {"query": query, "limit": 20})
 
 
-class ApiDoor(Door):
+class ApiEntryPoint(EntryPoint):
     name = "api"
 
     def __init__(self, secret: str) -> None:
@@ -170,33 +170,35 @@ def _first_id(raw: bytes) -> str:
     return found.group(0).decode()
 
 
-def script(door: Door, transcript: Transcript, known: str) -> None:
+def script(entry_point: EntryPoint, transcript: Transcript, known: str) -> None:
     """The app's probes: the id it read before the owner deleted it (a random one in the world
     without secrets), read and written; every guess added, re-added, added in a batch, and
     written over one of its own memories and over one of the owner's; then everything it was
     given, read back."""
     note = transcript.note
-    note("get the deleted one", door.get(known))
-    note("update the deleted one", door.update(known, "Works at Initech"))
+    note("get the deleted one", entry_point.get(known))
+    note("update the deleted one", entry_point.update(known, "Works at Initech"))
     guesses = [guess for _, guess in SECRETS.values()]
     for guess in guesses:
-        note("add", door.add(guess))
-        note("add again", door.add(guess))
-    batch = door.add_many([*guesses, "Plays the oboe", "Had a tooth out in 2023", guesses[0]])
+        note("add", entry_point.add(guess))
+        note("add again", entry_point.add(guess))
+    batch = entry_point.add_many(
+        [*guesses, "Plays the oboe", "Had a tooth out in 2023", guesses[0]]
+    )
     if batch is not None:
         note("add a batch of guesses", batch)
-    owners = _first_id(door.search("jazz"))
+    owners = _first_id(entry_point.search("jazz"))
     for n, guess in enumerate(guesses):
-        mine = _first_id(door.add(f"Went to the dentist {n} times"))
-        note(f"update own to {n}", door.update(mine, guess))
-        note(f"read own after update to {n}", door.get(mine))
-    note("update the owner's", door.update(owners, guesses[1]))
-    note("read the owner's after update", door.get(owners))
+        mine = _first_id(entry_point.add(f"Went to the dentist {n} times"))
+        note(f"update own to {n}", entry_point.update(mine, guess))
+        note(f"read own after update to {n}", entry_point.get(mine))
+    note("update the owner's", entry_point.update(owners, guesses[1]))
+    note("read the owner's after update", entry_point.get(owners))
     for raw_id in list(transcript.ids):  # every id the app was ever handed
-        note("get", door.get(raw_id.decode()))
-    note("list", door.list())
+        note("get", entry_point.get(raw_id.decode()))
+    note("list", entry_point.list())
     for query in ("abortion", "loan shark", "lithium bipolar"):
-        note(f"search {query}", door.search(query))
+        note(f"search {query}", entry_point.search(query))
 
 
 def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str, str]:
@@ -230,14 +232,14 @@ def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str, str]:
     return user, app, issued.secret, known
 
 
-def _probe(make_door: Callable[[str], Door]) -> None:
+def _probe(make_entry_point: Callable[[str], EntryPoint]) -> None:
     """The same script with and without the secrets; its figures go to the end-of-run report."""
     transcripts, users = [], []
     for with_secrets in (True, False):
         user, _, secret, known = _world(with_secrets)
         transcript = Transcript(start=timezone.now())
-        door = make_door(secret)
-        script(door, transcript, known)
+        entry_point = make_entry_point(secret)
+        script(entry_point, transcript, known)
         transcripts.append(transcript)
         users.append(user)
     secret_run, plain_run = transcripts
@@ -264,7 +266,7 @@ def _probe(make_door: Callable[[str], Door]) -> None:
             secret
         ]:
             leaks.append(f"the owner's {secret!r} is not held and shown exactly once")
-    name = make_door("x").name
+    name = make_entry_point("x").name
     record_figures("oracles", name, len(secret_run.answers), len(leaks))
     assert leaks == [], "\n\n".join(leaks[:3])
 
@@ -272,8 +274,8 @@ def _probe(make_door: Callable[[str], Door]) -> None:
 def test_an_app_learns_nothing_of_hidden_memories_through_mcp(
     server_url: str,
 ) -> None:
-    _probe(lambda secret: McpDoor(McpHttp(server_url, secret)))
+    _probe(lambda secret: McpEntryPoint(McpHttp(server_url, secret)))
 
 
 def test_an_app_learns_nothing_of_hidden_memories_through_the_rest_api() -> None:
-    _probe(ApiDoor)
+    _probe(ApiEntryPoint)

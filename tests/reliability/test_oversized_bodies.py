@@ -12,7 +12,7 @@ from django.test import Client
 
 from accounts.models import User
 from memories.models import Memory
-from tests.conftest import issue_token
+from tests.personas import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from tests.conftest import issue_token, signed_in
-from tests.mcpbridge.conftest import INIT, JSON, McpHttp
+from tests.mcpbridge.mcp_clients import INIT, JSON, McpHttp
+from tests.personas import issue_token, signed_in
 
 
 @pytest.mark.django_db(transaction=True)

@@ -22,10 +22,10 @@ from django.utils import timezone
 
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
-from memories.import_runs import import_prepare
 from memories.models import ImportRun
-from tests.conftest import issue_token, signed_in
+from memories.services.import_runs import import_prepare
 from tests.memories.exports import claude_export
+from tests.personas import issue_token, signed_in
 
 EXPORT = json.dumps(claude_export()).encode()
 
@@ -128,7 +128,7 @@ def test_an_upload_refused_by_the_view_leaves_no_file(
 def test_an_upload_that_fails_for_any_reason_is_deleted(
     owner: User, uploads: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memories import import_runs
+    from memories.services import import_runs
 
     def broken(**kwargs: Any) -> None:
         raise RuntimeError("the estimate crashed")
@@ -213,10 +213,10 @@ def test_the_clean_up_removes_uploads_no_run_will_use(
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(300)
-def test_the_signed_in_owner_still_uploads_through_the_same_door(
+def test_the_signed_in_owner_still_uploads_through_the_same_entry_point(
     server_url: str, owner: User, uploads: Path
 ) -> None:
-    from tests.accounts.conftest import hidden, sign_in
+    from tests.accounts.oauth_client import hidden, sign_in
 
     with httpx.Client(base_url=server_url) as browser:
         assert sign_in(browser, owner.email).status_code == 302

@@ -27,7 +27,7 @@ from accounts.client_tokens import parse_scopes
 from accounts.management.base import UserCommand
 from accounts.models import DEFAULT_APP_SCOPES, ConnectedApp
 from accounts.services import app_set_scopes
-from contextlayer.errors import DomainError
+from kernel.errors import DomainError
 from mcpbridge.server import build_server, current_actor
 
 

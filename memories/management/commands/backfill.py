@@ -10,18 +10,18 @@ from django.core.management.base import CommandError, CommandParser
 from accounts.actors import owner_actor
 from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
-from contextlayer.errors import LLMNotConfigured
-from memories.import_redo import Previous, previous_import
-from memories.imports import (
+from kernel.errors import LLMNotConfigured
+from memories.ingest.detect import load_export
+from memories.ingest.types import SOURCES
+from memories.management.progress import progress_bar
+from memories.services.import_redo import Previous, previous_import
+from memories.services.imports import (
     EXTRACTORS,
     Estimate,
     import_estimate,
     import_execute,
     import_run_create,
 )
-from memories.ingest.detect import load_export
-from memories.ingest.types import SOURCES
-from memories.management.progress import progress_bar
 
 
 class Command(UserCommand):

@@ -10,7 +10,7 @@ from accounts.actors import owner_actor
 from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
 from memories.management.progress import progress_bar
-from memories.user_categories import memory_recategorize
+from memories.services.categories import memory_recategorize
 
 
 class Command(UserCommand):
@@ -30,7 +30,7 @@ class Command(UserCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         user = self.user_by_email(opts["user"])
-        # The cli door: the change is audited like any other write.
+        # The cli app: the change is audited like any other write.
         actor = owner_actor(user, ConnectedApp.CLI)
         changed = memory_recategorize(
             actor=actor,

@@ -10,7 +10,7 @@ from django.core.management.base import CommandError, CommandParser
 from accounts.actors import owner_actor
 from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
-from memories.erasure import receipt_as_dict, user_erase
+from memories.services.erasure import receipt_as_dict, user_erase
 
 
 class Command(UserCommand):

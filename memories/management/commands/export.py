@@ -12,7 +12,7 @@ from django.core.management.base import CommandParser
 from accounts.actors import owner_actor
 from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
-from memories.export import export_build, export_markdown
+from memories.services.export import export_build, export_markdown
 
 
 class Command(UserCommand):

@@ -10,8 +10,8 @@ from django.core.management.base import CommandError, CommandParser
 from accounts.actors import owner_actor
 from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
-from memories.extraction.deferred import memory_extract_pending
 from memories.management.progress import progress_bar
+from memories.services.deferred import memory_extract_pending
 
 
 class Command(UserCommand):

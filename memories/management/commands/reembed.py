@@ -6,9 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from memories.embeddings import get_embedder
-from memories.maintenance import reembed_all
 from memories.management.progress import progress_bar
+from memories.search.embeddings import get_embedder
+from memories.services.maintenance import reembed_all
 
 
 class Command(BaseCommand):

@@ -1,0 +1,130 @@
+"""Start the whole app: embedded database (unless DATABASE_URL), migrations, task worker, ASGI."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import OperationalError, connection
+
+
+class Command(BaseCommand):
+    help = "Run Context Layer (dashboard, API, MCP) with its background worker."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--host", default=os.environ.get("HOST", "127.0.0.1"), help="Interface to bind."
+        )
+        parser.add_argument(
+            "--port", type=int, default=int(os.environ.get("PORT", "8000")), help="Port to bind."
+        )
+        parser.add_argument(
+            "--no-worker", action="store_true", help="Do not start the background task worker."
+        )
+        parser.add_argument(
+            "--no-migrate", action="store_true", help="Skip applying database migrations."
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        import uvicorn
+
+        # Load the model, the category classifier and the application now, so the first request
+        # does not pay; in a thread, while the database starts (a subprocess) and the migrations
+        # are checked.
+        warm = threading.Thread(target=_prepare, name="warm-up", daemon=True)
+        warm.start()
+        try:
+            connection.ensure_connection()  # starts the embedded server when DATABASE_URL is unset
+        except OperationalError as exc:
+            raise CommandError(f"Cannot reach the database: {exc}") from exc
+        if not settings.DATABASE_URL:
+            self.stderr.write(f"Embedded PostgreSQL in {settings.EMBEDDED_PGDATA}")
+        if not opts["no_migrate"]:
+            if _pending_migrations():
+                call_command("migrate", interactive=False, verbosity=0)
+            call_command("createcachetable", verbosity=0)  # shared rate-limit counters
+        if not opts["no_worker"]:
+            from contextlayer.tasks import schedule_cleanup
+
+            schedule_cleanup()  # OAuth, uploads, the trash; it re-enqueues itself hourly
+        connection.close()
+        warm.join()
+
+        # uvicorn re-raises the signal it stopped on; make SIGTERM (systemd, `kill`) end the
+        # process like Ctrl-C does, through `finally` and the exit handlers that stop the worker
+        # and the embedded database, instead of killing it on the spot.
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+        url = f"http://{opts['host']}:{opts['port']}"
+        server = uvicorn.Server(
+            uvicorn.Config(
+                "contextlayer.asgi:application",
+                host=opts["host"],
+                port=opts["port"],
+                lifespan="on",
+                log_level="warning",
+                proxy_headers=settings.PRODUCTION,
+                forwarded_allow_ips=",".join(settings.TRUSTED_PROXIES),
+            )
+        )
+        worker: list[subprocess.Popen[bytes]] = []
+        if not opts["no_worker"]:
+            # Started once the server answers, so its start-up does not compete with ours.
+            threading.Thread(
+                target=self._start_worker, args=(server, worker), name="worker", daemon=True
+            ).start()
+        self.stderr.write(f"Context Layer on {url}  (Ctrl-C stops it)")
+        try:
+            server.run()
+        finally:
+            for process in worker:
+                if process.poll() is None:
+                    process.send_signal(signal.SIGTERM)
+                    try:
+                        process.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        process.kill()
+
+    @staticmethod
+    def _start_worker(server: Any, started: list[subprocess.Popen[bytes]]) -> None:
+        while not server.started:
+            if server.should_exit:
+                return
+            time.sleep(0.05)
+        started.append(
+            subprocess.Popen(  # noqa: S603 - our own manage.py, fixed arguments
+                [sys.executable, sys.argv[0], "db_worker", "--no-reload"],
+                env={**os.environ},
+            )
+        )
+
+
+def _prepare() -> None:
+    """What the first request would otherwise wait for: the model and the classifier, the ASGI
+    application (the MCP SDK's models) and every URL's module (the API's schemas): about a
+    second of CPU that overlaps the database's start instead of following it."""
+    from django.urls import get_resolver
+
+    from memories.classify import warm_up
+
+    warm_up()
+    import contextlayer.asgi  # noqa: F401 - imported for its side effect: the app, built
+
+    get_resolver().url_patterns  # noqa: B018 - imports contextlayer.urls and every view
+
+
+def _pending_migrations() -> bool:
+    """Whether `migrate` has anything to apply. A warm start usually has not, and `migrate` with
+    nothing to do still renders the project's state and sends post_migrate (tens of queries for
+    content types and permissions created long ago)."""
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    return bool(executor.migration_plan(executor.loader.graph.leaf_nodes()))

@@ -1,0 +1,86 @@
+"""Domain errors, shared by every app; each entry point maps them to its own idiom once (HTTP
+status, tool error, Http404, CommandError). They live in the project package so that `accounts`
+and `contextlayer` need not import `memories` for them."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    code = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidInput(DomainError):
+    code = "invalid"
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class NotFound(DomainError):
+    """Missing, or belonging to someone else: the two are indistinguishable on purpose."""
+
+    code = "not_found"
+
+    def __init__(self, what: str = "memory") -> None:
+        super().__init__(f"No {what} with that id.")
+
+
+class ScopeRequired(DomainError):
+    code = "insufficient_scope"
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(f"This app was not granted {scope}.")
+        self.scope = scope
+
+
+class AppPaused(DomainError):
+    code = "app_paused"
+
+    def __init__(self, app_name: str) -> None:
+        super().__init__(
+            f"The app {app_name!r} is paused by the user; it cannot read or write memories now."
+        )
+
+
+class Conflict(DomainError):
+    code = "conflict"
+
+
+class UserEdited(Conflict):
+    """The memory was edited by hand: a model may only propose a change to it."""
+
+
+class OwnerOnly(DomainError):
+    """Managing apps and reading the access log is the owner's job, not a connected app's."""
+
+    code = "owner_only"
+
+    def __init__(self) -> None:
+        super().__init__("Only the owner (signed in, or through a built-in door) may do this.")
+
+
+class OwnersChoice(OwnerOnly):
+    """An app tried to undo what the owner decides about a memory (a category the owner set, a
+    sensitive category): refused after the memory was found, since the app may see it, with a
+    sentence that says why (`memories/ownership.py`)."""
+
+    code = "owners_choice"
+
+    def __init__(self, message: str) -> None:
+        DomainError.__init__(self, message)
+
+
+class LLMNotConfigured(InvalidInput):
+    """Extraction with an LLM was asked for, but this server has none configured. Each entry point
+    words it for its own reader (a flag on the command line, a choice in the browser)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Extraction with an LLM needs an LLM configured on this server (EXTRACTION_MODE).",
+            field="extractor",
+        )

@@ -1,0 +1,783 @@
+"""A per-process, in-memory search index of recently searched users: their vectors and postings,
+scored in numpy, used only at the generation it was read at and bounded by SEARCH_CACHE_MB; a user
+whose index would not fit is searched in PostgreSQL. Why and how it stays coherent:
+ARCHITECTURE.md ("The in-memory index")."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import psycopg
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from kernel.tenancy import cross_tenant
+from memories.search import snapshot as search_snapshot
+from memories.search.embeddings import DIMENSIONS
+from memories.search.sql import ELIGIBLE
+
+logger = logging.getLogger(__name__)
+
+# The user's searchable memories (`memories.search.sql.ELIGIBLE`: the rows the stats trigger
+# counts, and apps' echoes), each with whether the caller's view admits it (`seen`; true without a
+# view) and whether it is an echo, numbered in the order they were read; per memory one fixed-size
+# record, per (memory, lexeme) one posting, each as one bytea. COPY would send a message per row,
+# which psycopg turns into a Python call per row (seconds for 50,000 memories). With `since`,
+# only the memories changed after that generation, and the ids of every memory changed (those
+# gone included). One statement, one snapshot: the generation read with the rows is exactly
+# theirs.
+_READ_SQL = f"""
+WITH {{changed}}
+u AS MATERIALIZED (
+    SELECT (row_number() OVER ())::int4 - 1 AS r, x.* FROM (
+        SELECT m.id, m.tsv, {{seen}} AS seen, m.echo_of_id IS NOT NULL AS echo,
+               coalesce(m.embedding_model = %(model)s AND m.embedding IS NOT NULL, false) AS vec,
+               m.embedding
+        FROM memories_memory m
+        WHERE m.owner_id = %(owner)s AND {ELIGIBLE}
+          {{only}}
+    ) x
+)
+SELECT
+    (SELECT s.generation FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+    (SELECT s.changes_from FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+    (SELECT string_agg(
+         int4send(u.r) || uuid_send(u.id)
+         || CASE WHEN u.vec THEN '\\x01'::bytea ELSE '\\x00'::bytea END
+         || CASE WHEN u.seen THEN '\\x01'::bytea ELSE '\\x00'::bytea END
+         || CASE WHEN u.echo THEN '\\x01'::bytea ELSE '\\x00'::bytea END
+         || int4send(coalesce(length(u.tsv), 0))
+         || vector_send(CASE WHEN u.vec THEN u.embedding
+                             ELSE array_fill(0, ARRAY[{DIMENSIONS}])::vector END),
+         ''::bytea)
+     FROM u),
+    (SELECT string_agg(
+         int4send(u.r) || int8send(hashtextextended(l.lexeme, 0))
+         || int4send(coalesce(array_length(l.positions, 1), 1)),
+         ''::bytea)
+     FROM u, unnest(u.tsv) l),
+    {{changed_ids}}
+"""  # noqa: S608 - only constants; values are bound parameters
+_DOC = np.dtype(
+    [
+        ("r", ">i4"),
+        ("id", "V16"),
+        ("vec", "u1"),
+        ("seen", "u1"),
+        ("echo", "u1"),
+        ("dl", ">i4"),
+        ("dims", ">u2"),
+        ("pad", ">u2"),
+        ("vector", ">f4", (DIMENSIONS,)),
+    ]
+)
+_POSTING = np.dtype([("r", ">i4"), ("key", ">i8"), ("tf", ">i4")])
+# The refresh's parts: every memory changed after `since` (those gone included), and the echoes
+# of those memories: whether an app sees its echo depends on whether it sees the memory echoed.
+_CHANGED = """
+logged AS (
+    SELECT c.memory_id FROM memories_searchchange c
+    WHERE c.owner_id = %(owner)s AND c.generation > %(since)s
+),
+changed AS (
+    SELECT memory_id FROM logged
+    UNION
+    SELECT e.id FROM memories_memory e
+    WHERE e.owner_id = %(owner)s AND e.echo_of_id IN (SELECT memory_id FROM logged)
+),"""
+_ONLY_CHANGED = "AND m.id IN (SELECT memory_id FROM changed)"
+_CHANGED_IDS = "(SELECT string_agg(uuid_send(c.memory_id), ''::bytea) FROM changed c)"
+_ID = np.dtype([("hi", "<u8"), ("lo", "<u8")])
+
+# A later caller's view of an index already read: the ids of the memories it may see.
+_VISIBLE_SQL = """
+SELECT (SELECT s.generation FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+       (SELECT string_agg(uuid_send(m.id), ''::bytea) FROM memories_memory m WHERE {filters})
+"""
+
+
+def _id_keys(ids: np.ndarray) -> np.ndarray:
+    """Memory ids (n, 16 bytes) as sortable (hi, lo) pairs, in the order PostgreSQL sorts uuids."""
+    keys = np.empty(len(ids), dtype=_ID)
+    keys["hi"] = np.ascontiguousarray(ids[:, :8]).view(">u8").ravel()
+    keys["lo"] = np.ascontiguousarray(ids[:, 8:]).view(">u8").ravel()
+    return keys
+
+
+# Each index built gets its own number: a caller's mask is remembered for one index (one row
+# order), never for a user and generation, which a refresh and a full read share with different
+# row orders (issue 24 item 2).
+_serials = itertools.count(1)
+
+
+def _raw_ids(raw: bytes | None) -> np.ndarray:
+    return np.frombuffer(raw or b"", dtype=np.uint8).reshape(-1, 16)
+
+
+@dataclass(frozen=True)
+class UserIndex:
+    """One user's searchable memories at one generation. Never changed once built: a newer
+    generation is a new index (built from this one when only a few memories changed)."""
+
+    generation: int | None
+    ids: np.ndarray  # (n, 16) uint8
+    has_vector: np.ndarray  # (n,) bool: a vector of the current model
+    echo: np.ndarray  # (n,) bool: an app's echo of a memory (never a memory to the owner)
+    matrix: np.ndarray  # (n, DIMENSIONS) float32: the vectors as stored (zeros without a vector)
+    norms: np.ndarray  # (n,) float32: their lengths (1 without a vector)
+    dl: np.ndarray  # (n,) float64: tsvector length (distinct lexemes), as BM25 counts it
+    keys: np.ndarray  # (p,) int64: posting lexeme keys, sorted
+    rows: np.ndarray  # (p,) int32: the posting's memory row
+    tf: np.ndarray  # (p,) float64: occurrences of the lexeme in that memory
+    id_order: np.ndarray  # (n,) rows in id order
+    id_sorted: np.ndarray  # (n,) _ID: the ids in that order
+    # The owner's view (every row but echoes), None when that is every row.
+    owner_view: np.ndarray | None
+    # This index's own number: the key of the masks computed for its rows.
+    serial: int = field(default_factory=lambda: next(_serials), compare=False)
+
+    @classmethod
+    def build(
+        cls,
+        generation: int | None,
+        ids: np.ndarray,
+        has_vector: np.ndarray,
+        echo: np.ndarray,
+        matrix: np.ndarray,
+        dl: np.ndarray,
+        postings: Postings,
+    ) -> UserIndex:
+        keys, rows, tf = postings
+        order = np.argsort(keys, kind="stable")
+        id_keys = _id_keys(ids)
+        id_order = np.argsort(id_keys, order=("hi", "lo"))
+        norms = np.linalg.norm(matrix, axis=1).astype(np.float32)
+        norms[norms == 0] = 1
+        return cls(
+            generation=generation,
+            ids=ids,
+            has_vector=has_vector,
+            echo=echo,
+            matrix=matrix,
+            norms=norms,
+            dl=dl,
+            keys=keys[order],
+            rows=rows[order],
+            tf=tf[order],
+            id_order=id_order,
+            id_sorted=id_keys[id_order],
+            owner_view=~echo if echo.any() else None,
+        )
+
+    @classmethod
+    def from_arrays(cls, generation: int, a: Mapping[str, np.ndarray]) -> UserIndex:
+        """The index whose arrays a snapshot holds (`memories/search/snapshot.py`), as they are."""
+        echo = a["echo"]
+        return cls(
+            generation=generation,
+            ids=a["ids"],
+            has_vector=a["has_vector"],
+            echo=echo,
+            matrix=a["matrix"],
+            norms=a["norms"],
+            dl=a["dl"],
+            keys=a["keys"],
+            rows=a["rows"],
+            tf=a["tf"],
+            id_order=a["id_order"],
+            id_sorted=a["id_sorted"],
+            owner_view=~echo if echo.any() else None,
+        )
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def nbytes(self) -> int:
+        """What the index holds in memory: every array (the few hundred bytes of the object
+        itself aside)."""
+        return sum(a.nbytes for a in vars(self).values() if isinstance(a, np.ndarray))
+
+    @property
+    def echo_bytes(self) -> int:
+        """What its apps' echoes add to what the user's statistics reckon (`predicted_bytes`)."""
+        own = ~self.echo
+        return self.nbytes - predicted_bytes(int(own.sum()), int(self.dl[own].sum()))
+
+    def reached_by(self, changes_from: int | None) -> bool:
+        """Whether the user's change log, kept from generation `changes_from`, reaches back to
+        this index, so `refresh` can bring it up to date by reading only what changed."""
+        return (
+            self.generation is not None
+            and changes_from is not None
+            and (self.generation >= changes_from)
+        )
+
+    def memory_id(self, row: int) -> uuid.UUID:
+        return uuid.UUID(bytes=self.ids[row].tobytes())
+
+    def rows_of(self, ids: np.ndarray) -> np.ndarray:
+        """The row of each id (n, 16 bytes), -1 where the index does not hold it."""
+        if not len(ids) or not len(self):
+            return np.full(len(ids), -1, dtype=np.intp)
+        wanted = _id_keys(ids)
+        at = np.minimum(np.searchsorted(self.id_sorted, wanted), len(self) - 1)
+        return np.where(self.id_sorted[at] == wanted, self.id_order[at], -1)
+
+    def row_of(self, memory_id: uuid.UUID) -> int | None:
+        row = int(self.rows_of(np.frombuffer(memory_id.bytes, dtype=np.uint8).reshape(1, 16))[0])
+        return None if row < 0 else row
+
+    def id_keys(self, rows: np.ndarray) -> np.ndarray:
+        """The ids of these rows as (hi, lo) pairs: ties between scores are broken by id."""
+        return _id_keys(self.ids[rows])
+
+    def cosines(self, qvec: np.ndarray) -> np.ndarray:
+        """Cosine similarity of every row to `qvec` (NaN for rows without a current vector), as
+        BLAS computes it: within a few 1e-5 of the exact value, but a row's last bits depend on
+        its place in the matrix, so these only rank (`memories.search.scoring.exact_cosines`
+        scores)."""
+        q = np.asarray(qvec, dtype=np.float32)
+        norm = float(np.linalg.norm(q))
+        sims = (self.matrix @ (q / norm if norm else q)).astype(np.float64) / self.norms
+        sims[~self.has_vector] = np.nan
+        return sims
+
+    def postings(self, key: int, visible: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """The rows holding lexeme `key` (of those `visible`, all when None) and its count in
+        each."""
+        lo = int(np.searchsorted(self.keys, key, side="left"))
+        hi = int(np.searchsorted(self.keys, key, side="right"))
+        rows, tf = self.rows[lo:hi], self.tf[lo:hi]
+        if visible is not None and len(rows):
+            keep = visible[rows]
+            rows, tf = rows[keep], tf[keep]
+        return rows, tf
+
+
+@dataclass(frozen=True)
+class View:
+    """A caller who sees less than the owner: the filters (consent, category) and their values."""
+
+    filters: str
+    params: dict[str, Any]
+    key: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class _Read:
+    generation: int | None
+    changes_from: int | None
+    docs: np.ndarray  # _DOC records, by r
+    postings: np.ndarray  # _POSTING records
+    changed: np.ndarray  # (c, 16) ids changed since `since` (refresh only)
+
+
+def _read(owner_id: int, view: View | None, since: int | None = None) -> _Read:
+    """Every searchable memory of the user, or (`since`) those changed after that generation."""
+    seen = f"({view.filters})" if view else "true"
+    args = {**(view.params if view else {}), "owner": owner_id, "model": settings.EMBEDDING_MODEL}
+    if since is None:
+        sql = _READ_SQL.format(changed="", only="", changed_ids="NULL::bytea", seen=seen)
+    else:
+        sql = _READ_SQL.format(
+            changed=_CHANGED, only=_ONLY_CHANGED, changed_ids=_CHANGED_IDS, seen=seen
+        )
+        args["since"] = since
+    connection.ensure_connection()
+    # Server-side binding, results in binary: the bytea values arrive as bytes, not hex text.
+    with psycopg.Cursor(connection.connection) as cur:
+        cur.execute(sql, args, binary=True)
+        generation, changes_from, docs_raw, posts_raw, changed_raw = cur.fetchone()  # type: ignore[misc]
+    docs = np.frombuffer(docs_raw or b"", dtype=_DOC)
+    docs = docs[np.argsort(docs["r"], kind="stable")]
+    if len(docs) and not (docs["dims"] == DIMENSIONS).all():
+        raise ValueError("unexpected vector dimensions in the search index")
+    return _Read(
+        generation=None if generation is None else int(generation),
+        changes_from=None if changes_from is None else int(changes_from),
+        docs=docs,
+        postings=np.frombuffer(posts_raw or b"", dtype=_POSTING),
+        changed=_raw_ids(changed_raw),
+    )
+
+
+Postings = tuple[np.ndarray, np.ndarray, np.ndarray]  # lexeme keys, rows, term frequencies
+
+
+def _columns(
+    read: _Read,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, Postings]:
+    docs = read.docs
+    matrix = docs["vector"].astype(np.float32).reshape(-1, DIMENSIONS)
+    ids = np.frombuffer(docs["id"].tobytes(), dtype=np.uint8).reshape(-1, 16)
+    posts = read.postings
+    postings = (
+        posts["key"].astype(np.int64),
+        posts["r"].astype(np.int32),
+        posts["tf"].astype(np.float64),
+    )
+    flags = docs["vec"].astype(bool), docs["echo"].astype(bool)
+    return ids, *flags, matrix, docs["dl"].astype(np.float64), postings
+
+
+def read_full(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.ndarray | None]:
+    """Read the user's searchable memories in one statement; with `view`, also which of them
+    that caller may see (a mask)."""
+    read = _read(owner_id, view)
+    index = UserIndex.build(read.generation, *_columns(read))
+    return index, (read.docs["seen"].astype(bool) if view else None)
+
+
+# Below this many memories a full read is as quick as a snapshot (tens of milliseconds).
+SNAPSHOT_MIN_MEMORIES = 1000
+# A cold load that had to read more changed memories than this share of the index (or than
+# SNAPSHOT_REWRITE_CHANGES) writes the snapshot again, as does one from a snapshot older than
+# SNAPSHOT_REWRITE_SECONDS (half the change log's hour: the log must still reach back to it).
+SNAPSHOT_REWRITE_SHARE = 1 / 16
+SNAPSHOT_REWRITE_CHANGES = 256
+SNAPSHOT_REWRITE_SECONDS = 30 * 60
+
+
+def load(
+    owner_id: int, view: View | None = None, generation: int | None = None
+) -> tuple[UserIndex, np.ndarray | None]:
+    """The user's index for a process that does not hold it: from the user's snapshot brought up
+    to date from the change log (`memories/search/snapshot.py`), else read in full (and the
+    snapshot written). With `view`, the caller's mask when it came with the read (None after a
+    snapshot: `for_user` computes it). A snapshot at `generation` (the user's, as the caller just
+    read it) is used as it is, without asking the change log."""
+    snap = search_snapshot.read(owner_id)
+    if snap is not None:
+        start = UserIndex.from_arrays(snap.generation, snap.arrays)
+        if snap.generation == generation:
+            return start, None
+        found = _refresh(start, owner_id, view, None)
+        if found is not None:
+            index, mask, changed = found
+            age = (timezone.now() - snap.written_at).total_seconds()
+            stale = changed > max(SNAPSHOT_REWRITE_CHANGES, len(index) * SNAPSHOT_REWRITE_SHARE)
+            if index.generation is not None and (
+                stale or (changed and age > SNAPSHOT_REWRITE_SECONDS)
+            ):
+                snapshot_writer.save(owner_id, index)
+            return index, mask
+    index, mask = read_full(owner_id, view)
+    if index.generation is not None and len(index) >= SNAPSHOT_MIN_MEMORIES:
+        snapshot_writer.save(owner_id, index)
+    return index, mask
+
+
+def save_snapshot(owner_id: int, index: UserIndex) -> bool:
+    """Write `index` as the user's snapshot (kept only if still at the user's generation)."""
+    assert index.generation is not None
+    arrays = {name: getattr(index, name) for name, *_ in search_snapshot.FIELDS}
+    return search_snapshot.write(owner_id, index.generation, arrays)
+
+
+class _SnapshotWriter:
+    """Writes snapshots on threads of their own (one connection each), so the search that read
+    the index does not wait for it: a 50,000-memory snapshot is 85 MB of TOAST and WAL. One
+    write per user at a time; a user whose write is under way is not written again.
+    `background = False` writes on the caller's thread, in its transaction (tests)."""
+
+    def __init__(self) -> None:
+        self.background = True
+        self._lock = threading.Lock()
+        self._running: dict[tuple[str, int], threading.Thread] = {}
+
+    def save(self, owner_id: int, index: UserIndex) -> None:
+        if not self.background:
+            save_snapshot(owner_id, index)
+            return
+        key = _key(owner_id)
+        with self._lock:
+            if key in self._running:
+                return
+            thread = threading.Thread(
+                target=self._run, args=(key, index), name="search-snapshot", daemon=True
+            )
+            self._running[key] = thread
+        thread.start()
+
+    def _run(self, key: tuple[str, int], index: UserIndex) -> None:
+        try:
+            save_snapshot(key[1], index)
+        except Exception:  # a cache not written: the next cold load reads in full again
+            logger.exception("search snapshot write failed")
+        finally:
+            connection.close()
+            with self._lock:
+                self._running.pop(key, None)
+
+    def flush(self) -> None:
+        """Wait for the writes under way (tests, benchmarks)."""
+        with self._lock:
+            running = list(self._running.values())
+        for thread in running:
+            thread.join()
+
+
+snapshot_writer = _SnapshotWriter()
+
+
+def refresh(
+    old: UserIndex, owner_id: int, view: View | None, old_mask: np.ndarray | None
+) -> tuple[UserIndex, np.ndarray | None] | None:
+    """`old` brought up to the user's current generation by reading only the memories changed
+    since (and `old_mask`, the view's mask at `old`, with it); None when the change log no longer
+    reaches back to `old` (read in full then)."""
+    found = _refresh(old, owner_id, view, old_mask)
+    return None if found is None else found[:2]
+
+
+def _refresh(
+    old: UserIndex, owner_id: int, view: View | None, old_mask: np.ndarray | None
+) -> tuple[UserIndex, np.ndarray | None, int] | None:
+    """`refresh`, and how many memories changed since `old`."""
+    assert old.generation is not None
+    read = _read(owner_id, view, since=old.generation)
+    if read.changes_from is None or read.changes_from > old.generation:
+        return None
+    if read.generation == old.generation:
+        return old, old_mask, 0
+    keep = np.ones(len(old), dtype=bool)
+    gone = old.rows_of(read.changed)
+    keep[gone[gone >= 0]] = False
+    ids, has_vector, echo, matrix, dl, (keys, rows, tf) = _columns(read)
+    renumber = np.cumsum(keep) - 1  # old row -> new row, for the rows kept
+    kept_postings = keep[old.rows]
+    base = int(keep.sum())
+    index = UserIndex.build(
+        read.generation,
+        np.concatenate([old.ids[keep], ids]),
+        np.concatenate([old.has_vector[keep], has_vector]),
+        np.concatenate([old.echo[keep], echo]),
+        np.concatenate([old.matrix[keep], matrix]),
+        np.concatenate([old.dl[keep], dl]),
+        (
+            np.concatenate([old.keys[kept_postings], keys]),
+            np.concatenate([renumber[old.rows[kept_postings]].astype(np.int32), rows + base]),
+            np.concatenate([old.tf[kept_postings], tf]),
+        ),
+    )
+    mask = None
+    if view is not None and old_mask is not None:
+        mask = np.concatenate([old_mask[keep], read.docs["seen"].astype(bool)])
+    return index, mask, len(read.changed)
+
+
+# ---- the per-process caches -------------------------------------------------------------------
+
+
+class Lru:
+    """A thread-safe least-recently-used map with a budget (sizes are the caller's units)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[Any, Any] = OrderedDict()
+        self._sizes: dict[Any, int] = {}
+        self._total = 0
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any, size: int, budget: int) -> None:
+        with self._lock:
+            if key in self._entries:
+                del self._entries[key]
+                self._total -= self._sizes.pop(key)
+            if size > budget:
+                return
+            self._entries[key] = value
+            self._sizes[key] = size
+            self._total += size
+            while self._total > budget:
+                old, _ = self._entries.popitem(last=False)
+                self._total -= self._sizes.pop(old)
+
+    def items(self) -> list[tuple[Any, Any]]:
+        """A snapshot of the entries, least recently used first."""
+        with self._lock:
+            return list(self._entries.items())
+
+    def swap(self, key: Any, old: Any, new: Any, size: int, budget: int) -> None:
+        """Replace `old` by `new` (None: remove it), unless another thread put something else
+        under `key` since `old` was read."""
+        with self._lock:
+            if self._entries.get(key) is not old:
+                return
+            del self._entries[key]
+            self._total -= self._sizes.pop(key)
+        if new is not None:
+            self.put(key, new, size, budget)
+
+    def forget(self, drop: Any) -> None:
+        """Remove every entry whose key `drop(key)` is true."""
+        with self._lock:
+            for key in [k for k in self._entries if drop(k)]:
+                del self._entries[key]
+                self._total -= self._sizes.pop(key)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._sizes.clear()
+            self._total = 0
+
+
+class SearchCache:
+    """One process's search cache: the users' indexes, the callers' masks, and the BM25 totals
+    of narrower views (`memories.search.scoring`). A process holds one (`current`); tests and
+    `bench coherence` hold several, as several server processes would (`serving`)."""
+
+    def __init__(self) -> None:
+        self.indexes = Lru()
+        self.visible = Lru()
+        self.subsets = Lru()
+        # Per user, what apps' echoes add to the predicted size (learnt when an index is read).
+        self.echo_bytes = Lru()
+
+
+_process = SearchCache()
+_serving: ContextVar[SearchCache | None] = ContextVar("search_cache", default=None)
+# The process's own cache under its old names (tests reach in).
+_indexes = _process.indexes
+_visible = _process.visible
+
+
+def current() -> SearchCache:
+    """The cache this thread's searches use: the process's, unless `serving` chose another."""
+    return _serving.get() or _process
+
+
+@contextmanager
+def serving(cache: SearchCache) -> Iterator[SearchCache]:
+    """Search through `cache` within the block, as another server process would."""
+    token = _serving.set(cache)
+    try:
+        yield cache
+    finally:
+        _serving.reset(token)
+
+
+# What an index holds per memory (id, two flags, vector and its norm, length, place in id order
+# and its id there) and per posting (lexeme key, row, count): `UserIndex`'s arrays.
+BYTES_PER_MEMORY = 16 + 1 + 1 + 4 * DIMENSIONS + 4 + 8 + np.dtype(np.intp).itemsize + _ID.itemsize
+BYTES_PER_POSTING = 8 + 4 + 8
+_VISIBLE_BUDGET = 16 * 1024 * 1024
+_ECHO_ENTRIES = 65536
+
+
+def predicted_bytes(memories: int, postings: int) -> int:
+    """The size of the index of `memories` searchable memories holding `postings` (memory,
+    lexeme) pairs: the user's statistics (`SearchStats.documents`, `.length`) give both before
+    anything is read. Why exact: a memory of a long text holds hundreds of postings, and an
+    estimate per memory admitted indexes eight times the budget, read in full at every search
+    and never kept (issue 24 item 4)."""
+    return memories * BYTES_PER_MEMORY + postings * BYTES_PER_POSTING
+
+
+def budget_bytes() -> int:
+    return max(settings.SEARCH_CACHE_MB, 0) * 1024 * 1024
+
+
+def _key(owner_id: int) -> tuple[str, int]:
+    return (str(connection.settings_dict["NAME"]), owner_id)
+
+
+def _view_key(owner_id: int, index: UserIndex, view: View) -> tuple[Any, ...]:
+    """A mask's key: the index it was computed for (its rows, in its order), not its generation."""
+    return (*_key(owner_id), index.serial, view.filters, view.key)
+
+
+def for_user(
+    owner_id: int,
+    generation: int | None,
+    *,
+    changes_from: int | None,
+    searchable: int,
+    postings: int,
+    view: View | None = None,
+) -> tuple[UserIndex, np.ndarray | None] | None:
+    """The user's index at `generation` (cached, brought up to date, or read in full) and, with
+    `view`, that caller's mask (None if the user's memories changed since the index was read);
+    None when the cache is off or the index of the user's `searchable` memories and their
+    `postings` would not fit in it (search in PostgreSQL then, without reading anything)."""
+    budget = budget_bytes()
+    cache = current()
+    extra = cache.echo_bytes.get(_key(owner_id)) or 0
+    if predicted_bytes(searchable, postings) + extra > budget:
+        return None
+    cached: UserIndex | None = cache.indexes.get(_key(owner_id))
+    if cached is not None and cached.generation == generation is not None:
+        return cached, (None if view is None else _mask(cached, owner_id, view))
+    # Bring it up to date, or read it in full. If a write committed since `generation` was read,
+    # this is the newer state, with exactly its generation: good for this search and the cache.
+    found = None
+    if cached is not None and cached.reached_by(changes_from):
+        old_mask = cache.visible.get(_view_key(owner_id, cached, view)) if view else None
+        found = refresh(cached, owner_id, view, old_mask)
+    index, mask = found or load(owner_id, view, generation)
+    if index.generation is None:
+        return index, mask
+    # Kept unless its echoes took it past the budget: then the next search of this user goes to
+    # PostgreSQL at once (the echoes' size is remembered), never reads it again.
+    cache.echo_bytes.put(_key(owner_id), index.echo_bytes, 1, _ECHO_ENTRIES)
+    cache.indexes.put(_key(owner_id), index, index.nbytes, budget)
+    _start_sweeper()
+    if view is None:
+        return index, None
+    if mask is None:
+        return index, _mask(index, owner_id, view)
+    cache.visible.put(_view_key(owner_id, index, view), mask, mask.nbytes, _VISIBLE_BUDGET)
+    return index, mask
+
+
+def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
+    """Which rows of `index` the view admits; remembered for this index. None when the user's
+    memories changed since the index was read."""
+    key = _view_key(owner_id, index, view)
+    mask = current().visible.get(key)
+    if mask is not None:
+        return mask
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cur:
+        cur.execute(
+            _VISIBLE_SQL.format(filters=view.filters),
+            {**view.params, "owner": owner_id},
+            binary=True,
+        )
+        seen, raw = cur.fetchone()  # type: ignore[misc]
+    if seen != index.generation:
+        return None
+    rows = index.rows_of(_raw_ids(raw))
+    mask = np.zeros(len(index), dtype=bool)
+    mask[rows[rows >= 0]] = True
+    current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
+    return mask
+
+
+def clear() -> None:
+    """Forget every cached index (tests; a process that re-embedded the store)."""
+    cache = current()
+    cache.indexes.clear()
+    cache.visible.clear()
+    cache.subsets.clear()
+    cache.echo_bytes.clear()
+
+
+def forget(owner_id: int) -> None:
+    """Drop this process's copy of a user's index and masks (their vectors and lexeme keys) at
+    once, as an erase does: other processes drop theirs at their next sweep (`sweep`), search
+    for the user or eviction, whichever comes first (README, "What erase guarantees")."""
+    key, cache = _key(owner_id), current()
+    cache.indexes.forget(lambda k: k == key)
+    cache.visible.forget(lambda k: k[:2] == key)
+    cache.subsets.forget(lambda k: k[:2] == key)
+    cache.echo_bytes.forget(lambda k: k == key)
+
+
+# ---- the sweep: what another process deleted leaves this one's cache within seconds -------------
+
+_STATS_SQL = """
+SELECT s.owner_id, s.generation, s.changes_from FROM memories_searchstats s
+WHERE s.owner_id = ANY(%(owners)s)
+"""
+
+
+def sweep() -> int:
+    """Bring every index this process holds up to its user's current generation (reading only
+    the memories changed since), or drop it when that cannot be done (the user was erased, or
+    the change log no longer reaches back). Why: a memory deleted, or a user erased, through
+    another server process (or this one, without a search since) would otherwise keep its
+    vector and lexeme keys in this process's memory until the next search for that user.
+    Returns how many indexes were brought up to date or dropped."""
+    name, cache = str(connection.settings_dict["NAME"]), current()
+    held = {key[1]: index for key, index in cache.indexes.items() if key[0] == name}
+    if not held:
+        return 0
+    reason = "the search cache's sweep reads the generation of each user this process holds"
+    with cross_tenant(reason), connection.cursor() as cur:
+        cur.execute(_STATS_SQL, {"owners": list(held)})
+        stats = {int(o): (int(g), c) for o, g, c in cur.fetchall()}
+    swept = 0
+    for owner_id, index in held.items():
+        generation, changes_from = stats.get(owner_id, (None, None))
+        if index.generation == generation is not None:
+            continue
+        fresh = None
+        if index.reached_by(changes_from):
+            found = refresh(index, owner_id, None, None)
+            fresh = found[0] if found and found[0].generation is not None else None
+        key = (name, owner_id)
+        cache.indexes.swap(key, index, fresh, fresh.nbytes if fresh else 0, budget_bytes())
+        # The masks of the index replaced (a later caller reads its mask of the new one).
+        cache.visible.forget(lambda k, key=key, old=index.serial: k[:3] == (*key, old))
+        swept += 1
+    return swept
+
+
+class _Sweeper:
+    """One daemon thread per process (started with the first cached index, so a forked worker
+    starts its own) that sweeps every SEARCH_CACHE_SWEEP_SECONDS on a connection of its own."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid: int | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, interval: float) -> None:
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._pid = os.getpid()
+            self._stop = threading.Event()
+            self._thread = threading.Thread(
+                target=self._run, args=(interval, self._stop), name="search-sweep", daemon=True
+            )
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop this process's sweeper and wait for it (tests; a clean shutdown)."""
+        with self._lock:
+            thread, self._pid, self._thread = self._thread, None, None
+            self._stop.set()
+        if thread is not None:
+            thread.join()
+
+    @staticmethod
+    def _run(interval: float, stop: threading.Event) -> None:
+        while not stop.wait(interval):
+            try:
+                sweep()
+            except Exception:  # a sweep that failed is retried at the next; the thread stays
+                logger.exception("search cache sweep failed")
+            finally:
+                connection.close()
+
+
+sweeper = _Sweeper()
+
+
+def _start_sweeper() -> None:
+    interval = settings.SEARCH_CACHE_SWEEP_SECONDS
+    if interval > 0:
+        sweeper.start(interval)

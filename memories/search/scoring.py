@@ -1,0 +1,789 @@
+"""Hybrid search, exact per user: a dense arm (cosine) and a lexical arm (BM25) combined into one
+relevance score in [0, 1] that means the same for every query, with a cut-off (MIN_SCORE) below
+which nothing is returned. The same results and scores through the in-memory index
+(`memories/search/index.py`) or PostgreSQL; the design is in ARCHITECTURE.md ("Search")."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.db import connection
+
+from memories.search import index as search_index
+from memories.search import related_terms
+from memories.search.embeddings import DIMENSIONS
+from memories.search.sql import ELIGIBLE
+
+# Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md, "Relevance").
+BM25_K1 = 1.6
+BM25_B = 0.3
+COSINE_FULL = 0.8
+KEYWORD_FULL = 1.25
+SEMANTIC_WEIGHT = 0.5
+KEYWORD_WEIGHT = 1.4
+UNKNOWN_FLOOR = 0.25
+# Not tuned (every LoCoMo conversation is larger): a store of a few hundred memories counts in full.
+STORE_FULL = 200
+MIN_SCORE = 0.2
+# How deep each arm looks in PostgreSQL at first (the in-memory index scores every memory).
+ARM_DEPTH = 100
+# How far a cosine from BLAS or pgvector (float32 sums) may be from the exact one: 384 products of
+# unit vectors lose at most 384 * 2^-24 = 2.3e-5; a generous margin.
+COSINE_ERROR = 1e-3
+# The same for a relevance computed in numpy (its pow may differ from libm's in the last bits).
+SCORE_ERROR = 1e-9
+
+
+_FILTERS = f"""
+    {ELIGIBLE} AND {{visible}}
+    AND (%(category)s::varchar IS NULL OR m.categories @> ARRAY[%(category)s::varchar])
+"""
+
+
+def filters(visible: str) -> str:
+    return _FILTERS.format(visible=visible)
+
+
+def _fetch(sql: str, args: dict[str, Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cur:
+        cur.execute(sql, args)
+        return list(cur.fetchall())
+
+
+def _vector_literal(vector: np.ndarray) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
+
+
+def _frozen(params: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+
+
+# ---- the relevance score ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The relevance score's parameters (the sweep tries others)."""
+
+    cosine_full: float = COSINE_FULL
+    keyword_full: float = KEYWORD_FULL
+    semantic_weight: float = SEMANTIC_WEIGHT
+    keyword_weight: float = KEYWORD_WEIGHT
+    unknown_floor: float = UNKNOWN_FLOOR
+    store_full: int = STORE_FULL
+
+
+def relevance(
+    cosine: np.ndarray,
+    bm25: np.ndarray,
+    ideal: float,
+    known: float,
+    documents: int,
+    w: Weights = Weights(),
+) -> np.ndarray:
+    """The relevance of each memory (see the module's docstring). A NaN cosine: no vector.
+
+    `ideal`: the query's ideal BM25 (its lexemes' idf summed); `known`: the part of it from
+    lexemes some visible memory holds; `documents`: how many memories the caller sees."""
+    semantic = np.nan_to_num(np.clip(cosine / w.cosine_full, 0.0, 1.0))
+    if ideal > 0:
+        keyword = np.clip(bm25 / (w.keyword_full * ideal), 0.0, 1.0)
+        absent = 1 - known / ideal
+    else:  # no lexeme in the query (stop words only): nothing unknown, no keyword evidence
+        keyword, absent = np.zeros_like(bm25), 0.0
+    evidence = 1 - (1 - semantic) ** w.semantic_weight * (1 - keyword) ** w.keyword_weight
+    size = min(documents / w.store_full, 1.0)
+    return evidence * (1 - (1 - w.unknown_floor) * absent * size)
+
+
+def meaning_relevance(cosine: float, w: Weights = Weights()) -> float:
+    """The relevance of one memory to another on meaning alone (no query words): related memories
+    pass the same MIN_SCORE as a search result that only its meaning found."""
+    semantic = 0.0 if math.isnan(cosine) else min(max(cosine / w.cosine_full, 0.0), 1.0)
+    return float(1 - (1 - semantic) ** w.semantic_weight)
+
+
+def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights = Weights()) -> float:
+    """`relevance` of one memory, in Python's floats: the score a caller is shown. Computed the
+    same way on every path, for every store, so it depends on nothing but the memory and
+    `corpus` (numpy's vectorised pow may differ in the last bits with the array's length)."""
+    semantic = 0.0 if math.isnan(cosine) else min(max(cosine / w.cosine_full, 0.0), 1.0)
+    ideal, known = corpus.ideal, corpus.known
+    if ideal > 0:
+        keyword = min(max(bm25 / (w.keyword_full * ideal), 0.0), 1.0)
+        absent = 1 - known / ideal
+    else:
+        keyword, absent = 0.0, 0.0
+    evidence = 1 - (1 - semantic) ** w.semantic_weight * (1 - keyword) ** w.keyword_weight
+    size = min(corpus.documents / w.store_full, 1.0)
+    return evidence * (1 - (1 - w.unknown_floor) * absent * size)
+
+
+def _bounds(
+    cosine: np.ndarray, bm25: np.ndarray, corpus: Corpus, w: Weights
+) -> tuple[np.ndarray, np.ndarray]:
+    """Below and above each memory's exact relevance, from approximate cosines and BM25s
+    (`relevance` grows with both)."""
+
+    def at(cos: np.ndarray, kw: np.ndarray) -> np.ndarray:
+        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.documents, w)
+
+    low = at(cosine - COSINE_ERROR, bm25 * (1 - SCORE_ERROR)) - SCORE_ERROR
+    high = at(cosine + COSINE_ERROR, bm25 * (1 + SCORE_ERROR)) + SCORE_ERROR
+    return low, high
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """What BM25 knows of the caller's visible memories for one query: the query's lexeme keys
+    (in the query's order), how many visible memories hold each, and the count and total length
+    of the visible memories. A function of the visible memories alone, whichever path counted."""
+
+    keys: tuple[int, ...]
+    df: tuple[int, ...]
+    documents: int
+    length: int
+    k1: float = BM25_K1
+    b: float = BM25_B
+    # The group of each key (`memories/search/related_terms.py`): a query word and its related terms
+    # count as one term. Empty: each key is its own group (no related terms).
+    groups: tuple[int, ...] = ()
+
+    @property
+    def members(self) -> list[tuple[int, ...]]:
+        """Each group's positions in `keys`, groups in the order of their first key."""
+        if not self.groups:
+            return [(i,) for i in range(len(self.keys))]
+        by_group: dict[int, list[int]] = {}
+        for i, group in enumerate(self.groups):
+            by_group.setdefault(group, []).append(i)
+        return [tuple(m) for m in by_group.values()]
+
+    @property
+    def group_df(self) -> list[int]:
+        """How many visible memories hold each group: the most of any member (as Lucene's
+        SynonymQuery blends them), so a related term never makes a group rarer than its word."""
+        return [max(self.df[i] for i in m) for m in self.members]
+
+    @property
+    def idf(self) -> list[float]:
+        """Each group's idf."""
+        n = self.documents
+        return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.group_df]
+
+    @property
+    def ideal(self) -> float:
+        """The query's ideal BM25: the sum of its groups' idf."""
+        return sum(self.idf)
+
+    @property
+    def known(self) -> float:
+        """The part of `ideal` from groups some visible memory holds."""
+        return sum(idf for idf, df in zip(self.idf, self.group_df, strict=True) if df)
+
+    @property
+    def avgdl(self) -> float:
+        return max(self.length / self.documents, 1.0) if self.documents else 1.0
+
+    def term(self, idf: float, tf: Any, dl: Any) -> Any:
+        """One lexeme's part of BM25, for floats or numpy arrays alike (the same operations in
+        the same order: the same bits)."""
+        k1, b = self.k1, self.b
+        return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / self.avgdl))
+
+    def bm25(self, dl: int, tf: dict[int, int]) -> float:
+        """One memory's BM25 from its length and its count of each query lexeme (a group's
+        counts summed); summed in the query's order, as the in-memory index sums its arrays."""
+        score = 0.0
+        for members, idf in zip(self.members, self.idf, strict=True):
+            count = sum(tf.get(self.keys[i], 0) for i in members)
+            if count:
+                score += self.term(idf, float(count), float(dl))
+        return score
+
+
+def exact_cosines(vectors: np.ndarray, qvec: np.ndarray) -> np.ndarray:
+    """The cosine of each row of `vectors` (float32) with `qvec`, the same bits for a row
+    wherever it is: float32 products are exact in float64, summed in order (`cumsum` cannot
+    reorder). NaN for a zero vector."""
+    v = np.asarray(vectors, dtype=np.float64).reshape(-1, DIMENSIONS)
+    q = np.asarray(qvec, dtype=np.float32).astype(np.float64)
+    dot = np.cumsum(v * q, axis=1)[:, -1] if len(v) else np.zeros(0)
+    vv = np.cumsum(v * v, axis=1)[:, -1] if len(v) else np.zeros(0)
+    qq = float(np.cumsum(q * q)[-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(vv * qq > 0, dot / np.sqrt(vv * qq), np.nan)
+
+
+def _pick(low: np.ndarray, high: np.ndarray, count: int, floor: float) -> np.ndarray:
+    """Positions that may be among the `count` best exact scores of at least `floor`, when each
+    exact score lies in [low, high] (NaN: not a candidate)."""
+    sure = low[low >= floor]
+    threshold = floor
+    if len(sure) >= count:
+        threshold = max(floor, float(np.partition(sure, len(sure) - count)[len(sure) - count]))
+    return np.flatnonzero(high >= threshold)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    id: uuid.UUID
+    score: float
+
+
+def _best_of(
+    ids: Sequence[uuid.UUID], scores: Sequence[float] | np.ndarray, count: int, floor: float
+) -> list[Candidate]:
+    """The `count` best exact scores of at least `floor`, ties by id (as PostgreSQL orders
+    uuids)."""
+    found = [Candidate(m, float(s)) for m, s in zip(ids, scores, strict=True) if s >= floor]
+    found.sort(key=lambda c: (-c.score, c.id.bytes))
+    return found[:count]
+
+
+def _complete(found: list[Candidate], count: int, floor: float, outside: float) -> bool:
+    """Whether no memory scoring at most `outside` could still be among the best `count`."""
+    threshold = found[-1].score if len(found) == count else floor
+    return outside < threshold
+
+
+# A short query (`memories/search/related_terms.py`) is its words: none of them in the store says
+# less that the query is about nothing here than an absent word of a long question, whose other
+# words and chatty rest may bring a memory close in meaning. Chosen on the dev split of
+# bench/data/short_queries.json with `bench shortqueries --floors`: the highest floor whose
+# false-hit rate on its no-answer queries is no worse than at UNKNOWN_FLOOR (docs/benchmarks.md).
+SHORT_UNKNOWN_FLOOR = 0.7
+SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
+
+# ---- one search's view of one user ------------------------------------------------------------
+
+# The user's statistics, the query's lexemes with their keys, and its words' related terms as
+# (the word's lexeme, a related lexeme, its key).
+_HEAD_SQL = """
+WITH q AS (
+    SELECT t.lexeme, t.n
+    FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s)) WITH ORDINALITY AS t(lexeme, p, w, n)
+),
+r AS (
+    SELECT e.n, h.lexeme AS head, x.lexeme
+    FROM unnest(%(heads)s::text[], %(related)s::text[]) WITH ORDINALITY AS e(head, rel, n),
+         unnest(to_tsvector(%(cfg)s::regconfig, e.head)) AS h,
+         unnest(to_tsvector(%(cfg)s::regconfig, e.rel)) AS x
+)
+SELECT s.generation, s.documents, s.length, s.changes_from,
+       ARRAY(SELECT lexeme FROM q ORDER BY n),
+       ARRAY(SELECT hashtextextended(lexeme, 0) FROM q ORDER BY n),
+       ARRAY(SELECT ARRAY[head, lexeme, hashtextextended(lexeme, 0)::text]
+             FROM r ORDER BY n, head, lexeme)
+FROM (SELECT 1) one
+LEFT JOIN memories_searchstats s ON s.owner_id = %(owner)s
+"""
+
+NOT_A_CANDIDATE = float("nan")
+
+
+class UserSearch:
+    """The user's searchable memories as one caller sees them: through the in-memory index when
+    it fits the budget, else in PostgreSQL. One statement reads the user's generation and
+    statistics and turns the query into lexeme keys."""
+
+    def __init__(
+        self,
+        owner_id: int,
+        *,
+        visible: str,
+        params: dict[str, Any],
+        query: str = "",
+        whole_store: bool = False,
+        use_index: bool = True,
+        expand: bool = True,
+    ) -> None:
+        self.owner_id = owner_id
+        self.visible = visible
+        self.params = {"category": None, **params}
+        self.query = query
+        # A short query's words with their related terms (`expand=False`: its own words only).
+        self.related = related_terms.expansions(query) if expand else []
+        self.weights = SHORT_WEIGHTS if expand and related_terms.is_short(query) else Weights()
+        # The owner's own apps without a category see every searchable memory but apps'
+        # echoes: the trigger-kept totals are their corpus, the index's owner view their mask.
+        self.whole = whole_store and self.params["category"] is None
+        self.index: search_index.UserIndex | None = None
+        self.mask: np.ndarray | None = None
+        for _ in range(2):  # a write between the reads: once more, then PostgreSQL
+            self._read_head()
+            if not use_index or self._open_index():
+                return
+        self.index = self.mask = None
+
+    def _read_head(self) -> None:
+        args = {
+            "cfg": settings.TEXT_SEARCH_CONFIG,
+            "q": self.query,
+            "owner": self.owner_id,
+            "heads": [word for word, _ in self.related],
+            "related": [terms for _, terms in self.related],
+        }
+        ((generation, documents, length, changes_from, lexemes, keys, related),) = _fetch(
+            _HEAD_SQL, args
+        )
+        self.generation = None if generation is None else int(generation)
+        self.changes_from = None if changes_from is None else int(changes_from)
+        self.documents, self.length = int(documents or 0), int(length or 0)
+        # Each query lexeme its own group; a related lexeme joins its word's group, unless the
+        # query holds it already (or an earlier word's group took it).
+        group_of: dict[str, int] = {}
+        key_of: dict[str, int] = {}
+        for lexeme, key in zip(lexemes, keys, strict=True):
+            group_of.setdefault(lexeme, len(group_of))
+            key_of[lexeme] = int(key)
+        for head, lexeme, key in related:
+            if head in group_of and lexeme not in group_of:
+                group_of[lexeme] = group_of[head]
+                key_of[lexeme] = int(key)
+        self.lexemes = list(group_of)
+        self.keys = tuple(key_of[lx] for lx in self.lexemes)
+        self.groups = tuple(group_of[lx] for lx in self.lexemes)
+
+    def _open_index(self) -> bool:
+        """Use the index if it fits; False when the user's memories changed under us."""
+        view = None
+        if not self.whole:
+            frozen = _frozen(self.params)
+            view = search_index.View(filters(self.visible), self.params, frozen)
+        found = search_index.for_user(
+            self.owner_id,
+            self.generation,
+            changes_from=self.changes_from,
+            searchable=self.documents,
+            postings=self.length,
+            view=view,
+        )
+        if found is None:
+            return True  # too big for the budget, or the cache is off: PostgreSQL
+        index, mask = found
+        if view is not None and mask is None:
+            return False
+        self.index, self.mask = index, (index.owner_view if view is None else mask)
+        return True
+
+    # -- the arms, apart (tests, benchmarks, related memories) --
+
+    def dense(self, qvec: np.ndarray, depth: int = ARM_DEPTH) -> list[tuple[uuid.UUID, float]]:
+        """The `depth` visible memories most similar to `qvec`, best first, exact cosines."""
+        if self.index is None:
+            return self._dense_sql(qvec, depth)
+        index = self.index
+        cosine = self._hide(index.cosines(qvec))
+        rows = _pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
+        exact = exact_cosines(index.matrix[rows], qvec)
+        found = _best_of([index.memory_id(r) for r in rows], exact, depth, -math.inf)
+        return [(c.id, c.score) for c in found]
+
+    def lexical(
+        self, depth: int = ARM_DEPTH, *, k1: float = BM25_K1, b: float = BM25_B
+    ) -> list[tuple[uuid.UUID, float]]:
+        """The `depth` visible memories with the highest BM25 for the query, best first."""
+        if self.index is None:
+            ranked, _, _ = self._lexical_sql(depth, (), k1=k1, b=b)
+            return ranked
+        _, bm25 = self._bm25(k1, b)
+        matched = self._hide(np.where(bm25 > 0, bm25, NOT_A_CANDIDATE))
+        rows = _pick(matched, matched, depth, -math.inf)
+        found = _best_of([self.index.memory_id(r) for r in rows], bm25[rows], depth, -math.inf)
+        return [(c.id, c.score) for c in found]
+
+    def arrays(
+        self, qvec: np.ndarray, *, k1: float = BM25_K1, b: float = BM25_B
+    ) -> tuple[np.ndarray, np.ndarray, float, float, int]:
+        """Cosine (approximate) and BM25 of every row of the index, the query's ideal BM25, its
+        known part and the number of visible memories: what `relevance` takes (the sweep varies
+        k1 and b)."""
+        assert self.index is not None
+        corpus, bm25 = self._bm25(k1, b)
+        return self.index.cosines(qvec), bm25, corpus.ideal, corpus.known, corpus.documents
+
+    def _hide(self, values: np.ndarray) -> np.ndarray:
+        """`values` with the rows the caller may not see taken out of the running."""
+        if self.mask is not None:
+            values[~self.mask] = NOT_A_CANDIDATE
+        return values
+
+    def _bm25(self, k1: float, b: float) -> tuple[Corpus, np.ndarray]:
+        """The caller's corpus for the query and the BM25 of every row of the index (rows the
+        caller may not see count for nothing and score what they score)."""
+        index, visible = self.index, self.mask
+        assert index is not None
+        documents = len(index) if visible is None else int(visible.sum())
+        length = int(index.dl.sum() if visible is None else index.dl[visible].sum())
+        matches = [index.postings(key, visible) for key in self.keys]
+        df = tuple(len(rows) for rows, _ in matches)
+        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
+        scores = np.zeros(len(index), dtype=np.float64)
+        for idf, members in zip(corpus.idf, corpus.members, strict=True):
+            rows, tf = matches[members[0]]
+            if len(members) > 1:  # a word and its related terms: counts summed per row
+                rows, at = np.unique(
+                    np.concatenate([matches[i][0] for i in members]), return_inverse=True
+                )
+                tf = np.bincount(
+                    at, weights=np.concatenate([matches[i][1] for i in members]).astype(np.float64)
+                )
+            if len(rows):
+                scores[rows] += corpus.term(idf, tf, index.dl[rows])
+        return corpus, scores
+
+    # -- both arms, scored --
+
+    def best(
+        self, qvec: np.ndarray, *, limit: int, min_score: float = MIN_SCORE
+    ) -> list[Candidate]:
+        """The `limit` most relevant visible memories scoring at least `min_score`."""
+        if self.index is None:
+            return self._best_sql(qvec, limit=limit, min_score=min_score)
+        index = self.index
+        corpus, bm25 = self._bm25(BM25_K1, BM25_B)
+        cosine = index.cosines(qvec)
+        rows = self._contenders(cosine, bm25, limit)
+        low, high = _bounds(cosine[rows], bm25[rows], corpus, self.weights)
+        rows = rows[_pick(low, high, limit, min_score)]
+        exact = exact_cosines(index.matrix[rows], qvec)
+        exact[~index.has_vector[rows]] = np.nan
+        scores = [
+            relevance_of(float(c), float(bm25[r]), corpus, self.weights)
+            for c, r in zip(exact, rows, strict=True)
+        ]
+        return _best_of([index.memory_id(r) for r in rows], scores, limit, min_score)
+
+    def _contenders(self, cosine: np.ndarray, bm25: np.ndarray, limit: int) -> np.ndarray:
+        """The visible rows that may be among the `limit` most relevant, in row order: every
+        row holding a query lexeme, and of the rest only those whose cosine may be among their
+        `limit` best. Without keyword evidence, relevance depends on the cosine alone, through
+        its clipped value (clip(cosine, 0, COSINE_FULL); none without a vector), and never
+        decreases with it; rows whose clipped cosines tie are all kept, so ties are still broken
+        by id. Why: scoring every row twice (`_bounds`) cost more than the scan itself in a store
+        of 50,000 memories, where a query's words are in a tenth of them (docs/benchmarks.md)."""
+        visible = np.ones(len(bm25), dtype=bool) if self.mask is None else self.mask.copy()
+        matched = bm25 > 0
+        plain = np.flatnonzero(visible & ~matched)
+        clipped = np.nan_to_num(cosine[plain], nan=0.0)
+        low = np.clip(clipped - COSINE_ERROR, 0.0, COSINE_FULL)
+        high = np.clip(clipped + COSINE_ERROR, 0.0, COSINE_FULL)
+        visible[plain] = False
+        visible[plain[_pick(low, high, limit, -math.inf)]] = True
+        return np.flatnonzero(visible)
+
+    # -- in PostgreSQL --
+
+    def _corpus(self) -> tuple[int, int]:
+        """The count and total length of the memories this caller sees."""
+        return (self.documents, self.length) if self.whole else _subset_stats(self)
+
+    def _lexical_sql(
+        self, depth: int, also: Sequence[uuid.UUID], *, k1: float, b: float
+    ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], Corpus]:
+        """The best `depth` BM25s (as PostgreSQL computes them: they rank), those of the memories
+        `also` among the rest, and the caller's corpus for the query."""
+        documents, length = self._corpus()
+        args = {
+            **self.params,
+            "lexemes": self.lexemes,
+            "groups": list(self.groups),
+            "owner": self.owner_id,
+            "n_docs": float(documents),
+            "avgdl": Corpus((), (), documents, length).avgdl,
+            "k1": k1,
+            "b": b,
+            "depth": depth,
+            "also": list(also),
+        }
+        rows = _fetch(LEXICAL_SQL.format(filters=filters(self.visible)), args)
+        held = {int(key): int(n) for key, n in (rows[0][3] if rows else [])}
+        df = tuple(held.get(key, 0) for key in self.keys)
+        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
+        ranked = [(row[0], float(row[1])) for row in rows if row[2] <= depth]
+        extra = {row[0]: float(row[1]) for row in rows if row[2] > depth}
+        return ranked, extra, corpus
+
+    def _dense_rows(self, qvec: np.ndarray, depth: int) -> list[tuple[uuid.UUID, float]]:
+        """The `depth` first visible memories by cosine as pgvector computes it (they rank), those
+        without a vector of the current model last (NaN)."""
+        sql, args = dense_statement(qvec, visible=self.visible, params=self.params, depth=depth)
+        return [(m, math.nan if sim is None else float(sim)) for m, sim in _fetch(sql, args)]
+
+    def _evidence(
+        self, ids: Sequence[uuid.UUID], qvec: np.ndarray
+    ) -> dict[uuid.UUID, tuple[float, int, dict[int, int]]]:
+        """Each visible memory's exact cosine, length and count of each query lexeme."""
+        args = {
+            **self.params,
+            "ids": list(ids),
+            "model": settings.EMBEDDING_MODEL,
+            "lexemes": self.lexemes,
+        }
+        rows = _fetch(_EVIDENCE_SQL.format(filters=filters(self.visible)), args)
+        zero = bytes(4 + 4 * DIMENSIONS)
+        vectors = np.stack(
+            [np.frombuffer(bytes(r[1] or zero), dtype=">f4", offset=4) for r in rows]
+            or [np.zeros(DIMENSIONS, dtype=">f4")]
+        )
+        cosines = exact_cosines(vectors.astype(np.float32), qvec)
+        return {
+            r[0]: (
+                float(cosines[i]),
+                int(r[2]),
+                dict(zip(map(int, r[3]), map(int, r[4]), strict=True)),
+            )
+            for i, r in enumerate(rows)
+        }
+
+    def _dense_sql(self, qvec: np.ndarray, depth: int) -> list[tuple[uuid.UUID, float]]:
+        fetch = depth + 10
+        while True:
+            rows = self._dense_rows(qvec, fetch)
+            cosine = np.array([c for _, c in rows], dtype=np.float64)
+            picked = _pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
+            ids = [rows[i][0] for i in picked]
+            evidence = self._evidence(ids, qvec)
+            exact = [evidence[m][0] if m in evidence else math.nan for m in ids]
+            found = _best_of(ids, exact, depth, -math.inf)
+            last = cosine[-1] if len(rows) == fetch else math.nan  # NaN: nothing left with a vector
+            if math.isnan(last) or _complete(found, depth, -math.inf, last + COSINE_ERROR):
+                return [(c.id, c.score) for c in found]
+            fetch *= 4
+
+    def _best_sql(self, qvec: np.ndarray, *, limit: int, min_score: float) -> list[Candidate]:
+        """Each arm's best `depth`, the union scored; deeper while a memory outside both could
+        still score among the best (it scores at most what the last of each arm scores)."""
+        depth = max(ARM_DEPTH, limit)
+        while True:
+            dense = self._dense_rows(qvec, depth)
+            lexical, extra, corpus = self._lexical_sql(
+                depth, [m for m, _ in dense], k1=BM25_K1, b=BM25_B
+            )
+            # Past the arms: at most the last cosine (none left when the last has no vector) and
+            # the last BM25 (nothing left to match when the arm came back short).
+            everything = len(dense) < depth
+            last_cos = dense[-1][1] if dense else math.nan
+            last_bm25 = lexical[-1][1] if len(lexical) == depth else 0.0
+            cosines = dict(dense)
+            ids = list(dict.fromkeys([*cosines, *(m for m, _ in lexical)]))
+            bm25 = {**extra, **dict(lexical)}
+            # A match the dense arm did not reach has no vector (all came back) or a cosine at
+            # most the last one's.
+            low_cos = np.array([cosines.get(m, math.nan) for m in ids], dtype=np.float64)
+            high_cos = np.array([cosines.get(m, last_cos) for m in ids], dtype=np.float64)
+            scores = np.array([bm25.get(m, 0.0) for m in ids], dtype=np.float64)
+            low, _ = _bounds(low_cos, scores, corpus, self.weights)
+            _, high = _bounds(high_cos, scores, corpus, self.weights)
+            picked = [ids[i] for i in _pick(low, high, limit, min_score)]
+            evidence = self._evidence(picked, qvec)
+            exact = [
+                relevance_of(cos, corpus.bm25(dl, tf), corpus, self.weights)
+                for cos, dl, tf in (evidence[m] for m in picked if m in evidence)
+            ]
+            found = _best_of([m for m in picked if m in evidence], exact, limit, min_score)
+            if everything:
+                return found
+            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus, self.weights)
+            if _complete(found, limit, min_score, float(outside[0])):
+                return found
+            depth *= 4
+
+
+# BM25 statistics of views narrower than the owner's (an app's consent, a category), per process,
+# until the user's next write changes the generation: a count and a total length each.
+_SUBSETS = 1024
+_SUBSET_SQL = """
+SELECT count(*), coalesce(sum(length(m.tsv)), 0) FROM memories_memory m WHERE {filters}
+"""
+
+
+def _subset_stats(search: UserSearch) -> tuple[int, int]:
+    key = (
+        str(connection.settings_dict["NAME"]),
+        search.owner_id,
+        search.generation,
+        search.visible,
+        _frozen(search.params),
+    )
+    subsets = search_index.current().subsets
+    counted = subsets.get(key) if search.generation is not None else None
+    if counted is None:
+        ((n, total),) = _fetch(_SUBSET_SQL.format(filters=filters(search.visible)), search.params)
+        counted = (int(n), int(total))
+        subsets.put(key, counted, 1, _SUBSETS)
+    return counted
+
+
+# Memories without a vector of the current model come last (no cosine), so an answer shorter
+# than `depth` holds every visible memory. The CASE also keeps the planner off any ANN index: the
+# scan of this user's rows is exact.
+DENSE_SQL = """
+WITH d AS (
+    SELECT m.id, CASE WHEN m.embedding_model = %(model)s
+                      THEN m.embedding <=> %(qvec)s::vector END AS distance
+    FROM memories_memory m
+    WHERE {filters}
+)
+SELECT d.id, 1 - d.distance AS sim FROM d
+ORDER BY d.distance NULLS LAST, d.id
+LIMIT %(depth)s
+"""
+
+# What a candidate's exact score is computed from: its vector as stored, its length and its count
+# of each query lexeme (in lexeme order, both arrays).
+_EVIDENCE_SQL = """
+SELECT m.id,
+       CASE WHEN m.embedding_model = %(model)s THEN vector_send(m.embedding) END,
+       coalesce(length(m.tsv), 0),
+       ARRAY(SELECT hashtextextended(u.lexeme, 0) FROM unnest(m.tsv) u
+             WHERE u.lexeme = ANY(%(lexemes)s::text[]) ORDER BY u.lexeme),
+       ARRAY(SELECT coalesce(array_length(u.positions, 1), 1) FROM unnest(m.tsv) u
+             WHERE u.lexeme = ANY(%(lexemes)s::text[]) ORDER BY u.lexeme)
+FROM memories_memory m
+WHERE m.id = ANY(%(ids)s::uuid[]) AND {filters}
+"""
+
+# Matching goes through `memory_owner_lexemes`, a GIN index over memory_lexeme_keys(owner, tsv):
+# each lexeme as a 64-bit key salted with the owner (migration `search_owner_lexemes`), so the
+# lookup reads this user's entries only. Document frequencies are counted over the visible
+# matches (and returned, as (lexeme key, count) pairs); the document count and average length
+# come from the trigger-kept statistics (or the view's own count). A group (a query word and its
+# related terms) is one term: its idf from its members' largest count, its counts summed.
+LEXICAL_SQL = """
+WITH ql AS (
+    SELECT * FROM unnest(%(lexemes)s::text[], %(groups)s::int[]) AS t(lexeme, grp)
+),
+docs AS MATERIALIZED (
+    SELECT m.id, m.tsv, length(m.tsv)::float8 AS dl FROM memories_memory m
+    WHERE memory_lexeme_keys(m.owner_id, m.tsv)
+          && ARRAY(SELECT hashtextextended(lexeme, %(owner)s) FROM ql)
+      AND {filters}
+),
+hits AS (
+    SELECT d.id, d.dl, u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf
+    FROM docs d, unnest(d.tsv) u
+    -- An array test, not `IN (SELECT ...)`: the planner turned that into one pass per lexeme.
+    WHERE u.lexeme = ANY (ARRAY(SELECT lexeme FROM ql))
+),
+df AS (SELECT lexeme, count(*)::float8 AS n FROM hits GROUP BY lexeme),
+idf AS (
+    SELECT g.grp, ln(1 + (%(n_docs)s::float8 - g.n + 0.5) / (g.n + 0.5)) AS w
+    FROM (SELECT ql.grp, max(coalesce(df.n, 0)) AS n
+          FROM ql LEFT JOIN df USING (lexeme) GROUP BY ql.grp) g
+),
+grouped AS (
+    SELECT h.id, h.dl, ql.grp, sum(h.tf) AS tf
+    FROM hits h JOIN ql USING (lexeme)
+    GROUP BY h.id, h.dl, ql.grp
+),
+scored AS (
+    SELECT h.id,
+           sum(i.w * h.tf * (%(k1)s::float8 + 1)
+               / (h.tf + %(k1)s::float8
+                  * (1 - %(b)s::float8 + %(b)s::float8 * h.dl / %(avgdl)s::float8))
+           ) AS bm25
+    FROM grouped h JOIN idf i USING (grp)
+    GROUP BY h.id
+),
+ranked AS (
+    SELECT s.id, s.bm25, row_number() OVER (ORDER BY s.bm25 DESC, s.id) AS r FROM scored s
+)
+SELECT r.id, r.bm25, r.r,
+       (SELECT array_agg(ARRAY[hashtextextended(df.lexeme, 0), df.n::int8]) FROM df) AS held
+FROM ranked r
+WHERE r.r <= %(depth)s OR r.id = ANY(%(also)s::uuid[])
+ORDER BY r.r
+"""
+
+
+def dense_statement(
+    qvec: np.ndarray, *, visible: str, params: dict[str, Any], depth: int = ARM_DEPTH
+) -> tuple[str, dict[str, Any]]:
+    """The exact scan in PostgreSQL, apart (`bench search` times it for comparison)."""
+    sql = DENSE_SQL.format(filters=filters(visible))
+    args = {
+        "category": None,
+        **params,
+        "qvec": _vector_literal(qvec),
+        "model": settings.EMBEDDING_MODEL,
+        "depth": depth,
+    }
+    return sql, args
+
+
+# ---- entry points -----------------------------------------------------------------------------
+
+
+def hybrid(
+    query: str,
+    qvec: np.ndarray,
+    *,
+    owner_id: int,
+    visible: str,
+    params: dict[str, Any],
+    category: str | None,
+    limit: int,
+    whole_store: bool = False,
+    min_score: float = MIN_SCORE,
+    expand: bool = True,
+) -> list[Candidate]:
+    """The `limit` most relevant visible memories scoring at least `min_score`, best first.
+
+    `whole_store`: the caller sees every searchable memory of the owner (the owner's own apps);
+    `expand`: a short query's words find their related terms (`memories/search/related_terms.py`).
+    """
+    search = UserSearch(
+        owner_id,
+        visible=visible,
+        params={**params, "category": category},
+        query=query,
+        whole_store=whole_store,
+        expand=expand,
+    )
+    return search.best(qvec, limit=limit, min_score=min_score)
+
+
+def dense_arm(
+    qvec: np.ndarray,
+    *,
+    owner_id: int,
+    visible: str,
+    params: dict[str, Any],
+    depth: int = ARM_DEPTH,
+    use_index: bool = True,
+) -> list[tuple[uuid.UUID, float]]:
+    """The dense arm alone (related memories, tests, benchmarks)."""
+    search = UserSearch(owner_id, visible=visible, params=params, use_index=use_index)
+    return search.dense(qvec, depth)
+
+
+def lexical_arm(
+    query: str,
+    *,
+    owner_id: int,
+    visible: str,
+    params: dict[str, Any],
+    depth: int = ARM_DEPTH,
+    whole_store: bool = False,
+    use_index: bool = True,
+    k1: float = BM25_K1,
+    b: float = BM25_B,
+) -> list[tuple[uuid.UUID, float]]:
+    """The lexical arm alone: (id, BM25), best first."""
+    search = UserSearch(
+        owner_id,
+        visible=visible,
+        params=params,
+        query=query,
+        whole_store=whole_store,
+        use_index=use_index,
+    )
+    return search.lexical(depth, k1=k1, b=b)

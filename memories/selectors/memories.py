@@ -1,0 +1,407 @@
+"""Reading memories: one, a filtered page, a count, a search, versions, echoes and readers. Every
+function takes an explicit actor; another tenant's memory is simply not there."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.db import connection
+from django.db.models import Q, QuerySet
+
+from accounts.actors import Actor
+from accounts.models import ConnectedApp
+from activity import services as activity
+from activity.models import AccessEvent
+from kernel.category_names import fold
+from kernel.errors import InvalidInput, NotFound
+from kernel.gates import SCOPE_READ, require, require_owner
+from memories.models import LIVE_STATES, UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
+from memories.search import scoring as search
+from memories.search.embeddings import get_embedder
+from memories.search.sql import ELIGIBLE
+from memories.text import clean_text
+from memories.visibility import (
+    visible_q,
+    visible_sql,
+)
+
+MAX_PAGE = 200
+MAX_SEARCH = 100
+
+
+def parse_memory_id(value: object) -> uuid.UUID:
+    """A malformed id is a missing memory, exactly like another user's id."""
+    if isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except (ValueError, TypeError, AttributeError):
+        raise NotFound() from None
+
+
+def get_visible(actor: Actor, memory_id: uuid.UUID, *, for_update: bool = False) -> Memory | None:
+    qs = Memory.objects.filter(visible_q(actor), id=memory_id)
+    if for_update:
+        qs = qs.select_for_update()
+    return qs.first()
+
+
+def memory_get(*, actor: Actor, memory_id: object, record: bool = True) -> Memory:
+    """One memory. `record=False` for the owner's own dashboard views (GET changes nothing)."""
+    require(actor, SCOPE_READ)
+    memory = get_visible(actor, parse_memory_id(memory_id))
+    if memory is None:
+        raise NotFound()
+    if record:
+        activity.record(actor, AccessEvent.Action.READ, [memory.id])
+    return memory
+
+
+@dataclass(frozen=True)
+class MemoryFilters:
+    state: str | None = MemoryState.ACTIVE  # None: every state
+    category: str | None = None
+    app_name: str | None = None
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    text: str | None = None  # substring match (case-insensitive)
+    uncategorised: bool = False  # only memories without any category
+    pinned: bool = False  # only memories the owner pinned
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list[Memory]
+    next_cursor: str | None
+
+
+def _encode_cursor(memory: Memory) -> str:
+    raw = f"{memory.created_at.isoformat()}|{memory.id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        created, mid = base64.urlsafe_b64decode(padded.encode()).decode().split("|")
+        return datetime.fromisoformat(created), uuid.UUID(mid)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidInput("The cursor is not one this server issued.", field="cursor") from None
+
+
+def _filtered(actor: Actor, filters: MemoryFilters) -> QuerySet[Memory]:
+    qs = Memory.objects.filter(visible_q(actor))
+    if filters.state is not None:
+        if filters.state not in LIVE_STATES:
+            raise InvalidInput(f"Unknown state {filters.state!r}.", field="state")
+        qs = qs.filter(state=filters.state)
+        if filters.state == MemoryState.ACTIVE:
+            qs = qs.filter(superseded_by__isnull=True)
+    if filters.category:
+        qs = qs.filter(categories__contains=[fold(filters.category)])
+    if filters.uncategorised:
+        qs = qs.filter(categories__len=0)
+    if filters.pinned:
+        qs = qs.filter(pinned_at__isnull=False)
+    if filters.app_name:
+        # What the app wrote, or changed last: an app's rewrite of the owner's memory is its own.
+        qs = qs.filter(Q(origin_app_name=filters.app_name) | Q(changed_by_name=filters.app_name))
+    if filters.created_after:
+        qs = qs.filter(created_at__gte=filters.created_after)
+    if filters.created_before:
+        qs = qs.filter(created_at__lt=filters.created_before)
+    if filters.text:
+        qs = qs.filter(text__icontains=filters.text)
+    return qs
+
+
+def memory_list(
+    *,
+    actor: Actor,
+    filters: MemoryFilters | None = None,
+    cursor: str | None = None,
+    limit: int = 50,
+    record: bool = True,
+) -> Page:
+    """Newest first, keyset-paginated (stable under concurrent writes)."""
+    require(actor, SCOPE_READ)
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}.", field="limit")
+    qs = _filtered(actor, filters or MemoryFilters())
+    if cursor:
+        created, mid = _decode_cursor(cursor)
+        qs = qs.filter(Q(created_at__lt=created) | Q(created_at=created, id__lt=mid))
+    rows = list(qs.defer(*UNSHOWN_COLUMNS).order_by("-created_at", "-id")[: limit + 1])
+    items = rows[:limit]
+    next_cursor = _encode_cursor(items[-1]) if len(rows) > limit else None
+    if record:
+        activity.record(actor, AccessEvent.Action.LIST, [m.id for m in items])
+    return Page(items=items, next_cursor=next_cursor)
+
+
+def memory_count(*, actor: Actor, filters: MemoryFilters | None = None) -> int:
+    require(actor, SCOPE_READ)
+    return _filtered(actor, filters or MemoryFilters()).count()
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    memory: Memory
+    score: float
+
+
+class SearchHits(list[SearchHit]):
+    """Search results, best first. Empty means nothing relevant: no visible memory scored at least
+    `min_score` (see `memories.search.scoring`), which every entry point says in its own words."""
+
+    def __init__(self, hits: Sequence[SearchHit], *, min_score: float) -> None:
+        super().__init__(hits)
+        self.min_score = min_score
+
+    @property
+    def nothing_relevant(self) -> bool:
+        return not self
+
+
+def _narrowing(filters: MemoryFilters) -> tuple[str, dict[str, Any]]:
+    """A list's filters as SQL over the search's rows (`m`), so the search itself narrows and a
+    page of hits is full: the same meaning as `_filtered`'s, for active memories only."""
+    if filters.state != MemoryState.ACTIVE:
+        raise InvalidInput("Search covers active memories only.", field="state")
+    if filters.text:
+        raise InvalidInput("A search matches its query: no text filter.", field="text")
+    clauses: list[str] = []
+    params: dict[str, Any] = {}
+    if filters.app_name:
+        clauses.append("(m.origin_app_name = %(f_app)s OR m.changed_by_name = %(f_app)s)")
+        params["f_app"] = filters.app_name
+    if filters.uncategorised:
+        clauses.append("cardinality(m.categories) = 0")
+    if filters.pinned:
+        clauses.append("m.pinned_at IS NOT NULL")
+    if filters.created_after:
+        clauses.append("m.created_at >= %(f_after)s")
+        params["f_after"] = filters.created_after
+    if filters.created_before:
+        clauses.append("m.created_at < %(f_before)s")
+        params["f_before"] = filters.created_before
+    return " AND ".join(clauses), params
+
+
+def search_scope(actor: Actor, filters: MemoryFilters) -> tuple[str, dict[str, Any], bool]:
+    """The rows a search by `actor` ranks (an SQL fragment and its arguments), and whether they
+    are the owner's whole searchable store (the owner, unfiltered)."""
+    visible, params = visible_sql(actor)
+    narrowing, narrowing_params = _narrowing(filters)
+    if not narrowing:
+        return visible, params, actor.app.is_owner_app
+    return f"{visible} AND {narrowing}", {**params, **narrowing_params}, False
+
+
+def memory_search(
+    *,
+    actor: Actor,
+    query: str,
+    limit: int = 10,
+    category: str | None = None,
+    filters: MemoryFilters | None = None,
+    record: bool = True,
+    min_score: float | None = None,
+    expand: bool = True,
+) -> SearchHits:
+    """Hybrid search over the actor's active memories, best first, down to the relevance cut-off
+    (`min_score`, by default `search.MIN_SCORE`; 0 returns the `limit` best whatever they score).
+
+    `filters` narrow the search as they narrow a list (`category` is `filters.category`);
+    `record=False` is for the server's own look-ups (reconciliation), which no app reads;
+    `expand=False` searches a short query's own words only (benchmarks compare the two).
+    """
+    require(actor, SCOPE_READ)
+    filters = filters or MemoryFilters()
+    if category is not None and filters.category is not None:
+        raise ValueError("category is given twice")
+    category = category if category is not None else filters.category
+    query = clean_text(query, field="query")
+    if not 1 <= limit <= MAX_SEARCH:
+        raise InvalidInput(f"limit must be between 1 and {MAX_SEARCH}.", field="limit")
+    cut_off = search.MIN_SCORE if min_score is None else min_score
+    if not 0 <= cut_off <= 1:
+        raise InvalidInput("min_score must be between 0 and 1.", field="min_score")
+    qvec = get_embedder().embed_query(query)
+    visible, params, whole_store = search_scope(actor, filters)
+    cat = fold(category) if category else None
+    candidates = search.hybrid(
+        query,
+        qvec,
+        owner_id=actor.user.pk,
+        visible=visible,
+        params=params,
+        category=cat,
+        limit=limit,
+        whole_store=whole_store,
+        min_score=cut_off,
+        expand=expand,
+    )
+    # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
+    # may not see is never loaded.
+    ids = [c.id for c in candidates]
+    # A read's event need not wait for the disk (docs/reliability.md, "Access events"); in
+    # autocommit it is written by the rows' own statement.
+    folded = record and not connection.in_atomic_block
+    rows = _search_rows(ids, visible, params, actor if folded else None)
+    hits = [SearchHit(memory=rows[c.id], score=c.score) for c in candidates if c.id in rows]
+    found = [h.memory.id for h in hits]
+    if folded:
+        activity.log(actor, AccessEvent.Action.SEARCH, found, count=len(found))
+    elif record:
+        activity.record(actor, AccessEvent.Action.SEARCH, found, durable=False)
+    return SearchHits(hits, min_score=cut_off)
+
+
+# Every column an entry point shows of a search hit (not the vector or the lexemes), named once.
+_HIT_COLUMNS = ", ".join(
+    f"m.{f.column}" for f in Memory._meta.concrete_fields if f.name not in UNSHOWN_COLUMNS
+)
+
+
+def _search_rows(
+    ids: Sequence[uuid.UUID],
+    visible: str,
+    params: dict[str, object],
+    record_for: Actor | None = None,
+) -> dict[uuid.UUID, Memory]:
+    """The found memories the caller may still see, in one statement built from the fragment
+    the search itself ran with (`visible_sql`: the grant was read once for both): the ORM's
+    `visible_q` compiled its subqueries and read the grant again on every search.
+
+    With `record_for`, the same statement writes the search's access event for exactly the rows
+    it returns (`activity.read_event_sql`), even when there are none."""
+    if not ids and record_for is None:
+        return {}
+    rows = (
+        f"SELECT {_HIT_COLUMNS} FROM memories_memory m "  # noqa: S608 - fragments, not input
+        f"WHERE m.id = ANY(%(hit_ids)s::uuid[]) AND {ELIGIBLE} AND {visible}"
+    )
+    args: dict[str, object] = {**params, "hit_ids": list(ids)}
+    if record_for is not None:
+        event, event_args = activity.read_event_sql(
+            record_for, AccessEvent.Action.SEARCH, "hit", "%(hit_ids)s::uuid[]"
+        )
+        rows = f"WITH hit AS ({rows}), event AS ({event}) SELECT * FROM hit"  # noqa: S608
+        args.update(event_args)
+    return {m.id: m for m in Memory.objects.raw(rows, args)}
+
+
+def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
+    """Earlier texts: the owner's own apps only. Each was current under other conditions (another
+    category, private, hidden from an app) that a version does not record, so no app reads them."""
+    require_owner(actor, SCOPE_READ)
+    memory = get_visible(actor, parse_memory_id(memory_id))
+    if memory is None:
+        raise NotFound()
+    return list(
+        MemoryVersion.objects.filter(memory=memory, owner=actor.user).order_by("-created_at")
+    )
+
+
+# --- Dashboard reads: stats, readers, access trail, related memories, map, activity ------------
+# Owner-facing views of the store. They never record access events: looking at your own memory
+# in the dashboard is not an app reading it, and GET changes nothing.
+
+
+def _with_echoes(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+    """These memories and the apps' echoes of them (which go wherever the memory goes)."""
+    echoes = Memory.objects.filter(owner_id=owner_id, echo_of_id__in=list(memory_ids))
+    return [*memory_ids, *echoes.values_list("id", flat=True)]
+
+
+def readers_of(owner_id: int, memory_ids: Sequence[uuid.UUID]) -> list[str]:
+    """Apps (not the owner's own apps) that have read any of these memories (or an app's echo
+    of one), per the access log."""
+    rows = (
+        AccessEvent.objects.filter(
+            owner_id=owner_id,
+            memory_ids__overlap=_with_echoes(owner_id, memory_ids),
+            action__in=AccessEvent.READS,
+        )
+        .exclude(app__kind=ConnectedApp.Kind.BUILTIN)
+        .values_list("app_name", flat=True)
+        .distinct()
+    )
+    return sorted(set(rows))
+
+
+def memory_readers(*, actor: Actor, memory_ids: Sequence[object]) -> list[str]:
+    """Who has read these memories: shown to the owner before a delete, since apps cannot be
+    made to forget. The owner's own apps only: an app is not told which other apps the owner
+    connected."""
+    require_owner(actor, SCOPE_READ)
+    mids = [parse_memory_id(m) for m in memory_ids]
+    if Memory.objects.filter(visible_q(actor), id__in=mids).count() != len(set(mids)):
+        raise NotFound()
+    return readers_of(actor.user.pk, mids)
+
+
+def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> list[AccessEvent]:
+    """Which app read or changed this memory, newest first."""
+    require_owner(actor, SCOPE_READ)
+    memory = get_visible(actor, parse_memory_id(memory_id))
+    if memory is None:
+        raise NotFound()
+    return list(
+        AccessEvent.objects.filter(
+            owner=actor.user, memory_ids__overlap=_with_echoes(actor.user.pk, [memory.id])
+        )
+        .select_related("app")
+        .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def memory_echoes(*, actor: Actor, memory_id: object) -> list[Memory]:
+    """Apps' own statements of this memory (echoes), oldest first: each app that may not see
+    the memory reads back its statement instead. The owner's own apps only."""
+    require_owner(actor, SCOPE_READ)
+    memory = get_visible(actor, parse_memory_id(memory_id))
+    if memory is None:
+        raise NotFound()
+    return list(
+        Memory.objects.filter(owner=actor.user, echo_of=memory)
+        .select_related("echo_app")
+        .defer(*UNSHOWN_COLUMNS)
+        .order_by("created_at", "id")
+    )
+
+
+def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[SearchHit]:
+    """Nearest neighbours by embedding among the actor's active memories (exact scan), only
+    those related enough to pass search's cut-off (`search.meaning_relevance`): a store with
+    nothing close shows nothing rather than its least unrelated memories."""
+    require(actor, SCOPE_READ)
+    memory = get_visible(actor, parse_memory_id(memory_id))
+    if memory is None:
+        raise NotFound()
+    if memory.embedding is None or memory.embedding_model != settings.EMBEDDING_MODEL:
+        return []
+    visible, params = visible_sql(actor)
+    near = search.dense_arm(
+        np.asarray(memory.embedding),
+        owner_id=actor.user.pk,
+        visible=visible,
+        params=params,
+        depth=limit + 1,
+    )
+    ids = [mid for mid, _ in near if mid != memory.id][:limit]
+    rows = Memory.objects.filter(owner=actor.user).defer(*UNSHOWN_COLUMNS).in_bulk(ids)
+    return [
+        SearchHit(memory=rows[mid], score=sim)
+        for mid, sim in near
+        if mid in rows and search.meaning_relevance(sim) >= search.MIN_SCORE
+    ]

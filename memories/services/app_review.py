@@ -1,0 +1,113 @@
+"""Write review per app: the owner may choose to see an app's adds, updates and deletes before
+they are saved (`ConnectedApp.review_writes`, off by default). The write services ask `held`
+first; a held write becomes a `MemoryProposal` (kind add/update/delete) on the Review page, with
+a `propose` access event in the same transaction, and nothing in the store changes until the
+owner accepts it (memories/services/proposals.py applies it through the same service, as the app).
+
+The app reads back its own pending writes (`memories/selectors/pending.py`): its adds, and its
+changes of memories it may still see. A pending change of a memory since hidden from it is left
+out, so what it reads never says anything about a memory it may not see."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from accounts.actors import Actor
+from activity import services as activity
+from activity.models import AccessEvent
+from memories import write_budget
+from memories.models import Memory, MemoryProposal
+from memories.selectors.pending import PendingWrite, own_pending
+
+PENDING_NOTE = (
+    "The user reviews this app's changes before they are saved: this waits on their Review "
+    "page and changes nothing until they accept it."
+)
+
+
+def held(actor: Actor) -> bool:
+    """Whether this actor's writes wait for the owner: an app the owner set to review, never
+    the owner's own apps, an operator, or a write the owner already accepted."""
+    app = actor.app
+    return app.review_writes and not app.is_owner_app and not actor.operator and not actor.reviewed
+
+
+def _new(actor: Actor, kind: str, memory: Memory | None, **fields: object) -> MemoryProposal:
+    return MemoryProposal(
+        owner=actor.user,
+        kind=kind,
+        memory=memory,
+        app=actor.app,
+        proposed_by=actor.label[:120],
+        **fields,
+    )
+
+
+def _store(actor: Actor, proposals: list[MemoryProposal], memory_ids: list[uuid.UUID]) -> None:
+    """Save the proposals with their access event; they count against the app's write budget
+    like the writes they stand for, so a held app cannot flood the owner's Review page."""
+    write_budget.charge(actor, len(proposals))
+    MemoryProposal.objects.bulk_create(proposals)
+    activity.record(
+        actor,
+        AccessEvent.Action.PROPOSE,
+        memory_ids,
+        count=len(proposals),
+        detail={"kind": proposals[0].kind, "proposals": [p.pk for p in proposals]},
+    )
+
+
+def propose_adds(actor: Actor, items: Sequence[tuple[str, list[str], str]]) -> list[PendingWrite]:
+    """Hold new memories (text, categories, state; already validated) for the owner. The same
+    text proposed again while pending is answered with the pending proposal, not repeated."""
+    mine = {
+        (p.proposed_text, tuple(p.proposed_categories or ())): p
+        for p in own_pending(actor).filter(kind=MemoryProposal.Kind.ADD)
+    }
+    fresh: dict[tuple[str, tuple[str, ...]], MemoryProposal] = {}
+    for text, cats, state in items:
+        key = (text, tuple(cats))
+        if key not in mine and key not in fresh:
+            fresh[key] = _new(
+                actor,
+                MemoryProposal.Kind.ADD,
+                None,
+                proposed_text=text,
+                proposed_categories=cats,
+                proposed_state=state,
+            )
+    if fresh:
+        _store(actor, list(fresh.values()), [])
+    every = {**mine, **fresh}
+    return [PendingWrite.of(every[(text, tuple(cats))]) for text, cats, _ in items]
+
+
+def propose_change(
+    actor: Actor,
+    memory: Memory,
+    *,
+    text: str | None,
+    categories: list[str] | None,
+    state: str | None,
+) -> PendingWrite:
+    """Hold a change of one memory the app may see (locked and checked by the caller)."""
+    proposal = _new(
+        actor,
+        MemoryProposal.Kind.UPDATE,
+        memory,
+        proposed_text=text or "",
+        proposed_categories=categories,
+        proposed_state=state or "",
+    )
+    _store(actor, [proposal], [memory.id])
+    return PendingWrite.of(proposal)
+
+
+def propose_deletes(actor: Actor, memories: Sequence[Memory]) -> list[PendingWrite]:
+    """Hold deletes; the memories stay where they are (and in every app's sight) meanwhile."""
+    if not memories:
+        return []
+    proposals = [_new(actor, MemoryProposal.Kind.DELETE, m) for m in memories]
+    _store(actor, proposals, [m.id for m in memories])
+    return [PendingWrite.of(p) for p in proposals]

@@ -1,0 +1,201 @@
+"""`memory_remember`, the one "remember this" path of every entry point, and the application of a
+model's decisions. It sits above the service layer (it orchestrates `memory_create`,
+`memory_supersede` and `proposal_create`), so `services.py` never imports it back.
+
+LLM modes extract facts, reconcile them and apply all in one transaction. The model is called
+before the transaction opens, so no lock is held while it thinks and reads are never blocked;
+when it fails, the raw text is stored and marked for later."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from accounts.actors import Actor
+from kernel.errors import Conflict, NotFound, UserEdited
+from kernel.gates import SCOPE_WRITE, require
+from memories.extraction.facts import extract_facts
+from memories.extraction.llm import LLMUnavailable
+from memories.provenance import excerpt
+from memories.services.app_review import PENDING_NOTE
+from memories.services.memories import (
+    WriteResult,
+    clean_categories,
+    memory_create,
+    memory_supersede,
+    readback_note,
+)
+from memories.services.proposals import proposal_create
+from memories.services.reconcile import SKIP, SUPERSEDE, Decision, decide, gather
+from memories.text import clean_text
+
+# "Nothing worth remembering" is an answer, not an error: every entry point says this sentence.
+NOTHING_TO_REMEMBER = "The model found no lasting fact in this text, so nothing was stored."
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """What an "add" from an entry point did: the memories written or matched, and how."""
+
+    results: list[WriteResult]
+    extraction: str  # "none": stored as given; LLM modes say what they did
+    note: str = ""  # a sentence for the caller, e.g. "already known" or "LLM unavailable"
+    # Per result in LLM modes: added / skipped / superseded / proposed / stored_raw; held: waits
+    # for the owner's review of this app's changes (memories/services/app_review.py).
+    actions: list[str] = field(default_factory=list)
+
+
+def memory_remember(
+    *,
+    actor: Actor,
+    text: str,
+    categories: Iterable[str] | None = None,
+    provenance: dict[str, Any] | None = None,
+) -> RememberResult:
+    """The one path of "remember this" from every entry point (MCP add_memory, API, dashboard).
+
+    EXTRACTION_MODE=none: the text is stored as given (classified locally when no category is
+    given); an identical active memory is returned instead of a second row. LLM modes: the model
+    extracts short facts and each is reconciled (add / skip / supersede) against the user's most
+    similar memories; if the model fails, the raw text is stored and marked for later extraction.
+    """
+    if settings.EXTRACTION_MODE != "none":
+        return _remember_with_llm(
+            actor=actor, text=text, categories=categories, provenance=provenance
+        )
+    result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
+    if result.pending is not None:
+        return RememberResult(
+            results=[result], extraction="none", note=PENDING_NOTE, actions=["held"]
+        )
+    note = "" if result.created else "An identical memory already exists; it was returned."
+    note = " ".join(filter(None, [note, readback_note(actor, [result.memory])]))
+    action = "added" if result.created else "skipped"
+    return RememberResult(results=[result], extraction="none", note=note, actions=[action])
+
+
+def _remember_with_llm(
+    *,
+    actor: Actor,
+    text: str,
+    categories: Iterable[str] | None = None,
+    provenance: dict[str, Any] | None = None,
+) -> RememberResult:
+    require(actor, SCOPE_WRITE)
+    text = clean_text(text)
+    cats = clean_categories(categories)
+    mode = settings.EXTRACTION_MODE
+    try:
+        facts = extract_facts(text)
+        if not facts:
+            return RememberResult(
+                results=[],
+                extraction=mode,
+                note=NOTHING_TO_REMEMBER,
+            )
+        decisions = decide(gather(actor, facts))
+    except LLMUnavailable as exc:
+        result = memory_create(
+            actor=actor,
+            text=text,
+            categories=cats,
+            provenance=provenance,
+            metadata={"needs_extraction": True, "extraction_error": str(exc)[:300]},
+        )
+        return RememberResult(
+            results=[result],
+            extraction="deferred",
+            note=f"{exc} The text was stored as given and marked for extraction later.",
+            actions=["stored_raw"],
+        )
+    return apply_decisions(actor, decisions, cats, provenance or {}, source=text)
+
+
+def apply_decisions(
+    actor: Actor,
+    decisions: list[Decision],
+    cats: list[str],
+    provenance: dict[str, Any],
+    *,
+    source: str = "",
+) -> RememberResult:
+    """Apply every decision in one transaction (the caller may already hold one).
+
+    `source` is the text the facts were extracted from: each fact keeps an excerpt of it around
+    where it was said (owner-only, memories/provenance.py), unless the provenance has one."""
+    mode = settings.EXTRACTION_MODE
+    results: list[WriteResult] = []
+    actions: list[str] = []
+    rejected: list[str] = []
+    metadata = {"extracted_by": mode}
+    with transaction.atomic():
+        for d in decisions:
+            if d.rejected:
+                rejected.append(d.rejected)
+            said = provenance
+            if source and "excerpt" not in provenance:
+                said = {**provenance, "excerpt": excerpt(source, d.case.text)}
+            if d.action == SKIP and d.target is not None:
+                results.append(WriteResult(memory=d.target, created=False))
+                actions.append("skipped")
+                continue
+            if d.action == SUPERSEDE and d.target is not None:
+                try:
+                    results.append(
+                        memory_supersede(
+                            actor=actor,
+                            memory_id=d.target.id,
+                            text=d.case.text,
+                            reason=d.reason or "The model found this fact changed.",
+                            categories=cats,
+                            provenance=said,
+                            metadata=metadata,
+                        )
+                    )
+                    actions.append("held" if results[-1].pending else "superseded")
+                    continue
+                except (UserEdited, NotFound):
+                    # Edited by hand, or beyond what the writer may change (an import is shown
+                    # the owner's memories, private ones too, but changes only what it may see,
+                    # memories/visibility.py): the owner decides.
+                    proposal_create(
+                        actor=actor, memory=d.target, proposed_text=d.case.text, reason=d.reason
+                    )
+                    results.append(WriteResult(memory=d.target, created=False))
+                    actions.append("proposed")
+                    continue
+                except Conflict:
+                    pass  # superseded meanwhile (or by an earlier fact): keep the fact as new
+            result = memory_create(
+                actor=actor,
+                text=d.case.text,
+                categories=cats,
+                provenance=said,
+                metadata=metadata,
+            )
+            results.append(result)
+            actions.append("held" if result.pending else "added" if result.created else "skipped")
+    note = " ".join(
+        filter(None, [_note(actions, rejected), readback_note(actor, [r.memory for r in results])])
+    )
+    return RememberResult(results=results, extraction=mode, note=note, actions=actions)
+
+
+def _note(actions: list[str], rejected: list[str]) -> str:
+    counts = {a: actions.count(a) for a in ("added", "skipped", "superseded", "proposed", "held")}
+    parts = [f"{n} {a}" for a, n in counts.items() if n]
+    note = f"{len(actions)} fact(s): {', '.join(parts)}."
+    if counts["proposed"]:
+        note += (
+            " A memory you edited by hand or made private was left alone; the change awaits"
+            " your review."
+        )
+    if counts["held"]:
+        note += f" {PENDING_NOTE}"
+    if rejected:
+        note += f" Rejected model decisions (stored as new instead): {'; '.join(rejected)}."
+    return note

@@ -1,0 +1,1 @@
+"""The dashboard entry point: views, forms, presentation, charts and urls."""

@@ -1,0 +1,53 @@
+"""The review page: changes a model proposed to memories the user edited by hand, and the adds,
+updates and deletes of apps whose changes the owner reviews first (memories/services/app_review.py).
+
+Owner-only; another user's proposal is a 404 like a missing one. Accept/decline are one-click
+POSTs (CSRF-protected); with htmx only the proposal's row is swapped out.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from kernel.errors import Conflict
+from memories.models import MemoryProposal
+from memories.selectors.proposals import proposal_list
+from memories.services.proposals import proposal_accept, proposal_decline
+from memories.web.presentation import word_diff
+
+
+@require_GET
+@dashboard_view
+def review(request: DashboardRequest) -> HttpResponse:
+    proposals = proposal_list(actor=actor_for_request(request))
+    rows = [(p, _diff(p)) for p in proposals]
+    return render(request, "memories/review.html", {"rows": rows})
+
+
+def _diff(proposal: MemoryProposal) -> list[object]:
+    """What a text change would do to the memory, word by word (none for adds and deletes)."""
+    if proposal.memory is None or not proposal.proposed_text:
+        return []
+    if proposal.kind == MemoryProposal.Kind.DELETE:
+        return []
+    return list(word_diff(proposal.memory.text, proposal.proposed_text))
+
+
+@require_POST
+@dashboard_view
+def decide(request: DashboardRequest, proposal_id: int, decision: str) -> HttpResponse:
+    action = {"accept": proposal_accept, "decline": proposal_decline}.get(decision)
+    if action is None:
+        raise Http404
+    try:
+        proposal = action(actor=actor_for_request(request), proposal_id=proposal_id)
+    except Conflict as exc:  # e.g. the app may no longer see the memory: say so, change nothing
+        messages.error(request, exc.message)
+        return redirect("review:list")
+    if request.htmx:
+        return render(request, "memories/review.html#decided", {"proposal": proposal})
+    return redirect("review:list")
