@@ -686,7 +686,8 @@ def clear() -> None:
 def forget(owner_id: int) -> None:
     """Drop this process's copy of a user's index and masks (their vectors and lexeme keys) at
     once, as an erase does: other processes drop theirs at their next sweep (`sweep`), search
-    for the user or eviction, whichever comes first (README, "What erase guarantees")."""
+    for the user or eviction, whichever comes first (docs/guide/export-delete-erase.md, "What
+    erase guarantees")."""
     key, cache = _key(owner_id), current()
     cache.indexes.forget(lambda k: k == key)
     cache.visible.forget(lambda k: k[:2] == key)

@@ -15,7 +15,7 @@ Deleting rows is logical in PostgreSQL: the bytes stay in the table's pages, in 
 GIN index keeps every lexeme it ever saw) and in the WAL. Once the erase commits,
 `erase_compact` rewrites the content tables (VACUUM FULL, which also rebuilds their indexes), so
 the text leaves the table files; their statistics never held it (migration 0008). What remains,
-and for how long, is in README.md ("What erase guarantees").
+and for how long, is in docs/guide/export-delete-erase.md ("What erase guarantees").
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 conformance/package-lock.json with Node 22 from the npm registry) against this server under
 uvicorn, with a client token supplied, for every server scenario that applies, at both protocol
 versions clients speak today. The scenarios that do not apply, and why, are listed below and in
-README ("MCP conformance")."""
+docs/developer/conformance.md."""
 
 from __future__ import annotations
 

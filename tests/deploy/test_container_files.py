@@ -105,6 +105,8 @@ def test_compose_runs_app_worker_and_pgvector_with_a_named_volume(compose: dict[
 def test_dockerignore_keeps_secrets_and_the_virtualenv_out_of_the_image() -> None:
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".env", ".venv", ".git"} <= set(ignored)
+    # Compose reads the OAuth signing key from ./oidc_private_key.pem; `COPY . .` must not take it.
+    assert "*.pem" in ignored
 
 
 class _Health(BaseHTTPRequestHandler):

@@ -1,7 +1,7 @@
 """Erase is physical as far as PostgreSQL allows (issue 14, item 11): after an erase and a
 CHECKPOINT, the erased text is in no file of the content tables (heap, TOAST, the GIN index of
 its lexeme keys, the other indexes) and never in `pg_stats`. What remains (WAL until recycled,
-backups) is documented in README.md, "What erase guarantees"."""
+backups) is documented in docs/guide/export-delete-erase.md, "What erase guarantees"."""
 
 from __future__ import annotations
 
@@ -153,8 +153,8 @@ def test_statistics_never_hold_the_keys_of_the_lexeme_index(erased_owner: User) 
 
 def test_an_erase_drops_the_users_search_index_from_this_process(erased_owner: User) -> None:
     """The in-memory search index holds the user's vectors and lexeme keys: the process that
-    erases drops it at once (other processes at their next sweep, as README says:
-    tests/memories/test_search_sweep.py)."""
+    erases drops it at once (other processes at their next sweep, as
+    docs/guide/export-delete-erase.md says: tests/memories/test_search_sweep.py)."""
     actor = owner_actor(erased_owner)
     memory_search(actor=actor, query="my therapist on Tuesday")
     key = search_index._key(erased_owner.pk)
