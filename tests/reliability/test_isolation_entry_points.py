@@ -486,7 +486,9 @@ def _forge(
         )
     }
     theirs = [m for m in _memory_ids(victim) if str(m) not in mine]
-    if whose == who or not theirs:
+    # Two different ids, as the random control has: a file naming one id twice fails the
+    # repeat at the caller's own import manifest, whoever's id it is.
+    if whose == who or len(theirs) < 2:
         return
     foreign = [_pick(theirs, pick), _pick(theirs, pick + 1), uuid.uuid4()]
     texts = [world.text(who, "imported", step) for _ in foreign]
