@@ -19,7 +19,11 @@ from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.search import scoring as search
 from memories.selectors import memories as selectors
-from memories.services.memories import memory_create, memory_set_pinned
+from memories.services.memories import (
+    memory_create,
+    memory_set_pinned,
+    memory_set_private_many,
+)
 from tests.api.tokens import TokenFactory, token_app
 from tests.memories.fake_llm import Brain
 from tests.personas import issue_token, signed_in
@@ -223,6 +227,43 @@ def test_search_takes_the_dashboards_filters_and_a_filtered_page_is_full(
         response = owner_api.get(f"{API}/search", {"q": "hiking", **bad})
         assert response.status_code == 400, bad
         assert _error(response)["field"] == next(iter(bad)), bad
+
+
+def test_an_apps_filtered_search_learns_nothing_of_what_it_may_not_see(
+    owner: User,
+    owner_dash: Actor,
+    stranger_dash: Actor,
+    make_token: TokenFactory,
+) -> None:
+    """The filters narrow what the app may see, never widen it: a private memory, one in a
+    sensitive category (hidden from a new app) and another user's, all pinned and all from the
+    dashboard, stay out whichever filter asks for them."""
+    seen = _add(owner_dash, "I go hiking in the Alps every summer")
+    private = _add(owner_dash, "I go hiking alone every summer to cope with grief")
+    health = _add(owner_dash, "Hiking every summer helps my knee therapy", ("health",))
+    theirs = _add(stranger_dash, "I go hiking in the Alps every summer too")
+    assert memory_set_private_many(actor=owner_dash, memory_ids=[private.id], private=True) == 1
+    for memory in (seen, private, health):
+        assert memory_set_pinned(actor=owner_dash, memory_ids=[memory.id], pinned=True) == 1
+    assert memory_set_pinned(actor=stranger_dash, memory_ids=[theirs.id], pinned=True) == 1
+    claude = Client(headers={"Authorization": f"Bearer {make_token(owner, name='claude')}"})
+    later = (timezone.now() + timedelta(days=1)).isoformat()
+    shown = {str(seen.id)}
+    for filters, want in (
+        ({}, shown),
+        ({"pinned": "true"}, shown),
+        ({"app": "dashboard"}, shown),
+        ({"created_before": later}, shown),
+        ({"category": "health"}, set()),
+        ({"uncategorised": "true", "pinned": "true"}, None),  # the classifier may file `seen`
+    ):
+        query = {"q": "hiking every summer", "min_score": "0", **filters}
+        response = claude.get(f"{API}/search", query)
+        assert response.status_code == 200, (filters, response.json())
+        found = {hit["memory"]["id"] for hit in response.json()["results"]}
+        assert found == want if want is not None else found <= shown, (filters, found)
+        assert "grief" not in response.content.decode(), filters
+        assert "therapy" not in response.content.decode(), filters
 
 
 def test_get_returns_the_memory_and_another_users_or_a_malformed_id_is_404(
