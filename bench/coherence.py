@@ -296,11 +296,12 @@ def remembered_queries() -> Iterator[None]:
 def run(args: Any) -> None:
     from bench.environment import emit
     from memories.search import index as search_index
+    from memories.search.background import writer as search_writer
 
     # The stores here are small: snapshots from the first memory, written in the step's own
     # order, so an evicted index comes back from the snapshot and the change log.
     search_index.SNAPSHOT_MIN_MEMORIES = args.snapshot_min
-    search_index.snapshot_writer.background = False
+    search_writer.background = False
     rng = random.Random(args.seed)
     started = time.perf_counter()
     with remembered_queries():

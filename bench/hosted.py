@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import sys
 import time
 from collections import Counter
@@ -103,10 +104,20 @@ def user_rows(owner: int, size: int, pool: int) -> np.ndarray:
 def count_searches(folder: str) -> None:
     """In a worker: count its searches by where their index came from, into folder/<pid>.json."""
     from memories.search import index as search_index
+    from memories.search import snapshot as search_snapshot
 
     counts: Counter[str] = Counter()
     path = Path(folder) / f"{os.getpid()}.json"
     load, read, for_user = search_index.load, search_index.read_full, search_index.for_user
+    read_snapshot = search_snapshot.read
+
+    def counted_snapshot(*args: Any, **kwargs: Any) -> Any:
+        found = read_snapshot(*args, **kwargs)
+        # Mapped from the machine's file, or read from the snapshot row (and the file written).
+        counts[
+            "snapshot_from_file" if found and found.source == "file" else "snapshot_from_row"
+        ] += found is not None
+        return found
 
     def counted_load(*args: Any, **kwargs: Any) -> Any:
         counts["cold_loads"] += 1
@@ -125,16 +136,26 @@ def count_searches(folder: str) -> None:
         return found
 
     search_index.load = counted_load
+    search_snapshot.read = counted_snapshot
     search_index.read_full = counted_read
     search_index.for_user = counted_for_user
 
 
 def _rss(pid: int) -> dict[str, float]:
+    """A worker's resident size and its peak, and of the resident size what is its own (Private)
+    and its share of pages mapped by several processes (Pss): the workers map the same snapshot
+    files, whose pages count once in the machine's memory but in each worker's RSS."""
     fields = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
         if key in ("VmRSS", "VmHWM"):
             fields[key] = round(int(value.split()[0]) / 1024, 1)
+    rollup = Counter[str]()
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        key, _, value = line.partition(":")
+        rollup[key] = int(value.split()[0])
+    fields["Pss"] = round(rollup["Pss"] / 1024, 1)
+    fields["Private"] = round((rollup["Private_Clean"] + rollup["Private_Dirty"]) / 1024, 1)
     return fields
 
 
@@ -218,6 +239,11 @@ def run(args: argparse.Namespace) -> None:
         ).secret
     plan = [(users[i], tokens[users[i]], q) for i, q in zip(picks, asked, strict=True)]
 
+    files = Path(settings.SEARCH_SNAPSHOT_DIR) if settings.SEARCH_SNAPSHOT_DIR else None
+    if files is not None and args.files == "none" and files.exists():
+        shutil.rmtree(files)  # a machine's first start: every worker reads the snapshot rows
+    held = sorted(files.rglob("*.snap")) if files is not None else []
+    files_at_start = {"files": len(held), "mb": round(sum(p.stat().st_size for p in held) / 2**20)}
     counted = tempfile.mkdtemp(prefix="bench-hosted-counts-")
     os.environ["BENCH_HOSTED_COUNTS"] = counted
     if args.cache_mb is not None:
@@ -279,6 +305,7 @@ def run(args: argparse.Namespace) -> None:
         "searches_counted_by_workers": dict(searched),
         "cold_share": round(cold / searched["searches"], 3) if searched["searches"] else None,
         "search_cache_mb": cache_mb,
+        "snapshot_files_at_start": files_at_start,
         "worker_rss_mb": {"start": list(base.values()), "end": list(end.values())},
         "process": describe(GUNICORN, args.workers),
         "aim": "p95 <= 4x and p99 <= 8x the floor (cold searches included); "
@@ -304,6 +331,13 @@ def register(sub: Any) -> None:
     parser.add_argument("--rate", type=float, default=10.0, help="Calls a second (10).")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2).")
     parser.add_argument("--cache-mb", type=int, default=None, help="SEARCH_CACHE_MB (shipped).")
+    parser.add_argument(
+        "--files",
+        choices=("keep", "none"),
+        default="keep",
+        help="The machine's search snapshot files at the start: as the last run left them "
+        "(keep: a server that has run a while) or none (a machine's first start).",
+    )
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument(
         "--locomo",

@@ -416,6 +416,7 @@ def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
 
     from memories.search import index as search_index
     from memories.search import snapshot as search_snapshot
+    from memories.search.background import writer as search_writer
     from memories.search.embeddings import get_embedder
     from memories.selectors.memories import memory_search
 
@@ -424,7 +425,7 @@ def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
         (backend,) = cur.fetchone()
     embedder = get_embedder()
     memory_search(actor=actor, query=qs[0])  # the model and the connection, not the index
-    search_index.snapshot_writer.flush()  # the snapshot that search wrote, if any
+    search_writer.flush()  # the snapshot that search wrote, if any
 
     def timed(fn: Any) -> tuple[float, float, float, Any, float]:
         search_index.clear()

@@ -297,6 +297,11 @@ SEARCH_CACHE_MB = env_int("SEARCH_CACHE_MB", 128)
 # them), so a memory deleted or a user erased through another process leaves this one's memory
 # within that time; 0 turns the sweep off (a user's index then waits for their next search).
 SEARCH_CACHE_SWEEP_SECONDS = env_int("SEARCH_CACHE_SWEEP_SECONDS", 30)
+# Folder of this machine's copies of users' search snapshots (memories/search/snapshot_files.py):
+# every worker maps a user's index from there instead of reading it from PostgreSQL, and the files
+# outlive restarts. They hold the vectors and lexeme keys of searchable memories, and go when one
+# of the user's memories is deleted for good; empty turns them off.
+SEARCH_SNAPSHOT_DIR = env_str("SEARCH_SNAPSHOT_DIR", str(HOME / "search"))
 # Classify memories without categories at write time, from the local embedding model.
 AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)
 # The profile an assistant loads first (memories/selectors/profile.py): at most this many characters

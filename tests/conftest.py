@@ -24,7 +24,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
 from memories.extraction import llm as llm_module
-from memories.search import index as search_index
+from memories.search.background import writer as search_writer
 from tests.accounts.oauth_client import PASSWORD
 from tests.accounts.totp_clock import TotpClock
 from tests.mcpbridge.mcp_clients import McpHttp
@@ -40,9 +40,9 @@ pytest_plugins = ["tests.owner_queries"]
 def snapshots_written_inline() -> Iterator[None]:
     """Search snapshots written on the test's own connection, in its transaction: the server
     writes them on a thread of their own, whose connection would not see a test's rows."""
-    search_index.snapshot_writer.background = False
+    search_writer.background = False
     yield
-    search_index.snapshot_writer.background = True
+    search_writer.background = True
 
 
 @pytest.fixture

@@ -25,6 +25,8 @@ from django.utils import timezone
 
 from kernel.tenancy import cross_tenant
 from memories.search import snapshot as search_snapshot
+from memories.search import snapshot_files
+from memories.search.background import writer
 from memories.search.embeddings import DIMENSIONS
 from memories.search.sql import ELIGIBLE
 
@@ -372,11 +374,11 @@ def load(
             if index.generation is not None and (
                 stale or (changed and age > SNAPSHOT_REWRITE_SECONDS)
             ):
-                snapshot_writer.save(owner_id, index)
+                _save_later(owner_id, index)
             return index, mask
     index, mask = read_full(owner_id, view)
     if index.generation is not None and len(index) >= SNAPSHOT_MIN_MEMORIES:
-        snapshot_writer.save(owner_id, index)
+        _save_later(owner_id, index)
     return index, mask
 
 
@@ -387,50 +389,10 @@ def save_snapshot(owner_id: int, index: UserIndex) -> bool:
     return search_snapshot.write(owner_id, index.generation, arrays)
 
 
-class _SnapshotWriter:
-    """Writes snapshots on threads of their own (one connection each), so the search that read
-    the index does not wait for it: a 50,000-memory snapshot is 85 MB of TOAST and WAL. One
-    write per user at a time; a user whose write is under way is not written again.
-    `background = False` writes on the caller's thread, in its transaction (tests)."""
-
-    def __init__(self) -> None:
-        self.background = True
-        self._lock = threading.Lock()
-        self._running: dict[tuple[str, int], threading.Thread] = {}
-
-    def save(self, owner_id: int, index: UserIndex) -> None:
-        if not self.background:
-            save_snapshot(owner_id, index)
-            return
-        key = _key(owner_id)
-        with self._lock:
-            if key in self._running:
-                return
-            thread = threading.Thread(
-                target=self._run, args=(key, index), name="search-snapshot", daemon=True
-            )
-            self._running[key] = thread
-        thread.start()
-
-    def _run(self, key: tuple[str, int], index: UserIndex) -> None:
-        try:
-            save_snapshot(key[1], index)
-        except Exception:  # a cache not written: the next cold load reads in full again
-            logger.exception("search snapshot write failed")
-        finally:
-            connection.close()
-            with self._lock:
-                self._running.pop(key, None)
-
-    def flush(self) -> None:
-        """Wait for the writes under way (tests, benchmarks)."""
-        with self._lock:
-            running = list(self._running.values())
-        for thread in running:
-            thread.join()
-
-
-snapshot_writer = _SnapshotWriter()
+def _save_later(owner_id: int, index: UserIndex) -> None:
+    """Write the snapshot on a thread of its own (`background.writer`), so the search that read
+    the index does not wait for it: a 50,000-memory snapshot is 85 MB of TOAST and WAL."""
+    writer.run(_key(owner_id), lambda: save_snapshot(owner_id, index), name="search-snapshot")
 
 
 def refresh(
@@ -684,11 +646,13 @@ def clear() -> None:
 
 
 def forget(owner_id: int) -> None:
-    """Drop this process's copy of a user's index and masks (their vectors and lexeme keys) at
-    once, as an erase does: other processes drop theirs at their next sweep (`sweep`), search
-    for the user or eviction, whichever comes first (docs/guide/export-delete-erase.md, "What
-    erase guarantees")."""
+    """Drop this process's copy of a user's index and masks (their vectors and lexeme keys), and
+    this machine's snapshot file, at once, as an erase does: other processes drop theirs at their
+    next sweep (`sweep`), search for the user or eviction, whichever comes first; other machines
+    their file at their next sweep (docs/guide/export-delete-erase.md, "What erase
+    guarantees")."""
     key, cache = _key(owner_id), current()
+    snapshot_files.remove(owner_id)
     cache.indexes.forget(lambda k: k == key)
     cache.visible.forget(lambda k: k[:2] == key)
     cache.subsets.forget(lambda k: k[:2] == key)
@@ -737,7 +701,8 @@ def sweep() -> int:
 
 class _Sweeper:
     """One daemon thread per process (started with the first cached index, so a forked worker
-    starts its own) that sweeps every SEARCH_CACHE_SWEEP_SECONDS on a connection of its own."""
+    starts its own) that sweeps every SEARCH_CACHE_SWEEP_SECONDS on a connection of its own: the
+    process's indexes (`sweep`) and the machine's snapshot files (`snapshot_files.sweep`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -769,6 +734,7 @@ class _Sweeper:
         while not stop.wait(interval):
             try:
                 sweep()
+                snapshot_files.sweep()
             except Exception:  # a sweep that failed is retried at the next; the thread stays
                 logger.exception("search cache sweep failed")
             finally:

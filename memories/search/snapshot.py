@@ -25,8 +25,11 @@ from datetime import datetime
 
 import numpy as np
 import psycopg
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 
+from memories.search import snapshot_files
+from memories.search.background import writer
 from memories.search.embeddings import DIMENSIONS
 
 logger = logging.getLogger(__name__)
@@ -80,7 +83,7 @@ def pack(arrays: Mapping[str, np.ndarray]) -> bytearray:
     return out
 
 
-def unpack(data: bytes | bytearray) -> dict[str, np.ndarray]:
+def unpack(data: bytes | bytearray | memoryview) -> dict[str, np.ndarray]:
     """Read-only views of the arrays in `data` (which they keep alive)."""
     header = np.frombuffer(data, dtype=_HEADER, count=1)[0]
     if header["magic"] != _MAGIC:
@@ -102,6 +105,8 @@ class Snapshot:
     generation: int
     written_at: datetime
     arrays: dict[str, np.ndarray]
+    # Where the value came from: this machine's file ("file") or the row ("database").
+    source: str = "database"
 
 
 # Read in slices (a substring of an uncompressed value fetches only its own TOAST chunks) into
@@ -113,8 +118,11 @@ class Snapshot:
 # slice comes with the snapshot's generation and time, so a snapshot rewritten between two
 # slices is noticed (and the user read in full).
 _SLICE = 4 * 2**20
+# No slice at all when this machine's file holds the very value (`snapshot_files`).
 _FIRST_SQL = """
-SELECT p.generation, p.written_at, length(p.data), substring(p.data FROM 1 FOR %(n)s)
+SELECT p.generation, p.written_at, length(p.data),
+       CASE WHEN p.generation = %(file_generation)s AND p.written_at = %(file_written_at)s
+            THEN NULL ELSE substring(p.data FROM 1 FOR %(n)s) END
 FROM memories_searchsnapshot p WHERE p.owner_id = %(owner)s
 """
 _SLICE_SQL = """
@@ -125,15 +133,40 @@ FROM memories_searchsnapshot p WHERE p.owner_id = %(owner)s
 
 def read(owner_id: int) -> Snapshot | None:
     """The user's snapshot, or None (none written, dropped by a delete, or rewritten while it
-    was being read)."""
+    was being read): mapped from this machine's file when that holds the row's very value, else
+    read from the row (and copied into the file on a thread of its own)."""
+    file = snapshot_files.held(owner_id)
+    args = {
+        "owner": owner_id,
+        "n": _SLICE,
+        "file_generation": file.generation if file else None,
+        "file_written_at": file.written_at if file else None,
+    }
     connection.ensure_connection()
     # Binary results: the bytea arrives as bytes, not as hex text.
     with psycopg.Cursor(connection.connection) as cur:
-        cur.execute(_FIRST_SQL, {"owner": owner_id, "n": _SLICE}, binary=True)
+        cur.execute(_FIRST_SQL, args, binary=True)
         row = cur.fetchone()
         if row is None:
+            if file is not None:
+                snapshot_files.remove(owner_id)  # its row went with a memory deleted for good
             return None
         generation, written_at, size, first = row
+        if first is None and file is not None:
+            mapped = snapshot_files.map_value(file)
+            if mapped is not None:
+                try:
+                    arrays = unpack(mapped)
+                except ValueError:
+                    logger.warning("search snapshot file of user %s unreadable", owner_id)
+                else:
+                    return Snapshot(int(generation), written_at, arrays, source="file")
+            # Replaced or unreadable since its header was read: read the row instead.
+            cur.execute(_SLICE_SQL, {"owner": owner_id, "at": 1, "n": _SLICE}, binary=True)
+            again = cur.fetchone()
+            if again is None or (again[0], again[1]) != (generation, written_at):
+                return None
+            first = again[2]
         data: bytes | bytearray = first  # the whole value when it is one slice (no copy)
         at = len(first)
         if at < size:
@@ -152,6 +185,13 @@ def read(owner_id: int) -> Snapshot | None:
     except ValueError:
         logger.warning("search snapshot of user %s unreadable: read in full", owner_id)
         return None
+    if settings.SEARCH_SNAPSHOT_DIR:
+        # The arrays are views of `data`: the copy holds no second buffer.
+        writer.run(
+            snapshot_files.key(owner_id),
+            lambda: snapshot_files.write(owner_id, int(generation), written_at, data),
+            name="search-snapshot-file",
+        )
     return Snapshot(generation=int(generation), written_at=written_at, arrays=arrays)
 
 
@@ -168,6 +208,7 @@ ON CONFLICT (owner_id) DO UPDATE
 SET generation = excluded.generation, written_at = excluded.written_at,
     memories = excluded.memories, data = excluded.data
 WHERE p.generation < excluded.generation
+RETURNING p.written_at
 """
 
 
@@ -181,7 +222,12 @@ def write(owner_id: int, generation: int, arrays: Mapping[str, np.ndarray]) -> b
             connection.ensure_connection()
             with psycopg.Cursor(connection.connection) as cur:
                 cur.execute(_WRITE_SQL, {**args, "data": data})
-                return cur.rowcount == 1
+                row = cur.fetchone()
     except (DatabaseError, psycopg.Error):
         logger.exception("search snapshot of user %s not written", owner_id)
         return False
+    if row is None:
+        return False
+    # This machine's workers map the same value from a file from now on.
+    snapshot_files.write(owner_id, generation, row[0], data)
+    return True

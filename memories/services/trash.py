@@ -43,6 +43,7 @@ from memories.models import (
     TrashBatch,
 )
 from memories.provenance import source_ref_hash
+from memories.search import snapshot_files
 from memories.selectors.memories import parse_memory_id
 from memories.selectors.trash import trash_picked, trash_q
 
@@ -287,6 +288,8 @@ def _purge(actor: Actor, ids: list[uuid.UUID], batches: set[Any], *, why: str) -
     if ids:
         Memory.objects.filter(owner_id=owner_id, state=MemoryState.TRASHED, pk__in=ids).delete()
         activity.record(actor, AccessEvent.Action.PURGE, ids, detail={"why": why})
+        # The delete dropped the user's search snapshot row; this machine's copy goes with it.
+        transaction.on_commit(lambda: snapshot_files.remove(owner_id))
     _drop_empty(owner_id, batches)
 
 

@@ -18,6 +18,7 @@ from accounts.models import User
 from memories.models import Memory, SearchSnapshot
 from memories.search import index as search_index
 from memories.search import snapshot as search_snapshot
+from memories.search.background import writer as search_writer
 from memories.search.embeddings import DIMENSIONS
 from memories.selectors.memories import memory_search
 from memories.services import memories as services
@@ -249,11 +250,11 @@ def test_an_app_loading_the_snapshot_never_sees_a_memory_hidden_from_it_since(
 def test_a_snapshot_written_behind_the_search_holds_the_generation_it_read(
     owner: User, owner_dash: Actor
 ) -> None:
-    search_index.snapshot_writer.background = True
+    search_writer.background = True
     for text in TEXTS:
         services.memory_create(actor=owner_dash, text=text)
     _cold_answer(owner_dash, "spare key")
-    search_index.snapshot_writer.flush()
+    search_writer.flush()
     snap = _snapshot(owner)
     assert snap is not None and snap.memories == len(TEXTS)
     assert snap.generation == search_index.read_full(owner.pk)[0].generation

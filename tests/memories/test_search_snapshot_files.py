@@ -1,0 +1,293 @@
+"""This machine's snapshot files: every worker maps a user's index from the file the first one
+wrote, instead of reading it from PostgreSQL. A file is used only while it holds its user's
+snapshot row's very value; a memory deleted for good takes it away (at the purge or erase on this
+machine, at the next use or sweep on any other), and nothing torn, stale or foreign is ever
+searched."""
+
+from __future__ import annotations
+
+import stat
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from django.db import connection
+from django.test import override_settings
+
+from accounts.actors import Actor
+from accounts.models import User
+from memories.models import Memory, SearchSnapshot
+from memories.search import index as search_index
+from memories.search import snapshot as search_snapshot
+from memories.search import snapshot_files
+from memories.selectors.memories import memory_search
+from memories.services import memories as services
+from memories.services.erasure import user_erase
+from memories.services.trash import trash_delete_forever
+
+TEXTS = [
+    "The spare key is under the blue flowerpot",
+    "Allergic to penicillin since childhood",
+    "Prefers aisle seats on long flights",
+    "Learning the cello on Tuesday evenings",
+    "Her sister Maya lives in Lisbon",
+]
+OTHER_TEXTS = ["Plays chess on Sunday mornings", "Keeps bees in the back garden"]
+OnCommit = Callable[..., Any]
+
+
+@pytest.fixture(autouse=True)
+def small_snapshots(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """Snapshots for stores of any size, and a snapshot folder of this test's own."""
+    monkeypatch.setattr(search_index, "SNAPSHOT_MIN_MEMORIES", 1)
+    search_index.clear()
+    with override_settings(SEARCH_SNAPSHOT_DIR=str(tmp_path / "search")):
+        yield
+    search_index.clear()
+
+
+def _answer(actor: Actor, query: str) -> list[tuple[str, float]]:
+    """What a process that does not hold the user's index answers."""
+    with search_index.serving(search_index.SearchCache()):
+        hits = memory_search(actor=actor, query=query, record=False)
+    return [(h.memory.text, round(h.score, 9)) for h in hits]
+
+
+def _full_read_answer(actor: Actor, query: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    with monkeypatch.context() as m:
+        m.setattr(search_snapshot, "read", lambda owner_id: None)
+        m.setattr(search_index, "save_snapshot", lambda owner_id, index: False)
+        return _answer(actor, query)
+
+
+def _store(actor: Actor, texts: list[str] = TEXTS) -> list[uuid.UUID]:
+    ids = [services.memory_create(actor=actor, text=t).memory.id for t in texts]
+    _answer(actor, "spare key")  # a full read: writes the snapshot row, and the file with it
+    return ids
+
+
+def _file(owner: User) -> Path:
+    return Path(snapshot_files.key(owner.pk))
+
+
+def _traces(memory_id: uuid.UUID) -> tuple[bytes, bytes]:
+    """What of a memory a snapshot holds that would identify it: its id and its vector."""
+    embedding = Memory.objects.values_list("embedding", flat=True).get(pk=memory_id)
+    return memory_id.bytes, np.asarray(embedding, dtype="<f4").tobytes()
+
+
+def _files_hold(owner: User, traces: tuple[bytes, bytes]) -> bool:
+    """Whether any file of the folder holds this memory's id or its vector."""
+    return any(
+        trace in path.read_bytes() for path in _file(owner).parent.iterdir() for trace in traces
+    )
+
+
+def _source(owner: User) -> str | None:
+    read = search_snapshot.read(owner.pk)
+    return None if read is None else read.source
+
+
+@pytest.mark.django_db
+def test_another_process_maps_the_index_from_the_file_and_answers_the_same(
+    owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _store(owner_dash)
+    path = _file(owner)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # only the server's user reads it
+    row = SearchSnapshot.objects.get(owner=owner)
+    assert path.read_bytes().endswith(bytes(row.data))  # the row's very value
+
+    assert _source(owner) == "file"
+    query = "spare key flowerpot cello"
+    assert _answer(owner_dash, query) == _full_read_answer(owner_dash, query, monkeypatch)
+
+
+@pytest.mark.django_db
+def test_a_process_that_read_the_row_leaves_the_file_for_the_others(
+    owner: User, owner_dash: Actor
+) -> None:
+    _store(owner_dash)
+    _file(owner).unlink()  # a machine that has never searched this user
+
+    assert _source(owner) == "database"
+    assert _source(owner) == "file"
+
+
+@pytest.mark.django_db
+def test_a_write_after_the_file_is_found_by_a_process_that_maps_it(
+    owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = _store(owner_dash)
+    services.memory_create(actor=owner_dash, text="The spare key for the shed is on the hook")
+    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+
+    assert _source(owner) == "file"
+    cold = _answer(owner_dash, "spare key")
+    assert "The spare key for the shed is on the hook" in [text for text, _ in cold]
+    assert TEXTS[0] not in [text for text, _ in cold]  # in the trash now
+    assert cold == _full_read_answer(owner_dash, "spare key", monkeypatch)
+
+
+@pytest.mark.django_db
+def test_a_memory_deleted_forever_removes_the_users_file_when_the_purge_commits(
+    owner: User,
+    owner_dash: Actor,
+    stranger: User,
+    stranger_dash: Actor,
+    django_capture_on_commit_callbacks: OnCommit,
+) -> None:
+    ids = _store(owner_dash)
+    _store(stranger_dash, OTHER_TEXTS)
+    purged, kept = _traces(ids[0]), _traces(ids[1])
+    assert _files_hold(owner, purged)
+
+    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        trash_delete_forever(actor=owner_dash, memory_ids=[ids[0]])
+    assert not _file(owner).exists()
+    assert _file(stranger).exists()  # another user's is left alone
+    assert not _files_hold(owner, purged)
+
+    cold = _answer(owner_dash, "spare key flowerpot")  # read in full, both written again
+    assert TEXTS[0] not in [text for text, _ in cold]
+    assert _file(owner).exists() and _files_hold(owner, kept)
+    assert not _files_hold(owner, purged)
+
+
+@pytest.mark.django_db
+def test_an_erase_removes_the_users_file(
+    owner: User,
+    owner_dash: Actor,
+    stranger: User,
+    stranger_dash: Actor,
+    django_capture_on_commit_callbacks: OnCommit,
+) -> None:
+    _store(owner_dash)
+    _store(stranger_dash, OTHER_TEXTS)
+    with django_capture_on_commit_callbacks(execute=True):
+        user_erase(actor=owner_dash)
+    assert not _file(owner).exists()
+    assert _file(stranger).exists()
+
+
+@pytest.mark.django_db
+def test_a_purge_on_another_machine_leaves_a_file_that_is_never_used_and_goes_at_the_sweep(
+    owner: User, owner_dash: Actor, stranger: User, stranger_dash: Actor
+) -> None:
+    """Another machine's purge removes its own file when it commits; this machine learns of it
+    from the snapshot row, which went with the purged memory."""
+    ids = _store(owner_dash)
+    _store(stranger_dash, OTHER_TEXTS)
+    purged = _traces(ids[0])
+    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    trash_delete_forever(actor=owner_dash, memory_ids=[ids[0]])  # its on-commit runs elsewhere
+    assert _file(owner).exists()
+
+    assert snapshot_files.sweep() == 1
+    assert not _file(owner).exists()
+    assert _file(stranger).exists()
+    assert not _files_hold(owner, purged)
+
+
+@pytest.mark.django_db
+def test_a_file_whose_row_is_gone_is_removed_by_the_next_search_instead_of_used(
+    owner: User, owner_dash: Actor
+) -> None:
+    ids = _store(owner_dash)
+    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    trash_delete_forever(actor=owner_dash, memory_ids=[ids[0]])  # its on-commit runs elsewhere
+
+    assert search_snapshot.read(owner.pk) is None  # no row: read in full
+    assert not _file(owner).exists()
+
+
+@pytest.mark.django_db
+def test_a_file_of_an_older_snapshot_is_replaced_not_used(
+    owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _store(owner_dash)
+    older = _file(owner).read_bytes()
+    services.memory_create(actor=owner_dash, text="Parks the car on level three")
+    assert search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
+    _file(owner).write_bytes(older)  # as a machine that missed the rewrite holds it
+
+    assert _source(owner) == "database"
+    assert _file(owner).read_bytes().endswith(bytes(SearchSnapshot.objects.get(owner=owner).data))
+    cold = _answer(owner_dash, "car level")
+    assert "Parks the car on level three" in [text for text, _ in cold]
+    assert cold == _full_read_answer(owner_dash, "car level", monkeypatch)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda data: data[: len(data) // 2], id="torn"),
+        pytest.param(lambda data: b"NOTASNAP" + data[8:], id="foreign"),
+        pytest.param(lambda data: b"", id="empty"),
+    ],
+)
+def test_a_torn_or_foreign_file_is_refused_and_written_again(
+    owner: User, owner_dash: Actor, spoil: Callable[[bytes], bytes]
+) -> None:
+    _store(owner_dash)
+    whole = _file(owner).read_bytes()
+    _file(owner).write_bytes(spoil(whole))
+
+    assert _source(owner) == "database"
+    assert _file(owner).read_bytes() == whole
+    assert _source(owner) == "file"
+
+
+@pytest.mark.django_db
+def test_another_users_file_under_this_users_name_is_refused(
+    owner: User, owner_dash: Actor, stranger: User, stranger_dash: Actor
+) -> None:
+    _store(owner_dash)
+    _store(stranger_dash, OTHER_TEXTS)
+    _file(owner).write_bytes(_file(stranger).read_bytes())
+
+    assert snapshot_files.held(owner.pk) is None
+    assert _source(owner) == "database"
+    assert TEXTS[0] in [text for text, _ in _answer(owner_dash, "spare key flowerpot")]
+
+
+@pytest.mark.django_db
+def test_a_file_written_after_its_row_went_removes_itself(owner: User, owner_dash: Actor) -> None:
+    """A purge that commits while a worker writes the file finds no file to remove: the writer
+    looks at the row again once the file is in place."""
+    _store(owner_dash)
+    row = SearchSnapshot.objects.get(owner=owner)
+    SearchSnapshot.objects.filter(owner=owner).delete()  # as the purge's trigger does
+
+    assert not snapshot_files.write(owner.pk, row.generation, row.written_at, bytes(row.data))
+    assert not _file(owner).exists()
+    assert not [p for p in _file(owner).parent.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.django_db
+def test_with_the_folder_unset_no_file_is_written_and_search_still_answers(
+    owner: User, owner_dash: Actor, tmp_path: Path
+) -> None:
+    with override_settings(SEARCH_SNAPSHOT_DIR=""):
+        _store(owner_dash)
+        assert _source(owner) == "database"
+        assert TEXTS[0] in [text for text, _ in _answer(owner_dash, "spare key flowerpot")]
+    assert not (tmp_path / "search").exists()
+
+
+@pytest.mark.django_db
+def test_each_database_has_a_folder_of_its_own(owner: User, owner_dash: Actor) -> None:
+    _store(owner_dash)
+    here = _file(owner)
+    name = connection.settings_dict["NAME"]
+    try:
+        connection.settings_dict["NAME"] = f"{name}_other"
+        assert snapshot_files.held(owner.pk) is None
+        assert Path(snapshot_files.key(owner.pk)).parent != here.parent
+    finally:
+        connection.settings_dict["NAME"] = name
