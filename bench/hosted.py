@@ -101,6 +101,9 @@ def user_rows(owner: int, size: int, pool: int) -> np.ndarray:
 # ---- the hook gunicorn's workers run (bench/hosted_gunicorn.py) --------------------------------
 
 
+_KINDS = ("snapshot_from_file", "snapshot_from_row", "read_whole_index", "in_postgresql")
+
+
 def count_searches(folder: str) -> None:
     """In a worker: count its searches by where their index came from, into folder/<pid>.json."""
     from memories.search import index as search_index
@@ -127,12 +130,23 @@ def count_searches(folder: str) -> None:
         counts["read_whole_index"] += 1
         return read(*args, **kwargs)
 
+    times: dict[str, list[float]] = {}
+
     def counted_for_user(*args: Any, **kwargs: Any) -> Any:
         counts["searches"] += 1
+        before = Counter(counts)
+        t0 = time.perf_counter()
         found = for_user(*args, **kwargs)
+        took = (time.perf_counter() - t0) * 1000
         if found is None:
             counts["in_postgresql"] += 1
-        path.write_text(json.dumps(counts))
+        # Where this search's index came from, and how long getting it took.
+        kind = next(
+            (k for k in _KINDS if counts[k] > before[k]),
+            "warm",
+        )
+        times.setdefault(kind, []).append(round(took, 2))
+        path.write_text(json.dumps({**counts, "index_ms": times}))
         return found
 
     search_index.load = counted_load
@@ -262,8 +276,12 @@ def run(args: argparse.Namespace) -> None:
     finally:
         stop_gunicorn(server)
     searched: Counter[str] = Counter()
+    index_ms: dict[str, list[float]] = {}
     for path in Path(counted).glob("*.json"):
-        searched.update(json.loads(path.read_text()))
+        worker = json.loads(path.read_text())
+        for kind, took in worker.pop("index_ms", {}).items():
+            index_ms.setdefault(kind, []).extend(took)
+        searched.update(worker)
 
     # The floor of every call, in this process (a worker's threads): embed + exact numpy scan.
     matrix = _user_matrix(pool_user.pk, by_id=True)  # copy_rows' order
@@ -303,6 +321,12 @@ def run(args: argparse.Namespace) -> None:
         "floor_ms": flo,
         "over_floor": {k: round(lat[k] / flo[k], 2) for k in lat},
         "searches_counted_by_workers": dict(searched),
+        # In the workers: how long each search took to get its index (p50, p95, max), by where
+        # it came from.
+        "index_ms_by_source": {
+            kind: [round(percentile(took, q), 1) for q in (50, 95, 100)]
+            for kind, took in sorted(index_ms.items())
+        },
         "cold_share": round(cold / searched["searches"], 3) if searched["searches"] else None,
         "search_cache_mb": cache_mb,
         "snapshot_files_at_start": files_at_start,

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -149,6 +150,9 @@ class UserIndex:
     owner_view: np.ndarray | None
     # This index's own number: the key of the masks computed for its rows.
     serial: int = field(default_factory=lambda: next(_serials), compare=False)
+    # The snapshot (generation, time written) whose rows these are, as loaded: the machine's
+    # masks of those rows are kept beside it (`snapshot_files`).
+    snapshot: tuple[int, datetime] | None = field(default=None, compare=False)
 
     @classmethod
     def build(
@@ -184,10 +188,14 @@ class UserIndex:
         )
 
     @classmethod
-    def from_arrays(cls, generation: int, a: Mapping[str, np.ndarray]) -> UserIndex:
-        """The index whose arrays a snapshot holds (`memories/search/snapshot.py`), as they are."""
+    def from_arrays(
+        cls, generation: int, a: Mapping[str, np.ndarray], written_at: datetime | None = None
+    ) -> UserIndex:
+        """The index whose arrays a snapshot holds (`memories/search/snapshot.py`), as they are;
+        `written_at`: that snapshot's time written (its masks are kept with it)."""
         echo = a["echo"]
         return cls(
+            snapshot=None if written_at is None else (generation, written_at),
             generation=generation,
             ids=a["ids"],
             has_vector=a["has_vector"],
@@ -363,10 +371,13 @@ def load(
     read it) is used as it is, without asking the change log."""
     snap = search_snapshot.read(owner_id)
     if snap is not None:
-        start = UserIndex.from_arrays(snap.generation, snap.arrays)
+        start = UserIndex.from_arrays(snap.generation, snap.arrays, snap.written_at)
         if snap.generation == generation:
             return start, None
-        found = _refresh(start, owner_id, view, None)
+        # The view's mask of the snapshot's rows, if the machine kept one, brought up to date
+        # with them (else computed for the index brought up to date).
+        start_mask = _kept_mask(owner_id, start, view) if view else None
+        found = _refresh(start, owner_id, view, start_mask)
         if found is not None:
             index, mask, changed = found
             age = (timezone.now() - snap.written_at).total_seconds()
@@ -612,12 +623,26 @@ def for_user(
     return index, mask
 
 
+def _kept_mask(owner_id: int, index: UserIndex, view: View) -> np.ndarray | None:
+    """The view's mask of a snapshot's rows that this machine kept (`snapshot_files`)."""
+    if index.snapshot is None:
+        return None
+    generation, written_at = index.snapshot
+    digest = snapshot_files.view_digest(view.filters, view.key)
+    return snapshot_files.read_mask(owner_id, generation, written_at, digest, len(index))
+
+
 def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
-    """Which rows of `index` the view admits; remembered for this index. None when the user's
-    memories changed since the index was read."""
+    """Which rows of `index` the view admits; remembered for this index (and, for a snapshot's
+    rows, kept for the machine's other processes: every row of the user is read to compute it).
+    None when the user's memories changed since the index was read."""
     key = _view_key(owner_id, index, view)
     mask = current().visible.get(key)
     if mask is not None:
+        return mask
+    mask = _kept_mask(owner_id, index, view)
+    if mask is not None:
+        current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
         return mask
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cur:
@@ -633,6 +658,10 @@ def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
     mask = np.zeros(len(index), dtype=bool)
     mask[rows[rows >= 0]] = True
     current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
+    if index.snapshot is not None:
+        generation, written_at = index.snapshot
+        digest = snapshot_files.view_digest(view.filters, view.key)
+        snapshot_files.write_mask(owner_id, generation, written_at, digest, mask)
     return mask
 
 

@@ -1,29 +1,38 @@
-"""A machine's copy of its users' search snapshots, as files every worker process maps.
+"""A machine's copy of its users' search snapshots (and its apps' masks), as files every worker
+process maps.
 
 Why (issue 29): each worker otherwise reads a user's snapshot from PostgreSQL at its first search
-of that user (160 ms at 50,000 memories), and again after every restart or recycling. The same
-bytes in a file under the data folder are mapped by every worker of the machine from the page
-cache in milliseconds, shared between them, and survive restarts.
+of that user (160 ms at 50,000 memories), and again after every restart or recycling; and an app's
+search then asks PostgreSQL which of those memories the app may see (another 100-250 ms at 50,000:
+every row of the user is read). The same bytes in files under the data folder are mapped by every
+worker of the machine from the page cache in milliseconds, shared between them, and survive
+restarts.
 
-PostgreSQL stays the authority. A file holds one snapshot value (`memories/search/snapshot.py`)
-behind a header naming its user, generation and time written, and is used only while the user's
-snapshot row is that very value (checked by the statement that would otherwise read the row). A
-memory deleted for good drops the row (migration `search_snapshot`); the file goes with it:
+PostgreSQL stays the authority. A user's folder holds one snapshot value
+(`memories/search/snapshot.py`) behind a header naming its user, generation and time written,
+used only while the user's snapshot row is that very value (checked by the statement that would
+otherwise read the row), and the masks of the apps that searched it at that generation, each
+used only with that snapshot. A memory deleted for good drops the row (migration
+`search_snapshot`); the folder goes with it:
 - on this machine, when the purge or erase commits (`remove`);
-- on any machine, at the next use of the file or the next sweep of a process that searched
+- on any machine, at the next use of the snapshot or the next sweep of a process that searched
   (`sweep`, every SEARCH_CACHE_SWEEP_SECONDS), whichever comes first.
-A file is written to a private temporary name, flushed to disk and renamed into place, then
-checked against its row again, so a purge that committed while it was being written still removes
-it. docs/reliability.md says what remains where.
+A file is written to a private temporary name and renamed into place (the snapshot flushed to
+disk first, a mask checked by its checksum), then checked against its row again, so a purge that
+committed while it was being written still removes it. docs/reliability.md says what remains
+where.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import mmap
 import os
+import shutil
 import time
+import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -37,19 +46,28 @@ from kernel.tenancy import cross_tenant
 logger = logging.getLogger(__name__)
 
 _MAGIC = b"CLSFILE1"
+_MASK_MAGIC = b"CLSMASK1"
+# Both kinds of file: magic, user, the snapshot's generation and time written (microseconds since
+# the epoch), then the length of what follows (bytes of the value; rows of a mask) and, for a
+# mask, the CRC-32 of its bits.
 _HEADER = np.dtype(
     [
         ("magic", "S8"),
         ("owner", "<i8"),
         ("generation", "<i8"),
-        ("written_us", "<i8"),  # the row's written_at, in microseconds since the epoch
-        ("size", "<i8"),  # the snapshot value's length, after the header
-        ("pad", "V24"),
+        ("written_us", "<i8"),
+        ("size", "<i8"),
+        ("crc", "<u4"),
+        ("pad", "V20"),
     ]
 )
 _DATA_AT = _HEADER.itemsize  # 64: the value's arrays keep their 16-byte alignment
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_SUFFIX = ".snap"
+_SNAPSHOT = "index.snap"
+_MASK_SUFFIX = ".mask"
+# An app's masks kept per user (the most recently written): a search filter is part of a mask's
+# view, so filtered searches would otherwise leave a file each.
+MASKS_PER_USER = 8
 # A temporary file left by a writer that died is removed by the sweep after this long.
 _STALE_TEMPORARY_SECONDS = 3600
 
@@ -58,38 +76,38 @@ def _micros(at: datetime) -> int:
     return (at - _EPOCH) // timedelta(microseconds=1)
 
 
-def _folder() -> Path | None:
-    """This database's folder of snapshot files, or None when SEARCH_SNAPSHOT_DIR is empty. Why
-    per database: one data folder may serve a test run's database and the real one, or two
-    servers' databases of the same name."""
+def _root() -> Path | None:
+    """This database's folder of users' folders, or None when SEARCH_SNAPSHOT_DIR is empty. Per
+    database name: a test run's database and the real one may share a data folder. (A file is
+    used only when its row has the same generation and time written to the microsecond, so two
+    servers sharing a folder could waste each other's files, never use them.)"""
     root = settings.SEARCH_SNAPSHOT_DIR
     if not root:
         return None
-    db = connection.settings_dict
-    where = f"{db.get('HOST') or ''}:{db.get('PORT') or ''}/{db['NAME']}"
-    return Path(root) / hashlib.sha256(where.encode()).hexdigest()[:16]
+    return Path(root) / str(connection.settings_dict["NAME"])
 
 
-def _path(owner_id: int) -> Path | None:
-    folder = _folder()
-    return None if folder is None else folder / f"{owner_id}{_SUFFIX}"
+def folder(owner_id: int) -> Path | None:
+    """The user's folder: their snapshot (`index.snap`) and apps' masks (`*.mask`)."""
+    root = _root()
+    return None if root is None else root / str(owner_id)
 
 
 def key(owner_id: int) -> str:
     """One name per user and database: a write of the user's file under way is not repeated."""
-    return str(_path(owner_id))
+    return f"snapshot-file:{folder(owner_id)}"
 
 
 @dataclass(frozen=True)
 class Held:
-    """The header of a user's file: the snapshot it claims to copy."""
+    """The header of a user's snapshot file: the snapshot it claims to copy."""
 
     generation: int
     written_at: datetime
     path: Path
 
 
-def _header(path: Path) -> np.void | None:
+def _header(path: Path, magic: bytes) -> np.void | None:
     try:
         with path.open("rb") as f:
             raw = f.read(_DATA_AT)
@@ -99,19 +117,20 @@ def _header(path: Path) -> np.void | None:
     if len(raw) < _DATA_AT:
         return None
     header = np.frombuffer(raw, dtype=_HEADER, count=1)[0]
-    if header["magic"] != _MAGIC or size != _DATA_AT + int(header["size"]):
+    body = int(header["size"]) if magic == _MAGIC else -(-int(header["size"]) // 8)
+    if header["magic"] != magic or size != _DATA_AT + body:
         return None
     return header
 
 
 def held(owner_id: int) -> Held | None:
     """Which snapshot this machine's file of the user claims to hold, if it has a whole one."""
-    path = _path(owner_id)
-    header = None if path is None else _header(path)
-    if path is None or header is None or int(header["owner"]) != owner_id:
+    where = folder(owner_id)
+    header = None if where is None else _header(where / _SNAPSHOT, _MAGIC)
+    if where is None or header is None or int(header["owner"]) != owner_id:
         return None
     written_at = _EPOCH + timedelta(microseconds=int(header["written_us"]))
-    return Held(generation=int(header["generation"]), written_at=written_at, path=path)
+    return Held(int(header["generation"]), written_at, where / _SNAPSHOT)
 
 
 def map_value(file: Held) -> memoryview | None:
@@ -134,39 +153,38 @@ def map_value(file: Held) -> memoryview | None:
     return memoryview(mapped)[_DATA_AT:]
 
 
-_ROW_SQL = """
-SELECT 1 FROM memories_searchsnapshot p
-WHERE p.owner_id = %(owner)s AND p.generation = %(generation)s AND p.written_at = %(written_at)s
-"""
-
-
-def write(owner_id: int, generation: int, written_at: datetime, value: bytes | bytearray) -> bool:
-    """Copy the user's snapshot row (its generation, time written and value) into this machine's
-    file; False when files are off, the write failed, or the row changed meanwhile (then no file
-    is left behind)."""
-    path = _path(owner_id)
-    if path is None:
-        return False
-    header = np.zeros(1, dtype=_HEADER)
-    header[0] = (_MAGIC, owner_id, generation, _micros(written_at), len(value), b"\0" * 24)
-    temporary = path.with_name(f".{owner_id}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+def _place(path: Path, header: np.ndarray, body: bytes | bytearray, *, durable: bool) -> bool:
+    """Write `header` and `body` to a private temporary name, then rename it to `path`."""
+    temporary = path.with_name(f".{os.getpid()}.{time.monotonic_ns()}.tmp")
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(header.tobytes())
-                f.write(value)
-                f.flush()
-                os.fsync(f.fileno())  # whole on disk before it has its name: never a torn file
+                f.write(body)
+                if durable:
+                    f.flush()
+                    os.fsync(f.fileno())  # whole on disk before it has its name: never torn
             os.replace(temporary, path)
         finally:
             temporary.unlink(missing_ok=True)
     except OSError:
-        logger.exception("search snapshot file of user %s not written", owner_id)
+        logger.exception("search file %s not written", path.name)
         return False
-    # A purge that committed while the file was being written found no file to remove: look
-    # again now it is in place (a purge committing after this look removes it itself).
+    return True
+
+
+_ROW_SQL = """
+SELECT 1 FROM memories_searchsnapshot p
+WHERE p.owner_id = %(owner)s AND p.generation = %(generation)s AND p.written_at = %(written_at)s
+"""
+
+
+def _still_current(owner_id: int, generation: int, written_at: datetime) -> bool:
+    """Whether the user's snapshot row is still this one; when not, the user's folder goes. A
+    purge that committed while a file was being written found no file to remove: this look comes
+    after the file is in place (a purge committing after it removes the file itself)."""
     with connection.cursor() as cur:
         cur.execute(
             _ROW_SQL, {"owner": owner_id, "generation": generation, "written_at": written_at}
@@ -177,11 +195,97 @@ def write(owner_id: int, generation: int, written_at: datetime, value: bytes | b
     return current
 
 
+def write(owner_id: int, generation: int, written_at: datetime, value: bytes | bytearray) -> bool:
+    """Copy the user's snapshot row (its generation, time written and value) into this machine's
+    file; False when files are off, the write failed, or the row changed meanwhile (then no file
+    is left behind)."""
+    where = folder(owner_id)
+    if where is None:
+        return False
+    header = np.zeros(1, dtype=_HEADER)
+    header[0] = (_MAGIC, owner_id, generation, _micros(written_at), len(value), 0, b"\0" * 20)
+    if not _place(where / _SNAPSHOT, header, value, durable=True):
+        return False
+    return _still_current(owner_id, generation, written_at)
+
+
+def view_digest(filters: str, key: tuple[object, ...]) -> str:
+    """A name for an app's view (its consent rule and the values in it) that every process
+    computes alike."""
+    return hashlib.sha256(repr((filters, key)).encode()).hexdigest()[:32]
+
+
+def read_mask(
+    owner_id: int, generation: int, written_at: datetime, digest: str, rows: int
+) -> np.ndarray | None:
+    """The mask of the view `digest` over the rows of the user's snapshot (generation, time
+    written), if one was written for that very snapshot and is whole."""
+    where = folder(owner_id)
+    if where is None:
+        return None
+    path = where / f"{digest}{_MASK_SUFFIX}"
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    if len(raw) < _DATA_AT:
+        return None
+    header = np.frombuffer(raw, dtype=_HEADER, count=1)[0]
+    bits = raw[_DATA_AT:]
+    whole = (
+        header["magic"] == _MASK_MAGIC
+        and int(header["owner"]) == owner_id
+        and int(header["size"]) == rows
+        and len(bits) == -(-rows // 8)
+        and int(header["crc"]) == zlib.crc32(bits)
+    )
+    if not whole or (int(header["generation"]), int(header["written_us"])) != (
+        generation,
+        _micros(written_at),
+    ):
+        return None
+    return np.unpackbits(np.frombuffer(bits, dtype=np.uint8), count=rows).astype(bool)
+
+
+def write_mask(
+    owner_id: int, generation: int, written_at: datetime, digest: str, mask: np.ndarray
+) -> bool:
+    """Keep the mask of the view `digest` over the rows of the user's snapshot (generation,
+    time written) for every process of the machine."""
+    where = folder(owner_id)
+    if where is None or not (where / _SNAPSHOT).exists():
+        return False
+    bits = np.packbits(mask.astype(bool)).tobytes()
+    header = np.zeros(1, dtype=_HEADER)
+    header[0] = (
+        _MASK_MAGIC,
+        owner_id,
+        generation,
+        _micros(written_at),
+        len(mask),
+        zlib.crc32(bits),
+        b"\0" * 20,
+    )
+    if not _place(where / f"{digest}{_MASK_SUFFIX}", header, bits, durable=False):
+        return False
+    masks = sorted(where.glob(f"*{_MASK_SUFFIX}"), key=_mtime, reverse=True)
+    for old in masks[MASKS_PER_USER:]:
+        old.unlink(missing_ok=True)
+    return _still_current(owner_id, generation, written_at)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
+
+
 def remove(owner_id: int) -> None:
-    """Remove this machine's file of the user (a purge or erase committed; the file is stale)."""
-    path = _path(owner_id)
-    if path is not None:
-        path.unlink(missing_ok=True)
+    """Remove this machine's files of the user (a purge or erase committed; they are stale)."""
+    where = folder(owner_id)
+    if where is not None:
+        shutil.rmtree(where, ignore_errors=True)
 
 
 _ROWS_SQL = """
@@ -191,37 +295,51 @@ WHERE p.owner_id = ANY(%(owners)s)
 
 
 def sweep() -> int:
-    """Remove every file of this machine whose user's snapshot row is not the one it copies
-    (dropped by a purge or an erase on another machine, or rewritten since), and temporary files
-    a writer left; returns how many files went."""
-    folder = _folder()
-    if folder is None or not folder.is_dir():
+    """Remove the folder of every user whose snapshot row is not the one this machine's file
+    copies (dropped by a purge or an erase on another machine, or rewritten since), masks of
+    older snapshots, and temporary files a writer left; returns how many users' folders went."""
+    root = _root()
+    if root is None or not root.is_dir():
         return 0
-    files: dict[int, tuple[Path, int, int]] = {}
-    removed = 0
-    for entry in os.scandir(folder):
+    held_by: dict[int, tuple[int, int]] = {}
+    gone = 0
+    for entry in os.scandir(root):
+        if not entry.name.isdigit():
+            continue
+        owner = int(entry.name)
+        header = _header(Path(entry.path) / _SNAPSHOT, _MAGIC)
+        if header is None or int(header["owner"]) != owner:
+            _tidy(Path(entry.path), None)
+            continue
+        held_by[owner] = (int(header["generation"]), int(header["written_us"]))
+    if held_by:
+        reason = "the sweep checks this machine's search snapshot files against their users' rows"
+        with cross_tenant(reason), connection.cursor() as cur:
+            cur.execute(_ROWS_SQL, {"owners": list(held_by)})
+            rows = {int(o): (int(g), _micros(w)) for o, g, w in cur.fetchall()}
+        for owner, snapshot in held_by.items():
+            if rows.get(owner) != snapshot:
+                remove(owner)
+                gone += 1
+            else:
+                _tidy(root / str(owner), snapshot)
+    return gone
+
+
+def _tidy(where: Path, snapshot: tuple[int, int] | None) -> None:
+    """Remove the masks of another snapshot than `snapshot` (all of them without one) and stale
+    temporary files; a folder left empty goes too."""
+    for entry in os.scandir(where):
         path = Path(entry.path)
         if entry.name.endswith(".tmp"):
-            try:
-                old = time.time() - entry.stat().st_mtime > _STALE_TEMPORARY_SECONDS
-            except FileNotFoundError:
-                continue
-            if old:
+            if time.time() - _mtime(path) > _STALE_TEMPORARY_SECONDS:
                 path.unlink(missing_ok=True)
-                removed += 1
-            continue
-        header = _header(path) if entry.name.endswith(_SUFFIX) else None
-        if header is None:
-            continue
-        files[int(header["owner"])] = (path, int(header["generation"]), int(header["written_us"]))
-    if not files:
-        return removed
-    reason = "the sweep checks this machine's search snapshot files against their users' rows"
-    with cross_tenant(reason), connection.cursor() as cur:
-        cur.execute(_ROWS_SQL, {"owners": list(files)})
-        rows = {int(o): (int(g), _micros(w)) for o, g, w in cur.fetchall()}
-    for owner, (path, generation, written_us) in files.items():
-        if rows.get(owner) != (generation, written_us):
-            path.unlink(missing_ok=True)
-            removed += 1
-    return removed
+        elif entry.name.endswith(_MASK_SUFFIX):
+            header = _header(path, _MASK_MAGIC)
+            if header is None or snapshot != (
+                int(header["generation"]),
+                int(header["written_us"]),
+            ):
+                path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        where.rmdir()  # only when empty

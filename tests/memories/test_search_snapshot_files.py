@@ -70,7 +70,9 @@ def _store(actor: Actor, texts: list[str] = TEXTS) -> list[uuid.UUID]:
 
 
 def _file(owner: User) -> Path:
-    return Path(snapshot_files.key(owner.pk))
+    folder = snapshot_files.folder(owner.pk)
+    assert folder is not None
+    return folder / "index.snap"
 
 
 def _traces(memory_id: uuid.UUID) -> tuple[bytes, bytes]:
@@ -80,10 +82,9 @@ def _traces(memory_id: uuid.UUID) -> tuple[bytes, bytes]:
 
 
 def _files_hold(owner: User, traces: tuple[bytes, bytes]) -> bool:
-    """Whether any file of the folder holds this memory's id or its vector."""
-    return any(
-        trace in path.read_bytes() for path in _file(owner).parent.iterdir() for trace in traces
-    )
+    """Whether any file under the snapshot folder holds this memory's id or its vector."""
+    every = [p for p in _file(owner).parents[1].rglob("*") if p.is_file()]
+    return any(trace in path.read_bytes() for path in every for trace in traces)
 
 
 def _source(owner: User) -> str | None:
@@ -266,7 +267,7 @@ def test_a_file_written_after_its_row_went_removes_itself(owner: User, owner_das
 
     assert not snapshot_files.write(owner.pk, row.generation, row.written_at, bytes(row.data))
     assert not _file(owner).exists()
-    assert not [p for p in _file(owner).parent.iterdir() if p.name.endswith(".tmp")]
+    assert not [p for p in _file(owner).parents[1].rglob("*.tmp")]
 
 
 @pytest.mark.django_db
@@ -288,6 +289,135 @@ def test_each_database_has_a_folder_of_its_own(owner: User, owner_dash: Actor) -
     try:
         connection.settings_dict["NAME"] = f"{name}_other"
         assert snapshot_files.held(owner.pk) is None
-        assert Path(snapshot_files.key(owner.pk)).parent != here.parent
+        assert snapshot_files.folder(owner.pk) != here.parent
     finally:
         connection.settings_dict["NAME"] = name
+
+
+def _masks(owner: User) -> list[Path]:
+    return sorted(_file(owner).parent.glob("*.mask"))
+
+
+@pytest.mark.django_db
+def test_an_apps_mask_is_kept_beside_the_snapshot_and_a_later_process_answers_the_same(
+    owner: User,
+    owner_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    claude = app_actor(owner, "Claude")
+    ids = _store(owner_dash)
+    services.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
+    _answer(owner_dash, "spare key")  # the snapshot rewritten at the current generation
+    search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
+    assert _masks(owner) == []
+
+    query = "spare key flowerpot penicillin"
+    first = _answer(claude, query)
+    assert len(_masks(owner)) == 1  # every row of the user was read once, for the machine
+    kept = search_index._kept_mask
+    found: list[bool] = []
+
+    def kept_and_seen(*args: Any) -> Any:
+        mask = kept(*args)
+        found.append(mask is not None)
+        return mask
+
+    monkeypatch.setattr(search_index, "_kept_mask", kept_and_seen)
+    assert _answer(claude, query) == first
+    assert found == [True]  # the kept mask, not every row read again
+    assert first == _full_read_answer(claude, query, monkeypatch)
+    assert TEXTS[1] not in [text for text, _ in first]  # private: never the app's
+
+
+@pytest.mark.django_db
+def test_a_memory_hidden_from_the_app_after_its_mask_was_kept_stays_hidden(
+    owner: User,
+    owner_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    claude = app_actor(owner, "Claude")
+    ids = _store(owner_dash)
+    assert TEXTS[0] in [text for text, _ in _answer(claude, "spare key flowerpot")]
+    assert len(_masks(owner)) == 1
+    assert claude.app is not None
+    services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
+
+    cold = _answer(claude, "spare key flowerpot")  # the kept mask, brought up to date
+    assert TEXTS[0] not in [text for text, _ in cold]
+    assert cold == _full_read_answer(claude, "spare key flowerpot", monkeypatch)
+
+
+@pytest.mark.django_db
+def test_a_forged_mask_that_admits_everything_still_shows_the_app_nothing_it_may_not_see(
+    owner: User, owner_dash: Actor, app_actor: Callable[[User, str], Actor]
+) -> None:
+    """Whoever can write the data folder can only change what is ranked: the row fetch checks
+    consent again in SQL."""
+    claude = app_actor(owner, "Claude")
+    ids = _store(owner_dash)
+    services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], private=True)
+    search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
+    _answer(claude, "spare key flowerpot")
+    (mask,) = _masks(owner)
+    snap = SearchSnapshot.objects.get(owner=owner)
+    digest = mask.name.removesuffix(".mask")
+    everything = np.ones(len(TEXTS), dtype=bool)
+    assert snapshot_files.write_mask(owner.pk, snap.generation, snap.written_at, digest, everything)
+
+    assert TEXTS[0] not in [text for text, _ in _answer(claude, "spare key flowerpot")]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda data: data[:-1] + bytes([data[-1] ^ 0x80]), id="a bit flipped"),
+        pytest.param(lambda data: data[:64], id="torn"),
+    ],
+)
+def test_a_spoilt_mask_is_never_used(
+    owner: User,
+    owner_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    spoil: Callable[[bytes], bytes],
+) -> None:
+    claude = app_actor(owner, "Claude")
+    _store(owner_dash)
+    _answer(claude, "spare key")
+    (mask,) = _masks(owner)
+    mask.write_bytes(spoil(mask.read_bytes()))
+    snap = SearchSnapshot.objects.get(owner=owner)
+    digest = mask.name.removesuffix(".mask")
+
+    assert snapshot_files.read_mask(owner.pk, snap.generation, snap.written_at, digest, 5) is None
+
+
+@pytest.mark.django_db
+def test_a_user_keeps_a_bounded_number_of_masks(owner: User, owner_dash: Actor) -> None:
+    _store(owner_dash)
+    snap = SearchSnapshot.objects.get(owner=owner)
+    for n in range(snapshot_files.MASKS_PER_USER + 3):
+        mask = np.ones(len(TEXTS), dtype=bool)
+        assert snapshot_files.write_mask(owner.pk, snap.generation, snap.written_at, f"v{n}", mask)
+    assert len(_masks(owner)) == snapshot_files.MASKS_PER_USER
+
+
+@pytest.mark.django_db
+def test_the_sweep_removes_masks_of_an_older_snapshot_and_keeps_the_current(
+    owner: User, owner_dash: Actor, app_actor: Callable[[User, str], Actor]
+) -> None:
+    claude = app_actor(owner, "Claude")
+    _store(owner_dash)
+    _answer(claude, "spare key")
+    (mask,) = _masks(owner)
+    older = mask.read_bytes()
+    services.memory_create(actor=owner_dash, text="Parks the car on level three")
+    assert search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
+    _answer(claude, "spare key")  # a mask of the new snapshot, under the same name
+    assert mask.read_bytes() != older
+    (_file(owner).parent / "older.mask").write_bytes(older)  # and one of the older snapshot
+
+    assert snapshot_files.sweep() == 0  # the user's snapshot is current
+    assert _masks(owner) == [mask]
