@@ -39,6 +39,15 @@ GRANTS: list[dict[str, Any]] = [
     {"categories": ["health"]},
     {"hidden_categories": ["garden-party", "food"]},
 ]
+# The REST search's filters (memories/api/memories.py, SearchQuery), combined at random.
+FILTER_KINDS = [
+    "category",
+    "app_name",
+    "created_after",
+    "created_before",
+    "uncategorised",
+    "pinned",
+]
 SCORE_TOLERANCE = 1e-9
 OPS = (
     "add",
@@ -52,6 +61,7 @@ OPS = (
     "private",
     "public",
     "hide",
+    "pin",
     "categories",
     "grant",
     "pause",
@@ -190,6 +200,9 @@ class Coherence:
                 services.memory_set_visibility(actor=owner, memory_id=mid, private=op == "private")
             elif op == "hide":
                 services.memory_set_visibility(actor=owner, memory_id=mid, hide_from_app=app.pk)
+            elif op == "pin":  # the owner pins or unpins: what the pinned filter reads
+                pinned = not Memory.objects.get(owner=self.owner, id=mid).pinned_at
+                services.memory_set_pinned(actor=owner, memory_ids=[mid], pinned=pinned)
             elif op == "categories":
                 chosen = [] if pick % 5 == 0 else [category]
                 services.memory_set_categories(actor=owner, memory_id=mid, categories=chosen)
@@ -216,56 +229,114 @@ class Coherence:
         except DomainError:
             pass  # refused (a text active elsewhere, a revoked app): nothing was written
 
+    def _filter_values(self) -> tuple[list[Any], list[str]]:
+        """What filters are cut from: the memories' creation times, and the apps' names (the
+        owner's own first, and one no app has)."""
+        from memories.models import Memory
+
+        times = list(
+            Memory.objects.filter(owner=self.owner)
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+        )
+        return times, [self.owner_dash.app.name, *(app.name for app in self.apps), "no such app"]
+
+    def filters(self, pick: int, values: tuple[list[Any], list[str]]) -> Any:
+        """Search filters as the REST search takes them, drawn from `pick`: a category, the app
+        that wrote or last changed a memory, a date range cut at memories' own creation times,
+        uncategorised, pinned, or several at once."""
+        from memories.selectors.memories import MemoryFilters
+
+        times, names = values
+        draw = random.Random(pick)
+        chosen: dict[str, Any] = {}
+        for kind in draw.sample(FILTER_KINDS, draw.choice([1, 1, 1, 2, 2, 3])):
+            if kind == "category":  # "Health" as a person types it; "unused" matches nothing
+                chosen["category"] = draw.choice([*CATEGORIES, "Health", "unused"])
+            elif kind == "app_name":  # mostly the owner's own writes; now and then no app
+                chosen["app_name"] = draw.choice([names[0], *names])
+            elif kind == "created_after" and times:
+                chosen["created_after"] = draw.choice(times)
+            elif kind == "created_before" and times:
+                chosen["created_before"] = draw.choice(times)
+            elif kind in ("uncategorised", "pinned"):
+                chosen[kind] = True
+        return MemoryFilters(**chosen)
+
     # -- the comparison --
 
-    def check(self, pick: int) -> int:
-        """Every reader's searches on one node against PostgreSQL; returns the divergences
-        found (also kept in `divergences`)."""
-        from kernel.errors import AppPaused
-        from memories.search import index as search_index
-        from memories.search import scoring as search
-        from memories.search.embeddings import get_embedder
-        from memories.selectors.memories import memory_search
-        from memories.visibility import visible_sql
+    def check(self, pick: int, narrow: int = 0) -> int:
+        """Every reader's searches on one node against PostgreSQL, each reader once more with
+        filters drawn from `narrow`; returns the divergences found (also kept in
+        `divergences`)."""
+        from memories.selectors.memories import MemoryFilters
 
         n = self.last_checked = pick % len(self.nodes)
         found = 0
         readers = [("owner", self.owner_dash)] + [
             (f"app{i}", self._actor(app)) for i, app in enumerate(self.apps)
         ]
-        for name, actor in readers:
+        values = self._filter_values() if narrow else ([], [])
+        for r, (name, actor) in enumerate(readers):
             for i, query in enumerate(QUERIES):
-                limit, floor = (3, 0.0) if (i + self.steps) % 2 else (10, search.MIN_SCORE)
-                expected: Any = "refused"
-                if not actor.app.paused:
-                    visible, params = visible_sql(actor)
-                    exact = search.UserSearch(
-                        self.owner.pk,
-                        visible=visible,
-                        params={**params, "category": None},
-                        query=query,
-                        whole_store=actor.app.is_owner_app,
-                        use_index=False,
-                    ).best(get_embedder().embed_query(query), limit=limit, min_score=floor)
-                    expected = [(c.id, c.score) for c in exact]
-                got: Any = "refused"
-                with search_index.serving(self.nodes[n]):
-                    try:
-                        hits = memory_search(
-                            actor=actor, query=query, limit=limit, min_score=floor, record=False
-                        )
-                        got = [(h.memory.id, h.score) for h in hits]
-                    except AppPaused:
-                        pass
-                self.searches += 1
-                if not _same(got, expected):
-                    found += 1
-                    self.divergences.append(Divergence(self.steps, n, name, query, got, expected))
+                found += self._compare(n, name, actor, query, i, MemoryFilters())
+            if narrow:  # each reader its own filters: views of one store side by side
+                pick = narrow * len(readers) + r
+                query = QUERIES[pick % len(QUERIES)]
+                found += self._compare(n, name, actor, query, pick, self.filters(pick, values))
         return found
+
+    def _compare(self, n: int, name: str, actor: Any, query: str, i: int, filters: Any) -> int:
+        """One search on node `n` against PostgreSQL; 1 when they differ. A filtered search's
+        exact hits must also be among what the memory list shows under the same filters."""
+        from kernel.category_names import fold
+        from kernel.errors import AppPaused
+        from memories.search import index as search_index
+        from memories.search import scoring as search
+        from memories.search.embeddings import get_embedder
+        from memories.selectors.memories import MAX_PAGE, memory_list, memory_search, search_scope
+
+        limit, floor = (3, 0.0) if (i + self.steps) % 2 else (10, search.MIN_SCORE)
+        expected: Any = "refused"
+        if not actor.app.paused:
+            visible, params, whole_store = search_scope(actor, filters)
+            category = fold(filters.category) if filters.category else None
+            exact = search.UserSearch(
+                self.owner.pk,
+                visible=visible,
+                params={**params, "category": category},
+                query=query,
+                whole_store=whole_store,
+                use_index=False,
+            ).best(get_embedder().embed_query(query), limit=limit, min_score=floor)
+            expected = [(c.id, c.score) for c in exact]
+            listed = memory_list(actor=actor, filters=filters, limit=MAX_PAGE, record=False)
+            if not {m for m, _ in expected} <= {m.id for m in listed.items}:
+                expected = ("beyond the list", expected)
+        got: Any = "refused"
+        with search_index.serving(self.nodes[n]):
+            try:
+                hits = memory_search(
+                    actor=actor,
+                    query=query,
+                    limit=limit,
+                    min_score=floor,
+                    filters=filters,
+                    record=False,
+                )
+                got = [(h.memory.id, h.score) for h in hits]
+            except AppPaused:
+                pass
+        self.searches += 1
+        if _same(got, expected):
+            return 0
+        where = f"{query} {filters}" if filters != filters.__class__() else query
+        self.divergences.append(Divergence(self.steps, n, name, where, got, expected))
+        return 1
 
 
 def _same(got: Any, expected: Any) -> bool:
-    if isinstance(got, str) or isinstance(expected, str):
+    if isinstance(got, str | tuple) or isinstance(expected, str | tuple):
         return bool(got == expected)
     return [m for m, _ in got] == [m for m, _ in expected] and all(
         abs(a - b) <= SCORE_TOLERANCE for (_, a), (_, b) in zip(got, expected, strict=True)
@@ -310,7 +381,7 @@ def run(args: Any) -> None:
             op = rng.choice(OPS)
             words = rng.sample(WORDS, rng.randint(1, 4))
             model.do(op, rng.randrange(1000), words, rng.choice(CATEGORIES))
-            model.check(rng.randrange(2))
+            model.check(rng.randrange(2), rng.randrange(1000))
     elapsed = time.perf_counter() - started
     for d in model.divergences[:5]:
         print(f"divergence at step {d.step}, node {d.node}, {d.reader}, {d.query!r}:")

@@ -21,6 +21,7 @@ FORMAT = "context-layer-export"
 VERSION = 1
 # Provenance and metadata of one memory, as JSON (ours are a few hundred characters).
 MAX_DETAIL_CHARS = 64 * 1024
+MAX_ID_CHARS = 255  # ours are UUIDs; the manifest keeps an id in 255 characters
 
 
 def looks_like(doc: Any) -> bool:
@@ -85,9 +86,13 @@ def memory(raw: Any, where: str) -> ExportedMemory:
                 created_at=parse_timestamp(item.get("created_at")),
             )
         )
+    # The id is how a restore recognises a memory it brought back before (the manifest's key).
+    memory_id = _scalar(raw.get("id"))
+    expect(bool(memory_id.strip()), where, "'id' must be a non-empty string.")
+    expect(len(memory_id) <= MAX_ID_CHARS, where, f"'id' is longer than {MAX_ID_CHARS} characters.")
     superseded_by = _scalar(raw.get("superseded_by"))
     return ExportedMemory(
-        id=_scalar(raw.get("id")),
+        id=memory_id,
         text=text,
         categories=tuple(categories),
         state=_scalar(raw.get("state")) or "active",

@@ -281,6 +281,13 @@ class _Counter:
             ]
         )
 
+    def skip(self, item_id: str, message: str) -> None:
+        """An item left out on purpose, with why (shown with the run's errors, marked skipped)."""
+        self.run.conversations_skipped += 1
+        if len(self.run.errors) < 200:
+            self.run.errors.append({"id": item_id, "error": message, "skipped": True})
+        self.step()
+
     def fail(self, item_id: str, exc: Exception) -> None:
         self.run.conversations_failed += 1
         if len(self.run.errors) < 200:
@@ -293,12 +300,13 @@ class _Counter:
 
 def failure_message(exc: BaseException) -> str:
     """What a run stores about a failure: our own message for a domain error (written for the
-    owner, naming the file or field), else only the kind of failure. Another exception's text
-    may quote what it could not store (PostgreSQL quotes the JSON it refused), and the run's
-    errors are read back by the dashboard, the API and whoever looks at the database."""
+    owner, naming the file or field), else a plain sentence. Another exception's text may quote
+    what it could not store (PostgreSQL quotes the JSON it refused) and its class name means
+    nothing to the owner; the run's errors are read back by the dashboard, the API and whoever
+    looks at the database (the log keeps the kind)."""
     if isinstance(exc, DomainError):
         return exc.message[:500]
-    return f"This could not be imported ({type(exc).__name__}); nothing of it was stored."
+    return "This could not be imported (the server could not store it); nothing of it was stored."
 
 
 def import_execute(
@@ -854,9 +862,13 @@ def _restore(writer: Actor, memories: Sequence[ExportedMemory], counter: _Counte
 
     Superseded memories are not restored as memories: their text is in their successor's
     history. Memories that were in the trash are not brought back (counted as deleted by the
-    user). hidden_from (app ids of the old server) is not restored.
+    user), nor is one whose id is still the owner's memory (a restore onto the account it was
+    exported from): it is there, or in the trash. An id the file names again is skipped, with a
+    message: only its first occurrence is restored. hidden_from (app ids of the old server) is
+    not restored.
     """
     user = writer.user
+    seen: set[str] = set()  # the file's ids met so far, across batches
     for start in range(0, len(memories), RESTORE_BATCH):
         batch = memories[start : start + RESTORE_BATCH]
         done = set(
@@ -870,32 +882,66 @@ def _restore(writer: Actor, memories: Sequence[ExportedMemory], counter: _Counte
                 source_ref_hash__in=[h for m in batch if (h := source_ref_hash(m.provenance))],
             ).values_list("source_ref_hash", flat=True)
         )
+        held = _still_held(user, batch)
         todo: list[ExportedMemory] = []
         for m in batch:
-            if m.id in done or m.superseded_by:
+            if m.id in seen:
+                counter.skip(m.id, repeated_id_message(m.id))
+                continue
+            seen.add(m.id)
+            trashed = held.get(m.id)  # None: not a memory of the owner's on this server
+            if m.id in done or m.superseded_by or trashed is False:
                 counter.run.conversations_skipped += 1
                 counter.step()
-            elif m.in_trash or ((h := source_ref_hash(m.provenance)) and h in deleted):
+            elif m.in_trash or trashed or ((h := source_ref_hash(m.provenance)) and h in deleted):
                 counter.run.messages_skipped_deleted += 1
                 counter.run.conversations_skipped += 1
                 counter.step()
             else:
                 todo.append(m)
-        if not todo:
-            continue
+        if todo:
+            _restore_group(writer, todo, counter)
+
+
+def repeated_id_message(memory_id: str) -> str:
+    """What the owner reads about an id their file names more than once."""
+    return (
+        f"The file names memory {memory_id} more than once: only its first occurrence is "
+        "restored, and this repeat was skipped."
+    )
+
+
+def _still_held(user: Any, batch: Sequence[ExportedMemory]) -> dict[str, bool]:
+    """The batch's ids that are the owner's own memories on this server: id -> in the trash."""
+    ids: dict[uuid.UUID, str] = {}
+    for m in batch:
         try:
-            with transaction.atomic():
-                created, existing = _restore_batch(writer, todo)
-        except Exception as exc:
-            for m in todo:
-                counter.fail(m.id, exc)
-                counter.step()
+            ids[uuid.UUID(m.id)] = m.id
+        except ValueError:
             continue
-        counter.run.conversations_imported += len(todo)
-        counter.run.memories_created += created
-        counter.run.memories_existing += existing
-        for _ in todo:
+    rows = Memory.objects.filter(owner=user, pk__in=list(ids)).values_list("pk", "state")
+    return {ids[pk]: state == MemoryState.TRASHED for pk, state in rows}
+
+
+def _restore_group(writer: Actor, todo: list[ExportedMemory], counter: _Counter) -> None:
+    """Restore `todo` in one transaction; if that fails, each item in its own, so one bad item
+    fails alone and every item is restored whole (memory, history, manifest row) or not at all."""
+    try:
+        with transaction.atomic():
+            created, existing = _restore_batch(writer, todo)
+    except Exception as exc:
+        if len(todo) > 1:
+            for m in todo:
+                _restore_group(writer, [m], counter)
+        else:
+            counter.fail(todo[0].id, exc)
             counter.step()
+        return
+    counter.run.conversations_imported += len(todo)
+    counter.run.memories_created += created
+    counter.run.memories_existing += existing
+    for _ in todo:
+        counter.step()
 
 
 def _restore_batch(writer: Actor, todo: list[ExportedMemory]) -> tuple[int, int]:
@@ -921,7 +967,7 @@ def _restore_batch(writer: Actor, todo: list[ExportedMemory]) -> tuple[int, int]
         ImportedConversation.objects.create(
             owner=writer.user,
             source="contextlayer",
-            conversation_id=exported.id[:255],
+            conversation_id=exported.id,
             content_hash=exported.content_hash,
             message_ids=[exported.id],
         )

@@ -126,7 +126,7 @@ def test_the_access_log_of_our_export_is_read_through_not_kept(
 ) -> None:
     events = ({"app": "Claude", "action": "read", "memory_ids": []} for _ in range(400_000))
     head = (
-        b'{"format": "context-layer-export", "version": 1, "memories": [{"text": "x", '
+        b'{"format": "context-layer-export", "version": 1, "memories": [{"id": "m-1", "text": "x", '
         b'"created_at": "2024-01-01T00:00:00Z", "updated_at": "2024-01-01T00:00:00Z"}], '
         b'"access_log": ['
     )

@@ -126,7 +126,8 @@ class Command(UserCommand):
                 f"{run.messages_kept} kept."
             )
         for error in run.errors:
-            self.stdout.write(f"  failed {error['id']}: {error['error']}")
+            how = "skipped" if error.get("skipped") else "failed"
+            self.stdout.write(f"  {how} {error['id']}: {error['error']}")
 
     def _previous(self, previous: Previous | None, estimate: Estimate) -> None:
         if previous is None:
