@@ -9,6 +9,7 @@ import math
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -143,7 +144,8 @@ def _bounds(
 class Corpus:
     """What BM25 knows of the caller's visible memories for one query: the query's lexeme keys
     (in the query's order), how many visible memories hold each, and the count and total length
-    of the visible memories. A function of the visible memories alone, whichever path counted."""
+    of the visible memories. A function of the visible memories alone, whichever path counted.
+    Its derived figures are computed once: every candidate's score reads them."""
 
     keys: tuple[int, ...]
     df: tuple[int, ...]
@@ -155,7 +157,7 @@ class Corpus:
     # count as one term. Empty: each key is its own group (no related terms).
     groups: tuple[int, ...] = ()
 
-    @property
+    @cached_property
     def members(self) -> list[tuple[int, ...]]:
         """Each group's positions in `keys`, groups in the order of their first key."""
         if not self.groups:
@@ -165,29 +167,29 @@ class Corpus:
             by_group.setdefault(group, []).append(i)
         return [tuple(m) for m in by_group.values()]
 
-    @property
+    @cached_property
     def group_df(self) -> list[int]:
         """How many visible memories hold each group: the most of any member (as Lucene's
         SynonymQuery blends them), so a related term never makes a group rarer than its word."""
         return [max(self.df[i] for i in m) for m in self.members]
 
-    @property
+    @cached_property
     def idf(self) -> list[float]:
         """Each group's idf."""
         n = self.documents
         return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.group_df]
 
-    @property
+    @cached_property
     def ideal(self) -> float:
         """The query's ideal BM25: the sum of its groups' idf."""
         return sum(self.idf)
 
-    @property
+    @cached_property
     def known(self) -> float:
         """The part of `ideal` from groups some visible memory holds."""
         return sum(idf for idf, df in zip(self.idf, self.group_df, strict=True) if df)
 
-    @property
+    @cached_property
     def avgdl(self) -> float:
         return max(self.length / self.documents, 1.0) if self.documents else 1.0
 
