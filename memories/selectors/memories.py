@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -267,9 +268,34 @@ def memory_search(
 
 
 # Every column an entry point shows of a search hit (not the vector or the lexemes), named once.
-_HIT_COLUMNS = ", ".join(
-    f"m.{f.column}" for f in Memory._meta.concrete_fields if f.name not in UNSHOWN_COLUMNS
-)
+_HIT_FIELDS = [f for f in Memory._meta.concrete_fields if f.name not in UNSHOWN_COLUMNS]
+_HIT_COLUMNS = ", ".join(f"m.{f.column}" for f in _HIT_FIELDS)
+_HIT_NAMES = [f.attname for f in _HIT_FIELDS]
+
+
+@cache
+def _hit_converters() -> list[tuple[int, list[Any], Any]]:
+    """The ORM's converters of the hit columns (as `Memory.objects.raw` applies them), found once
+    per process: finding them on every search cost more CPU than loading its ten rows."""
+    compiler = Memory.objects.none().query.get_compiler(connection=connection)
+    found = compiler.get_converters([f.get_col(Memory._meta.db_table) for f in _HIT_FIELDS])
+    return [(i, converters, expression) for i, (converters, expression) in found.items()]
+
+
+def _hit_memories(sql: str, args: dict[str, object]) -> dict[uuid.UUID, Memory]:
+    """The rows of `sql` (the hit columns, in order) as Memory objects, as the ORM builds them."""
+    with connection.cursor() as cur:
+        cur.execute(sql, args)
+        rows = cur.fetchall()
+    found = {}
+    for row in rows:
+        values = list(row)
+        for i, converters, expression in _hit_converters():
+            for convert in converters:
+                values[i] = convert(values[i], expression, connection)
+        memory = Memory.from_db(connection.alias, _HIT_NAMES, values)
+        found[memory.id] = memory
+    return found
 
 
 def _search_rows(
@@ -297,7 +323,7 @@ def _search_rows(
         )
         rows = f"WITH hit AS ({rows}), event AS ({event}) SELECT * FROM hit"  # noqa: S608
         args.update(event_args)
-    return {m.id: m for m in Memory.objects.raw(rows, args)}
+    return _hit_memories(rows, args)
 
 
 def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
