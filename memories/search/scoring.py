@@ -265,8 +265,10 @@ SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
 
 # ---- one search's view of one user ------------------------------------------------------------
 
-# The user's statistics, the query's lexemes with their keys, and its words' related terms as
-# (the word's lexeme, a related lexeme, its key).
+# The user's statistics, the query's lexemes with their keys, its words' related terms as
+# (the word's lexeme, a related lexeme, its key), and the owner's category marks (slug,
+# sensitive), so a caller that built its consent fragment from remembered marks learns in this
+# same statement whether they still hold (memories/selectors/memories.py).
 _HEAD_SQL = """
 WITH q AS (
     SELECT t.lexeme, t.n
@@ -282,7 +284,9 @@ SELECT s.generation, s.documents, s.length, s.changes_from,
        ARRAY(SELECT lexeme FROM q ORDER BY n),
        ARRAY(SELECT hashtextextended(lexeme, 0) FROM q ORDER BY n),
        ARRAY(SELECT ARRAY[head, lexeme, hashtextextended(lexeme, 0)::text]
-             FROM r ORDER BY n, head, lexeme)
+             FROM r ORDER BY n, head, lexeme),
+       ARRAY(SELECT ARRAY[c.slug::text, c.sensitive::text] FROM memories_usercategory c
+             WHERE c.owner_id = %(owner)s ORDER BY c.slug)
 FROM (SELECT 1) one
 LEFT JOIN memories_searchstats s ON s.owner_id = %(owner)s
 """
@@ -293,7 +297,8 @@ NOT_A_CANDIDATE = float("nan")
 class UserSearch:
     """The user's searchable memories as one caller sees them: through the in-memory index when
     it fits the budget, else in PostgreSQL. One statement reads the user's generation and
-    statistics and turns the query into lexeme keys."""
+    statistics, turns the query into lexeme keys and reads the owner's category marks
+    (`marks`: (slug, sensitive) pairs, by slug)."""
 
     def __init__(
         self,
@@ -332,9 +337,10 @@ class UserSearch:
             "heads": [word for word, _ in self.related],
             "related": [terms for _, terms in self.related],
         }
-        ((generation, documents, length, changes_from, lexemes, keys, related),) = _fetch(
+        ((generation, documents, length, changes_from, lexemes, keys, related, marks),) = _fetch(
             _HEAD_SQL, args
         )
+        self.marks = tuple((slug, sensitive == "true") for slug, sensitive in marks)
         self.generation = None if generation is None else int(generation)
         self.changes_from = None if changes_from is None else int(changes_from)
         self.documents, self.length = int(documents or 0), int(length or 0)
@@ -722,35 +728,6 @@ def dense_statement(
 
 
 # ---- entry points -----------------------------------------------------------------------------
-
-
-def hybrid(
-    query: str,
-    qvec: np.ndarray,
-    *,
-    owner_id: int,
-    visible: str,
-    params: dict[str, Any],
-    category: str | None,
-    limit: int,
-    whole_store: bool = False,
-    min_score: float = MIN_SCORE,
-    expand: bool = True,
-) -> list[Candidate]:
-    """The `limit` most relevant visible memories scoring at least `min_score`, best first.
-
-    `whole_store`: the caller sees every searchable memory of the owner (the owner's own apps);
-    `expand`: a short query's words find their related terms (`memories/search/related_terms.py`).
-    """
-    search = UserSearch(
-        owner_id,
-        visible=visible,
-        params={**params, "category": category},
-        query=query,
-        whole_store=whole_store,
-        expand=expand,
-    )
-    return search.best(qvec, limit=limit, min_score=min_score)
 
 
 def dense_arm(
