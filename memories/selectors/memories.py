@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import DEFERRED, Q, QuerySet
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
@@ -294,7 +294,12 @@ def _remember_marks(key: tuple[str, int], marks: tuple[tuple[str, bool], ...]) -
 # Every column an entry point shows of a search hit (not the vector or the lexemes), named once.
 _HIT_FIELDS = [f for f in Memory._meta.concrete_fields if f.name not in UNSHOWN_COLUMNS]
 _HIT_COLUMNS = ", ".join(f"m.{f.column}" for f in _HIT_FIELDS)
-_HIT_NAMES = [f.attname for f in _HIT_FIELDS]
+# Where each of the model's fields is in a hit row (None: not loaded, deferred), so a row becomes
+# the full argument list of Memory.from_db without its per-row search of the loaded names.
+_HIT_SLOTS = [
+    _HIT_FIELDS.index(f) if f in _HIT_FIELDS else None for f in Memory._meta.concrete_fields
+]
+_MEMORY_NAMES = [f.attname for f in Memory._meta.concrete_fields]
 
 
 @cache
@@ -313,11 +318,12 @@ def _hit_memories(sql: str, args: dict[str, Any]) -> dict[uuid.UUID, Memory]:
         rows = cur.fetchall()
     found = {}
     for row in rows:
-        values = list(row)
+        loaded = list(row)
         for i, converters, expression in _hit_converters():
             for convert in converters:
-                values[i] = convert(values[i], expression, connection)
-        memory = Memory.from_db(connection.alias, _HIT_NAMES, values)
+                loaded[i] = convert(loaded[i], expression, connection)
+        values = [DEFERRED if i is None else loaded[i] for i in _HIT_SLOTS]
+        memory = Memory.from_db(connection.alias, _MEMORY_NAMES, values)
         found[memory.id] = memory
     return found
 
