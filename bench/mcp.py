@@ -217,6 +217,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "floor in the same run (see docs/benchmarks.md).",
     )
     parser.add_argument(
+        "--search-cpu",
+        action="store_true",
+        help="With --real: instead, the CPU time of in-process memory_search per call, this "
+        "process's and its PostgreSQL backend's, each query embedded beforehand.",
+    )
+    parser.add_argument(
         "--locomo",
         default="/work/shared/data/locomo/locomo-dev.json",
         help="With --real: the LoCoMo file whose texts and questions are used.",
@@ -262,6 +268,9 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> None:
     if args.server_cpu:
         print(json.dumps(measure_server_cpu(args.memories, args.rounds, args.blocks)), flush=True)
+        return
+    if args.real and args.search_cpu:
+        print(json.dumps(measure_search_cpu(args)), flush=True)
         return
     if args.real:
         result = measure_real(args)
@@ -611,3 +620,80 @@ def measure_server_cpu(memories: int, calls: int, blocks: int) -> dict[str, Any]
         "mcp_layer_cpu_ms_median": round(sorted(mcp_ms)[len(mcp_ms) // 2], 2),
         "process": describe(GUNICORN),
     }
+
+
+# ---- --real --search-cpu: our CPU per search, past the query's embedding
+
+
+def _backend_cpu_s(pid: int) -> float:
+    """User and system CPU time of a PostgreSQL backend on this machine (/proc), in seconds."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_search_cpu(args: argparse.Namespace) -> dict[str, Any]:
+    """Django is set up. For each size of the --real store: `memory_search` by an app (a client
+    token), the LoCoMo questions embedded beforehand, so the CPU time is what search adds to
+    the floor's embedding: this process's (`time.process_time`) and its PostgreSQL backend's
+    (/proc, clock ticks: 100 calls resolve 0.1 ms). CPU time, so a busy machine changes it far
+    less than wall time; the embedded cluster runs on this machine."""
+    from django.conf import settings
+    from django.db import connection
+
+    from accounts.actors import owner_actor
+    from accounts.client_tokens import client_token_create
+    from accounts.credentials import resolve_bearer
+    from accounts.models import ClientToken, ConnectedApp
+    from bench import real_texts
+    from memories.search.embeddings import get_embedder
+    from memories.selectors.grants import known_categories
+    from memories.selectors.memories import memory_search
+
+    sizes = sorted({int(x) for x in args.sizes.split(",")})
+    locomo = Path(args.locomo)
+    vectors = Path(args.vectors or Path(settings.HOME) / "locomo-vectors.npz")
+    users = _real_store(locomo, sizes, args.tenants, args.others, vectors)
+    asked = real_texts.questions(locomo)[: args.queries]
+    embedder = get_embedder()
+    embedded = {q: embedder.embed_query(q) for q in asked}
+    embed = embedder.embed_query
+    embedder.embed_query = embedded.__getitem__  # type: ignore[method-assign,assignment]
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        (backend,) = cur.fetchone()
+    out: dict[str, Any] = {"bench": "mcp --real --search-cpu", "queries": len(asked), "sizes": {}}
+    try:
+        for size in sizes:
+            user = users[size]
+            issued = client_token_create(
+                actor=owner_actor(user),
+                known=known_categories(user),
+                name=f"bench cpu {time.time_ns()}",
+                scopes=["read"],
+            )
+            credential = resolve_bearer(issued.secret, resource="bench")
+            assert credential is not None
+            actor = credential.actor()
+            for q in asked[:10]:  # warm-up: this user's index, plans, caches
+                memory_search(actor=actor, query=q, limit=10)
+            ours, backend_ms = [], []
+            for _ in range(args.blocks):
+                c0, b0 = time.process_time(), _backend_cpu_s(backend)
+                for q in asked:
+                    memory_search(actor=actor, query=q, limit=10)
+                ours.append((time.process_time() - c0) / len(asked) * 1000)
+                backend_ms.append((_backend_cpu_s(backend) - b0) / len(asked) * 1000)
+            ClientToken.objects.filter(pk=issued.token.pk).delete()
+            ConnectedApp.objects.filter(pk=actor.app.pk).delete()
+            out["sizes"][str(size)] = {
+                "process_cpu_ms_per_search": [round(x, 3) for x in ours],
+                "backend_cpu_ms_per_search": [round(x, 3) for x in backend_ms],
+                "process_cpu_ms_median": round(sorted(ours)[len(ours) // 2], 3),
+                "backend_cpu_ms_median": round(sorted(backend_ms)[len(backend_ms) // 2], 3),
+            }
+            print(f"{size:>6} memories: {out['sizes'][str(size)]}", flush=True)
+    finally:
+        embedder.embed_query = embed  # type: ignore[method-assign]
+    out["loadavg"] = os.getloadavg()
+    return out

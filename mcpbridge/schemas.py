@@ -23,14 +23,18 @@ class MemoryOut(BaseModel):
 
     @classmethod
     def of(cls, memory: Memory) -> MemoryOut:
-        return cls(
-            id=str(memory.id),
-            text=memory.text,
-            categories=list(memory.categories),
-            created_at=memory.created_at,
-            updated_at=memory.updated_at,
-            origin_app=memory.origin_app_name,
-        )
+        return cls(**cls.fields_of(memory))
+
+    @staticmethod
+    def fields_of(memory: Memory) -> dict[str, Any]:
+        return {
+            "id": str(memory.id),
+            "text": memory.text,
+            "categories": list(memory.categories),
+            "created_at": memory.created_at,
+            "updated_at": memory.updated_at,
+            "origin_app": memory.origin_app_name,
+        }
 
 
 class PendingOut(BaseModel):
@@ -67,6 +71,12 @@ class SearchHitOut(MemoryOut):
     score: float = Field(
         description="Relevance from 0 to 1, comparable across queries; best first."
     )
+
+    @classmethod
+    def of_hit(cls, memory: Memory, score: float) -> SearchHitOut:
+        """Built once from the memory (not through a MemoryOut and its dump): every hit of
+        every search comes through here."""
+        return cls(**cls.fields_of(memory), score=round(score, 4))
 
 
 class SearchOut(BaseModel):

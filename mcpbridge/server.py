@@ -209,10 +209,7 @@ async def search_memory(
     pending = [PendingOut.of(p) for p in held]
     out = SearchOut(
         query=query,
-        results=[
-            SearchHitOut(**MemoryOut.of(h.memory).model_dump(), score=round(h.score, 4))
-            for h in hits
-        ],
+        results=[SearchHitOut.of_hit(h.memory, h.score) for h in hits],
         min_score=hits.min_score,
         pending=pending,
     )

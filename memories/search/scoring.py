@@ -9,6 +9,7 @@ import math
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -143,7 +144,8 @@ def _bounds(
 class Corpus:
     """What BM25 knows of the caller's visible memories for one query: the query's lexeme keys
     (in the query's order), how many visible memories hold each, and the count and total length
-    of the visible memories. A function of the visible memories alone, whichever path counted."""
+    of the visible memories. A function of the visible memories alone, whichever path counted.
+    Its derived figures are computed once: every candidate's score reads them."""
 
     keys: tuple[int, ...]
     df: tuple[int, ...]
@@ -155,7 +157,7 @@ class Corpus:
     # count as one term. Empty: each key is its own group (no related terms).
     groups: tuple[int, ...] = ()
 
-    @property
+    @cached_property
     def members(self) -> list[tuple[int, ...]]:
         """Each group's positions in `keys`, groups in the order of their first key."""
         if not self.groups:
@@ -165,29 +167,29 @@ class Corpus:
             by_group.setdefault(group, []).append(i)
         return [tuple(m) for m in by_group.values()]
 
-    @property
+    @cached_property
     def group_df(self) -> list[int]:
         """How many visible memories hold each group: the most of any member (as Lucene's
         SynonymQuery blends them), so a related term never makes a group rarer than its word."""
         return [max(self.df[i] for i in m) for m in self.members]
 
-    @property
+    @cached_property
     def idf(self) -> list[float]:
         """Each group's idf."""
         n = self.documents
         return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.group_df]
 
-    @property
+    @cached_property
     def ideal(self) -> float:
         """The query's ideal BM25: the sum of its groups' idf."""
         return sum(self.idf)
 
-    @property
+    @cached_property
     def known(self) -> float:
         """The part of `ideal` from groups some visible memory holds."""
         return sum(idf for idf, df in zip(self.idf, self.group_df, strict=True) if df)
 
-    @property
+    @cached_property
     def avgdl(self) -> float:
         return max(self.length / self.documents, 1.0) if self.documents else 1.0
 
@@ -263,8 +265,10 @@ SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
 
 # ---- one search's view of one user ------------------------------------------------------------
 
-# The user's statistics, the query's lexemes with their keys, and its words' related terms as
-# (the word's lexeme, a related lexeme, its key).
+# The user's statistics, the query's lexemes with their keys, its words' related terms as
+# (the word's lexeme, a related lexeme, its key), and the owner's category marks (slug,
+# sensitive), so a caller that built its consent fragment from remembered marks learns in this
+# same statement whether they still hold (memories/selectors/memories.py).
 _HEAD_SQL = """
 WITH q AS (
     SELECT t.lexeme, t.n
@@ -280,7 +284,9 @@ SELECT s.generation, s.documents, s.length, s.changes_from,
        ARRAY(SELECT lexeme FROM q ORDER BY n),
        ARRAY(SELECT hashtextextended(lexeme, 0) FROM q ORDER BY n),
        ARRAY(SELECT ARRAY[head, lexeme, hashtextextended(lexeme, 0)::text]
-             FROM r ORDER BY n, head, lexeme)
+             FROM r ORDER BY n, head, lexeme),
+       ARRAY(SELECT ARRAY[c.slug::text, c.sensitive::text] FROM memories_usercategory c
+             WHERE c.owner_id = %(owner)s ORDER BY c.slug)
 FROM (SELECT 1) one
 LEFT JOIN memories_searchstats s ON s.owner_id = %(owner)s
 """
@@ -291,7 +297,8 @@ NOT_A_CANDIDATE = float("nan")
 class UserSearch:
     """The user's searchable memories as one caller sees them: through the in-memory index when
     it fits the budget, else in PostgreSQL. One statement reads the user's generation and
-    statistics and turns the query into lexeme keys."""
+    statistics, turns the query into lexeme keys and reads the owner's category marks
+    (`marks`: (slug, sensitive) pairs, by slug)."""
 
     def __init__(
         self,
@@ -330,9 +337,10 @@ class UserSearch:
             "heads": [word for word, _ in self.related],
             "related": [terms for _, terms in self.related],
         }
-        ((generation, documents, length, changes_from, lexemes, keys, related),) = _fetch(
+        ((generation, documents, length, changes_from, lexemes, keys, related, marks),) = _fetch(
             _HEAD_SQL, args
         )
+        self.marks = tuple((slug, sensitive == "true") for slug, sensitive in marks)
         self.generation = None if generation is None else int(generation)
         self.changes_from = None if changes_from is None else int(changes_from)
         self.documents, self.length = int(documents or 0), int(length or 0)
@@ -720,35 +728,6 @@ def dense_statement(
 
 
 # ---- entry points -----------------------------------------------------------------------------
-
-
-def hybrid(
-    query: str,
-    qvec: np.ndarray,
-    *,
-    owner_id: int,
-    visible: str,
-    params: dict[str, Any],
-    category: str | None,
-    limit: int,
-    whole_store: bool = False,
-    min_score: float = MIN_SCORE,
-    expand: bool = True,
-) -> list[Candidate]:
-    """The `limit` most relevant visible memories scoring at least `min_score`, best first.
-
-    `whole_store`: the caller sees every searchable memory of the owner (the owner's own apps);
-    `expand`: a short query's words find their related terms (`memories/search/related_terms.py`).
-    """
-    search = UserSearch(
-        owner_id,
-        visible=visible,
-        params={**params, "category": category},
-        query=query,
-        whole_store=whole_store,
-        expand=expand,
-    )
-    return search.best(qvec, limit=limit, min_score=min_score)
 
 
 def dense_arm(

@@ -9,12 +9,13 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 import numpy as np
 from django.conf import settings
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import DEFERRED, Q, QuerySet
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
@@ -29,6 +30,7 @@ from memories.search.embeddings import get_embedder
 from memories.search.sql import ELIGIBLE
 from memories.text import clean_text
 from memories.visibility import (
+    sensitive_of,
     visible_q,
     visible_sql,
 )
@@ -196,10 +198,13 @@ def _narrowing(filters: MemoryFilters) -> tuple[str, dict[str, Any]]:
     return " AND ".join(clauses), params
 
 
-def search_scope(actor: Actor, filters: MemoryFilters) -> tuple[str, dict[str, Any], bool]:
+def search_scope(
+    actor: Actor, filters: MemoryFilters, sensitive: frozenset[str] | None = None
+) -> tuple[str, dict[str, Any], bool]:
     """The rows a search by `actor` ranks (an SQL fragment and its arguments), and whether they
-    are the owner's whole searchable store (the owner, unfiltered)."""
-    visible, params = visible_sql(actor)
+    are the owner's whole searchable store (the owner, unfiltered). `sensitive`: the owner's
+    sensitive categories, when the caller holds them (else they are read)."""
+    visible, params = visible_sql(actor, sensitive=sensitive)
     narrowing, narrowing_params = _narrowing(filters)
     if not narrowing:
         return visible, params, actor.app.is_owner_app
@@ -236,20 +241,25 @@ def memory_search(
     if not 0 <= cut_off <= 1:
         raise InvalidInput("min_score must be between 0 and 1.", field="min_score")
     qvec = get_embedder().embed_query(query)
-    visible, params, whole_store = search_scope(actor, filters)
     cat = fold(category) if category else None
-    candidates = search.hybrid(
-        query,
-        qvec,
-        owner_id=actor.user.pk,
-        visible=visible,
-        params=params,
-        category=cat,
-        limit=limit,
-        whole_store=whole_store,
-        min_score=cut_off,
-        expand=expand,
-    )
+    memory_key = (str(connection.settings_dict["NAME"]), actor.user.pk)
+    marks = None if actor.app.is_owner_app else _owner_marks.get(memory_key)
+    while True:
+        sensitive = None if marks is None else sensitive_of(marks)
+        visible, params, whole_store = search_scope(actor, filters, sensitive)
+        ranking = search.UserSearch(
+            actor.user.pk,
+            visible=visible,
+            params={**params, "category": cat},
+            query=query,
+            whole_store=whole_store,
+            expand=expand,
+        )
+        if marks is None or ranking.marks == marks:
+            break
+        marks = None  # changed since remembered: read them afresh, as without a memory
+    _remember_marks(memory_key, ranking.marks)
+    candidates = ranking.best(qvec, limit=limit, min_score=cut_off)
     # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
     # may not see is never loaded.
     ids = [c.id for c in candidates]
@@ -266,10 +276,56 @@ def memory_search(
     return SearchHits(hits, min_score=cut_off)
 
 
+# The owner's category marks (slug, sensitive) as this process last read them, per database and
+# owner: an app's search builds its consent fragment from them without a statement of its own,
+# and its first statement reads them again (`UserSearch.marks`); when they changed, the search
+# runs again with the fresh ones, so a search never ranks with marks older than its own read.
+_owner_marks: dict[tuple[str, int], tuple[tuple[str, bool], ...]] = {}
+_OWNER_MARKS = 4096
+
+
+def _remember_marks(key: tuple[str, int], marks: tuple[tuple[str, bool], ...]) -> None:
+    if _owner_marks.get(key) != marks:
+        if len(_owner_marks) >= _OWNER_MARKS:
+            _owner_marks.clear()
+        _owner_marks[key] = marks
+
+
 # Every column an entry point shows of a search hit (not the vector or the lexemes), named once.
-_HIT_COLUMNS = ", ".join(
-    f"m.{f.column}" for f in Memory._meta.concrete_fields if f.name not in UNSHOWN_COLUMNS
-)
+_HIT_FIELDS = [f for f in Memory._meta.concrete_fields if f.name not in UNSHOWN_COLUMNS]
+_HIT_COLUMNS = ", ".join(f"m.{f.column}" for f in _HIT_FIELDS)
+# Where each of the model's fields is in a hit row (None: not loaded, deferred), so a row becomes
+# the full argument list of Memory.from_db without its per-row search of the loaded names.
+_HIT_SLOTS = [
+    _HIT_FIELDS.index(f) if f in _HIT_FIELDS else None for f in Memory._meta.concrete_fields
+]
+_MEMORY_NAMES = [f.attname for f in Memory._meta.concrete_fields]
+
+
+@cache
+def _hit_converters() -> list[tuple[int, list[Any], Any]]:
+    """The ORM's converters of the hit columns (as `Memory.objects.raw` applies them), found once
+    per process: finding them on every search cost more CPU than loading its ten rows."""
+    compiler = Memory.objects.none().query.get_compiler(connection=connection)
+    found = compiler.get_converters([f.get_col(Memory._meta.db_table) for f in _HIT_FIELDS])
+    return [(i, converters, expression) for i, (converters, expression) in found.items()]
+
+
+def _hit_memories(sql: str, args: dict[str, Any]) -> dict[uuid.UUID, Memory]:
+    """The rows of `sql` (the hit columns, in order) as Memory objects, as the ORM builds them."""
+    with connection.cursor() as cur:
+        cur.execute(sql, args)
+        rows = cur.fetchall()
+    found = {}
+    for row in rows:
+        loaded = list(row)
+        for i, converters, expression in _hit_converters():
+            for convert in converters:
+                loaded[i] = convert(loaded[i], expression, connection)
+        values = [DEFERRED if i is None else loaded[i] for i in _HIT_SLOTS]
+        memory = Memory.from_db(connection.alias, _MEMORY_NAMES, values)
+        found[memory.id] = memory
+    return found
 
 
 def _search_rows(
@@ -297,7 +353,7 @@ def _search_rows(
         )
         rows = f"WITH hit AS ({rows}), event AS ({event}) SELECT * FROM hit"  # noqa: S608
         args.update(event_args)
-    return {m.id: m for m in Memory.objects.raw(rows, args)}
+    return _hit_memories(rows, args)
 
 
 def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:

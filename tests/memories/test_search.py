@@ -14,6 +14,8 @@ from memories.search import scoring as search
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import MemoryFilters, memory_search, search_scope
 from memories.services import memories as services
+from memories.services.categories import category_add
+from memories.services.category_changes import category_update
 from memories.visibility import visible_sql
 
 pytestmark = pytest.mark.django_db
@@ -266,6 +268,29 @@ def test_a_rolled_back_write_never_shows_in_a_later_search(owner_dash: Actor) ->
 
 
 @pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
+def test_an_apps_next_search_hides_a_category_the_owner_just_marked_sensitive(
+    owner_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    settings: SettingsWrapper,
+    cache_mb: int,
+) -> None:
+    """This process remembers the owner's category marks from the app's first search; the
+    second search, with the same actor, must still rank with the marks as they are now."""
+    settings.SEARCH_CACHE_MB = cache_mb
+    app = app_actor(owner_dash.user, "Claude")
+    _add_all(owner_dash, DISTRACTORS[:10])
+    category_add(actor=owner_dash, slug="diary", description="")
+    entry = services.memory_create(
+        actor=owner_dash, text="Wrote in my diary about the panic attacks", categories=["diary"]
+    ).memory
+    assert entry.id in {h.memory.id for h in memory_search(actor=app, query="panic attacks")}
+
+    category_update(actor=owner_dash, slug="diary", sensitive=True)
+    assert entry.id not in {h.memory.id for h in memory_search(actor=app, query="panic attacks")}
+    assert entry.id in {h.memory.id for h in memory_search(actor=owner_dash, query="panic attacks")}
+
+
+@pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
 def test_an_apps_scores_never_depend_on_memories_it_cannot_see(
     owner: User,
     owner_dash: Actor,
@@ -470,8 +495,8 @@ def test_whatever_ranked_them_the_row_fetch_loads_only_memories_the_caller_may_s
     # A ranking that went wrong (or a memory hidden between ranking and fetch): the fetch's own
     # consent check is the last word.
     monkeypatch.setattr(
-        search,
-        "hybrid",
+        search.UserSearch,
+        "best",
         lambda *a, **k: [search.Candidate(r.memory.id, 0.9 - i / 10) for i, r in enumerate(ranked)],
     )
     hits = memory_search(actor=app, query="running")
