@@ -351,8 +351,10 @@ def read_full(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.nd
     return index, (read.docs["seen"].astype(bool) if view else None)
 
 
-# Below this many memories a full read is as quick as a snapshot (tens of milliseconds).
-SNAPSHOT_MIN_MEMORIES = 1000
+# Below this many memories a full read (about 4 ms at 200) is as quick as mapping the snapshot's
+# file and asking PostgreSQL whether it is current; at 1,000 a full read took 9-33 ms in
+# `bench hosted`, the file 2 ms.
+SNAPSHOT_MIN_MEMORIES = 200
 # A cold load that had to read more changed memories than this share of the index (or than
 # SNAPSHOT_REWRITE_CHANGES) writes the snapshot again, as does one from a snapshot older than
 # SNAPSHOT_REWRITE_SECONDS (half the change log's hour: the log must still reach back to it).
