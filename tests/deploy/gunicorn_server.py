@@ -28,6 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 class Gunicorn:
     url: str
     log: Path
+    pid: int  # the master's: its children are the workers
+
+    def workers(self) -> list[int]:
+        children = Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
+        return [int(pid) for pid in children]
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
@@ -88,7 +93,7 @@ def gunicorn_on_test_database(**env: str) -> Iterator[Gunicorn]:
                     break
             except OSError:
                 time.sleep(0.3)
-        yield Gunicorn(url=url, log=log)
+        yield Gunicorn(url=url, log=log, pid=proc.pid)
     finally:
         stop(proc)
         with connection.cursor() as cur:  # the worker's connections, so the database can go
