@@ -42,6 +42,9 @@ def two_workers(django_db_setup: None, django_db_blocker: Any) -> Iterator[Gunic
             WEB_CONCURRENCY="2",
             SEARCH_SNAPSHOT_DIR=settings.SEARCH_SNAPSHOT_DIR,
             SEARCH_CACHE_SWEEP_SECONDS=str(SWEEP),
+            # Bursts until both workers answered: no client or user limit in the way.
+            RATE_LIMIT_MCP="100000/m",
+            RATE_LIMIT_MCP_USER="100000/m",
         ) as server,
     ):
         yield server
@@ -100,17 +103,18 @@ def test_every_worker_maps_the_one_file_and_an_erase_takes_it_from_all(
 
     _burst(two_workers, token)  # a full read, then the row and the file
     assert _until(snapshot.exists, 30), "no worker wrote the user's file"
-    assert any(folder.glob("*.mask"))  # the app's mask, kept beside it
 
     # New workers, as after a deploy or a recycling: both map the same file.
     os.kill(two_workers.pid, signal.SIGHUP)
     old = set(two_workers.workers())
-    assert _until(lambda: len(set(two_workers.workers()) - old) == 2, 60)
+    assert _until(lambda: not (set(two_workers.workers()) & old), 60)  # the old ones gone
+    assert _until(lambda: len(two_workers.workers()) == 2, 60)
     workers = set(two_workers.workers())
     mapped = _until(
         lambda: _burst(two_workers, token) and all(_mapping(pid, snapshot) for pid in workers), 60
     )
     assert mapped, "a worker read its own copy instead of mapping the machine's file"
+    assert any(folder.glob("*.mask"))  # the app's mask of the file's rows, kept beside it
 
     user_erase(actor=owner_actor(owner))  # in this process, on the same machine
     assert not folder.exists()
