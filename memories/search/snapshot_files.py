@@ -139,8 +139,11 @@ def map_value(file: Held) -> memoryview | None:
     its header was read."""
     try:
         with file.path.open("rb") as f:
-            flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
-            mapped = mmap.mmap(f.fileno(), 0, flags=flags, prot=mmap.PROT_READ)
+            if hasattr(mmap, "MAP_POPULATE"):  # Linux: the pages mapped in one call
+                flags = mmap.MAP_SHARED | mmap.MAP_POPULATE
+                mapped = mmap.mmap(f.fileno(), 0, flags=flags, prot=mmap.PROT_READ)
+            else:
+                mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None
     header = np.frombuffer(mapped, dtype=_HEADER, count=1)[0]
