@@ -376,9 +376,9 @@ def load(
         start = UserIndex.from_arrays(snap.generation, snap.arrays, snap.written_at)
         if snap.generation == generation:
             return start, None
-        # The view's mask of the snapshot's rows, if the machine kept one, brought up to date
-        # with them (else computed for the index brought up to date).
-        start_mask = _kept_mask(owner_id, start, view) if view else None
+        # The view's mask of the snapshot's rows (the machine's, else read now and kept for it),
+        # brought up to date with them.
+        start_mask = _mask(start, owner_id, view, behind=True) if view else None
         found = _refresh(start, owner_id, view, start_mask)
         if found is not None:
             index, mask, changed = found
@@ -634,17 +634,24 @@ def _kept_mask(owner_id: int, index: UserIndex, view: View) -> np.ndarray | None
     return snapshot_files.read_mask(owner_id, generation, written_at, digest, len(index))
 
 
-def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
+def _mask(
+    index: UserIndex, owner_id: int, view: View, *, behind: bool = False
+) -> np.ndarray | None:
     """Which rows of `index` the view admits; remembered for this index (and, for a snapshot's
     rows, kept for the machine's other processes: every row of the user is read to compute it).
-    None when the user's memories changed since the index was read."""
+    None when the user's memories changed since the index was read, unless `behind`: `index` is
+    a snapshot about to be brought up to date (`load`), whose every row changed since is read
+    again with the view then, while a row unchanged since admits now what it admitted at the
+    snapshot's generation (a consent change is a change of the row); so a mask read at any later
+    generation serves, this process and the machine's others, until the snapshot is rewritten."""
     key = _view_key(owner_id, index, view)
     mask = current().visible.get(key)
     if mask is not None:
         return mask
     mask = _kept_mask(owner_id, index, view)
     if mask is not None:
-        current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
+        if not behind:
+            current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
         return mask
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cur:
@@ -654,12 +661,13 @@ def _mask(index: UserIndex, owner_id: int, view: View) -> np.ndarray | None:
             binary=True,
         )
         seen, raw = cur.fetchone()  # type: ignore[misc]
-    if seen != index.generation:
+    if seen != index.generation and not behind:
         return None
     rows = index.rows_of(_raw_ids(raw))
     mask = np.zeros(len(index), dtype=bool)
     mask[rows[rows >= 0]] = True
-    current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
+    if not behind:
+        current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
     if index.snapshot is not None:
         generation, written_at = index.snapshot
         digest = snapshot_files.view_digest(view.filters, view.key)

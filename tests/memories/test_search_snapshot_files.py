@@ -421,3 +421,42 @@ def test_the_sweep_removes_masks_of_an_older_snapshot_and_keeps_the_current(
 
     assert snapshot_files.sweep() == 0  # the user's snapshot is current
     assert _masks(owner) == [mask]
+
+
+@pytest.mark.django_db
+def test_a_user_who_wrote_since_the_snapshot_has_the_apps_mask_read_once_for_the_machine(
+    owner: User,
+    owner_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Assistants write all the time: a mask kept only at the snapshot's generation would be
+    read from every row at each cold load until the snapshot is rewritten."""
+    claude = app_actor(owner, "Claude")
+    assert claude.app is not None
+    ids = _store(owner_dash)
+    services.memory_create(actor=owner_dash, text="The spare bike key hangs by the door")
+    services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
+    query = "spare key flowerpot bike"
+
+    first = _answer(claude, query)  # behind the snapshot: the mask read now, and kept
+    assert len(_masks(owner)) == 1
+    services.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
+    services.memory_create(actor=owner_dash, text="The spare car key is in the kitchen drawer")
+
+    kept = search_index._kept_mask
+    found: list[bool] = []
+
+    def kept_and_seen(*args: Any) -> Any:
+        mask = kept(*args)
+        found.append(mask is not None)
+        return mask
+
+    monkeypatch.setattr(search_index, "_kept_mask", kept_and_seen)
+    later = _answer(claude, query)
+    assert found == [True]  # not every row read again
+    texts = [text for text, _ in later]
+    assert TEXTS[0] not in texts and TEXTS[1] not in texts  # hidden, then private
+    assert "The spare car key is in the kitchen drawer" in texts
+    assert TEXTS[0] not in [text for text, _ in first]
+    assert later == _full_read_answer(claude, query, monkeypatch)
