@@ -6,6 +6,7 @@ limited per hour (the shipped rate, 60, over a window a slow machine cannot outr
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx2
 from django.db import connection
 
 from tests.servers import free_port, subprocess_database_url
@@ -36,6 +38,21 @@ class Gunicorn:
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
+
+
+MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+def mcp_search(url: str, token: str, n: int = 1, query: str = "tea") -> httpx2.Response:
+    """One `search_memory` call as a bare JSON-RPC POST to the server's `/mcp`."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": n,
+        "method": "tools/call",
+        "params": {"name": "search_memory", "arguments": {"query": query}},
+    }
+    headers = {**MCP_HEADERS, "authorization": f"Bearer {token}"}
+    return httpx2.post(f"{url}/mcp", content=json.dumps(body), headers=headers, timeout=60)
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

@@ -5,7 +5,6 @@ together although each counts from its own share (kernel/ratelimit.py, `Leases`)
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,14 +17,13 @@ from accounts.actors import owner_actor
 from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, User
 from accounts.services import app_set_paused
-from tests.deploy.gunicorn_server import Gunicorn, gunicorn_on_test_database
+from tests.deploy.gunicorn_server import Gunicorn, gunicorn_on_test_database, mcp_search
 from tests.personas import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
 BOUND = 1.0  # seconds: CREDENTIAL_CACHE_SECONDS as shipped
 LIMIT = 64  # calls an hour per client: 4 calls a block, so the workers really count in memory
-HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
 
 @pytest.fixture(scope="module")
@@ -37,21 +35,10 @@ def two_workers(django_db_setup: None, django_db_blocker: Any) -> Iterator[Gunic
         yield server
 
 
-def search(url: str, token: str, n: int = 1) -> httpx2.Response:
-    body = {
-        "jsonrpc": "2.0",
-        "id": n,
-        "method": "tools/call",
-        "params": {"name": "search_memory", "arguments": {"query": "tea"}},
-    }
-    headers = {**HEADERS, "authorization": f"Bearer {token}"}
-    return httpx2.post(f"{url}/mcp", content=json.dumps(body), headers=headers, timeout=60)
-
-
 def burst(url: str, token: str, calls: int) -> list[httpx2.Response]:
     """Calls at once from several connections, so both workers answer some of them."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        return list(pool.map(lambda n: search(url, token, n), range(calls)))
+        return list(pool.map(lambda n: mcp_search(url, token, n), range(calls)))
 
 
 def test_a_revoked_token_is_refused_by_every_worker_within_the_bound(

@@ -5,7 +5,6 @@ erase run by another process of the machine removes it; within the sweep no work
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import time
@@ -14,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
 from django.conf import settings
 
@@ -24,12 +22,11 @@ from memories.search import snapshot_files
 from memories.search.index import SNAPSHOT_MIN_MEMORIES
 from memories.services.erasure import user_erase
 from memories.services.memories import NewMemory, memory_create_many
-from tests.deploy.gunicorn_server import Gunicorn, gunicorn_on_test_database
+from tests.deploy.gunicorn_server import Gunicorn, gunicorn_on_test_database, mcp_search
 from tests.personas import issue_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
-HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 SWEEP = 1  # seconds between the workers' sweeps here (30 as shipped)
 
 
@@ -48,17 +45,6 @@ def two_workers(django_db_setup: None, django_db_blocker: Any) -> Iterator[Gunic
         ) as server,
     ):
         yield server
-
-
-def _search(url: str, token: str, n: int) -> httpx2.Response:
-    body = {
-        "jsonrpc": "2.0",
-        "id": n,
-        "method": "tools/call",
-        "params": {"name": "search_memory", "arguments": {"query": "which colour is the kite"}},
-    }
-    headers = {**HEADERS, "authorization": f"Bearer {token}"}
-    return httpx2.post(f"{url}/mcp", content=json.dumps(body), headers=headers, timeout=60)
 
 
 def _until(check: Callable[[], bool], seconds: float) -> bool:
@@ -82,7 +68,9 @@ def _mapping(pid: int, path: Path) -> bool:
 def _burst(server: Gunicorn, token: str) -> bool:
     """Searches from many connections at once, so that each worker answers some."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        for r in pool.map(lambda n: _search(server.url, token, n), range(16)):
+        for r in pool.map(
+            lambda n: mcp_search(server.url, token, n, "which colour is the kite"), range(16)
+        ):
             assert r.status_code == 200 and not r.json()["result"]["isError"]
     return True
 

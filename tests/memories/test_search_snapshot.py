@@ -20,18 +20,16 @@ from memories.search import index as search_index
 from memories.search import snapshot as search_snapshot
 from memories.search.background import writer as search_writer
 from memories.search.embeddings import DIMENSIONS
-from memories.selectors.memories import memory_search
 from memories.services import memories as services
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever
-
-TEXTS = [
-    "The spare key is under the blue flowerpot",
-    "Allergic to penicillin since childhood",
-    "Prefers aisle seats on long flights",
-    "Learning the cello on Tuesday evenings",
-    "Her sister Maya lives in Lisbon",
-]
+from tests.memories.snapshot_answers import (
+    TEXTS,
+    cold_answer,
+    full_read_answer,
+    store,
+    vector_bytes,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -44,43 +42,13 @@ def small_snapshots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     search_index.clear()
 
 
-def _answer(actor: Actor, query: str) -> list[tuple[str, float]]:
-    hits = memory_search(actor=actor, query=query, record=False)
-    return [(h.memory.text, round(h.score, 9)) for h in hits]
-
-
-def _cold_answer(actor: Actor, query: str) -> list[tuple[str, float]]:
-    """What a process that does not hold the user's index answers (from the snapshot, if any)."""
-    with search_index.serving(search_index.SearchCache()):
-        return _answer(actor, query)
-
-
-def _full_read_answer(actor: Actor, query: str, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """What a process answers that reads every memory row (no snapshot)."""
-    with monkeypatch.context() as m:
-        m.setattr(search_snapshot, "read", lambda owner_id: None)
-        m.setattr(search_index, "save_snapshot", lambda owner_id, index: False)
-        return _cold_answer(actor, query)
-
-
 def _snapshot(owner: User) -> SearchSnapshot | None:
     return SearchSnapshot.objects.filter(owner=owner).first()
 
 
-def _store(actor: Actor) -> list[uuid.UUID]:
-    ids = [services.memory_create(actor=actor, text=t).memory.id for t in TEXTS]
-    _cold_answer(actor, "spare key")  # a full read, which writes the snapshot
-    return ids
-
-
-def _vector_bytes(memory_id: uuid.UUID) -> bytes:
-    embedding = Memory.objects.values_list("embedding", flat=True).get(pk=memory_id)
-    return np.asarray(embedding, dtype="<f4").tobytes()
-
-
 def _snapshot_holds(owner: User, memory_id: uuid.UUID) -> bool:
     """Whether any snapshot row holds this memory's id or its vector."""
-    vector = _vector_bytes(memory_id)
+    vector = vector_bytes(memory_id)
     return any(
         memory_id.bytes in bytes(data) or vector in bytes(data)
         for data in SearchSnapshot.objects.filter(owner=owner).values_list("data", flat=True)
@@ -91,7 +59,7 @@ def _snapshot_holds(owner: User, memory_id: uuid.UUID) -> bool:
 def test_a_full_read_writes_a_snapshot_that_loads_the_very_same_index(
     owner: User, owner_dash: Actor
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     snap = _snapshot(owner)
     assert snap is not None and snap.memories == len(TEXTS)
 
@@ -106,7 +74,7 @@ def test_a_full_read_writes_a_snapshot_that_loads_the_very_same_index(
 def test_a_snapshot_read_in_many_slices_is_the_same_and_one_rewritten_meanwhile_is_refused(
     owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     whole = search_snapshot.read(owner.pk)
     monkeypatch.setattr(search_snapshot, "_SLICE", 1000)  # a dozen slices
     sliced = search_snapshot.read(owner.pk)
@@ -132,7 +100,7 @@ def test_a_snapshot_read_in_many_slices_is_the_same_and_one_rewritten_meanwhile_
 def test_a_write_after_the_snapshot_is_found_by_a_process_that_loads_it(
     owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     written = _snapshot(owner)
     services.memory_create(actor=owner_dash, text="The spare key for the shed is on the hook")
     services.memory_update(
@@ -141,10 +109,10 @@ def test_a_write_after_the_snapshot_is_found_by_a_process_that_loads_it(
         text="Prefers window seats on long flights",
     )
 
-    cold = _cold_answer(owner_dash, "spare key window seat")
+    cold = cold_answer(owner_dash, "spare key window seat")
     assert "The spare key for the shed is on the hook" in [text for text, _ in cold]
     assert "Prefers window seats on long flights" in [text for text, _ in cold]
-    assert cold == _full_read_answer(owner_dash, "spare key window seat", monkeypatch)
+    assert cold == full_read_answer(owner_dash, "spare key window seat", monkeypatch)
     # Two changes: brought up to date from the change log, the snapshot not rewritten.
     kept = _snapshot(owner)
     assert kept is not None and written is not None and kept.generation == written.generation
@@ -154,12 +122,12 @@ def test_a_write_after_the_snapshot_is_found_by_a_process_that_loads_it(
 def test_many_changes_since_the_snapshot_rewrite_it_at_the_current_generation(
     owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     monkeypatch.setattr(search_index, "SNAPSHOT_REWRITE_CHANGES", 1)
     services.memory_create(actor=owner_dash, text="Parks the car on level three")
     services.memory_create(actor=owner_dash, text="Takes the train on Fridays")
 
-    _cold_answer(owner_dash, "car")
+    cold_answer(owner_dash, "car")
     snap = _snapshot(owner)
     assert snap is not None and snap.memories == len(TEXTS) + 2
     assert snap.generation == search_index.read_full(owner.pk)[0].generation
@@ -169,20 +137,20 @@ def test_many_changes_since_the_snapshot_rewrite_it_at_the_current_generation(
 def test_a_memory_trashed_after_the_snapshot_is_not_found_by_a_process_that_loads_it(
     owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ids = _store(owner_dash)
+    ids = store(owner_dash)
     services.memory_delete(actor=owner_dash, memory_id=ids[0])
 
-    cold = _cold_answer(owner_dash, "spare key flowerpot")
+    cold = cold_answer(owner_dash, "spare key flowerpot")
     assert TEXTS[0] not in [text for text, _ in cold]
-    assert cold == _full_read_answer(owner_dash, "spare key flowerpot", monkeypatch)
+    assert cold == full_read_answer(owner_dash, "spare key flowerpot", monkeypatch)
 
 
 @pytest.mark.django_db
 def test_a_memory_deleted_forever_takes_the_users_snapshot_with_it(
     owner: User, owner_dash: Actor, stranger: User, stranger_dash: Actor
 ) -> None:
-    ids = _store(owner_dash)
-    _store(stranger_dash)
+    ids = store(owner_dash)
+    store(stranger_dash)
     assert _snapshot_holds(owner, ids[0])
 
     services.memory_delete(actor=owner_dash, memory_id=ids[0])
@@ -190,7 +158,7 @@ def test_a_memory_deleted_forever_takes_the_users_snapshot_with_it(
     assert _snapshot(owner) is None  # its vector and lexeme keys went with the row
     assert _snapshot(stranger) is not None  # another user's is left alone
 
-    cold = _cold_answer(owner_dash, "spare key flowerpot")  # read in full, written again
+    cold = cold_answer(owner_dash, "spare key flowerpot")  # read in full, written again
     assert TEXTS[0] not in [text for text, _ in cold]
     assert _snapshot(owner) is not None
     assert _snapshot_holds(owner, ids[1])  # the others are in it again
@@ -201,8 +169,8 @@ def test_a_memory_deleted_forever_takes_the_users_snapshot_with_it(
 def test_an_erase_leaves_no_snapshot_of_the_user(
     owner: User, owner_dash: Actor, stranger: User, stranger_dash: Actor
 ) -> None:
-    _store(owner_dash)
-    _store(stranger_dash)
+    store(owner_dash)
+    store(stranger_dash)
     user_erase(actor=owner_dash)
     assert _snapshot(owner) is None
     assert _snapshot(stranger) is not None
@@ -212,7 +180,7 @@ def test_an_erase_leaves_no_snapshot_of_the_user(
 def test_a_snapshot_read_before_a_write_is_not_stored(owner: User, owner_dash: Actor) -> None:
     """A process that read the user's memories, then lost the race to a write, stores nothing:
     the snapshot might hold a memory deleted for good in between."""
-    ids = _store(owner_dash)
+    ids = store(owner_dash)
     SearchSnapshot.objects.filter(owner=owner).delete()
     before, _ = search_index.read_full(owner.pk)
     services.memory_delete(actor=owner_dash, memory_id=ids[0])
@@ -233,17 +201,17 @@ def test_an_app_loading_the_snapshot_never_sees_a_memory_hidden_from_it_since(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     claude = app_actor(owner, "Claude")
-    ids = _store(owner_dash)
-    assert TEXTS[0] in [text for text, _ in _cold_answer(claude, "spare key flowerpot")]
+    ids = store(owner_dash)
+    assert TEXTS[0] in [text for text, _ in cold_answer(claude, "spare key flowerpot")]
     assert claude.app is not None
     services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
     services.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
 
-    cold = _cold_answer(claude, "spare key flowerpot penicillin")
+    cold = cold_answer(claude, "spare key flowerpot penicillin")
     assert TEXTS[0] not in [text for text, _ in cold]
     assert TEXTS[1] not in [text for text, _ in cold]
-    assert cold == _full_read_answer(claude, "spare key flowerpot penicillin", monkeypatch)
-    assert TEXTS[0] in [text for text, _ in _cold_answer(owner_dash, "spare key flowerpot")]
+    assert cold == full_read_answer(claude, "spare key flowerpot penicillin", monkeypatch)
+    assert TEXTS[0] in [text for text, _ in cold_answer(owner_dash, "spare key flowerpot")]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -253,7 +221,7 @@ def test_a_snapshot_written_behind_the_search_holds_the_generation_it_read(
     search_writer.background = True
     for text in TEXTS:
         services.memory_create(actor=owner_dash, text=text)
-    _cold_answer(owner_dash, "spare key")
+    cold_answer(owner_dash, "spare key")
     search_writer.flush()
     snap = _snapshot(owner)
     assert snap is not None and snap.memories == len(TEXTS)

@@ -19,22 +19,21 @@ from django.test import override_settings
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories.models import Memory, SearchSnapshot
+from memories.models import SearchSnapshot
 from memories.search import index as search_index
 from memories.search import snapshot as search_snapshot
 from memories.search import snapshot_files
-from memories.selectors.memories import memory_search
 from memories.services import memories as services
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever
+from tests.memories.snapshot_answers import (
+    TEXTS,
+    cold_answer,
+    full_read_answer,
+    store,
+    vector_bytes,
+)
 
-TEXTS = [
-    "The spare key is under the blue flowerpot",
-    "Allergic to penicillin since childhood",
-    "Prefers aisle seats on long flights",
-    "Learning the cello on Tuesday evenings",
-    "Her sister Maya lives in Lisbon",
-]
 OTHER_TEXTS = ["Plays chess on Sunday mornings", "Keeps bees in the back garden"]
 OnCommit = Callable[..., Any]
 
@@ -49,26 +48,6 @@ def small_snapshots(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator
     search_index.clear()
 
 
-def _answer(actor: Actor, query: str) -> list[tuple[str, float]]:
-    """What a process that does not hold the user's index answers."""
-    with search_index.serving(search_index.SearchCache()):
-        hits = memory_search(actor=actor, query=query, record=False)
-    return [(h.memory.text, round(h.score, 9)) for h in hits]
-
-
-def _full_read_answer(actor: Actor, query: str, monkeypatch: pytest.MonkeyPatch) -> Any:
-    with monkeypatch.context() as m:
-        m.setattr(search_snapshot, "read", lambda owner_id: None)
-        m.setattr(search_index, "save_snapshot", lambda owner_id, index: False)
-        return _answer(actor, query)
-
-
-def _store(actor: Actor, texts: list[str] = TEXTS) -> list[uuid.UUID]:
-    ids = [services.memory_create(actor=actor, text=t).memory.id for t in texts]
-    _answer(actor, "spare key")  # a full read: writes the snapshot row, and the file with it
-    return ids
-
-
 def _file(owner: User) -> Path:
     folder = snapshot_files.folder(owner.pk)
     assert folder is not None
@@ -77,8 +56,7 @@ def _file(owner: User) -> Path:
 
 def _traces(memory_id: uuid.UUID) -> tuple[bytes, bytes]:
     """What of a memory a snapshot holds that would identify it: its id and its vector."""
-    embedding = Memory.objects.values_list("embedding", flat=True).get(pk=memory_id)
-    return memory_id.bytes, np.asarray(embedding, dtype="<f4").tobytes()
+    return memory_id.bytes, vector_bytes(memory_id)
 
 
 def _files_hold(owner: User, traces: tuple[bytes, bytes]) -> bool:
@@ -96,7 +74,7 @@ def _source(owner: User) -> str | None:
 def test_another_process_maps_the_index_from_the_file_and_answers_the_same(
     owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     path = _file(owner)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600  # only the server's user reads it
     row = SearchSnapshot.objects.get(owner=owner)
@@ -104,14 +82,14 @@ def test_another_process_maps_the_index_from_the_file_and_answers_the_same(
 
     assert _source(owner) == "file"
     query = "spare key flowerpot cello"
-    assert _answer(owner_dash, query) == _full_read_answer(owner_dash, query, monkeypatch)
+    assert cold_answer(owner_dash, query) == full_read_answer(owner_dash, query, monkeypatch)
 
 
 @pytest.mark.django_db
 def test_a_process_that_read_the_row_leaves_the_file_for_the_others(
     owner: User, owner_dash: Actor
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     _file(owner).unlink()  # a machine that has never searched this user
 
     assert _source(owner) == "database"
@@ -122,15 +100,15 @@ def test_a_process_that_read_the_row_leaves_the_file_for_the_others(
 def test_a_write_after_the_file_is_found_by_a_process_that_maps_it(
     owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ids = _store(owner_dash)
+    ids = store(owner_dash)
     services.memory_create(actor=owner_dash, text="The spare key for the shed is on the hook")
     services.memory_delete(actor=owner_dash, memory_id=ids[0])
 
     assert _source(owner) == "file"
-    cold = _answer(owner_dash, "spare key")
+    cold = cold_answer(owner_dash, "spare key")
     assert "The spare key for the shed is on the hook" in [text for text, _ in cold]
     assert TEXTS[0] not in [text for text, _ in cold]  # in the trash now
-    assert cold == _full_read_answer(owner_dash, "spare key", monkeypatch)
+    assert cold == full_read_answer(owner_dash, "spare key", monkeypatch)
 
 
 @pytest.mark.django_db
@@ -141,8 +119,8 @@ def test_a_memory_deleted_forever_removes_the_users_file_when_the_purge_commits(
     stranger_dash: Actor,
     django_capture_on_commit_callbacks: OnCommit,
 ) -> None:
-    ids = _store(owner_dash)
-    _store(stranger_dash, OTHER_TEXTS)
+    ids = store(owner_dash)
+    store(stranger_dash, OTHER_TEXTS)
     purged, kept = _traces(ids[0]), _traces(ids[1])
     assert _files_hold(owner, purged)
 
@@ -153,7 +131,7 @@ def test_a_memory_deleted_forever_removes_the_users_file_when_the_purge_commits(
     assert _file(stranger).exists()  # another user's is left alone
     assert not _files_hold(owner, purged)
 
-    cold = _answer(owner_dash, "spare key flowerpot")  # read in full, both written again
+    cold = cold_answer(owner_dash, "spare key flowerpot")  # read in full, both written again
     assert TEXTS[0] not in [text for text, _ in cold]
     assert _file(owner).exists() and _files_hold(owner, kept)
     assert not _files_hold(owner, purged)
@@ -167,8 +145,8 @@ def test_an_erase_removes_the_users_file(
     stranger_dash: Actor,
     django_capture_on_commit_callbacks: OnCommit,
 ) -> None:
-    _store(owner_dash)
-    _store(stranger_dash, OTHER_TEXTS)
+    store(owner_dash)
+    store(stranger_dash, OTHER_TEXTS)
     with django_capture_on_commit_callbacks(execute=True):
         user_erase(actor=owner_dash)
     assert not _file(owner).exists()
@@ -181,8 +159,8 @@ def test_a_purge_on_another_machine_leaves_a_file_that_is_never_used_and_goes_at
 ) -> None:
     """Another machine's purge removes its own file when it commits; this machine learns of it
     from the snapshot row, which went with the purged memory."""
-    ids = _store(owner_dash)
-    _store(stranger_dash, OTHER_TEXTS)
+    ids = store(owner_dash)
+    store(stranger_dash, OTHER_TEXTS)
     purged = _traces(ids[0])
     services.memory_delete(actor=owner_dash, memory_id=ids[0])
     trash_delete_forever(actor=owner_dash, memory_ids=[ids[0]])  # its on-commit runs elsewhere
@@ -198,7 +176,7 @@ def test_a_purge_on_another_machine_leaves_a_file_that_is_never_used_and_goes_at
 def test_a_file_whose_row_is_gone_is_removed_by_the_next_search_instead_of_used(
     owner: User, owner_dash: Actor
 ) -> None:
-    ids = _store(owner_dash)
+    ids = store(owner_dash)
     services.memory_delete(actor=owner_dash, memory_id=ids[0])
     trash_delete_forever(actor=owner_dash, memory_ids=[ids[0]])  # its on-commit runs elsewhere
 
@@ -210,7 +188,7 @@ def test_a_file_whose_row_is_gone_is_removed_by_the_next_search_instead_of_used(
 def test_a_file_of_an_older_snapshot_is_replaced_not_used(
     owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     older = _file(owner).read_bytes()
     services.memory_create(actor=owner_dash, text="Parks the car on level three")
     assert search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
@@ -218,9 +196,9 @@ def test_a_file_of_an_older_snapshot_is_replaced_not_used(
 
     assert _source(owner) == "database"
     assert _file(owner).read_bytes().endswith(bytes(SearchSnapshot.objects.get(owner=owner).data))
-    cold = _answer(owner_dash, "car level")
+    cold = cold_answer(owner_dash, "car level")
     assert "Parks the car on level three" in [text for text, _ in cold]
-    assert cold == _full_read_answer(owner_dash, "car level", monkeypatch)
+    assert cold == full_read_answer(owner_dash, "car level", monkeypatch)
 
 
 @pytest.mark.django_db
@@ -235,7 +213,7 @@ def test_a_file_of_an_older_snapshot_is_replaced_not_used(
 def test_a_torn_or_foreign_file_is_refused_and_written_again(
     owner: User, owner_dash: Actor, spoil: Callable[[bytes], bytes]
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     whole = _file(owner).read_bytes()
     _file(owner).write_bytes(spoil(whole))
 
@@ -248,20 +226,20 @@ def test_a_torn_or_foreign_file_is_refused_and_written_again(
 def test_another_users_file_under_this_users_name_is_refused(
     owner: User, owner_dash: Actor, stranger: User, stranger_dash: Actor
 ) -> None:
-    _store(owner_dash)
-    _store(stranger_dash, OTHER_TEXTS)
+    store(owner_dash)
+    store(stranger_dash, OTHER_TEXTS)
     _file(owner).write_bytes(_file(stranger).read_bytes())
 
     assert snapshot_files.held(owner.pk) is None
     assert _source(owner) == "database"
-    assert TEXTS[0] in [text for text, _ in _answer(owner_dash, "spare key flowerpot")]
+    assert TEXTS[0] in [text for text, _ in cold_answer(owner_dash, "spare key flowerpot")]
 
 
 @pytest.mark.django_db
 def test_a_file_written_after_its_row_went_removes_itself(owner: User, owner_dash: Actor) -> None:
     """A purge that commits while a worker writes the file finds no file to remove: the writer
     looks at the row again once the file is in place."""
-    _store(owner_dash)
+    store(owner_dash)
     row = SearchSnapshot.objects.get(owner=owner)
     SearchSnapshot.objects.filter(owner=owner).delete()  # as the purge's trigger does
 
@@ -275,15 +253,15 @@ def test_with_the_folder_unset_no_file_is_written_and_search_still_answers(
     owner: User, owner_dash: Actor, tmp_path: Path
 ) -> None:
     with override_settings(SEARCH_SNAPSHOT_DIR=""):
-        _store(owner_dash)
+        store(owner_dash)
         assert _source(owner) == "database"
-        assert TEXTS[0] in [text for text, _ in _answer(owner_dash, "spare key flowerpot")]
+        assert TEXTS[0] in [text for text, _ in cold_answer(owner_dash, "spare key flowerpot")]
     assert not (tmp_path / "search").exists()
 
 
 @pytest.mark.django_db
 def test_each_database_has_a_folder_of_its_own(owner: User, owner_dash: Actor) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     here = _file(owner)
     name = connection.settings_dict["NAME"]
     try:
@@ -292,6 +270,20 @@ def test_each_database_has_a_folder_of_its_own(owner: User, owner_dash: Actor) -
         assert snapshot_files.folder(owner.pk) != here.parent
     finally:
         connection.settings_dict["NAME"] = name
+
+
+def _kept_masks_found(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """From now on, for each look for a kept mask, whether one was found."""
+    kept = search_index._kept_mask
+    found: list[bool] = []
+
+    def kept_and_seen(*args: Any) -> Any:
+        mask = kept(*args)
+        found.append(mask is not None)
+        return mask
+
+    monkeypatch.setattr(search_index, "_kept_mask", kept_and_seen)
+    return found
 
 
 def _masks(owner: User) -> list[Path]:
@@ -306,27 +298,19 @@ def test_an_apps_mask_is_kept_beside_the_snapshot_and_a_later_process_answers_th
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     claude = app_actor(owner, "Claude")
-    ids = _store(owner_dash)
+    ids = store(owner_dash)
     services.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
-    _answer(owner_dash, "spare key")  # the snapshot rewritten at the current generation
+    cold_answer(owner_dash, "spare key")  # the snapshot rewritten at the current generation
     search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
     assert _masks(owner) == []
 
     query = "spare key flowerpot penicillin"
-    first = _answer(claude, query)
+    first = cold_answer(claude, query)
     assert len(_masks(owner)) == 1  # every row of the user was read once, for the machine
-    kept = search_index._kept_mask
-    found: list[bool] = []
-
-    def kept_and_seen(*args: Any) -> Any:
-        mask = kept(*args)
-        found.append(mask is not None)
-        return mask
-
-    monkeypatch.setattr(search_index, "_kept_mask", kept_and_seen)
-    assert _answer(claude, query) == first
+    found = _kept_masks_found(monkeypatch)
+    assert cold_answer(claude, query) == first
     assert found == [True]  # the kept mask, not every row read again
-    assert first == _full_read_answer(claude, query, monkeypatch)
+    assert first == full_read_answer(claude, query, monkeypatch)
     assert TEXTS[1] not in [text for text, _ in first]  # private: never the app's
 
 
@@ -338,15 +322,15 @@ def test_a_memory_hidden_from_the_app_after_its_mask_was_kept_stays_hidden(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     claude = app_actor(owner, "Claude")
-    ids = _store(owner_dash)
-    assert TEXTS[0] in [text for text, _ in _answer(claude, "spare key flowerpot")]
+    ids = store(owner_dash)
+    assert TEXTS[0] in [text for text, _ in cold_answer(claude, "spare key flowerpot")]
     assert len(_masks(owner)) == 1
     assert claude.app is not None
     services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
 
-    cold = _answer(claude, "spare key flowerpot")  # the kept mask, brought up to date
+    cold = cold_answer(claude, "spare key flowerpot")  # the kept mask, brought up to date
     assert TEXTS[0] not in [text for text, _ in cold]
-    assert cold == _full_read_answer(claude, "spare key flowerpot", monkeypatch)
+    assert cold == full_read_answer(claude, "spare key flowerpot", monkeypatch)
 
 
 @pytest.mark.django_db
@@ -356,17 +340,17 @@ def test_a_forged_mask_that_admits_everything_still_shows_the_app_nothing_it_may
     """Whoever can write the data folder can only change what is ranked: the row fetch checks
     consent again in SQL."""
     claude = app_actor(owner, "Claude")
-    ids = _store(owner_dash)
+    ids = store(owner_dash)
     services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], private=True)
     search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
-    _answer(claude, "spare key flowerpot")
+    cold_answer(claude, "spare key flowerpot")
     (mask,) = _masks(owner)
     snap = SearchSnapshot.objects.get(owner=owner)
     digest = mask.name.removesuffix(".mask")
     everything = np.ones(len(TEXTS), dtype=bool)
     assert snapshot_files.write_mask(owner.pk, snap.generation, snap.written_at, digest, everything)
 
-    assert TEXTS[0] not in [text for text, _ in _answer(claude, "spare key flowerpot")]
+    assert TEXTS[0] not in [text for text, _ in cold_answer(claude, "spare key flowerpot")]
 
 
 @pytest.mark.django_db
@@ -384,8 +368,8 @@ def test_a_spoilt_mask_is_never_used(
     spoil: Callable[[bytes], bytes],
 ) -> None:
     claude = app_actor(owner, "Claude")
-    _store(owner_dash)
-    _answer(claude, "spare key")
+    store(owner_dash)
+    cold_answer(claude, "spare key")
     (mask,) = _masks(owner)
     mask.write_bytes(spoil(mask.read_bytes()))
     snap = SearchSnapshot.objects.get(owner=owner)
@@ -396,7 +380,7 @@ def test_a_spoilt_mask_is_never_used(
 
 @pytest.mark.django_db
 def test_a_user_keeps_a_bounded_number_of_masks(owner: User, owner_dash: Actor) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     snap = SearchSnapshot.objects.get(owner=owner)
     for n in range(snapshot_files.MASKS_PER_USER + 3):
         mask = np.ones(len(TEXTS), dtype=bool)
@@ -409,13 +393,13 @@ def test_the_sweep_removes_masks_of_an_older_snapshot_and_keeps_the_current(
     owner: User, owner_dash: Actor, app_actor: Callable[[User, str], Actor]
 ) -> None:
     claude = app_actor(owner, "Claude")
-    _store(owner_dash)
-    _answer(claude, "spare key")
+    store(owner_dash)
+    cold_answer(claude, "spare key")
     (mask,) = _masks(owner)
     older = mask.read_bytes()
     services.memory_create(actor=owner_dash, text="Parks the car on level three")
     assert search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
-    _answer(claude, "spare key")  # a mask of the new snapshot, under the same name
+    cold_answer(claude, "spare key")  # a mask of the new snapshot, under the same name
     assert mask.read_bytes() != older
     (_file(owner).parent / "older.mask").write_bytes(older)  # and one of the older snapshot
 
@@ -434,29 +418,21 @@ def test_a_user_who_wrote_since_the_snapshot_has_the_apps_mask_read_once_for_the
     read from every row at each cold load until the snapshot is rewritten."""
     claude = app_actor(owner, "Claude")
     assert claude.app is not None
-    ids = _store(owner_dash)
+    ids = store(owner_dash)
     services.memory_create(actor=owner_dash, text="The spare bike key hangs by the door")
     services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
     query = "spare key flowerpot bike"
 
-    first = _answer(claude, query)  # behind the snapshot: the mask read now, and kept
+    first = cold_answer(claude, query)  # behind the snapshot: the mask read now, and kept
     assert len(_masks(owner)) == 1
     services.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
     services.memory_create(actor=owner_dash, text="The spare car key is in the kitchen drawer")
 
-    kept = search_index._kept_mask
-    found: list[bool] = []
-
-    def kept_and_seen(*args: Any) -> Any:
-        mask = kept(*args)
-        found.append(mask is not None)
-        return mask
-
-    monkeypatch.setattr(search_index, "_kept_mask", kept_and_seen)
-    later = _answer(claude, query)
+    found = _kept_masks_found(monkeypatch)
+    later = cold_answer(claude, query)
     assert found == [True]  # not every row read again
     texts = [text for text, _ in later]
     assert TEXTS[0] not in texts and TEXTS[1] not in texts  # hidden, then private
     assert "The spare car key is in the kitchen drawer" in texts
     assert TEXTS[0] not in [text for text, _ in first]
-    assert later == _full_read_answer(claude, query, monkeypatch)
+    assert later == full_read_answer(claude, query, monkeypatch)
