@@ -649,10 +649,21 @@ def _mask(
     if mask is not None:
         return mask
     mask = _kept_mask(owner_id, index, view)
-    if mask is not None:
-        if not behind:
-            current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
-        return mask
+    if mask is None:
+        mask = _read_mask(index, owner_id, view, behind=behind)
+        if mask is None:
+            return None
+        if index.snapshot is not None:
+            generation, written_at = index.snapshot
+            digest = snapshot_files.view_digest(view.filters, view.key)
+            snapshot_files.write_mask(owner_id, generation, written_at, digest, mask)
+    if not behind:  # a snapshot about to be brought up to date is not what the cache holds
+        current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
+    return mask
+
+
+def _read_mask(index: UserIndex, owner_id: int, view: View, *, behind: bool) -> np.ndarray | None:
+    """`_mask` read from the table: every row of the user the view admits."""
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cur:
         cur.execute(
@@ -666,12 +677,6 @@ def _mask(
     rows = index.rows_of(_raw_ids(raw))
     mask = np.zeros(len(index), dtype=bool)
     mask[rows[rows >= 0]] = True
-    if not behind:
-        current().visible.put(key, mask, mask.nbytes, _VISIBLE_BUDGET)
-    if index.snapshot is not None:
-        generation, written_at = index.snapshot
-        digest = snapshot_files.view_digest(view.filters, view.key)
-        snapshot_files.write_mask(owner_id, generation, written_at, digest, mask)
     return mask
 
 
