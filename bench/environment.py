@@ -53,6 +53,22 @@ def bench_user(label: str) -> Any:
     return User.objects.create_user(f"bench-{label}-{uuid.uuid4().hex[:8]}@example.invalid")
 
 
+def read_client(user: Any, name: str) -> tuple[Any, Any]:
+    """A read-only client token of `user`, made as the owner makes one, and the actor its bearer
+    acts as (resolved the way the server resolves it): what the benchmarks search with."""
+    from accounts.actors import owner_actor
+    from accounts.client_tokens import client_token_create
+    from accounts.credentials import resolve_bearer
+    from memories.selectors.grants import known_categories
+
+    issued = client_token_create(
+        actor=owner_actor(user), known=known_categories(user), name=name, scopes=["read"]
+    )
+    credential = resolve_bearer(issued.secret, resource="bench")
+    assert credential is not None
+    return issued, credential.actor()
+
+
 def drop_users(users: Sequence[Any]) -> None:
     from django.db import connection
 

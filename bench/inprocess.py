@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.environment import add_common, emit, percentile
+from bench.environment import add_common, emit, percentile, read_client
 from contextlayer.process import GUNICORN, describe
 
 
@@ -41,26 +41,14 @@ def _user(size: int, locomo: Path) -> Any:
 
 
 def run(args: argparse.Namespace) -> None:
-    from accounts.actors import owner_actor
-    from accounts.client_tokens import client_token_create
-    from accounts.credentials import resolve_bearer
     from bench import real_texts
     from memories.models import Memory
     from memories.search.embeddings import get_embedder
-    from memories.selectors.grants import known_categories
     from memories.selectors.memories import memory_search
 
     locomo = Path(args.locomo)
     user = _user(args.size, locomo)
-    issued = client_token_create(
-        actor=owner_actor(user),
-        known=known_categories(user),
-        name=f"bench-{time.time_ns()}",
-        scopes=["read"],
-    )
-    credential = resolve_bearer(issued.secret, resource="bench")
-    assert credential is not None
-    actor = credential.actor()
+    _, actor = read_client(user, f"bench-{time.time_ns()}")
     asked = real_texts.questions(locomo)[: args.queries]
     embedder = get_embedder()
     stored = Memory.objects.filter(owner=user, state="active").values_list("embedding", flat=True)

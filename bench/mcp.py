@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.environment import setup_django
+from bench.environment import read_client, setup_django
 from bench.search import total_rows
 
 QUERIES = [
@@ -399,24 +399,12 @@ def _measure_user(user: Any, asked: list[str], url: str, blocks: int) -> dict[st
     from mcp.client import Client
     from mcp.client.streamable_http import streamable_http_client
 
-    from accounts.actors import owner_actor
-    from accounts.client_tokens import client_token_create
-    from accounts.credentials import resolve_bearer
     from bench.environment import percentile
     from bench.search import _floor_top, _user_matrix
     from memories.search.embeddings import get_embedder
-    from memories.selectors.grants import known_categories
     from memories.selectors.memories import memory_search
 
-    issued = client_token_create(
-        actor=owner_actor(user),
-        known=known_categories(user),
-        name=f"bench {time.time_ns()}",
-        scopes=["read"],
-    )
-    credential = resolve_bearer(issued.secret, resource="bench")
-    assert credential is not None
-    actor = credential.actor()
+    issued, actor = read_client(user, f"bench {time.time_ns()}")
     matrix = _user_matrix(user.pk)
     embedder = get_embedder()
     times: dict[str, list[float]] = {k: [] for k in ("floor", "inproc", "sdk", "http")}
@@ -509,24 +497,16 @@ def measure_server_cpu(memories: int, calls: int, blocks: int) -> dict[str, Any]
     from django.conf import settings
 
     from accounts.actors import owner_actor
-    from accounts.client_tokens import client_token_create
-    from accounts.credentials import resolve_bearer
     from accounts.models import User
     from contextlayer.asgi import build_application
     from contextlayer.process import GUNICORN, describe
     from mcpbridge.http import MCPHttpApp
-    from memories.selectors.grants import known_categories
     from memories.selectors.memories import memory_search
     from memories.services.memories import NewMemory, memory_create_many
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "1000000/m", "mcp_user": "1000000/m"}
     user = User.objects.create_user(f"bench-cpu-{time.time_ns()}@example.invalid")
-    issued = client_token_create(
-        actor=owner_actor(user), known=known_categories(user), name="bench", scopes=["read"]
-    )
-    credential = resolve_bearer(issued.secret, resource="bench")
-    assert credential is not None
-    actor = credential.actor()
+    issued, actor = read_client(user, "bench")
     texts = [
         TOPICS[i % len(TOPICS)].format(WORDS[(i // len(TOPICS)) % len(WORDS)]) + f" ({i})"
         for i in range(memories)
@@ -641,13 +621,9 @@ def measure_search_cpu(args: argparse.Namespace) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connection
 
-    from accounts.actors import owner_actor
-    from accounts.client_tokens import client_token_create
-    from accounts.credentials import resolve_bearer
     from accounts.models import ClientToken, ConnectedApp
     from bench import real_texts
     from memories.search.embeddings import get_embedder
-    from memories.selectors.grants import known_categories
     from memories.selectors.memories import memory_search
 
     sizes = sorted({int(x) for x in args.sizes.split(",")})
@@ -666,15 +642,7 @@ def measure_search_cpu(args: argparse.Namespace) -> dict[str, Any]:
     try:
         for size in sizes:
             user = users[size]
-            issued = client_token_create(
-                actor=owner_actor(user),
-                known=known_categories(user),
-                name=f"bench cpu {time.time_ns()}",
-                scopes=["read"],
-            )
-            credential = resolve_bearer(issued.secret, resource="bench")
-            assert credential is not None
-            actor = credential.actor()
+            issued, actor = read_client(user, f"bench cpu {time.time_ns()}")
             for q in asked[:10]:  # warm-up: this user's index, plans, caches
                 memory_search(actor=actor, query=q, limit=10)
             ours, backend_ms = [], []
