@@ -1,5 +1,6 @@
 """A model-based test of the search cache: two caches standing for two server processes, random
-writes, consent changes, pins, evictions, sweeps and VACUUM, and after every step each reader's
+writes, consent changes, pins, evictions (back from the snapshot and the machine's files), sweeps
+and VACUUM, and after every step each reader's
 search on one of the nodes, unfiltered and with random filters (category, app, dates,
 uncategorised, pinned), equals the exact search in PostgreSQL that no cache touches. The machine is
 `bench/coherence.py` (`python -m bench coherence --steps N` runs it at length)."""
@@ -20,7 +21,11 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(autouse=True)
-def empty_cache() -> Iterator[None]:
+def empty_cache(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Snapshots from the first memory (as `bench coherence` runs), so an evicted index comes
+    back from the user's snapshot, mapped from the machine's file the two nodes share, with the
+    apps' kept masks, brought up to date from the change log."""
+    monkeypatch.setattr(search_index, "SNAPSHOT_MIN_MEMORIES", 1)
     search_index.clear()
     yield
     search_index.clear()
