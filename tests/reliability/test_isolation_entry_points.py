@@ -227,13 +227,13 @@ def _state_of(owner_ids: list[int]) -> list[list[tuple[Any, ...]]]:
 
 def _memory_ids(owner_id: int) -> list[uuid.UUID]:
     """The user's memory ids, live (the trash included) and purged (a deleted id must be as
-    unknown as a random one)."""
+    unknown as a random one), each once: a memory in the trash has its row and its tombstone."""
     live = _rows("SELECT id FROM memories_memory WHERE owner_id = %s ORDER BY id", [owner_id])
     gone = _rows(
         "SELECT memory_id FROM memories_memorytombstone WHERE owner_id = %s ORDER BY memory_id",
         [owner_id],
     )
-    return [r[0] for r in live + gone]
+    return list(dict.fromkeys(r[0] for r in live + gone))
 
 
 def _live_ids(owner_id: int) -> list[uuid.UUID]:
