@@ -15,6 +15,7 @@ adds it). Vectors are 384-d and L2-normalised; texts over 512 tokens are embedde
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import json
 import os
 import platform
@@ -48,8 +49,10 @@ PREBUILT_SHA256 = frozenset(
 )
 DIMENSIONS = 384
 # The package's own build flags (setup.py), but never -march=native: a home folder or an image
-# built on one machine may run on another. AVX2 + FMA only where this CPU has them.
-_FLAGS = ("-O3", "-funroll-loops", "-ffast-math", "-fPIC", "-shared")
+# built on one machine may run on another. AVX2 + FMA only where this CPU has them. -ffast-math
+# is for compiling only: linked with it, GCC adds crtfastmath.o, whose constructor switches the
+# whole process to flushing subnormal floats to zero (numpy's arithmetic included).
+_FLAGS = ("-O3", "-funroll-loops", "-ffast-math", "-fPIC")
 # Texts per engine call: the engine runs a call's tokens as one matrix, so bigger is faster,
 # but a call holds its activations (about 30 KB per token) until it returns.
 BATCH = 64
@@ -117,21 +120,29 @@ def build(home: Path) -> Path:
     version = subprocess.run(  # noqa: S603 # nosec B603: the compiler's version
         [compiler, "--version"], capture_output=True, text=True, check=False
     ).stdout.splitlines()[:1]
-    recipe: dict[str, Any] = {"compiler": [compiler, *version], "flags": flags}
+    link = ["-shared", *(f for f in flags if f == "-fopenmp")]  # never -ffast-math (above)
+    recipe: dict[str, Any] = {"compiler": [compiler, *version], "flags": flags, "link": link}
     if built is not None and {k: built[k] for k in recipe} == recipe:
         return library
     source, _header = _checked("e5.c"), _checked("e5.h")
     folder.mkdir(parents=True, exist_ok=True)
     partial = folder / f"libe5.{os.getpid()}.{threading.get_ident()}.tmp"
-    command = [compiler, *flags, "-o", str(partial), str(source), "-lm"]
-    result = subprocess.run(  # noqa: S603 # nosec B603: checked source, our flags
-        command, capture_output=True, text=True, check=False
-    )
-    if result.returncode != 0:
-        partial.unlink(missing_ok=True)
-        raise EmbeddingModelUnavailable(
-            f"Building the embedding engine failed ({' '.join(command)}):\n{result.stderr[-2000:]}"
+    objects = partial.with_suffix(".o")
+    for command in (
+        [compiler, *flags, "-c", "-o", str(objects), str(source)],
+        [compiler, *link, "-o", str(partial), str(objects), "-lm"],
+    ):
+        result = subprocess.run(  # noqa: S603 # nosec B603: checked source, our flags
+            command, capture_output=True, text=True, check=False
         )
+        if result.returncode != 0:
+            partial.unlink(missing_ok=True)
+            objects.unlink(missing_ok=True)
+            raise EmbeddingModelUnavailable(
+                f"Building the embedding engine failed ({' '.join(command)}):\n"
+                f"{result.stderr[-2000:]}"
+            )
+    objects.unlink()
     recipe["library_sha256"] = sha256(partial)
     partial.replace(library)  # a process that loaded the old file keeps its own copy
     written = manifest.with_suffix(f".{os.getpid()}.tmp")
@@ -167,6 +178,19 @@ def _prebuilt() -> Path:
     )
 
 
+def _load_keeping_the_float_environment(library: Path) -> ctypes.CDLL:
+    """Load `library`, then put back this thread's floating-point environment as it was: a
+    library built with -ffast-math may carry a constructor that makes the process flush
+    subnormals to zero, which would change every float computed after (search's exact scores)."""
+    libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+    saved = ctypes.create_string_buffer(1024)  # larger than any libc's fenv_t
+    libm.fegetenv(saved)
+    try:
+        return ctypes.CDLL(str(library))
+    finally:
+        libm.fesetenv(saved)
+
+
 class Engine:
     """One loaded model. Thread-safe: a call allocates its own buffers; the weights are read-only
     (mapped from the package file, shared by every process of the machine)."""
@@ -176,7 +200,7 @@ class Engine:
         if threads:
             # libgomp reads this when it first loads; asked again below for a loaded one.
             os.environ.setdefault("OMP_NUM_THREADS", str(threads))
-        lib = ctypes.CDLL(str(library))
+        lib = _load_keeping_the_float_environment(library)
         lib.e5_load.restype = ctypes.c_void_p
         lib.e5_load.argtypes = [ctypes.c_char_p]
         lib.e5_free.argtypes = [ctypes.c_void_p]

@@ -119,3 +119,11 @@ def test_e5_vectors_are_normalised_and_close_across_languages() -> None:
     # A search query is embedded with its own prefix, so it is not the passage's vector.
     query = embedder.embed_query("I work as a nurse in Lyon.")
     assert 0.8 < float(query @ english) < 0.9999
+
+
+def test_loading_the_e5_engine_keeps_subnormal_floats(tmp_path: Path) -> None:
+    # A library linked with -ffast-math would make the whole process flush subnormals to zero,
+    # changing every float computed afterwards (hypothesis refuses to run; scores shift).
+    smallest = np.array([1e-310])
+    e5.Engine(e5.build(tmp_path))
+    assert float((smallest * 1.0)[0]) == 1e-310
