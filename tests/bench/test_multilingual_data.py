@@ -1,6 +1,8 @@
-"""The multilingual set (bench/data/multilingual.json) keeps the shape and the splits it was
-written with: the held-out third is fixed by writing order, so an edit that reorders, relabels or
-retargets an item shows here instead of silently moving data between dev and held-out."""
+"""The multilingual sets (bench/data/multilingual.json for search and sensitive labels,
+bench/data/extraction_multilingual.txt for the local extractor) keep the shape and the splits they
+were written with: the held-out third is fixed by writing order, so an edit that reorders,
+relabels or retargets an item shows here instead of silently moving data between dev and
+held-out."""
 
 from __future__ import annotations
 
@@ -9,7 +11,11 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "multilingual.json"
+from bench.extract import load
+
+BENCH_DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+DATA = BENCH_DATA / "multilingual.json"
+EXTRACTION = BENCH_DATA / "extraction_multilingual.txt"
 LANGUAGES = ("zh", "ja", "de", "es", "fr", "pt", "ru")
 CATEGORIES = ("health", "finance", "religion", "politics", "sexuality", "legal")
 KINDS = ("word", "question", "cross")
@@ -83,3 +89,22 @@ def test_every_third_query_without_an_answer_of_a_language_is_held_out() -> None
         seen[query["lang"]] += 1
         assert query["split"] == ("heldout" if seen[query["lang"]] % 3 == 0 else "dev"), query
     assert all(seen[lang] >= 10 for lang in (*LANGUAGES, "en")), seen
+
+
+def test_every_third_extraction_record_of_a_language_and_class_is_held_out() -> None:
+    seen: Counter[tuple[str, str]] = Counter()
+    for example in load(EXTRACTION):
+        kind, *_, lang, split = example.tags
+        seen[(lang, kind)] += 1
+        assert split == ("heldout" if seen[(lang, kind)] % 3 == 0 else "dev"), example.id
+    for lang in LANGUAGES:
+        assert seen[(f"lang-{lang}", "pos")] + seen[(f"lang-{lang}", "neg")] >= 40, lang
+        assert seen[(f"lang-{lang}", "pos")] >= 15 and seen[(f"lang-{lang}", "neg")] >= 15, lang
+
+
+def test_the_messages_of_an_extraction_conversation_share_one_split() -> None:
+    splits: dict[str, set[str]] = defaultdict(set)
+    for example in load(EXTRACTION):
+        if example.conversation is not None:
+            splits[example.conversation].add(example.tags[-1])
+    assert splits and all(len(s) == 1 for s in splits.values()), splits
