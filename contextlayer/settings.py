@@ -262,7 +262,8 @@ MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
 MCP_MAX_BODY_BYTES = env_int("MCP_MAX_BODY_BYTES", 8 * 1024 * 1024)
 
 # Seconds a process answers a bearer token from what it read of it last (accounts/credentials.py):
-# revoking or pausing an app reaches every process within this time; 0 reads it on every call.
+# revoking or pausing an app reaches the process that did it at once, every other process within
+# this time; 0 reads it on every call.
 CREDENTIAL_CACHE_SECONDS = env_int("CREDENTIAL_CACHE_SECONDS", 1)
 
 # --- Request limits: bodies and rates ------------------------------------------------------------

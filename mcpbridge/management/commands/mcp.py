@@ -5,6 +5,11 @@ A new app may read and write, not delete, like a client token; `--scopes` grants
 to a new app and to an existing one each time the client starts it (otherwise an existing app
 keeps the grant the owner gave it on the Connected apps page).
 
+An app the owner disconnected (its Disconnect on the Connected apps page, or an erase) stays
+refused when a client launches this command again, with a sentence on stderr saying how to allow
+it again; `--allow-again`, typed by the owner, does that and exits without serving (so it never
+sits in a client's configuration).
+
 stdout carries the protocol and nothing else: logs go to stderr (settings.LOGGING), and while
 the command sets itself up, file descriptor 1 points at stderr so that nothing a library or a
 child process (the embedded PostgreSQL) prints can corrupt the stream.
@@ -22,11 +27,18 @@ import anyio
 from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
-from accounts.actors import Actor, actor_for, owner_actor, stdio_app, touch_app
+from accounts.actors import (
+    Actor,
+    actor_for,
+    owner_actor,
+    stdio_app,
+    stdio_disconnected,
+    touch_app,
+)
 from accounts.client_tokens import parse_scopes
 from accounts.management.base import UserCommand
-from accounts.models import DEFAULT_APP_SCOPES, ConnectedApp
-from accounts.services import app_set_scopes
+from accounts.models import DEFAULT_APP_SCOPES, ConnectedApp, User
+from accounts.services import app_allow_again, app_set_scopes
 from kernel.errors import DomainError
 from mcpbridge.server import build_server, current_actor
 
@@ -45,15 +57,21 @@ def _stdout_to_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def stdio_actor_source(user_id: int, app_id: int) -> Any:
-    """Re-read the app on every call: the user may pause or revoke it while the client runs."""
+def stdio_actor_source(user: User, app: ConnectedApp) -> Any:
+    """Re-read the app on every call: the user may pause, disconnect or erase it (the row goes)
+    while the client runs."""
+    user_id, app_id, name = user.pk, app.pk, app.name
 
     def source() -> Actor:
-        app = ConnectedApp.objects.select_related("owner").get(pk=app_id, owner_id=user_id)
-        if app.revoked_at is not None:
-            raise DomainError(f"The app {app.name!r} was revoked; it cannot reach memories.")
-        touch_app(app)
-        return actor_for(app.owner, app)
+        current = (
+            ConnectedApp.objects.select_related("owner")
+            .filter(pk=app_id, owner_id=user_id, owner__is_active=True)
+            .first()
+        )
+        if current is None or current.revoked_at is not None:
+            raise stdio_disconnected(user, name)
+        touch_app(current)
+        return actor_for(current.owner, current)
 
     return source
 
@@ -75,6 +93,12 @@ class Command(UserCommand):
             help="What this app may do: read, write, delete, comma-separated. A new app gets "
             "read,write unless this says more; given, it applies each time the client starts.",
         )
+        parser.add_argument(
+            "--allow-again",
+            action="store_true",
+            help="Let this app connect again after you disconnected it (or erased everything), "
+            "then exit without serving: restart the client afterwards.",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         with _stdout_to_stderr():
@@ -86,12 +110,15 @@ class Command(UserCommand):
                 scopes = parse_scopes(opts["scopes"]) if opts["scopes"] is not None else None
             except DomainError as exc:
                 raise CommandError(f"--scopes: {exc.message}") from None
+            if opts["allow_again"]:
+                self._allow_again(user, name)
+                return
             app = stdio_app(user, name, scopes or DEFAULT_APP_SCOPES)
             if scopes is not None and list(app.scopes) != scopes:
                 cli = owner_actor(user, ConnectedApp.CLI)
                 app = app_set_scopes(actor=cli, app_id=app.pk, scopes=scopes)
                 self.stderr.write(f"{app.name!r} may now: {', '.join(app.scopes)} (--scopes).")
-            source = stdio_actor_source(user.pk, app.pk)
+            source = stdio_actor_source(user, app)
             server = build_server()
             self.stderr.write(
                 f"Context Layer MCP (stdio) for {user.email} as app {app.name!r}, which may: "
@@ -104,3 +131,13 @@ class Command(UserCommand):
             await server.run_stdio_async()
 
         anyio.run(serve)
+
+    def _allow_again(self, user: User, name: str) -> None:
+        cli = owner_actor(user, ConnectedApp.CLI)
+        if app_allow_again(actor=cli, name=name):
+            self.stderr.write(
+                f"{name!r} may connect again: restart the client, and its next launch of this "
+                "command (without --allow-again) makes a new app."
+            )
+        else:
+            self.stderr.write(f"{name!r} was not disconnected: nothing to allow.")
