@@ -28,6 +28,13 @@ def disconnected_apps(*, actor: Actor) -> list[DisconnectedApp]:
     return list(disconnected.order_by("-disconnected_at", "-pk"))
 
 
+def app_names(*, actor: Actor, app_ids: list[int]) -> list[str]:
+    """The names of those of the owner's live apps, in the order they connected."""
+    require_owner(actor)
+    apps = ConnectedApp.objects.filter(owner=actor.user, pk__in=app_ids, revoked_at=None)
+    return list(apps.order_by("pk").values_list("name", flat=True))
+
+
 def any_app_reviewed(*, actor: Actor) -> bool:
     """Whether the owner reviews the changes of at least one live app (the Review link's rule)."""
     require_owner(actor)

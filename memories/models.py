@@ -65,6 +65,11 @@ class Memory(OwnedRow):
     is_private = models.BooleanField(default=False)
     # ConnectedApp ids this memory is hidden from.
     hidden_from = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    # None: the grants alone decide which apps see it. A list: besides the app that wrote it, only
+    # these apps may (if their grants let them): the apps that could see a sensitive category
+    # deleted from it, so that no app connected later sees what the category kept from it
+    # (memories/services/category_changes.py). Only the owner lifts it.
+    seen_only_by = ArrayField(models.BigIntegerField(), null=True, blank=True)
     # Provenance is copied here, never only referenced, so it survives revoking the app.
     origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.APP)
     origin_app = models.ForeignKey(

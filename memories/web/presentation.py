@@ -159,6 +159,8 @@ def change_summary(event: AccessEvent) -> str:
             parts.append("made private" if after.get("private") else "no longer private")
         if before.get("hidden_from") != after.get("hidden_from"):
             parts.append("hidden from an app, or shown again")
+        if "seen_only_by" in before and "seen_only_by" not in after:
+            parts.append("shown again to every app its categories let see it")
         if before.get("pinned") != after.get("pinned"):
             parts.append("pinned to the profile" if after.get("pinned") else "unpinned")
     return "; ".join(parts)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/categories/", memory.memory_categories_edit, name="categories"),
     path("memories/<uuid:memory_id>/hide/", memory.memory_hide_from_app, name="hide"),
     path("memories/<uuid:memory_id>/private/", memory.memory_private, name="private"),
+    path("memories/<uuid:memory_id>/unrestrict/", memory.memory_unrestrict, name="unrestrict"),
     path("memories/<uuid:memory_id>/pin/", memory.memory_pin, name="pin"),
     path(
         "memories/<uuid:memory_id>/versions/<int:version_id>/restore/",
