@@ -1079,10 +1079,10 @@ def memory_delete_all(*, actor: Actor) -> int:
         if app_review.held(actor):  # one proposal per memory: the owner decides each
             return len(app_review.propose_deletes(actor, memories))
         batch = trash.move_to_trash(actor, memories)
-        activity.record(
+        activity.record(  # each memory's trail shows who deleted it, in bulk or not
             actor,
             AccessEvent.Action.DELETE,
-            [],
+            [m.id for m in memories],
             count=batch.memories_deleted,
             detail={"all": True, "trash": str(batch.id)},
         )

@@ -45,6 +45,7 @@ urlpatterns = [
     path("trash/<uuid:batch_id>/seen/", trash.trash_seen, name="trash_seen"),
     path("map/", insights.map_page, name="map"),
     path("activity/", insights.activity_page, name="activity"),
+    path("activity/<int:event_id>/", insights.activity_event_page, name="activity_event"),
     path("connect/", connect.connect_page, name="connect"),
     # Import, export, erase (memories/web/views/data.py)
     path("import/", data.import_page, name="import"),
