@@ -51,6 +51,7 @@ from memories.models import (
     MemoryProposal,
     MemoryVersion,
     SearchSnapshot,
+    SearchStats,
     UserCategory,
 )
 from memories.search import index as search_index
@@ -76,7 +77,7 @@ _ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
 
 # Tables whose rows hold what a person told their memory (text, lexemes, vectors, provenance,
 # their own category names, imported file names and conversation ids; the search snapshot's
-# vectors and lexeme keys).
+# vectors and lexeme keys), and the search statistics, whose salt reads those keys.
 CONTENT_MODELS: tuple[type[models.Model], ...] = (
     Memory,
     MemoryVersion,
@@ -85,6 +86,7 @@ CONTENT_MODELS: tuple[type[models.Model], ...] = (
     ImportRun,
     ImportedConversation,
     SearchSnapshot,
+    SearchStats,
 )
 
 # What a person types to confirm an erasure (dashboard and API).

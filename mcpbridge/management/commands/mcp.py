@@ -41,6 +41,7 @@ from accounts.models import DEFAULT_APP_SCOPES, ConnectedApp, User
 from accounts.services import app_allow_again, app_set_scopes
 from kernel.errors import DomainError
 from mcpbridge.server import build_server, current_actor
+from memories.search.index import start_sweeper
 
 
 @contextlib.contextmanager
@@ -125,6 +126,7 @@ class Command(UserCommand):
                 f"{', '.join(app.scopes) or 'nothing'}"
             )
         connection.close()  # the tools use their own thread's connection
+        start_sweeper()  # this machine's search files, swept whether this process searches or not
 
         async def serve() -> None:
             current_actor.set(source)
