@@ -16,6 +16,8 @@
                           zone in its title
    body[data-canonical-path]  the address bar shows it when the page was answered elsewhere
    data-toggle-filters    shows or folds the filters it controls (a phone shows only search)
+   .site-nav              on a phone, one row that scrolls sideways: the current page's link is
+                          scrolled into sight
    Enter on a checkbox or radio button never submits its form (Space ticks it)
    Ctrl+Enter / Cmd+Enter in a textarea submits its form
    #memory-rows           ↓ from the search box to the first result, ↓/↑ or j/k between results,
@@ -412,6 +414,13 @@
     localTimes();
   });
 
+  function showCurrentPage() {
+    var nav = document.querySelector(".site-nav");
+    var here = nav && nav.querySelector('a[aria-current="page"]:not([hidden])');
+    if (!here || nav.scrollWidth <= nav.clientWidth || here.offsetParent === null) return;
+    nav.scrollLeft = here.offsetLeft - nav.offsetLeft - (nav.clientWidth - here.offsetWidth) / 2;
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     // A page answered at another address (allauth replays a POST at /accounts/reauthenticate/)
     // shows its own in the address bar, so a reload or a bookmark lands on the page, not a form.
@@ -420,6 +429,7 @@
       window.history.replaceState(null, "", canonical);
     }
     syncToggle();
+    showCurrentPage();
     updateSelection();
     updateBulkFields();
     document.querySelectorAll("[data-max-chars]").forEach(countChars);

@@ -317,7 +317,7 @@ def test_review_is_in_the_menu_only_when_it_has_work_and_says_how_much(
     link = nav.get_by_role("link", name="Review 1 waiting")
     assert link.is_visible() and link.locator(".nav-count").inner_text() == "1"
     link.click()
-    page.get_by_text("Works at Globex").wait_for()
+    page.locator(".proposal ins", has_text="Globex").wait_for()  # the change, word by word
 
 
 def test_two_factor_and_sessions_are_under_account_not_connected_apps(

@@ -98,7 +98,7 @@ def test_the_owner_sees_which_apps_may_delete_and_changes_an_apps_scopes(
     )
     # The stdio door reads its grant on every call: the next delete is refused.
     other = services.memory_create(actor=owner_dash, text="Plays the guitar in a band").memory
-    stdio = stdio_actor_source(owner.pk, legacy.pk)()
+    stdio = stdio_actor_source(owner, legacy)()
     with pytest.raises(ScopeRequired):
         services.memory_delete(actor=stdio, memory_id=other.id)
     assert SCOPE_DELETE not in ConnectedApp.objects.get(pk=legacy.pk).scopes

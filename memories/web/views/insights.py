@@ -41,6 +41,7 @@ def activity_page(request: DashboardRequest) -> HttpResponse:
     daily = activity_daily(actor=actor, days=CHART_DAYS, filters=filters)
     context = {
         "form": form,
+        "filters_set": form.filters_set(),
         "page": page,
         "chart": activity_chart(daily, today=timezone.localdate(), days=CHART_DAYS),
         "chart_days": CHART_DAYS,
