@@ -7,6 +7,8 @@
    data-escape            Escape inside it cancels: closes a <details>, or clicks its [data-cancel]
    data-cancel            the safe way out of a [data-escape] region
    data-autofocus         gets the focus when it arrives (page load or htmx swap)
+   data-open-focus="#id"  on a <details>: opened (a click, or Enter on its summary), the focus goes
+                          to that field, so a person types at once
    data-key / data-focus-after
                           after htmx replaces a row, the focus goes back to the control with the
                           same key (or the key named by data-focus-after) in the new row; when the
@@ -181,6 +183,15 @@
       way.click();
     }
   }
+
+  // `toggle` does not bubble: listened for on its way down.
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!(details instanceof HTMLDetailsElement) || !details.open) return;
+    var target = details.getAttribute("data-open-focus");
+    var field = target && details.querySelector(target);
+    if (field) field.focus();
+  }, true);
 
   document.addEventListener("click", function (event) {
     document.querySelectorAll("details[data-menu][open]").forEach(function (menu) {
