@@ -192,3 +192,31 @@ def test_loading_ahead_for_the_first_call_is_no_read_of_the_apps(owner: User) ->
     ]
     reads = AccessEvent.objects.filter(owner=owner, app_name="claude-desktop")
     assert list(reads.values_list("action", flat=True)) == ["search"]
+
+
+def test_a_stdio_process_sweeps_the_machines_search_files_from_its_start(owner: User) -> None:
+    """Issue 39: the sweeper started at a process's first search; a stdio process that only
+    lists tools now removes what another machine's erase left (here, a stray entry)."""
+    import time
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from memories.search import snapshot_files
+
+    folder = snapshot_files.folder(owner.pk)
+    assert folder is not None and settings.SEARCH_SNAPSHOT_DIR
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    stray = folder.parent / "99999999"  # a file where a user's folder should be
+    stray.write_bytes(b"left behind")
+    params = stdio_server(owner.email, "--app", "claude-desktop")
+
+    async def session() -> bool:
+        async with Client(params, mode="legacy") as c:
+            await c.list_tools()
+            deadline = time.monotonic() + 30
+            while Path(stray).exists() and time.monotonic() < deadline:
+                await anyio.sleep(0.1)
+            return not Path(stray).exists()
+
+    assert anyio.run(session), "the stdio process did not sweep at its start"
