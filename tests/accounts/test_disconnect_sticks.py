@@ -23,7 +23,7 @@ from accounts.services import app_revoke, app_set_paused
 from activity.models import AccessEvent
 from memories.models import Memory
 from memories.services.erasure import user_erase
-from tests.accounts.oauth_client import grant_tokens, mcp_call
+from tests.accounts.oauth_client import grant_tokens, mcp_call, refresh_tokens
 from tests.api.tokens import bearer, token_app
 from tests.mcpbridge.mcp_clients import JSON, ROOT, McpHttp, stdio_env, stdio_server, text_of
 from tests.personas import reauthenticate, signed_in
@@ -270,14 +270,7 @@ def test_a_revoked_oauth_app_is_refused_at_once_and_only_new_consent_connects_it
     app_revoke(actor=owner_actor(alice), app_id=app.pk)
 
     assert mcp_call(live_url, access, "search_memory", {"query": "x"}).status_code == 401
-    refresh = httpx2.post(
-        f"{live_url}/identity/o/api/token",
-        data={
-            "grant_type": "refresh_token",
-            "refresh_token": tokens["refresh_token"],
-            "client_id": client["client_id"],
-        },
-    )
+    refresh = refresh_tokens(live_url, client["client_id"], tokens["refresh_token"])
     assert refresh.status_code == 400
 
     # The owner's explicit act: signing in and consenting again connects a new app.

@@ -15,7 +15,7 @@ from accounts.models import User
 from memories.models import ErasureReceipt, ImportRun, Memory
 from memories.services import memories as services
 from memories.services.import_runs import run_import
-from tests.e2e.steps import TIMEOUT, confirm_password, log_in, rows
+from tests.e2e.steps import TIMEOUT, confirm_password, log_in, rows, within_width
 from tests.memories.exports import claude_export
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -103,8 +103,7 @@ def test_the_phone_viewport_reaches_every_navigation_item(
     log_in(page, owner)
 
     def in_view(locator: Any) -> bool:
-        box = locator.bounding_box()
-        return bool(box) and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        return within_width(locator, PHONE["width"])
 
     nav = page.get_by_role("navigation", name="Main")
     links = nav.locator(":scope > a:visible")

@@ -18,7 +18,7 @@ from memories.models import Memory
 from memories.services import memories as services
 from memories.services.proposals import proposal_create
 from tests.e2e.seed import seed_store
-from tests.e2e.steps import TIMEOUT, log_in
+from tests.e2e.steps import log_in, new_page, within_width
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
@@ -52,22 +52,14 @@ def phone(browser: Any, live_server: Any, owner: User, owner_dash: Actor) -> Ite
     )
     gone = Memory.objects.get(owner=owner, text__startswith="Favourite editor theme")
     services.memory_delete(actor=owner_dash, memory_id=gone.id)
-    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.csp_violations = []
-    page.on(
-        "console",
-        lambda msg: "Content Security Policy" in msg.text and page.csp_violations.append(msg.text),
-    )
+    page = new_page(browser, live_server.url, PHONE)
     log_in(page, owner)
     yield page
-    context.close()
+    page.context.close()
 
 
 def _within_width(locator: Any) -> bool:
-    box = locator.bounding_box()
-    return bool(box) and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5
+    return within_width(locator, PHONE["width"])
 
 
 @pytest.mark.parametrize(("path", "first"), PAGES, ids=[p for p, _ in PAGES])

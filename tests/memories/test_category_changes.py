@@ -429,7 +429,7 @@ def test_a_deleted_sensitive_categorys_memories_stay_hidden_from_a_token_made_la
     alone = _add(owner_dash, "Alice's second IVF round is in May", "fertility")
     category_delete(actor=owner_dash, slug="fertility")
     later = bearer(issue_token(owner, name="Later").secret)
-    found = later.get("/api/v1/memories/search", {"q": "IVF round", "min_score": 0}).json()
+    found = later.get("/api/v1/memories/search", {"q": "IVF round", "min_score": "0"}).json()
     assert alone.text not in str(found)
     assert later.get(f"/api/v1/memories/{alone.id}").status_code == 404
 
