@@ -85,19 +85,8 @@ def test_every_navigation_item_is_one_row_away_on_a_phone(phone: Any) -> None:
     assert box is not None and box["height"] < 50  # one row, not three
     links = nav.locator(":scope > a:visible").all_inner_texts()
     names = [n.split()[0] if n.startswith("Review") else n.strip() for n in links]
-    assert names == [
-        "Memories",
-        "Map",
-        "Activity",
-        "Review",
-        "Categories",
-        "Connected apps",
-        "Connect a client",
-        "Import",
-        "Export",
-        "Trash",
-        "Erase",
-    ], names
+    # Every item and its order: test_dashboard_pages.py; with work waiting, Review is there too.
+    assert names[3] == "Review" and names[-4:] == ["Import", "Export", "Trash", "Erase"], names
     for name in ("Erase", "Import", "Memories"):
         link = nav.get_by_role("link", name=name, exact=True)
         link.scroll_into_view_if_needed()
