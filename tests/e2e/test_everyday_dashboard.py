@@ -187,9 +187,7 @@ def test_ctrl_enter_and_cmd_enter_save_the_memory_being_written(
         summary = page.locator("#add-memory summary")
         summary.focus()
         page.keyboard.press("Enter")
-        page.locator("#add-text").wait_for(state="visible")
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.id") == "add-text"
+        page.wait_for_selector("#add-text:focus")  # opened, the text box has the focus
         page.keyboard.type(f"Keyboard memory number {n}")
         page.keyboard.press(chord)
         page.locator("#memory-rows", has_text=f"Keyboard memory number {n}").wait_for()
