@@ -3,6 +3,7 @@ and Undo."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -10,13 +11,16 @@ from django import template
 from django.conf import settings
 from django.contrib.messages.storage.base import Message
 from django.http import HttpRequest
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.timesince import timesince
+from django.utils.translation import gettext, pgettext_lazy
 
 from accounts.dashboard import actor_for_request
 from accounts.models import User
 from activity.models import AccessEvent
+from kernel import language
 from memories.models import Memory
 from memories.selectors.review_work import ReviewWork, review_work
 from memories.selectors.stats import MemoryStats, memory_stats
@@ -63,20 +67,25 @@ def join_names(apps: list[Any]) -> str:
 
 @register.filter
 def ago(moment: datetime) -> str:
-    """'just now' or '3 hours ago': how long ago, to the largest unit."""
+    """'just now' or '3 hours ago': how long ago, to the largest unit, in the page's language."""
     if timezone.now() - moment < timedelta(minutes=1):
-        return "just now"
-    return f"{timesince(moment, depth=1)} ago"
+        return gettext("just now")
+    return gettext("%(time)s ago") % {"time": timesince(moment, depth=1)}
 
 
-# How a time reads, by style: the server writes it in UTC (and says so); static/js/app.js rewrites
-# it in the browser's own zone and puts the zone in the title. "ago" keeps its words.
+# How a time reads, by style, in Django's date-format letters: the server writes it in UTC (and
+# says so); static/js/app.js rewrites it in the browser's own zone and puts the zone in the
+# title. "ago" keeps its words. Each language words its dates its own way (the .po files).
 _MOMENT_FORMATS = {
-    "datetime": "%-d %b %Y, %H:%M",
-    "seconds": "%-d %b %Y, %H:%M:%S",
-    "short": "%-d %b, %H:%M",
-    "date": "%-d %b %Y",
+    "datetime": pgettext_lazy("date and time", "j M Y, H:i"),
+    "seconds": pgettext_lazy("date and time with seconds", "j M Y, H:i:s"),
+    "short": pgettext_lazy("day and time, no year", "j M, H:i"),
+    "date": pgettext_lazy("date", "j M Y"),
 }
+
+
+def _formatted(at: datetime, style: str) -> str:
+    return dateformat.format(at, str(_MOMENT_FORMATS[style]))
 
 
 @register.filter
@@ -93,13 +102,13 @@ def moment(value: datetime | str | None, style: str = "datetime") -> str:
     if timezone.is_naive(value):
         value = timezone.make_aware(value, UTC)
     at = value.astimezone(UTC)
-    full = f"{at:%-d %b %Y, %H:%M} UTC"
+    full = f"{_formatted(at, 'datetime')} UTC"
     if style == "ago":
         text = ago(at)
     elif style == "date":
-        text = f"{at:{_MOMENT_FORMATS['date']}}"
+        text = _formatted(at, "date")
     else:
-        text = f"{at:{_MOMENT_FORMATS.get(style, _MOMENT_FORMATS['datetime'])}} UTC"
+        text = f"{_formatted(at, style if style in _MOMENT_FORMATS else 'datetime')} UTC"
     return format_html(
         '<time datetime="{}" data-local="{}" title="{}">{}</time>',
         at.isoformat(),
@@ -121,7 +130,7 @@ def extractor_name(extractor: str) -> str:
 
 @register.filter
 def humanize_key(key: str) -> str:
-    return str(key).replace("_", " ").capitalize()
+    return presentation.provenance_label(str(key))
 
 
 @register.filter
@@ -133,9 +142,8 @@ def provenance_value(value: Any, key: str) -> str:
         except ValueError:
             return value
         if timezone.is_aware(moment):
-            moment = moment.astimezone(UTC)
-            return f"{moment:%-d %b %Y, %H:%M} UTC"
-        return f"{moment:%-d %b %Y, %H:%M}"
+            return f"{_formatted(moment.astimezone(UTC), 'datetime')} UTC"
+        return _formatted(moment, "datetime")
     return "" if value is None else str(value)
 
 
@@ -200,3 +208,21 @@ def app_delete_notices(context: template.Context) -> dict[str, Any]:
         "request": request,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.simple_tag(takes_context=True)
+def chosen_language(context: template.Context) -> str:
+    """The language the person chose (their account's, else this browser's cookie), '' when
+    the browser's own applies: what the language switch shows selected."""
+    request = context.get("request")
+    if request is None:
+        return ""
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    return language.chosen_language(request) or (cookie if language.offered(cookie) else "")
+
+
+@register.filter
+def fill_count(sentence: str, number: int) -> str:
+    """A translated sentence with its {n}/{max} place filled with a number, written as the page's
+    language writes numbers (static/js/app.js fills the same sentences as the person types)."""
+    return re.sub(r"\{\w+\}", number_format(number, force_grouping=True), str(sentence))
