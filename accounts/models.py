@@ -16,9 +16,9 @@ from kernel.tenancy import OwnedRow
 ALL_SCOPES = (SCOPE_READ, SCOPE_WRITE, SCOPE_DELETE)
 # How a scope reads to the owner: on the consent page, the grant form and the token form.
 SCOPE_LABELS = {
-    SCOPE_READ: "Read your memories",
-    SCOPE_WRITE: "Add and change memories",
-    SCOPE_DELETE: "Delete memories",
+    SCOPE_READ: _("Read your memories"),
+    SCOPE_WRITE: _("Add and change memories"),
+    SCOPE_DELETE: _("Delete memories"),
 }
 # What a new app gets unless the owner grants more (a client token, a stdio client): read and
 # write, not delete. The owner's own apps have every scope.

@@ -15,7 +15,7 @@ from django.utils import dateformat, timezone
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.timesince import timesince
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from accounts.dashboard import actor_for_request
 from accounts.models import User
@@ -34,7 +34,6 @@ from memories.web.presentation import (
     origin_of,
     source_of,
 )
-from memories.wording import and_list
 
 register = template.Library()
 
@@ -62,7 +61,7 @@ def changed_by(memory: Memory) -> str:
 @register.filter
 def join_names(apps: list[Any]) -> str:
     """Apps (or anything with a name) as "A, B and C"."""
-    return and_list([getattr(a, "name", str(a)) for a in apps])
+    return presentation.join_names([str(getattr(a, "name", a)) for a in apps])
 
 
 @register.filter
@@ -125,7 +124,7 @@ def source_name(source: str) -> str:
 
 @register.filter
 def extractor_name(extractor: str) -> str:
-    return presentation.EXTRACTOR_NAMES.get(str(extractor), str(extractor))
+    return str(presentation.EXTRACTOR_NAMES.get(str(extractor), str(extractor)))
 
 
 @register.filter
@@ -226,3 +225,22 @@ def fill_count(sentence: str, number: int) -> str:
     """A translated sentence with its {n}/{max} place filled with a number, written as the page's
     language writes numbers (static/js/app.js fills the same sentences as the person types)."""
     return re.sub(r"\{\w+\}", number_format(number, force_grouping=True), str(sentence))
+
+
+@register.filter
+def state_name(state: str) -> str:
+    """A memory's state ("paused") in the page's language."""
+    return presentation.state_name(str(state))
+
+
+@register.filter
+def deleter(batch: Any) -> str:
+    """Who made a trash batch, at the start of a sentence: "Claude", "The command line (x)"."""
+    who = app_subject(batch.app_name)
+    return who if batch.deleted_by == batch.app_name else f"{who} ({batch.deleted_by})"
+
+
+@register.filter
+def join_parts(parts: list[str]) -> str:
+    """Parts of one line ("9 in health; 2 private"), separated as the page's language does."""
+    return pgettext("between the parts of a sentence", "; ").join(str(p) for p in parts)

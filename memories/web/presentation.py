@@ -58,6 +58,14 @@ EXTRACTOR_NAMES: dict[str, Promise] = {
 }
 
 
+def join_names(names: Sequence[str]) -> str:
+    """ "Claude", "Claude and Cursor", "Claude, Cursor and Zed", as the page's language lists."""
+    if len(names) < 2:
+        return "".join(names)
+    head = pgettext("list separator", ", ").join(names[:-1])
+    return _("%(names)s and %(last)s") % {"names": head, "last": names[-1]}
+
+
 def source_name(source: str) -> str:
     """ "chatgpt" -> "ChatGPT"; an unknown source as it is."""
     return str(SOURCE_NAMES.get(source, source))
@@ -213,7 +221,7 @@ def change_summary(event: AccessEvent) -> str:
         parts.append(_("categories: %(change)s") % {"change": _from_to(d["categories"])})
     before, after = d.get("from"), d.get("to")
     if isinstance(before, str) and isinstance(after, str):
-        parts.append(f"{_state(before)} → {_state(after)}")
+        parts.append(f"{state_name(before)} → {state_name(after)}")
     elif isinstance(before, dict) and isinstance(after, dict):
         if before.get("private") != after.get("private"):
             parts.append(_("made private") if after.get("private") else _("no longer private"))
@@ -251,7 +259,7 @@ def _kind(kind: object) -> str:
     return str(_KINDS.get(str(kind or "change"), kind))
 
 
-def _state(state: str) -> str:
+def state_name(state: str) -> str:
     """A memory's state ("active", "paused", "archived") in the page's language."""
     return str(MemoryState(state).label) if state in MemoryState.values else state
 
