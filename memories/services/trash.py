@@ -205,7 +205,9 @@ def trash_restore(
                     )
                     every = [row[0] for row in cur.fetchall()]
             except IntegrityError:  # the same text was stored meanwhile
-                raise Conflict("The memories changed while restoring; try again.") from None
+                raise Conflict(
+                    gettext_noop("The memories changed while restoring; try again.")
+                ) from None
             MemoryTombstone.objects.filter(owner=actor.user, memory_id__in=every).delete()
         batches = {m.trash_batch_id for m in roots if m.trash_batch_id}
         _drop_empty(actor.user.pk, batches)
