@@ -82,6 +82,7 @@ _PROVENANCE_LABELS: dict[str, Promise] = {
     "run": gettext_lazy("Import run"),
     "import_run": gettext_lazy("Import run"),
     "client": gettext_lazy("Client"),
+    "recorded_at": gettext_lazy("Recorded at"),
 }
 
 
