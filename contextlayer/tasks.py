@@ -1,5 +1,7 @@
 """Background clean-up on the django-tasks worker: the authorization server's leftovers, import
-uploads no run will read, and memories whose time in the trash (TRASH_DAYS) is up."""
+uploads no run will read, and memories whose time in the trash (TRASH_DAYS) is up; it also queues
+the move of the store's vectors to EMBEDDING_MODEL when some are of another model
+(`memories.tasks.move_embeddings`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from django_tasks import task
 from accounts.oauth_tokens import oauth_cleanup
 from memories.services.trash import trash_purge_expired
 from memories.services.uploads import uploads_cleanup
+from memories.tasks import schedule_move_if_needed
 
 CLEANUP_EVERY = timedelta(hours=1)
 
@@ -31,6 +34,7 @@ def cleanup_oauth() -> dict[str, int]:
     without a separate scheduler."""
     result = run_cleanup()
     schedule_cleanup(CLEANUP_EVERY)
+    schedule_move_if_needed()  # a move whose worker died, or a setting changed without a restart
     return result
 
 

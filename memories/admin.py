@@ -17,8 +17,8 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.contrib import admin, messages
-from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Length
+from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet, Subquery
+from django.db.models.functions import MD5, Length
 from django.http import HttpRequest
 
 from accounts.admin import OperatorAdmin, operator_actor
@@ -26,7 +26,14 @@ from accounts.models import User
 from activity.models import AccessEvent
 from kernel.errors import DomainError
 from memories.categories import DEFAULT_CATEGORIES
-from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryTombstone
+from memories.models import (
+    UNSHOWN_COLUMNS,
+    Memory,
+    MemoryState,
+    MemoryTombstone,
+    SearchModel,
+    StagedVector,
+)
 from memories.services import memories as services
 
 
@@ -343,3 +350,65 @@ class MemoryTombstoneAdmin(ReadOnlyAdmin):
     list_display = ("memory_id", "owner", "deleted_at", "deleted_by")
     search_fields = ("=memory_id", "owner__email")
     list_select_related = ("owner",)
+
+
+_SEARCH_MODEL_LOOKUPS = frozenset({"model", "next_model", "moving_since", "moved_at"})
+
+
+@admin.register(SearchModel)
+class SearchModelAdmin(ReadOnlyAdmin):
+    """Which embedding model each user's memories are searched with, and how far a move to
+    another one is (`manage.py reembed --status` sums it up): counts only."""
+
+    list_display = (
+        "owner",
+        "model",
+        "next_model",
+        "memory_count",
+        "embedded",
+        "moving_since",
+        "moved_at",
+    )
+    list_filter = ("model", "next_model")
+    list_select_related = ("owner",)
+    search_fields = ("owner__email",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SearchModel]:
+        memories = (
+            Memory.objects.filter(owner=OuterRef("owner"))
+            .order_by()
+            .values("owner")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        staged = (
+            StagedVector.objects.filter(
+                owner=OuterRef("owner"),
+                model=OuterRef("next_model"),
+                text_md5=MD5(F("memory__text")),
+            )
+            .order_by()
+            .values("owner")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(_memories=Subquery(memories), _staged=Subquery(staged))
+        )
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        return _only_lookups(_SEARCH_MODEL_LOOKUPS, lookup)
+
+    @admin.display(description="memories", ordering="_memories")
+    def memory_count(self, obj: Any) -> int:
+        return getattr(obj, "_memories", None) or 0
+
+    @admin.display(description="embedded with the next model")
+    def embedded(self, obj: Any) -> str:
+        if not obj.next_model:
+            return "-"
+        total = getattr(obj, "_memories", None) or 0
+        done = getattr(obj, "_staged", None) or 0
+        return f"{done} of {total}"
