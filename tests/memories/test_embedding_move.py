@@ -8,6 +8,7 @@ setting put back moves the store back the same way."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,8 +26,10 @@ from memories.selectors.memories import memory_related
 from memories.services import maintenance
 from memories.services import memories as services
 from memories.services.erasure import user_erase
+from memories.services.export import export_build
 from memories.services.trash import trash_delete_forever
 from memories.tasks import move_embeddings, schedule_move_if_needed
+from tests.memories.exports import backfill, claude_message, write_json
 from tests.memories.model_moves import (
     DACHSHUND,
     E5_MODEL,
@@ -329,3 +332,67 @@ def test_the_task_queues_itself_until_the_store_has_moved(
     assert result["done"] and result["users_switched"] == 1 and result["embedded"] == 10
     assert live_model(owner) == E5_MODEL
     assert not maintenance.move_needed()
+
+
+def test_an_export_made_on_minilm_restores_on_e5_with_vectors_embedded_here(
+    owner: User,
+    owner_dash: Actor,
+    stranger: User,
+    stranger_dash: Actor,
+    settings: SettingsWrapper,
+    tmp_path: Path,
+) -> None:
+    _store(owner_dash)
+    document = export_build(actor=owner_dash)
+    assert {m["embedding_model"] for m in document["memories"]} == {MINILM_MODEL}
+    assert not any("embedding" in m for m in document["memories"])  # no vector leaves
+
+    settings.EMBEDDING_MODEL = E5_MODEL
+    backfill(write_json(tmp_path / "export.json", document), stranger, "--yes")
+    assert live_model(stranger) == E5_MODEL
+    restored = Memory.objects.filter(owner=stranger)
+    assert sorted(m.text for m in restored) == sorted(STORE)
+    for memory in restored:
+        assert memory.embedding_model == E5_MODEL
+        assert np.allclose(memory.embedding, _e5(memory.text), atol=1e-5)
+    assert finds_across_languages(stranger_dash)
+    again = export_build(actor=stranger_dash)
+    assert {m["embedding_model"] for m in again["memories"]} == {E5_MODEL}
+
+
+def _chat(cid: str, created: str, text: str) -> dict[str, Any]:
+    return {
+        "uuid": cid,
+        "name": cid,
+        "created_at": created,
+        "chat_messages": [
+            claude_message(f"{cid}-u", "human", text, created_at=created),
+            claude_message(f"{cid}-a", "assistant", "Noted.", created_at=created),
+        ],
+    }
+
+
+def test_a_local_import_during_the_move_counts_a_repeat_of_a_memory_on_the_other_model(
+    owner: User, settings: SettingsWrapper, tmp_path: Path
+) -> None:
+    """The local extractor's repeat test compares the new clause with the earlier memory by
+    cosine, in the extractor's model (EMBEDDING_MODEL): the earlier memory's vector of that model
+    (embedded now, and staged for the move), never the one of the model it is searched with.
+    (Run on the way back to MiniLM: the extractor's thresholds are MiniLM's until retuned.)"""
+    said = "I work as a carpenter in Cork."
+    first = [_chat("c-1", "2024-01-01T00:00:00Z", said)]
+    backfill(write_json(tmp_path / "one.json", first), owner, "--extractor", "local", "--yes")
+    (earlier,) = Memory.objects.filter(owner=owner)
+    settings.EMBEDDING_MODEL = E5_MODEL
+    maintenance.move()
+    settings.EMBEDDING_MODEL = MINILM_MODEL
+    maintenance.mark(MINILM_MODEL)
+    assert live_model(owner) == E5_MODEL and not StagedVector.objects.filter(owner=owner)
+
+    again = [_chat("c-2", "2024-05-01T00:00:00Z", "I work in Cork as a carpenter.")]
+    backfill(write_json(tmp_path / "two.json", again), owner, "--extractor", "local", "--yes")
+    (memory,) = Memory.objects.filter(owner=owner)
+    assert memory.id == earlier.id and memory.provenance["mentions"] == 2
+    staged = StagedVector.objects.get(owner=owner, memory_id=memory.id)
+    expected = get_embedder(MINILM_MODEL).embed([memory.text])[0]
+    assert staged.model == MINILM_MODEL and np.allclose(staged.embedding, expected, atol=1e-5)
