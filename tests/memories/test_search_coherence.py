@@ -102,10 +102,12 @@ def test_both_nodes_answer_as_postgresql_across_a_switch_and_back_whatever_they_
         for there in (1, 0):  # to e5, then back to MiniLM
             model.do("target", 0, [], "")
             for step in range(12):
-                model.do("move", 1, [], "")  # a batch of 2, at most 2 memories
-                if step == 3:
-                    model.do("evict", 3, [], "")  # one node forgets index and masks
-                    model.do("add", step, ["piano", "salmon"], "food")  # written mid-move
+                model.do("move", 0, [], "")  # one memory embedded with the other model
+                if step in (1, 3):  # mid-move: a node reads the user again, and a write
+                    model.do("evict", 3, [], "")  # the last node checked forgets index, masks
+                    model.do("add", step, ["piano", "salmon"], "food")
+                if step == 4:
+                    model.do("sweep", 0, [], "")
                 assert model.check(step % 2, step + 1) == 0, model.divergences[-1]
             assert model.switches == 2 - there
             assert SearchModel.objects.get(owner=model.owner).next_model == ""
