@@ -8,10 +8,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.utils import timezone
 from django_tasks import task
 
 from accounts.oauth_tokens import oauth_cleanup
+from kernel.task_queue import enqueue_once
 from memories.services.trash import trash_purge_expired
 from memories.services.uploads import uploads_cleanup
 from memories.tasks import schedule_move_if_needed
@@ -40,10 +40,4 @@ def cleanup_oauth() -> dict[str, int]:
 
 def schedule_cleanup(delay: timedelta = timedelta(0)) -> None:
     """Enqueue the next clean-up unless one is already waiting (restarts must not pile up)."""
-    from django_tasks_db.models import DBTaskResult
-
-    waiting = DBTaskResult.objects.filter(
-        task_path=cleanup_oauth.module_path, status="READY"
-    ).exists()
-    if not waiting:
-        cleanup_oauth.using(run_after=timezone.now() + delay).enqueue()
+    enqueue_once(cleanup_oauth, delay)

@@ -57,6 +57,11 @@ def custodian_categories(categories: list[str]) -> str:
     return ", ".join([*plain, *([f"{hidden} hidden"] if hidden else [])])
 
 
+def _count_per_owner(rows: QuerySet[Any]) -> QuerySet[Any]:
+    """`rows` (filtered on an outer row's owner) counted, as a subquery's one value."""
+    return rows.order_by().values("owner").annotate(n=Count("pk")).values("n")
+
+
 def _only_lookups(allowed: frozenset[str], lookup: str) -> bool:
     """Whether a changelist lookup stays on fields the list shows (the text hidden)."""
     field, _, rest = lookup.partition("__")
@@ -102,13 +107,7 @@ class UserAdmin(OperatorAdmin):
         return fixed if obj is None else ("email", *fixed)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
-        memories = (
-            Memory.objects.filter(owner=OuterRef("pk"))
-            .order_by()
-            .values("owner")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
+        memories = _count_per_owner(Memory.objects.filter(owner=OuterRef("pk")))
         last_event = (
             AccessEvent.objects.filter(owner=OuterRef("pk"))
             .order_by()
@@ -374,23 +373,14 @@ class SearchModelAdmin(ReadOnlyAdmin):
     search_fields = ("owner__email",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[SearchModel]:
-        memories = (
-            Memory.objects.filter(owner=OuterRef("owner"))
-            .order_by()
-            .values("owner")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
-        staged = (
+        memories = _count_per_owner(Memory.objects.filter(owner=OuterRef("owner")))
+        # Staged vectors still valid: of the model moved to, for the text the memory holds.
+        staged = _count_per_owner(
             StagedVector.objects.filter(
                 owner=OuterRef("owner"),
                 model=OuterRef("next_model"),
                 text_md5=MD5(F("memory__text")),
             )
-            .order_by()
-            .values("owner")
-            .annotate(n=Count("pk"))
-            .values("n")
         )
         return (
             super()

@@ -14,9 +14,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.utils import timezone
 from django_tasks import task
 
+from kernel.task_queue import enqueue_once
 from memories.services import maintenance
 from memories.services.import_runs import run_import
 
@@ -37,13 +37,7 @@ def move_embeddings() -> dict[str, Any]:
 
 def schedule_move(delay: timedelta = timedelta(0)) -> None:
     """Queue a slice of the move unless one is already waiting (restarts must not pile up)."""
-    from django_tasks_db.models import DBTaskResult
-
-    waiting = DBTaskResult.objects.filter(
-        task_path=move_embeddings.module_path, status="READY"
-    ).exists()
-    if not waiting:
-        move_embeddings.using(run_after=timezone.now() + delay).enqueue()
+    enqueue_once(move_embeddings, delay)
 
 
 def schedule_move_if_needed() -> bool:

@@ -79,19 +79,27 @@ def test_a_new_setting_moves_nobody_by_itself_and_search_loses_nothing(
     assert finds_by_meaning(owner_dash) and not finds_across_languages(owner_dash)
 
 
+@pytest.fixture
+def half_moved(
+    owner_dash: Actor, stranger_dash: Actor, settings: SettingsWrapper
+) -> maintenance.MoveReport:
+    """The owner's ten memories and the stranger's four on MiniLM, the setting e5, and the move
+    stopped after eight: the smaller store first (the stranger's four, switched), then four of
+    the owner's ten."""
+    _store(owner_dash)
+    _store(stranger_dash, STORE[:4])
+    settings.EMBEDDING_MODEL = E5_MODEL
+    return maintenance.move(batch=2, memories=8)
+
+
 def test_half_way_each_user_searches_with_the_model_of_their_own_vectors(
     owner: User,
     owner_dash: Actor,
     stranger: User,
     stranger_dash: Actor,
-    settings: SettingsWrapper,
+    half_moved: maintenance.MoveReport,
 ) -> None:
-    _store(owner_dash)
-    _store(stranger_dash, STORE[:4])
-    settings.EMBEDDING_MODEL = E5_MODEL
-
-    # The smaller store first: the stranger's four memories, then four of the owner's ten.
-    report = maintenance.move(batch=2, memories=8)
+    report = half_moved
     assert (report.embedded, report.users_switched, report.done) == (8, 1, False)
     assert live_model(stranger) == E5_MODEL
     assert live_model(owner) == MINILM_MODEL
@@ -198,11 +206,8 @@ def test_putting_the_setting_back_moves_the_store_back_and_stops_those_not_yet_m
     stranger: User,
     stranger_dash: Actor,
     settings: SettingsWrapper,
+    half_moved: maintenance.MoveReport,
 ) -> None:
-    _store(owner_dash)
-    _store(stranger_dash, STORE[:4])
-    settings.EMBEDDING_MODEL = E5_MODEL
-    maintenance.move(batch=2, memories=8)
     assert (live_model(stranger), live_model(owner)) == (E5_MODEL, MINILM_MODEL)
 
     settings.EMBEDDING_MODEL = MINILM_MODEL
