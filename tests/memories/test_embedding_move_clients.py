@@ -46,7 +46,7 @@ class Reader:
         return [hit["text"] for hit in result.structured_content["results"]]
 
     def rest_search(self, query: str) -> list[str]:
-        response = self.rest.get("/api/v1/memories/search", {"q": query, "limit": 3})
+        response = self.rest.get("/api/v1/memories/search", {"q": query, "limit": "3"})
         assert response.status_code == 200, response.content
         return [hit["memory"]["text"] for hit in response.json()["results"]]
 

@@ -81,7 +81,7 @@ def test_a_writer_holding_the_users_models_makes_the_switch_back_off_and_switche
     row = Memory.objects.get(owner=owner, pk=memory.id)
     assert row.embedding_model == E5_MODEL
     expected = get_embedder(E5_MODEL).embed(["I knit socks."])[0]
-    assert np.allclose(row.embedding, expected, atol=1e-5)
+    assert np.allclose(np.asarray(row.embedding, dtype=np.float32), expected, atol=1e-5)
 
 
 @pytest.mark.slow
