@@ -21,7 +21,9 @@ ALTER TABLE memories_stagedvector ADD CONSTRAINT memories_stagedvector_memory_ca
 ALTER TABLE memories_stagedvector ALTER COLUMN embedding SET STORAGE MAIN;
 ALTER TABLE memories_stagedvector ALTER COLUMN embedding SET STATISTICS 0;
 ALTER TABLE memories_stagedvector ALTER COLUMN text_md5 SET STATISTICS 0;
-
+"""
+# Every user with memories: the model most of them were embedded with.
+USERS = """
 INSERT INTO memories_searchmodel (owner_id, model, next_model)
 SELECT m.owner_id, mode() WITHIN GROUP (ORDER BY m.embedding_model), ''
 FROM memories_memory m
@@ -68,4 +70,4 @@ class Migration(migrations.Migration):
     ]
 
 
-Migration.operations.append(migrations.RunSQL(_FORWARD, migrations.RunSQL.noop))
+Migration.operations.append(migrations.RunSQL(_FORWARD + USERS, migrations.RunSQL.noop))

@@ -59,16 +59,19 @@ class MoveReport:
         return asdict(self)
 
 
+# Users with memories (a statistics row) but no row of their model (memories written by raw SQL,
+# none of them through the services): the model most of their memories have.
 _ROWLESS_SQL = """
 INSERT INTO memories_searchmodel (owner_id, model, next_model)
-SELECT m.owner_id,
-       coalesce(mode() WITHIN GROUP (ORDER BY m.embedding_model)
-                    FILTER (WHERE m.embedding IS NOT NULL AND m.embedding_model <> ''),
+SELECT s.owner_id,
+       coalesce((SELECT mode() WITHIN GROUP (ORDER BY m.embedding_model)
+                 FROM memories_memory m
+                 WHERE m.owner_id = s.owner_id
+                   AND m.embedding IS NOT NULL AND m.embedding_model <> ''),
                 %(target)s),
        ''
-FROM memories_memory m
-WHERE NOT EXISTS (SELECT 1 FROM memories_searchmodel e WHERE e.owner_id = m.owner_id)
-GROUP BY m.owner_id
+FROM memories_searchstats s
+WHERE NOT EXISTS (SELECT 1 FROM memories_searchmodel e WHERE e.owner_id = s.owner_id)
 ON CONFLICT (owner_id) DO NOTHING
 """
 # Users already on the target stop moving (the setting was put back before their switch); every
@@ -389,7 +392,7 @@ def move(
             report.busy = True
             return report
         mark(target, again=again)
-        total = _count(_TO_EMBED_SQL)
+        total = _count(_TO_EMBED_SQL) if progress else 0  # a scan of every moving memory
 
         def tick() -> None:
             if progress:

@@ -7,6 +7,7 @@ setting put back moves the store back the same way."""
 
 from __future__ import annotations
 
+import importlib
 import io
 from pathlib import Path
 from typing import Any
@@ -401,3 +402,48 @@ def test_a_local_import_during_the_move_counts_a_repeat_of_a_memory_on_the_other
     staged = StagedVector.objects.get(owner=owner, memory_id=memory.id)
     expected = get_embedder(MINILM_MODEL).embed([memory.text])[0]
     assert staged.model == MINILM_MODEL and np.allclose(staged.embedding, expected, atol=1e-5)
+
+
+MIGRATION = importlib.import_module("memories.migrations.0021_search_models")
+
+
+def test_an_upgraded_store_keeps_each_users_model_and_the_move_takes_every_memory(
+    owner: User,
+    owner_dash: Actor,
+    stranger: User,
+    stranger_dash: Actor,
+    settings: SettingsWrapper,
+) -> None:
+    """A store from before this release: no user has a model row, and one memory was embedded
+    long ago with a model no longer set (invisible to the dense arm since). The migration gives
+    each user the model most of their memories have; the move embeds every memory, that one too."""
+    mine = _store(owner_dash)
+    _store(stranger_dash, STORE[:2])
+    stray = mine[-1]
+    with connection.cursor() as cur:
+        cur.execute("DELETE FROM memories_searchmodel")
+        cur.execute(
+            "UPDATE memories_memory SET embedding_model = 'BAAI/bge-small-en-v1.5' "
+            "WHERE owner_id = %s AND id = %s",
+            [owner.pk, stray.id],
+        )
+        cur.execute(MIGRATION.USERS)
+    assert (live_model(owner), live_model(stranger)) == (MINILM_MODEL, MINILM_MODEL)
+    assert finds_by_meaning(owner_dash)
+
+    settings.EMBEDDING_MODEL = E5_MODEL
+    report = maintenance.move()
+    assert report.done and report.embedded == len(STORE) + 2
+    assert set(Memory.objects.values_list("embedding_model", flat=True)) == {E5_MODEL}
+    assert np.allclose(_vector(stray.id, owner), _e5(stray.text), atol=1e-5)
+
+
+def test_a_user_whose_memories_came_without_the_services_is_given_their_model_then_moved(
+    owner: User, owner_dash: Actor, settings: SettingsWrapper
+) -> None:
+    _store(owner_dash, STORE[:3])
+    SearchModel.objects.filter(owner=owner).delete()  # as rows written by raw SQL leave it
+    settings.EMBEDDING_MODEL = E5_MODEL
+    assert maintenance.mark(E5_MODEL) == 1
+    row = SearchModel.objects.get(owner=owner)
+    assert (row.model, row.next_model) == (MINILM_MODEL, E5_MODEL)
