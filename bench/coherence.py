@@ -76,6 +76,7 @@ OPS = (
     "target",
     "move",
     "move",
+    "move",
 )
 # The two shipped models the store moves between ("target" changes EMBEDDING_MODEL).
 MODELS = ("sentence-transformers/all-MiniLM-L6-v2", "intfloat/multilingual-e5-small-q4")
@@ -240,7 +241,7 @@ class Coherence:
                 settings.EMBEDDING_MODEL = MODELS[1 - MODELS.index(settings.EMBEDDING_MODEL)]
                 maintenance.mark(settings.EMBEDDING_MODEL)
             elif op == "move":  # the worker's next batches; a user fully embedded switches
-                report = maintenance.move(batch=1 + pick % 3, memories=1 + pick % 5)
+                report = maintenance.move(batch=1 + pick % 8, memories=1 + pick % 40)
                 self.switches += report.users_switched
         except DomainError:
             pass  # refused (a text active elsewhere, a revoked app): nothing was written

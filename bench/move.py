@@ -115,6 +115,7 @@ def _move(model: str) -> dict[str, Any]:
         "memories_per_s": round(report.embedded / seconds, 1),
         "raw_passages_per_s": round(texts / embedding, 1),
         "embedding_seconds": round(embedding, 2),
+        "longest_switch_seconds": round(report.longest_switch, 3),
         "ratio": round(embedding / seconds, 3),
         "done": report.done,
     }

@@ -50,6 +50,7 @@ class MoveReport:
     embedded: int = 0  # memories embedded with the target (staged, or mended in place)
     users_switched: int = 0
     memories_switched: int = 0
+    longest_switch: float = 0.0  # seconds: the user's writes wait for their switch's commit
     seconds: float = 0.0
     done: bool = False  # nothing left to move or mend
     busy: bool = False  # another mover holds the lock: this one did nothing
@@ -270,10 +271,12 @@ def _move_user(
                 break
         else:
             return False  # time is up; the next run goes on from the staged vectors
+        started = time.monotonic()
         switched = switch(owner_id)
         if switched is not None:
             report.users_switched += 1
             report.memories_switched += switched
+            report.longest_switch = max(report.longest_switch, time.monotonic() - started)
             return True
         time.sleep(0.05)  # a writer of the user held on, or wrote in between: once more
     return False
