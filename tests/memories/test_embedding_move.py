@@ -136,12 +136,19 @@ def test_the_switch_moves_the_users_generation_and_drops_their_snapshot(
     assert [index.model for index in held] == [E5_MODEL]
 
 
-def test_a_memory_written_or_edited_during_the_move_is_found_before_and_after_the_switch(
-    owner: User, owner_dash: Actor, settings: SettingsWrapper
-) -> None:
+@pytest.fixture
+def moving(owner_dash: Actor, settings: SettingsWrapper) -> list[Memory]:
+    """The owner's ten memories on MiniLM, the setting e5, four of them embedded with it."""
     memories = _store(owner_dash)
     settings.EMBEDDING_MODEL = E5_MODEL
     maintenance.move(batch=2, memories=4)
+    return memories
+
+
+def test_a_memory_written_or_edited_during_the_move_is_found_before_and_after_the_switch(
+    owner: User, owner_dash: Actor, moving: list[Memory]
+) -> None:
+    memories = moving
     assert live_model(owner) == MINILM_MODEL
 
     added = services.memory_create(actor=owner_dash, text="Our cat Mochi sleeps on the piano.")
@@ -279,11 +286,9 @@ def test_related_memories_are_found_before_during_and_after_the_move(
 
 
 def test_purged_and_erased_memories_take_their_staged_vectors_with_them(
-    owner: User, owner_dash: Actor, settings: SettingsWrapper
+    owner: User, owner_dash: Actor, moving: list[Memory]
 ) -> None:
-    memories = _store(owner_dash)
-    settings.EMBEDDING_MODEL = E5_MODEL
-    maintenance.move(batch=4, memories=4)
+    memories = moving
     staged = set(StagedVector.objects.filter(owner=owner).values_list("memory_id", flat=True))
     first, second = [m for m in memories if m.id in staged][:2]
     services.memory_delete(actor=owner_dash, memory_id=first.id)
@@ -301,12 +306,8 @@ def test_purged_and_erased_memories_take_their_staged_vectors_with_them(
     assert not SearchModel.objects.filter(owner=owner).exists()
 
 
-def test_reembed_runs_the_move_here_and_status_says_how_far_it_is(
-    owner: User, owner_dash: Actor, settings: SettingsWrapper
-) -> None:
-    _store(owner_dash)
-    settings.EMBEDDING_MODEL = E5_MODEL
-    maintenance.move(batch=2, memories=4)
+@pytest.mark.usefixtures("moving")
+def test_reembed_runs_the_move_here_and_status_says_how_far_it_is() -> None:
     out = io.StringIO()
     call_command("reembed", "--status", stdout=out)
     status = out.getvalue()
