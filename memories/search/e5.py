@@ -122,7 +122,7 @@ def build(home: Path) -> Path:
     ).stdout.splitlines()[:1]
     link = ["-shared", *(f for f in flags if f == "-fopenmp")]  # never -ffast-math (above)
     recipe: dict[str, Any] = {"compiler": [compiler, *version], "flags": flags, "link": link}
-    if built is not None and {k: built[k] for k in recipe} == recipe:
+    if built is not None and {k: built.get(k) for k in recipe} == recipe:
         return library
     source, _header = _checked("e5.c"), _checked("e5.h")
     folder.mkdir(parents=True, exist_ok=True)

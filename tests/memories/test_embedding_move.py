@@ -405,7 +405,7 @@ def test_a_local_import_during_the_move_counts_a_repeat_of_a_memory_on_the_other
     assert staged.model == MINILM_MODEL and np.allclose(staged.embedding, expected, atol=1e-5)
 
 
-MIGRATION = importlib.import_module("memories.migrations.0021_search_models")
+MIGRATION = importlib.import_module("memories.migrations.0023_search_models")
 
 
 def test_an_upgraded_store_keeps_each_users_model_and_the_move_takes_every_memory(

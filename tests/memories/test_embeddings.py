@@ -87,6 +87,18 @@ def test_a_built_library_whose_bytes_changed_is_built_again_not_loaded(tmp_path:
     assert hashlib.sha256(rebuilt.read_bytes()).hexdigest() != tampered
 
 
+def test_a_build_recorded_before_the_link_flags_were_is_built_again(tmp_path: Path) -> None:
+    """A home whose engine an earlier release built (its manifest has no "link") is rebuilt,
+    not refused with an error."""
+    library = e5.build(tmp_path)
+    manifest = library.parent / "build.json"
+    recorded = json.loads(manifest.read_text())
+    del recorded["link"]
+    manifest.write_text(json.dumps(recorded))
+    assert e5.build(tmp_path) == library
+    assert "link" in json.loads(manifest.read_text())
+
+
 def test_without_a_compiler_the_earlier_build_then_only_a_pinned_prebuilt_library_loads(
     tmp_path: Path, monkeypatch: Any
 ) -> None:

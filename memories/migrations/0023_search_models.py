@@ -36,7 +36,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0007_connectedapp_review_writes'),
-        ('memories', '0020_search_snapshot'),
+        ('memories', '0022_search_key_salt'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
