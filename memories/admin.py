@@ -17,8 +17,10 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.contrib import admin, messages
-from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet, Subquery
-from django.db.models.functions import MD5, Length
+from django.contrib.postgres.fields import ArrayField
+from django.db.models import BigIntegerField, Count, Exists, Max, OuterRef, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Length
 from django.http import HttpRequest
 
 from accounts.admin import OperatorAdmin, operator_actor
@@ -26,14 +28,8 @@ from accounts.models import User
 from activity.models import AccessEvent
 from kernel.errors import DomainError
 from memories.categories import DEFAULT_CATEGORIES
-from memories.models import (
-    UNSHOWN_COLUMNS,
-    Memory,
-    MemoryState,
-    MemoryTombstone,
-    SearchModel,
-    StagedVector,
-)
+from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryTombstone, SearchModel
+from memories.services import maintenance
 from memories.services import memories as services
 
 
@@ -55,11 +51,6 @@ def custodian_categories(categories: list[str]) -> str:
     plain = [c for c in categories if c in _PLAIN_CATEGORIES]
     hidden = len(categories) - len(plain)
     return ", ".join([*plain, *([f"{hidden} hidden"] if hidden else [])])
-
-
-def _count_per_owner(rows: QuerySet[Any]) -> QuerySet[Any]:
-    """`rows` (filtered on an outer row's owner) counted, as a subquery's one value."""
-    return rows.order_by().values("owner").annotate(n=Count("pk")).values("n")
 
 
 def _only_lookups(allowed: frozenset[str], lookup: str) -> bool:
@@ -107,7 +98,13 @@ class UserAdmin(OperatorAdmin):
         return fixed if obj is None else ("email", *fixed)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
-        memories = _count_per_owner(Memory.objects.filter(owner=OuterRef("pk")))
+        memories = (
+            Memory.objects.filter(owner=OuterRef("pk"))
+            .order_by()
+            .values("owner")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
         last_event = (
             AccessEvent.objects.filter(owner=OuterRef("pk"))
             .order_by()
@@ -373,32 +370,30 @@ class SearchModelAdmin(ReadOnlyAdmin):
     search_fields = ("owner__email",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[SearchModel]:
-        memories = _count_per_owner(Memory.objects.filter(owner=OuterRef("owner")))
-        # Staged vectors still valid: of the model moved to, for the text the memory holds.
-        staged = _count_per_owner(
-            StagedVector.objects.filter(
-                owner=OuterRef("owner"),
-                model=OuterRef("next_model"),
-                text_md5=MD5(F("memory__text")),
-            )
-        )
+        # (memories, embedded with the next model), counted as `reembed --status` counts them.
+        counts = maintenance.user_counts_sql("memories_searchmodel")
         return (
             super()
             .get_queryset(request)
-            .annotate(_memories=Subquery(memories), _staged=Subquery(staged))
+            .annotate(
+                _counts=RawSQL(  # noqa: S611 - only constants, no value
+                    f"(SELECT ARRAY[n.memories, n.staged] FROM ({counts}) n)",  # noqa: S608
+                    [],
+                    output_field=ArrayField(BigIntegerField()),
+                )
+            )
         )
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         return _only_lookups(_SEARCH_MODEL_LOOKUPS, lookup)
 
-    @admin.display(description="memories", ordering="_memories")
+    @admin.display(description="memories", ordering="_counts")  # by memories, then embedded
     def memory_count(self, obj: Any) -> int:
-        return getattr(obj, "_memories", None) or 0
+        return int(obj._counts[0])
 
     @admin.display(description="embedded with the next model")
     def embedded(self, obj: Any) -> str:
         if not obj.next_model:
             return "-"
-        total = getattr(obj, "_memories", None) or 0
-        done = getattr(obj, "_staged", None) or 0
+        total, done = obj._counts
         return f"{done} of {total}"

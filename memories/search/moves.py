@@ -133,6 +133,18 @@ class Vectors:
         return picked
 
 
+def staged_sql(model: str, *, select: str = "1") -> str:
+    """SQL: the staged vector of memory `m` under `model` (an SQL expression) that holds for the
+    text `m` has now, as a subquery selecting `select` (`EXISTS (...)`: whether there is one).
+    The one home of when a staged vector counts: the move's, the switch's and the operator's
+    counts, and the vectors compared in another model's terms (`vectors_of`)."""
+    return (
+        f"SELECT {select} FROM memories_stagedvector s "  # noqa: S608 - constants only
+        "WHERE s.owner_id = m.owner_id AND s.memory_id = m.id "
+        f"AND s.model = {model} AND s.text_md5 = md5(m.text)"
+    )
+
+
 # A staged vector holds for the text it was embedded from: written only while the memory still
 # has that text, with the digest of the text it has.
 _STAGE_SQL = """
@@ -174,15 +186,13 @@ def stage(
 
 # Each memory's vector under `model`: its own when it is of that model, else the one staged for
 # its text, if any.
-_OF_MODEL_SQL = """
+_OF_MODEL_SQL = f"""
 SELECT m.id, coalesce(
     CASE WHEN m.embedding_model = %(model)s THEN vector_send(m.embedding) END,
-    (SELECT vector_send(s.embedding) FROM memories_stagedvector s
-     WHERE s.owner_id = %(owner)s AND s.memory_id = m.id
-       AND s.model = %(model)s AND s.text_md5 = md5(m.text)))
+    ({staged_sql("%(model)s", select="vector_send(s.embedding)")}))
 FROM memories_memory m
 WHERE m.owner_id = %(owner)s AND m.id = ANY(%(ids)s::uuid[])
-"""
+"""  # noqa: S608 - only constants; values are bound parameters
 
 
 def vectors_of(

@@ -123,17 +123,13 @@ def move_needed(target: str | None = None) -> bool:
 # ---- one user: embed what is missing, then switch --------------------------------------------
 
 # The user's memories without a valid vector of the model they move to, in id order from `after`.
-_MISSING_SQL = """
+_MISSING_SQL = f"""
 SELECT m.id, m.text FROM memories_memory m
 WHERE m.owner_id = %(owner)s AND m.id > %(after)s
-  AND NOT EXISTS (
-      SELECT 1 FROM memories_stagedvector s
-      WHERE s.owner_id = %(owner)s AND s.memory_id = m.id
-        AND s.model = %(model)s AND s.text_md5 = md5(m.text)
-  )
+  AND NOT EXISTS ({moves.staged_sql("%(model)s")})
 ORDER BY m.id
 LIMIT %(batch)s
-"""
+"""  # noqa: S608 - only constants; values are bound parameters
 _NO_ID = uuid.UUID(int=0)
 
 
@@ -163,15 +159,10 @@ def _stage_batch(owner_id: int, model: str, after: uuid.UUID, batch: int) -> tup
 _LOCK_ROWS_SQL = """
 SELECT count(*) FROM (SELECT 1 FROM memories_memory m WHERE m.owner_id = %(owner)s FOR UPDATE) r
 """
-_UNSTAGED_SQL = """
+_UNSTAGED_SQL = f"""
 SELECT count(*) FROM memories_memory m
-WHERE m.owner_id = %(owner)s
-  AND NOT EXISTS (
-      SELECT 1 FROM memories_stagedvector s
-      WHERE s.owner_id = %(owner)s AND s.memory_id = m.id
-        AND s.model = %(model)s AND s.text_md5 = md5(m.text)
-  )
-"""
+WHERE m.owner_id = %(owner)s AND NOT EXISTS ({moves.staged_sql("%(model)s")})
+"""  # noqa: S608 - only constants; values are bound parameters
 _SWITCH_SQL = """
 UPDATE memories_memory m SET embedding = s.embedding, embedding_model = s.model
 FROM memories_stagedvector s
@@ -344,15 +335,12 @@ WHERE e.next_model <> '' AND NOT e.owner_id = ANY(%(skip)s::bigint[])
 ORDER BY coalesce(s.documents, 0), e.owner_id
 LIMIT 1
 """
-_TO_EMBED_SQL = """
+_TO_EMBED_SQL = f"""
 SELECT count(*) FROM memories_memory m
 JOIN memories_searchmodel e ON e.owner_id = m.owner_id
-WHERE (e.next_model <> ''
-       AND NOT EXISTS (SELECT 1 FROM memories_stagedvector s
-                       WHERE s.owner_id = m.owner_id AND s.memory_id = m.id
-                         AND s.model = e.next_model AND s.text_md5 = md5(m.text)))
+WHERE (e.next_model <> '' AND NOT EXISTS ({moves.staged_sql("e.next_model")}))
    OR (e.next_model = '' AND (m.embedding IS NULL OR m.embedding_model <> e.model))
-"""
+"""  # noqa: S608 - only constants; values are bound parameters
 
 
 @contextlib.contextmanager
@@ -443,20 +431,24 @@ class ModelShare:
     staged: int
 
 
-_PROGRESS_SQL = """
+def user_counts_sql(user: str) -> str:
+    """SQL: one row (memories, staged) for the user whose model row (`SearchModel`) is `user` (a
+    table name or alias): their memories, and how many of those have their vector of the model
+    they move to (`moves.staged_sql`). `progress` sums it; the admin shows it per user."""
+    return (
+        "SELECT count(*) AS memories, "  # noqa: S608 - constants only
+        f"count(*) FILTER (WHERE EXISTS ({moves.staged_sql(f'{user}.next_model')})) AS staged "
+        f"FROM memories_memory m WHERE m.owner_id = {user}.owner_id"
+    )
+
+
+_PROGRESS_SQL = f"""
 SELECT e.model, e.next_model, count(*), coalesce(sum(n.memories), 0), coalesce(sum(n.staged), 0)
 FROM memories_searchmodel e
-CROSS JOIN LATERAL (
-    SELECT count(*) AS memories,
-           count(*) FILTER (WHERE EXISTS (
-               SELECT 1 FROM memories_stagedvector s
-               WHERE s.owner_id = m.owner_id AND s.memory_id = m.id
-                 AND s.model = e.next_model AND s.text_md5 = md5(m.text))) AS staged
-    FROM memories_memory m WHERE m.owner_id = e.owner_id
-) n
+CROSS JOIN LATERAL ({user_counts_sql("e")}) n
 GROUP BY e.model, e.next_model
 ORDER BY e.model, e.next_model
-"""
+"""  # noqa: S608 - only constants
 
 
 @cross_tenant("the operator's view of how far the move to EMBEDDING_MODEL is, counts only")

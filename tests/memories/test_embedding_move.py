@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.urls import reverse
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
@@ -41,6 +42,7 @@ from tests.memories.model_moves import (
     found,
     live_model,
 )
+from tests.personas import signed_in
 
 
 @pytest.fixture(autouse=True)
@@ -320,6 +322,22 @@ def test_reembed_runs_the_move_here_and_status_says_how_far_it_is() -> None:
     out = io.StringIO()
     call_command("reembed", "--status", stdout=out)
     assert f"1 users on {E5_MODEL}: 10 memories." in out.getvalue()
+
+
+@pytest.mark.usefixtures("moving")
+def test_the_admin_shows_each_users_model_and_how_far_their_move_is(
+    owner: User, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    _store(stranger_dash, STORE[:2])  # a first memory: on the setting's model, not moving
+    operator = signed_in(User.objects.create_superuser("admin@example.com", "operator password"))
+    page = operator.get(reverse("admin:memories_searchmodel_changelist"))
+    rows = {row.owner_id: row for row in page.context["cl"].result_list}
+    admin = page.context["cl"].model_admin
+    mine, theirs = rows[owner.pk], rows[stranger_dash.user.pk]
+    assert (mine.model, mine.next_model) == (MINILM_MODEL, E5_MODEL)
+    assert (admin.memory_count(mine), admin.embedded(mine)) == (10, "4 of 10")
+    assert (theirs.model, admin.memory_count(theirs), admin.embedded(theirs)) == (E5_MODEL, 2, "-")
+    assert DACHSHUND not in page.content.decode()  # counts only
 
 
 def test_the_task_queues_itself_until_the_store_has_moved(
