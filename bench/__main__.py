@@ -19,6 +19,7 @@ from bench import (
     locomo_candidates,
     locomo_sweep,
     mcp,
+    move,
     profile,
     search,
     shortqueries,
@@ -54,6 +55,7 @@ def main(argv: list[str] | None = None) -> None:
         faults,
         coherence,
         profile,
+        move,
     ):
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")

@@ -53,6 +53,7 @@ from memories.models import (
     MemoryVersion,
     SearchSnapshot,
     SearchStats,
+    StagedVector,
     UserCategory,
 )
 from memories.search import index as search_index
@@ -78,7 +79,8 @@ _ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
 
 # Tables whose rows hold what a person told their memory (text, lexemes, vectors, provenance,
 # their own category names, imported file names and conversation ids; the search snapshot's
-# vectors and lexeme keys), and the search statistics, whose salt reads those keys.
+# vectors and lexeme keys; vectors of a model the user is moving to), and the search statistics,
+# whose salt reads those keys.
 CONTENT_MODELS: tuple[type[models.Model], ...] = (
     Memory,
     MemoryVersion,
@@ -88,6 +90,7 @@ CONTENT_MODELS: tuple[type[models.Model], ...] = (
     ImportedConversation,
     SearchSnapshot,
     SearchStats,
+    StagedVector,
 )
 
 # What a person types to confirm an erasure (dashboard and API).
@@ -231,6 +234,8 @@ KIND_LABELS: dict[str, Any] = {
     "memories.searchstats": _("Search index (word statistics)"),
     "memories.searchchange": _("Search index (recent updates)"),
     "memories.searchsnapshot": _("Search index (stored copy)"),
+    "memories.searchmodel": _("Search index (which embedding model it uses)"),
+    "memories.stagedvector": _("Search index (memories embedded with a new model, not yet in use)"),
     "memories.trashbatch": _("Deletes whose memories were in the trash"),
     "activity.accessevent": _("Access log entries"),
     "memories.accessevent": _("Access log entries"),  # its label on receipts made before the move
