@@ -168,6 +168,13 @@ def review_link(context: template.Context) -> ReviewWork | None:
 
 
 @register.filter
+def app_name(name: str) -> str:
+    """An app's name as a person reads it: the owner's own apps ("dashboard") in the page's
+    language, any other app's name as it is."""
+    return presentation.app_display_name(str(name))
+
+
+@register.filter
 def app_subject(name: str) -> str:
     """Who deleted, at the start of a sentence: an app's name as it is, or the owner's own app in
     words ("The command line")."""

@@ -63,10 +63,13 @@ def row_with(page: Any, text: str) -> Any:
     return page.locator("#memory-rows > li.memory", has_text=text)
 
 
-def new_page(browser: Any, base_url: str, viewport: dict[str, int]) -> Any:
-    """A page of a new browser context of this size; the CSP violations it reports are collected
-    in `page.csp_violations`. Close its context when done (`page.context.close()`)."""
-    context = browser.new_context(base_url=base_url, viewport=viewport)
+def new_page(
+    browser: Any, base_url: str, viewport: dict[str, int], *, locale: str = "en-US"
+) -> Any:
+    """A page of a new browser context of this size, whose browser asks for `locale`'s language
+    (Accept-Language); the CSP violations it reports are collected in `page.csp_violations`.
+    Close its context when done (`page.context.close()`)."""
+    context = browser.new_context(base_url=base_url, viewport=viewport, locale=locale)
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     page.csp_violations = []
