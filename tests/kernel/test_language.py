@@ -32,6 +32,17 @@ def test_a_browser_asking_for_chinese_gets_the_sign_in_page_in_chinese() -> None
 
 
 @pytest.mark.django_db
+def test_allauths_own_pages_and_fields_come_in_allauths_chinese() -> None:
+    """Pages and forms the project does not override (password reset, the sign-in fields) use
+    allauth's own zh_Hans catalog, not one of ours."""
+    reset = Client().get("/accounts/password/reset/", HTTP_ACCEPT_LANGUAGE=CHINESE)
+    assert re.search(r"<h1>\s*密码重置\s*</h1>", reset.content.decode())
+    login = Client().get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=CHINESE).content.decode()
+    assert 'placeholder="电子邮件地址"' in login and 'placeholder="密码"' in login
+    assert "忘记密码？" in login  # noqa: RUF001 (a Chinese question mark)
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("asked", ["de-DE,de;q=0.9", "ja-JP,ja;q=0.9", "fr-FR,fr;q=0.9", ""])
 def test_a_language_the_server_does_not_offer_falls_back_to_english(asked: str) -> None:
     page = Client().get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=asked)
