@@ -85,6 +85,15 @@ def test_a_person_whose_browser_asks_for_chinese_signs_in_searches_and_edits_in_
             "今年三岁" in page.locator(".history .version").first.locator(".diff ins").inner_text()
         )
         assert english_left(page) == []
+
+        # Account → Language → English: saved on the account, this very page comes back English.
+        page.locator(".account-menu summary").click()
+        page.select_option("#language-account", "en")
+        page.locator(".account-menu").get_by_role("button", name="切换").click()
+        page.wait_for_selector("html[lang=en]")
+        assert page.locator("#history-heading").inner_text().strip() == "History"
+        owner.refresh_from_db()
+        assert owner.language == "en"
         assert page.csp_violations == []
     finally:
         page.context.close()
