@@ -241,10 +241,15 @@ def state_name(state: str) -> str:
 
 
 @register.filter
+def deleted_by(batch: Any) -> str:
+    """Who, within the app, made a trash batch (" (admin:x)" for the command line), or ''."""
+    return "" if batch.deleted_by == batch.app_name else f" ({batch.deleted_by})"
+
+
+@register.filter
 def deleter(batch: Any) -> str:
     """Who made a trash batch, at the start of a sentence: "Claude", "The command line (x)"."""
-    who = app_subject(batch.app_name)
-    return who if batch.deleted_by == batch.app_name else f"{who} ({batch.deleted_by})"
+    return app_subject(batch.app_name) + deleted_by(batch)
 
 
 @register.filter
