@@ -25,11 +25,13 @@ def watch_dialogs(page: Any) -> list[str]:
 
 
 def sign_in(page: Any, email: str = "owner@example.com") -> None:
+    """The sign-in form in the page's main part (the header has the language switch's form),
+    then the memories page: the site's root, not the sign-in page's own address."""
     page.goto("/accounts/login/")
     page.fill("#id_login", email)
     page.fill("#id_password", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(re.compile(r"/$"))
+    page.click("main form button[type=submit]")
+    page.wait_for_url(re.compile(r"://[^/]+/$"))
 
 
 def confirm_password(page: Any, password: str = PASSWORD) -> None:
