@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import connection
 
 from memories.search import index as search_index
-from memories.search import related_terms
+from memories.search import lexical, related_terms
 from memories.search.embeddings import DIMENSIONS
 from memories.search.sql import ELIGIBLE
 
@@ -265,14 +265,17 @@ SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
 
 # ---- one search's view of one user ------------------------------------------------------------
 
-# The user's statistics, the query's lexemes with their keys, its words' related terms as
-# (the word's lexeme, a related lexeme, its key), and the owner's category marks (slug,
-# sensitive), so a caller that built its consent fragment from remembered marks learns in this
-# same statement whether they still hold (memories/selectors/memories.py).
+# The user's statistics, the query's lexemes under each analysis (memories/search/lexical.py)
+# as (analysis, lexeme, key, positions), its words' related terms as (the word's lexeme, a
+# related lexeme, its key), and the owner's category marks (slug, sensitive), so a caller that
+# built its consent fragment from remembered marks learns in this same statement whether they
+# still hold (memories/selectors/memories.py).
 _HEAD_SQL = """
 WITH q AS (
-    SELECT t.lexeme, t.n
-    FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s)) WITH ORDINALITY AS t(lexeme, p, w, n)
+    SELECT a.n - 1 AS a, t.lexeme, t.p, t.n
+    FROM unnest(%(cfgs)s::text[], %(prefixes)s::text[]) WITH ORDINALITY AS a(cfg, prefix, n),
+         unnest(memory_tsvector(a.cfg::regconfig, a.prefix, %(q)s))
+             WITH ORDINALITY AS t(lexeme, p, w, n)
 ),
 r AS (
     SELECT e.n, h.lexeme AS head, x.lexeme
@@ -281,8 +284,9 @@ r AS (
          unnest(to_tsvector(%(cfg)s::regconfig, e.rel)) AS x
 )
 SELECT s.generation, s.documents, s.length, s.changes_from,
-       ARRAY(SELECT lexeme FROM q ORDER BY n),
-       ARRAY(SELECT hashtextextended(lexeme, 0) FROM q ORDER BY n),
+       ARRAY(SELECT ARRAY[a::text, lexeme, hashtextextended(lexeme, 0)::text,
+                          array_to_string(p, ',')]
+             FROM q ORDER BY a, n),
        ARRAY(SELECT ARRAY[head, lexeme, hashtextextended(lexeme, 0)::text]
              FROM r ORDER BY n, head, lexeme),
        ARRAY(SELECT ARRAY[c.slug::text, c.sensitive::text] FROM memories_usercategory c
@@ -330,27 +334,35 @@ class UserSearch:
         self.index = self.mask = None
 
     def _read_head(self) -> None:
+        query, deciding = lexical.for_query(self.query)
         args = {
-            "cfg": settings.TEXT_SEARCH_CONFIG,
-            "q": self.query,
+            "cfgs": [a.config for a in lexical.ANALYSES],
+            "prefixes": [a.prefix for a in lexical.ANALYSES],
+            "cfg": lexical.DEFAULT.config,  # the related terms' (an English lexicon)
+            "q": query,
             "owner": self.owner_id,
             "heads": [word for word, _ in self.related],
             "related": [terms for _, terms in self.related],
         }
-        ((generation, documents, length, changes_from, lexemes, keys, related, marks),) = _fetch(
+        ((generation, documents, length, changes_from, found, related, marks),) = _fetch(
             _HEAD_SQL, args
         )
         self.marks = tuple((slug, sensitive == "true") for slug, sensitive in marks)
         self.generation = None if generation is None else int(generation)
         self.changes_from = None if changes_from is None else int(changes_from)
         self.documents, self.length = int(documents or 0), int(length or 0)
-        # Each query lexeme its own group; a related lexeme joins its word's group, unless the
-        # query holds it already (or an earlier word's group took it).
+        # Each term of the query its own group with its lexemes under every analysis
+        # (`lexical.terms`); a related lexeme joins its word's group, unless the query holds it
+        # already (or an earlier word's group took it).
         group_of: dict[str, int] = {}
         key_of: dict[str, int] = {}
-        for lexeme, key in zip(lexemes, keys, strict=True):
-            group_of.setdefault(lexeme, len(group_of))
-            key_of[lexeme] = int(key)
+        query_lexemes = [
+            lexical.QueryLexeme(int(a), lexeme, int(key), tuple(map(int, positions.split(","))))
+            for a, lexeme, key, positions in found
+        ]
+        for lexeme, key, group in lexical.terms(query_lexemes, deciding):
+            group_of[lexeme] = group
+            key_of[lexeme] = key
         for head, lexeme, key in related:
             if head in group_of and lexeme not in group_of:
                 group_of[lexeme] = group_of[head]

@@ -1,0 +1,87 @@
+"""Each memory's language, and its lexemes as that language's configuration finds them (issue 36).
+
+`memory_tsvector(config, prefix, body)` builds a tsvector whose lexemes carry the configuration's
+prefix (memories/search/lexical.py says why); every existing memory gets its language and its
+`tsv` again, with text without spaces segmented. The UPDATE fires the search statistics trigger:
+every user's generation moves and the change log names every memory, so each process's index is
+read again; the snapshots, built from the old lexemes, are dropped."""
+
+from django.db import migrations, models
+
+# A tsvector of `body` under `config`, each lexeme prefixed with `prefix` (none: to_tsvector's
+# own). Written as tsvector input: each lexeme quoted (a quote doubled, a backslash escaped)
+# with its positions.
+_FUNCTION = r"""
+CREATE FUNCTION memory_tsvector(config regconfig, prefix text, body text) RETURNS tsvector
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE WHEN prefix = '' THEN to_tsvector(config, body) ELSE coalesce((
+    SELECT string_agg(
+        '''' || replace(replace(prefix || u.lexeme, '\', '\\'), '''', '''''') || ''''
+        || coalesce(':' || array_to_string(u.positions, ','), ''),
+        ' ')
+    FROM unnest(to_tsvector(config, body)) AS u
+)::tsvector, ''::tsvector) END
+$$;
+"""
+_DROP_FUNCTION = "DROP FUNCTION memory_tsvector(regconfig, text, text);"
+
+_BATCH = 2000
+_UPDATE = """
+UPDATE memories_memory m
+SET language = v.lang, tsv = memory_tsvector(v.cfg::regconfig, v.prefix, v.body)
+FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[])
+     AS v(id, lang, cfg, prefix, body)
+WHERE m.id = v.id
+"""
+
+
+def _analyse_all(apps, schema_editor):
+    from memories.search import lexical
+
+    last = None
+    with schema_editor.connection.cursor() as cur:
+        while True:
+            cur.execute(
+                "SELECT id, text FROM memories_memory WHERE %s::uuid IS NULL OR id > %s::uuid "
+                "ORDER BY id LIMIT %s",
+                [last, last, _BATCH],
+            )
+            rows = cur.fetchall()
+            if not rows:
+                break
+            analysed = [lexical.for_memory(text) for _, text in rows]
+            cur.execute(
+                _UPDATE,
+                [
+                    [memory_id for memory_id, _ in rows],
+                    [a.language for a in analysed],
+                    [a.config for a in analysed],
+                    [a.prefix for a in analysed],
+                    [a.body for a in analysed],
+                ],
+            )
+            last = rows[-1][0]
+        cur.execute("DELETE FROM memories_searchsnapshot")
+
+
+def _english_again(apps, schema_editor):
+    with schema_editor.connection.cursor() as cur:
+        cur.execute("UPDATE memories_memory SET tsv = to_tsvector('english', text)")
+        cur.execute("DELETE FROM memories_searchsnapshot")
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("memories", "0020_search_snapshot"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="memory",
+            name="language",
+            field=models.CharField(db_default="und", max_length=8),
+        ),
+        migrations.RunSQL(_FUNCTION, _DROP_FUNCTION),
+        migrations.RunPython(_analyse_all, _english_again),
+    ]
