@@ -447,13 +447,16 @@ class UserSearch:
         corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
         scores = np.zeros(len(index), dtype=np.float64)
         for idf, members in zip(corpus.idf, corpus.members, strict=True):
-            rows, tf = matches[members[0]]
-            if len(members) > 1:  # a word and its related terms: counts summed per row
+            # A word's forms under other languages' configurations and its related terms are
+            # mostly in no memory: only the members some row holds are read.
+            held = [i for i in members if len(matches[i][0])] or [members[0]]
+            rows, tf = matches[held[0]]
+            if len(held) > 1:  # a word and its other forms: counts summed per row
                 rows, at = np.unique(
-                    np.concatenate([matches[i][0] for i in members]), return_inverse=True
+                    np.concatenate([matches[i][0] for i in held]), return_inverse=True
                 )
                 tf = np.bincount(
-                    at, weights=np.concatenate([matches[i][1] for i in members]).astype(np.float64)
+                    at, weights=np.concatenate([matches[i][1] for i in held]).astype(np.float64)
                 )
             if len(rows):
                 scores[rows] += corpus.term(idf, tf, index.dl[rows])
