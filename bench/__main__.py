@@ -25,6 +25,7 @@ from bench import (
     search,
     shortqueries,
     startup,
+    stdio,
 )
 from bench.environment import setup_django
 from contextlayer.process import SERVE, set_threads
@@ -55,6 +56,7 @@ def main(argv: list[str] | None = None) -> None:
         load,
         hosted,
         startup,
+        stdio,
         faults,
         coherence,
         profile,

@@ -1,13 +1,14 @@
-"""The independently written extractor sets (dev2, tuned on; outside, never tuned on) keep the
-shape issue 25 asks of them: their sizes, a pos/neg tag that agrees with every label, each kind
-of hard message often enough to count, and conversations that give fragments their context."""
+"""The independently written extractor sets (dev2, tuned on; outside, never tuned on; fresh, a
+dev part and a held-out part) keep the shape issues 25 and 38 ask of them: their sizes, a pos/neg
+tag that agrees with every label, each kind of hard message often enough to count, conversations
+that give fragments their context, and (fresh) a split fixed on every record."""
 
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from bench.extract import SPLITS, Example, load
+from bench.extract import SPLITS, Example, load, load_split
 
 # The kinds issue 25 names, and how often each must appear (dev2, outside).
 KINDS = (
@@ -24,12 +25,13 @@ KINDS = (
     "request",
     "temporary",
 )
-SETS = {"dev2": (620, 30), "outside": (220, 10)}
+SETS = {"dev2": (620, 30), "outside": (220, 10), "fresh": (640, 30)}
+FILES = {"dev2": SPLITS["dev2"], "outside": SPLITS["outside"], "fresh": SPLITS["fresh-dev"]}
 
 
 @pytest.fixture(scope="module")
 def sets() -> dict[str, list[Example]]:
-    return {name: load(SPLITS[name]) for name in SETS}
+    return {name: load(FILES[name]) for name in SETS}
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -71,15 +73,34 @@ def test_conversations_are_short_titled_and_hold_a_third_of_the_records(
     assert not any(e.text.startswith("%conversation") for e in examples)
 
 
-def test_the_outside_set_shares_no_message_or_conversation_with_the_dev_sets(
+@pytest.mark.parametrize("name", ["outside", "fresh"])
+def test_an_independent_set_shares_no_message_or_conversation_with_the_others(
+    sets: dict[str, list[Example]], name: str
+) -> None:
+    independent = sets[name]
+    others = [e for other, examples in sets.items() if other != name for e in examples]
+    tuned = others + load(SPLITS["dev"]) + load(SPLITS["heldout"])
+    assert {e.text for e in independent} & {e.text for e in tuned} == set()
+    assert {e.id for e in independent} & {e.id for e in tuned} == set()
+    conversations = {e.conversation for e in independent if e.conversation}
+    assert conversations & {e.conversation for e in tuned if e.conversation} == set()
+
+
+def test_the_fresh_set_has_its_split_on_every_record_and_a_third_held_out(
     sets: dict[str, list[Example]],
 ) -> None:
-    outside = sets["outside"]
-    tuned = sets["dev2"] + load(SPLITS["dev"]) + load(SPLITS["heldout"])
-    assert {e.text for e in outside} & {e.text for e in tuned} == set()
-    assert {e.id for e in outside} & {e.id for e in tuned} == set()
-    outside_conversations = {e.conversation for e in outside if e.conversation}
-    assert outside_conversations & {e.conversation for e in tuned if e.conversation} == set()
+    fresh = sets["fresh"]
+    assert all(e.tags[-1] in ("dev", "heldout") for e in fresh)
+    assert all(("dev" in e.tags) != ("heldout" in e.tags) for e in fresh)
+    parts = {e.conversation: e.tags[-1] for e in fresh if e.conversation}
+    assert all(parts[e.conversation] == e.tags[-1] for e in fresh if e.conversation)
+    dev, heldout = load_split("fresh-dev"), load_split("fresh-heldout")
+    assert len(dev) + len(heldout) == len(fresh)
+    assert 0.28 <= len(heldout) / len(fresh) <= 0.36
+    languages = {t for e in heldout for t in e.tags if t.startswith("lang-")}
+    assert len(languages) == 7
+    assert sum(any(t.startswith("lang-") for t in e.tags) for e in fresh) / len(fresh) >= 0.08
+    assert sum(bool(e.previous) for e in fresh) >= 10
 
 
 def test_a_conversation_line_becomes_the_records_context_not_its_text(tmp_path: Path) -> None:
@@ -96,3 +117,21 @@ def test_a_conversation_line_becomes_the_records_context_not_its_text(tmp_path: 
     assert (first.conversation, first.title) == ("c1", "Pottery side income")
     assert second.conversation == "c1" and second.text == "I earn maybe 8k a year from it."
     assert alone.conversation is None and alone.title == ""
+
+
+def test_prev_lines_become_the_records_context_not_its_text(tmp_path: Path) -> None:
+    path = tmp_path / "set.txt"
+    path.write_text(
+        "%% b1 pos fragment\n%prev assistant: What kind of bike do you ride?\n"
+        "gravel bike, a Canyon\n%fact I ride a Canyon gravel bike\n\n"
+        "%% b2 neg\n%conversation c1 | Bikes\n%prev user: hi\n%prev assistant: Hello!\n"
+        "thanks: bye\n%none\n"
+    )
+    answer, bye = load(path)
+    assert answer.previous == (("assistant", "What kind of bike do you ride?"),)
+    assert answer.text == "gravel bike, a Canyon"
+    assert bye.previous == (("user", "hi"), ("assistant", "Hello!"))
+    assert (bye.conversation, bye.text) == ("c1", "thanks: bye")
+    path.write_text("%% b3 neg\n%prev narrator: once upon a time\nhi\n%none\n")
+    with pytest.raises(ValueError, match="bad %prev line"):
+        load(path)

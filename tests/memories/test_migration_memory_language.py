@@ -23,7 +23,7 @@ from memories.visibility import visible_sql
 
 pytestmark = pytest.mark.django_db
 
-MIGRATION = importlib.import_module("memories.migrations.0021_memory_language")
+MIGRATION = importlib.import_module("memories.migrations.0023_memory_language")
 
 
 def _as_before(memory: Memory) -> None:

@@ -73,7 +73,7 @@ def _english_again(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("memories", "0020_search_snapshot"),
+        ("memories", "0022_search_key_salt"),
     ]
 
     operations = [
