@@ -2,9 +2,12 @@
 
 `memory_tsvector(config, prefix, body)` builds a tsvector whose lexemes carry the configuration's
 prefix (memories/search/lexical.py says why); every existing memory gets its language and its
-`tsv` again, with text without spaces segmented. The UPDATE fires the search statistics trigger:
-every user's generation moves and the change log names every memory, so each process's index is
-read again; the snapshots, built from the old lexemes, are dropped."""
+`tsv` again, with text without spaces segmented, by the rules of memories/search/lexical.py as
+they are when it runs (the rows must be what the code writes). The UPDATE fires the search
+statistics trigger (each user's length follows); then, as migration `search_key_salt` does, the
+snapshots built from the old lexemes are dropped and every user's generation moves on with no
+change log before it, so each process reads its index again rather than apply a log naming every
+memory. Back: English lexemes for every memory, as before."""
 
 from django.db import migrations, models
 
@@ -35,6 +38,14 @@ FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[])
 WHERE m.id = v.id
 """
 
+# Every index, snapshot and change log was of the old lexemes: each process reads its users again.
+_READ_AGAIN = """
+DELETE FROM memories_searchsnapshot;
+UPDATE memories_searchstats SET generation = nextval('memories_search_generation');
+UPDATE memories_searchstats SET changes_from = generation;
+DELETE FROM memories_searchchange;
+"""
+
 
 def _analyse_all(apps, schema_editor):
     from memories.search import lexical
@@ -62,13 +73,13 @@ def _analyse_all(apps, schema_editor):
                 ],
             )
             last = rows[-1][0]
-        cur.execute("DELETE FROM memories_searchsnapshot")
+        cur.execute(_READ_AGAIN)
 
 
 def _english_again(apps, schema_editor):
     with schema_editor.connection.cursor() as cur:
         cur.execute("UPDATE memories_memory SET tsv = to_tsvector('english', text)")
-        cur.execute("DELETE FROM memories_searchsnapshot")
+        cur.execute(_READ_AGAIN)
 
 
 class Migration(migrations.Migration):

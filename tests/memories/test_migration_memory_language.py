@@ -1,18 +1,21 @@
-"""Migration `memory_language` on a store written before languages: every memory gets its
-language and its lexemes again (Chinese segmented, German stemmed as German), the search sees
-them at once (the generation moved), and the snapshots built from the old lexemes are gone."""
+"""Migration `memory_language` on a store written before languages: a database at the previous
+migration, with English, German, Chinese and Japanese memories of two users, migrates forward;
+every memory gets its language and its lexemes again (Chinese and Japanese segmented, German
+stemmed as German, English as it was), each user's generation moves on so every process reads its
+index again, the snapshots built from the old lexemes are gone, and search finds the words at once,
+on both paths."""
 
 # ruff: noqa: RUF001 - Chinese and Japanese text is written with its own commas
 
 from __future__ import annotations
 
-import importlib
 import uuid
-from types import SimpleNamespace
+from collections.abc import Iterator
 
 import pytest
-from django.apps import apps
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
 from memories.models import Memory, SearchStats
@@ -21,19 +24,45 @@ from memories.selectors.memories import memory_search
 from memories.services import memories as services
 from memories.visibility import visible_sql
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
-MIGRATION = importlib.import_module("memories.migrations.0023_memory_language")
+BEFORE = [("memories", "0022_search_key_salt")]
+PEANUTS = "我对花生过敏，吃了会起疹子。"
+GARDEN = "Die Kinder spielen jeden Nachmittag im Garten."
+OAT_MILK = "I drink oat milk flat whites every morning."
+BUSY = "仕事が忙しくて、最近あまり眠れていません。"
+THEIRS = "我在一家软件公司做产品经理，已经工作五年了。"
 
 
-def _as_before(memory: Memory) -> None:
-    """The row as the previous version wrote it: English lexemes, no language."""
+@pytest.fixture
+def executor() -> Iterator[MigrationExecutor]:
+    """Migrations run from the test; the database is left at the latest whatever happens."""
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    yield MigrationExecutor(connection)
+    MigrationExecutor(connection).migrate(latest)
+
+
+def _migrate(executor: MigrationExecutor, targets: list[tuple[str, str]]) -> None:
+    executor.loader.build_graph()  # what the last run applied
+    executor.migrate(targets)
+
+
+def _row(memory_id: uuid.UUID, *columns: str) -> tuple[object, ...]:
     with connection.cursor() as cur:
         cur.execute(
-            "UPDATE memories_memory SET tsv = to_tsvector('english', text), language = 'und' "
-            "WHERE id = %s",
-            [memory.id],
+            f"SELECT {', '.join(columns)} FROM memories_memory WHERE id = %s",  # noqa: S608
+            [memory_id],
         )
+        return tuple(cur.fetchone())
+
+
+def _column_exists() -> bool:
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT 1 FROM information_schema.columns "
+            "WHERE table_name = 'memories_memory' AND column_name = 'language'"
+        )
+        return cur.fetchone() is not None
 
 
 def _keyword_hits(actor: Actor, query: str) -> list[uuid.UUID]:
@@ -44,41 +73,79 @@ def _keyword_hits(actor: Actor, query: str) -> list[uuid.UUID]:
     return [memory_id for memory_id, _ in found]
 
 
-def test_every_memory_gets_its_language_and_lexemes_and_search_sees_them(
-    owner_dash: Actor, stranger_dash: Actor
+def _first(actor: Actor, query: str) -> str:
+    return memory_search(actor=actor, query=query, limit=3)[0].memory.text
+
+
+def test_a_store_from_before_migrates_forward_and_searches_in_every_script_at_once(
+    owner_dash: Actor,
+    stranger_dash: Actor,
+    executor: MigrationExecutor,
+    settings: SettingsWrapper,
 ) -> None:
-    chinese = services.memory_create(actor=owner_dash, text="我对花生过敏，吃了会起疹子。").memory
-    german = services.memory_create(actor=owner_dash, text="Die Kinder spielen im Garten.").memory
-    english = services.memory_create(actor=owner_dash, text="I drink oat milk flat whites").memory
-    theirs = services.memory_create(actor=stranger_dash, text="仕事が忙しくて眠れない。").memory
-    for memory in (chinese, german, english, theirs):
-        _as_before(memory)
-    assert not _keyword_hits(owner_dash, "过敏"), "one run of Han was one word"
+    settings.SEARCH_CACHE_MB = 128  # the in-memory index first: it holds an old generation
+    made = services.memory_create_many(
+        actor=owner_dash,
+        items=[services.NewMemory(text=t) for t in (PEANUTS, GARDEN, OAT_MILK, BUSY)],
+    )
+    ids = {r.memory.text: r.memory.id for r in made}
+    theirs = services.memory_create(actor=stranger_dash, text=THEIRS).memory.id
+    english_before = _row(ids[OAT_MILK], "tsv")[0]
+    assert _keyword_hits(owner_dash, "过敏") == [ids[PEANUTS]]  # this process's index, cached
+
+    # The previous migration: English lexemes for every memory, no language.
+    _migrate(executor, BEFORE)
+    assert not _column_exists()
+    for text, memory_id in (*ids.items(), (THEIRS, theirs)):
+        (same,) = _row(memory_id, "tsv = to_tsvector('english', text)")
+        assert same, text
+    (chinese_lexemes,) = _row(ids[PEANUTS], "tsv::text")
+    assert "过敏" not in str(chinese_lexemes).replace("我对花生过敏", ""), "one run was one word"
+    # A snapshot of the old lexemes, as a server left it (and this process's index of before).
     with connection.cursor() as cur:
         cur.execute(
             "INSERT INTO memories_searchsnapshot (owner_id, generation, written_at, memories, data)"
-            " VALUES (%s, 1, now(), 0, '\\x00')",
-            [owner_dash.user.pk],
+            " SELECT owner_id, generation, now(), 4, '\\x00' FROM memories_searchstats"
         )
-    generation = SearchStats.objects.get(owner=owner_dash.user).generation
+    generations = dict(SearchStats.objects.values_list("owner_id", "generation"))
 
-    MIGRATION._analyse_all(apps, SimpleNamespace(connection=connection))
+    _migrate(executor, MigrationExecutor(connection).loader.graph.leaf_nodes())
 
-    languages = dict(
-        Memory.objects.filter(pk__in=[chinese.id, german.id, english.id, theirs.id]).values_list(
-            "id", "language"
-        )
-    )
-    assert languages == {chinese.id: "zh", german.id: "de", english.id: "en", theirs.id: "ja"}
-    assert SearchStats.objects.get(owner=owner_dash.user).generation > generation
+    languages = dict(Memory.objects.values_list("id", "language"))
+    assert languages == {
+        ids[PEANUTS]: "zh",
+        ids[GARDEN]: "de",
+        ids[OAT_MILK]: "en",
+        ids[BUSY]: "ja",
+        theirs: "zh",
+    }
+    assert _row(ids[OAT_MILK], "tsv")[0] == english_before, "English lexemes are what they were"
+    (german,) = _row(ids[GARDEN], "tsv::text")
+    assert "'de:kind'" in str(german) and "'kinder'" not in str(german)
+    after = {s.owner_id: s for s in SearchStats.objects.all()}
+    for owner_id, generation in generations.items():
+        assert after[owner_id].generation > generation
+        assert after[owner_id].changes_from == after[owner_id].generation, "each index read again"
     with connection.cursor() as cur:
         cur.execute("SELECT count(*) FROM memories_searchsnapshot")
         assert cur.fetchone()[0] == 0
+        cur.execute("SELECT count(*) FROM memories_searchchange")
+        assert cur.fetchone()[0] == 0
         cur.execute(
-            "SELECT tsv = to_tsvector('english', text) FROM memories_memory WHERE id = %s",
-            [english.id],
+            "SELECT s.length = (SELECT sum(length(m.tsv)) FROM memories_memory m"
+            " WHERE m.owner_id = s.owner_id) FROM memories_searchstats s"
         )
-        assert cur.fetchone()[0], "English lexemes are what they were"
-    assert _keyword_hits(owner_dash, "过敏") == [chinese.id]
-    assert _keyword_hits(owner_dash, "Kind") == [german.id]
-    assert [h.memory.id for h in memory_search(actor=owner_dash, query="过敏")][:1] == [chinese.id]
+        assert all(same for (same,) in cur.fetchall()), "the statistics follow the new lexemes"
+
+    for cache_mb in (128, 0):  # the in-memory index, then PostgreSQL
+        settings.SEARCH_CACHE_MB = cache_mb
+        assert _keyword_hits(owner_dash, "过敏") == [ids[PEANUTS]]
+        assert _keyword_hits(owner_dash, "仕事") == [ids[BUSY]]
+        assert _keyword_hits(owner_dash, "Kind") == [ids[GARDEN]]
+        assert _keyword_hits(owner_dash, "工作") == [], "another user's memory stays theirs"
+        assert _keyword_hits(stranger_dash, "工作") == [theirs]
+        assert _first(owner_dash, "过敏") == PEANUTS
+        assert _first(owner_dash, "oat milk") == OAT_MILK
+    # A write after the migration is analysed as the migration analysed the old ones.
+    kita = services.memory_create(actor=owner_dash, text="Unser Kind geht in die Kita.").memory
+    assert set(_keyword_hits(owner_dash, "Kind")) == {ids[GARDEN], kita.id}
