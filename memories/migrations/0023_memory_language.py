@@ -13,7 +13,8 @@ from django.db import migrations, models
 
 # A tsvector of `body` under `config`, each lexeme prefixed with `prefix` (none: to_tsvector's
 # own). Written as tsvector input: each lexeme quoted (a quote doubled, a backslash escaped)
-# with its positions.
+# with its positions. A lexeme the prefix makes longer than a tsvector takes (2,046 bytes) is
+# left out, as to_tsvector leaves out a longer word, rather than fail the write.
 _FUNCTION = r"""
 CREATE FUNCTION memory_tsvector(config regconfig, prefix text, body text) RETURNS tsvector
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -24,6 +25,7 @@ SELECT CASE WHEN prefix = '' THEN to_tsvector(config, body) ELSE coalesce((
         || coalesce(':' || array_to_string(u.positions, ','), ''),
         ' ')
     FROM unnest(to_tsvector(config, body)) AS u
+    WHERE octet_length(prefix || u.lexeme) <= 2046
 )::tsvector, ''::tsvector) END
 $$;
 """

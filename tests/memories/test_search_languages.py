@@ -149,6 +149,24 @@ def test_a_spanish_stem_of_an_english_word_never_matches_an_english_memory(
     )
 
 
+def test_a_word_as_long_as_the_parser_takes_is_stored_in_every_language(
+    owner_dash: Actor,
+) -> None:
+    """A tsvector's lexeme is at most 2,046 bytes; a German lexeme carries "de:" besides, so the
+    longest words are left out (as the parser leaves out a longer one) and the write succeeds,
+    one memory at a time or in a batch."""
+    for letters in (2040, 2044, 2046):
+        # The language is told from the beginning: German, before the long word.
+        text = "Die Kinder spielen im Garten. " * 70 + "a" * letters
+        one = services.memory_create(actor=owner_dash, text=text).memory
+        (batch,) = services.memory_create_many(
+            actor=owner_dash, items=[services.NewMemory(text=f"{text} Sie lachen.")]
+        )
+        for memory in (one, batch.memory):
+            assert memory.language == "de", letters
+            assert "de:kind" in _lexemes(memory.id)
+
+
 def test_each_memory_stores_its_language_and_a_new_text_tells_it_again(
     owner_dash: Actor,
 ) -> None:
