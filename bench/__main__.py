@@ -22,6 +22,7 @@ from bench import (
     locomo_candidates,
     locomo_sweep,
     mcp,
+    move,
     profile,
     search,
     shortqueries,
@@ -62,6 +63,7 @@ def main(argv: list[str] | None = None) -> None:
         faults,
         coherence,
         profile,
+        move,
     ):
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")

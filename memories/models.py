@@ -275,6 +275,53 @@ class SearchSnapshot(OwnedRow):
         return f"Search snapshot of user {self.owner_id} at {self.generation}"
 
 
+class SearchModel(OwnedRow):
+    """The embedding model a user's vectors are in, which their searches embed the query with,
+    and the model they are moving to (`memories/search/moves.py`). A user is searched with one
+    model at a time: the worker embeds every memory again with `next_model` beside the live
+    vector (`StagedVector`), and once all are there one transaction switches the user
+    (`memories/services/maintenance.py`). Content-free. No row: the user has no memories yet, and
+    is on EMBEDDING_MODEL."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    model = models.CharField(max_length=200)
+    # "" when not moving.
+    next_model = models.CharField(max_length=200, blank=True, default="")
+    moving_since = models.DateTimeField(null=True, blank=True)
+    moved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "search model (a user's embedding model)"
+
+    def __str__(self) -> str:
+        return f"Search model of user {self.owner_id}"
+
+
+class StagedVector(OwnedRow):
+    """A memory's vector under the model its owner is moving to (`SearchModel.next_model`), kept
+    beside the live one until the owner's switch, then moved into the memory row. Valid only for
+    the text it was embedded from (`text_md5`): an edit that did not write a new one leaves it
+    stale, and the worker embeds that memory again. Goes with its memory (a database cascade)."""
+
+    # The foreign key is PostgreSQL's own, ON DELETE CASCADE (migration 0023), so a raw delete of
+    # a memory takes it too.
+    memory = models.OneToOneField(
+        Memory, primary_key=True, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    model = models.CharField(max_length=200)
+    embedding = VectorField(dimensions=DIMENSIONS)
+    text_md5 = models.CharField(max_length=32)
+
+    class Meta:
+        indexes: ClassVar = [models.Index(fields=["owner"], name="staged_vector_owner")]
+
+    def __str__(self) -> str:
+        return f"Staged vector of {self.memory_id}"
+
+
 class TrashBatch(OwnedRow):
     """One delete: which app deleted which memories, when. The Trash page restores a batch
     ("everything Claude deleted at 14:02"); a batch an app made is a notice on the dashboard

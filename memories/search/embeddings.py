@@ -186,3 +186,8 @@ def get_embedder(model_name: str | None = None) -> Embedder:
 
 def current_model() -> str:
     return str(settings.EMBEDDING_MODEL)
+
+
+def vector_literal(vector: np.ndarray) -> str:
+    """A vector as pgvector's text input."""
+    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"

@@ -17,8 +17,9 @@ from django.conf import settings
 from django.db import connection
 
 from memories.search import index as search_index
-from memories.search import lexical, related_terms
-from memories.search.embeddings import DIMENSIONS
+from memories.search import lexical, moves, related_terms
+from memories.search.embeddings import DIMENSIONS, get_embedder
+from memories.search.embeddings import vector_literal as _vector_literal
 from memories.search.sql import ELIGIBLE, KEY_SALT
 
 # Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md, "Relevance").
@@ -55,10 +56,6 @@ def _fetch(sql: str, args: dict[str, Any]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cur:
         cur.execute(sql, args)
         return list(cur.fetchall())
-
-
-def _vector_literal(vector: np.ndarray) -> str:
-    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
 
 
 def _frozen(params: dict[str, Any]) -> tuple[Any, ...]:
@@ -265,12 +262,12 @@ SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
 
 # ---- one search's view of one user ------------------------------------------------------------
 
-# The user's statistics, the query's lexemes under each analysis (memories/search/lexical.py)
-# as (analysis, lexeme, key, positions), its words' related terms as (the word's lexeme, a
-# related lexeme, its key), and the owner's category marks (slug, sensitive), so a caller that
-# built its consent fragment from remembered marks learns in this same statement whether they
-# still hold (memories/selectors/memories.py). Keys are salted with the user's secret
-# (`sql.KEY_SALT`: the keys of the index, its snapshot and the machine's files).
+# The user's statistics, the model of their vectors (`moves`), the query's lexemes under each
+# analysis (memories/search/lexical.py) as (analysis, lexeme, key, positions), its words' related
+# terms as (the word's lexeme, a related lexeme, its key), and the owner's category marks (slug,
+# sensitive), so a caller that built its consent fragment from remembered marks learns in this
+# same statement whether they still hold (memories/selectors/memories.py). Keys are salted with
+# the user's secret (`sql.KEY_SALT`: the keys of the index, its snapshot and the machine's files).
 _HEAD_SQL = f"""
 WITH q AS (
     SELECT a.n - 1 AS a, t.lexeme, t.p, t.n
@@ -284,7 +281,7 @@ r AS (
          unnest(to_tsvector(%(cfg)s::regconfig, e.head)) AS h,
          unnest(to_tsvector(%(cfg)s::regconfig, e.rel)) AS x
 )
-SELECT s.generation, s.documents, s.length, s.changes_from,
+SELECT s.generation, s.documents, s.length, s.changes_from, {moves.LIVE_MODEL_SQL},
        ARRAY(SELECT ARRAY[a::text, lexeme, hashtextextended(lexeme, {KEY_SALT})::text,
                           array_to_string(p, ',')]
              FROM q ORDER BY a, n),
@@ -302,7 +299,8 @@ NOT_A_CANDIDATE = float("nan")
 class UserSearch:
     """The user's searchable memories as one caller sees them: through the in-memory index when
     it fits the budget, else in PostgreSQL. One statement reads the user's generation and
-    statistics, turns the query into lexeme keys and reads the owner's category marks
+    statistics, the model of their vectors (`model`: the query is embedded with it,
+    `embed_query`), turns the query into lexeme keys and reads the owner's category marks
     (`marks`: (slug, sensitive) pairs, by slug)."""
 
     def __init__(
@@ -344,10 +342,13 @@ class UserSearch:
             "owner": self.owner_id,
             "heads": [word for word, _ in self.related],
             "related": [terms for _, terms in self.related],
+            **moves.live_params(),
         }
-        ((generation, documents, length, changes_from, found, related, marks),) = _fetch(
+        ((generation, documents, length, changes_from, model, found, related, marks),) = _fetch(
             _HEAD_SQL, args
         )
+        # The model of the user's vectors: the query is embedded with it (`embed_query`).
+        self.model = str(model)
         self.marks = tuple((slug, sensitive == "true") for slug, sensitive in marks)
         self.generation = None if generation is None else int(generation)
         self.changes_from = None if changes_from is None else int(changes_from)
@@ -385,6 +386,7 @@ class UserSearch:
             searchable=self.documents,
             postings=self.length,
             view=view,
+            model=self.model,
         )
         if found is None:
             return True  # too big for the budget, or the cache is off: PostgreSQL
@@ -392,7 +394,13 @@ class UserSearch:
         if view is not None and mask is None:
             return False
         self.index, self.mask = index, (index.owner_view if view is None else mask)
+        # Read after the head: the user may have switched models in between (its vectors say).
+        self.model = index.model
         return True
+
+    def embed_query(self) -> np.ndarray:
+        """The query's vector under the model of the vectors this search compares it with."""
+        return get_embedder(self.model).embed_query(self.query)
 
     # -- the arms, apart (tests, benchmarks, related memories) --
 
@@ -538,7 +546,9 @@ class UserSearch:
     def _dense_rows(self, qvec: np.ndarray, depth: int) -> list[tuple[uuid.UUID, float]]:
         """The `depth` first visible memories by cosine as pgvector computes it (they rank), those
         without a vector of the current model last (NaN)."""
-        sql, args = dense_statement(qvec, visible=self.visible, params=self.params, depth=depth)
+        sql, args = dense_statement(
+            qvec, visible=self.visible, params=self.params, depth=depth, model=self.model
+        )
         return [(m, math.nan if sim is None else float(sim)) for m, sim in _fetch(sql, args)]
 
     def _evidence(
@@ -548,7 +558,7 @@ class UserSearch:
         args = {
             **self.params,
             "ids": list(ids),
-            "model": settings.EMBEDDING_MODEL,
+            "model": self.model,
             "lexemes": self.lexemes,
             "owner": self.owner_id,
         }
@@ -731,15 +741,21 @@ ORDER BY r.r
 
 
 def dense_statement(
-    qvec: np.ndarray, *, visible: str, params: dict[str, Any], depth: int = ARM_DEPTH
+    qvec: np.ndarray,
+    *,
+    visible: str,
+    params: dict[str, Any],
+    depth: int = ARM_DEPTH,
+    model: str | None = None,
 ) -> tuple[str, dict[str, Any]]:
-    """The exact scan in PostgreSQL, apart (`bench search` times it for comparison)."""
+    """The exact scan in PostgreSQL, apart (`bench search` times it for comparison); `model`:
+    the one `qvec` is of (the user's, `UserSearch.model`; EMBEDDING_MODEL by default)."""
     sql = DENSE_SQL.format(filters=filters(visible))
     args = {
         "category": None,
         **params,
         "qvec": _vector_literal(qvec),
-        "model": settings.EMBEDDING_MODEL,
+        "model": model or settings.EMBEDDING_MODEL,
         "depth": depth,
     }
     return sql, args
@@ -756,9 +772,13 @@ def dense_arm(
     params: dict[str, Any],
     depth: int = ARM_DEPTH,
     use_index: bool = True,
+    model: str | None = None,
 ) -> list[tuple[uuid.UUID, float]]:
-    """The dense arm alone (related memories, tests, benchmarks)."""
+    """The dense arm alone (related memories, tests, benchmarks). `model`: the one `qvec` is
+    of; nothing is found when the user's vectors are of another."""
     search = UserSearch(owner_id, visible=visible, params=params, use_index=use_index)
+    if model is not None and model != search.model:
+        return []
     return search.dense(qvec, depth)
 
 

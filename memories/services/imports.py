@@ -41,7 +41,8 @@ from memories.models import (
     TrashBatch,
 )
 from memories.provenance import excerpt, source_ref_hash
-from memories.search.embeddings import get_embedder
+from memories.search import moves
+from memories.search.embeddings import current_model, get_embedder
 from memories.services.import_redo import REDOABLE_SOURCES, Redo, refuse_second_redo
 from memories.services.memories import (
     NewMemory,
@@ -694,10 +695,7 @@ def _said_before(
     A redo leaves out the archive's memories it replaces and those in the trash."""
     index: RepeatIndex[uuid.UUID] = RepeatIndex()
     rows = Memory.objects.filter(
-        owner=user,
-        superseded_by__isnull=True,
-        embedding_model=settings.EMBEDDING_MODEL,
-        provenance__extractor="local",
+        owner=user, superseded_by__isnull=True, provenance__extractor="local"
     )
     if counter.redo is not None:
         ids = [c.id[:255] for c in conversations]
@@ -707,11 +705,14 @@ def _said_before(
             provenance__source=source,
             provenance__conversation_id__in=ids,
         )
-    for memory_id, text, vector in rows.order_by("created_at").values_list(
-        "id", "text", "embedding"
-    ):
-        if vector is not None:
-            index.add(memory_id, text, vector)
+    said = list(rows.order_by("created_at").values_list("id", "text"))
+    # Vectors of the extractor's model, whatever model the user's own vectors are in (a store
+    # moving to another one: memories/search/moves.py).
+    vectors = moves.vectors_of(
+        user.pk, current_model(), [i for i, _ in said], [text for _, text in said]
+    )
+    for (memory_id, text), vector in zip(said, vectors, strict=True):
+        index.add(memory_id, text, vector)
     return index
 
 

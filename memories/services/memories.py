@@ -35,8 +35,8 @@ from memories.models import (
     Origin,
 )
 from memories.ownership import check_relabel, mark_changed_by, protected_categories, reclassified
-from memories.search import lexical
-from memories.search.embeddings import get_embedder
+from memories.search import lexical, moves
+from memories.search.embeddings import current_model
 from memories.search.scoring import _vector_literal
 from memories.selectors.memories import get_visible, parse_memory_id, readers_of
 from memories.selectors.pending import PendingWrite
@@ -287,23 +287,18 @@ def memory_create_many(
         for i, (_, key, _, item) in enumerate(cleaned)
         if item.state != MemoryState.ACTIVE or first_by_key[key] == i
     ]
-    if vectors is not None:
-        if len(vectors) != len(items):
-            raise InvalidInput("One vector per item is required.", field="vectors")
-        vectors = [vectors[i] for i in to_insert]
-    else:
-        vectors = get_embedder().embed([cleaned[i][0] for i in to_insert])
+    if vectors is not None and len(vectors) != len(items):
+        raise InvalidInput("One vector per item is required.", field="vectors")
+    given = {} if vectors is None else {current_model(): [vectors[i] for i in to_insert]}
+    embedded = _embedded(actor, [cleaned[i][0] for i in to_insert], given)
     # Classified before the row exists, so no app ever reads it uncategorised.
-    auto_cats = _auto_categories(
-        actor, [cleaned[i][2] for i in to_insert], vectors, [cleaned[i][0] for i in to_insert]
-    )
+    auto_cats = _auto_categories(actor, [cleaned[i][2] for i in to_insert], embedded)
 
     now = timezone.now()
     ids = [uuid.uuid4() for _ in to_insert]
     app = actor.app
     params: dict[str, Any] = {
         "owner": actor.user.pk,
-        "model": settings.EMBEDDING_MODEL,
         "origin": _origin_for(app),
         "app": app.pk,
         "app_name": app.name,
@@ -311,7 +306,6 @@ def memory_create_many(
         "ids": ids,
         "texts": [cleaned[i][0] for i in to_insert],
         "keys": [cleaned[i][1] for i in to_insert],
-        "embs": vectors,
         "states": [cleaned[i][3].state for i in to_insert],
         "cats": [json.dumps([*cleaned[i][2], *auto_cats[n]]) for n, i in enumerate(to_insert)],
         "cats_user": [bool(cleaned[i][2]) and app.is_owner_app for i in to_insert],
@@ -324,6 +318,9 @@ def memory_create_many(
     labels = {c for cats in params["cats"] for c in json.loads(cats)}
     new_slugs = {n.slug for n in new_names}
     with transaction.atomic():
+        # The vectors of the owner's models, which hold until this commits (`moves.held`).
+        models = moves.held(actor.user.pk)
+        params["model"], params["embs"] = models.live, embedded.of(models.live)
         # A text the caller already knows (a memory it may see, or its own echo) is answered
         # with that memory, not inserted. Its own echo matters here: once the memory the echo
         # restates leaves the unique index (archived, paused, superseded), the insert would not
@@ -354,6 +351,7 @@ def memory_create_many(
         if len(echoed) != len(retry):
             raise Conflict("The memories changed while these were being stored; try again.")
         made = inserted | echoed
+        _stage(actor, models, [n for n in range(len(ids)) if ids[n] in made], ids, embedded)
         used = {c for n, i in enumerate(ids) if i in made for c in json.loads(params["cats"][n])}
         user_categories.categories_create(actor, new_names, used)
         # Counted against the app's write budget in this transaction: past it, nothing stays.
@@ -362,7 +360,7 @@ def memory_create_many(
         # column computed by the database, loads lazily): reading 500 rows back, vectors and all,
         # cost more than the INSERT itself (bench add).
         built = {
-            ids[n]: _built_memory(actor, params, n, vectors[n])
+            ids[n]: _built_memory(actor, params, n, params["embs"][n])
             for n in range(len(ids))
             if ids[n] in made
         }
@@ -451,18 +449,50 @@ def _known_texts(actor: Actor, keys: set[str]) -> dict[str, Memory]:
     return known
 
 
+def _embedded(
+    actor: Actor, texts: Sequence[str], given: dict[str, list[Any]] | None = None
+) -> moves.Vectors:
+    """The texts' vectors under the classifier's model (EMBEDDING_MODEL) and the owner's models
+    as this process last saw them, embedded before any transaction (the model is the slow part;
+    a write embeds again inside only for a model the owner's row names since)."""
+    return moves.Vectors(texts, given).ensure(
+        [current_model(), *moves.expected(actor.user.pk).written]
+    )
+
+
+def _stage(
+    actor: Actor,
+    models: moves.Models,
+    rows: Sequence[int],
+    ids: Sequence[Any],
+    embedded: moves.Vectors,
+) -> None:
+    """While the owner moves to another model, the written rows' vectors of that model too
+    (`moves.stage`): at the owner's switch they become the rows' own."""
+    if models.next and rows:
+        moves.stage(
+            actor.user.pk,
+            models.next,
+            [ids[n] for n in rows],
+            [embedded.texts[n] for n in rows],
+            [embedded.of(models.next)[n] for n in rows],
+        )
+
+
 def _auto_categories(
-    actor: Actor, given: Sequence[list[str]], vectors: Sequence[Any], texts: Sequence[str]
+    actor: Actor, given: Sequence[list[str]], embedded: moves.Vectors
 ) -> list[list[str]]:
     """Local classification, before any app can read the rows: every label for the memories that
     came without categories; for an app's memories that came with some, the sensitive ones the
     classifier finds beyond the app's choice (an app's own label never carries sensitive text
-    past the fail-closed guard: "depression" filed under hobbies is health too)."""
+    past the fail-closed guard: "depression" filed under hobbies is health too). The classifier
+    compares vectors of its own model (EMBEDDING_MODEL), whatever the owner's vectors are."""
     guarded = not actor.app.is_owner_app and actor.app.kind != ConnectedApp.Kind.IMPORT
     todo = [i for i, cats in enumerate(given) if guarded or not cats]
     out: list[list[str]] = [[] for _ in given]
     if not todo or not settings.AUTO_CATEGORIZE:
         return out
+    vectors, texts = embedded.of(current_model()), embedded.texts
     labels = user_categories.classify_for_owner(
         actor.user, [vectors[i] for i in todo], [texts[i] for i in todo]
     )
@@ -585,8 +615,10 @@ def memory_change(
     # The model is the slow part: the text is embedded before any row is locked (not for a
     # change held for the owner's review: it is embedded if and when they accept it).
     held = app_review.held(actor)
-    vector = get_embedder().embed([new_text])[0] if new_text is not None and not held else None
+    embedded = _embedded(actor, [new_text]) if new_text is not None and not held else None
     with transaction.atomic():
+        # The owner's models first, before the memory's row (the switch locks in that order).
+        models = moves.held(actor.user.pk) if embedded is not None else None
         memory = _locked(actor, memory_id)
         if cats is not None:
             check_relabel(actor, memory, cats, {n.slug for n in new_names if n.means})
@@ -607,8 +639,14 @@ def memory_change(
             user_categories.categories_create(actor, new_names, cats)
         now = timezone.now()
         if new_text is not None and new_text != memory.text:
+            assert embedded is not None and models is not None  # not held: embedded above
             _apply_text(
-                actor, memory, new_text, vector, kind=MemoryVersion.Kind.EDIT, reason=reason
+                actor,
+                memory,
+                embedded,
+                models,
+                kind=MemoryVersion.Kind.EDIT,
+                reason=reason,
             )
             activity.record(
                 actor, AccessEvent.Action.UPDATE, [memory.id], detail={"text": "edited"}
@@ -628,8 +666,17 @@ def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "
 
 
 def _apply_text(
-    actor: Actor, memory: Memory, new_text: str, vector: Any, *, kind: str, reason: str
+    actor: Actor,
+    memory: Memory,
+    embedded: moves.Vectors,
+    models: moves.Models,
+    *,
+    kind: str,
+    reason: str,
 ) -> None:
+    """`memory` (locked) takes the one text of `embedded`, with its vector of the owner's
+    `models` (held in this transaction)."""
+    (new_text,) = embedded.texts
     write_budget.charge(actor, 1)  # a new text (and a version) counts like a new memory
     key = text_key(new_text)
     echo_of, echo_app = memory.echo_of_id, memory.echo_app_id
@@ -654,7 +701,7 @@ def _apply_text(
     # A new text may be about something else: automatic labels follow it (those of a category
     # renamed, merged or deleted since the classifier was built are left out), keeping the
     # owner's labels and what this actor may not remove (a sensitive one, for an app).
-    automatic = _auto_categories(actor, [[]], [vector], [new_text])[0]
+    automatic = _auto_categories(actor, [[]], embedded)[0]
     if not memory.categories_set_by_user:
         gone = user_categories.categories_lock(actor, automatic)
         automatic = [c for c in automatic if c not in gone]
@@ -680,8 +727,8 @@ def _apply_text(
                 {
                     "text": new_text,
                     "key": key,
-                    "emb": _vector_literal(vector),
-                    "model": settings.EMBEDDING_MODEL,
+                    "emb": _vector_literal(embedded.of(models.live)[0]),
+                    "model": models.live,
                     "language": analysed.language,
                     "cfg": analysed.config,
                     "prefix": analysed.prefix,
@@ -704,6 +751,7 @@ def _apply_text(
                 "WHERE owner_id = %(owner)s AND echo_of_id = %(id)s AND %(to)s::uuid IS NOT NULL",
                 {"to": echo_of, "owner": memory.owner_id, "id": memory.id},
             )
+            _stage(actor, models, [0], [memory.id], embedded)
     except IntegrityError:
         # Another write stored this text in between: say nothing about which one.
         raise Conflict("The memory changed while it was being updated; try again.") from None
@@ -768,6 +816,7 @@ def memory_supersede(
     require(actor, SCOPE_WRITE)
     new_text = clean_text(text)
     with transaction.atomic():
+        moves.held(actor.user.pk)  # before the old memory's row, as every write of a vector
         old = _locked(actor, memory_id)
         if old.superseded_by_id is not None or old.state != MemoryState.ACTIVE:
             raise Conflict("This memory is no longer active; it cannot be superseded.")
@@ -847,11 +896,12 @@ def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) 
         if version is None:
             raise NotFound("version")
         old_text = version.text
-    vector = get_embedder().embed([old_text])[0]
+    embedded = _embedded(actor, [old_text])
     with transaction.atomic():
+        models = moves.held(actor.user.pk)
         memory = _locked(actor, memory_id)
         _apply_text(
-            actor, memory, old_text, vector, kind=MemoryVersion.Kind.RESTORE, reason="restored"
+            actor, memory, embedded, models, kind=MemoryVersion.Kind.RESTORE, reason="restored"
         )
         activity.record(
             actor, AccessEvent.Action.UPDATE, [memory.id], detail={"restored": version_id}

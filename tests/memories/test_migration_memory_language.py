@@ -26,7 +26,7 @@ from memories.visibility import visible_sql
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
-BEFORE = [("memories", "0022_search_key_salt")]
+BEFORE = [("memories", "0023_search_models")]
 PEANUTS = "我对花生过敏，吃了会起疹子。"
 GARDEN = "Die Kinder spielen jeden Nachmittag im Garten."
 OAT_MILK = "I drink oat milk flat whites every morning."

@@ -86,7 +86,7 @@ def _english_again(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("memories", "0022_search_key_salt"),
+        ("memories", "0023_search_models"),
     ]
 
     operations = [
