@@ -14,6 +14,9 @@ from bench import (
     faults,
     hosted,
     inprocess,
+    language,
+    language_candidates,
+    lexical_languages,
     load,
     locomo,
     locomo_candidates,
@@ -36,12 +39,17 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(categories.main(argv[1:]))
     if argv[:1] == ["extract"]:  # no database either: messages are extracted in memory
         sys.exit(extract.main(argv[1:]))
+    if argv[:1] == ["language"]:  # nor here: texts are identified in memory
+        sys.exit(language.main(argv[1:]))
+    if argv[:1] == ["language-candidates"]:
+        sys.exit(language_candidates.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
     for module in (
         add,
         search,
         shortqueries,
+        lexical_languages,
         locomo,
         locomo_sweep,
         locomo_candidates,
@@ -60,6 +68,8 @@ def main(argv: list[str] | None = None) -> None:
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
+    sub.add_parser("language", help="Language identification: accuracy on short texts, speed.")
+    sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
     args = parser.parse_args(argv)
     if not getattr(args, "standalone", False):  # startup measures servers it starts itself
         set_threads(getattr(args, "layout", SERVE))  # before Django reads EMBEDDING_THREADS

@@ -62,8 +62,12 @@ class Memory(OwnedRow):
     # memories/search/scoring.py).
     embedding = VectorField(dimensions=DIMENSIONS, null=True)
     embedding_model = models.CharField(max_length=200, blank=True)
-    # Maintained by the service layer with the configured text-search configuration.
+    # Maintained by the service layer: the text's lexemes as its language's text-search
+    # configuration finds them (memories/search/lexical.py).
     tsv = SearchVectorField(null=True)
+    # The text's language (memories/language.py): a claimed code, "other" or "und"; set with
+    # the text at every write.
+    language = models.CharField(max_length=8, db_default="und")
     state = models.CharField(max_length=16, choices=MemoryState.choices, default=MemoryState.ACTIVE)
     categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
     categories_set_by_user = models.BooleanField(default=False)

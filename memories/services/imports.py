@@ -29,7 +29,13 @@ from kernel.errors import DomainError, InvalidInput, LLMNotConfigured, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories.categories import SENSITIVE
 from memories.extraction.llm import llm_configured
-from memories.extraction.local import Kept, Turn, local_extractor
+from memories.extraction.local import (
+    Kept,
+    Turn,
+    local_extractor,
+    other_languages,
+    other_languages_note,
+)
 from memories.extraction.repeats import RepeatIndex
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
@@ -107,6 +113,10 @@ class Estimate:
     kept_memories: int | None = None
     sampled_messages: int = 0
     sample: list[str] = field(default_factory=list)
+    # The messages the local extractor does not read as English, by language (most first), and
+    # what that means for them: said at the check step, before anything is imported.
+    other_languages: list[tuple[str, int]] = field(default_factory=list)
+    other_languages_note: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -181,6 +191,8 @@ class _Preview:
     kept_memories: int
     sampled_messages: int
     sample: list[str]
+    other_languages: list[tuple[str, int]]
+    other_languages_note: str
 
 
 def _local_preview(messages: Sequence[tuple[Conversation, Message]]) -> _Preview:
@@ -202,11 +214,14 @@ def _local_preview(messages: Sequence[tuple[Conversation, Message]]) -> _Preview
                     sample.append(k.text if len(k.text) <= 200 else k.text[:199] + "…")
     kept_messages = sum(1 for kept in extracted if kept)
     scale = n / len(chosen) if chosen else 0.0
+    other = other_languages([m.text for _, m in messages])
     return _Preview(
         kept_messages=round(kept_messages * scale),
         kept_memories=round(len(seen) * scale),
         sampled_messages=len(chosen),
         sample=sample,
+        other_languages=other,
+        other_languages_note=other_languages_note(other, n),
     )
 
 

@@ -36,7 +36,7 @@ from memories.models import (
     Origin,
 )
 from memories.ownership import check_relabel, mark_changed_by, protected_categories, reclassified
-from memories.search import moves
+from memories.search import lexical, moves
 from memories.search.embeddings import current_model
 from memories.search.scoring import _vector_literal
 from memories.selectors.memories import get_visible, parse_memory_id, readers_of
@@ -152,7 +152,8 @@ _INSERT_COLUMNS: dict[str, str] = {
     "text_key": "u.key",
     "embedding": "u.emb",
     "embedding_model": "%(model)b",
-    "tsv": "to_tsvector(%(cfg)b::regconfig, u.text)",
+    "tsv": "memory_tsvector(u.cfg::regconfig, u.prefix, coalesce(u.body, u.text))",
+    "language": "u.lang",
     "state": "u.state",
     "categories": "ARRAY(SELECT jsonb_array_elements_text(u.cats))::varchar[]",
     "categories_set_by_user": "u.cats_user",
@@ -191,6 +192,10 @@ _ROW_ARRAYS: dict[str, tuple[str, str]] = {
     "metas": ("jsonb", "meta"),
     "created": ("timestamptz", "created"),
     "echo_of": ("text", "echo_of"),
+    "langs": ("text", "lang"),
+    "cfgs": ("text", "cfg"),
+    "prefixes": ("text", "prefix"),
+    "bodies": ("text", "body"),  # NULL: the text as it is (memories/search/lexical.py)
 }
 _ROW_PARAMS = tuple(_ROW_ARRAYS)
 # Built from the constants above only; every value is bound as a parameter.
@@ -297,7 +302,6 @@ def memory_create_many(
     app = actor.app
     params: dict[str, Any] = {
         "owner": actor.user.pk,
-        "cfg": settings.TEXT_SEARCH_CONFIG,
         "origin": _origin_for(app),
         "app": app.pk,
         "app_name": app.name,
@@ -312,6 +316,7 @@ def memory_create_many(
         "metas": [json.dumps(cleaned[i][3].metadata) for i in to_insert],
         "created": [cleaned[i][3].created_at or now for i in to_insert],
         "echo_of": [""] * len(to_insert),
+        **_analysed([cleaned[i][0] for i in to_insert]),
     }
     labels = {c for cats in params["cats"] for c in json.loads(cats)}
     new_slugs = {n.slug for n in new_names}
@@ -502,6 +507,19 @@ def _auto_categories(
     return out
 
 
+def _analysed(texts: Sequence[str]) -> dict[str, list[Any]]:
+    """Each text's language and what its `tsv` is built from, as the batch INSERT's arrays."""
+    analysed = [lexical.for_memory(text) for text in texts]
+    return {
+        "langs": [a.language for a in analysed],
+        "cfgs": [a.config for a in analysed],
+        "prefixes": [a.prefix for a in analysed],
+        "bodies": [
+            None if a.body == text else a.body for a, text in zip(analysed, texts, strict=True)
+        ],
+    }
+
+
 def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> Memory:
     """Row n of a batch INSERT as a Memory instance, as if read back (tsv deferred)."""
     values = {
@@ -529,6 +547,7 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "superseded_by_id": None,
         "echo_of_id": uuid.UUID(params["echo_of"][n]) if params["echo_of"][n] else None,
         "echo_app_id": params["app"] if params["echo_of"][n] else None,
+        "language": params["langs"][n],
         "trash_state": "",
         "trash_batch_id": None,
         "trashed_with_id": None,
@@ -691,6 +710,7 @@ def _apply_text(
     if not memory.categories_set_by_user:
         gone = user_categories.categories_lock(actor, automatic)
         automatic = [c for c in automatic if c not in gone]
+    analysed = lexical.for_memory(new_text)
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(
@@ -698,7 +718,8 @@ def _apply_text(
                     UPDATE memories_memory
                     SET text = %(text)s, text_key = %(key)s, embedding = %(emb)s::vector,
                         embedding_model = %(model)s,
-                        tsv = to_tsvector(%(cfg)s::regconfig, %(text)s),
+                        tsv = memory_tsvector(%(cfg)s::regconfig, %(prefix)s, %(body)s),
+                        language = %(language)s,
                         updated_at = %(now)s,
                         user_edited_at = CASE WHEN %(by_owner)s THEN %(now)s
                                               ELSE user_edited_at END,
@@ -713,7 +734,10 @@ def _apply_text(
                     "key": key,
                     "emb": _vector_literal(embedded.of(models.live)[0]),
                     "model": models.live,
-                    "cfg": settings.TEXT_SEARCH_CONFIG,
+                    "language": analysed.language,
+                    "cfg": analysed.config,
+                    "prefix": analysed.prefix,
+                    "body": analysed.body,
                     "now": now,
                     "by_owner": actor.app.is_owner_app,
                     "cats": reclassified(actor, memory, automatic),
