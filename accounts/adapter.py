@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 
 from accounts import invitations, sign_in_limits
 
@@ -43,7 +44,7 @@ class AccountAdapter(DefaultAccountAdapter):
         if settings.SIGNUP_POLICY == "invite" and request is not None:
             invitation = invitations.invitation_lookup(_invite_token(request))
             if invitation is not None and not invitations.invitation_accepts(invitation, email):
-                raise ValidationError("This invitation is for another email address.")
+                raise ValidationError(_("This invitation is for another email address."))
         return email
 
     def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:

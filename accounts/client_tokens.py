@@ -15,6 +15,7 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from accounts.models import ALL_SCOPES, DEFAULT_APP_SCOPES, ClientToken, ConnectedApp, User
@@ -53,7 +54,7 @@ def parse_scopes(raw: str | Iterable[str]) -> list[str]:
             )
         wanted.add(scope)
     if not wanted:
-        raise InvalidInput("A token needs at least one scope.", field="scopes")
+        raise InvalidInput(gettext_noop("A token needs at least one scope."), field="scopes")
     return [s for s in ALL_SCOPES if s in wanted]
 
 
@@ -97,12 +98,12 @@ def client_token_create(
     user = actor.user
     name = name.strip()
     if not name or len(name) > 120:
-        raise InvalidInput("A token name is 1 to 120 characters.", field="name")
+        raise InvalidInput(gettext_noop("A token name is 1 to 120 characters."), field="name")
     granted = parse_scopes(scopes)
     if grant is None:  # `grant`: ticked on the dashboard; `categories`: the command's words
         grant = parse_categories(known, categories, granted)
     if expires_at is not None and expires_at <= timezone.now():
-        raise InvalidInput("The expiry must be in the future.", field="expires_at")
+        raise InvalidInput(gettext_noop("The expiry must be in the future."), field="expires_at")
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     try:
         with transaction.atomic():
@@ -121,7 +122,10 @@ def client_token_create(
             app_change_record(actor, app, {"created": "client token", "scopes": granted})
     except IntegrityError:
         raise Conflict(
-            f"A live token named {name!r} already exists; revoke it or choose another name."
+            gettext_noop(
+                "A live token named %(name)r already exists; revoke it or choose another name."
+            ),
+            name=name,
         ) from None
     return IssuedToken(token=token, secret=secret)
 

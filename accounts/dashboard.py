@@ -10,11 +10,12 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
-from kernel.errors import AppPaused, NotFound, OwnerOnly, ScopeRequired
+from kernel.errors import AppPaused, DomainError, NotFound, OwnerOnly, ScopeRequired
 
 View = Callable[..., HttpResponse]
 
@@ -40,6 +41,22 @@ def dashboard_view(view: View) -> View:
             raise PermissionDenied(err.message) from None
 
     return wrapper
+
+
+def error_sentence(err: DomainError) -> str:
+    """A domain error as the dashboard says it, in the page's language: its English template
+    (kernel/errors.py) translated here, once, and filled with its values; a sentence nobody
+    marked for translation stays as the API words it."""
+    if err.values:
+        return gettext(err.template) % err.values
+    return gettext(err.message) if err.message else ""
+
+
+def service_sentence(text: str) -> str:
+    """A note a service wrote for every entry point ("An identical memory already exists; it
+    was returned."), in the page's language when it was marked `gettext_noop` where it is
+    written; else as written."""
+    return gettext(text) if text else ""
 
 
 def actor_for_request(request: HttpRequest) -> Actor:

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import Invitation, User
 
@@ -53,11 +54,13 @@ def invitation_problem(token: str) -> str:
         return ""
     invitation = Invitation.objects.filter(token_hash=_hash(token)).first()
     if invitation is None:
-        return "This invitation link is not valid. Check that you copied all of it."
+        return gettext_noop("This invitation link is not valid. Check that you copied all of it.")
     if invitation.used_at is not None:
-        return "This invitation link was already used. Each link signs up one account."
+        return gettext_noop(
+            "This invitation link was already used. Each link signs up one account."
+        )
     if not invitation.is_usable:
-        return "This invitation link has expired."
+        return gettext_noop("This invitation link has expired.")
     return ""
 
 

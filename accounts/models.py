@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, Permis
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from kernel.tenancy import OwnedRow
@@ -15,9 +16,9 @@ from kernel.tenancy import OwnedRow
 ALL_SCOPES = (SCOPE_READ, SCOPE_WRITE, SCOPE_DELETE)
 # How a scope reads to the owner: on the consent page, the grant form and the token form.
 SCOPE_LABELS = {
-    SCOPE_READ: "Read your memories",
-    SCOPE_WRITE: "Add and change memories",
-    SCOPE_DELETE: "Delete memories",
+    SCOPE_READ: _("Read your memories"),
+    SCOPE_WRITE: _("Add and change memories"),
+    SCOPE_DELETE: _("Delete memories"),
 }
 # What a new app gets unless the owner grants more (a client token, a stdio client): read and
 # write, not delete. The owner's own apps have every scope.
@@ -52,6 +53,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_active = models.BooleanField(default=True)
     is_staff = models.BooleanField(default=False)
     date_joined = models.DateTimeField(default=timezone.now)
+    # The dashboard's language, chosen in Account (a code of settings.LANGUAGES); '' follows the
+    # browser. Stored here so it holds on every device, from sign-in on (kernel/language.py).
+    language = models.CharField(max_length=16, blank=True, default="")
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -71,11 +75,11 @@ class ConnectedApp(OwnedRow):
     """
 
     class Kind(models.TextChoices):
-        BUILTIN = "builtin", "Built-in"
-        STDIO = "stdio", "Local (stdio)"
-        TOKEN = "token", "Client token"
-        OAUTH = "oauth", "OAuth"
-        IMPORT = "import", "Import"
+        BUILTIN = "builtin", _("Built-in")
+        STDIO = "stdio", _("Local (stdio)")
+        TOKEN = "token", _("Client token")
+        OAUTH = "oauth", _("OAuth")
+        IMPORT = "import", _("Import")
 
     # Built-in apps used by the owner themself; they see everything the owner sees.
     DASHBOARD = "dashboard"

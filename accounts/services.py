@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from allauth.idp.oidc.models import Client, Token
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.access_changes import access_changed
 from accounts.actors import Actor
@@ -76,12 +77,16 @@ class Grant:
         unknown = wanted - set(slugs)
         if unknown:
             raise InvalidInput(
-                f"Unknown categories: {', '.join(sorted(unknown))}.", field="categories"
+                gettext_noop("Unknown categories: %(names)s."),
+                field="categories",
+                names=", ".join(sorted(unknown)),
             )
         if not wanted and not sees_uncategorised:
             raise InvalidInput(
-                "Tick at least one category (or memories without a category); "
-                "to share nothing, disconnect the app instead.",
+                gettext_noop(
+                    "Tick at least one category (or memories without a category); "
+                    "to share nothing, disconnect the app instead."
+                ),
                 field="categories",
             )
         return cls(
@@ -190,7 +195,7 @@ def oauth_grant_save(*, user: User, client: Client, grant: Grant | None) -> Conn
                 return app
         except IntegrityError:  # a concurrent grant took the name or the key; look again
             continue
-    raise InvalidInput("Could not record the grant; try again.")
+    raise InvalidInput(gettext_noop("Could not record the grant; try again."))
 
 
 def oauth_code_hold_grant(*, code: str, grant: Grant) -> None:
@@ -301,8 +306,8 @@ def app_set_paused(*, actor: Actor, app_id: object, paused: bool) -> ConnectedAp
         app_id,
         "paused",
         paused,
-        owner_app="A built-in door cannot be paused.",
-        revoked="This app was revoked; it cannot be paused or resumed.",
+        owner_app=gettext_noop("A built-in door cannot be paused."),
+        revoked=gettext_noop("This app was revoked; it cannot be paused or resumed."),
     )
 
 
@@ -315,8 +320,8 @@ def app_set_review(*, actor: Actor, app_id: object, review: bool) -> ConnectedAp
         app_id,
         "review_writes",
         review,
-        owner_app="The owner's own changes are never held for review.",
-        revoked="This app was revoked; its changes can no longer be reviewed.",
+        owner_app=gettext_noop("The owner's own changes are never held for review."),
+        revoked=gettext_noop("This app was revoked; its changes can no longer be reviewed."),
     )
 
 
@@ -358,7 +363,7 @@ def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
     with transaction.atomic():
         app = _owned_app(actor, app_id)
         if app.is_owner_app:
-            raise Conflict("A built-in door cannot be revoked.")
+            raise Conflict(gettext_noop("A built-in door cannot be revoked."))
         if app.revoked_at is None:
             now = timezone.now()
             if app.kind == ConnectedApp.Kind.OAUTH:

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 from kernel.tenancy import OwnedRow
 
@@ -21,23 +22,25 @@ class AccessEvent(OwnedRow):
     """One read or write: the owner, the app, the action and the memory ids, never text."""
 
     class Action(models.TextChoices):
-        SEARCH = "search"
-        LIST = "list"
-        READ = "read"
-        ADD = "add"
-        UPDATE = "update"
-        DELETE = "delete"  # into the owner's trash (memories/services/trash.py)
-        RESTORE = "restore"  # out of the trash
-        PURGE = "purge"  # out of the trash for good: the rows are gone
-        STATE = "state"
-        EXPORT = "export"
-        ERASE = "erase"
-        IMPORT = "import"
-        REFUSED = "refused"
+        SEARCH = "search", pgettext_lazy("access log action", "Search")
+        LIST = "list", pgettext_lazy("access log action", "List")
+        READ = "read", pgettext_lazy("access log action", "Read")
+        ADD = "add", pgettext_lazy("access log action", "Add")
+        UPDATE = "update", pgettext_lazy("access log action", "Update")
+        # into the owner's trash (memories/services/trash.py)
+        DELETE = "delete", pgettext_lazy("access log action", "Delete")
+        RESTORE = "restore", pgettext_lazy("access log action", "Restore")  # out of the trash
+        # out of the trash for good: the rows are gone
+        PURGE = "purge", pgettext_lazy("access log action", "Purge")
+        STATE = "state", pgettext_lazy("access log action", "State")
+        EXPORT = "export", pgettext_lazy("access log action", "Export")
+        ERASE = "erase", pgettext_lazy("access log action", "Erase")
+        IMPORT = "import", pgettext_lazy("access log action", "Import")
+        REFUSED = "refused", pgettext_lazy("access log action", "Refused")
         # An app's write held for review, and the owner's answer (memories/services/app_review.py)
-        PROPOSE = "propose"
-        ACCEPT = "accept"
-        DECLINE = "decline"
+        PROPOSE = "propose", pgettext_lazy("access log action", "Propose")
+        ACCEPT = "accept", pgettext_lazy("access log action", "Accept")
+        DECLINE = "decline", pgettext_lazy("access log action", "Decline")
 
     # Which actions are reads and writes: the one definition for the activity page, the apps
     # page, a memory's readers and the erasure receipt.

@@ -101,6 +101,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The page's language: the signed-in person's choice, else the browser's (kernel/language.py);
+    # machine answers (API, MCP, OAuth JSON) stay English. Below authentication: it reads the user.
+    "kernel.language.PersonLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Dates the server groups by day (the activity chart) in the zone the owner's browser reported.
     "kernel.owner_zone.OwnerZoneMiddleware",
@@ -123,6 +126,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -130,7 +134,11 @@ TEMPLATES = [
     },
 ]
 
-LANGUAGE_CODE = "en-us"
+# The dashboard's languages (locale/, CONTRIBUTING.md "Translations"); English is the default and
+# the language of everything a machine reads (the API, MCP, OAuth errors, logs).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

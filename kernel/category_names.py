@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.utils.translation import gettext_noop
+
 from kernel.errors import InvalidInput
 
 MAX_LENGTH = 64  # the column's width (memories, grants)
@@ -55,14 +57,18 @@ def category_name(raw: object, *, field: str = "categories") -> str:
     alphabets.
     """
     if not isinstance(raw, str):
-        raise InvalidInput("Categories must be strings.", field=field)
+        raise InvalidInput(gettext_noop("Categories must be strings."), field=field)
     name = fold(raw)
     if not any(c.isalnum() for c in name):
         raise InvalidInput(
-            f"{raw.strip()[:64]!r} is not a category name: use letters or digits.", field=field
+            gettext_noop("%(name)r is not a category name: use letters or digits."),
+            field=field,
+            name=raw.strip()[:64],
         )
     if len(name) > MAX_LENGTH:
-        raise InvalidInput(f"A category name is at most {MAX_LENGTH} characters.", field=field)
+        raise InvalidInput(
+            gettext_noop("A category name is at most %(n)d characters."), field=field, n=MAX_LENGTH
+        )
     scripts = {s for s in map(_script, name) if s}
     if len(scripts) > 1:
         raise InvalidInput(

@@ -1,6 +1,13 @@
 """Domain errors, shared by every app; each entry point maps them to its own idiom once (HTTP
 status, tool error, Http404, CommandError). They live in the project package so that `accounts`
-and `contextlayer` need not import `memories` for them."""
+and `contextlayer` need not import `memories` for them.
+
+A message is English, one sentence, the same for the API, MCP and the command line. A sentence the
+dashboard shows is marked `gettext_noop(...)` where it is raised, with its varying parts as
+`%(name)s` places filled from keyword values
+(`InvalidInput(gettext_noop("At most %(n)d."), n=3)`): the dashboard translates the template at its
+one mapping point (`accounts.dashboard.error_sentence`); everyone else reads `message`.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +15,19 @@ from __future__ import annotations
 class DomainError(Exception):
     code = "error"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **values: object) -> None:
+        text = message % values if values else message
+        super().__init__(text)
+        self.message = text
+        self.template = message  # the sentence before its places were filled
+        self.values = values
 
 
 class InvalidInput(DomainError):
     code = "invalid"
 
-    def __init__(self, message: str, *, field: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, field: str = "", **values: object) -> None:
+        super().__init__(message, **values)
         self.field = field
 
 

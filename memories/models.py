@@ -13,6 +13,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from pgvector.django import VectorField
 
 from kernel.tenancy import OwnedRow
@@ -23,13 +24,13 @@ SALT_SQL = RawSQL("('x' || substr(md5(gen_random_uuid()::text), 1, 16))::bit(64)
 
 
 class MemoryState(models.TextChoices):
-    ACTIVE = "active", "Active"
-    PAUSED = "paused", "Paused"
-    ARCHIVED = "archived", "Archived"
+    ACTIVE = "active", _("Active")
+    PAUSED = "paused", _("Paused")
+    ARCHIVED = "archived", _("Archived")
     # Deleted, in the owner's trash until restored or purged (memories/services/trash.py). Outside
     # every rule that names 'active' (search, the apps' consent rule, the unique active text), and
     # left out of the owner's own apps by `visibility.visible_q`: only the Trash page shows it.
-    TRASHED = "trashed", "In the trash"
+    TRASHED = "trashed", _("In the trash")
 
 
 # The states an entry point may set or filter by (the trash is entered by a delete, left by a
@@ -39,11 +40,11 @@ LIVE_STATE_CHOICES = [(s, label) for s, label in MemoryState.choices if s in LIV
 
 
 class Origin(models.TextChoices):
-    APP = "app", "Connected app"
-    IMPORT = "import", "Import"
-    DASHBOARD = "dashboard", "Dashboard"
-    API = "api", "API"
-    CLI = "cli", "Command line"
+    APP = "app", _("Connected app")
+    IMPORT = "import", _("Import")
+    DASHBOARD = "dashboard", _("Dashboard")
+    API = "api", _("API")
+    CLI = "cli", _("Command line")
 
 
 # Columns no reader shows: parsing a 384-float vector from its text form costs more than the rest
@@ -352,9 +353,9 @@ class MemoryVersion(OwnedRow):
     """A prior text of a memory: who changed it, when and why."""
 
     class Kind(models.TextChoices):
-        EDIT = "edit", "Edited"
-        SUPERSEDE = "supersede", "Superseded"
-        RESTORE = "restore", "Restored"
+        EDIT = "edit", _("Edited")
+        SUPERSEDE = "supersede", _("Superseded")
+        RESTORE = "restore", _("Restored")
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="versions")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
@@ -422,15 +423,15 @@ class MemoryProposal(OwnedRow):
     reviews (memories/services/app_review.py). Never applied unreviewed."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
 
     class Kind(models.TextChoices):
-        EDIT = "edit", "Suggested edit"
-        ADD = "add", "Add"
-        UPDATE = "update", "Update"
-        DELETE = "delete", "Delete"
+        EDIT = "edit", _("Suggested edit")
+        ADD = "add", _("Add")
+        UPDATE = "update", _("Update")
+        DELETE = "delete", _("Delete")
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     kind = models.CharField(
@@ -468,10 +469,10 @@ class ImportRun(OwnedRow):
     """One import of an export file: what was asked, how far it got, what failed and why."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting to start"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", _("Waiting to start")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)

@@ -7,6 +7,7 @@ import re
 import unicodedata
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from kernel.errors import InvalidInput
 
@@ -16,13 +17,18 @@ _PUNCT_OR_SPACE = re.compile(r"[\W_]+", re.UNICODE)
 def clean_text(text: object, *, field: str = "text") -> str:
     """Strip and validate memory text; raise InvalidInput with a message a caller can act on."""
     if not isinstance(text, str):
-        raise InvalidInput("Text must be a string.", field=field)
+        raise InvalidInput(gettext_noop("Text must be a string."), field=field)
     cleaned = text.replace("\x00", "").strip()
     if not cleaned:
-        raise InvalidInput("Text is empty.", field=field)
+        raise InvalidInput(gettext_noop("Text is empty."), field=field)
     limit = settings.MEMORY_MAX_CHARS
     if len(cleaned) > limit:
-        raise InvalidInput(f"Text is {len(cleaned)} characters; the limit is {limit}.", field=field)
+        raise InvalidInput(
+            gettext_noop("Text is %(n)d characters; the limit is %(limit)d."),
+            field=field,
+            n=len(cleaned),
+            limit=limit,
+        )
     return cleaned
 
 

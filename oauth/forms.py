@@ -7,7 +7,9 @@ from typing import Any
 
 from allauth.idp.oidc.forms import AuthorizationForm
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
+from accounts.dashboard import error_sentence
 from accounts.models import ALL_SCOPES
 from accounts.services import Grant
 from kernel.errors import InvalidInput
@@ -31,7 +33,7 @@ class ConsentForm(CategoryFieldsMixin, AuthorizationForm):
             scopes.choices,  # type: ignore[attr-defined]
             key=lambda ch: order.get(ch[0], 99),
         )
-        scopes.label = "It may"
+        scopes.label = _("It may")
 
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
@@ -45,5 +47,5 @@ class ConsentForm(CategoryFieldsMixin, AuthorizationForm):
                 else:
                     self.cleaned_grant = Grant.default(known=self.known, scopes=cleaned["scopes"])
             except InvalidInput as exc:
-                raise forms.ValidationError(exc.message) from None
+                raise forms.ValidationError(error_sentence(exc)) from None
         return cleaned

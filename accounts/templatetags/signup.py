@@ -7,6 +7,7 @@ from typing import Any
 from allauth.account.adapter import get_adapter
 from django import template
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from accounts import invitations
 
@@ -29,12 +30,12 @@ def signup_closed_reason(context: template.Context) -> dict[str, Any]:
         token = request.GET.get("invite") or str(request.session.get(invitations.SESSION_KEY, ""))
     problem = invitations.invitation_problem(token)
     if problem:
-        return {"title": "This invitation cannot be used", "text": problem}
+        return {"title": _("This invitation cannot be used"), "text": _(problem)}
     if settings.SIGNUP_POLICY == "invite":
-        text = "Sign-up on this server is by invitation. Use the link you were sent."
+        text = _("Sign-up on this server is by invitation. Use the link you were sent.")
     else:
-        text = "Sign-up is closed on this server. Ask whoever runs it to create your account."
-    return {"title": "Sign-up is closed", "text": text}
+        text = _("Sign-up is closed on this server. Ask whoever runs it to create your account.")
+    return {"title": _("Sign-up is closed"), "text": text}
 
 
 @register.simple_tag(takes_context=True)
@@ -60,4 +61,4 @@ def connecting_app(context: template.Context) -> str:
     if name:
         return str(name)
     host = urlsplit(client_id).hostname  # a client identified by its metadata document's URL
-    return host or "an app"
+    return host or _("an app")

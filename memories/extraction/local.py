@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from memories.categories import DEFAULT_CATEGORIES
 from memories.classify import _normalised, _prototype_vectors
@@ -107,22 +108,23 @@ class LocalExtractor:
 # What the extractor does with messages it does not read as English: the short self-statements
 # of `foreign_statements`, kept as written. Measured on the held-out part of
 # bench/data/extraction_multilingual.txt (`uv run python -m bench extract --split ml-heldout`,
-# docs/benchmarks.md): 41 of 100 fact-bearing messages kept, 43% of their facts. The check step
-# of an import says so when a share of the messages is in another language, and offers `none`.
-OTHER_LANGUAGES_FOUND = "about 4 in 10"
+# docs/benchmarks.md): 41 of 100 fact-bearing messages kept, 43% of their facts ("about 4 in 10"
+# in the note below). The check step of an import says so when a share of the messages is in
+# another language, and offers `none`.
 OTHER_LANGUAGES_SHARE = 0.1  # from this share of the messages the check step says it
 
+# In the person's language when a page asks (the dashboard's check step), English otherwise.
 LANGUAGE_NAMES = {
-    "en": "English",
-    "zh": "Chinese",
-    "ja": "Japanese",
-    "de": "German",
-    "es": "Spanish",
-    "fr": "French",
-    "pt": "Portuguese",
-    "ru": "Russian",
-    OTHER: "other languages",
-    UNKNOWN: "no language we could tell",
+    "en": gettext_lazy("English"),
+    "zh": gettext_lazy("Chinese"),
+    "ja": gettext_lazy("Japanese"),
+    "de": gettext_lazy("German"),
+    "es": gettext_lazy("Spanish"),
+    "fr": gettext_lazy("French"),
+    "pt": gettext_lazy("Portuguese"),
+    "ru": gettext_lazy("Russian"),
+    OTHER: gettext_lazy("other languages"),
+    UNKNOWN: gettext_lazy("no language we could tell"),
 }
 if set(LANGUAGE_NAMES) != {*CLAIMED, OTHER, UNKNOWN}:  # a new language code needs its name here
     raise RuntimeError("memories.extraction.local.LANGUAGE_NAMES lacks a language code")
@@ -134,7 +136,7 @@ def other_languages(messages: Sequence[str]) -> list[tuple[str, int]]:
     counts: dict[str, int] = {}
     for message in messages:
         if not looks_english(message):
-            name = LANGUAGE_NAMES[detect(message).code]
+            name = str(LANGUAGE_NAMES[detect(message).code])
             counts[name] = counts.get(name, 0) + 1
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
@@ -145,14 +147,15 @@ def other_languages_note(other: Sequence[tuple[str, int]], messages: int) -> str
     count = sum(n for _, n in other)
     if not messages or count / messages < OTHER_LANGUAGES_SHARE:
         return ""
-    named = ", ".join(f"{name} ({n})" for name, n in other)
-    return (
-        f"{count} of your {messages} messages are not in English: {named}. The local extractor "
-        "is built for English; in other languages it keeps only short, plain statements about "
-        f"you, and in our tests it found {OTHER_LANGUAGES_FOUND} of the facts such messages "
-        "state. To keep every message as you wrote it, choose None (one memory per message), "
-        "or an LLM if you have configured one."
-    )
+    separator = pgettext("list separator", ", ")
+    named = separator.join(f"{name} ({n})" for name, n in other)
+    return gettext(
+        "%(count)s of your %(messages)s messages are not in English: %(named)s. The local "
+        "extractor is built for English; in other languages it keeps only short, plain "
+        "statements about you, and in our tests it found about 4 in 10 of the facts such "
+        "messages state. To keep every message as you wrote it, choose None (one memory per "
+        "message), or an LLM if you have configured one."
+    ) % {"count": count, "messages": messages, "named": named}
 
 
 _extractors: dict[str, LocalExtractor] = {}

@@ -10,6 +10,8 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import MANAGED_KINDS, ClientToken, ConnectedApp, User
@@ -23,9 +25,13 @@ from memories.models import Memory, MemoryState, UserCategory
 from memories.selectors.categories import CategoryInfo, category_list
 from memories.selectors.counting import shareable_q
 from memories.visibility import hidden_categories, sensitive_categories, visible_q
-from memories.wording import and_list, category_label, n_memories
+from memories.wording import category_label
 
-SCOPE_WORDS = {SCOPE_READ: "read", SCOPE_WRITE: "add and change", SCOPE_DELETE: "delete"}
+SCOPE_WORDS = {
+    SCOPE_READ: pgettext_lazy("scope", "read"),
+    SCOPE_WRITE: pgettext_lazy("scope", "add and change"),
+    SCOPE_DELETE: pgettext_lazy("scope", "delete"),
+}
 
 
 def known_categories(user: User) -> list[CategoryInfo]:
@@ -62,12 +68,12 @@ def category_counts(user: User, *, private_too: bool = False) -> dict[str, int]:
 def _names(slugs: list[str]) -> str:
     words = [category_label(s) for s in slugs]
     if len(words) > 3:
-        words = [*words[:3], f"{len(words) - 3} more"]
-    return and_list(words)
-
-
-def _stay(n: int) -> str:
-    return "stays" if n == 1 else "stay"
+        more = len(words) - 3
+        words = [*words[:3], ngettext("%(n)d more", "%(n)d more", more) % {"n": more}]
+    if len(words) < 2:
+        return "".join(words)
+    head = pgettext("list separator", ", ").join(words[:-1])
+    return _("%(names)s and %(last)s") % {"names": head, "last": words[-1]}
 
 
 @dataclass(frozen=True)
@@ -94,37 +100,68 @@ class GrantPreview:
         finance; 2 without a category; 1 private"."""
         parts = []
         if self.in_hidden_categories:
-            parts.append(f"{self.in_hidden_categories} in {', '.join(self.hidden_names)}")
+            names = pgettext("list separator", ", ").join(self.hidden_names)
+            parts.append(_("%(n)d in %(names)s") % {"n": self.in_hidden_categories, "names": names})
         for n, words in (
-            (self.uncategorised_hidden, "without a category"),
-            (self.hidden_from_it, "you hid from it"),
-            (self.kept_from_it, "kept from new apps"),
-            (self.private, "private"),
+            (self.uncategorised_hidden, _("%(n)d without a category")),
+            (self.hidden_from_it, _("%(n)d you hid from it")),
+            (self.kept_from_it, _("%(n)d kept from new apps")),
+            (self.private, _("%(n)d private")),
         ):
             if n:
-                parts.append(f"{n} {words}")
+                parts.append(words % {"n": n})
         return parts
 
     @property
     def sentence(self) -> str:
         """ "It will see 212 memories; 9 in Health and Finance stay hidden." """
-        parts = [f"It will see {n_memories(self.visible)}"]
+        v = self.visible
+        parts = [ngettext("It will see %(n)d memory", "It will see %(n)d memories", v) % {"n": v}]
         if self.in_hidden_categories:
             n = self.in_hidden_categories
-            parts.append(f"{n} in {_names(self.hidden_names)} {_stay(n)} hidden")
-        if self.uncategorised_hidden:
-            n = self.uncategorised_hidden
-            parts.append(f"{n} without a category {_stay(n)} hidden")
-        if self.hidden_from_it:
-            n = self.hidden_from_it
-            parts.append(f"{n} you hid from it {_stay(n)} hidden")
-        if self.kept_from_it:
-            n = self.kept_from_it
-            parts.append(f"{n} kept from new apps {_stay(n)} hidden")
-        if self.private:
-            n = self.private
-            parts.append(f"{n} you marked private {'is' if n == 1 else 'are'} never shared")
-        return "; ".join(parts) + "."
+            parts.append(
+                ngettext("%(n)d in %(names)s stays hidden", "%(n)d in %(names)s stay hidden", n)
+                % {"n": n, "names": _names(self.hidden_names)}
+            )
+        n = self.uncategorised_hidden
+        if n:
+            parts.append(
+                ngettext(
+                    "%(n)d without a category stays hidden",
+                    "%(n)d without a category stay hidden",
+                    n,
+                )
+                % {"n": n}
+            )
+        n = self.hidden_from_it
+        if n:
+            parts.append(
+                ngettext(
+                    "%(n)d you hid from it stays hidden", "%(n)d you hid from it stay hidden", n
+                )
+                % {"n": n}
+            )
+        n = self.kept_from_it
+        if n:
+            parts.append(
+                ngettext(
+                    "%(n)d kept from new apps stays hidden",
+                    "%(n)d kept from new apps stay hidden",
+                    n,
+                )
+                % {"n": n}
+            )
+        n = self.private
+        if n:
+            parts.append(
+                ngettext(
+                    "%(n)d you marked private is never shared",
+                    "%(n)d you marked private are never shared",
+                    n,
+                )
+                % {"n": n}
+            )
+        return pgettext("between the parts of a sentence", "; ").join(parts) + _(".")
 
 
 def grant_preview(
@@ -234,7 +271,7 @@ def connected_app_list(*, actor: Actor) -> list[AppRow]:
             memories_written=counts.get((app.pk, "w"), 0),
             preview=grant_preview(actor.user, app, per_category),
             returns_to=", ".join(return_label(o) for o in key_origins(app.oauth_client_key)),
-            may=[SCOPE_WORDS.get(s, s) for s in app.scopes],
+            may=[str(SCOPE_WORDS.get(s, s)) for s in app.scopes],
             token=tokens.get(app.pk),
         )
         for app in apps

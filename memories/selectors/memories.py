@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from django.db import connection
 from django.db.models import DEFERRED, Q, QuerySet
+from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
@@ -95,7 +96,9 @@ def _decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
         created, mid = base64.urlsafe_b64decode(padded.encode()).decode().split("|")
         return datetime.fromisoformat(created), uuid.UUID(mid)
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise InvalidInput("The cursor is not one this server issued.", field="cursor") from None
+        raise InvalidInput(
+            gettext_noop("The cursor is not one this server issued."), field="cursor"
+        ) from None
 
 
 def _filtered(actor: Actor, filters: MemoryFilters) -> QuerySet[Memory]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from accounts.models import User
@@ -131,7 +132,9 @@ def category_description(raw: str) -> str:
     description = (raw or "").strip()
     if len(description) > DESCRIPTION_MAX:
         raise InvalidInput(
-            f"Describe the category in at most {DESCRIPTION_MAX} characters.", field="description"
+            gettext_noop("Describe the category in at most %(n)d characters."),
+            field="description",
+            n=DESCRIPTION_MAX,
         )
     return description
 
@@ -150,7 +153,7 @@ def category_add(
     require_owner(actor, SCOPE_WRITE)
     slug = category_name(slug, field="slug")
     if slug in DEFAULT_SLUGS:
-        raise Conflict(f"{slug!r} is already a default category.")
+        raise Conflict(gettext_noop("%(slug)r is already a default category."), slug=slug)
     description = category_description(description)
     means = name_meaning(actor.user, slug) if sensitive is None else None
     is_sensitive = means is not None if sensitive is None else sensitive
@@ -170,7 +173,7 @@ def category_add(
                 detail={"categories": {"added": [slug]}, "sensitive": is_sensitive},
             )
     except IntegrityError:
-        raise Conflict(f"You already have a category {slug!r}.") from None
+        raise Conflict(gettext_noop("You already have a category %(slug)r."), slug=slug) from None
     return CategoryAdded(CategoryInfo(slug, description, is_sensitive, True), means)
 
 

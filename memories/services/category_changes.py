@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from allauth.idp.oidc.models import Token
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
@@ -111,12 +112,30 @@ def _lock(actor: Actor, slugs: Sequence[str]) -> dict[str, UserCategory]:
     return {row.slug: row for row in rows}
 
 
+# Why a default category cannot be changed so, by what was tried.
+_DEFAULT_REFUSALS = {
+    "renamed": gettext_noop(
+        "%(slug)r is a default category: it cannot be renamed. You can mark it sensitive, or "
+        "merge a category of your own into it."
+    ),
+    "described anew": gettext_noop(
+        "%(slug)r is a default category: it cannot be described anew. You can mark it "
+        "sensitive, or merge a category of your own into it."
+    ),
+    "deleted": gettext_noop(
+        "%(slug)r is a default category: it cannot be deleted. You can mark it sensitive, or "
+        "merge a category of your own into it."
+    ),
+    "merged into another": gettext_noop(
+        "%(slug)r is a default category: it cannot be merged into another. You can mark it "
+        "sensitive, or merge a category of your own into it."
+    ),
+}
+
+
 def _refuse_default(slug: str, doing: str) -> None:
     if slug in DEFAULT_SLUGS:
-        raise Conflict(
-            f"{slug!r} is a default category: it cannot be {doing}. You can mark it sensitive, "
-            "or merge a category of your own into it."
-        )
+        raise Conflict(_DEFAULT_REFUSALS[doing], slug=slug)
 
 
 def _own(actor: Actor, raw: str, *, doing: str) -> tuple[str, UserCategory]:
@@ -237,7 +256,9 @@ def category_update(
     if new != current:
         _refuse_default(current, "renamed")
         if new in DEFAULT_SLUGS:
-            raise Conflict(f"{new!r} is a default category: merge into it instead.")
+            raise Conflict(
+                gettext_noop("%(slug)r is a default category: merge into it instead."), slug=new
+            )
         means = name_meaning(actor.user, new)
         if sensitive is None and means is not None:
             sensitive = True
@@ -248,7 +269,9 @@ def category_update(
         with transaction.atomic():
             change = _update(actor, current, new, sensitive, description)
     except IntegrityError:
-        raise Conflict(f"A category named {new!r} appeared meanwhile; merge into it.") from None
+        raise Conflict(
+            gettext_noop("A category named %(slug)r appeared meanwhile; merge into it."), slug=new
+        ) from None
     return replace(change, means=means)
 
 
@@ -265,7 +288,10 @@ def _update(
     apps: list[str] = []
     if new != current and row is not None:
         if new in rows:
-            raise Conflict(f"You already have a category {new!r}: merge into it instead.")
+            raise Conflict(
+                gettext_noop("You already have a category %(slug)r: merge into it instead."),
+                slug=new,
+            )
         moved = _rewrite_memories(actor, [current], new)
         apps = _rewrite_grants(actor, [current], new, before)
         row.slug = new
@@ -293,7 +319,7 @@ def category_merge(*, actor: Actor, source: str, into: str) -> CategoryChange:
     with transaction.atomic():
         slug, row = _own(actor, source, doing="merged into another")
         if target == slug:
-            raise InvalidInput("Choose another category to merge into.", field="into")
+            raise InvalidInput(gettext_noop("Choose another category to merge into."), field="into")
         rows = _lock(actor, [target])
         if target not in DEFAULT_SLUGS and target not in rows:
             raise NotFound("category")

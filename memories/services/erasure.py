@@ -36,6 +36,7 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
@@ -224,44 +225,44 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
 
 # What each counted kind is, in words. Receipts store the model label of their day and are never
 # rewritten, so a model that moved apps keeps its old label here too.
-KIND_LABELS = {
-    "memories.memory": "Memories",
-    "memories.memory.trash": "Memories in the trash",
-    "memories.memory.other": "Replaced copies of memories and apps' restatements of them",
-    "memories.memoryversion": "Earlier versions of memories",
-    "memories.memorytombstone": "Records of memories deleted before",
-    "memories.searchstats": "Search index (word statistics)",
-    "memories.searchchange": "Search index (recent updates)",
-    "memories.searchsnapshot": "Search index (stored copy)",
-    "memories.searchmodel": "Search index (which embedding model it uses)",
-    "memories.stagedvector": "Search index (memories embedded with a new model, not yet in use)",
-    "memories.trashbatch": "Deletes whose memories were in the trash",
-    "activity.accessevent": "Access log entries",
-    "memories.accessevent": "Access log entries",  # its label on receipts made before the move
-    "memories.memoryproposal": "Proposed changes awaiting review",
-    "memories.usercategory": "Categories you made",
-    "memories.importrun": "Imports",
-    "memories.importedconversation": "Imported conversations (the import record)",
-    "accounts.connectedapp": "Connected apps and their permissions",
-    "accounts.clienttoken": "Client tokens",
-    "accounts.disconnectedapp": "Names of local apps you disconnected",
-    "accounts.invitation": "Invitations",
-    "accounts.user": "Your account",
-    "account.emailaddress": "Email addresses",
-    "mfa.authenticator": "Second factors (authenticator apps, passkeys, recovery codes)",
-    "usersessions.usersession": "Signed-in session records",
-    "sessions": "Signed-in sessions",
-    "allauth_idp_oidc.token": "OAuth tokens of connected apps",
-    "accounts.rotatedrefreshtoken": "Used sign-in renewals of connected apps",
-    "allauth_idp_oidc.client": "OAuth client registrations",
-    "admin.logentry": "Admin log entries",
+KIND_LABELS: dict[str, Any] = {
+    "memories.memory": _("Memories"),
+    "memories.memory.trash": _("Memories in the trash"),
+    "memories.memory.other": _("Replaced copies of memories and apps' restatements of them"),
+    "memories.memoryversion": _("Earlier versions of memories"),
+    "memories.memorytombstone": _("Records of memories deleted before"),
+    "memories.searchstats": _("Search index (word statistics)"),
+    "memories.searchchange": _("Search index (recent updates)"),
+    "memories.searchsnapshot": _("Search index (stored copy)"),
+    "memories.searchmodel": _("Search index (which embedding model it uses)"),
+    "memories.stagedvector": _("Search index (memories embedded with a new model, not yet in use)"),
+    "memories.trashbatch": _("Deletes whose memories were in the trash"),
+    "activity.accessevent": _("Access log entries"),
+    "memories.accessevent": _("Access log entries"),  # its label on receipts made before the move
+    "memories.memoryproposal": _("Proposed changes awaiting review"),
+    "memories.usercategory": _("Categories you made"),
+    "memories.importrun": _("Imports"),
+    "memories.importedconversation": _("Imported conversations (the import record)"),
+    "accounts.connectedapp": _("Connected apps and their permissions"),
+    "accounts.clienttoken": _("Client tokens"),
+    "accounts.disconnectedapp": _("Names of local apps you disconnected"),
+    "accounts.invitation": _("Invitations"),
+    "accounts.user": _("Your account"),
+    "account.emailaddress": _("Email addresses"),
+    "mfa.authenticator": _("Second factors (authenticator apps, passkeys, recovery codes)"),
+    "usersessions.usersession": _("Signed-in session records"),
+    "sessions": _("Signed-in sessions"),
+    "allauth_idp_oidc.token": _("OAuth tokens of connected apps"),
+    "accounts.rotatedrefreshtoken": _("Used sign-in renewals of connected apps"),
+    "allauth_idp_oidc.client": _("OAuth client registrations"),
+    "admin.logentry": _("Admin log entries"),
 }
 
 
 def kind_label(kind: str) -> str:
     """A receipt's count key in words; a kind added later falls back to its model's name."""
     if kind in KIND_LABELS:
-        return KIND_LABELS[kind]
+        return str(KIND_LABELS[kind])
     try:
         model = apps.get_model(kind)
     except (LookupError, ValueError):

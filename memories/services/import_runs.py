@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from django_tasks import task
 
 from accounts.actors import Actor, owner_actor
@@ -88,7 +89,9 @@ def import_run_start(*, actor: Actor, run_id: object, redo: bool = False) -> Imp
     """
     run = import_run_get(actor=actor, run_id=run_id)
     if redo and not run.estimate.get("previous"):
-        raise InvalidInput("This archive was not imported before: start it as it is.", field="redo")
+        raise InvalidInput(
+            gettext_noop("This archive was not imported before: start it as it is."), field="redo"
+        )
     now = timezone.now()
     stale = now - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
     # The same rule as ImportRun.interrupted, in SQL.

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor, actor_for, live_app
 from accounts.models import ConnectedApp
@@ -398,7 +399,9 @@ def _redo(writer: Actor, run: ImportRun, export: ParsedExport) -> Redo | None:
     if not run.redo:
         return None
     if run.source not in REDOABLE_SOURCES:
-        raise InvalidInput("Only a Claude or ChatGPT export can be imported again.", field="redo")
+        raise InvalidInput(
+            gettext_noop("Only a Claude or ChatGPT export can be imported again."), field="redo"
+        )
     batch = None
     if run.trash_batch_id is not None:
         batch = TrashBatch.objects.filter(owner=run.owner_id, pk=run.trash_batch_id).first()

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
 
@@ -135,7 +136,9 @@ def _hold_categories(actor: Actor, labels: Iterable[str]) -> None:
     """Lock the user's own categories these labels name until the write commits (a concurrent
     rename, merge or delete waits); refuse the write if one went away meanwhile."""
     if user_categories.categories_lock(actor, labels):
-        raise Conflict("The categories changed while this was being stored; try again.")
+        raise Conflict(
+            gettext_noop("The categories changed while this was being stored; try again.")
+        )
 
 
 # What the batch INSERT writes in each column of memories_memory: `u.<alias>` is this row's
@@ -349,7 +352,9 @@ def memory_create_many(
         retry = [n for n in late if params["keys"][n] not in known_now]
         echoed = _insert_rows(_rows(params, retry))
         if len(echoed) != len(retry):
-            raise Conflict("The memories changed while these were being stored; try again.")
+            raise Conflict(
+                gettext_noop("The memories changed while these were being stored; try again.")
+            )
         made = inserted | echoed
         _stage(actor, models, [n for n in range(len(ids)) if ids[n] in made], ids, embedded)
         used = {c for n, i in enumerate(ids) if i in made for c in json.loads(params["cats"][n])}
@@ -575,7 +580,7 @@ def _locked_many(actor: Actor, memory_ids: Sequence[object]) -> list[Memory]:
     batch with any other id (all or nothing, and the same answer for another user's id)."""
     mids = [parse_memory_id(m) for m in memory_ids]
     if not mids:
-        raise InvalidInput("No memories given.", field="memory_ids")
+        raise InvalidInput(gettext_noop("No memories given."), field="memory_ids")
     memories = list(
         Memory.objects.select_for_update()
         .filter(id__in=mids)
@@ -686,7 +691,7 @@ def _apply_text(
         # as an add of that text would: the caller cannot tell the two worlds apart.
         holders, known = _text_holders(actor, {key})
         if key in known:
-            raise Conflict("Another active memory already has this text.")
+            raise Conflict(gettext_noop("Another active memory already has this text."))
         holder = holders.get(key)
         echo_of, echo_app = (holder, actor.app.pk) if holder else (None, None)
     MemoryVersion.objects.create(
@@ -754,7 +759,9 @@ def _apply_text(
             _stage(actor, models, [0], [memory.id], embedded)
     except IntegrityError:
         # Another write stored this text in between: say nothing about which one.
-        raise Conflict("The memory changed while it was being updated; try again.") from None
+        raise Conflict(
+            gettext_noop("The memory changed while it was being updated; try again.")
+        ) from None
     memory.refresh_from_db()
 
 
@@ -791,7 +798,7 @@ def _apply_state(actor: Actor, memory: Memory, state: str, now: datetime) -> boo
             memory.save(update_fields=fields)
     except IntegrityError:
         raise Conflict(
-            "An identical active memory already exists; delete one of them first."
+            gettext_noop("An identical active memory already exists; delete one of them first.")
         ) from None
     activity.record(
         actor, AccessEvent.Action.STATE, [memory.id], detail={"from": previous, "to": state}
@@ -942,7 +949,7 @@ def memory_set_categories_many(
     """The same categories for several memories, all or none (the dashboard's bulk action)."""
     mids = [parse_memory_id(m) for m in memory_ids]
     if not mids:
-        raise InvalidInput("No memories given.", field="memory_ids")
+        raise InvalidInput(gettext_noop("No memories given."), field="memory_ids")
     cats = clean_categories(categories)
     with transaction.atomic():
         for mid in dict.fromkeys(mids):

@@ -13,6 +13,7 @@ import dataclasses
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor, actor_for
 from activity import services as activity
@@ -92,7 +93,9 @@ def _apply_app_write(owner: Actor, proposal: MemoryProposal) -> None:
     app is gone, or may no longer see the memory, the owner is told so and nothing changes."""
     app = proposal.app
     if app is None or app.revoked_at is not None:
-        raise Conflict("The app that proposed this is no longer connected; decline it instead.")
+        raise Conflict(
+            gettext_noop("The app that proposed this is no longer connected; decline it instead.")
+        )
     writer = dataclasses.replace(actor_for(owner.user, app), reviewed=True)
     try:
         if proposal.kind == MemoryProposal.Kind.ADD:
@@ -116,8 +119,11 @@ def _apply_app_write(owner: Actor, proposal: MemoryProposal) -> None:
             memory_delete(actor=writer, memory_id=proposal.memory_id)
     except NotFound:
         raise Conflict(
-            f"{app.name} may no longer see this memory, so its change cannot be applied; "
-            "decline it, or change the memory yourself."
+            gettext_noop(
+                "%(app)s may no longer see this memory, so its change cannot be applied; "
+                "decline it, or change the memory yourself."
+            ),
+            app=app.name,
         ) from None
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from kernel.errors import Conflict, NotFound, UserEdited
@@ -34,7 +35,9 @@ from memories.services.reconcile import SKIP, SUPERSEDE, Decision, decide, gathe
 from memories.text import clean_text
 
 # "Nothing worth remembering" is an answer, not an error: every entry point says this sentence.
-NOTHING_TO_REMEMBER = "The model found no lasting fact in this text, so nothing was stored."
+NOTHING_TO_REMEMBER = gettext_noop(
+    "The model found no lasting fact in this text, so nothing was stored."
+)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,11 @@ def memory_remember(
         return RememberResult(
             results=[result], extraction="none", note=PENDING_NOTE, actions=["held"]
         )
-    note = "" if result.created else "An identical memory already exists; it was returned."
+    note = (
+        ""
+        if result.created
+        else gettext_noop("An identical memory already exists; it was returned.")
+    )
     note = " ".join(filter(None, [note, readback_note(actor, [result.memory])]))
     action = "added" if result.created else "skipped"
     return RememberResult(results=[result], extraction="none", note=note, actions=[action])

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp
@@ -164,7 +165,9 @@ class RestoreResult:
     refused: list[Refusal]
 
 
-SAME_TEXT = "The same text is an active memory again; delete or edit that one to restore this."
+SAME_TEXT = gettext_noop(
+    "The same text is an active memory again; delete or edit that one to restore this."
+)
 
 
 def trash_restore(
@@ -202,7 +205,9 @@ def trash_restore(
                     )
                     every = [row[0] for row in cur.fetchall()]
             except IntegrityError:  # the same text was stored meanwhile
-                raise Conflict("The memories changed while restoring; try again.") from None
+                raise Conflict(
+                    gettext_noop("The memories changed while restoring; try again.")
+                ) from None
             MemoryTombstone.objects.filter(owner=actor.user, memory_id__in=every).delete()
         batches = {m.trash_batch_id for m in roots if m.trash_batch_id}
         _drop_empty(actor.user.pk, batches)

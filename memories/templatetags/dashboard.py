@@ -3,6 +3,7 @@ and Undo."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -10,13 +11,16 @@ from django import template
 from django.conf import settings
 from django.contrib.messages.storage.base import Message
 from django.http import HttpRequest
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.timesince import timesince
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from accounts.dashboard import actor_for_request
 from accounts.models import User
 from activity.models import AccessEvent
+from kernel import language
 from memories.models import Memory
 from memories.selectors.review_work import ReviewWork, review_work
 from memories.selectors.stats import MemoryStats, memory_stats
@@ -30,7 +34,6 @@ from memories.web.presentation import (
     origin_of,
     source_of,
 )
-from memories.wording import and_list
 
 register = template.Library()
 
@@ -58,25 +61,30 @@ def changed_by(memory: Memory) -> str:
 @register.filter
 def join_names(apps: list[Any]) -> str:
     """Apps (or anything with a name) as "A, B and C"."""
-    return and_list([getattr(a, "name", str(a)) for a in apps])
+    return presentation.join_names([str(getattr(a, "name", a)) for a in apps])
 
 
 @register.filter
 def ago(moment: datetime) -> str:
-    """'just now' or '3 hours ago': how long ago, to the largest unit."""
+    """'just now' or '3 hours ago': how long ago, to the largest unit, in the page's language."""
     if timezone.now() - moment < timedelta(minutes=1):
-        return "just now"
-    return f"{timesince(moment, depth=1)} ago"
+        return gettext("just now")
+    return gettext("%(time)s ago") % {"time": timesince(moment, depth=1)}
 
 
-# How a time reads, by style: the server writes it in UTC (and says so); static/js/app.js rewrites
-# it in the browser's own zone and puts the zone in the title. "ago" keeps its words.
+# How a time reads, by style, in Django's date-format letters: the server writes it in UTC (and
+# says so); static/js/app.js rewrites it in the browser's own zone and puts the zone in the
+# title. "ago" keeps its words. Each language words its dates its own way (the .po files).
 _MOMENT_FORMATS = {
-    "datetime": "%-d %b %Y, %H:%M",
-    "seconds": "%-d %b %Y, %H:%M:%S",
-    "short": "%-d %b, %H:%M",
-    "date": "%-d %b %Y",
+    "datetime": pgettext_lazy("date and time", "j M Y, H:i"),
+    "seconds": pgettext_lazy("date and time with seconds", "j M Y, H:i:s"),
+    "short": pgettext_lazy("day and time, no year", "j M, H:i"),
+    "date": pgettext_lazy("date", "j M Y"),
 }
+
+
+def _formatted(at: datetime, style: str) -> str:
+    return dateformat.format(at, str(_MOMENT_FORMATS[style]))
 
 
 @register.filter
@@ -93,13 +101,13 @@ def moment(value: datetime | str | None, style: str = "datetime") -> str:
     if timezone.is_naive(value):
         value = timezone.make_aware(value, UTC)
     at = value.astimezone(UTC)
-    full = f"{at:%-d %b %Y, %H:%M} UTC"
+    full = f"{_formatted(at, 'datetime')} UTC"
     if style == "ago":
         text = ago(at)
     elif style == "date":
-        text = f"{at:{_MOMENT_FORMATS['date']}}"
+        text = _formatted(at, "date")
     else:
-        text = f"{at:{_MOMENT_FORMATS.get(style, _MOMENT_FORMATS['datetime'])}} UTC"
+        text = f"{_formatted(at, style if style in _MOMENT_FORMATS else 'datetime')} UTC"
     return format_html(
         '<time datetime="{}" data-local="{}" title="{}">{}</time>',
         at.isoformat(),
@@ -116,12 +124,12 @@ def source_name(source: str) -> str:
 
 @register.filter
 def extractor_name(extractor: str) -> str:
-    return presentation.EXTRACTOR_NAMES.get(str(extractor), str(extractor))
+    return str(presentation.EXTRACTOR_NAMES.get(str(extractor), str(extractor)))
 
 
 @register.filter
 def humanize_key(key: str) -> str:
-    return str(key).replace("_", " ").capitalize()
+    return presentation.provenance_label(str(key))
 
 
 @register.filter
@@ -133,9 +141,8 @@ def provenance_value(value: Any, key: str) -> str:
         except ValueError:
             return value
         if timezone.is_aware(moment):
-            moment = moment.astimezone(UTC)
-            return f"{moment:%-d %b %Y, %H:%M} UTC"
-        return f"{moment:%-d %b %Y, %H:%M}"
+            return f"{_formatted(moment.astimezone(UTC), 'datetime')} UTC"
+        return _formatted(moment, "datetime")
     return "" if value is None else str(value)
 
 
@@ -158,6 +165,13 @@ def review_link(context: template.Context) -> ReviewWork | None:
     if not isinstance(getattr(request, "user", None), User):
         return None
     return review_work(actor=actor_for_request(request))  # type: ignore[arg-type]
+
+
+@register.filter
+def app_name(name: str) -> str:
+    """An app's name as a person reads it: the owner's own apps ("dashboard") in the page's
+    language, any other app's name as it is."""
+    return presentation.app_display_name(str(name))
 
 
 @register.filter
@@ -200,3 +214,45 @@ def app_delete_notices(context: template.Context) -> dict[str, Any]:
         "request": request,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.simple_tag(takes_context=True)
+def chosen_language(context: template.Context) -> str:
+    """The language the person chose (their account's, else this browser's cookie), '' when
+    the browser's own applies: what the language switch shows selected."""
+    request = context.get("request")
+    if request is None:
+        return ""
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    return language.chosen_language(request) or (cookie if language.offered(cookie) else "")
+
+
+@register.filter
+def fill_count(sentence: str, number: int) -> str:
+    """A translated sentence with its {n}/{max} place filled with a number, written as the page's
+    language writes numbers (static/js/app.js fills the same sentences as the person types)."""
+    return re.sub(r"\{\w+\}", number_format(number, force_grouping=True), str(sentence))
+
+
+@register.filter
+def state_name(state: str) -> str:
+    """A memory's state ("paused") in the page's language."""
+    return presentation.state_name(str(state))
+
+
+@register.filter
+def deleted_by(batch: Any) -> str:
+    """Who, within the app, made a trash batch (" (admin:x)" for the command line), or ''."""
+    return "" if batch.deleted_by == batch.app_name else f" ({batch.deleted_by})"
+
+
+@register.filter
+def deleter(batch: Any) -> str:
+    """Who made a trash batch, at the start of a sentence: "Claude", "The command line (x)"."""
+    return app_subject(batch.app_name) + deleted_by(batch)
+
+
+@register.filter
+def join_parts(parts: list[str]) -> str:
+    """Parts of one line ("9 in health; 2 private"), separated as the page's language does."""
+    return pgettext("between the parts of a sentence", "; ").join(str(p) for p in parts)

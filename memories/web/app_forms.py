@@ -11,6 +11,8 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.models import ALL_SCOPES, SCOPE_LABELS, ConnectedApp, User
 from accounts.services import Grant
@@ -33,18 +35,24 @@ def grant_initial(user: User, app: ConnectedApp | None) -> dict[str, Any]:
 
 
 def category_label(slug: str, sensitive: bool, count: int) -> str:
-    noun = "memory" if count == 1 else "memories"
-    flag = " · sensitive" if sensitive else ""
-    return f"{slug.replace('-', ' ').capitalize()}{flag} ({count} {noun})"
+    name = slug.replace("-", " ").capitalize()
+    if sensitive:
+        return ngettext(
+            "%(name)s · sensitive (%(n)d memory)", "%(name)s · sensitive (%(n)d memories)", count
+        ) % {"name": name, "n": count}
+    return ngettext("%(name)s (%(n)d memory)", "%(name)s (%(n)d memories)", count) % {
+        "name": name,
+        "n": count,
+    }
 
 
 class CategoryFieldsMixin(forms.Form):
     categories = forms.MultipleChoiceField(
-        label="Which memories it may see",
+        label=_("Which memories it may see"),
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
-    sees_uncategorised = forms.BooleanField(label="Memories without a category", required=False)
+    sees_uncategorised = forms.BooleanField(label=_("Memories without a category"), required=False)
 
     def setup_categories(self, user: User, counts: dict[str, int]) -> None:
         """Offer every category of this user (defaults, then their own), with how many memories
@@ -55,10 +63,11 @@ class CategoryFieldsMixin(forms.Form):
         ]
         self.sensitive_slugs = {c.slug for c in known if c.sensitive}
         uncategorised = counts.get("", 0)
-        self.fields["sees_uncategorised"].label = (
-            f"Memories without a category ({uncategorised} "
-            f"{'memory' if uncategorised == 1 else 'memories'})"
-        )
+        self.fields["sees_uncategorised"].label = ngettext(
+            "Memories without a category (%(n)d memory)",
+            "Memories without a category (%(n)d memories)",
+            uncategorised,
+        ) % {"n": uncategorised}
 
     def grant(self, scopes: list[str]) -> Grant:
         """The cleaned grant; raises InvalidInput (shown on the form) when it makes no sense."""
@@ -70,14 +79,14 @@ class CategoryFieldsMixin(forms.Form):
         )
 
 
-REVIEW_LABEL = "Review this app's changes before they're saved"
+REVIEW_LABEL = _("Review this app's changes before they're saved")
 
 
 class GrantForm(CategoryFieldsMixin, forms.Form):
     """Edit an existing app's grant from the connected apps page."""
 
     scopes = forms.MultipleChoiceField(
-        label="It may",
+        label=_("It may"),
         choices=[(s, SCOPE_LABELS[s]) for s in ALL_SCOPES],
         widget=forms.CheckboxSelectMultiple,
         required=False,
@@ -93,16 +102,21 @@ class ClientTokenForm(CategoryFieldsMixin, forms.Form):
     """A client token for programs that send `Authorization: Bearer` (Cursor, VS Code, ...),
     with the same category choice as consent (the command's `--categories`)."""
 
-    name = forms.CharField(max_length=120, label="Name", help_text="e.g. Cursor on my laptop")
+    name = forms.CharField(max_length=120, label=_("Name"), help_text=_("e.g. Cursor on my laptop"))
     scopes = forms.MultipleChoiceField(
-        label="It may",
+        label=_("It may"),
         choices=[(s, SCOPE_LABELS[s]) for s in ALL_SCOPES],
         widget=forms.CheckboxSelectMultiple,
         initial=[SCOPE_READ, SCOPE_WRITE],
     )
     expires = forms.TypedChoiceField(
-        label="Expires",
-        choices=[("30", "in 30 days"), ("90", "in 90 days"), ("365", "in a year"), ("0", "never")],
+        label=_("Expires"),
+        choices=[
+            ("30", _("in 30 days")),
+            ("90", _("in 90 days")),
+            ("365", _("in a year")),
+            ("0", _("never")),
+        ],
         coerce=int,
         initial="90",
     )

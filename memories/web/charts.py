@@ -10,10 +10,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from urllib.parse import urlencode
 
+from django.utils import dateformat
+from django.utils.translation import gettext_lazy, pgettext
+
 from activity.selectors import DailyActivity
 from memories.selectors.stats import MemoryMap
 
-UNCATEGORISED = "uncategorised"
+UNCATEGORISED = gettext_lazy("uncategorised")
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ def map_layout(data: MemoryMap, *, cell_w: int = 128, cell_h: int = 52) -> MapLa
     biggest = max(data.cells.values(), default=1)
     max_r = min(cell_w, cell_h) / 2 - 4
     rows = [
-        Label(left - 12, top + i * cell_h + cell_h / 2, cat or UNCATEGORISED, n)
+        Label(left - 12, top + i * cell_h + cell_h / 2, cat or str(UNCATEGORISED), n)
         for i, (cat, n) in enumerate(data.categories)
     ]
     columns = [
@@ -71,7 +74,7 @@ def map_layout(data: MemoryMap, *, cell_w: int = 128, cell_h: int = 52) -> MapLa
                     y=top + i * cell_h + cell_h / 2,
                     r=max(4.0, max_r * math.sqrt(n / biggest)),
                     count=n,
-                    category=cat or UNCATEGORISED,
+                    category=cat or str(UNCATEGORISED),
                     app=app,
                     href="/?" + urlencode(query),
                     hue=j % 6,
@@ -152,7 +155,11 @@ def activity_chart(
             )
         )
     labels = [
-        Label(left + d * day_w + day_w / 2, top + len(apps) * band + 16, f"{day:%d %b}")
+        Label(
+            left + d * day_w + day_w / 2,
+            top + len(apps) * band + 16,
+            dateformat.format(day, pgettext("chart day", "d M")),
+        )
         for d, day in enumerate(first + timedelta(days=n) for n in range(days))
     ]
     return ActivityChart(

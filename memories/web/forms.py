@@ -6,13 +6,15 @@ from datetime import date, datetime, time, timedelta
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from activity.models import AccessEvent
 from activity.selectors import ActivityFilters
 from memories.models import LIVE_STATE_CHOICES, MemoryState
 from memories.selectors.memories import MemoryFilters
 
-STATE_CHOICES = [*LIVE_STATE_CHOICES, ("all", "All states")]
+STATE_CHOICES = [*LIVE_STATE_CHOICES, ("all", _("All states"))]
 
 
 def _start_of(day: date | None) -> datetime | None:
@@ -36,19 +38,23 @@ def split_categories(raw: str) -> list[str]:
 
 
 class MemoryFilterForm(forms.Form):
-    q = forms.CharField(required=False, max_length=500, label="Search")
-    app = forms.CharField(required=False, max_length=120, label="App")
-    category = forms.CharField(required=False, max_length=64, label="Category")
-    uncategorised = forms.BooleanField(required=False, label="Uncategorised only")
-    pinned = forms.BooleanField(required=False, label="Pinned only")
+    q = forms.CharField(required=False, max_length=500, label=_("Search"))
+    app = forms.CharField(required=False, max_length=120, label=_("App"))
+    category = forms.CharField(required=False, max_length=64, label=_("Category"))
+    uncategorised = forms.BooleanField(required=False, label=_("Uncategorised only"))
+    pinned = forms.BooleanField(required=False, label=_("Pinned only"))
     state = forms.ChoiceField(
-        required=False, choices=STATE_CHOICES, initial=MemoryState.ACTIVE, label="State"
+        required=False, choices=STATE_CHOICES, initial=MemoryState.ACTIVE, label=_("State")
     )
     after = forms.DateField(
-        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=pgettext_lazy("date", "From"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     before = forms.DateField(
-        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=pgettext_lazy("date", "To"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
 
     def filters(self) -> MemoryFilters:
@@ -97,17 +103,17 @@ class MemoryFilterForm(forms.Form):
 
 
 class MemoryTextForm(forms.Form):
-    text = forms.CharField(label="Memory", widget=forms.Textarea(attrs={"rows": 3}))
+    text = forms.CharField(label=_("Memory"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class AddMemoryForm(MemoryTextForm):
     categories = forms.CharField(
-        required=False, max_length=500, label="Categories (comma-separated)"
+        required=False, max_length=500, label=_("Categories (comma-separated)")
     )
 
 
 class CategoriesForm(forms.Form):
-    categories = forms.CharField(required=False, max_length=500, label="Categories")
+    categories = forms.CharField(required=False, max_length=500, label=_("Categories"))
 
 
 class StateForm(forms.Form):
@@ -116,19 +122,19 @@ class StateForm(forms.Form):
 
 class BulkForm(forms.Form):
     ACTIONS = [
-        ("archived", "Archive"),
-        ("paused", "Pause"),
-        ("active", "Restore to active"),
-        ("categories", "Set categories"),
-        ("private", "Make private"),
-        ("not-private", "Unmark private"),
-        ("pin", "Pin to the profile"),
-        ("unpin", "Unpin"),
-        ("delete", "Delete"),
+        ("archived", _("Archive")),
+        ("paused", _("Pause")),
+        ("active", _("Restore to active")),
+        ("categories", _("Set categories")),
+        ("private", _("Make private")),
+        ("not-private", _("Unmark private")),
+        ("pin", _("Pin to the profile")),
+        ("unpin", _("Unpin")),
+        ("delete", _("Delete")),
     ]
-    action = forms.ChoiceField(choices=ACTIONS, label="With selected")
+    action = forms.ChoiceField(choices=ACTIONS, label=_("With selected"))
     ids = forms.TypedMultipleChoiceField(choices=(), required=True, coerce=str)
-    categories = forms.CharField(required=False, max_length=500, label="Categories")
+    categories = forms.CharField(required=False, max_length=500, label=_("Categories"))
     confirm = forms.BooleanField(required=False)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -138,15 +144,21 @@ class BulkForm(forms.Form):
 
 
 class ActivityFilterForm(forms.Form):
-    app = forms.CharField(required=False, max_length=120, label="App")
+    app = forms.CharField(required=False, max_length=120, label=_("App"))
     action = forms.ChoiceField(
-        required=False, choices=[("", "Any action"), *AccessEvent.Action.choices], label="Action"
+        required=False,
+        choices=[("", _("Any action")), *AccessEvent.Action.choices],
+        label=_("Action"),
     )
     after = forms.DateField(
-        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=pgettext_lazy("date", "From"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     before = forms.DateField(
-        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=pgettext_lazy("date", "To"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
 
     def filters(self) -> ActivityFilters:
@@ -165,15 +177,15 @@ class ActivityFilterForm(forms.Form):
 
 
 class CategoryAddForm(forms.Form):
-    name = forms.CharField(max_length=200, label="Name")
+    name = forms.CharField(max_length=200, label=_("Name"))
     description = forms.CharField(
-        required=False, max_length=300, label="What belongs in it", widget=forms.Textarea
+        required=False, max_length=300, label=_("What belongs in it"), widget=forms.Textarea
     )
-    sensitive = forms.BooleanField(required=False, label="Sensitive")
+    sensitive = forms.BooleanField(required=False, label=_("Sensitive"))
 
 
 class CategoryEditForm(forms.Form):
-    name = forms.CharField(max_length=200, label="Name")
+    name = forms.CharField(max_length=200, label=_("Name"))
     description = forms.CharField(
-        required=False, max_length=300, label="What belongs in it", widget=forms.Textarea
+        required=False, max_length=300, label=_("What belongs in it"), widget=forms.Textarea
     )

@@ -8,8 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
+
 from activity.models import AccessEvent
-from memories.models import Memory, MemoryVersion, Origin
+from memories.models import Memory, MemoryState, MemoryVersion, Origin
 
 # A message that offers to undo a delete carries the delete's trash batch in its extra tags
 # (templates/_messages.html shows an Undo button for it).
@@ -26,25 +30,66 @@ def undo_batch(extra_tags: str) -> str:
     return next((t[len(_UNDO) :] for t in extra_tags.split() if t.startswith(_UNDO)), "")
 
 
-_APP_LABELS = {"dashboard": "you, in the dashboard", "api": "the API", "cli": "the command line"}
+_APP_LABELS: dict[str, Promise] = {
+    "dashboard": gettext_lazy("you, in the dashboard"),
+    "api": gettext_lazy("the API"),
+    "cli": gettext_lazy("the command line"),
+}
 
 
 def app_display_name(name: str) -> str:
     """One of the owner's own apps ("dashboard", "cli (admin:x)") in words; an app's name as it
     is."""
-    builtin, _, rest = name.partition(" ")
+    builtin, _sep, rest = name.partition(" ")
     return f"{_APP_LABELS[builtin]} {rest}".strip() if builtin in _APP_LABELS else name
 
 
 # An import's source (memories.ingest.types.SOURCES) as a person names it.
-SOURCE_NAMES = {"claude": "Claude", "chatgpt": "ChatGPT", "contextlayer": "Context Layer export"}
+SOURCE_NAMES: dict[str, str | Promise] = {
+    "claude": "Claude",
+    "chatgpt": "ChatGPT",
+    "contextlayer": gettext_lazy("Context Layer export"),
+}
 # How an import turns messages into memories, in words.
-EXTRACTOR_NAMES = {"llm": "an LLM", "local": "local", "none": "none (every message as written)"}
+EXTRACTOR_NAMES: dict[str, Promise] = {
+    "llm": gettext_lazy("an LLM"),
+    "local": gettext_lazy("local"),
+    "none": gettext_lazy("none (every message as written)"),
+}
+
+
+def join_names(names: Sequence[str]) -> str:
+    """ "Claude", "Claude and Cursor", "Claude, Cursor and Zed", as the page's language lists."""
+    if len(names) < 2:
+        return "".join(names)
+    head = pgettext("list separator", ", ").join(names[:-1])
+    return _("%(names)s and %(last)s") % {"names": head, "last": names[-1]}
 
 
 def source_name(source: str) -> str:
     """ "chatgpt" -> "ChatGPT"; an unknown source as it is."""
-    return SOURCE_NAMES.get(source, source)
+    return str(SOURCE_NAMES.get(source, source))
+
+
+# Provenance keys the memory page lists, named for a person; another key is shown as it is
+# written, made readable ("import_run" -> "Import run").
+_PROVENANCE_LABELS: dict[str, Promise] = {
+    "conversation_id": gettext_lazy("Conversation id"),
+    "message_id": gettext_lazy("Message id"),
+    "message_ids": gettext_lazy("Message ids"),
+    "message_created_at": gettext_lazy("Message sent"),
+    "extractor": gettext_lazy("Extractor"),
+    "run": gettext_lazy("Import run"),
+    "import_run": gettext_lazy("Import run"),
+    "client": gettext_lazy("Client"),
+    "recorded_at": gettext_lazy("Recorded at"),
+}
+
+
+def provenance_label(key: str) -> str:
+    """A provenance key as the memory page's "Where it came from" names it."""
+    label = _PROVENANCE_LABELS.get(key)
+    return str(label) if label else key.replace("_", " ").capitalize()
 
 
 @dataclass(frozen=True)
@@ -53,6 +98,7 @@ class OriginInfo:
     conversation: str  # the source conversation's title, if known
     source: str  # e.g. "chatgpt"
     app_named: bool = False  # the label is an app's name, written as the app writes it
+    imported: bool = False  # the label already says "imported from …"
 
     @property
     def standalone(self) -> str:
@@ -63,7 +109,9 @@ class OriginInfo:
     @property
     def phrase(self) -> str:
         """Where it came from, after a memory's date: "from Cursor", "imported from Claude"."""
-        return self.label if self.label.startswith("imported") else f"from {self.label}"
+        if self.imported:
+            return self.label
+        return _("from %(origin)s") % {"origin": self.label}
 
 
 def origin_of(memory: Memory) -> OriginInfo:
@@ -74,13 +122,17 @@ def origin_of(memory: Memory) -> OriginInfo:
     app = memory.origin_app_name or str(prov.get("app") or "")
     if memory.origin == Origin.IMPORT:
         name = source_name(source) if source in SOURCE_NAMES else app.removesuffix(" import")
-        label = f"imported from {name}" if name else "imported"
+        label = _("imported from %(source)s") % {"source": name} if name else _("imported")
         named = False
     else:
-        label = _APP_LABELS.get(app, app) if memory.origin != Origin.APP else app
+        label = str(_APP_LABELS.get(app, app)) if memory.origin != Origin.APP else app
         named = bool(app) and label == app
     return OriginInfo(
-        label=label or "unknown", conversation=str(conversation), source=source, app_named=named
+        label=label or _("unknown"),
+        conversation=str(conversation),
+        source=source,
+        app_named=named,
+        imported=memory.origin == Origin.IMPORT,
     )
 
 
@@ -116,8 +168,10 @@ def source_of(memory: Memory) -> SourceInfo | None:
 
 def _cats(slugs: Any) -> str:
     if slugs == "default":  # a grant never edited (accounts.services._logged_grant)
-        return "every category not sensitive"
-    return ", ".join(str(c) for c in slugs) if isinstance(slugs, list) and slugs else "none"
+        return _("every category not sensitive")
+    if isinstance(slugs, list) and slugs:
+        return pgettext("list separator", ", ").join(str(c) for c in slugs)
+    return pgettext("no categories", "none")
 
 
 def _from_to(change: dict[str, Any]) -> str:
@@ -132,49 +186,83 @@ def change_summary(event: AccessEvent) -> str:
     parts: list[str] = []
     if "app_id" in d:  # a change to a connected app (accounts.services.app_change_record)
         app = str(d.get("app", ""))
-        for key in ("scopes", "categories"):
-            if isinstance(d.get(key), dict):
-                parts.append(f"{app} {key}: {_from_to(d[key])}")
+        if isinstance(d.get("scopes"), dict):
+            parts.append(
+                _("%(app)s scopes: %(change)s") % {"app": app, "change": _from_to(d["scopes"])}
+            )
+        if isinstance(d.get("categories"), dict):
+            change = _from_to(d["categories"])
+            parts.append(_("%(app)s categories: %(change)s") % {"app": app, "change": change})
         if isinstance(d.get("paused"), dict):
-            parts.append(f"{'paused' if d['paused'].get('to') else 'resumed'} {app}")
+            paused = d["paused"].get("to")
+            parts.append((_("paused %(app)s") if paused else _("resumed %(app)s")) % {"app": app})
         if isinstance(d.get("review_writes"), dict):
             on = d["review_writes"].get("to")
-            parts.append(f"{'reviewing' if on else 'no longer reviewing'} {app}'s changes")
+            sentence = (
+                _("reviewing %(app)s's changes")
+                if on
+                else _("no longer reviewing %(app)s's changes")
+            )
+            parts.append(sentence % {"app": app})
         if d.get("revoked"):
-            parts.append(f"disconnected {app}")
+            parts.append(_("disconnected %(app)s") % {"app": app})
         if d.get("created"):
-            parts.append(f"connected {app} ({d['created']})")
-        return "; ".join(parts)
+            parts.append(_("connected %(app)s (%(how)s)") % {"app": app, "how": d["created"]})
+        return _separator().join(parts)
     if event.action in (AccessEvent.Action.ACCEPT, AccessEvent.Action.DECLINE):
         # the owner's answer to an app's held write (memories/services/app_review.py)
-        verb = "accepted" if event.action == AccessEvent.Action.ACCEPT else "declined"
-        return f"{verb} {d.get('app', 'an app')}'s {d.get('kind', 'change')}"
+        values = {"app": d.get("app") or _("an app"), "kind": _kind(d.get("kind"))}
+        if event.action == AccessEvent.Action.ACCEPT:
+            return _("accepted %(app)s's %(kind)s") % values
+        return _("declined %(app)s's %(kind)s") % values
     if event.action == AccessEvent.Action.PROPOSE:
-        return f"{d.get('kind', 'change')} waits for your review"
-    labels = {
-        "text": "edited the text",
-        "restored": "restored an earlier text",
-        "superseded": "replaced by a newer memory",
-        "proposal": "proposed a change for your review",
-        "categorized": "categorised automatically",
-        "profile": "loaded as the profile",
-    }
-    parts = [label for key, label in labels.items() if key in d]
+        return _("%(kind)s waits for your review") % {"kind": _kind(d.get("kind"))}
+    parts = [str(label) for key, label in _CHANGE_LABELS.items() if key in d]
     if isinstance(d.get("categories"), dict):
-        parts.append(f"categories: {_from_to(d['categories'])}")
+        parts.append(_("categories: %(change)s") % {"change": _from_to(d["categories"])})
     before, after = d.get("from"), d.get("to")
     if isinstance(before, str) and isinstance(after, str):
-        parts.append(f"{before} → {after}")
+        parts.append(f"{state_name(before)} → {state_name(after)}")
     elif isinstance(before, dict) and isinstance(after, dict):
         if before.get("private") != after.get("private"):
-            parts.append("made private" if after.get("private") else "no longer private")
+            parts.append(_("made private") if after.get("private") else _("no longer private"))
         if before.get("hidden_from") != after.get("hidden_from"):
-            parts.append("hidden from an app, or shown again")
+            parts.append(_("hidden from an app, or shown again"))
         if "seen_only_by" in before and "seen_only_by" not in after:
-            parts.append("shown again to every app its categories let see it")
+            parts.append(_("shown again to every app its categories let see it"))
         if before.get("pinned") != after.get("pinned"):
-            parts.append("pinned to the profile" if after.get("pinned") else "unpinned")
-    return "; ".join(parts)
+            parts.append(_("pinned to the profile") if after.get("pinned") else _("unpinned"))
+    return _separator().join(parts)
+
+
+def _separator() -> str:
+    return pgettext("between the parts of a change", "; ")
+
+
+_CHANGE_LABELS: dict[str, Promise] = {
+    "text": gettext_lazy("edited the text"),
+    "restored": gettext_lazy("restored an earlier text"),
+    "superseded": gettext_lazy("replaced by a newer memory"),
+    "proposal": gettext_lazy("proposed a change for your review"),
+    "categorized": gettext_lazy("categorised automatically"),
+    "profile": gettext_lazy("loaded as the profile"),
+}
+# A held write's kind (memories.models.Proposal.Kind), as a noun.
+_KINDS: dict[str, Promise] = {
+    "add": gettext_lazy("add"),
+    "update": gettext_lazy("update"),
+    "delete": gettext_lazy("delete"),
+    "change": gettext_lazy("change"),
+}
+
+
+def _kind(kind: object) -> str:
+    return str(_KINDS.get(str(kind or "change"), kind))
+
+
+def state_name(state: str) -> str:
+    """A memory's state ("active", "paused", "archived") in the page's language."""
+    return str(MemoryState(state).label) if state in MemoryState.values else state
 
 
 def changed_by_label(memory: Memory) -> str:
@@ -233,12 +321,13 @@ class HistoryEntry:
     at: Any  # datetime, or None when unknown (an original taken over from a superseded memory)
     diff: list[DiffPart]
     version: MemoryVersion | None
+    kind: str = ""  # "current", "original" or "": the label's class, the same in every language
 
 
-_BECAME: dict[str, str] = {
-    MemoryVersion.Kind.EDIT: "Edited",
-    MemoryVersion.Kind.RESTORE: "Restored from an earlier version",
-    MemoryVersion.Kind.SUPERSEDE: "Replaced an older memory",
+_BECAME: dict[str, Promise] = {
+    MemoryVersion.Kind.EDIT: gettext_lazy("Edited"),
+    MemoryVersion.Kind.RESTORE: gettext_lazy("Restored from an earlier version"),
+    MemoryVersion.Kind.SUPERSEDE: gettext_lazy("Replaced an older memory"),
 }
 
 
@@ -256,15 +345,16 @@ def history_entries(memory: Memory, versions: list[MemoryVersion]) -> list[Histo
         oldest = i == len(texts) - 1
         if not oldest:
             change = versions[i]  # replaced texts[i + 1] with texts[i]
-            became = _BECAME.get(change.kind, change.get_kind_display())
+            became = str(_BECAME.get(change.kind, change.get_kind_display()))
             by, at = app_display_name(change.changed_by), change.created_at
             diff = word_diff(texts[i + 1], text)
         elif versions[-1].kind == MemoryVersion.Kind.SUPERSEDE:
-            became, by, at, diff = "The older memory this one replaced", "", None, []
+            became, by, at, diff = _("The older memory this one replaced"), "", None, []
         else:
-            became, by, at, diff = "Added", origin, memory.created_at, []
-        label = "Current" if i == 0 else "Original" if oldest else ""
-        entries.append(HistoryEntry(text, label, became, by, at, diff, rows[i]))
+            became, by, at, diff = _("Added"), origin, memory.created_at, []
+        label = _("Current") if i == 0 else _("Original") if oldest else ""
+        kind = "current" if i == 0 else "original" if oldest else ""
+        entries.append(HistoryEntry(text, label, became, by, at, diff, rows[i], kind))
     return entries
 
 

@@ -1,6 +1,16 @@
 from django.urls import path
 
-from memories.web.views import categories, connect, data, insights, memories, memory, review, trash
+from memories.web.views import (
+    categories,
+    connect,
+    data,
+    insights,
+    language,
+    memories,
+    memory,
+    review,
+    trash,
+)
 
 app_name = "memories"
 urlpatterns = [
@@ -23,6 +33,7 @@ urlpatterns = [
     ),
     path("memories/<uuid:memory_id>/delete/", memory.memory_delete, name="delete"),
     path("stats/", memories.stats_fragment, name="stats"),
+    path("language/", language.language_set, name="language"),
     # The Categories page (memories/web/views/categories.py)
     path("categories/", categories.categories_page, name="category_list"),
     path("categories/add/", categories.category_create, name="category_add"),

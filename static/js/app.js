@@ -51,7 +51,7 @@
     var checked = 0;
     boxes.forEach(function (b) { if (b.checked) checked += 1; });
     var count = document.getElementById("selected-count");
-    if (count) count.textContent = checked + " selected";
+    if (count) count.textContent = fill(count.getAttribute("data-template") || "{n} selected", { n: checked });
     var all = document.getElementById("select-all");
     if (all) {
       all.checked = boxes.length > 0 && checked === boxes.length;
@@ -70,6 +70,15 @@
     });
   }
 
+  // A sentence of the page's language with its {name} places filled with numbers, as the
+  // page's language writes them.
+  function fill(template, values) {
+    var lang = document.documentElement.lang || "en";
+    return template.replace(/\{(\w+)\}/g, function (whole, name) {
+      return name in values ? Number(values[name]).toLocaleString(lang) : whole;
+    });
+  }
+
   function countChars(box) {
     var out = document.querySelector('[data-count-for="' + box.id + '"]');
     var max = parseInt(box.getAttribute("data-max-chars"), 10);
@@ -81,13 +90,9 @@
       out.textContent = "";
       return;
     }
-    if (n > max) {
-      out.textContent = n.toLocaleString() + " characters; the limit is " + max.toLocaleString() + ".";
-    } else if (n > 0) {
-      out.textContent = n.toLocaleString() + " of " + max.toLocaleString() + " characters.";
-    } else {
-      out.textContent = "Up to " + max.toLocaleString() + " characters.";
-    }
+    // The sentences come from the page, in its language (templates/memories/_char_count.html).
+    var which = n > max ? "data-over" : n > 0 ? "data-typed" : "data-empty";
+    out.textContent = fill(out.getAttribute(which) || "{n} / {max}", { n: n, max: max });
   }
 
   function copy(button) {
@@ -97,7 +102,7 @@
     var done = function () {
       var label = button.firstChild;
       var old = label.textContent;
-      label.textContent = "Copied";
+      label.textContent = button.getAttribute("data-copied") || "Copied";
       setTimeout(function () { label.textContent = old; }, 1500);
     };
     if (navigator.clipboard && window.isSecureContext) {
@@ -133,7 +138,9 @@
 
   function localTime(date, style) {
     var options = Object.assign({ hourCycle: "h23" }, TIME_STYLES[style] || TIME_STYLES.datetime);
-    return new Intl.DateTimeFormat("en-GB", options).format(date);
+    // English pages keep the day-month order they always had; other languages their own.
+    var lang = document.documentElement.lang || "en";
+    return new Intl.DateTimeFormat(lang === "en" ? "en-GB" : lang, options).format(date);
   }
 
   function localTimes(root) {

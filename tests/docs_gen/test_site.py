@@ -11,6 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
+README_ZH = (ROOT / "README.zh-CN.md").read_text()
+CODE_BLOCK = re.compile(r"^```\w*\n.*?^```$", re.S | re.M)
 # The exact commands .ci/run and people rely on.
 START = "uv run manage.py serve                  # http://127.0.0.1:8000"
 TESTS = (
@@ -25,11 +27,21 @@ def test_the_readme_is_a_front_page_with_the_two_commands_unchanged() -> None:
     assert "```sh\n" + "\n".join(TESTS) + "\n```" in README
 
 
-def test_every_link_of_the_readme_leads_to_a_file() -> None:
-    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README)
+@pytest.mark.parametrize("readme", [README, README_ZH], ids=["en", "zh-CN"])
+def test_every_link_of_the_readme_leads_to_a_file(readme: str) -> None:
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
     local = [target for target in targets if "://" not in target]
     assert local, "the README links to its guide"
     assert [target for target in local if not (ROOT / target).exists()] == []
+
+
+def test_the_chinese_quickstart_runs_the_english_readmes_commands_in_its_order() -> None:
+    """README.zh-CN.md translates the README up to "Run it for others": its commands and
+    snippets are the English ones, character for character, so a change to one shows here."""
+    chinese = CODE_BLOCK.findall(README_ZH)
+    assert len(chinese) >= 4
+    assert chinese == CODE_BLOCK.findall(README)[: len(chinese)]
+    assert "[简体中文](README.zh-CN.md)" in README and "[English](README.md)" in README_ZH
 
 
 @pytest.mark.slow

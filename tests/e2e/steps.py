@@ -25,11 +25,13 @@ def watch_dialogs(page: Any) -> list[str]:
 
 
 def sign_in(page: Any, email: str = "owner@example.com") -> None:
+    """The sign-in form in the page's main part (the header has the language switch's form),
+    then the memories page: the site's root, not the sign-in page's own address."""
     page.goto("/accounts/login/")
     page.fill("#id_login", email)
     page.fill("#id_password", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(re.compile(r"/$"))
+    page.click("main form button[type=submit]")
+    page.wait_for_url(re.compile(r"://[^/]+/$"))
 
 
 def confirm_password(page: Any, password: str = PASSWORD) -> None:
@@ -63,10 +65,13 @@ def row_with(page: Any, text: str) -> Any:
     return page.locator("#memory-rows > li.memory", has_text=text)
 
 
-def new_page(browser: Any, base_url: str, viewport: dict[str, int]) -> Any:
-    """A page of a new browser context of this size; the CSP violations it reports are collected
-    in `page.csp_violations`. Close its context when done (`page.context.close()`)."""
-    context = browser.new_context(base_url=base_url, viewport=viewport)
+def new_page(
+    browser: Any, base_url: str, viewport: dict[str, int], *, locale: str = "en-US"
+) -> Any:
+    """A page of a new browser context of this size, whose browser asks for `locale`'s language
+    (Accept-Language); the CSP violations it reports are collected in `page.csp_violations`.
+    Close its context when done (`page.context.close()`)."""
+    context = browser.new_context(base_url=base_url, viewport=viewport, locale=locale)
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     page.csp_violations = []

@@ -32,10 +32,10 @@ def test_the_admin_signs_in_through_allauth_and_its_second_factor(
     page.wait_for_url(re.compile(r"/accounts/login/"))  # not Django's own admin form
     page.fill("#id_login", operator.email)
     page.fill("#id_password", OWNER_PASSWORD)
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")
     page.wait_for_url(re.compile(r"/accounts/2fa/authenticate/"))
     page.fill("input[name=code]", totp_clock.code(secret))
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")
     page.wait_for_url(re.compile(r"/admin/$"))
     assert "Memories" in page.content() and "Memorys" not in page.content()
 

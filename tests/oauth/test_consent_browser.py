@@ -252,7 +252,7 @@ def _sign_in_to_consent(tab: Watched, path: str, email: str) -> Any:
     page.goto(path)
     page.fill("#id_login", email)
     page.fill("#id_password", PASSWORD)
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")
     page.wait_for_selector("form.consent-form")
     return page
 

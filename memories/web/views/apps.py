@@ -8,10 +8,13 @@ from allauth.account.decorators import reauthentication_required
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.client_tokens import client_token_create
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from accounts.models import ConnectedApp
 from accounts.selectors import app_get, disconnected_apps
 from accounts.services import (
@@ -75,7 +78,7 @@ def token_create(request: DashboardRequest) -> HttpResponse:
                 else None,
             )
         except DomainError as exc:
-            form.add_error(None, exc.message)
+            form.add_error(None, error_sentence(exc))
         else:
             return _apps_page(request, new_token=issued)
     return _apps_page(request, token_form=form)
@@ -85,28 +88,34 @@ def _app_action(request: DashboardRequest, app_id: int, action: str) -> HttpResp
     actor = actor_for_request(request)
     if action == "pause":
         app = app_set_paused(actor=actor, app_id=app_id, paused=True)
-        messages.info(request, f"{app.name} is paused.")
+        messages.info(request, _("%(app)s is paused.") % {"app": app.name})
     elif action == "resume":
         app = app_set_paused(actor=actor, app_id=app_id, paused=False)
-        messages.info(request, f"{app.name} is active again.")
+        messages.info(request, _("%(app)s is active again.") % {"app": app.name})
     elif action in ("review", "unreview"):
         app = app_set_review(actor=actor, app_id=app_id, review=action == "review")
         messages.info(
             request,
-            f"{app.name}'s changes now wait for your review."
-            if app.review_writes
-            else f"{app.name}'s changes are saved without your review again.",
+            (
+                _("%(app)s's changes now wait for your review.")
+                if app.review_writes
+                else _("%(app)s's changes are saved without your review again.")
+            )
+            % {"app": app.name},
         )
     else:
         app = app_revoke(actor=actor, app_id=app_id)
         messages.info(
             request,
-            f"{app.name} is disconnected; its access is revoked."
-            + (
-                " Launched again, its command stays refused until you allow it again here."
+            (
+                _(
+                    "%(app)s is disconnected; its access is revoked. Launched again, its command "
+                    "stays refused until you allow it again here."
+                )
                 if app.kind == ConnectedApp.Kind.STDIO
-                else ""
-            ),
+                else _("%(app)s is disconnected; its access is revoked.")
+            )
+            % {"app": app.name},
         )
     return redirect("accounts:apps")
 
@@ -119,8 +128,11 @@ def app_allow_again_view(request: DashboardRequest) -> HttpResponse:
     if app_allow_again(actor=actor_for_request(request), name=name):
         messages.info(
             request,
-            f"{name} may connect again: restart the client that starts it, and it appears "
-            "here as a new app.",
+            _(
+                "%(app)s may connect again: restart the client that starts it, and it appears "
+                "here as a new app."
+            )
+            % {"app": name},
         )
     return redirect("accounts:apps")
 
@@ -163,10 +175,10 @@ def app_edit(request: DashboardRequest, app_id: int) -> HttpResponse:
         try:
             grant = form.grant(form.cleaned_data["scopes"])
         except InvalidInput as exc:
-            form.add_error(None, exc.message)
+            form.add_error(None, error_sentence(exc))
         else:
             app_update_grant(actor=actor, app_id=app.pk, grant=grant)
-            messages.info(request, f"Saved what {app.name} may do.")
+            messages.info(request, _("Saved what %(app)s may do.") % {"app": app.name})
             return redirect("accounts:apps")
     context = {
         "app": app,
@@ -179,12 +191,16 @@ def app_edit(request: DashboardRequest, app_id: int) -> HttpResponse:
 
 
 # When a change of scopes reaches each kind of app (accounts.services.app_update_grant).
-_SCOPES_NOTE: dict[str, str] = {
-    ConnectedApp.Kind.STDIO: "Applies at its next call. If the command that starts it names "
-    "--scopes, that choice applies again each time the client starts it.",
-    ConnectedApp.Kind.TOKEN: "Applies to its token at its next call.",
-    ConnectedApp.Kind.OAUTH: "Taking a permission away applies at its next call; one you add "
-    "reaches it when it next asks for it (it signs in again).",
+_SCOPES_NOTE: dict[str, Promise] = {
+    ConnectedApp.Kind.STDIO: gettext_lazy(
+        "Applies at its next call. If the command that starts it names --scopes, that choice "
+        "applies again each time the client starts it."
+    ),
+    ConnectedApp.Kind.TOKEN: gettext_lazy("Applies to its token at its next call."),
+    ConnectedApp.Kind.OAUTH: gettext_lazy(
+        "Taking a permission away applies at its next call; one you add reaches it when it "
+        "next asks for it (it signs in again)."
+    ),
 }
 
 
@@ -204,7 +220,7 @@ def grant_preview_view(request: DashboardRequest) -> HttpResponse:
             sees_uncategorised=bool(request.POST.get("sees_uncategorised")),
         )
     except InvalidInput as exc:
-        return render(request, "accounts/_grant_summary.html", {"error": exc.message})
+        return render(request, "accounts/_grant_summary.html", {"error": error_sentence(exc)})
     if app is not None:
         grant.apply_to(app)  # unsaved: the app's own hidden-from marks still count
     preview = grant_preview(user, app or grant)

@@ -11,9 +11,11 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from kernel.category_names import label
 from kernel.errors import Conflict, InvalidInput, NotFound
 from memories.selectors.grants import apps_seeing, category_overview
@@ -21,8 +23,8 @@ from memories.services import category_changes
 from memories.services.categories import DESCRIPTION_MAX, category_add
 from memories.visibility import sensitive_categories
 from memories.web.forms import CategoryAddForm, CategoryEditForm
+from memories.web.presentation import join_names
 from memories.web.views.common import next_url
-from memories.wording import and_list, n_memories
 
 PAGE = "/categories/"
 
@@ -31,10 +33,15 @@ def _seen_sentence(request: DashboardRequest, slug: str, sensitive: bool) -> str
     """Who sees the category now, in one sentence."""
     apps = apps_seeing(request.user, [slug])[slug]
     if apps:
-        return f"{and_list([a.name for a in apps])} {'sees' if len(apps) == 1 else 'see'} it."
+        names = join_names([a.name for a in apps])
+        return ngettext("%(apps)s sees it.", "%(apps)s see it.", len(apps)) % {"apps": names}
     if sensitive:
-        return "No app sees it unless you tick it for that app on the Connected apps page."
-    return "No connected app sees it."
+        return _("No app sees it unless you tick it for that app on the Connected apps page.")
+    return _("No connected app sees it.")
+
+
+def _n_memories(n: int) -> str:
+    return ngettext("%(n)d memory", "%(n)d memories", n) % {"n": n}
 
 
 @require_GET
@@ -59,7 +66,7 @@ def categories_page(request: DashboardRequest) -> HttpResponse:
 def category_create(request: DashboardRequest) -> HttpResponse:
     form = CategoryAddForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Name the category (letters or digits).")
+        messages.error(request, _("Name the category (letters or digits)."))
         return redirect(PAGE)
     try:
         added = category_add(
@@ -69,15 +76,15 @@ def category_create(request: DashboardRequest) -> HttpResponse:
             sensitive=True if form.cleaned_data["sensitive"] else None,
         )
     except (InvalidInput, Conflict) as err:
-        messages.error(request, err.message)
+        messages.error(request, error_sentence(err))
         return redirect(PAGE)
     category = added.category
-    said = f"Added {label(category.slug)}."
+    said = _("Added %(name)s.") % {"name": label(category.slug)}
     if added.means:
-        said += (
-            f" It starts sensitive because its name looks like {label(added.means)}: "
-            "use its Sensitive switch to share it."
-        )
+        said += " " + _(
+            "It starts sensitive because its name looks like %(topic)s: use its Sensitive "
+            "switch to share it."
+        ) % {"topic": label(added.means)}
     messages.success(
         request, f"{said} {_seen_sentence(request, category.slug, category.sensitive)}"
     )
@@ -94,10 +101,10 @@ def category_sensitive(request: DashboardRequest, slug: str) -> HttpResponse:
     )
     name = label(change.slug)
     said = (
-        f"{name} is sensitive: only the apps you ticked it for see it."
+        _("%(name)s is sensitive: only the apps you ticked it for see it.")
         if sensitive
-        else f"{name} is no longer sensitive."
-    )
+        else _("%(name)s is no longer sensitive.")
+    ) % {"name": name}
     messages.success(request, f"{said} {_seen_sentence(request, change.slug, sensitive)}")
     return redirect(next_url(request, PAGE))
 
@@ -108,7 +115,7 @@ def category_edit(request: DashboardRequest, slug: str) -> HttpResponse:
     """Rename one of the owner's own categories and/or describe it, in one change."""
     form = CategoryEditForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the category a name (letters or digits).")
+        messages.error(request, _("Give the category a name (letters or digits)."))
         return redirect(PAGE)
     try:
         change = category_changes.category_update(
@@ -118,17 +125,31 @@ def category_edit(request: DashboardRequest, slug: str) -> HttpResponse:
             description=form.cleaned_data["description"],
         )
     except (InvalidInput, Conflict) as err:
-        messages.error(request, err.message)
+        messages.error(request, error_sentence(err))
         return redirect(PAGE)
     if change.slug == slug:
-        messages.success(request, f"Saved {label(change.slug)}.")
+        messages.success(request, _("Saved %(name)s.") % {"name": label(change.slug)})
         return redirect(PAGE)
-    said = f"Renamed {label(slug)} to {label(change.slug)}: {n_memories(change.memories)} follow"
+    values = {
+        "old": label(slug),
+        "new": label(change.slug),
+        "memories": _n_memories(change.memories),
+        "apps": join_names(change.apps),
+    }
     if change.apps:
-        said += f", and so does the access of {and_list(change.apps)}"
-    said += "."
+        said = (
+            _(
+                "Renamed %(old)s to %(new)s: %(memories)s follow, and so does the access of "
+                "%(apps)s."
+            )
+            % values
+        )
+    else:
+        said = _("Renamed %(old)s to %(new)s: %(memories)s follow.") % values
     if change.means:
-        said += f" It is now sensitive: its name looks like {label(change.means)}."
+        said += " " + _("It is now sensitive: its name looks like %(topic)s.") % {
+            "topic": label(change.means)
+        }
     messages.success(request, said)
     return redirect(PAGE)
 
@@ -142,14 +163,15 @@ def category_merge(request: DashboardRequest, slug: str) -> HttpResponse:
             actor=actor_for_request(request), source=slug, into=into
         )
     except (InvalidInput, Conflict, NotFound) as err:
-        messages.error(request, err.message)
+        messages.error(request, error_sentence(err))
         return redirect(PAGE)
     target = label(change.slug)
     sensitive = change.slug in sensitive_categories(request.user.pk)
     messages.success(
         request,
-        f"Merged {label(slug)} into {target}: {n_memories(change.memories)} moved. "
-        f"{target}: {_seen_sentence(request, change.slug, sensitive)}",
+        _("Merged %(old)s into %(new)s: %(memories)s moved.")
+        % {"old": label(slug), "new": target, "memories": _n_memories(change.memories)}
+        + f" {target}: {_seen_sentence(request, change.slug, sensitive)}",
     )
     return redirect(PAGE)
 
@@ -160,19 +182,20 @@ def category_delete(request: DashboardRequest, slug: str) -> HttpResponse:
     try:
         change = category_changes.category_delete(actor=actor_for_request(request), slug=slug)
     except Conflict as err:
-        messages.error(request, err.message)
+        messages.error(request, error_sentence(err))
         return redirect(PAGE)
-    said = (
-        f"Deleted {label(change.slug)}: {n_memories(change.memories)} keep their other categories."
-    )
-    if change.kept_for is not None:
-        said += " They stay hidden from apps you connect later" + (
-            f" and from every app but {and_list(change.kept_for)}."
-            if change.kept_for
-            else " and from every app."
-        )
+    said = _("Deleted %(name)s: %(memories)s keep their other categories.") % {
+        "name": label(change.slug),
+        "memories": _n_memories(change.memories),
+    }
+    if change.kept_for:
+        said += " " + _(
+            "They stay hidden from apps you connect later and from every app but %(apps)s."
+        ) % {"apps": join_names(change.kept_for)}
+    elif change.kept_for is not None:
+        said += " " + _("They stay hidden from apps you connect later and from every app.")
     elif change.hidden_from:
-        said += " Apps that could not see it still cannot see those memories."
+        said += " " + _("Apps that could not see it still cannot see those memories.")
     messages.success(request, said)
     return redirect(PAGE)
 

@@ -8,6 +8,8 @@ import shlex
 from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts.dashboard import DashboardRequest, dashboard_view
@@ -15,7 +17,7 @@ from kernel import origin
 
 SERVER_NAME = "context-layer"
 TOKEN_PLACEHOLDER = "YOUR_CLIENT_TOKEN"  # noqa: S105 (a placeholder the user replaces)
-HTTP_CLIENT_GRANTS = (
+HTTP_CLIENT_GRANTS = gettext_lazy(
     "It may do what its token allows: a new token may read and write, not delete, unless you "
     "tick Delete memories when you create it (or later, with Edit on Connected apps)."
 )
@@ -85,23 +87,28 @@ def connect_page(request: DashboardRequest) -> HttpResponse:
             {
                 "id": "claude-desktop",
                 "name": "Claude Desktop",
-                "where": "Settings → Developer → Edit Config (claude_desktop_config.json), then "
-                "restart Claude Desktop. Runs on this machine over stdio; no token needed. "
+                "where": _(
+                    "Settings → Developer → Edit Config (claude_desktop_config.json), then "
+                    "restart Claude Desktop. Runs on this machine over stdio; no token needed."
+                )
+                + " "
                 + (
-                    "It needs the server's DATABASE_URL in its env too."
+                    _("It needs the server's DATABASE_URL in its env too.")
                     if settings.DATABASE_URL
-                    else "The env entry points it at this server's data folder."
+                    else _("The env entry points it at this server's data folder.")
                 ),
                 "code": json.dumps(desktop, indent=2),
                 "also": stdio_shell,
-                "grants": "This app may read memories and add or change them, not delete them. "
-                'To let it delete, add "--scopes", "read,write,delete" to its args; or, once it '
-                "has connected, tick Delete memories for it on Connected apps (Edit).",
+                "grants": _(
+                    "This app may read memories and add or change them, not delete them. "
+                    'To let it delete, add "--scopes", "read,write,delete" to its args; or, once '
+                    "it has connected, tick Delete memories for it on Connected apps (Edit)."
+                ),
             },
             {
                 "id": "claude-code",
                 "name": "Claude Code",
-                "where": "Run in a terminal. Replace the token with one from Connected apps.",
+                "where": _("Run in a terminal. Replace the token with one from Connected apps."),
                 "code": claude_code,
                 "wrap": True,
                 "grants": HTTP_CLIENT_GRANTS,
@@ -109,16 +116,20 @@ def connect_page(request: DashboardRequest) -> HttpResponse:
             {
                 "id": "cursor",
                 "name": "Cursor",
-                "where": "~/.cursor/mcp.json (or .cursor/mcp.json in a project). Replace the "
-                "token with one from Connected apps.",
+                "where": _(
+                    "~/.cursor/mcp.json (or .cursor/mcp.json in a project). Replace the token "
+                    "with one from Connected apps."
+                ),
                 "code": json.dumps(cursor, indent=2),
                 "grants": HTTP_CLIENT_GRANTS,
             },
             {
                 "id": "vscode",
                 "name": "VS Code",
-                "where": ".vscode/mcp.json in your workspace (or the user mcp.json). VS Code "
-                "asks for the token once and stores it securely.",
+                "where": _(
+                    ".vscode/mcp.json in your workspace (or the user mcp.json). VS Code asks for "
+                    "the token once and stores it securely."
+                ),
                 "code": json.dumps(vscode, indent=2),
                 "grants": HTTP_CLIENT_GRANTS,
             },

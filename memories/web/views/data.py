@@ -14,11 +14,12 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from accounts.models import ConnectedApp
 from kernel.errors import Conflict, DomainError, LLMNotConfigured
 from memories.extraction.llm import llm_configured
@@ -64,10 +65,10 @@ def _import_page(request: DashboardRequest, handler: LimitedUploadHandler) -> Ht
         return render(request, "memories/import.html", context)
     upload = request.FILES.get("file")
     if handler.too_large:
-        context["error"] = f"The file is larger than {context['max_mb']} MB."
+        context["error"] = _("The file is larger than %(mb)s MB.") % {"mb": context["max_mb"]}
         return render(request, "memories/import.html", context, status=413)
     if upload is None:
-        context["error"] = "Choose an export file (.zip or conversations.json)."
+        context["error"] = _("Choose an export file (.zip or conversations.json).")
         return render(request, "memories/import.html", context, status=400)
     try:
         run = import_prepare(
@@ -78,13 +79,13 @@ def _import_page(request: DashboardRequest, handler: LimitedUploadHandler) -> Ht
             extractor=request.POST.get("extractor", "auto"),
         )
     except LLMNotConfigured:
-        context["error"] = (
+        context["error"] = _(
             "This server has no LLM set up for extraction, so that choice is not available. "
             "Choose Local or None."
         )
         return render(request, "memories/import.html", context, status=400)
     except DomainError as exc:
-        context["error"] = exc.message
+        context["error"] = error_sentence(exc)
         return render(request, "memories/import.html", context, status=400)
     return redirect("memories:import_run", run_id=run.pk)
 
@@ -167,7 +168,7 @@ def erase_page(request: DashboardRequest) -> HttpResponse:
     if request.method == "POST" and typed.strip().lower() != ERASE_PHRASE:
         context = {
             **_erase_context(request),
-            "error": f"Type “{ERASE_PHRASE}” to confirm.",
+            "error": _("Type “%(phrase)s” to confirm.") % {"phrase": ERASE_PHRASE},
             "typed": typed[:100],
             "delete_account": request.POST.get("delete_account") == "on",
         }

@@ -9,12 +9,20 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget, trigger_client_event
 
 from accounts.actors import Actor
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.dashboard import (
+    DashboardRequest,
+    actor_for_request,
+    dashboard_view,
+    error_sentence,
+    service_sentence,
+)
 from kernel.errors import Conflict, InvalidInput
 from memories.models import MemoryState
 from memories.selectors.grants import category_notices
@@ -24,7 +32,6 @@ from memories.services import memories as services
 from memories.services.remember import memory_remember
 from memories.web.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_categories
 from memories.web.presentation import undo_tag
-from memories.wording import n_memories
 
 PAGE_SIZE = 50
 TEMPLATE = "memories/list.html"
@@ -88,7 +95,7 @@ def memory_list_page(request: DashboardRequest) -> HttpResponse:
         context = _results(actor, request.GET, cursor=request.GET.get("cursor") or None)
     except InvalidInput as err:
         context = _results(actor, QueryDict())
-        context["error"] = err.message
+        context["error"] = error_sentence(err)
     htmx = request.htmx
     if htmx and not htmx.history_restore_request:
         fragment = "rows" if request.GET.get("cursor") else "results"
@@ -146,13 +153,13 @@ def memory_add(request: DashboardRequest) -> HttpResponse:
                 categories=split_categories(form.cleaned_data["categories"]),
             )
             if result.results:
-                messages.success(request, result.note or "Memory added.")
+                messages.success(request, service_sentence(result.note) or _("Memory added."))
             else:  # the model found nothing worth remembering: not an error, not a success
-                note = result.note
+                note = service_sentence(result.note)
         except (InvalidInput, Conflict) as err:
-            error = err.message
+            error = error_sentence(err)
     else:
-        error = "Write the memory first."
+        error = _("Write the memory first.")
     htmx = request.htmx
     if error or note:
         again = {"add_form": form, "add_error": error, "add_note": note, "add_open": True}
@@ -176,7 +183,7 @@ def memory_bulk(request: DashboardRequest) -> HttpResponse:
     actor = actor_for_request(request)
     form = BulkForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Select at least one memory and an action.")
+        messages.error(request, _("Select at least one memory and an action."))
         if not request.htmx:
             return redirect("memories:home")
         return _render_results(request, actor)
@@ -192,11 +199,12 @@ def memory_bulk(request: DashboardRequest) -> HttpResponse:
             results = services.memory_delete_many(actor=actor, memory_ids=ids)
             n = len(results)
             undo = undo_tag(results[0].batch_id)
-            messages.success(request, f"Deleted {n_memories(n)}.", extra_tags=undo)
+            said = ngettext("Deleted %(n)d memory.", "Deleted %(n)d memories.", n) % {"n": n}
+            messages.success(request, said, extra_tags=undo)
         else:
             messages.success(request, _bulk_apply(actor, action, ids, form.cleaned_data))
     except (InvalidInput, Conflict) as err:
-        messages.error(request, err.message)
+        messages.error(request, error_sentence(err))
     if not request.htmx:
         return redirect("memories:home")
     return _render_results(request, actor)
@@ -207,22 +215,35 @@ def _bulk_apply(actor: Actor, action: str, ids: list[str], data: dict[str, Any])
     if action == "categories":
         cats = split_categories(data["categories"])
         n = services.memory_set_categories_many(actor=actor, memory_ids=ids, categories=cats)
-        return f"Set categories on {n_memories(n)}."
+        return ngettext(
+            "Set categories on %(n)d memory.", "Set categories on %(n)d memories.", n
+        ) % {"n": n}
     if action in ("pin", "unpin"):
         pinned = action == "pin"
         n = services.memory_set_pinned(actor=actor, memory_ids=ids, pinned=pinned)
         if pinned:
-            return f"{n_memories(n)} pinned to the profile."
-        return f"{n_memories(n)} unpinned."
+            return ngettext(
+                "%(n)d memory pinned to the profile.", "%(n)d memories pinned to the profile.", n
+            ) % {"n": n}
+        return ngettext("%(n)d memory unpinned.", "%(n)d memories unpinned.", n) % {"n": n}
     if action in ("private", "not-private"):
         private = action == "private"
         n = services.memory_set_private_many(actor=actor, memory_ids=ids, private=private)
         if private:
-            return f"{n_memories(n)} now private: no app sees them."
-        return f"{n_memories(n)} no longer private."
+            return ngettext(
+                "%(n)d memory now private: no app sees it.",
+                "%(n)d memories now private: no app sees them.",
+                n,
+            ) % {"n": n}
+        return ngettext(
+            "%(n)d memory no longer private.", "%(n)d memories no longer private.", n
+        ) % {"n": n}
     n = services.memory_set_state(actor=actor, memory_ids=ids, state=action)
-    label = dict(MemoryState.choices)[action].lower()
-    return f"{n_memories(n)} now {label}."
+    label = str(dict(MemoryState.choices)[action]).lower()
+    return ngettext("%(n)d memory now %(state)s.", "%(n)d memories now %(state)s.", n) % {
+        "n": n,
+        "state": label,
+    }
 
 
 @require_GET

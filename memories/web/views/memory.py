@@ -10,10 +10,12 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, trigger_client_event
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from accounts.selectors import app_names
 from kernel.errors import Conflict, InvalidInput
 from memories.models import Memory
@@ -28,7 +30,7 @@ from memories.selectors.memories import (
 )
 from memories.services import memories as services
 from memories.web.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
-from memories.web.presentation import history_entries, undo_tag
+from memories.web.presentation import history_entries, join_names, undo_tag
 from memories.web.views.common import next_url
 from memories.web.views.memories import CHANGED, TEMPLATE
 
@@ -105,14 +107,14 @@ def memory_edit(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse
                 actor=actor, memory_id=memory.id, text=form.cleaned_data["text"]
             )
         except (InvalidInput, Conflict) as err:
-            error = err.message
+            error = error_sentence(err)
     else:
-        error = "The memory cannot be empty."
+        error = _("The memory cannot be empty.")
     if error:  # shown with the text as written, never thrown away
         if not htmx:
             return _detail_page(request, memory.id, text=request.POST.get("text", ""), error=error)
         return _row(request, memory, "edit", form=form, error=error)
-    messages.success(request, "Saved.")
+    messages.success(request, _("Saved."))
     if not htmx:
         return redirect(next_url(request, _detail_url(memory.id)))
     return trigger_client_event(_row(request, memory), CHANGED)
@@ -131,9 +133,9 @@ def memory_state(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespons
                 actor=actor, memory_ids=[memory.id], state=form.cleaned_data["state"]
             )
         except Conflict as err:
-            error = err.message
+            error = error_sentence(err)
     else:
-        error = "Unknown state."
+        error = _("Unknown state.")
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
     if error:
         messages.error(request, error)
@@ -143,8 +145,8 @@ def memory_state(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespons
 
 
 PRIVATE_SAID = {
-    True: "Private: no app sees it now.",
-    False: "No longer private: apps see it as their access allows.",
+    True: gettext_lazy("Private: no app sees it now."),
+    False: gettext_lazy("No longer private: apps see it as their access allows."),
 }
 
 
@@ -159,8 +161,10 @@ def memory_private(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespo
 
 
 PIN_SAID = {
-    True: "Pinned: it opens the profile every app loads first, as each app's access allows.",
-    False: "Unpinned.",
+    True: gettext_lazy(
+        "Pinned: it opens the profile every app loads first, as each app's access allows."
+    ),
+    False: gettext_lazy("Unpinned."),
 }
 
 
@@ -176,11 +180,11 @@ def memory_pin(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
 
 
 def _toggled(
-    request: DashboardRequest, memory: Memory, said: str, *, counts_changed: bool
+    request: DashboardRequest, memory: Memory, said: object, *, counts_changed: bool
 ) -> HttpResponse:
     """The answer of a row's and the detail page's on/off switch: say it, then back to the page
     (no script) or the row swapped in place, telling the header when its counts moved."""
-    messages.success(request, said)
+    messages.success(request, str(said))
     if not request.htmx:
         return redirect(next_url(request, _detail_url(memory.id)))
     row = _row(request, memory)
@@ -194,7 +198,7 @@ def memory_unrestrict(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRe
     was deleted from it (it was kept for the apps that could see that category)."""
     actor = actor_for_request(request)
     services.memory_set_visibility(actor=actor, memory_id=memory_id, unrestrict=True)
-    messages.success(request, "Apps see it again as their access allows.")
+    messages.success(request, _("Apps see it again as their access allows."))
     return redirect(_detail_url(memory_id))
 
 
@@ -205,10 +209,10 @@ def memory_hide_from_app(request: DashboardRequest, memory_id: uuid.UUID) -> Htt
     actor = actor_for_request(request)
     app_id = request.POST.get("app", "")
     if not app_id.isdigit() or len(app_id) > 18:
-        messages.error(request, "Choose an app to hide this memory from.")
+        messages.error(request, _("Choose an app to hide this memory from."))
     else:
         services.memory_set_visibility(actor=actor, memory_id=memory_id, hide_from_app=int(app_id))
-        messages.success(request, "Hidden from that app, and so is its own statement of it.")
+        messages.success(request, _("Hidden from that app, and so is its own statement of it."))
     return redirect(_detail_url(memory_id))
 
 
@@ -224,9 +228,9 @@ def memory_categories_edit(request: DashboardRequest, memory_id: uuid.UUID) -> H
                 memory_id=memory_id,
                 categories=split_categories(form.cleaned_data["categories"]),
             )
-            messages.success(request, "Categories saved.")
+            messages.success(request, _("Categories saved."))
         except InvalidInput as err:
-            messages.error(request, err.message)
+            messages.error(request, error_sentence(err))
     return redirect(next_url(request, _detail_url(memory_id)))
 
 
@@ -238,9 +242,9 @@ def memory_restore(
     actor = actor_for_request(request)
     try:
         services.memory_restore_version(actor=actor, memory_id=memory_id, version_id=version_id)
-        messages.success(request, "Restored. The text it replaced is kept in the history.")
+        messages.success(request, _("Restored. The text it replaced is kept in the history."))
     except Conflict as err:
-        messages.error(request, err.message)
+        messages.error(request, error_sentence(err))
     return redirect(_detail_url(memory_id))
 
 
@@ -258,8 +262,10 @@ def memory_delete(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespon
             return render(request, f"{TEMPLATE}#confirm-delete", context)
         return render(request, "memories/confirm_delete.html", context)
     result = services.memory_delete(actor=actor, memory_id=memory_id)
-    note = f" {', '.join(result.read_by)} had read it." if result.read_by else ""
-    messages.success(request, f"Deleted.{note}", extra_tags=undo_tag(result.batch_id))
+    said = _("Deleted.")
+    if result.read_by:
+        said += " " + _("%(apps)s had read it.") % {"apps": join_names(result.read_by)}
+    messages.success(request, said, extra_tags=undo_tag(result.batch_id))
     if not htmx:
         return redirect("memories:home")
     # The row goes; the message says so, and the focus moves to the next row (static/js/app.js).

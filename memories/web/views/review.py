@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from kernel.errors import Conflict
 from memories.models import MemoryProposal
 from memories.selectors.proposals import proposal_list
@@ -46,7 +46,7 @@ def decide(request: DashboardRequest, proposal_id: int, decision: str) -> HttpRe
     try:
         proposal = action(actor=actor_for_request(request), proposal_id=proposal_id)
     except Conflict as exc:  # e.g. the app may no longer see the memory: say so, change nothing
-        messages.error(request, exc.message)
+        messages.error(request, error_sentence(exc))
         return redirect("review:list")
     if request.htmx:
         return render(request, "memories/review.html#decided", {"proposal": proposal})

@@ -11,14 +11,21 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import truncatechars
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.dashboard import (
+    DashboardRequest,
+    actor_for_request,
+    dashboard_view,
+    error_sentence,
+    service_sentence,
+)
 from kernel.errors import Conflict, InvalidInput
 from memories.selectors import trash as trash_reads
 from memories.services import trash
 from memories.web.views.common import next_url
-from memories.wording import n_memories
 
 
 def _trash_url() -> str:
@@ -45,13 +52,17 @@ def trash_restore(request: DashboardRequest) -> HttpResponse:
             actor=actor, memory_ids=request.POST.getlist("ids"), batch_id=batch
         )
     except (InvalidInput, Conflict) as err:
-        messages.error(request, err.message)
+        messages.error(request, error_sentence(err))
         return redirect(next_url(request, _trash_url()))
     if result.restored:
-        messages.success(request, f"Restored {n_memories(len(result.restored))}.")
+        n = len(result.restored)
+        messages.success(
+            request, ngettext("Restored %(n)d memory.", "Restored %(n)d memories.", n) % {"n": n}
+        )
     for refusal in result.refused:
         text = truncatechars(refusal.memory.text, 80)
-        messages.warning(request, f"“{text}” stays in the trash. {refusal.reason}")
+        said = _("“%(text)s” stays in the trash.") % {"text": text}
+        messages.warning(request, f"{said} {service_sentence(refusal.reason)}")
     return redirect(next_url(request, _trash_url()))
 
 
@@ -75,9 +86,13 @@ def trash_delete(request: DashboardRequest) -> HttpResponse:
             actor=actor, memory_ids=ids, batch_id=batch, everything=everything
         )
     except InvalidInput as err:
-        messages.error(request, err.message)
+        messages.error(request, error_sentence(err))
         return redirect(_trash_url())
-    messages.success(request, f"Deleted {n_memories(n)} for good.")
+    messages.success(
+        request,
+        ngettext("Deleted %(n)d memory for good.", "Deleted %(n)d memories for good.", n)
+        % {"n": n},
+    )
     return redirect(_trash_url())
 
 
