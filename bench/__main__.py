@@ -21,6 +21,7 @@ from bench import (
     mcp,
     move,
     profile,
+    reconcile,
     search,
     shortqueries,
     startup,
@@ -34,6 +35,8 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["categories"]:  # no database: the labelled set is classified in memory
         sys.exit(categories.main(argv[1:]))
+    if argv[:1] == ["reconcile"]:  # no database: the pairs are judged in memory
+        sys.exit(reconcile.main(argv[1:]))
     if argv[:1] == ["extract"]:  # no database either: messages are extracted in memory
         sys.exit(extract.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
@@ -60,6 +63,7 @@ def main(argv: list[str] | None = None) -> None:
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
+    sub.add_parser("reconcile", help="Local reconciliation on labelled pairs: merges, supersedes.")
     args = parser.parse_args(argv)
     if not getattr(args, "standalone", False):  # startup measures servers it starts itself
         set_threads(getattr(args, "layout", SERVE))  # before Django reads EMBEDDING_THREADS
