@@ -90,8 +90,10 @@ def propose_change(
     text: str | None,
     categories: list[str] | None,
     state: str | None,
+    reason: str = "",
 ) -> PendingWrite:
-    """Hold a change of one memory the app may see (locked and checked by the caller)."""
+    """Hold a change of one memory the app may see (locked and checked by the caller); `reason`
+    says why it waits when the app did not ask for a review (local reconciliation was unsure)."""
     proposal = _new(
         actor,
         MemoryProposal.Kind.UPDATE,
@@ -99,6 +101,7 @@ def propose_change(
         proposed_text=text or "",
         proposed_categories=categories,
         proposed_state=state or "",
+        reason=reason[:500],
     )
     _store(actor, [proposal], [memory.id])
     return PendingWrite.of(proposal)

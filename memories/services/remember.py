@@ -105,6 +105,7 @@ def _remember_with_llm(
             categories=cats,
             provenance=provenance,
             metadata={"needs_extraction": True, "extraction_error": str(exc)[:300]},
+            reconcile=False,
         )
         return RememberResult(
             results=[result],
@@ -176,6 +177,7 @@ def apply_decisions(
                 categories=cats,
                 provenance=said,
                 metadata=metadata,
+                reconcile=False,
             )
             results.append(result)
             actions.append("held" if result.pending else "added" if result.created else "skipped")
