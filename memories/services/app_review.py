@@ -24,6 +24,17 @@ PENDING_NOTE = (
     "The user reviews this app's changes before they are saved: this waits on their Review "
     "page and changes nothing until they accept it."
 )
+# An add that looks like a change of a stored memory, held by local reconciliation
+# (memories/services/reconcile_local.py) whatever the app's review setting.
+LOOKS_LIKE_UPDATE_NOTE = (
+    "This looks like a change of a memory already stored: it waits on the user's Review page "
+    "as an update of that memory and changes nothing until they accept it."
+)
+
+
+def pending_note(pending: Sequence[PendingWrite]) -> str:
+    """What an app is told about its held adds: reviewed, or held as a likely update."""
+    return PENDING_NOTE if any(p.kind != "update" for p in pending) else LOOKS_LIKE_UPDATE_NOTE
 
 
 def held(actor: Actor) -> bool:

@@ -21,7 +21,7 @@ from kernel.gates import SCOPE_WRITE, require
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.provenance import excerpt
-from memories.services.app_review import PENDING_NOTE
+from memories.services.app_review import PENDING_NOTE, pending_note
 from memories.services.memories import (
     WriteResult,
     clean_categories,
@@ -70,7 +70,10 @@ def memory_remember(
     result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
     if result.pending is not None:
         return RememberResult(
-            results=[result], extraction="none", note=PENDING_NOTE, actions=["held"]
+            results=[result],
+            extraction="none",
+            note=pending_note([result.pending]),
+            actions=["held"],
         )
     note = "" if result.created else "An identical memory already exists; it was returned."
     note = " ".join(filter(None, [note, readback_note(actor, [result.memory])]))
