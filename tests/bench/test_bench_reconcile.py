@@ -1,0 +1,16 @@
+"""`bench reconcile` on the labelled pairs with the suite's embedding model: both splits reported,
+and the judge's safety bar held (no distinct or complementary pair merged or superseded)."""
+
+from __future__ import annotations
+
+from bench import reconcile
+from memories.search.embeddings import current_model
+
+
+def test_bench_reconcile_reports_both_splits_and_never_merges_a_look_alike() -> None:
+    report = reconcile.run(current_model())
+    assert report["dev"]["pairs"] + report["heldout"]["pairs"] == 356
+    for split in ("dev", "heldout"):
+        r = report[split]
+        assert r["wrong_merge_or_supersede"] <= 0.01, r["misses"]
+        assert 0 < r["restates_merged"] <= 1 and 0 < r["updates_superseding"] <= 1
