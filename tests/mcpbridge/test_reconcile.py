@@ -91,7 +91,8 @@ def test_a_german_or_chinese_update_replaces_the_old_fact(
     mcp.call("add_memory", {"text": old})
     mcp.call("add_memory", {"text": new})
     assert _listed(mcp) == [new]
-    assert Memory.objects.get(owner=owner, text=old).superseded_by.text == new
+    replaced = Memory.objects.get(owner=owner, text=old)
+    assert replaced.superseded_by is not None and replaced.superseded_by.text == new
 
 
 def test_an_app_is_never_answered_with_a_memory_it_may_not_see(
