@@ -8,12 +8,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memories.reconciliation.lexicon import ADDITIVE_CUES, CHANGE_CUES, PAST, PEOPLE, SLOTS
+from memories.reconciliation.lexicon import (
+    ADDITIVE_CUES,
+    CHANGE_CUES,
+    COMMON_CJK,
+    COMMON_WORDS,
+    PAST,
+    PEOPLE,
+    SLOTS,
+)
 from memories.reconciliation.thresholds import Cosines
 
 RESTATE, UPDATE, UNSURE, DISTINCT = "restate", "update", "unsure", "distinct"
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_IDEOGRAPH = re.compile(r"[\u30a0-\u30ff\u3400-\u9fff]")  # kanji, hanzi, katakana: not kana
 _NAME = re.compile(r"(?<![\w'])([A-Z\u00c0-\u00de\u0410-\u042f][\w'-]*|\w*\d[\w.:,]*)")
 _WORD = re.compile(r"\w+")
 # Capitalised words that name no one: the start of a sentence is skipped already.
@@ -96,10 +105,19 @@ def _names_clash(new: str, old: str) -> bool:
     return any(_alone(x, all_b) for x in sure_a) and any(_alone(y, all_a) for y in sure_b)
 
 
-def _names_kept(new: str, old: str) -> bool:
-    """The new text names again what the old one named (I left Shopify / I work at Shopify)."""
-    (sure_old, _), (_, all_new) = names(old), names(new)
-    return bool(sure_old) and not any(_alone(x, all_new) for x in sure_old)
+def _same_subject(new: str, old: str) -> bool:
+    """The new text names again something the old one is about: a name (I left Shopify / I work
+    at Shopify), a longer word's stem (smoker / smoking), or a Chinese or Japanese pair of
+    characters (朗逸)."""
+    (_, all_old), (_, all_new) = names(old), names(new)
+    if any(not _alone(x, all_new) for x in all_old if not x.isdigit()):
+        return True
+    if _CJK.search(old) and _CJK.search(new):
+        a = re.sub(r"\W", "", old)
+        pairs = {a[i : i + 2] for i in range(len(a) - 1)} - COMMON_CJK
+        return any(p in new for p in pairs if _IDEOGRAPH.search(p))
+    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if len(w) >= 4 and w not in COMMON_WORDS}
+    return any(w[:4] in stems_old for w in _WORD.findall(_fold(new)) if len(w) >= 4)
 
 
 def _swapped(new: str, old: str) -> bool:
@@ -116,7 +134,18 @@ def _swapped(new: str, old: str) -> bool:
         tail += 1
     rest_a, rest_b = len(a) - head - tail, len(b) - head - tail
     most = 4 if cjk else 3
-    return 0 < rest_a <= most and 0 < rest_b <= most and head + tail >= max(rest_a, rest_b)
+    if not (0 < rest_a <= most and 0 < rest_b <= most and head + tail >= max(rest_a, rest_b)):
+        return False
+    if cjk:
+        return True
+    # One word in two forms is no swap (Brazilian / Brazil, alérgica / alergia).
+    left = {_bare(w)[:5] for w in a[head : len(a) - tail] if len(w) >= 5}
+    return not any(_bare(w)[:5] in left for w in b[head : len(b) - tail] if len(w) >= 5)
+
+
+def _bare(word: str) -> str:
+    """The word without accents (alérgica → alergica)."""
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
 def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
@@ -132,7 +161,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     slot_new, slot_old = slots(new), slots(old)
     same_slot = bool(slot_new & slot_old)
     if cues:
-        if cosine >= cut.update and (same_slot or _names_kept(new, old)):
+        if cosine >= cut.update and (same_slot or _same_subject(new, old)):
             return Verdict(UPDATE, "changed: " + ", ".join(sorted(cues)))
         return Verdict(UNSURE, "may have changed: " + ", ".join(sorted(cues)))
     conflict = (

@@ -113,3 +113,16 @@ SLOTS: dict[str, tuple[str, ...]] = {
         "casad*|célibataire|marié*|namor*|solteir*|женат*|замуж*|单身|结婚|独身|結婚",
     ),
 }
+
+# Words too common to say two texts are about the same thing (`judge._same_subject` compares the
+# first four letters of longer words, and pairs of Chinese or Japanese characters).
+COMMON_WORDS = frozenset(
+    _entries(
+        "with|that|this|have|from|they|them|their|there|about|into|just|more|than|been|were|will|"
+        "would|what|when|also|some|only|very|because|every|each|other|after|before|since|again",
+        "habe|haben|nicht|mehr|sind|eine|einen|einem|einer|dass|auch",
+        "para|como|esta|este|pero|desde|avec|dans|pour|mais|sont|cette|depuis|comme|isso|essa|esse",
+        "этот|было|есть|теперь|сейчас",
+    )
+)
+COMMON_CJK = frozenset(_entries("现在|已经|一个|一辆|我的|今は|最近"))

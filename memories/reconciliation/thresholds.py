@@ -24,7 +24,7 @@ class Cosines:
 
 COSINES: dict[str, Cosines] = {
     MINILM_MODEL: Cosines(floor=0.35, update=0.45, restate=0.80, unsure=0.55),
-    E5_MODEL: Cosines(floor=0.80, update=0.80, restate=0.93, unsure=0.88),
+    E5_MODEL: Cosines(floor=0.80, update=0.80, restate=0.92, unsure=0.88),
 }
 
 
