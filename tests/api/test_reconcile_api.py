@@ -51,18 +51,18 @@ def test_a_likely_change_the_rules_cannot_decide_waits_for_the_owner_as_an_updat
     owner: User, make_token: TokenFactory, owner_api: Client
 ) -> None:
     app = bearer(make_token(owner, name="claude"))
-    _, first = _add(app, "My email provider is Gmail.")
-    status, held = _add(app, "I moved all my email to Fastmail.")
+    _, first = _add(app, "My go-to pizza place is Luigi's.")
+    status, held = _add(app, "These days we order from Napoli Express.")
     assert status == 202 and held["note"] == LOOKS_LIKE_UPDATE_NOTE
     [pending] = held["pending"]
     assert pending["kind"] == "update" and pending["memory_id"] == first["memory"]["id"]
     [proposal] = owner_api.get(f"{API}/proposals").json()
     assert proposal["kind"] == "update" and "Looks like an update" in proposal["reason"]
-    assert Memory.objects.get(owner=owner).text == "My email provider is Gmail."
+    assert Memory.objects.get(owner=owner).text == "My go-to pizza place is Luigi's."
 
     accepted = owner_api.post(f"{API}/proposals/{proposal['id']}/accept")
     assert accepted.status_code == 200
     assert [m["text"] for m in app.get(f"{API}/memories").json()["items"]] == [
-        "I moved all my email to Fastmail."
+        "These days we order from Napoli Express."
     ]
     assert MemoryProposal.objects.get(owner=owner).status == "accepted"
