@@ -247,7 +247,7 @@ def memory_create_many(
 ) -> list[WriteResult]:
     """Add several memories in one transaction; identical active texts come back, not twice.
 
-    An app's texts and an import's are reconciled locally against the memories the writer may see
+    An app's texts are reconciled locally against the memories the writer may see
     (`_reconcile`) unless `reconcile` is False (a caller that reconciled already: a supersede, the
     LLM's decisions, an accepted proposal, an export restored as it was).
 
@@ -400,8 +400,7 @@ def _reconcile(
     """Local reconciliation of the batch's new texts (`reconcile_local`), in the write's
     transaction: a restatement is answered with the memory it restates (added to `known`, its
     wording kept with it); an update is returned to supersede its memory once inserted; an
-    unsure change of an app's is held for the owner's Review as an update of that memory (an
-    import's is stored beside it: nothing an import brings waits unseen)."""
+    unsure change is held for the owner's Review as an update of that memory."""
     if not reconcile_local.applies(actor):
         return {}, {}
     todo = [
@@ -414,7 +413,6 @@ def _reconcile(
     )
     plans: dict[int, reconcile_local.Match] = {}
     held_as: dict[str, WriteResult] = {}
-    importing = actor.app.kind == ConnectedApp.Kind.IMPORT
     for n, match in zip(todo, found, strict=True):
         if match is None:
             continue
@@ -424,7 +422,7 @@ def _reconcile(
             known[key] = match.memory
         elif kind == reconcile_local.UPDATE:
             plans[n] = match
-        elif not importing and key not in held_as:
+        elif key not in held_as:
             pending = app_review.propose_change(
                 actor,
                 match.memory,

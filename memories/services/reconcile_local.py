@@ -1,4 +1,4 @@
-"""Local reconciliation at an app's write and an import (no LLM): each new text against its
+"""Local reconciliation at an app's write (no LLM): each new text against its
 nearest stored memories the writer may see, judged by `memories.reconciliation.judge`.
 
 Only memories the writing app may see are compared (`dedup_reader`, `dedup_q`): a memory it may
@@ -16,6 +16,7 @@ from typing import Any
 from pgvector.django import CosineDistance
 
 from accounts.actors import Actor
+from accounts.models import ConnectedApp
 from memories.models import Memory, MemoryState
 from memories.reconciliation.judge import DISTINCT, RESTATE, UNSURE, UPDATE, Verdict, judge
 from memories.reconciliation.thresholds import for_model
@@ -32,8 +33,14 @@ class Match:
 
 
 def applies(actor: Actor) -> bool:
-    """Apps' writes and imports; not the owner's own apps, nor an app that may only write."""
-    return not actor.app.is_owner_app and dedup_reader(actor) is not None
+    """Apps' writes; not the owner's own apps, nor an app that may only write, nor (yet) an
+    import: its synthetic look-alike histories (tests/memories/test_ingest_kill.py) are merged
+    and superseded among themselves, which the import's "no losses" promise does not allow."""
+    return (
+        not actor.app.is_owner_app
+        and actor.app.kind != ConnectedApp.Kind.IMPORT
+        and dedup_reader(actor) is not None
+    )
 
 
 def matches(
