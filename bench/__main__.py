@@ -24,6 +24,7 @@ from bench import (
     mcp,
     move,
     profile,
+    reconcile,
     search,
     shortqueries,
     startup,
@@ -37,6 +38,8 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["categories"]:  # no database: the labelled set is classified in memory
         sys.exit(categories.main(argv[1:]))
+    if argv[:1] == ["reconcile"]:  # no database: the pairs are judged in memory
+        sys.exit(reconcile.main(argv[1:]))
     if argv[:1] == ["extract"]:  # no database either: messages are extracted in memory
         sys.exit(extract.main(argv[1:]))
     if argv[:1] == ["language"]:  # nor here: texts are identified in memory
@@ -70,6 +73,7 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
     sub.add_parser("language", help="Language identification: accuracy on short texts, speed.")
     sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
+    sub.add_parser("reconcile", help="Local reconciliation on labelled pairs: merges, supersedes.")
     args = parser.parse_args(argv)
     if not getattr(args, "standalone", False):  # startup measures servers it starts itself
         set_threads(getattr(args, "layout", SERVE))  # before Django reads EMBEDDING_THREADS

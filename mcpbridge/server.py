@@ -258,9 +258,9 @@ async def add_memory(text: Text, category: NewCategory = None) -> Annotated[Call
             actor=actor, text=text, categories=[category] if category else None
         )
     )
-    held = [PendingOut.of(r.pending) for r in remembered.results if r.pending is not None]
-    if held:
-        return _held_adds(held)
+    pending = [r.pending for r in remembered.results if r.pending is not None]
+    if pending:
+        return _held_adds(pending)
     memories = [MemoryOut.of(r.memory) for r in remembered.results]
     created = sum(1 for r in remembered.results if r.created)
     out = AddOut(
@@ -297,24 +297,33 @@ async def add_memories(
         return results, services.readback_note(actor, [r.memory for r in results])
 
     results, note = await _call(work)
-    held = [PendingOut.of(r.pending) for r in results if r.pending is not None]
-    if held:
-        return _held_adds(held)
-    memories = [MemoryOut.of(r.memory) for r in results]
-    created = sum(1 for r in results if r.created)
+    pending = [r.pending for r in results if r.pending is not None]
+    stored = [r for r in results if r.pending is None]
+    if not stored:
+        return _held_adds(pending)
+    # Some held as likely updates of stored memories (local reconciliation), the rest stored.
+    held = [PendingOut.of(p) for p in pending]
+    memories = [MemoryOut.of(r.memory) for r in stored]
+    created = sum(1 for r in stored if r.created)
     out = AddOut(
-        memories=memories, created=created, already_known=len(memories) - created, note=note
+        memories=memories,
+        created=created,
+        already_known=len(memories) - created,
+        note=note,
+        pending=held,
     )
     summary = f"Stored {created} new, {len(memories) - created} already known."
-    return result(out, " ".join(filter(None, [summary, note])))
+    waits = [app_review.pending_note(pending), *pending_lines(held)] if held else []
+    return result(out, " ".join(filter(None, [summary, note, *waits])))
 
 
-def _held_adds(held: list[PendingOut]) -> CallToolResult:
-    """The answer to an add the user reviews first: nothing stored, what waits, and why."""
-    out = AddOut(
-        memories=[], created=0, already_known=0, note=app_review.PENDING_NOTE, pending=held
-    )
-    return result(out, "\n".join([app_review.PENDING_NOTE, *pending_lines(held)]))
+def _held_adds(pending: list[PendingWrite]) -> CallToolResult:
+    """The answer to an add the user reviews first (or that looks like a change of a stored
+    memory): nothing stored, what waits, and why."""
+    held = [PendingOut.of(p) for p in pending]
+    note = app_review.pending_note(pending)
+    out = AddOut(memories=[], created=0, already_known=0, note=note, pending=held)
+    return result(out, "\n".join([note, *pending_lines(held)]))
 
 
 async def list_memories(

@@ -383,7 +383,7 @@ def create_memory(request: HttpRequest, payload: MemoryIn) -> Any:
     )
     held = [r.pending for r in result.results if r.pending is not None]
     if held:
-        return Status(202, {"pending": held, "note": app_review.PENDING_NOTE})
+        return Status(202, {"pending": held, "note": app_review.pending_note(held)})
     memories = [r.memory for r in result.results]
     created = any(r.created for r in result.results)
     body = {
@@ -409,7 +409,7 @@ def bulk_state(request: HttpRequest, payload: BulkStateIn) -> Any:
     )
     if app_review.held(actor):
         held = pending_writes(actor, memory_ids=payload.memory_ids, adds=False)
-        return Status(202, {"pending": held, "note": app_review.PENDING_NOTE})
+        return Status(202, {"pending": held, "note": app_review.pending_note(held)})
     return {"changed": changed}
 
 
@@ -439,7 +439,7 @@ def bulk_delete(request: HttpRequest, payload: BulkIds) -> Any:
     )
     held = [r.pending for r in results if r.pending is not None]
     if held:
-        return Status(202, {"pending": held, "note": app_review.PENDING_NOTE})
+        return Status(202, {"pending": held, "note": app_review.pending_note(held)})
     return {"deleted": [_deleted(r) for r in results]}
 
 

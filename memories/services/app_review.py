@@ -24,6 +24,17 @@ PENDING_NOTE = (
     "The user reviews this app's changes before they are saved: this waits on their Review "
     "page and changes nothing until they accept it."
 )
+# An add that looks like a change of a stored memory, held by local reconciliation
+# (memories/services/reconcile_local.py) whatever the app's review setting.
+LOOKS_LIKE_UPDATE_NOTE = (
+    "This looks like a change of a memory already stored: it waits on the user's Review page "
+    "as an update of that memory and changes nothing until they accept it."
+)
+
+
+def pending_note(pending: Sequence[PendingWrite]) -> str:
+    """What an app is told about its held adds: reviewed, or held as a likely update."""
+    return PENDING_NOTE if any(p.kind != "update" for p in pending) else LOOKS_LIKE_UPDATE_NOTE
 
 
 def held(actor: Actor) -> bool:
@@ -90,8 +101,10 @@ def propose_change(
     text: str | None,
     categories: list[str] | None,
     state: str | None,
+    reason: str = "",
 ) -> PendingWrite:
-    """Hold a change of one memory the app may see (locked and checked by the caller)."""
+    """Hold a change of one memory the app may see (locked and checked by the caller); `reason`
+    says why it waits when the app did not ask for a review (local reconciliation was unsure)."""
     proposal = _new(
         actor,
         MemoryProposal.Kind.UPDATE,
@@ -99,6 +112,7 @@ def propose_change(
         proposed_text=text or "",
         proposed_categories=categories,
         proposed_state=state or "",
+        reason=reason[:500],
     )
     _store(actor, [proposal], [memory.id])
     return PendingWrite.of(proposal)

@@ -966,6 +966,7 @@ def _restore_group(writer: Actor, todo: list[ExportedMemory], counter: _Counter)
 def _restore_batch(writer: Actor, todo: list[ExportedMemory]) -> tuple[int, int]:
     results = memory_create_many(
         actor=writer,
+        reconcile=False,
         items=[
             NewMemory(
                 text=m.text,

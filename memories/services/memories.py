@@ -41,7 +41,7 @@ from memories.search.embeddings import current_model
 from memories.search.scoring import _vector_literal
 from memories.selectors.memories import get_visible, parse_memory_id, readers_of
 from memories.selectors.pending import PendingWrite
-from memories.services import app_review, trash
+from memories.services import app_review, reconcile_local, trash
 from memories.services import categories as user_categories
 from memories.text import clean_text, text_key
 from memories.visibility import dedup_q, hidden_categories, sensitive_categories, visible_q
@@ -234,6 +234,7 @@ def memory_create(
     categories: Iterable[str] | None = None,
     provenance: dict[str, Any] | None = None,
     metadata: dict[str, Any] | None = None,
+    reconcile: bool = True,
 ) -> WriteResult:
     item = NewMemory(
         text=text,
@@ -241,7 +242,7 @@ def memory_create(
         provenance=provenance or {},
         metadata=metadata or {},
     )
-    return memory_create_many(actor=actor, items=[item])[0]
+    return memory_create_many(actor=actor, items=[item], reconcile=reconcile)[0]
 
 
 def memory_create_many(
@@ -250,8 +251,13 @@ def memory_create_many(
     items: Sequence[NewMemory],
     max_items: int | None = None,
     vectors: Sequence[Any] | None = None,
+    reconcile: bool = True,
 ) -> list[WriteResult]:
     """Add several memories in one transaction; identical active texts come back, not twice.
+
+    An app's texts are reconciled locally against the memories the writer may see
+    (`_reconcile`) unless `reconcile` is False (a caller that reconciled already: a supersede, the
+    LLM's decisions, an accepted proposal, an export restored as it was).
 
     All items are validated before anything is embedded or written: one bad item refuses the batch.
     `vectors` (one per item, from the current model) lets a bulk import embed ahead of its writes.
@@ -331,10 +337,14 @@ def memory_create_many(
         # memory, the caller's first statement would have answered "already known".
         _hold_categories(actor, labels - new_slugs)
         known = _known_texts(actor, set(params["keys"]))
+        plans, held_as = (
+            _reconcile(actor, params, known, models.live, now) if reconcile else ({}, {})
+        )
         fresh = [
             n
             for n in range(len(ids))
-            if params["states"][n] != MemoryState.ACTIVE or params["keys"][n] not in known
+            if (params["states"][n] != MemoryState.ACTIVE or params["keys"][n] not in known)
+            and params["keys"][n] not in held_as
         ]
         inserted = _insert_rows(_rows(params, fresh))
         # Texts that did not go in are held by an active memory already. Every write runs the
@@ -369,6 +379,7 @@ def memory_create_many(
             for n in range(len(ids))
             if ids[n] in made
         }
+        _supersede_planned(actor, plans, ids, built)
         id_for_index = dict(zip(to_insert, ids, strict=True))
         for memory in built.values():
             if memory.state == MemoryState.ACTIVE:
@@ -378,9 +389,11 @@ def memory_create_many(
             new_id = id_for_index.get(index)
             if new_id in made:
                 results.append(WriteResult(memory=built[new_id], created=True))
+            elif key in held_as:
+                results.append(held_as[key])
             else:
                 results.append(WriteResult(memory=known[key], created=False))
-        received = list(dict.fromkeys(r.memory.id for r in results))
+        received = list(dict.fromkeys(r.memory.id for r in results if r.pending is None))
         duplicates = sum(1 for r in results if not r.created)
         activity.record(
             actor,
@@ -389,6 +402,69 @@ def memory_create_many(
             detail={"duplicates": duplicates} if duplicates else None,
         )
     return results
+
+
+def _reconcile(
+    actor: Actor, params: dict[str, Any], known: dict[str, Memory], model: str, now: datetime
+) -> tuple[dict[int, reconcile_local.Match], dict[str, WriteResult]]:
+    """Local reconciliation of the batch's new texts (`reconcile_local`), in the write's
+    transaction: a restatement is answered with the memory it restates (added to `known`, its
+    wording kept with it); an update is returned to supersede its memory once inserted; an
+    unsure change is held for the owner's Review as an update of that memory."""
+    if not reconcile_local.applies(actor):
+        return {}, {}
+    todo = [
+        n
+        for n in range(len(params["ids"]))
+        if params["states"][n] == MemoryState.ACTIVE and params["keys"][n] not in known
+    ]
+    found = reconcile_local.matches(
+        actor, [params["texts"][n] for n in todo], [params["embs"][n] for n in todo], model
+    )
+    plans: dict[int, reconcile_local.Match] = {}
+    held_as: dict[str, WriteResult] = {}
+    for n, match in zip(todo, found, strict=True):
+        if match is None:
+            continue
+        text, key, kind = params["texts"][n], params["keys"][n], match.verdict.kind
+        if kind == reconcile_local.RESTATE:
+            reconcile_local.note_restated(match.memory, text, now)
+            known[key] = match.memory
+        elif kind == reconcile_local.UPDATE:
+            plans[n] = match
+        elif key not in held_as:
+            pending = app_review.propose_change(
+                actor,
+                match.memory,
+                text=text,
+                categories=None,
+                state=None,
+                reason=f"Looks like an update of this memory ({match.verdict.why}).",
+            )
+            held_as[key] = WriteResult(memory=match.memory, created=False, pending=pending)
+    return plans, held_as
+
+
+def _supersede_planned(
+    actor: Actor,
+    plans: dict[int, reconcile_local.Match],
+    ids: Sequence[uuid.UUID],
+    built: dict[uuid.UUID, Memory],
+) -> None:
+    """Each inserted update supersedes the memory it changes (the first one of the batch, when
+    two change the same memory: the other stays beside it)."""
+    done: set[uuid.UUID] = set()
+    for n, match in plans.items():
+        new = built.get(ids[n])
+        if new is None or match.memory.id in done:
+            continue
+        done.add(match.memory.id)
+        memory_supersede_into(
+            actor=actor,
+            old=match.memory,
+            new=new,
+            reason=f"Replaced by a newer statement ({match.verdict.why}).",
+        )
 
 
 def _stand_in(actor: Actor, pending: PendingWrite) -> Memory:
@@ -840,7 +916,12 @@ def memory_supersede(
         if not cats and old.categories_set_by_user:
             cats = list(old.categories)
         new = memory_create(
-            actor=actor, text=new_text, categories=cats, provenance=provenance, metadata=metadata
+            actor=actor,
+            text=new_text,
+            categories=cats,
+            provenance=provenance,
+            metadata=metadata,
+            reconcile=False,
         )
         memory_supersede_into(actor=actor, old=old, new=new.memory, reason=reason)
     return new

@@ -105,7 +105,9 @@ def _apply_app_write(owner: Actor, proposal: MemoryProposal) -> None:
                 categories=tuple(proposal.proposed_categories or ()),
                 state=state,
             )
-            proposal.memory = memory_create_many(actor=writer, items=[item])[0].memory
+            proposal.memory = memory_create_many(actor=writer, items=[item], reconcile=False)[
+                0
+            ].memory
             proposal.save(update_fields=["memory"])
         elif proposal.kind == MemoryProposal.Kind.UPDATE:
             memory_change(

@@ -22,7 +22,7 @@ from kernel.gates import SCOPE_WRITE, require
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.provenance import excerpt
-from memories.services.app_review import PENDING_NOTE
+from memories.services.app_review import PENDING_NOTE, pending_note
 from memories.services.memories import (
     WriteResult,
     clean_categories,
@@ -73,7 +73,10 @@ def memory_remember(
     result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
     if result.pending is not None:
         return RememberResult(
-            results=[result], extraction="none", note=PENDING_NOTE, actions=["held"]
+            results=[result],
+            extraction="none",
+            note=pending_note([result.pending]),
+            actions=["held"],
         )
     note = (
         ""
@@ -112,6 +115,7 @@ def _remember_with_llm(
             categories=cats,
             provenance=provenance,
             metadata={"needs_extraction": True, "extraction_error": str(exc)[:300]},
+            reconcile=False,
         )
         return RememberResult(
             results=[result],
@@ -183,6 +187,7 @@ def apply_decisions(
                 categories=cats,
                 provenance=said,
                 metadata=metadata,
+                reconcile=False,
             )
             results.append(result)
             actions.append("held" if result.pending else "added" if result.created else "skipped")

@@ -1,0 +1,112 @@
+"""Local reconciliation (`memories/reconciliation/`) on bench/data/reconcile_pairs.json: each pair's
+second text against its first, with the cosine of the configured model (EMBEDDING_MODEL), for the
+dev and held-out splits apart. Reported per split: restatements merged, updates superseding,
+distinct and complementary pairs wrongly merged or superseded (the bar: at most 1%), and how many
+of each went to the owner's Review (unsure). No database: the pairs are embedded in memory.
+
+    uv run python -m bench reconcile [--json] [--show dev]
+    EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench reconcile
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DATASET = Path(__file__).resolve().parent / "data" / "reconcile_pairs.json"
+SPLITS = ("dev", "heldout")
+EXPECTED = {"restate": "restate", "update": "update"}  # distinct, complementary: both stay
+
+
+def _cosines(model: str, pairs: list[dict[str, Any]]) -> list[float]:
+    from memories.search.embeddings import get_embedder
+
+    embedder = get_embedder(model)
+    first = embedder.embed([p["first"] for p in pairs])
+    second = embedder.embed([p["second"] for p in pairs])
+    return [
+        float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+        for a, b in zip(first, second, strict=True)
+    ]
+
+
+def run(model: str) -> dict[str, Any]:
+    from memories.reconciliation.judge import RESTATE, UPDATE, judge
+    from memories.reconciliation.thresholds import for_model
+
+    pairs = json.loads(DATASET.read_text())["items"]
+    cut = for_model(model)
+    report: dict[str, Any] = {"model": model, "cosines": cut.__dict__}
+    verdicts = [
+        judge(p["second"], p["first"], c, cut)
+        for p, c in zip(pairs, _cosines(model, pairs), strict=True)
+    ]
+    for split in SPLITS:
+        counts: Counter[tuple[str, str]] = Counter()
+        misses = []
+        for pair, verdict in zip(pairs, verdicts, strict=True):
+            if pair["split"] != split:
+                continue
+            counts[(pair["relation"], verdict.kind)] += 1
+            if verdict.kind != EXPECTED.get(pair["relation"], "distinct"):
+                misses.append(f"{pair['id']} {pair['relation']} -> {verdict.kind} ({verdict.why})")
+        n = Counter[str]()
+        for (relation, _), k in counts.items():
+            n[relation] += k
+        stay = n["distinct"] + n["complementary"]
+        wrong = sum(
+            k
+            for (r, v), k in counts.items()
+            if r in ("distinct", "complementary") and v in (RESTATE, UPDATE)
+        )
+        report[split] = {
+            "pairs": sum(n.values()),
+            "restates_merged": round(counts[("restate", RESTATE)] / max(n["restate"], 1), 3),
+            "updates_superseding": round(counts[("update", UPDATE)] / max(n["update"], 1), 3),
+            "wrong_merge_or_supersede": round(wrong / max(stay, 1), 3),
+            "wrong_count": wrong,
+            "to_review": {r: counts[(r, "unsure")] for r in sorted(n)},
+            "per_relation": {
+                r: {v: counts[(r, v)] for (rr, v) in counts if rr == r} for r in sorted(n)
+            },
+            "misses": misses,
+        }
+    return report
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench reconcile", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print the report as JSON only")
+    parser.add_argument(
+        "--show", choices=SPLITS, help="list this split's misses (dev only while tuning)"
+    )
+    args = parser.parse_args(argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "contextlayer.settings")
+    import django
+
+    django.setup()
+    from memories.search.embeddings import current_model
+
+    report = run(current_model())
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    print(f"model {report['model']}  cosines {report['cosines']}")
+    for split in SPLITS:
+        r = report[split]
+        print(
+            f"{split:8} n={r['pairs']}  restates merged {r['restates_merged']}  updates "
+            f"superseding {r['updates_superseding']}  wrong merges/supersedes "
+            f"of distinct+complementary {r['wrong_merge_or_supersede']} ({r['wrong_count']})  "
+            f"to Review {r['to_review']}"
+        )
+        if args.show == split:
+            print("\n".join("  " + m for m in r["misses"]))
+    print(json.dumps({s: {k: v for k, v in report[s].items() if k != "misses"} for s in SPLITS}))
+    return 0

@@ -1,0 +1,177 @@
+"""One new text against one stored text: restate, update, unsure or distinct."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memories.reconciliation.lexicon import (
+    ADDITIVE_CUES,
+    CHANGE_CUES,
+    COMMON_CJK,
+    COMMON_WORDS,
+    PAST,
+    PEOPLE,
+    SLOTS,
+)
+from memories.reconciliation.thresholds import Cosines
+
+RESTATE, UPDATE, UNSURE, DISTINCT = "restate", "update", "unsure", "distinct"
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_IDEOGRAPH = re.compile(r"[\u30a0-\u30ff\u3400-\u9fff]")  # kanji, hanzi, katakana: not kana
+_NAME = re.compile(r"(?<![\w'])([A-Z\u00c0-\u00de\u0410-\u042f][\w'-]*|\w*\d[\w.:,]*)")
+_WORD = re.compile(r"\w+")
+# Capitalised words that name no one: the start of a sentence is skipped already.
+_GERMAN = re.compile(r"(?<!\w)(ich|mein|meine|ist|und|der|die|das|wir|unser|bin|habe)(?!\w)")
+_NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "Mum", "Mom", "Dad", "Ich", "Je", "Я"})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str  # RESTATE, UPDATE, UNSURE or DISTINCT
+    why: str  # a few words for the owner and the tests
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+
+
+@lru_cache(maxsize=512)
+def _pattern(entry: str) -> re.Pattern[str]:
+    prefix = entry.endswith("*")
+    word = re.escape(entry.rstrip("*"))
+    return re.compile(rf"(?<!\w){word}" + ("" if prefix else r"(?!\w)"))
+
+
+def has(text: str, entry: str) -> bool:
+    """Whether the folded text holds the lexicon entry (see `lexicon`)."""
+    if _CJK.search(entry):
+        return entry in text
+    return _pattern(entry).search(text) is not None
+
+
+def matched(text: str, entries: Iterable[str]) -> frozenset[str]:
+    folded = _fold(text)
+    return frozenset(e.rstrip("*") for e in entries if has(folded, e))
+
+
+def _additive(text: str) -> bool:
+    folded = _fold(text).replace("もう", "")  # "no longer" in Japanese, not "also"
+    return any(has(folded, e) for e in ADDITIVE_CUES)
+
+
+def people(text: str) -> frozenset[str]:
+    """The people a text names, as concepts (mum and mother are one)."""
+    folded = _fold(text)
+    return frozenset(who for who, words in PEOPLE.items() if any(has(folded, w) for w in words))
+
+
+def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Proper names and numbers: (sure, all). Sure: capitalised words past a sentence's start
+    (German capitalises every noun: there only digits are sure), and digits; all adds the
+    capitalised words that start a sentence, which match but never conflict."""
+    german = _GERMAN.search(_fold(text)) is not None
+    sure: set[str] = set()
+    maybe: set[str] = set()
+    for sentence in re.split(r"(?<=[!?;])\s+|(?<=\w\w\w[.])\s+", text.strip()):
+        for match in _NAME.finditer(sentence):
+            word = _fold(match.group(1).strip(".,:;'"))
+            if not word or match.group(1) in _NOT_NAMES:
+                continue
+            digits = any(c.isdigit() for c in word)
+            (sure if digits or (match.start() > 0 and not german) else maybe).add(word)
+    return frozenset(sure), frozenset(sure | maybe)
+
+
+def slots(text: str) -> frozenset[str]:
+    folded = _fold(text)
+    return frozenset(slot for slot, words in SLOTS.items() if any(has(folded, w) for w in words))
+
+
+def _alone(x: str, other: frozenset[str]) -> bool:
+    """No match for x in other (a prefix or a digits' suffix counts: VW ~ VW's, 1988 ~ '88)."""
+    return not any(
+        x.startswith(y) or y.startswith(x) or x.endswith(y) or y.endswith(x) for y in other
+    )
+
+
+def _names_clash(new: str, old: str) -> bool:
+    """Each side names something the other does not (Thai / Vietnamese, 3 May / 3 March)."""
+    (sure_a, all_a), (sure_b, all_b) = names(new), names(old)
+    return any(_alone(x, all_b) for x in sure_a) and any(_alone(y, all_a) for y in sure_b)
+
+
+def _same_subject(new: str, old: str) -> bool:
+    """The new text names again something the old one is about: a name (I left Shopify / I work
+    at Shopify), a longer word's stem (smoker / smoking), or a Chinese or Japanese pair of
+    characters (朗逸)."""
+    (_, all_old), (_, all_new) = names(old), names(new)
+    if any(not _alone(x, all_new) for x in all_old if not x.isdigit()):
+        return True
+    if _CJK.search(old) and _CJK.search(new):
+        a = re.sub(r"\W", "", old)
+        pairs = {a[i : i + 2] for i in range(len(a) - 1)} - COMMON_CJK
+        return any(p in new for p in pairs if _IDEOGRAPH.search(p))
+    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if len(w) >= 4 and w not in COMMON_WORDS}
+    return any(w[:4] in stems_old for w in _WORD.findall(_fold(new)) if len(w) >= 4)
+
+
+def _swapped(new: str, old: str) -> bool:
+    """The same sentence with a short part swapped: "I love Thai food" / "I love Vietnamese
+    food", 和食が好き / 韓国料理が好き. A look-alike: never merged on its cosine alone."""
+    cjk = bool(_CJK.search(new) and _CJK.search(old))
+    a: list[str] = list(re.sub(r"\W", "", new)) if cjk else _WORD.findall(_fold(new))
+    b: list[str] = list(re.sub(r"\W", "", old)) if cjk else _WORD.findall(_fold(old))
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    rest_a, rest_b = len(a) - head - tail, len(b) - head - tail
+    most = 4 if cjk else 3
+    if not (0 < rest_a <= most and 0 < rest_b <= most and head + tail >= max(rest_a, rest_b)):
+        return False
+    if cjk:
+        return True
+    # One word in two forms is no swap (Brazilian / Brazil, alérgica / alergia).
+    left = {_bare(w)[:5] for w in a[head : len(a) - tail] if len(w) >= 5}
+    return not any(_bare(w)[:5] in left for w in b[head : len(b) - tail] if len(w) >= 5)
+
+
+def _bare(word: str) -> str:
+    """The word without accents (alérgica → alergica)."""
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
+    """What the new text does to the stored one. Never a merge or a supersede across different
+    people (kinship and role words), and never a merge across different names or numbers."""
+    if cosine < cut.floor:
+        return Verdict(DISTINCT, "not similar")
+    if people(new) != people(old):
+        return Verdict(DISTINCT, "about different people")
+    if _additive(new):
+        return Verdict(DISTINCT, "adds to it")
+    cues = matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES)
+    slot_new, slot_old = slots(new), slots(old)
+    same_slot = bool(slot_new & slot_old)
+    if cues:
+        if cosine >= cut.update and (same_slot or _same_subject(new, old)):
+            return Verdict(UPDATE, "changed: " + ", ".join(sorted(cues)))
+        return Verdict(UNSURE, "may have changed: " + ", ".join(sorted(cues)))
+    conflict = (
+        _names_clash(new, old)
+        or _swapped(new, old)
+        or bool(matched(new, PAST)) != bool(matched(old, PAST))
+        or (bool(slot_new) and bool(slot_old) and not same_slot)
+    )
+    if not conflict and cosine >= cut.restate:
+        return Verdict(RESTATE, "says the same")
+    if cosine >= cut.unsure and (same_slot or not conflict):
+        return Verdict(UNSURE, "close, not the same")
+    return Verdict(DISTINCT, "different")

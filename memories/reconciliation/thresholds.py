@@ -1,0 +1,33 @@
+"""The cosines reconciliation trusts, per embedding model (the one place they live).
+
+Cosines mean different things per model: all-MiniLM-L6-v2 puts unrelated sentences near 0,
+multilingual-e5-small near .75. When `memories/search/model_profiles.py` (branch `retune`) lands,
+these belong in its `ModelProfile`; until then this table is the one home, chosen with
+`python -m bench reconcile` on the dev split of bench/data/reconcile_pairs.json only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+E5_MODEL = "intfloat/multilingual-e5-small-q4"
+MINILM_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+@dataclass(frozen=True)
+class Cosines:
+    floor: float  # below this the stored memory is about something else: both stay
+    update: float  # a change cue at or above this supersedes (same people, same slot)
+    restate: float  # no conflict at or above this is the same fact: merged
+    unsure: float  # a pair above this that is neither goes to the owner's Review
+
+
+COSINES: dict[str, Cosines] = {
+    MINILM_MODEL: Cosines(floor=0.35, update=0.45, restate=0.80, unsure=0.55),
+    E5_MODEL: Cosines(floor=0.80, update=0.80, restate=0.92, unsure=0.88),
+}
+
+
+def for_model(name: str) -> Cosines:
+    """The model's cosines; another model gets MiniLM's (its space's baseline is near 0 too)."""
+    return COSINES.get(name, COSINES[MINILM_MODEL])

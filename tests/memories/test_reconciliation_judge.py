@@ -1,0 +1,79 @@
+"""Local reconciliation's verdict on one new text against one stored text, with the cosine of the
+real embedding model (the one the suite runs: EMBEDDING_MODEL)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memories.reconciliation.judge import DISTINCT, RESTATE, UNSURE, UPDATE, judge, people
+from memories.reconciliation.thresholds import COSINES, E5_MODEL, MINILM_MODEL, for_model
+from memories.search.embeddings import current_model, get_embedder
+
+
+def verdict(old: str, new: str) -> str:
+    a, b = get_embedder().embed([old, new])
+    cosine = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+    return judge(new, old, cosine, for_model(current_model())).kind
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "I work as a backend engineer at Acme Logistics.",
+            "I just started a new job as a staff engineer at Finch Robotics.",
+        ),
+        ("I work at Shopify.", "I left Shopify in October."),
+        ("Ich arbeite bei Siemens.", "Ich habe bei Siemens gekündigt und arbeite jetzt bei Bosch."),
+        ("我在阿里巴巴工作。", "我离职了，现在在腾讯工作。"),  # noqa: RUF001
+        ("大阪に住んでいます。", "先月、名古屋に引っ越しました。"),
+    ],
+)
+def test_a_changed_fact_with_a_change_cue_supersedes_the_stored_one(old: str, new: str) -> None:
+    assert verdict(old, new) == UPDATE
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My brother Jonas is an architect.", "Jonas, my brother, works as an architect."),
+        ("My dentist is Dr. Okafor.", "Dr Okafor is my dentist."),
+    ],
+)
+def test_the_same_fact_in_other_words_is_merged(old: str, new: str) -> None:
+    assert verdict(old, new) == RESTATE
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My sister lives in Leeds.", "My brother lives in Leeds."),
+        ("Meine Schwester wohnt in Köln.", "Mein Bruder wohnt in Köln."),
+        ("我姐姐住在杭州。", "我哥哥住在杭州。"),
+        ("妹は札幌に住んでいます。", "弟は札幌に住んでいます。"),
+        ("I love Korean food.", "I love Ethiopian food."),
+        ("I'm allergic to penicillin.", "My husband is allergic to penicillin."),
+        ("I have a daughter.", "I also have a son."),
+        ("I had a dog named Rex as a child.", "I have a dog named Rex."),
+    ],
+)
+def test_look_alikes_about_different_people_or_things_are_never_merged_or_replaced(
+    old: str, new: str
+) -> None:
+    assert verdict(old, new) in (DISTINCT, UNSURE)
+
+
+def test_an_unrelated_text_is_distinct_whatever_its_words() -> None:
+    assert verdict("I moved to Lisbon.", "My favourite band is Radiohead.") == DISTINCT
+
+
+def test_people_are_concepts_across_words_and_languages() -> None:
+    assert people("My mum lives in Lagos.") == people("Mother is in Lagos.") == {"mother"}
+    assert people("Meine Frau heißt Anna.") == people("My wife's name is Anna.") == {"wife"}
+    assert people("Мою дочь зовут Маша.") == people("Маше, моей дочке, 6 лет.")
+
+
+def test_each_shipped_model_has_its_own_cosines_and_another_model_gets_minilms() -> None:
+    assert COSINES[E5_MODEL] != COSINES[MINILM_MODEL]
+    assert for_model("BAAI/bge-small-en-v1.5") == COSINES[MINILM_MODEL]
