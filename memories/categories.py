@@ -191,7 +191,7 @@ SIGNALS_BY_LANGUAGE: dict[str, dict[str, tuple[str, ...]]] = {
             r"延滞|消費者金融|リボ払い|クレジットカード|株式投資|株を|投資|NISA|iDeCo|資産|税務署",
             r"追徴|加算税|脱税|年金",
             r"月給|時給|収入|副業|ボーナス|カードローン|多重債務|債務整理|任意整理|差し押さえ|督促|取り立て",
-            r"生活保護|失業保険|失業手当|遺産|相続|株で|株が|株式|仮想通貨|ビットコイン|FX|お金を借り",
+            r"生活保護|失業保険|失業手当|遺産|相続|株で|株が|株式(?!会社)|仮想通貨|ビットコイン|FX|お金を借り",
             r"お金を貸",
         ),
         "religion": (
@@ -1129,6 +1129,8 @@ def signals_pattern(category: Category, language: str | None = None) -> re.Patte
         *category.signals,
         *(s for code in others for s in SIGNALS_BY_LANGUAGE[code].get(category.slug, ())),
     ]
+    if not signals:  # a category without signal words (a user's own, `UNCHECKED`) shows none
+        return re.compile(r"(?!)")
     return re.compile("|".join(f"(?:{s})" for s in signals), re.IGNORECASE)
 
 

@@ -188,11 +188,12 @@ class Classifier:
         """The sensitive categories' signal patterns for a text in `language`, built once."""
         with self._signals_lock:
             if language not in self._signals:
-                self._signals[language] = [
+                patterns = [
                     (index, signals_pattern(category, language))
                     for index, category in enumerate(self.categories)
                     if category.sensitive
                 ]
+                self._signals[language] = [(i, rx) for i, rx in patterns if rx.pattern != "(?!)"]
             return self._signals[language]
 
     def ordinary_scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:

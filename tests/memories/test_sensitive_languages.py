@@ -13,7 +13,7 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from kernel.errors import NotFound
-from memories.categories import UNCHECKED
+from memories.categories import DEFAULT_CATEGORIES, UNCHECKED, signals_pattern
 from memories.models import Memory
 from memories.selectors.memories import memory_get
 from memories.services import memories as services
@@ -140,3 +140,46 @@ def test_the_owner_labelling_it_shares_it_as_its_categories_allow(
     assert memory.categories == ["family", "travel"]
     assert not _hidden_from(reader, memory)
     assert NOTICE not in owner_client.get(f"/memories/{memory.id}/").content.decode()
+
+
+def _signalled(text: str, code: str) -> set[str]:
+    """The sensitive categories whose signal words `text` shows, read as a text in `code`."""
+    return {
+        c.slug for c in DEFAULT_CATEGORIES if c.sensitive and signals_pattern(c, code).search(text)
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "category"),
+    [
+        ("我是艾滋病病毒携带者。", "zh", "health"),
+        ("我是HIV阳性。", "zh", "health"),
+        ("私はゲイです。", "ja", "sexuality"),
+        ("Bei der Landtagswahl habe ich die Linkspartei gewählt.", "de", "politics"),
+        ("Je suis sans-papiers.", "fr", "legal"),
+        ("Tenho uma dívida enorme no cartão de crédito.", "pt", "finance"),
+        ("Я православный и хожу в церковь.", "ru", "religion"),
+    ],
+)
+def test_a_signal_word_of_the_texts_own_language_makes_it_sensitive(
+    text: str, code: str, category: str
+) -> None:
+    assert category in _signalled(text, code)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("每个礼拜天我们都去公园。", "zh"),  # 礼拜天 is a Sunday, not worship
+        ("女儿参加了学校的拉拉队。", "zh"),  # 拉拉队 is a cheerleading squad
+        ("株式会社で働いています。", "ja"),
+        ("Ich habe eine Demo unserer App gezeigt.", "en"),  # "demo" is a protest only in German
+        ("I had a cup of tea with a blind friend.", "en"),
+        ("Sin embargo, el viaje fue bonito.", "es"),
+        ("Je suis parti à Lyon en train.", "fr"),
+    ],
+)
+def test_everyday_words_that_contain_or_resemble_a_signal_are_not_sensitive(
+    text: str, code: str
+) -> None:
+    assert _signalled(text, code) == set()
