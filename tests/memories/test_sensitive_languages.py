@@ -183,3 +183,13 @@ def test_everyday_words_that_contain_or_resemble_a_signal_are_not_sensitive(
     text: str, code: str
 ) -> None:
     assert _signalled(text, code) == set()
+
+
+def test_an_app_filing_an_unchecked_language_under_a_sensitive_category_adds_no_notice(
+    owner: User, app_actor: Callable[[User, str], Actor]
+) -> None:
+    writer = app_actor(owner, "Cursor")
+    memory = services.memory_create(
+        actor=writer, text="Vado dal dentista ogni sei mesi.", categories=["health"]
+    ).memory
+    assert memory.categories == ["health"]
