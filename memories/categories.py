@@ -1120,17 +1120,21 @@ _SIGNAL_LANGUAGES: dict[str | None, tuple[str, ...]] = {
 }
 
 
-def signals_pattern(category: Category, language: str | None = None) -> re.Pattern[str]:
-    """The category's signals as one case-insensitive pattern: its English ones, and those of the
-    text's `language` (a code of memories/language.py; any code but a claimed one reads every
-    language's). None: the English ones only (a category's name)."""
+def signal_words(category: Category, language: str | None = None) -> list[str]:
+    """The category's signals for a text in `language`: its English ones, and those of that
+    language (a code of memories/language.py; any code but a claimed one reads every language's).
+    None: the English ones only (a category's name)."""
     others = _SIGNAL_LANGUAGES.get(language, tuple(SIGNALS_BY_LANGUAGE))
-    signals = [
+    return [
         *category.signals,
         *(s for code in others for s in SIGNALS_BY_LANGUAGE[code].get(category.slug, ())),
     ]
-    if not signals:  # a category without signal words (a user's own, `UNCHECKED`) shows none
-        return re.compile(r"(?!)")
+
+
+def signals_pattern(category: Category, language: str | None = None) -> re.Pattern[str]:
+    """`signal_words` as one case-insensitive pattern (one that matches nothing when there are
+    none: a user's own category, `UNCHECKED`)."""
+    signals = signal_words(category, language) or [r"(?!)"]
     return re.compile("|".join(f"(?:{s})" for s in signals), re.IGNORECASE)
 
 
