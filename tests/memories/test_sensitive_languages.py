@@ -20,7 +20,7 @@ from memories.services import memories as services
 
 pytestmark = pytest.mark.django_db
 
-NOTICE = "Context Layer can&#x27;t check this language for sensitive facts"
+NOTICE = "Context Layer can't check this language for sensitive facts"
 
 
 def _hidden_from(app: Actor, memory: Memory) -> bool:
