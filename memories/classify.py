@@ -23,6 +23,18 @@ absolute threshold still are. The look-alikes and the margin were chosen on the 
 bench/data/ordinary_facts.json and the sensitive sets; `bench categories` reports the
 false-positive rate of each sensitive category on its held-out third.
 
+Languages. A text's signal words are the English ones and its own language's
+(memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
+classifier is validated for the languages in `VALIDATED` only: the eight claimed ones, each of which
+reaches sensitive recall 1.0 on the multilingual set's dev split under MiniLM and
+multilingual-e5-small (`uv run python -m bench categories-languages`, docs/benchmarks.md; the
+held-out third is lower, and ordinary false positives miss the 5% bar in some languages: failing
+closed would only hide more). A memory in any other
+language it can tell ("other": Italian, Korean, ...) that gets no sensitive label gets `UNCHECKED`
+instead (`Classifier.unchecked`): a sensitive label like the others, so an app whose grant leaves
+sensitive categories out does not see it, and the owner's dashboard says why and clears it. Text
+too short to tell ("und") is not reason enough: most of it is a word or a name.
+
 Thresholds were tuned on the dev halves of tests/memories/data/categories_labelled.json and
 sensitive_labelled.json only (the uncertain margin with the signal words switched off, since those
 were written from the dev half's misses); `uv run python -m bench categories` reports both halves.
@@ -32,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,7 +53,14 @@ from pathlib import Path
 import numpy as np
 from django.conf import settings
 
-from memories.categories import DEFAULT_CATEGORIES, Category, signals_pattern
+from memories import language as languages
+from memories.categories import (
+    DEFAULT_CATEGORIES,
+    UNCHECKED,
+    Category,
+    signal_words,
+    signals_pattern,
+)
 from memories.search.embeddings import DIMENSIONS, get_embedder
 
 
@@ -61,6 +81,14 @@ class Thresholds:
 
 
 DEFAULT_THRESHOLDS = Thresholds()
+
+# The languages the classifier is validated for (see the module's docstring).
+VALIDATED = frozenset(languages.CLAIMED)
+
+
+def fails_closed(language: str) -> bool:
+    """A memory in this language without a sensitive label is treated as possibly sensitive."""
+    return language != languages.UNKNOWN and language not in VALIDATED
 
 
 def _normalised(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -139,7 +167,8 @@ class Classifier:
     def __init__(
         self, categories: Sequence[Category], thresholds: Thresholds = DEFAULT_THRESHOLDS
     ) -> None:
-        self.categories = list(categories)
+        # A category given by a rule (`UNCHECKED`) has no prototypes to compare with.
+        self.categories = [c for c in categories if not c.by_rule]
         self.thresholds = thresholds
         texts: list[str] = []
         owners: list[int] = []
@@ -160,11 +189,19 @@ class Classifier:
         self._owners = np.asarray(owners)
         self._lookalikes = vectors[len(texts) :]
         self._lookalike_owners = np.asarray(lookalike_owners, dtype=int)
-        self._signals = [
-            (index, signals_pattern(category))
-            for index, category in enumerate(self.categories)
-            if category.sensitive and category.signals
-        ]
+        self._signals: dict[str | None, list[tuple[int, re.Pattern[str]]]] = {}
+        self._signals_lock = threading.Lock()
+
+    def _signals_of(self, language: str | None) -> list[tuple[int, re.Pattern[str]]]:
+        """The sensitive categories' signal patterns for a text in `language`, built once."""
+        with self._signals_lock:
+            if language not in self._signals:
+                self._signals[language] = [
+                    (index, signals_pattern(category, language))
+                    for index, category in enumerate(self.categories)
+                    if category.sensitive and signal_words(category, language)
+                ]
+            return self._signals[language]
 
     def ordinary_scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """One row per memory, one column per category: the mean of the best `top_k`
@@ -192,11 +229,18 @@ class Classifier:
         return out
 
     def classify(
-        self, vectors: Sequence[np.ndarray] | np.ndarray, texts: Sequence[str] | None = None
+        self,
+        vectors: Sequence[np.ndarray] | np.ndarray,
+        texts: Sequence[str] | None = None,
+        codes: Sequence[str | None] | None = None,
     ) -> list[list[str]]:
-        """Labels per memory; with `texts`, sensitive signal words count too."""
+        """Labels per memory; with `texts`, sensitive signal words count too: the English ones and
+        those of each text's language (`codes`, memories/language.py; detected when not given).
+        A text given as a category's name (`codes` of None) is read with the English ones."""
         if len(vectors) == 0:
             return []
+        if texts is not None and codes is None:
+            codes = [languages.detect(text).code for text in texts]
         t = self.thresholds
         results: list[list[str]] = []
         ordinary = self.ordinary_scores(vectors)
@@ -204,7 +248,8 @@ class Classifier:
             order = np.argsort(-row)
             best = float(row[order[0]])
             text = texts[row_index] if texts is not None else ""
-            signalled = {index for index, rx in self._signals if text and rx.search(text)}
+            code = codes[row_index] if codes is not None else None
+            signalled = {index for index, rx in self._signals_of(code) if text and rx.search(text)}
             picked: list[str] = []
             sensitive: list[str] = []
             for index in order:
@@ -226,6 +271,23 @@ class Classifier:
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])
         return results
+
+    def label_memories(
+        self, vectors: Sequence[np.ndarray] | np.ndarray, texts: Sequence[str]
+    ) -> list[list[str]]:
+        """Labels for memories as a write stores them: `classify` with each text's language,
+        then the fail-closed rule for languages the classifier is not validated for."""
+        codes = [languages.detect(text).code for text in texts]
+        return self.unchecked(self.classify(vectors, texts, codes), codes)
+
+    def unchecked(self, labels: list[list[str]], codes: Sequence[str]) -> list[list[str]]:
+        """`labels` with `UNCHECKED` added to each memory in a language the classifier is not
+        validated for (`fails_closed`) that has no sensitive label: the one home of that rule."""
+        sensitive = {c.slug for c in self.categories if c.sensitive}
+        return [
+            [UNCHECKED, *cats] if fails_closed(code) and not sensitive & set(cats) else cats
+            for cats, code in zip(labels, codes, strict=True)
+        ]
 
 
 _CACHE_MAX = 64

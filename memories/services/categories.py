@@ -51,10 +51,11 @@ def _user_categories(user: User) -> list[Category]:
 
 def classify_for_owner(user: User, vectors: Sequence[Any], texts: Sequence[str]) -> list[list[str]]:
     """Categories for these memories (embeddings and texts), from the default vocabulary and
-    the user's own."""
+    the user's own; a memory in a language the classifier is not validated for is labelled
+    `UNCHECKED` when nothing sensitive was found (memories/classify.py)."""
     if not len(vectors):
         return []
-    return classifier_for(_user_categories(user)).classify(vectors, texts)
+    return classifier_for(_user_categories(user)).label_memories(vectors, texts)
 
 
 def name_meaning(user: User, slug: str) -> str | None:
@@ -67,7 +68,8 @@ def name_meaning(user: User, slug: str) -> str | None:
         return meaning
     spoken = slug.replace("-", " ")
     vector = get_embedder().embed([spoken])
-    labels = classifier_for(_user_categories(user)).classify(vector, [spoken])[0]
+    # A name is read with the English signal words (a name is too short to tell its language).
+    labels = classifier_for(_user_categories(user)).classify(vector, [spoken], [None])[0]
     sensitive = sensitive_categories(user.pk)
     return next((label for label in labels if label in sensitive), None)
 
@@ -211,7 +213,7 @@ def memory_recategorize(
             vectors = moves.vectors_of(
                 actor.user.pk, model, [m.id for m in rows], [m.text for m in rows]
             )
-            labels = classifier.classify(vectors, [m.text for m in rows]) if rows else []
+            labels = classifier.label_memories(vectors, [m.text for m in rows]) if rows else []
             gone = categories_lock(actor, {c for cats in labels for c in cats})
             labels = [[c for c in cats if c not in gone] for cats in labels]
             now = timezone.now()

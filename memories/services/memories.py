@@ -27,6 +27,7 @@ from kernel.category_names import category_name
 from kernel.errors import Conflict, InvalidInput, NotFound, UserEdited
 from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, require, require_owner
 from memories import write_budget
+from memories.categories import UNCHECKED
 from memories.models import (
     LIVE_STATES,
     UNSHOWN_COLUMNS,
@@ -579,6 +580,8 @@ def _auto_categories(
     )
     sensitive = sensitive_categories(actor.user.pk) if any(given[i] for i in todo) else frozenset()
     for i, cats in zip(todo, labels, strict=True):
+        if sensitive & set(given[i]):  # already hidden as sensitive: nothing left unchecked
+            cats = [c for c in cats if c != UNCHECKED]
         out[i] = [c for c in cats if c in sensitive and c not in given[i]] if given[i] else cats
     return out
 

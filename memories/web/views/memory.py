@@ -18,6 +18,7 @@ from django_htmx.http import reswap, trigger_client_event
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from accounts.selectors import app_names
 from kernel.errors import Conflict, InvalidInput
+from memories.categories import UNCHECKED
 from memories.models import Memory
 from memories.selectors.grants import category_notices
 from memories.selectors.memories import (
@@ -70,6 +71,9 @@ def _detail_page(
         if memory.seen_only_by is None
         else app_names(actor=actor, app_ids=list(memory.seen_only_by)),
         "notices": category_notices(actor=actor),
+        # In a language the classifier cannot check (memories/classify.py): what clears it.
+        "unchecked": UNCHECKED in memory.categories,
+        "checked_categories": [c for c in memory.categories if c != UNCHECKED],
         "edit_text": memory.text if text is None else text,
         "edit_error": error,
         "max_chars": settings.MEMORY_MAX_CHARS,

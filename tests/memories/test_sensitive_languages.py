@@ -1,0 +1,195 @@
+"""Sensitive facts in every claimed language, and the fail-closed rule for the others (issue 36,
+item 3): a Japanese or Spanish health or money fact gets its label and stays out of an app with the
+default consent; a memory in a language the classifier cannot check (Italian, Korean) is hidden
+from such an app until the owner labels it, and the owner's page says why."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+
+from accounts.actors import Actor
+from accounts.models import User
+from kernel.errors import NotFound
+from memories.categories import DEFAULT_CATEGORIES, UNCHECKED, signals_pattern
+from memories.models import Memory
+from memories.selectors.memories import memory_get
+from memories.services import memories as services
+
+pytestmark = pytest.mark.django_db
+
+NOTICE = "Context Layer can't check this language for sensitive facts"
+
+
+def _hidden_from(app: Actor, memory: Memory) -> bool:
+    try:
+        memory_get(actor=app, memory_id=memory.id, record=False)
+    except NotFound:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("うつ病と診断されて、毎晩睡眠薬を飲んでいます。", "health"),
+        ("Debo casi 9.000 euros de la tarjeta de crédito y no llego a fin de mes.", "finance"),
+    ],
+)
+def test_a_japanese_and_a_spanish_sensitive_fact_get_their_label_and_stay_from_a_default_app(
+    owner_dash: Actor,
+    owner: User,
+    app_actor: Callable[[User, str], Actor],
+    text: str,
+    category: str,
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")  # the default consent: nothing sensitive
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert category in memory.categories
+    assert UNCHECKED not in memory.categories
+    assert _hidden_from(reader, memory)
+    assert memory_get(actor=owner_dash, memory_id=memory.id, record=False).text == text
+
+
+def test_an_ordinary_japanese_fact_reaches_a_default_app(
+    owner_dash: Actor, owner: User, app_actor: Callable[[User, str], Actor]
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    text = "週末はよく近所の公園を散歩します。"
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert not _hidden_from(reader, memory), memory.categories
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lavoro come ingegnere a Milano e vado in ufficio in bicicletta.",
+        "주말마다 한강 공원에서 자전거를 타요.",
+    ],
+)
+def test_a_memory_in_a_language_the_classifier_cannot_check_is_hidden_from_a_default_app(
+    owner_dash: Actor, owner: User, app_actor: Callable[[User, str], Actor], text: str
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == "other"
+    assert memory.categories[0] == UNCHECKED
+    assert _hidden_from(reader, memory)
+
+
+def test_an_apps_write_in_an_unchecked_language_keeps_the_label_beside_the_apps_own(
+    owner: User, app_actor: Callable[[User, str], Actor]
+) -> None:
+    writer = app_actor(owner, "Cursor")
+    reader = app_actor(owner, "Claude Desktop")
+    memory = services.memory_create(
+        actor=writer, text="Vado in palestra tre volte a settimana.", categories=["hobbies"]
+    ).memory
+    assert set(memory.categories) == {"hobbies", UNCHECKED}
+    assert _hidden_from(reader, memory)
+    assert not _hidden_from(writer, memory)  # it reads back what it wrote
+
+
+def test_text_too_short_to_tell_its_language_does_not_fail_closed(owner_dash: Actor) -> None:
+    memory = services.memory_create(actor=owner_dash, text="+49 151 2345 6789").memory
+    assert memory.language == "und"
+    assert UNCHECKED not in memory.categories
+
+
+def test_the_owners_page_says_why_and_marking_it_ordinary_shares_it(
+    owner_dash: Actor,
+    owner: User,
+    owner_client: Client,
+    app_actor: Callable[[User, str], Actor],
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    memory = services.memory_create(
+        actor=owner_dash, text="주말마다 한강 공원에서 자전거를 타요.", categories=[]
+    ).memory
+    page = owner_client.get(f"/memories/{memory.id}/")
+    assert page.status_code == 200
+    assert NOTICE in page.content.decode()
+    assert "Mark it ordinary" in page.content.decode()
+    kept = [c for c in memory.categories if c != UNCHECKED]
+    answer = owner_client.post(
+        f"/memories/{memory.id}/categories/",
+        {"categories": ", ".join(kept), "next": f"/memories/{memory.id}/"},
+    )
+    assert answer.status_code == 302
+    memory.refresh_from_db()
+    assert UNCHECKED not in memory.categories and memory.categories_set_by_user
+    assert not _hidden_from(reader, memory)
+    assert NOTICE not in owner_client.get(f"/memories/{memory.id}/").content.decode()
+
+
+def test_the_owner_labelling_it_shares_it_as_its_categories_allow(
+    owner_dash: Actor,
+    owner: User,
+    owner_client: Client,
+    app_actor: Callable[[User, str], Actor],
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    memory = services.memory_create(
+        actor=owner_dash, text="Ogni estate andiamo al mare in Puglia con i bambini."
+    ).memory
+    assert UNCHECKED in memory.categories and _hidden_from(reader, memory)
+    owner_client.post(f"/memories/{memory.id}/categories/", {"categories": "family, travel"})
+    memory.refresh_from_db()
+    assert memory.categories == ["family", "travel"]
+    assert not _hidden_from(reader, memory)
+    assert NOTICE not in owner_client.get(f"/memories/{memory.id}/").content.decode()
+
+
+def _signalled(text: str, code: str) -> set[str]:
+    """The sensitive categories whose signal words `text` shows, read as a text in `code`."""
+    return {
+        c.slug for c in DEFAULT_CATEGORIES if c.sensitive and signals_pattern(c, code).search(text)
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "category"),
+    [
+        ("我是艾滋病病毒携带者。", "zh", "health"),
+        ("我是HIV阳性。", "zh", "health"),
+        ("私はゲイです。", "ja", "sexuality"),
+        ("Bei der Landtagswahl habe ich die Linkspartei gewählt.", "de", "politics"),
+        ("Je suis sans-papiers.", "fr", "legal"),
+        ("Tenho uma dívida enorme no cartão de crédito.", "pt", "finance"),
+        ("Я православный и хожу в церковь.", "ru", "religion"),
+    ],
+)
+def test_a_signal_word_of_the_texts_own_language_makes_it_sensitive(
+    text: str, code: str, category: str
+) -> None:
+    assert category in _signalled(text, code)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("每个礼拜天我们都去公园。", "zh"),  # 礼拜天 is a Sunday, not worship
+        ("女儿参加了学校的拉拉队。", "zh"),  # 拉拉队 is a cheerleading squad
+        ("株式会社で働いています。", "ja"),
+        ("Ich habe eine Demo unserer App gezeigt.", "en"),  # "demo" is a protest only in German
+        ("I had a cup of tea with a blind friend.", "en"),
+        ("Sin embargo, el viaje fue bonito.", "es"),
+        ("Je suis parti à Lyon en train.", "fr"),
+    ],
+)
+def test_everyday_words_that_contain_or_resemble_a_signal_are_not_sensitive(
+    text: str, code: str
+) -> None:
+    assert _signalled(text, code) == set()
+
+
+def test_an_app_filing_an_unchecked_language_under_a_sensitive_category_adds_no_notice(
+    owner: User, app_actor: Callable[[User, str], Actor]
+) -> None:
+    writer = app_actor(owner, "Cursor")
+    memory = services.memory_create(
+        actor=writer, text="Vado dal dentista ogni sei mesi.", categories=["health"]
+    ).memory
+    assert memory.categories == ["health"]
