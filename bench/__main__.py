@@ -12,6 +12,7 @@ from bench import (
     coherence,
     extract,
     faults,
+    harm,
     hosted,
     inprocess,
     load,
@@ -34,6 +35,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(categories.main(argv[1:]))
     if argv[:1] == ["extract"]:  # no database either: messages are extracted in memory
         sys.exit(extract.main(argv[1:]))
+    if argv[:1] == ["harm"]:  # pure rules over a labelled file
+        sys.exit(harm.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
     for module in (
@@ -56,6 +59,7 @@ def main(argv: list[str] | None = None) -> None:
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
+    sub.add_parser("harm", help="Credentials and instructions: recall, false positives, speed.")
     args = parser.parse_args(argv)
     if not getattr(args, "standalone", False):  # startup measures servers it starts itself
         set_threads(getattr(args, "layout", SERVE))  # before Django reads EMBEDDING_THREADS
