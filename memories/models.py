@@ -59,6 +59,16 @@ class Memory(OwnedRow):
     embedding_model = models.CharField(max_length=200, blank=True)
     # Maintained by the service layer with the configured text-search configuration.
     tsv = SearchVectorField(null=True)
+    # What every app reads instead of `text`: the owner's own memory with its credentials
+    # withheld (memories/services/harm.py); null when apps read `text` itself. The embedding and
+    # `tsv` are computed from it, so an app's search never matches a credential.
+    app_text = models.TextField(null=True, blank=True)  # noqa: DJ001 (null: the text itself)
+    # Found by the check of an existing store (a credential, or an instruction to assistants),
+    # waiting for the owner's decision: "credential" or "instruction"; no app sees it meanwhile.
+    harm_hold = models.CharField(max_length=16, blank=True, default="", db_default="")
+    # When the owner accepted it from Review or confirmed it after the check: the owner stands
+    # behind it (each result tells apps whether the owner wrote or confirmed a memory).
+    owner_confirmed_at = models.DateTimeField(null=True, blank=True)
     state = models.CharField(max_length=16, choices=MemoryState.choices, default=MemoryState.ACTIVE)
     categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
     categories_set_by_user = models.BooleanField(default=False)

@@ -129,3 +129,16 @@ def screen(text: str) -> Screening:
     return Screening(
         text=text, found=tuple(find_credentials(text)), instruction=instruction_reason(text)
     )
+
+
+def hold_kind(text: str) -> str:
+    """What the check of an existing store holds a memory for until the owner decides:
+    "credential", "instruction" or "" (the same rules as a new write)."""
+    s = screen(text)
+    return "credential" if s.found else "instruction" if s.instruction else ""
+
+
+def for_model(text: str) -> str:
+    """A text as a language model may be sent it: every credential withheld."""
+    found = find_credentials(text)
+    return Screening(text=text, found=tuple(found), instruction="").redacted if found else text

@@ -58,15 +58,19 @@ def _store(actor: Actor, proposals: list[MemoryProposal], memory_ids: list[uuid.
     )
 
 
-def propose_adds(actor: Actor, items: Sequence[tuple[str, list[str], str]]) -> list[PendingWrite]:
-    """Hold new memories (text, categories, state; already validated) for the owner. The same
-    text proposed again while pending is answered with the pending proposal, not repeated."""
+def propose_adds(
+    actor: Actor, items: Sequence[tuple[str, list[str], str]], reasons: Sequence[str] = ()
+) -> list[PendingWrite]:
+    """Hold new memories (text, categories, state; already validated) for the owner, each with
+    the reason it waits when there is one (an instruction to assistants: memories/services/
+    harm.py). The same text proposed again while pending is answered with the pending proposal,
+    not repeated."""
     mine = {
         (p.proposed_text, tuple(p.proposed_categories or ())): p
         for p in own_pending(actor).filter(kind=MemoryProposal.Kind.ADD)
     }
     fresh: dict[tuple[str, tuple[str, ...]], MemoryProposal] = {}
-    for text, cats, state in items:
+    for index, (text, cats, state) in enumerate(items):
         key = (text, tuple(cats))
         if key not in mine and key not in fresh:
             fresh[key] = _new(
@@ -76,6 +80,7 @@ def propose_adds(actor: Actor, items: Sequence[tuple[str, list[str], str]]) -> l
                 proposed_text=text,
                 proposed_categories=cats,
                 proposed_state=state,
+                reason=reasons[index][:500] if index < len(reasons) else "",
             )
     if fresh:
         _store(actor, list(fresh.values()), [])
@@ -90,6 +95,7 @@ def propose_change(
     text: str | None,
     categories: list[str] | None,
     state: str | None,
+    reason: str = "",
 ) -> PendingWrite:
     """Hold a change of one memory the app may see (locked and checked by the caller)."""
     proposal = _new(
@@ -99,6 +105,7 @@ def propose_change(
         proposed_text=text or "",
         proposed_categories=categories,
         proposed_state=state or "",
+        reason=reason[:500],
     )
     _store(actor, [proposal], [memory.id])
     return PendingWrite.of(proposal)
