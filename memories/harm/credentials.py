@@ -211,7 +211,7 @@ _SECRET_CJK = r"密钥|秘钥|令牌|トークン|シークレット|アクセ�
 def _words(stems: str, alternatives: str, cjk: str = "") -> Gated:
     """A word from these alternatives, not inside a longer word of letters; or one of the `cjk`
     words, which have no spaces around them. Tried only on texts that hold one of `stems`."""
-    words = rf"(?<![^\W\d_])(?:{alternatives})(?![^\W\d_])"
+    words = rf"(?<![^\W_])(?:{alternatives})(?![^\W\d_])"
     return Gated(stems, f"{words}|(?:{cjk})" if cjk else words)
 
 
@@ -406,7 +406,7 @@ _NINO = re.compile(
     r" ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])"
 )
 # A number with separators after a word that names an identifier.
-_NUMBER_VALUE = re.compile(r"[A-Z0-9][A-Z0-9 .\-/]{4,22}[A-Z0-9]", re.I)
+_NUMBER_VALUE = re.compile(r"[A-Z0-9][A-Z0-9 .\-/]{4,22}[A-Z0-9]")
 
 
 def _digits(value: str) -> str:
