@@ -364,6 +364,8 @@ def _stated_value(
             return None  # already redacted
         if not (quoted and in_quotes) and not like(token):
             continue
+        if _PASSWORD_WORD.regex.fullmatch(token):  # type="password": the word, not a value
+            continue
         if _NOT_A_VALUE_BEFORE.search(text, word_end, s):
             continue
         if not text[word_end:s].strip(" \t:：=—–-"):  # right after its word: "密码 ZhangJia2023"
@@ -640,8 +642,8 @@ def _assignments(text: str, present: frozenset[str]) -> Iterator[Found]:
         if _PLACEHOLDER_VALUE.match(value):
             continue
         kind = "password" if re.search(r"PASS|PWD", match.group(), re.I) else "api_key"
-        if kind == "api_key" and not _random_like(value) and not _password_like(value):
-            continue
+        if not _random_like(value) and not _password_like(value):
+            continue  # "POSTGRES_PASSWORD: example", a placeholder
         yield Found(match.start(1), match.end(1), kind)
 
 

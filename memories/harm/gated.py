@@ -51,9 +51,10 @@ class Rules:
         self.rules = tuple(rules)
         self.stems = frozenset(stem for _, gate in self.rules for stem in gate.stems)
 
-    def first(self, text: str, present: frozenset[str]) -> str:
-        """The name of the first rule that matches `text` (`present`: the stems it holds)."""
+    def first(self, text: str, present: frozenset[str], skip: str = "") -> str:
+        """The name of the first rule that matches `text` (`present`: the stems it holds),
+        leaving out the rules named `skip`."""
         for name, gate in self.rules:
-            if gate.possible(present) and gate.regex.search(text):
+            if name != skip and gate.possible(present) and gate.regex.search(text):
                 return name
         return ""

@@ -40,19 +40,32 @@ _INVISIBLE = re.compile(
     "[\u200b\u2060-\u2064\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]|(?<!^)\ufeff"
     "|(?<![\u2600-\u27bf\U0001f000-\U0001faff\ufe0f])\u200d"
 )
-_PUSHED_DOWN = re.compile(r"(?:\n[ \t]*){6,}\S")
+_PUSHED_DOWN = re.compile(r"(?:\n[ \t]*){6,}\S|[ \t\u00a0]{24,}\S|[\u2028\u2029]")
+# Markup that hides text from a person reading it: styles, hidden elements, scripts, markdown
+# comments, zero-width characters written as entities.
+_HIDDEN_MARKUP = re.compile(
+    r"<[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0|"
+    r"color\s*:\s*(?:white|#fff\b|#ffffff)|\bhidden\b)[^>]*>|<script\b|^\s*\[//\]\s*:\s*#|"
+    r"&(?:#8203|#x200b|zwj|zwnj|#8288|#x2060);",
+    re.I | re.M,
+)
+_IMAGE_ALT = re.compile(r"!\[([^\]]{12,})\]\(")
 _LINK_TITLE = re.compile(r"\]\(\s*\S+\s+[\"']([^\"']*)[\"']\s*\)")
 
 # --- The rules: (reason, stems every match holds, pattern) ----------------------------------
 
 _ROLE = (
-    r"system|sys|assistant|developer|system prompt|system message|assistent|systemnachricht|"
-    r"sistema|asistente|assistente|système|systeme|"
-    r"система|ассистент|помощник|系统|系統|助手|システム|アシスタント"
+    r"system|sys|assistant|developer|admin|administrator|operator|system prompt|system message|"
+    r"assistent|systemnachricht|systemhinweis|sistema|asistente|assistente|mensaje del sistema|"
+    r"mensagem do sistema|système|systeme|message système|система|системное сообщение|ассистент|"
+    r"помощник|администратор|系统|系統|系统消息|管理员|助手|システム|システムメッセージ|管理者|アシスタント"
 )
+# A role named at the start of a line, in brackets or bold or not, then a colon.
 _ROLE_LINE = Gated(
-    "sys|assist|develop|sistem|систем|ассист|помощ|系统|系統|助手|システム|アシスタント",
-    rf"^\s*(?:{_ROLE})\s*(?:note|prompt)?\s*[:：]\s*(.*)$",
+    "sys|assist|develop|admin|operat|sistem|систем|ассист|помощ|администр|系统|系統|管理|助手|"
+    "システム|アシスタント",
+    rf"^\s*[\[(<{{*#/%\-]*\s*(?:{_ROLE})(?:\s+(?:note|notice|message|prompt|override|"
+    rf"instructions?|update))?\s*[\])>}}*%\-]*\s*[:：]\s*(.*)$",
 )
 # After a role marker, an order: words that address the reader or name "the user".
 _ORDER_WORDS = re.compile(
@@ -372,6 +385,120 @@ _RULES = Rules(
                 r"\bask (?:them |the user )?for (?:the |their )?(?:login|"
                 r"password|credentials|pin|card)",
             ),
+            # Broader forms of the same orders, each in the imperative (at a sentence's start, or
+            # after "please", "now", "just"): "I ignore the rules of grammar" is not one.
+            (
+                "override",
+                "ignor|disregard|forget|override|bypass",
+                r"(?:^|[.!?:;,—–]\s*|\b(?:please|now|just|simply|kindly|then|and)\s+)(?:ignore|disregard|"
+                r"forget|override|bypass)\b[^.\n]{0,60}\b(?:instructions?|rules|guidelines|prompts?|"
+                r"directives|constraints|restrictions|policies|polic(?:y|ies)|programming|training|"
+                r"guardrails|filters?|system message|everything (?:above|before|else))\b",
+            ),
+            (
+                "override",
+                "new instructions|new rules|new system|new directive|your new|your real|"
+                "your true|your actual",
+                r"\b(?:(?:these are |here are )?(?:your )?new (?:instructions|rules|system prompt|"
+                r"directives?|guidelines)|your (?:new|real|true|actual) (?:instructions|role|task|"
+                r"purpose|goal|job) (?:is|are))\b",
+            ),
+            (
+                "override",
+                "pretend|act as|roleplay|role-play|jailbreak|unrestricted|no longer bound",
+                r"\b(?:pretend (?:you are|to be|that you)|act as (?:an? )?(?:unrestricted|unfiltered|"
+                r"evil|different)|jailbreak(?:ed)? mode|unrestricted mode|(?:you are )?no longer bound "
+                r"by)\b",
+            ),
+            (
+                "override",
+                "du bist jetzt|tu so|neue anweisung|neue regeln|ab sofort|von nun an",
+                r"\b(?:du bist (?:jetzt|ab sofort|nun)|tu so,? als|neue (?:anweisungen|regeln|"
+                r"vorgaben)|(?:ab sofort|von nun an) (?:antwortest|bist|gilt|ignorierst|darfst) du)\b",
+            ),
+            (
+                "override",
+                "ignoriere|vergiss",
+                r"(?:^|[.!?:;,]\s*)(?:ignoriere|vergiss)\b[^.\n]{0,60}"
+                r"\b(?:alles|anweisung\w*|regeln|vorgaben|einschränkung\w*|richtlinien)",
+            ),
+            (
+                "override",
+                "ahora eres|actúa como|finge|nuevas instrucciones|nuevas reglas|desde ahora",
+                r"\b(?:ahora eres|actúa como|finge (?:ser|que)|nuevas (?:instrucciones|reglas)|"
+                r"desde ahora (?:eres|respondes|ignoras))\b",
+            ),
+            (
+                "override",
+                "désormais|tu es maintenant|fais comme|agis comme|nouvelles",
+                r"\b(?:désormais,? tu|tu es (?:désormais|maintenant)|fais comme si|agis comme|"
+                r"nouvelles (?:instructions|consignes|règles))\b",
+            ),
+            (
+                "override",
+                "agora você é|finja|aja como|novas instruções|novas regras|de agora em diante",
+                r"\b(?:agora você é|finja (?:ser|que)|aja como|novas (?:instruções|regras)|"
+                r"de agora em diante,? (?:você|responda))\b",
+            ),
+            (
+                "override",
+                "ты теперь|притворись|веди себя как|новые инструкции|новые правила|"
+                "с этого момента|отныне",
+                r"(?:ты теперь|притворись|веди себя как|новые (?:инструкции|правила)|(?:с этого момента|"
+                r"отныне),? ты)",
+            ),
+            (
+                "override",
+                "你现在是|从现在|扮演|假装|越狱|新的指令|新的规则|以上|上面",
+                r"(?:你现在是|从现在(?:起|开始)[，,]?你|扮演|假装你|越狱|新的(?:指令|规则|系统提示)|"
+                r"(?:忽略|无视)(?:以上|上面|前面))",
+            ),
+            (
+                "override",
+                "あなたは|今後は|なりきって|脱獄|新しい指示|新しいルール|無視して",
+                r"(?:あなたは(?:今から|これから|もう)|今後は[^。\n]{0,20}(?:回答|答え)|なりきって|脱獄|"
+                r"新しい(?:指示|ルール)|(?:以上|上記|これまで|以前)の[^。\n]{0,10}無視)",
+            ),
+            (
+                "tool_call",
+                "tool|function|command|script",
+                r"(?:^|[.!?:;,]\s*|\b(?:please|now|then|and|immediately)\s+)(?:call|invoke|run|execute|"
+                r"use|trigger)\b[^.\n]{0,30}\b(?:tool|function|command|script)\b",
+            ),
+            (
+                "tool_call",
+                "http",
+                r"(?:^|[.!?:;,]\s*|\b(?:please|now|then|and|always)\s+)(?:open|visit|fetch|load|click|"
+                r"download|browse to|navigate to|go to)\b[^.\n]{0,30}https?://",
+            ),
+            (
+                "tool_call",
+                "führe|öffne|lade|ejecuta|abre|descarga|exécute|ouvre|télécharge|execute|"
+                "abra|baixe|выполни|запусти|открой|скачай|执行|运行|打开|下载|実行|開いて|ダウンロード",
+                r"(?:führe\b[^.\n]{0,40}\baus|öffne\s+https?://|ejecuta\b|abre\s+https?://|exécute\b|"
+                r"ouvre\s+https?://|execute\s+(?:o|este|esse)\b|abra\s+https?://|выполни|запусти|"
+                r"открой\s+https?://|执行|运行(?:这个|以下|该)|打开\s*https?://|を実行|https?://\S+\s*を開)",
+            ),
+            (
+                "exfiltration",
+                "@|http|webhook",
+                rf"(?:^|[.!?:;,]\s*|\b(?:please|always|now|then|and|also)\s+)(?:send|forward|email|"
+                rf"e-mail|mail|post|upload|share|copy|cc|bcc|report|sync|leak|transmit)\b(?! me\b)"
+                rf"[^.\n]{{0,80}}{_DESTINATION}",
+            ),
+            (
+                "exfiltration",
+                "@|http|webhook",
+                rf"(?:sende|schicke|leite|kopiere|envía|manda|reenvía|envoie|transfère|envie|encaminhe|"
+                rf"отправ|перешли|пересыл|发送|发给|转发|上传|同步|送信|転送|送って)[^.。\n]{{0,80}}"
+                rf"{_DESTINATION}",
+            ),
+            (
+                "exfiltration",
+                "@|http",
+                rf"{_DESTINATION}[^.。\n]{{0,40}}(?:senden|schicken|weiterleiten|enviar|envoyer|"
+                rf"отправ|发送|转发|送信|転送|送って|アップロード)",
+            ),
             # Standing orders that steer what the person is told.
             (
                 "manipulation",
@@ -411,7 +538,13 @@ _RULES = Rules(
             (
                 "manipulation",
                 "answer|reply|response|message",
-                r"\b(?:in|at the end of|end) (?:every|each|all|any) (?:answer|reply|response|message)s?\b",
+                r"\b(?:at the end of|end) (?:every|each|all|any) (?:answer|reply|response|message)s?\b",
+            ),
+            (
+                "manipulation",
+                "answer|reply|response|message",
+                r"\b(?:mention|add|include|append|recommend|promote|insert)\b[^.\n]{0,60}\b(?:in|to|into) "
+                r"(?:every|each|all|any) (?:answer|reply|response|message)s?\b",
             ),
             (
                 "manipulation",
@@ -689,6 +822,12 @@ _RULES = Rules(
 )
 
 _STEMS = Stems(_RULES.stems | _ROLE_LINE.stems)
+# The writer speaking of themselves, in the eight languages.
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|i've|me|my|mine|ich|mich|mir|mein\w*|yo|mí|mis?|moi|je|j'|mon|ma|mes|eu|meu|"
+    r"minha|я|мне|меня|мой|моя|мои)\b|我|私|僕|俺",
+    re.I,
+)
 
 # Quoted text is a mention, not an order: blanked before the rules below read the text.
 _QUOTES = re.compile(
@@ -703,10 +842,18 @@ def _unquoted(text: str) -> str:
 
 def instruction_reason(text: str) -> str:
     """Why `text` reads as an instruction to an AI assistant (a key of REASONS), or ""."""
-    if _HTML_COMMENT.search(text) or _INVISIBLE.search(text) or _PUSHED_DOWN.search(text):
+    if (
+        _HTML_COMMENT.search(text)
+        or _INVISIBLE.search(text)
+        or _PUSHED_DOWN.search(text)
+        or _HIDDEN_MARKUP.search(text)
+    ):
         return "hidden"
     for title in _LINK_TITLE.findall(text):
         if len(title.split()) >= 4 or instruction_reason(title):
+            return "hidden"
+    for alt in _IMAGE_ALT.findall(text):
+        if instruction_reason(alt):
             return "hidden"
     plain = _unquoted(text)
     present = _STEMS.present(plain.lower())
@@ -715,4 +862,9 @@ def instruction_reason(text: str) -> str:
     for line in _ROLE_LINE.finditer(plain, present):
         if _ORDER_WORDS.search(line.group(1)):
             return "role_marker"
-    return _RULES.first(plain, present)
+    reason = _RULES.first(plain, present)
+    if reason == "manipulation" and _FIRST_PERSON.search(plain):
+        # A person's own wish about what they are told ("please recommend only board games for
+        # me and my husband") is a preference; a standing order about "the user" is not.
+        return _RULES.first(plain, present, skip="manipulation")
+    return reason
