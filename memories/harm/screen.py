@@ -124,10 +124,13 @@ def _says_something(text: str) -> bool:
     return len(_LETTER_WORD.findall(text)) >= 3 or len(_IDEOGRAPH.findall(text)) >= 4
 
 
-def screen(text: str) -> Screening:
-    """Look at `text` once: its credentials and whether it instructs an assistant."""
+def screen(text: str, *, instructions: bool = True) -> Screening:
+    """Look at `text` once: its credentials and (unless `instructions` is False: the owner's own
+    writes are never held for them) whether it instructs an assistant."""
     return Screening(
-        text=text, found=tuple(find_credentials(text)), instruction=instruction_reason(text)
+        text=text,
+        found=tuple(find_credentials(text)),
+        instruction=instruction_reason(text) if instructions else "",
     )
 
 

@@ -1,6 +1,6 @@
 """Issue 37: memories stored before credentials and instructions were recognised are checked
 once, here, so none reaches an app before its owner decides (the Review page's "Check" section,
-memories/services/harm.py; `manage.py harm_check` runs the same check again). The new text
+memories/services/harm_check.py; `manage.py harm_check` runs the same check again). The new text
 column carries no planner statistics, like the other content columns (migration 0008)."""
 
 from django.db import migrations

@@ -1,4 +1,4 @@
-"""The memories the store's check holds until the owner decides (memories/services/harm.py):
+"""The memories the store's check holds until the owner decides (memories/services/harm_check.py):
 what the Review page's Check section and `manage.py harm_check` list. Owner-only."""
 
 from __future__ import annotations

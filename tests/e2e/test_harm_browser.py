@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from accounts.actors import Actor, stdio_app
 from accounts.models import ALL_SCOPES, User
 from memories.models import Memory
-from memories.services import harm
+from memories.services import harm_check as harm
 from memories.services import memories as services
 from tests.e2e.steps import log_in, row_with
 from tests.mcpbridge.mcp_clients import stdio_server

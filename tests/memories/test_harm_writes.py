@@ -18,7 +18,7 @@ from memories.provenance import text_for, voice
 from memories.selectors import memories as selectors
 from memories.selectors.harm import held_memories
 from memories.selectors.proposals import proposal_list
-from memories.services import harm
+from memories.services import harm_check as harm
 from memories.services import memories as services
 from memories.services.imports import import_execute
 from memories.services.proposals import proposal_accept, proposal_decline

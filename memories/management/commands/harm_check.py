@@ -12,7 +12,7 @@ from accounts.actors import owner_actor
 from accounts.management.base import UserCommand
 from accounts.models import ConnectedApp
 from memories.selectors.harm import held_memories
-from memories.services.harm import DECISIONS, harm_check, harm_decide
+from memories.services.harm_check import DECISIONS, harm_check, harm_decide
 
 
 class Command(UserCommand):

@@ -1,6 +1,7 @@
 """The review page: changes a model proposed to memories the user edited by hand, the adds,
-updates and deletes of apps whose changes the owner reviews first (memories/services/app_review.py)
-or that instruct assistants, and the memories the store's check holds (memories/services/harm.py).
+updates and deletes of apps whose changes the owner reviews first
+(memories/services/app_review.py) or that instruct assistants, and the memories the store's
+check holds (memories/services/harm_check.py).
 
 Owner-only; another user's proposal is a 404 like a missing one. Accept/decline are one-click
 POSTs (CSRF-protected); with htmx only the proposal's row is swapped out.
@@ -20,7 +21,7 @@ from kernel.errors import Conflict
 from memories.models import MemoryProposal
 from memories.selectors.harm import held_memories
 from memories.selectors.proposals import proposal_list
-from memories.services.harm import CONFIRM, DECISIONS, PRIVATE, REDACT, harm_decide
+from memories.services.harm_check import CONFIRM, DECISIONS, PRIVATE, REDACT, harm_decide
 from memories.services.proposals import proposal_accept, proposal_decline
 from memories.web.presentation import word_diff
 
@@ -64,7 +65,7 @@ def decide(request: DashboardRequest, proposal_id: int, decision: str) -> HttpRe
 @dashboard_view
 def check_decide(request: DashboardRequest, memory_id: uuid.UUID, decision: str) -> HttpResponse:
     """The owner's decision about a memory the store's check holds: redact, keep private, or
-    confirm it is fine (memories/services/harm.py)."""
+    confirm it is fine (memories/services/harm_check.py)."""
     if decision not in DECISIONS:
         raise Http404
     harm_decide(actor=actor_for_request(request), memory_id=memory_id, decision=decision)
