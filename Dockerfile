@@ -15,6 +15,13 @@ ENV UV_PYTHON_DOWNLOADS=never \
 
 RUN pip install --no-cache-dir uv==0.13.9
 
+# A C compiler for the multilingual embedding engine, built here from the source its package ships
+# (memories/search/e5.py); the runtime image only needs the OpenMP library it links.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY pyproject.toml uv.lock .python-version ./
 # All extras, so every EXTRACTION_MODE (anthropic, openai, ollama) works from the same image.
@@ -32,15 +39,19 @@ RUN CONTEXT_LAYER_ENV=production SECRET_KEY=build-time-only OIDC_PRIVATE_KEY=bui
         PUBLIC_URL=https://build.invalid \
         python manage.py collectstatic --noinput \
     && SECRET_KEY=build-time-only python -c "import django; django.setup(); \
-from memories.search.embeddings import default_model_dir; from memories.classify import warm_up; \
-print(default_model_dir()); warm_up()" \
+from memories.search.embeddings import prepare; from memories.classify import warm_up; \
+prepare(); warm_up()" \
     && python -m compileall -q accounts activity contextlayer doctor oauth kernel mcpbridge memories manage.py \
     && rm -f /var/lib/context-layer/secret_key
 
 # ---- runtime: the virtualenv, the app, the model folder; no compilers, no uv, not root ----
 FROM ${PYTHON_IMAGE} AS runtime
 
-RUN groupadd --system --gid 10001 app \
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libgomp1 \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 app \
     && useradd --system --uid 10001 --gid app --home-dir /app --shell /usr/sbin/nologin app
 
 COPY --from=build /opt/venv /opt/venv

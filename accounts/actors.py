@@ -5,6 +5,7 @@ Every service and selector takes one, so tenant scoping, consent and audit happe
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,7 +13,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import ALL_SCOPES, DEFAULT_APP_SCOPES, ConnectedApp, User
+from accounts.models import ALL_SCOPES, DEFAULT_APP_SCOPES, ConnectedApp, DisconnectedApp, User
+from kernel.errors import AppDisconnected
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,21 @@ def stdio_app(
     user: User, name: str = "local", scopes: Iterable[str] = DEFAULT_APP_SCOPES
 ) -> ConnectedApp:
     """The user's stdio client of this name; created on first use with `scopes` (by default read
-    and write, not delete, like a client token), kept as it is afterwards."""
+    and write, not delete, like a client token), kept as it is afterwards. A name the owner
+    disconnected is refused (`AppDisconnected`) until the owner allows it again."""
+    if DisconnectedApp.objects.filter(owner=user, name=name).exists():
+        raise stdio_disconnected(user, name)
     return live_app(user, ConnectedApp.Kind.STDIO, name, scopes=list(scopes))
+
+
+def stdio_disconnected(user: User, name: str) -> AppDisconnected:
+    """The refusal of a disconnected local app, with the owner's two ways to allow it again."""
+    return AppDisconnected(
+        name,
+        "Connected apps page, “Disconnected local apps”, Allow again; or run once "
+        f"`manage.py mcp --user {shlex.quote(user.email)} --app {shlex.quote(name)} "
+        "--allow-again`, then restart the client.",
+    )
 
 
 def live_app(user: User, kind: str, name: str, **grant: Any) -> ConnectedApp:

@@ -1,4 +1,5 @@
-"""REST routes for connected apps: list, pause, resume, revoke (the owner's own apps only)."""
+"""REST routes for connected apps: list, pause, resume, revoke, and the disconnected local apps
+allowed again (the owner's own apps only)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ninja import Query, Router, Schema
 from accounts import selectors, services
 from accounts.api_auth import request_actor
 from kernel.api_errors import error_responses
-from kernel.api_types import DbId
+from kernel.api_types import DbId, StoredText
 
 router = Router(tags=["connected apps"])
 
@@ -45,6 +46,42 @@ class AppListQuery(Schema):
 @router.get("", response={200: list[AppOut], **error_responses()}, summary="Connected apps")
 def list_apps(request: HttpRequest, params: Query[AppListQuery]) -> Any:
     return selectors.app_list(actor=request_actor(request), include_revoked=params.include_revoked)
+
+
+class DisconnectedOut(Schema):
+    name: str
+    disconnected_at: datetime
+
+
+@router.get(
+    "/disconnected",
+    response={200: list[DisconnectedOut], **error_responses()},
+    summary="Disconnected local apps",
+)
+def list_disconnected(request: HttpRequest) -> Any:
+    """Local (stdio) apps the owner disconnected, or erased: launched again, each is refused
+    until the owner allows it again."""
+    return selectors.disconnected_apps(actor=request_actor(request))
+
+
+class AllowAgainIn(Schema):
+    name: StoredText
+
+
+class AllowAgainOut(Schema):
+    name: str
+    allowed_again: bool  # false: no app of that name was disconnected; nothing changed
+
+
+@router.post(
+    "/disconnected/allow",
+    response={200: AllowAgainOut, **error_responses()},
+    summary="Allow a disconnected local app again",
+)
+def allow_again(request: HttpRequest, payload: AllowAgainIn) -> Any:
+    """Its command's next launch makes a new app with the default grant."""
+    lifted = services.app_allow_again(actor=request_actor(request), name=payload.name)
+    return {"name": payload.name, "allowed_again": lifted}
 
 
 @router.post(

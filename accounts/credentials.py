@@ -4,8 +4,8 @@
 Client tokens (`clt_…`) are resolved here; OAuth access tokens are added as another branch that
 returns the same `Credential`. The HTTP layer never looks inside a token itself.
 
-`CredentialCache` keeps what `resolve_bearer` answered for a few hundred milliseconds per process,
-so a client calling often is not looked up on every call; see its docstring for what that delays.
+`CredentialCache` keeps what `resolve_bearer` answered for up to a second per process, so a
+client calling often is not looked up on every call; see its docstring for what that delays.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from accounts.access_changes import access_changes
 from accounts.actors import Actor, actor_for, touch_app
 from accounts.client_tokens import TOKEN_PREFIX, client_token_lookup
 from accounts.models import ConnectedApp, User
@@ -86,20 +87,24 @@ class CredentialCache:
     """Credentials this process resolved less than `CREDENTIAL_CACHE_SECONDS` ago (1 by default,
     0 turns it off), keyed by the token's hash and the resource, never the secret.
 
-    A cached credential is used as it was read: revoking or pausing the app, narrowing its
-    grant, deactivating the user or deleting an OAuth token reaches this process's next request
-    after at most that many seconds, whichever process made the change (tests/deploy/
-    test_mcp_worker_state.py checks revocation and pause across gunicorn workers). A token past
-    its own expiry is never answered from here. Only answers for a live token are kept, so a
-    token made a moment ago works at once. Each caller gets its own copies of the user and the
-    app rows, so no request sees another's changes to them.
+    A cached credential is used as it was read, with one exception: a change to who may call
+    made by this very process (an app revoked, paused or narrowed, a token revoked, an erase:
+    `accounts.access_changes`) makes it read every credential again once the change commits, so
+    the process that revoked refuses the token's very next request. Made by another process
+    (another worker, a command, another node), revoking or pausing the app, narrowing its grant,
+    deactivating the user or deleting an OAuth token reaches this process's next request after
+    at most that many seconds (tests/deploy/test_mcp_worker_state.py checks revocation and
+    pause across gunicorn workers). A token past its own expiry is never answered from here.
+    Only answers for a live token are kept, so a token made a moment ago works at once. Each
+    caller gets its own copies of the user and the app rows, so no request sees another's
+    changes to them.
     """
 
     MAX_ENTRIES = 10_000
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: dict[tuple[str, str], tuple[float, Credential]] = {}
+        self._entries: dict[tuple[str, str], tuple[float, int, Credential]] = {}
 
     @staticmethod
     def _key(raw: str, resource: str) -> tuple[str, str]:
@@ -111,8 +116,10 @@ class CredentialCache:
             entry = self._entries.get(self._key(raw, resource))
         if entry is None:
             return None
-        read_at, credential = entry
+        read_at, changes, credential = entry
         if time.monotonic() - read_at >= settings.CREDENTIAL_CACHE_SECONDS:
+            return None
+        if changes != access_changes():  # this process changed who may call since
             return None
         if credential.expires_at is not None and credential.expires_at <= timezone.now():
             return None
@@ -126,12 +133,13 @@ class CredentialCache:
         if cached is not None:
             return cached
         read_at = time.monotonic()  # before the read: an entry never outlives its bound
+        changes = access_changes()  # likewise: a change committed during the read counts
         credential = resolve_bearer(raw, resource=resource)
         if credential is not None and settings.CREDENTIAL_CACHE_SECONDS > 0:
             with self._lock:
                 if len(self._entries) >= self.MAX_ENTRIES:
                     self._entries.clear()
-                self._entries[self._key(raw, resource)] = (read_at, credential)
+                self._entries[self._key(raw, resource)] = (read_at, changes, credential)
             return dataclasses.replace(
                 credential, user=copy.copy(credential.user), app=copy.copy(credential.app)
             )

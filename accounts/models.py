@@ -141,6 +141,26 @@ class ConnectedApp(OwnedRow):
         return self.kind == self.Kind.OAUTH
 
 
+class DisconnectedApp(OwnedRow):
+    """A local (stdio) app the owner disconnected, by the name its command gives
+    (`manage.py mcp --app NAME`): a client such as Claude Desktop relaunches that command by
+    itself, so the name stays refused until the owner allows it again (on the Connected apps
+    page, or with `--allow-again`). An erase disconnects every app and keeps these rows; they go
+    with the account. Other kinds need no such row: their credentials die with the app."""
+
+    owner = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=120)
+    disconnected_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["owner", "name"], name="disconnectedapp_unique_name")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (disconnected)"
+
+
 # Kinds the owner manages on the connected apps page (built-in apps are always theirs).
 MANAGED_KINDS = (ConnectedApp.Kind.OAUTH, ConnectedApp.Kind.TOKEN, ConnectedApp.Kind.STDIO)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db.models import F
 
 from accounts.actors import Actor
-from accounts.models import MANAGED_KINDS, ConnectedApp
+from accounts.models import MANAGED_KINDS, ConnectedApp, DisconnectedApp
 from kernel.errors import NotFound
 from kernel.gates import require_owner
 
@@ -18,6 +18,21 @@ def app_list(*, actor: Actor, include_revoked: bool = False) -> list[ConnectedAp
     if not include_revoked:
         qs = qs.filter(revoked_at__isnull=True)
     return list(qs.order_by(F("last_seen_at").desc(nulls_last=True), "-created_at", "-pk"))
+
+
+def disconnected_apps(*, actor: Actor) -> list[DisconnectedApp]:
+    """The local apps the owner disconnected (by name, newest first): each stays refused when a
+    client launches its command again, until the owner allows it again."""
+    require_owner(actor)
+    disconnected = DisconnectedApp.objects.filter(owner=actor.user)
+    return list(disconnected.order_by("-disconnected_at", "-pk"))
+
+
+def app_names(*, actor: Actor, app_ids: list[int]) -> list[str]:
+    """The names of those of the owner's live apps, in the order they connected."""
+    require_owner(actor)
+    apps = ConnectedApp.objects.filter(owner=actor.user, pk__in=app_ids, revoked_at=None)
+    return list(apps.order_by("pk").values_list("name", flat=True))
 
 
 def any_app_reviewed(*, actor: Actor) -> bool:

@@ -14,9 +14,10 @@ from allauth.idp.oidc.models import Client, Token
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.access_changes import access_changed
 from accounts.actors import Actor
 from accounts.app_names import third_party_name
-from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, User
+from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, DisconnectedApp, User
 from accounts.oauth_clients import client_key
 from accounts.selectors import app_get
 from activity import services as activity
@@ -341,14 +342,18 @@ def _app_set_flag(
 
 def app_change_record(actor: Actor, app: ConnectedApp, change: dict[str, Any]) -> None:
     """The access event of a change to an app (created, paused, revoked), written in the
-    caller's transaction: the owner's log says which of their apps made the change."""
+    caller's transaction: the owner's log says which of their apps made the change. Once it
+    commits, this process reads its cached credentials again (`accounts.access_changes`)."""
+    access_changed()
     activity.record(
         actor, AccessEvent.Action.STATE, detail={"app_id": app.pk, "app": app.name, **change}
     )
 
 
 def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
-    """Revoke for good: the app's tokens are deleted, so its very next request fails."""
+    """Revoke for good: the app's tokens are deleted, so its very next request fails; a local
+    (stdio) app's name stays refused when its command is launched again (`DisconnectedApp`)
+    until the owner allows it again (`app_allow_again`)."""
     require_owner(actor)
     with transaction.atomic():
         app = _owned_app(actor, app_id)
@@ -364,8 +369,33 @@ def app_revoke(*, actor: Actor, app_id: object) -> ConnectedApp:
                 ClientToken.objects.filter(owner=actor.user, app=app, revoked_at=None).update(
                     revoked_at=now
                 )
+            if app.kind == ConnectedApp.Kind.STDIO:
+                stdio_disconnect(actor.user, [app.name])
             app.revoked_at = now
             app.paused = True
             app.save(update_fields=["revoked_at", "paused"])
             app_change_record(actor, app, {"revoked": True})
     return app
+
+
+def stdio_disconnect(user: User, names: Iterable[str]) -> None:
+    """These local apps' names stay refused (in the caller's transaction): the revoke of one,
+    or an erase, which disconnects every app."""
+    DisconnectedApp.objects.bulk_create(
+        [DisconnectedApp(owner=user, name=name) for name in names], ignore_conflicts=True
+    )
+    access_changed()
+
+
+def app_allow_again(*, actor: Actor, name: str) -> bool:
+    """The owner lets a disconnected local app connect again: the next launch of its command
+    makes a new app with the default grant (or the scopes the command names). False when no
+    app of that name was disconnected (nothing changes)."""
+    require_owner(actor)
+    with transaction.atomic():
+        lifted, _ = DisconnectedApp.objects.filter(owner=actor.user, name=name).delete()
+        if lifted:
+            activity.record(
+                actor, AccessEvent.Action.STATE, detail={"app": name, "allowed_again": True}
+            )
+    return bool(lifted)

@@ -12,7 +12,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from activity.models import AccessEvent
-from kernel.errors import InvalidInput
+from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_READ, Acting, require_owner
 
 MAX_PAGE = 200  # events per page
@@ -70,6 +70,19 @@ def activity_events(
     rows = list(qs.select_related("app").order_by("-id")[: limit + 1])
     items = rows[:limit]
     return EventPage(items=items, next_before=items[-1].id if len(rows) > limit else None)
+
+
+def activity_event(*, actor: Acting, event_id: object) -> AccessEvent:
+    """One event of the owner's log; another user's, or a missing one, is NotFound."""
+    require_owner(actor, SCOPE_READ)
+    try:
+        pk = int(str(event_id))
+    except ValueError:
+        raise NotFound("event") from None
+    event = AccessEvent.objects.filter(owner=actor.user, pk=pk).select_related("app").first()
+    if event is None:
+        raise NotFound("event")
+    return event
 
 
 def activity_apps(*, actor: Acting) -> list[str]:

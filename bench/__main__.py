@@ -24,6 +24,7 @@ from bench import (
     search,
     shortqueries,
     startup,
+    stdio,
 )
 from bench.environment import setup_django
 from contextlayer.process import SERVE, set_threads
@@ -52,6 +53,7 @@ def main(argv: list[str] | None = None) -> None:
         load,
         hosted,
         startup,
+        stdio,
         faults,
         coherence,
         profile,

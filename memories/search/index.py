@@ -29,7 +29,7 @@ from memories.search import snapshot as search_snapshot
 from memories.search import snapshot_files
 from memories.search.background import writer
 from memories.search.embeddings import DIMENSIONS
-from memories.search.sql import ELIGIBLE
+from memories.search.sql import ELIGIBLE, KEY_SALT
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ SELECT
          ''::bytea)
      FROM u),
     (SELECT string_agg(
-         int4send(u.r) || int8send(hashtextextended(l.lexeme, 0))
+         int4send(u.r) || int8send(hashtextextended(l.lexeme, {KEY_SALT}))
          || int4send(coalesce(array_length(l.positions, 1), 1)),
          ''::bytea)
      FROM u, unnest(u.tsv) l),
@@ -616,7 +616,7 @@ def for_user(
     # PostgreSQL at once (the echoes' size is remembered), never reads it again.
     cache.echo_bytes.put(_key(owner_id), index.echo_bytes, 1, _ECHO_ENTRIES)
     cache.indexes.put(_key(owner_id), index, index.nbytes, budget)
-    _start_sweeper()
+    start_sweeper()
     if view is None:
         return index, None
     if mask is None:
@@ -744,9 +744,12 @@ def sweep() -> int:
 
 
 class _Sweeper:
-    """One daemon thread per process (started with the first cached index, so a forked worker
-    starts its own) that sweeps every SEARCH_CACHE_SWEEP_SECONDS on a connection of its own: the
-    process's indexes (`sweep`) and the machine's snapshot files (`snapshot_files.sweep`)."""
+    """One daemon thread per process (started when a server process starts: each web worker's
+    lifespan, the stdio command; and again with a cached index, so a forked worker starts its
+    own) that sweeps at once and then every SEARCH_CACHE_SWEEP_SECONDS on a connection of its
+    own: the process's indexes (`sweep`) and the machine's snapshot files
+    (`snapshot_files.sweep`). Sweeping from the start, a process that never searches still
+    removes what a purge or erase on another machine left in this one's files."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -775,20 +778,22 @@ class _Sweeper:
 
     @staticmethod
     def _run(interval: float, stop: threading.Event) -> None:
-        while not stop.wait(interval):
-            try:
-                sweep()
-                snapshot_files.sweep()
-            except Exception:  # a sweep that failed is retried at the next; the thread stays
-                logger.exception("search cache sweep failed")
-            finally:
-                connection.close()
+        while True:
+            for step in (sweep, snapshot_files.sweep):
+                try:
+                    step()
+                except Exception:  # retried at the next sweep; the thread and the other go on
+                    logger.exception("search sweep failed")
+            connection.close()
+            if stop.wait(interval):
+                return
 
 
 sweeper = _Sweeper()
 
 
-def _start_sweeper() -> None:
+def start_sweeper() -> None:
+    """This process's sweeper, once (SEARCH_CACHE_SWEEP_SECONDS=0: none)."""
     interval = settings.SEARCH_CACHE_SWEEP_SECONDS
     if interval > 0:
         sweeper.start(interval)

@@ -19,7 +19,7 @@ from django.db import connection
 from memories.search import index as search_index
 from memories.search import related_terms
 from memories.search.embeddings import DIMENSIONS
-from memories.search.sql import ELIGIBLE
+from memories.search.sql import ELIGIBLE, KEY_SALT
 
 # Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md, "Relevance").
 BM25_K1 = 1.6
@@ -265,11 +265,12 @@ SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
 
 # ---- one search's view of one user ------------------------------------------------------------
 
-# The user's statistics, the query's lexemes with their keys, its words' related terms as
-# (the word's lexeme, a related lexeme, its key), and the owner's category marks (slug,
-# sensitive), so a caller that built its consent fragment from remembered marks learns in this
-# same statement whether they still hold (memories/selectors/memories.py).
-_HEAD_SQL = """
+# The user's statistics, the query's lexemes with their keys (salted with the user's secret,
+# `sql.KEY_SALT`: the keys of the index, its snapshot and the machine's files), its words'
+# related terms as (the word's lexeme, a related lexeme, its key), and the owner's category
+# marks (slug, sensitive), so a caller that built its consent fragment from remembered marks
+# learns in this same statement whether they still hold (memories/selectors/memories.py).
+_HEAD_SQL = f"""
 WITH q AS (
     SELECT t.lexeme, t.n
     FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s)) WITH ORDINALITY AS t(lexeme, p, w, n)
@@ -282,14 +283,14 @@ r AS (
 )
 SELECT s.generation, s.documents, s.length, s.changes_from,
        ARRAY(SELECT lexeme FROM q ORDER BY n),
-       ARRAY(SELECT hashtextextended(lexeme, 0) FROM q ORDER BY n),
-       ARRAY(SELECT ARRAY[head, lexeme, hashtextextended(lexeme, 0)::text]
+       ARRAY(SELECT hashtextextended(lexeme, {KEY_SALT}) FROM q ORDER BY n),
+       ARRAY(SELECT ARRAY[head, lexeme, hashtextextended(lexeme, {KEY_SALT})::text]
              FROM r ORDER BY n, head, lexeme),
        ARRAY(SELECT ARRAY[c.slug::text, c.sensitive::text] FROM memories_usercategory c
              WHERE c.owner_id = %(owner)s ORDER BY c.slug)
 FROM (SELECT 1) one
 LEFT JOIN memories_searchstats s ON s.owner_id = %(owner)s
-"""
+"""  # noqa: S608 - only constants; values are bound parameters
 
 NOT_A_CANDIDATE = float("nan")
 
@@ -534,6 +535,7 @@ class UserSearch:
             "ids": list(ids),
             "model": settings.EMBEDDING_MODEL,
             "lexemes": self.lexemes,
+            "owner": self.owner_id,
         }
         rows = _fetch(_EVIDENCE_SQL.format(filters=filters(self.visible)), args)
         zero = bytes(4 + 4 * DIMENSIONS)
@@ -647,17 +649,17 @@ LIMIT %(depth)s
 
 # What a candidate's exact score is computed from: its vector as stored, its length and its count
 # of each query lexeme (in lexeme order, both arrays).
-_EVIDENCE_SQL = """
+_EVIDENCE_SQL = f"""
 SELECT m.id,
        CASE WHEN m.embedding_model = %(model)s THEN vector_send(m.embedding) END,
        coalesce(length(m.tsv), 0),
-       ARRAY(SELECT hashtextextended(u.lexeme, 0) FROM unnest(m.tsv) u
+       ARRAY(SELECT hashtextextended(u.lexeme, {KEY_SALT}) FROM unnest(m.tsv) u
              WHERE u.lexeme = ANY(%(lexemes)s::text[]) ORDER BY u.lexeme),
        ARRAY(SELECT coalesce(array_length(u.positions, 1), 1) FROM unnest(m.tsv) u
              WHERE u.lexeme = ANY(%(lexemes)s::text[]) ORDER BY u.lexeme)
 FROM memories_memory m
-WHERE m.id = ANY(%(ids)s::uuid[]) AND {filters}
-"""
+WHERE m.id = ANY(%(ids)s::uuid[]) AND {{filters}}
+"""  # noqa: S608 - only constants; values are bound parameters
 
 # Matching goes through `memory_owner_lexemes`, a GIN index over memory_lexeme_keys(owner, tsv):
 # each lexeme as a 64-bit key salted with the owner (migration `search_owner_lexemes`), so the
@@ -665,7 +667,7 @@ WHERE m.id = ANY(%(ids)s::uuid[]) AND {filters}
 # matches (and returned, as (lexeme key, count) pairs); the document count and average length
 # come from the trigger-kept statistics (or the view's own count). A group (a query word and its
 # related terms) is one term: its idf from its members' largest count, its counts summed.
-LEXICAL_SQL = """
+LEXICAL_SQL = f"""
 WITH ql AS (
     SELECT * FROM unnest(%(lexemes)s::text[], %(groups)s::int[]) AS t(lexeme, grp)
 ),
@@ -673,7 +675,7 @@ docs AS MATERIALIZED (
     SELECT m.id, m.tsv, length(m.tsv)::float8 AS dl FROM memories_memory m
     WHERE memory_lexeme_keys(m.owner_id, m.tsv)
           && ARRAY(SELECT hashtextextended(lexeme, %(owner)s) FROM ql)
-      AND {filters}
+      AND {{filters}}
 ),
 hits AS (
     SELECT d.id, d.dl, u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf
@@ -705,11 +707,12 @@ ranked AS (
     SELECT s.id, s.bm25, row_number() OVER (ORDER BY s.bm25 DESC, s.id) AS r FROM scored s
 )
 SELECT r.id, r.bm25, r.r,
-       (SELECT array_agg(ARRAY[hashtextextended(df.lexeme, 0), df.n::int8]) FROM df) AS held
+       (SELECT array_agg(ARRAY[hashtextextended(df.lexeme, {KEY_SALT}), df.n::int8])
+        FROM df) AS held
 FROM ranked r
 WHERE r.r <= %(depth)s OR r.id = ANY(%(also)s::uuid[])
 ORDER BY r.r
-"""
+"""  # noqa: S608 - only constants; values are bound parameters
 
 
 def dense_statement(

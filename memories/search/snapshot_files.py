@@ -15,12 +15,19 @@ otherwise read the row), and the masks of the apps that searched it at that gene
 used only with that snapshot. A memory deleted for good drops the row (migration
 `search_snapshot`); the folder goes with it:
 - on this machine, when the purge or erase commits (`remove`);
-- on any machine, at the next use of the snapshot or the next sweep of a process that searched
-  (`sweep`, every SEARCH_CACHE_SWEEP_SECONDS), whichever comes first.
+- on any machine, at the next use of the snapshot or the next sweep (`sweep`), whichever comes
+  first. Every server process sweeps when it starts and then every SEARCH_CACHE_SWEEP_SECONDS
+  (`memories.search.index.start_sweeper`), whether it ever searched or not.
 A file is written to a private temporary name and renamed into place (the snapshot flushed to
 disk first, a mask checked by its checksum), then checked against its row again, so a purge that
-committed while it was being written still removes it. docs/reliability.md says what remains
-where.
+committed while it was being written still removes it. The sweep removes whatever it cannot read
+as ours (a file where a folder should be, a torn or foreign snapshot, a name it does not know),
+one entry's failure never stopping it; every folder is the server user's alone (0700).
+
+The files hold no text. Their lexeme keys are salted with the user's secret
+(`SearchStats.salt`, in the database only; migration `search_key_salt`), so hashing a dictionary
+of words finds nothing in them, and an erase deletes the salt with the user's rows.
+docs/guide/export-delete-erase.md says what remains where, and for how long.
 """
 
 from __future__ import annotations
@@ -31,11 +38,13 @@ import logging
 import mmap
 import os
 import shutil
+import stat
 import time
 import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from django.conf import settings
@@ -85,6 +94,19 @@ def _root() -> Path | None:
     if not root:
         return None
     return Path(root) / str(connection.settings_dict["NAME"])
+
+
+def _private_folder(path: Path) -> None:
+    """`path` and the folders above it up to SEARCH_SNAPSHOT_DIR, made if missing, each readable
+    by the server's user alone: a listing of user folders says whose indexes this machine holds."""
+    top = Path(settings.SEARCH_SNAPSHOT_DIR)
+    chain = [path, *(p for p in path.parents if p == top or top in p.parents)]
+    for level in reversed(chain):
+        try:
+            level.mkdir(mode=0o700, parents=level == top)
+        except FileExistsError:
+            continue
+        os.chmod(level, 0o700)  # whatever the umask
 
 
 def folder(owner_id: int) -> Path | None:
@@ -160,7 +182,7 @@ def _place(path: Path, header: np.ndarray, body: bytes | bytearray, *, durable: 
     """Write `header` and `body` to a private temporary name, then rename it to `path`."""
     temporary = path.with_name(f".{os.getpid()}.{time.monotonic_ns()}.tmp")
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _private_folder(path.parent)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as f:
@@ -288,7 +310,18 @@ def remove(owner_id: int) -> None:
     """Remove this machine's files of the user (a purge or erase committed; they are stale)."""
     where = folder(owner_id)
     if where is not None:
-        shutil.rmtree(where, ignore_errors=True)
+        _discard(where)
+
+
+def _discard(path: Path) -> None:
+    """Remove a file, a link (never what it points to) or a folder and all it holds."""
+    try:
+        if path.is_symlink() or not path.is_dir():
+            path.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+    except OSError:
+        logger.warning("search file %s not removed", path.name)
 
 
 _ROWS_SQL = """
@@ -299,50 +332,93 @@ WHERE p.owner_id = ANY(%(owners)s)
 
 def sweep() -> int:
     """Remove the folder of every user whose snapshot row is not the one this machine's file
-    copies (dropped by a purge or an erase on another machine, or rewritten since), masks of
-    older snapshots, and temporary files a writer left; returns how many users' folders went."""
+    copies (dropped by a purge or an erase on another machine, or rewritten since), every entry
+    that is not a user's folder holding a whole snapshot of theirs (a file or a link where a
+    folder should be, a torn or foreign snapshot, an unknown name), masks of older snapshots, and
+    temporary files a writer left; returns how many users' folders went. One entry that cannot
+    be read or removed is logged and skipped: the sweep of the others goes on."""
     root = _root()
-    if root is None or not root.is_dir():
+    if root is None:
+        return 0
+    try:
+        entries = list(os.scandir(root))
+        for level in (root.parent, root):  # also folders an earlier version made 0755
+            if stat.S_IMODE(level.stat().st_mode) != 0o700:
+                os.chmod(level, 0o700)
+    except FileNotFoundError:
+        return 0
+    except NotADirectoryError:
+        _discard(root)
         return 0
     held_by: dict[int, tuple[int, int]] = {}
     gone = 0
-    for entry in os.scandir(root):
-        if not entry.name.isdigit():
-            continue
-        owner = int(entry.name)
-        header = _header(Path(entry.path) / _SNAPSHOT, _MAGIC)
-        if header is None or int(header["owner"]) != owner:
-            _tidy(Path(entry.path), None)
-            continue
-        held_by[owner] = (int(header["generation"]), int(header["written_us"]))
+    for entry in entries:
+        path = Path(entry.path)
+        try:
+            if not (entry.name.isdigit() and entry.is_dir(follow_symlinks=False)):
+                _discard(path)
+                continue
+            owner = int(entry.name)
+            snapshot = _whole_snapshot(path, owner)
+            if snapshot is False:  # torn, foreign, or not a file: nothing in it is usable
+                _discard(path)
+                gone += 1
+            elif snapshot is None:
+                _tidy(path, None)
+            else:
+                held_by[owner] = snapshot
+        except OSError:
+            logger.warning("search sweep skipped %s", entry.name, exc_info=True)
     if held_by:
         reason = "the sweep checks this machine's search snapshot files against their users' rows"
         with cross_tenant(reason), connection.cursor() as cur:
             cur.execute(_ROWS_SQL, {"owners": list(held_by)})
             rows = {int(o): (int(g), _micros(w)) for o, g, w in cur.fetchall()}
         for owner, snapshot in held_by.items():
-            if rows.get(owner) != snapshot:
-                remove(owner)
-                gone += 1
-            else:
-                _tidy(root / str(owner), snapshot)
+            try:
+                if rows.get(owner) != snapshot:
+                    remove(owner)
+                    gone += 1
+                else:
+                    _tidy(root / str(owner), snapshot)
+            except OSError:
+                logger.warning("search sweep skipped %s", owner, exc_info=True)
     return gone
 
 
+def _whole_snapshot(where: Path, owner: int) -> tuple[int, int] | Literal[False] | None:
+    """The (generation, time written) of the user's whole snapshot file in `where`; None when
+    there is none (a first write may be under way); False when what is there is not one."""
+    path = where / _SNAPSHOT
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return None
+    header = _header(path, _MAGIC) if stat.S_ISREG(mode) else None
+    if header is None or int(header["owner"]) != owner:
+        return False
+    return int(header["generation"]), int(header["written_us"])
+
+
 def _tidy(where: Path, snapshot: tuple[int, int] | None) -> None:
-    """Remove the masks of another snapshot than `snapshot` (all of them without one) and stale
-    temporary files; a folder left empty goes too."""
+    """Remove the masks of another snapshot than `snapshot` (all of them without one), stale
+    temporary files and anything else that is not ours; a folder left empty goes too."""
     for entry in os.scandir(where):
         path = Path(entry.path)
-        if entry.name.endswith(".tmp"):
+        regular = entry.is_file(follow_symlinks=False)
+        if entry.name.endswith(".tmp") and regular:
             if time.time() - _mtime(path) > _STALE_TEMPORARY_SECONDS:
                 path.unlink(missing_ok=True)
-        elif entry.name.endswith(_MASK_SUFFIX):
+        elif entry.name.endswith(_MASK_SUFFIX) and regular:
             header = _header(path, _MASK_MAGIC)
             if header is None or snapshot != (
                 int(header["generation"]),
                 int(header["written_us"]),
             ):
                 path.unlink(missing_ok=True)
+        elif not (entry.name == _SNAPSHOT and regular):
+            _discard(path)
+    if stat.S_IMODE(where.stat().st_mode) != 0o700:
+        os.chmod(where, 0o700)
     with contextlib.suppress(OSError):
         where.rmdir()  # only when empty

@@ -72,7 +72,10 @@ def _stay(n: int) -> str:
 
 @dataclass(frozen=True)
 class GrantPreview:
-    """What a grant shares, counted with the one visibility rule."""
+    """What a grant shares, counted with the one visibility rule. The hidden memories are
+    counted once each, under the first reason that hides them, in this order: private, hidden
+    from this app by name, kept from new apps (a deleted sensitive category), in a hidden
+    category, without a category; so the reasons add up to what the app does not see."""
 
     visible: int
     total: int
@@ -82,6 +85,25 @@ class GrantPreview:
     uncategorised_hidden: int = 0
     sees_all: bool = False  # nothing is hidden by the grant (private memories aside)
     hidden: list[str] = field(default_factory=list)  # every category the grant hides
+    hidden_from_it: int = 0  # hidden from this very app by the owner
+    kept_from_it: int = 0  # kept for other apps when a sensitive category was deleted
+
+    @property
+    def hidden_parts(self) -> list[str]:
+        """The Connected apps page's "Hidden:" line, each memory counted once: "9 in health,
+        finance; 2 without a category; 1 private"."""
+        parts = []
+        if self.in_hidden_categories:
+            parts.append(f"{self.in_hidden_categories} in {', '.join(self.hidden_names)}")
+        for n, words in (
+            (self.uncategorised_hidden, "without a category"),
+            (self.hidden_from_it, "you hid from it"),
+            (self.kept_from_it, "kept from new apps"),
+            (self.private, "private"),
+        ):
+            if n:
+                parts.append(f"{n} {words}")
+        return parts
 
     @property
     def sentence(self) -> str:
@@ -93,6 +115,12 @@ class GrantPreview:
         if self.uncategorised_hidden:
             n = self.uncategorised_hidden
             parts.append(f"{n} without a category {_stay(n)} hidden")
+        if self.hidden_from_it:
+            n = self.hidden_from_it
+            parts.append(f"{n} you hid from it {_stay(n)} hidden")
+        if self.kept_from_it:
+            n = self.kept_from_it
+            parts.append(f"{n} kept from new apps {_stay(n)} hidden")
         if self.private:
             n = self.private
             parts.append(f"{n} you marked private {'is' if n == 1 else 'are'} never shared")
@@ -111,19 +139,28 @@ def grant_preview(
         grant_or_app.apply_to(app)
     hidden = hidden_categories(app)
     actor = actor_for(user, app, [SCOPE_READ])
-    in_hidden = Q(is_private=False, categories__overlap=hidden) if hidden else Q(pk__in=[])
-    uncategorised = (
-        Q(pk__in=[]) if app.sees_uncategorised else Q(is_private=False, categories__len=0)
-    )
+    nothing = Q(pk__in=[])
+    reasons = {  # in order: a memory counts under the first that hides it
+        "private": Q(is_private=True),
+        "hidden_from_it": Q(hidden_from__contains=[app.pk]) if app.pk else nothing,
+        "kept_from_it": Q(seen_only_by__isnull=False) & ~Q(seen_only_by__contains=[app.pk]),
+        "in_hidden": Q(categories__overlap=hidden) if hidden else nothing,
+        "uncategorised": nothing if app.sees_uncategorised else Q(categories__len=0),
+    }
+    unseen = ~visible_q(actor)
+    filters: dict[str, Any] = {}
+    for name, reason in reasons.items():
+        filters[name] = Count("id", filter=unseen & reason)
+        unseen &= ~reason
     agg = _shareable(user).aggregate(
-        total=Count("id"),
-        visible=Count("id", filter=visible_q(actor)),
-        private=Count("id", filter=Q(is_private=True)),
-        in_hidden=Count("id", filter=in_hidden),
-        uncategorised=Count("id", filter=uncategorised),
+        total=Count("id"), visible=Count("id", filter=visible_q(actor)), **filters
     )
     counts = category_counts(user) if counts is None else counts
-    holding = sorted((c for c in hidden if counts.get(c)), key=lambda c: (-counts[c], c))
+    holding = (
+        sorted((c for c in hidden if counts.get(c)), key=lambda c: (-counts[c], c))
+        if agg["in_hidden"]
+        else []
+    )
     return GrantPreview(
         visible=agg["visible"],
         total=agg["total"],
@@ -133,6 +170,8 @@ def grant_preview(
         uncategorised_hidden=agg["uncategorised"],
         sees_all=not hidden and app.sees_uncategorised,
         hidden=hidden,
+        hidden_from_it=agg["hidden_from_it"],
+        kept_from_it=agg["kept_from_it"],
     )
 
 

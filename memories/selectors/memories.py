@@ -22,6 +22,7 @@ from accounts.actors import Actor
 from accounts.models import ConnectedApp
 from activity import services as activity
 from activity.models import AccessEvent
+from activity.selectors import activity_event
 from kernel.category_names import fold
 from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_READ, require, require_owner
@@ -425,6 +426,36 @@ def memory_access_trail(*, actor: Actor, memory_id: object, limit: int = 50) -> 
         .select_related("app")
         .order_by("-created_at", "-id")[:limit]
     )
+
+
+@dataclass(frozen=True)
+class EventMemories:
+    """The memories one access event names, as the owner can open them now."""
+
+    event: AccessEvent
+    memories: list[Memory]  # still in the store, in the event's order (at most `limit`)
+    trashed: list[Memory]  # in the trash now
+    gone: int  # deleted for good since (or never the owner's memory: none are)
+    more: int  # beyond `limit`, not listed
+
+
+def event_memories(*, actor: Actor, event_id: object, limit: int = 200) -> EventMemories:
+    """What an access event that names several memories touched, for the owner: their own
+    memories only (an event is the owner's, and its ids are read under the owner)."""
+    event = activity_event(actor=actor, event_id=event_id)
+    ids = list(dict.fromkeys(event.memory_ids))
+    shown, more = ids[:limit], max(0, len(ids) - limit)
+    owned = Memory.objects.filter(owner=actor.user).defer(*UNSHOWN_COLUMNS)
+    rows = {m.id: m for m in owned.filter(pk__in=shown)}
+    # An app's own statement of a memory (an echo) is shown as the memory it restates.
+    restated = {m.id: m for m in owned.filter(pk__in=[r.echo_of_id for r in rows.values()])}
+    for mid, row in list(rows.items()):
+        if row.echo_of_id is not None:
+            rows[mid] = restated[row.echo_of_id]
+    ordered = list({rows[i].id: rows[i] for i in shown if i in rows}.values())
+    live = [m for m in ordered if m.state != MemoryState.TRASHED]
+    trashed = [m for m in ordered if m.state == MemoryState.TRASHED]
+    return EventMemories(event, live, trashed, gone=len(shown) - len(ordered), more=more)
 
 
 def memory_echoes(*, actor: Actor, memory_id: object) -> list[Memory]:

@@ -12,9 +12,12 @@ categories, which the classifier learns. And none widens what an app sees:
   (it is hidden from them: an unticked category). The merged category is sensitive if either
   was. It stays ticked for an app only if the app had ticked every one; otherwise it is left to
   the rule for categories created after the grant (shared unless sensitive), or hidden.
-- **Delete**: memories keep their other categories. An app that could not see the category
-  still cannot see its memories: they are hidden from that app by name (`Memory.hidden_from`),
-  except those the app wrote itself (it always reads those back).
+- **Delete**: memories keep their other categories, and stay exactly as hidden as before from
+  apps present and future. A shared category: an app that had unticked it still cannot see its
+  memories (hidden from that app by name, `Memory.hidden_from`). A sensitive category, which an
+  app connected later would not have seen either: its memories are kept for the apps that could
+  see it (`Memory.seen_only_by`, narrowed again by a later delete), so no app connected since
+  sees them until the owner says so. Either way an app still reads back what it wrote itself.
 - **Sensitive**: marking a category sensitive hides it from every app that did not tick it;
   unmarking shares it with apps that neither ticked nor unticked it (the owner's own choice).
 
@@ -61,6 +64,8 @@ class CategoryChange:
     memories: int = 0  # memories whose categories changed
     apps: list[str] = field(default_factory=list)  # apps whose grant changed
     hidden_from: int = 0  # memories hidden from an app by name (a delete)
+    # A sensitive category deleted: the apps its memories are kept for (None: not that case).
+    kept_for: list[str] | None = None
     means: str | None = None  # a rename onto a name that means this sensitive category
 
 
@@ -312,7 +317,7 @@ def category_delete(*, actor: Actor, slug: str) -> CategoryChange:
     with transaction.atomic():
         name, row = _own(actor, slug, doing="deleted")
         sensitive = sensitive_categories(actor.user.pk)
-        hidden = _hide_from_apps_that_could_not_see(actor, name, sensitive)
+        hidden, kept_for = _keep_hidden_from_apps_that_could_not_see(actor, name, sensitive)
         moved = _rewrite_memories(actor, [name], None)
         apps = _rewrite_grants(actor, [name], None, sensitive)
         UserCategory.objects.filter(owner=actor.user, pk=row.pk).delete()
@@ -323,22 +328,44 @@ def category_delete(*, actor: Actor, slug: str) -> CategoryChange:
             deleted=True,
             apps=len(apps),
             hidden_from=hidden,
+            kept_for=None if kept_for is None else len(kept_for),
         )
-    return CategoryChange(slug=name, memories=len(moved), apps=apps, hidden_from=hidden)
-
-
-def _hide_from_apps_that_could_not_see(actor: Actor, slug: str, sensitive: frozenset[str]) -> int:
-    """Before a category goes: each of its memories is hidden by name from every live app the
-    category was hidden from (but for memories that app wrote). Returns how many (memory, app)
-    pairs were added."""
-    apps = ConnectedApp.objects.filter(owner=actor.user, revoked_at=None).exclude(
-        kind=ConnectedApp.Kind.BUILTIN
+    return CategoryChange(
+        slug=name, memories=len(moved), apps=apps, hidden_from=hidden, kept_for=kept_for
     )
-    added = 0
+
+
+def _keep_hidden_from_apps_that_could_not_see(
+    actor: Actor, slug: str, sensitive: frozenset[str]
+) -> tuple[int, list[str] | None]:
+    """Before a category goes, what it hid stays hidden (but from the app that wrote a memory).
+    A sensitive category hid its memories from every app that did not tick it, present and
+    future: they are kept for the apps that ticked it (intersected with any earlier list). A
+    shared one hid them from the apps that unticked it: hidden from those by name. Returns how
+    many (memory, app) pairs of hiding were added by name, and for a sensitive category the
+    names of the apps its memories are kept for."""
+    apps = list(
+        ConnectedApp.objects.filter(owner=actor.user, revoked_at=None)
+        .exclude(kind=ConnectedApp.Kind.BUILTIN)
+        .order_by("pk")
+    )
+    blind = [a.pk for a in apps if slug in hidden_categories(a, sensitive)]
     with connection.cursor() as cur:
-        for app in apps:
-            if slug not in hidden_categories(app, sensitive):
-                continue
+        if slug in sensitive:
+            seeing = [a.pk for a in apps if a.pk not in blind]
+            cur.execute(
+                """
+                UPDATE memories_memory SET seen_only_by = ARRAY(
+                    SELECT a FROM unnest(%(seeing)s::bigint[]) AS a
+                    WHERE seen_only_by IS NULL OR a = ANY(seen_only_by) ORDER BY a
+                )
+                WHERE owner_id = %(owner)s AND categories && ARRAY[%(slug)s]::varchar[]
+                """,
+                {"seeing": seeing, "owner": actor.user.pk, "slug": slug},
+            )
+            return 0, [a.name for a in apps if a.pk in seeing]
+        added = 0
+        for app_id in blind:
             cur.execute(
                 """
                 UPDATE memories_memory SET hidden_from = array_append(hidden_from, %(app)s)
@@ -346,10 +373,10 @@ def _hide_from_apps_that_could_not_see(actor: Actor, slug: str, sensitive: froze
                   AND NOT hidden_from @> ARRAY[%(app)s]::bigint[]
                   AND origin_app_id IS DISTINCT FROM %(app)s
                 """,
-                {"app": app.pk, "owner": actor.user.pk, "slug": slug},
+                {"app": app_id, "owner": actor.user.pk, "slug": slug},
             )
             added += cur.rowcount
-    return added
+    return added, None
 
 
 def category_reviewed(*, actor: Actor, slug: str) -> None:

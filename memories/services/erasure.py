@@ -5,7 +5,9 @@ later are included: memories and their versions and embeddings, tombstones, acce
 runs and the import manifest, connected apps with their grants, and anything cascading from those
 such as client tokens), the files of pending dashboard uploads, and, with `delete_account`, the
 account itself (everything cascading from it: e-mail addresses, MFA, OAuth tokens) and its
-sessions. Without `delete_account` the sign-in identity (`KEEP_WITH_ACCOUNT`) stays.
+sessions. Without `delete_account` the sign-in identity and the names of the local apps the
+owner disconnected (`KEEP_WITH_ACCOUNT`) stay: an erase disconnects every app, and a client that
+launches a local app's command again is refused until the owner allows it again.
 
 The receipt (`ErasureReceipt`) has no foreign key to the user and holds no personal data: a keyed
 hash of the user id, counts per kind, when, by which app, which apps had read the data (from the
@@ -37,6 +39,7 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
+from accounts.services import stdio_disconnect
 from activity.models import AccessEvent
 from kernel.errors import NotFound
 from kernel.gates import SCOPE_DELETE, require_owner
@@ -48,6 +51,7 @@ from memories.models import (
     MemoryProposal,
     MemoryVersion,
     SearchSnapshot,
+    SearchStats,
     UserCategory,
 )
 from memories.search import index as search_index
@@ -55,10 +59,17 @@ from memories.selectors.counting import memory_count_keys
 
 logger = logging.getLogger("contextlayer.erase")
 
-# The sign-in identity: kept while the account stays (removing them would lock the user out or
-# silently drop their second factor). Deleted with the account.
+# Kept while the account stays, deleted with it: the sign-in identity (removing it would lock
+# the user out or silently drop their second factor), and the names of the local apps the owner
+# disconnected, erase's own included (a client relaunching one is refused: `DisconnectedApp`).
 KEEP_WITH_ACCOUNT = frozenset(
-    {"account.emailaddress", "mfa.authenticator", "socialaccount.socialaccount", "admin.logentry"}
+    {
+        "account.emailaddress",
+        "mfa.authenticator",
+        "socialaccount.socialaccount",
+        "admin.logentry",
+        "accounts.disconnectedapp",
+    }
 )
 # Deleted first so cascades run from the content down, and apps last.
 _ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
@@ -66,7 +77,7 @@ _ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
 
 # Tables whose rows hold what a person told their memory (text, lexemes, vectors, provenance,
 # their own category names, imported file names and conversation ids; the search snapshot's
-# vectors and lexeme keys).
+# vectors and lexeme keys), and the search statistics, whose salt reads those keys.
 CONTENT_MODELS: tuple[type[models.Model], ...] = (
     Memory,
     MemoryVersion,
@@ -75,6 +86,7 @@ CONTENT_MODELS: tuple[type[models.Model], ...] = (
     ImportRun,
     ImportedConversation,
     SearchSnapshot,
+    SearchStats,
 )
 
 # What a person types to confirm an erasure (dashboard and API).
@@ -118,6 +130,14 @@ def _readers(user: User) -> list[str]:
     return sorted(set(names))
 
 
+def _stdio_names(user: User) -> list[str]:
+    return list(
+        ConnectedApp.objects.filter(
+            owner=user, kind=ConnectedApp.Kind.STDIO, revoked_at=None
+        ).values_list("name", flat=True)
+    )
+
+
 def _content_digest(user: User) -> str:
     """sha256 over every erased memory's id and text hash: proves what went, reveals nothing."""
     digest = hashlib.sha256()
@@ -155,6 +175,9 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
             for p in ImportRun.objects.filter(owner=user).values_list("upload_path", flat=True)
             if p
         ]
+        # Every app is disconnected: OAuth and client tokens go with their rows; a local app,
+        # whose command a client launches again by itself, keeps its name refused.
+        stdio_disconnect(user, _stdio_names(user))
         counts: Counter[str] = Counter()
         for _label, queryset in _owned_querysets(user):
             _, per_model = queryset.delete()
@@ -216,6 +239,7 @@ KIND_LABELS = {
     "memories.importedconversation": "Imported conversations (the import record)",
     "accounts.connectedapp": "Connected apps and their permissions",
     "accounts.clienttoken": "Client tokens",
+    "accounts.disconnectedapp": "Names of local apps you disconnected",
     "accounts.invitation": "Invitations",
     "accounts.user": "Your account",
     "account.emailaddress": "Email addresses",

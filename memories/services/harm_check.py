@@ -1,6 +1,6 @@
 """The store's check (issue 37): memories stored before credentials and instructions were
 recognised are held from every app (`Memory.harm_hold`) until the owner decides
-(`harm_decide`: redact, keep private, or confirm). Migration 0022 ran it once for every user;
+(`harm_decide`: redact, keep private, or confirm). Migration 0024 ran it once for every user;
 `manage.py harm_check` and the Review page's Check section call it again. What a new write does
 is memories/services/harm.py."""
 

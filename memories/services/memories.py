@@ -163,6 +163,7 @@ _INSERT_COLUMNS: dict[str, str] = {
     "categories_set_by_user": "u.cats_user",
     "is_private": "u.private",
     "hidden_from": "'{}'",
+    "seen_only_by": "NULL",
     "origin": "%(origin)b",
     "origin_app_id": "%(app)b",
     "origin_app_name": "%(app_name)b",
@@ -558,6 +559,7 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "app_text": params["app_texts"][n],
         "harm_hold": "",
         "owner_confirmed_at": None,
+        "seen_only_by": None,
         "origin": params["origin"],
         "origin_app_id": params["app"],
         "origin_app_name": params["app_name"],
@@ -1043,8 +1045,11 @@ def memory_set_visibility(
     private: bool | None = None,
     hide_from_app: int | None = None,
     show_to_app: int | None = None,
+    unrestrict: bool = False,
 ) -> Memory:
-    """Mark a memory private (no app sees it) or hidden from one app. The owner's own apps only."""
+    """Mark a memory private (no app sees it) or hidden from one app, or (`unrestrict`) let every
+    app whose grant covers it see it again after a sensitive category was deleted from it
+    (`Memory.seen_only_by`). The owner's own apps only."""
     require_owner(actor, SCOPE_WRITE)
     with transaction.atomic():
         memory = _locked(actor, memory_id)
@@ -1055,6 +1060,7 @@ def memory_set_visibility(
             private=private,
             hide_from_app=hide_from_app,
             show_to_app=show_to_app,
+            unrestrict=unrestrict,
         )
     return memory
 
@@ -1067,12 +1073,15 @@ def _apply_visibility(
     private: bool | None = None,
     hide_from_app: int | None = None,
     show_to_app: int | None = None,
+    unrestrict: bool = False,
 ) -> None:
     """Private and hidden-from marks on one locked memory and its echoes (the owner's own apps only:
     the callers asked `require_owner` before looking at any id)."""
-    before = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
+    before = _visibility_marks(memory)
     if private is not None:
         memory.is_private = private
+    if unrestrict:
+        memory.seen_only_by = None
     hidden = set(memory.hidden_from)
     for app_id, add in ((hide_from_app, True), (show_to_app, False)):
         if app_id is None:
@@ -1082,13 +1091,22 @@ def _apply_visibility(
         (hidden.add if add else hidden.discard)(app_id)
     memory.hidden_from = sorted(hidden)
     memory.updated_at = now
-    fields = ["is_private", "hidden_from", "updated_at", *mark_changed_by(actor, memory, now)]
-    memory.save(update_fields=fields)
+    fields = ["is_private", "hidden_from", "seen_only_by", "updated_at"]
+    memory.save(update_fields=[*fields, *mark_changed_by(actor, memory, now)])
     _restate_visibility(memory, private, hide_from_app, show_to_app)
-    after = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
+    after = _visibility_marks(memory)
     activity.record(
         actor, AccessEvent.Action.STATE, [memory.id], detail={"from": before, "to": after}
     )
+
+
+def _visibility_marks(memory: Memory) -> dict[str, Any]:
+    """What the access log records of a memory's visibility, before and after a change (the
+    list of apps a deleted sensitive category kept it for only when there is one)."""
+    marks: dict[str, Any] = {"private": memory.is_private, "hidden_from": list(memory.hidden_from)}
+    if memory.seen_only_by is not None:
+        marks["seen_only_by"] = list(memory.seen_only_by)
+    return marks
 
 
 def memory_set_private_many(*, actor: Actor, memory_ids: Sequence[object], private: bool) -> int:
@@ -1224,10 +1242,10 @@ def memory_delete_all(*, actor: Actor) -> int:
         if app_review.held(actor):  # one proposal per memory: the owner decides each
             return len(app_review.propose_deletes(actor, memories))
         batch = trash.move_to_trash(actor, memories)
-        activity.record(
+        activity.record(  # each memory's trail shows who deleted it, in bulk or not
             actor,
             AccessEvent.Action.DELETE,
-            [],
+            [m.id for m in memories],
             count=batch.memories_deleted,
             detail={"all": True, "trash": str(batch.id)},
         )

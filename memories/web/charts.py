@@ -117,10 +117,12 @@ class ActivityChart:
 
 
 def activity_chart(
-    rows: list[DailyActivity], *, today: date, days: int = 14, band: int = 64
+    rows: list[DailyActivity], *, today: date, days: int = 14, band: int = 70
 ) -> ActivityChart:
-    """One band per app; per day a reads bar and a writes bar side by side, one shared scale."""
-    left, top, day_w = 140, 8, 40
+    """One band per app, its name and totals above its bars; per day a reads bar and a writes bar
+    side by side, one shared scale. 324 px wide for 14 days: a phone shows it whole, the latest
+    day included (the names once took a column of their own and the chart 708 px)."""
+    left, top, day_w, label = 12, 8, 22, 20
     first = today - timedelta(days=days - 1)
     by_app: dict[str, dict[date, DailyActivity]] = {}
     for row in rows:
@@ -137,9 +139,9 @@ def activity_chart(
             for k, (kind, n) in enumerate(zip(("read", "write"), counts, strict=True)):
                 if not n:
                     continue
-                h = max(2.0, (band - 16) * n / peak)
-                x = left + d * day_w + 6 + k * 14
-                bars.append(Bar(x, y0 + band - 8 - h, 13, h, kind, n, day))
+                h = max(2.0, (band - 8 - label) * n / peak)
+                x = left + d * day_w + 2 + k * 9
+                bars.append(Bar(x, y0 + band - 8 - h, 8, h, kind, n, day))
         apps.append(
             AppChart(
                 app=app,
@@ -154,7 +156,7 @@ def activity_chart(
         for d, day in enumerate(first + timedelta(days=n) for n in range(days))
     ]
     return ActivityChart(
-        width=left + days * day_w + 8,
+        width=left + days * day_w + 4,
         height=top + max(1, len(apps)) * band + 28,
         band=band,
         apps=apps,

@@ -158,6 +158,11 @@ class ActivityFilterForm(forms.Form):
             until=_end_of(data.get("before")),
         )
 
+    def filters_set(self) -> int:
+        """How many filters are set: a phone folds them away and says how many."""
+        f = self.filters()
+        return sum(bool(x) for x in (f.app_name, f.action, f.since, f.until))
+
 
 class CategoryAddForm(forms.Form):
     name = forms.CharField(max_length=200, label="Name")

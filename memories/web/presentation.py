@@ -52,6 +52,13 @@ class OriginInfo:
     label: str  # "Claude Desktop", "imported from ChatGPT"
     conversation: str  # the source conversation's title, if known
     source: str  # e.g. "chatgpt"
+    app_named: bool = False  # the label is an app's name, written as the app writes it
+
+    @property
+    def standalone(self) -> str:
+        """The label on its own (the memory page's "Origin"): our words start with a capital;
+        an app's name stays as it is everywhere else ("claude-desktop", not "Claude-desktop")."""
+        return self.label if self.app_named else self.label[:1].upper() + self.label[1:]
 
     @property
     def phrase(self) -> str:
@@ -68,9 +75,13 @@ def origin_of(memory: Memory) -> OriginInfo:
     if memory.origin == Origin.IMPORT:
         name = source_name(source) if source in SOURCE_NAMES else app.removesuffix(" import")
         label = f"imported from {name}" if name else "imported"
+        named = False
     else:
         label = _APP_LABELS.get(app, app) if memory.origin != Origin.APP else app
-    return OriginInfo(label=label or "unknown", conversation=str(conversation), source=source)
+        named = bool(app) and label == app
+    return OriginInfo(
+        label=label or "unknown", conversation=str(conversation), source=source, app_named=named
+    )
 
 
 @dataclass(frozen=True)
@@ -159,6 +170,8 @@ def change_summary(event: AccessEvent) -> str:
             parts.append("made private" if after.get("private") else "no longer private")
         if before.get("hidden_from") != after.get("hidden_from"):
             parts.append("hidden from an app, or shown again")
+        if "seen_only_by" in before and "seen_only_by" not in after:
+            parts.append("shown again to every app its categories let see it")
         if before.get("pinned") != after.get("pinned"):
             parts.append("pinned to the profile" if after.get("pinned") else "unpinned")
     return "; ".join(parts)

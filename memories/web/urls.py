@@ -14,6 +14,7 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/categories/", memory.memory_categories_edit, name="categories"),
     path("memories/<uuid:memory_id>/hide/", memory.memory_hide_from_app, name="hide"),
     path("memories/<uuid:memory_id>/private/", memory.memory_private, name="private"),
+    path("memories/<uuid:memory_id>/unrestrict/", memory.memory_unrestrict, name="unrestrict"),
     path("memories/<uuid:memory_id>/pin/", memory.memory_pin, name="pin"),
     path(
         "memories/<uuid:memory_id>/versions/<int:version_id>/restore/",
@@ -44,6 +45,7 @@ urlpatterns = [
     path("trash/<uuid:batch_id>/seen/", trash.trash_seen, name="trash_seen"),
     path("map/", insights.map_page, name="map"),
     path("activity/", insights.activity_page, name="activity"),
+    path("activity/<int:event_id>/", insights.activity_event_page, name="activity_event"),
     path("connect/", connect.connect_page, name="connect"),
     # Import, export, erase (memories/web/views/data.py)
     path("import/", data.import_page, name="import"),

@@ -7,6 +7,8 @@
    data-escape            Escape inside it cancels: closes a <details>, or clicks its [data-cancel]
    data-cancel            the safe way out of a [data-escape] region
    data-autofocus         gets the focus when it arrives (page load or htmx swap)
+   data-open-focus="#id"  on a <details>: opened (a click, or Enter on its summary), the focus goes
+                          to that field, so a person types at once
    data-key / data-focus-after
                           after htmx replaces a row, the focus goes back to the control with the
                           same key (or the key named by data-focus-after) in the new row; when the
@@ -16,6 +18,8 @@
                           zone in its title
    body[data-canonical-path]  the address bar shows it when the page was answered elsewhere
    data-toggle-filters    shows or folds the filters it controls (a phone shows only search)
+   .site-nav              on a phone, one row that scrolls sideways: the current page's link is
+                          scrolled into sight
    Enter on a checkbox or radio button never submits its form (Space ticks it)
    Ctrl+Enter / Cmd+Enter in a textarea submits its form
    #memory-rows           ↓ from the search box to the first result, ↓/↑ or j/k between results,
@@ -179,6 +183,15 @@
       way.click();
     }
   }
+
+  // `toggle` does not bubble: listened for on its way down.
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!(details instanceof HTMLDetailsElement) || !details.open) return;
+    var target = details.getAttribute("data-open-focus");
+    var field = target && details.querySelector(target);
+    if (field) field.focus();
+  }, true);
 
   document.addEventListener("click", function (event) {
     document.querySelectorAll("details[data-menu][open]").forEach(function (menu) {
@@ -412,6 +425,13 @@
     localTimes();
   });
 
+  function showCurrentPage() {
+    var nav = document.querySelector(".site-nav");
+    var here = nav && nav.querySelector('a[aria-current="page"]:not([hidden])');
+    if (!here || nav.scrollWidth <= nav.clientWidth || here.offsetParent === null) return;
+    nav.scrollLeft = here.offsetLeft - nav.offsetLeft - (nav.clientWidth - here.offsetWidth) / 2;
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     // A page answered at another address (allauth replays a POST at /accounts/reauthenticate/)
     // shows its own in the address bar, so a reload or a bookmark lands on the page, not a form.
@@ -420,6 +440,7 @@
       window.history.replaceState(null, "", canonical);
     }
     syncToggle();
+    showCurrentPage();
     updateSelection();
     updateBulkFields();
     document.querySelectorAll("[data-max-chars]").forEach(countChars);

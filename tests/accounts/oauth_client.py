@@ -184,3 +184,15 @@ def mcp_call(base: str, token: str, tool: str, arguments: dict[str, Any]) -> htt
         },
         timeout=60,
     )
+
+
+def refresh_tokens(base: str, client_id: str, refresh_token: str) -> httpx.Response:
+    """The token request a client sends to renew its access with its refresh token."""
+    return httpx.post(
+        f"{base}/identity/o/api/token",
+        data={
+            "grant_type": "refresh_token",
+            "refresh_token": refresh_token,
+            "client_id": client_id,
+        },
+    )

@@ -101,3 +101,16 @@ def test_erase_needs_the_phrase_then_returns_a_receipt(owner: User) -> None:
     assert owner.email not in json.dumps(receipt)
     assert ErasureReceipt.objects.filter(pk=receipt["id"]).exists()
     assert not Memory.objects.filter(owner=owner).exists()
+
+
+def test_a_wrong_phrase_is_refused_before_the_password_is_asked_for(owner: User) -> None:
+    """Issue 39: the password was asked first, and the phrase checked only after it."""
+    memory_create(actor=owner_actor(owner), text="Owner likes figs")
+    owner_api = signed_in(owner)  # not re-authenticated
+    wrong = owner_api.post("/api/v1/erase", {"confirm": "erase"}, content_type="application/json")
+    assert wrong.status_code == 400 and wrong.json()["error"]["field"] == "confirm"
+    right = owner_api.post(
+        "/api/v1/erase", {"confirm": "erase my memory"}, content_type="application/json"
+    )
+    assert right.status_code == 403  # now the password
+    assert Memory.objects.filter(owner=owner).exists()

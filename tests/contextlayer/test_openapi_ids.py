@@ -7,7 +7,8 @@ from pathlib import Path
 
 from contextlayer.api import api
 
-# Every operation id as it was before the routes moved into memories/api/ and activity/api.py.
+# Every operation id as it was before the routes moved into memories/api/ and activity/api.py,
+# and those added since.
 BEFORE_THE_MOVE = json.loads((Path(__file__).parent / "openapi_ids.json").read_text())
 
 

@@ -51,7 +51,7 @@ def test_dockerfile_is_multi_stage_non_root_and_bakes_static_files_and_model(
     users = re.findall(r"^USER\s+(\S+)", runtime, re.MULTILINE)
     assert users and users[-1].split(":")[0] not in ("root", "0")
     assert "collectstatic --noinput" in dockerfile
-    assert "default_model_dir()" in dockerfile
+    assert "prepare()" in dockerfile
     assert re.search(r"^HEALTHCHECK .*\n?.*contextlayer\.healthcheck", runtime, re.MULTILINE)
     assert '"gunicorn", "--config", "gunicorn.conf.py", "contextlayer.asgi:application"' in runtime
 

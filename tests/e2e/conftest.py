@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser import launch_chromium
-from tests.e2e.steps import TIMEOUT
+from tests.e2e.steps import new_page
 
 
 @pytest.fixture(scope="module")
@@ -25,16 +25,9 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def page(browser: Any, live_server: Any) -> Iterator[Any]:
     """A desktop-sized page on the live server; CSP violations it reports are collected."""
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.csp_violations = []
-    page.on(
-        "console",
-        lambda msg: "Content Security Policy" in msg.text and page.csp_violations.append(msg.text),
-    )
+    page = new_page(browser, live_server.url, {"width": 1280, "height": 900})
     yield page
-    context.close()
+    page.context.close()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -61,3 +61,24 @@ def rows(page: Any) -> Any:
 
 def row_with(page: Any, text: str) -> Any:
     return page.locator("#memory-rows > li.memory", has_text=text)
+
+
+def new_page(browser: Any, base_url: str, viewport: dict[str, int]) -> Any:
+    """A page of a new browser context of this size; the CSP violations it reports are collected
+    in `page.csp_violations`. Close its context when done (`page.context.close()`)."""
+    context = browser.new_context(base_url=base_url, viewport=viewport)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    page.csp_violations = []
+    page.on(
+        "console",
+        lambda msg: "Content Security Policy" in msg.text and page.csp_violations.append(msg.text),
+    )
+    return page
+
+
+def within_width(locator: Any, width: int) -> bool:
+    """Whether the element is in sight sideways on a screen this wide (not cut off, not
+    scrolled away)."""
+    box = locator.bounding_box()
+    return bool(box) and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5

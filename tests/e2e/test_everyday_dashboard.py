@@ -187,9 +187,7 @@ def test_ctrl_enter_and_cmd_enter_save_the_memory_being_written(
         summary = page.locator("#add-memory summary")
         summary.focus()
         page.keyboard.press("Enter")
-        page.locator("#add-text").wait_for(state="visible")
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.id") == "add-text"
+        page.wait_for_selector("#add-text:focus")  # opened, the text box has the focus
         page.keyboard.type(f"Keyboard memory number {n}")
         page.keyboard.press(chord)
         page.locator("#memory-rows", has_text=f"Keyboard memory number {n}").wait_for()
@@ -317,7 +315,7 @@ def test_review_is_in_the_menu_only_when_it_has_work_and_says_how_much(
     link = nav.get_by_role("link", name="Review 1 waiting")
     assert link.is_visible() and link.locator(".nav-count").inner_text() == "1"
     link.click()
-    page.get_by_text("Works at Globex").wait_for()
+    page.locator(".proposal ins", has_text="Globex").wait_for()  # the change, word by word
 
 
 def test_two_factor_and_sessions_are_under_account_not_connected_apps(

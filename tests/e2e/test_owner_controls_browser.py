@@ -98,7 +98,7 @@ def test_the_owner_sees_which_apps_may_delete_and_changes_an_apps_scopes(
     )
     # The stdio door reads its grant on every call: the next delete is refused.
     other = services.memory_create(actor=owner_dash, text="Plays the guitar in a band").memory
-    stdio = stdio_actor_source(owner.pk, legacy.pk)()
+    stdio = stdio_actor_source(owner, legacy)()
     with pytest.raises(ScopeRequired):
         services.memory_delete(actor=stdio, memory_id=other.id)
     assert SCOPE_DELETE not in ConnectedApp.objects.get(pk=legacy.pk).scopes
@@ -109,3 +109,27 @@ def test_the_owner_sees_which_apps_may_delete_and_changes_an_apps_scopes(
         "claude-desktop scopes: memories:read, memories:write, memories:delete → "
         "memories:read, memories:write; claude-desktop categories: every category not sensitive"
     )
+
+
+def test_a_disconnected_local_app_is_listed_until_the_owner_allows_it_again(
+    page: Any, owner: User
+) -> None:
+    """Measured: Disconnect on a stdio app lasted until Claude Desktop launched its command
+    again, which made a new app with read and write."""
+    from accounts.actors import stdio_app
+    from kernel.errors import AppDisconnected
+
+    app = stdio_app(owner, "claude-desktop")
+    log_in(page, owner)
+    page.goto("/apps/")
+    page.locator(f"#app-{app.pk}").get_by_role("button", name="Disconnect").click()
+    expect(page.locator(".messages")).to_contain_text("stays refused until you allow it again")
+    gone = page.locator("#disconnected-apps li", has_text="claude-desktop")
+    expect(gone).to_be_visible()
+    with pytest.raises(AppDisconnected):
+        stdio_app(owner, "claude-desktop")
+
+    gone.get_by_role("button", name="Allow again").click()
+    expect(page.locator(".messages")).to_contain_text("claude-desktop may connect again")
+    expect(page.locator("#disconnected-apps")).to_have_count(0)
+    assert stdio_app(owner, "claude-desktop").pk != app.pk

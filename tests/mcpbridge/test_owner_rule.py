@@ -187,3 +187,24 @@ def test_a_model_superseding_for_an_app_carries_the_owners_label_to_the_new_fact
     assert event.app_name == "Cursor on laptop"
     app = ConnectedApp.objects.get(owner=owner, name="Cursor on laptop")
     assert event.app_id == app.pk
+
+
+def test_a_deleted_sensitive_categorys_memory_stays_hidden_from_a_client_connected_later(
+    owner: User, mcp_for: Any
+) -> None:
+    """Issue 39, item 2, over MCP: a client token made after the delete finds nothing, and
+    cannot open the memory by id."""
+    from memories.services.categories import category_add
+    from memories.services.category_changes import category_delete
+
+    dash = owner_actor(owner)
+    category_add(actor=dash, slug="fertility", description="", sensitive=True)
+    memory = memory_create(
+        actor=dash, text="Second IVF round is in May", categories=["fertility"]
+    ).memory
+    category_delete(actor=dash, slug="fertility")
+    later = mcp_for(owner, scopes="read", name="Connected later")
+    found = later.call("search_memory", {"query": "IVF round in May"})
+    assert not found.is_error and found.structured_content["results"] == []
+    opened = later.call("get_memory", {"memory_id": str(memory.id)})
+    assert opened.is_error and "No memory with that id" in text_of(opened)

@@ -170,3 +170,53 @@ def test_delete_all_over_stdio_goes_to_the_trash_and_the_owner_restores_all_40(
     home = browser.get("/").content.decode()
     assert "Restored 40 memories." in home and "deleted 40 memories" not in home
     assert memory_snapshot(owner) == before
+
+
+def test_loading_ahead_for_the_first_call_is_no_read_of_the_apps(owner: User) -> None:
+    """The process loads the model and the user's index while the client initializes, through a
+    search that records nothing: the owner's log shows only what the app itself asked."""
+    from accounts.actors import owner_actor
+    from memories.services.memories import memory_create
+
+    memory_create(actor=owner_actor(owner), text="Keeps a red kayak in the garage")
+    params = stdio_server(owner.email, "--app", "claude-desktop")
+
+    async def session() -> Any:
+        async with Client(params, mode="legacy") as c:
+            await anyio.sleep(5)  # time for the load ahead, on any machine
+            return await c.call_tool("search_memory", {"query": "kayak"})
+
+    found = anyio.run(session)
+    assert [h["text"] for h in found.structured_content["results"]] == [
+        "Keeps a red kayak in the garage"
+    ]
+    reads = AccessEvent.objects.filter(owner=owner, app_name="claude-desktop")
+    assert list(reads.values_list("action", flat=True)) == ["search"]
+
+
+def test_a_stdio_process_sweeps_the_machines_search_files_from_its_start(owner: User) -> None:
+    """Issue 39: the sweeper started at a process's first search; a stdio process that only
+    lists tools now removes what another machine's erase left (here, a stray entry)."""
+    import time
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from memories.search import snapshot_files
+
+    folder = snapshot_files.folder(owner.pk)
+    assert folder is not None and settings.SEARCH_SNAPSHOT_DIR
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    stray = folder.parent / "99999999"  # a file where a user's folder should be
+    stray.write_bytes(b"left behind")
+    params = stdio_server(owner.email, "--app", "claude-desktop")
+
+    async def session() -> bool:
+        async with Client(params, mode="legacy") as c:
+            await c.list_tools()
+            deadline = time.monotonic() + 30
+            while Path(stray).exists() and time.monotonic() < deadline:
+                await anyio.sleep(0.1)
+            return not Path(stray).exists()
+
+    assert anyio.run(session), "the stdio process did not sweep at its start"

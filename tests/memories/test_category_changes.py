@@ -262,7 +262,7 @@ def test_deleting_a_category_keeps_the_others_and_reveals_nothing(
 
     change = category_delete(actor=owner_dash, slug="Fertility")
 
-    assert change.memories == 3 and change.hidden_from == 2
+    assert change.memories == 3 and change.kept_for == ["Trusted"]
     assert _categories(alone) == [] and _categories(paired) == ["work"]
     assert not UserCategory.objects.filter(owner=owner, slug="fertility").exists()
     after = {(a, t): _sees(a, t) for a in (cursor, trusted) for t in (alone.text, paired.text)}
@@ -271,6 +271,9 @@ def test_deleting_a_category_keeps_the_others_and_reveals_nothing(
     # not granted either.
     assert after[(trusted, alone.text)] is False
     assert _sees(cursor, told.text)
+    # An app connected afterwards, with the default grant, would not have seen them either.
+    later = actor_for(owner, issue_token(owner, name="Later").token.app)
+    assert not _sees(later, alone.text) and not _sees(later, paired.text)
 
 
 def test_a_default_cannot_be_deleted(owner_dash: Actor) -> None:
@@ -413,3 +416,29 @@ def test_the_overview_counts_and_names_the_apps_that_see_each(
     assert [a.name for a in rows["health"].seen_by] == ["Reader"]
     assert rows["health"].memories == 1 and rows["work"].memories == 0
     assert owner_actor(owner).app.name == "dashboard"  # the owner's doors are never listed
+
+
+def test_a_deleted_sensitive_categorys_memories_stay_hidden_from_a_token_made_later_until_shown(
+    owner: User, owner_dash: Actor
+) -> None:
+    """Measured (issue 39): a token made after the delete, with the default grant, found them."""
+    from tests.api.tokens import bearer
+    from tests.personas import signed_in
+
+    category_add(actor=owner_dash, slug="fertility", description="", sensitive=True)
+    alone = _add(owner_dash, "Alice's second IVF round is in May", "fertility")
+    category_delete(actor=owner_dash, slug="fertility")
+    later = bearer(issue_token(owner, name="Later").secret)
+    found = later.get("/api/v1/memories/search", {"q": "IVF round", "min_score": "0"}).json()
+    assert alone.text not in str(found)
+    assert later.get(f"/api/v1/memories/{alone.id}").status_code == 404
+
+    browser = signed_in(owner)
+    page = browser.get(f"/memories/{alone.id}/").content.decode()
+    assert "Kept from new apps" in page and "no app sees it" in page
+    assert browser.post(f"/memories/{alone.id}/unrestrict/").status_code == 302
+    assert later.get(f"/api/v1/memories/{alone.id}").status_code == 200
+    trail = AccessEvent.objects.filter(
+        owner=owner, memory_ids__contains=[alone.id], action=AccessEvent.Action.STATE
+    ).last()
+    assert trail is not None and "seen_only_by" in trail.detail["from"]

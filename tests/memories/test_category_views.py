@@ -158,7 +158,8 @@ def test_the_categories_page_lists_every_category_with_its_count_and_apps(
         assert f'id="category-{slug}"' in page
     kids = page[page.index('id="category-kids"') :]
     kids = kids[: kids.index("</tr>")]
-    assert '<td class="category-count">1</td>' in kids and ">Cursor</a>" in kids
+    assert '<td class="category-count" data-label="Memories">1</td>' in kids
+    assert ">Cursor</a>" in kids
     assert "Rename" in kids and "Delete" in kids
     health = page[page.index('id="category-health"') :]
     health = health[: health.index("</tr>")]

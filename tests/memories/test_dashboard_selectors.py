@@ -132,3 +132,41 @@ def test_an_app_asking_for_proposals_or_import_runs_is_refused_not_given_an_empt
             listing(actor=app)
     with pytest.raises(OwnerOnly):  # the same answer whatever the id
         import_run_get(actor=app, run_id=uuid.uuid4())
+
+
+def test_a_grants_hidden_memories_are_counted_once_each_and_add_up(
+    owner: User, owner_dash: Actor
+) -> None:
+    """Issue 39: "Hidden: 1 in health; 1 private" counted one memory twice."""
+    from accounts.actors import actor_for, stdio_app
+    from memories.models import Memory
+    from memories.selectors.grants import grant_preview
+
+    app = stdio_app(owner, "claude-desktop")
+    private = _add(owner_dash, "Takes insulin twice a day", ["health"])
+    services.memory_set_visibility(actor=owner_dash, memory_id=private.id, private=True)
+    hid = _add(owner_dash, "Sees a therapist on Fridays", ["health"])
+    services.memory_set_visibility(actor=owner_dash, memory_id=hid.id, hide_from_app=app.pk)
+    _add(owner_dash, "Blood pressure is fine", ["health"])
+    kept = _add(owner_dash, "Keeps a diary", ["hobbies"])
+    Memory.objects.filter(owner=owner, pk=kept.id).update(seen_only_by=[])
+    services.memory_create(
+        actor=actor_for(owner, app), text="Asked about a cardiologist", categories=["health"]
+    )  # written by the app: visible to it, not hidden
+    _add(owner_dash, "Likes tea", ["food"])
+
+    preview = grant_preview(owner, app)
+    assert (preview.visible, preview.total) == (2, 6)
+    assert preview.hidden_parts == [
+        "1 in health",
+        "1 you hid from it",
+        "1 kept from new apps",
+        "1 private",
+    ]
+    hidden = preview.in_hidden_categories + preview.uncategorised_hidden
+    hidden += preview.hidden_from_it + preview.kept_from_it + preview.private
+    assert hidden == preview.total - preview.visible
+
+
+def _add(actor: Actor, text: str, categories: list[str]) -> Any:
+    return services.memory_create(actor=actor, text=text, categories=categories).memory

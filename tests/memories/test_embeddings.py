@@ -1,11 +1,13 @@
 import hashlib
 import importlib.util
+import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from memories.search import embeddings
+from memories.search import e5, embeddings
 
 
 def test_torch_is_not_installed() -> None:
@@ -14,8 +16,8 @@ def test_torch_is_not_installed() -> None:
     assert importlib.util.find_spec("sentence_transformers") is None
 
 
-def test_default_model_folder_holds_the_checked_model() -> None:
-    folder = embeddings.default_model_dir()
+def test_minilm_model_folder_holds_the_checked_model() -> None:
+    folder = embeddings.minilm_model_dir()
     onnx = (folder / "model.onnx").resolve()
     assert hashlib.sha256(onnx.read_bytes()).hexdigest() == embeddings.MODEL_SHA256
     configs = ("tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json")
@@ -41,7 +43,99 @@ def test_an_unloadable_model_gives_a_clear_error() -> None:
 
 def test_the_thread_setting_reaches_onnxruntime(settings: Any) -> None:
     settings.EMBEDDING_THREADS = 1
-    pinned = embeddings.Embedder(embeddings.DEFAULT_MODEL)
+    pinned = embeddings.Embedder(embeddings.MINILM_MODEL)
     pinned.embed(["one thread"])
-    session = pinned._model.model.model  # fastembed TextEmbedding -> OnnxTextEmbedding -> session
+    backend = pinned._model
+    assert isinstance(backend, embeddings._FastEmbed)
+    session = backend.model.model.model  # TextEmbedding -> OnnxTextEmbedding -> session
     assert session.get_session_options().intra_op_num_threads == 1
+
+
+# ---- multilingual-e5-small: the engine built here from its package's checked source ----
+
+
+def test_the_e5_engine_is_compiled_from_the_checked_source_and_recorded(tmp_path: Path) -> None:
+    library = e5.build(tmp_path)
+    manifest = json.loads((library.parent / "build.json").read_text())
+    assert library.parent.parent == tmp_path / "models"
+    assert manifest["library_sha256"] == hashlib.sha256(library.read_bytes()).hexdigest()
+    assert "-march=native" not in manifest["flags"]
+    assert e5.build(tmp_path) == library  # built once
+    assert library.stat().st_mtime_ns == (library.parent / "libe5.so").stat().st_mtime_ns
+
+
+def test_an_altered_engine_source_is_refused(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setitem(e5.SHA256, "e5.c", "0" * 64)
+    with pytest.raises(embeddings.EmbeddingModelUnavailable, match=r"refusing an unknown e5\.c"):
+        e5.build(tmp_path)
+    assert not list((tmp_path / "models").glob("*/libe5.so"))
+
+
+def test_altered_weights_are_refused(tmp_path: Path, monkeypatch: Any) -> None:
+    library = e5.build(tmp_path)
+    monkeypatch.setitem(e5.SHA256, e5.WEIGHTS, "0" * 64)
+    with pytest.raises(embeddings.EmbeddingModelUnavailable, match="refusing an unknown"):
+        e5.Engine(library)
+
+
+def test_a_built_library_whose_bytes_changed_is_built_again_not_loaded(tmp_path: Path) -> None:
+    library = e5.build(tmp_path)
+    with library.open("ab") as handle:
+        handle.write(b"\0")
+    tampered = hashlib.sha256(library.read_bytes()).hexdigest()
+    rebuilt = e5.build(tmp_path)
+    assert hashlib.sha256(rebuilt.read_bytes()).hexdigest() != tampered
+
+
+def test_a_build_recorded_before_the_link_flags_were_is_built_again(tmp_path: Path) -> None:
+    """A home whose engine an earlier release built (its manifest has no "link") is rebuilt,
+    not refused with an error."""
+    library = e5.build(tmp_path)
+    manifest = library.parent / "build.json"
+    recorded = json.loads(manifest.read_text())
+    del recorded["link"]
+    manifest.write_text(json.dumps(recorded))
+    assert e5.build(tmp_path) == library
+    assert "link" in json.loads(manifest.read_text())
+
+
+def test_without_a_compiler_the_earlier_build_then_only_a_pinned_prebuilt_library_loads(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    library = e5.build(tmp_path / "built")
+    monkeypatch.setattr(e5, "find_compiler", lambda: None)
+    assert e5.build(tmp_path / "built") == library  # an image's runtime: built at image build
+    prebuilt = e5.build(tmp_path / "empty")  # this machine's wheel carries a pinned library
+    assert prebuilt.name.startswith("_engine")
+    assert hashlib.sha256(prebuilt.read_bytes()).hexdigest() in e5.PREBUILT_SHA256
+    monkeypatch.setattr(e5, "PREBUILT_SHA256", frozenset())
+    with pytest.raises(embeddings.EmbeddingModelUnavailable, match="No C compiler"):
+        e5.build(tmp_path / "empty")
+
+
+def test_e5_vectors_are_normalised_and_close_across_languages() -> None:
+    embedder = embeddings.get_embedder(embeddings.E5_MODEL)
+    english, german, chinese, japanese, unrelated = embedder.embed(
+        [
+            "I work as a nurse in Lyon.",
+            "Ich arbeite als Krankenschwester in Lyon.",
+            "我在里昂当护士。",
+            "私はリヨンで看護師として働いています。",
+            "My favourite band is Radiohead.",
+        ]
+    )
+    assert english.shape == (384,)
+    assert np.isclose(np.linalg.norm(english), 1.0, atol=1e-3)
+    for translation in (german, chinese, japanese):
+        assert float(english @ translation) > float(english @ unrelated) + 0.02
+    # A search query is embedded with its own prefix, so it is not the passage's vector.
+    query = embedder.embed_query("I work as a nurse in Lyon.")
+    assert 0.8 < float(query @ english) < 0.9999
+
+
+def test_loading_the_e5_engine_keeps_subnormal_floats(tmp_path: Path) -> None:
+    # A library linked with -ffast-math would make the whole process flush subnormals to zero,
+    # changing every float computed afterwards (hypothesis refuses to run; scores shift).
+    smallest = np.array([1e-310])
+    e5.Engine(e5.build(tmp_path))
+    assert float((smallest * 1.0)[0]) == 1e-310

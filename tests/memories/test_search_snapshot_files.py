@@ -7,6 +7,7 @@ searched."""
 from __future__ import annotations
 
 import stat
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,12 +15,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test import override_settings
 
-from accounts.actors import Actor
+from accounts.actors import Actor, owner_actor
 from accounts.models import User
-from memories.models import SearchSnapshot
+from memories.models import SearchSnapshot, SearchStats
 from memories.search import index as search_index
 from memories.search import snapshot as search_snapshot
 from memories.search import snapshot_files
@@ -436,3 +438,141 @@ def test_a_user_who_wrote_since_the_snapshot_has_the_apps_mask_read_once_for_the
     assert "The spare car key is in the kitchen drawer" in texts
     assert TEXTS[0] not in [text for text, _ in first]
     assert later == full_read_answer(claude, query, monkeypatch)
+
+
+# --- Nothing left behind that a dictionary or a stray entry could keep (issue 39, item 4) -------
+
+RARE = "zebracornish"
+
+
+def _key(lexeme: str, salt: int) -> bytes:
+    """A lexeme's key as the snapshot lays it out, with this salt (0: unsalted)."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT hashtextextended(%s, %s)", [lexeme, salt])
+        return np.array([cur.fetchone()[0]], dtype="<i8").tobytes()
+
+
+def _lexeme(word: str) -> str:
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT lexeme FROM unnest(to_tsvector(%s::regconfig, %s))",
+            [settings.TEXT_SEARCH_CONFIG, word],
+        )
+        return str(cur.fetchone()[0])
+
+
+@pytest.mark.django_db
+def test_the_files_keys_are_salted_per_user_so_hashing_a_dictionary_finds_nothing(
+    owner: User, owner_dash: Actor, stranger: User, stranger_dash: Actor
+) -> None:
+    """Measured before: hashing "mountain" found it 300 times in an erased user's file."""
+    store(owner_dash, [*TEXTS, f"Named the cat {RARE}", f"The {RARE} cat sleeps a lot"])
+    store(stranger_dash, [*OTHER_TEXTS, f"A {RARE} is not a real animal"])
+    lexeme = _lexeme(RARE)
+    mine, theirs = _file(owner).read_bytes(), _file(stranger).read_bytes()
+    salts = dict(SearchStats.objects.values_list("owner_id", "salt"))
+    assert salts[owner.pk] != salts[stranger.pk]
+
+    assert _key(lexeme, 0) not in mine and _key(lexeme, 0) not in theirs
+    assert _key(lexeme, owner.pk) not in mine  # the user id is no secret: not the salt
+    assert _key(lexeme, salts[owner.pk]) in mine  # with the user's secret, it is there
+    assert _key(lexeme, salts[owner.pk]) not in theirs
+    assert _key(lexeme, salts[stranger.pk]) in theirs
+    # The keys are the search's: the word is found the same from the file and from the rows.
+    assert cold_answer(owner_dash, RARE)[0][0] == f"Named the cat {RARE}"
+
+
+@pytest.mark.django_db
+def test_an_erase_takes_the_salt_so_a_file_left_elsewhere_cannot_be_read(
+    owner: User, owner_dash: Actor, django_capture_on_commit_callbacks: OnCommit
+) -> None:
+    store(owner_dash, [*TEXTS, f"Named the cat {RARE}"])
+    salt = SearchStats.objects.get(owner=owner).salt
+    left = _file(owner).read_bytes()  # as another machine holds it until its sweep
+    with django_capture_on_commit_callbacks(execute=True):
+        user_erase(actor=owner_dash)
+    assert not SearchStats.objects.filter(owner=owner).exists()
+    assert _key(_lexeme(RARE), salt) in left  # only the erased salt would read it
+    services.memory_create(actor=owner_actor(owner), text=f"Named the dog {RARE}")
+    assert SearchStats.objects.get(owner=owner).salt != salt
+
+
+@pytest.mark.django_db
+def test_every_folder_is_the_server_users_alone(
+    owner: User, owner_dash: Actor, tmp_path: Path
+) -> None:
+    store(owner_dash)
+    user_folder = _file(owner).parent
+    top = Path(settings.SEARCH_SNAPSHOT_DIR)
+    for folder in (top, user_folder.parent, user_folder):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+    # Folders an earlier version made readable by every local user are closed by the sweep.
+    for folder in (top, user_folder.parent, user_folder):
+        folder.chmod(0o755)
+    snapshot_files.sweep()
+    for folder in (top, user_folder.parent, user_folder):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+
+
+@pytest.mark.django_db
+def test_the_sweep_survives_any_stray_entry_and_removes_what_it_cannot_read(
+    owner: User, owner_dash: Actor, stranger: User, stranger_dash: Actor, tmp_path: Path
+) -> None:
+    """Measured before: a file where a user folder should be made every sweep fail with
+    NotADirectoryError; a folder with a torn or foreign index.snap was never removed."""
+    store(owner_dash)
+    store(stranger_dash, OTHER_TEXTS)
+    root = _file(owner).parents[1]
+    elsewhere = tmp_path / "not ours"
+    elsewhere.mkdir()
+    (elsewhere / "precious").write_text("kept")
+    strays = {
+        "file where a folder should be": root / "12345",
+        "torn": root / "23456" / "index.snap",
+        "foreign": root / "34567" / "index.snap",
+        "a folder as the snapshot": root / "45678" / "index.snap" / "x",
+        "unknown name": root / "notes" / "a.txt",
+        "unknown file beside a snapshot": _file(owner).parent / "notes.txt",
+        "unknown folder beside a snapshot": _file(owner).parent / "sub" / "b.txt",
+    }
+    for path in strays.values():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    strays["file where a folder should be"].write_bytes(b"stray")
+    strays["torn"].write_bytes(_file(owner).read_bytes()[:100])
+    strays["foreign"].write_bytes(_file(stranger).read_bytes())  # another user's, other name
+    strays["a folder as the snapshot"].write_bytes(b"x")
+    strays["unknown name"].write_bytes(b"?")
+    strays["unknown file beside a snapshot"].write_bytes(b"?")
+    strays["unknown folder beside a snapshot"].write_bytes(b"?")
+    (root / "56789").symlink_to(elsewhere, target_is_directory=True)
+    (root / "67890").mkdir()
+    (root / "67890" / "index.snap").symlink_to(_file(owner))
+
+    assert snapshot_files.sweep() == 4  # the torn, foreign, folder-as-file and linked snapshots
+    left = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    assert left == sorted(
+        p.relative_to(root).as_posix()
+        for p in [_file(owner).parent, _file(owner), _file(stranger).parent, _file(stranger)]
+    ), left
+    assert (elsewhere / "precious").read_text() == "kept"  # a link is removed, never followed
+    assert _source(owner) == "file" and _source(stranger) == "file"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_sweeps_when_its_sweeper_starts_not_at_its_first_search(
+    owner: User, owner_dash: Actor
+) -> None:
+    """Measured before: the sweeper started only at a process's first search, so after a
+    restart an erased user's file stayed until some other user's search (80 s and more)."""
+    store(owner_dash)
+    SearchSnapshot.objects.filter(owner=owner).delete()  # another machine's purge or erase
+    search_index.sweeper.stop()
+    try:
+        with override_settings(SEARCH_CACHE_SWEEP_SECONDS=3600):
+            search_index.start_sweeper()  # as a worker's start-up does, before any search
+            deadline = time.monotonic() + 30
+            while _file(owner).exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+        assert not _file(owner).exists(), "the first sweep waited for its interval"
+    finally:
+        search_index.sweeper.stop()

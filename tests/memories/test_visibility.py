@@ -1,6 +1,7 @@
 """The consent rule is one rule: `visible_q` (lists, get, writes) and `visible_sql` (search) select
 exactly the same rows, for every kind of door and grant, over a store holding every combination
-of the things the rule looks at (state, supersession, private, hidden, categories, origin, echo)."""
+of the things the rule looks at (state, supersession, private, hidden, kept for some apps only,
+categories, origin, echo)."""
 
 from __future__ import annotations
 
@@ -58,16 +59,18 @@ def _store(owner: User, apps: list[ConnectedApp]) -> None:
         [False, True],  # superseded
         [False, True],  # private
         [[], [apps[0].pk]],  # hidden from the first app
+        [None, [], [apps[1].pk]],  # kept for no app, or the second app only (seen_only_by)
         [[], ["food"], ["health"], ["food", "health"]],
         [None, apps[0], apps[1]],  # origin
     )
-    for state, superseded, private, hidden, cats, origin in combos:
+    for state, superseded, private, hidden, kept_for, cats, origin in combos:
         canonicals.append(
             row(
                 state=state,
                 superseded_by=successor if superseded else None,
                 is_private=private,
                 hidden_from=hidden,
+                seen_only_by=kept_for,
                 categories=cats,
                 origin_app=origin,
             )

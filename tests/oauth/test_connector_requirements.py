@@ -21,6 +21,7 @@ from tests.accounts.oauth_client import (
     consent,
     grant_tokens,
     pkce,
+    refresh_tokens,
     register,
     returned_to,
     sign_in,
@@ -244,14 +245,7 @@ def test_a_deleted_client_refreshing_gets_401_invalid_client_so_it_registers_aga
 ) -> None:
     client, tokens = grant_tokens(live_url, alice.email)
     Client.objects.filter(id=client["client_id"]).delete()  # the orphan clean-up, or an admin
-    r = httpx.post(
-        f"{live_url}/identity/o/api/token",
-        data={
-            "grant_type": "refresh_token",
-            "refresh_token": tokens["refresh_token"],
-            "client_id": client["client_id"],
-        },
-    )
+    r = refresh_tokens(live_url, client["client_id"], tokens["refresh_token"])
     _assert_invalid_client(r)
 
 

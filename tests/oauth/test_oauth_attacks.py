@@ -29,6 +29,7 @@ from tests.accounts.oauth_client import (
     grant_tokens,
     mcp_call,
     pkce,
+    refresh_tokens,
     register,
     sign_in,
 )
@@ -38,34 +39,23 @@ from tests.servers import free_port, start_server
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _refresh(base: str, client_id: str, refresh_token: str) -> httpx.Response:
-    return httpx.post(
-        f"{base}/identity/o/api/token",
-        data={
-            "grant_type": "refresh_token",
-            "refresh_token": refresh_token,
-            "client_id": client_id,
-        },
-    )
-
-
 def test_replaying_a_rotated_refresh_token_revokes_the_whole_grant(
     live_url: str, alice: User
 ) -> None:
     client, first = grant_tokens(live_url, alice.email, resource=f"{live_url}/mcp")
     # The legitimate client refreshes: a new pair, the old refresh token is spent.
-    second = _refresh(live_url, client["client_id"], first["refresh_token"]).json()
+    second = refresh_tokens(live_url, client["client_id"], first["refresh_token"]).json()
     assert (
         mcp_call(live_url, second["access_token"], "search_memory", {"query": "x"}).status_code
         == 200
     )
 
     # The attacker replays the stolen, already rotated refresh token.
-    replay = _refresh(live_url, client["client_id"], first["refresh_token"])
+    replay = refresh_tokens(live_url, client["client_id"], first["refresh_token"])
     assert replay.status_code == 400 and replay.json()["error"] == "invalid_grant"
 
     # Both parties are now out: the newer refresh and access tokens are revoked too.
-    assert _refresh(live_url, client["client_id"], second["refresh_token"]).status_code == 400
+    assert refresh_tokens(live_url, client["client_id"], second["refresh_token"]).status_code == 400
     assert (
         mcp_call(live_url, second["access_token"], "search_memory", {"query": "x"}).status_code
         == 401
@@ -100,7 +90,7 @@ def test_concurrent_redemptions_of_one_refresh_token_leave_no_live_family(
     def redeem(n: int) -> httpx.Response:
         start.wait(timeout=30)
         node = (live_url, second_node)[n % 2]
-        return _refresh(node, client["client_id"], first["refresh_token"])
+        return refresh_tokens(node, client["client_id"], first["refresh_token"])
 
     with ThreadPoolExecutor(parallel) as pool:
         answers = list(pool.map(redeem, range(parallel)))
@@ -110,7 +100,8 @@ def test_concurrent_redemptions_of_one_refresh_token_leave_no_live_family(
     assert all(a.status_code == 400 and a.json()["error"] == "invalid_grant" for a in refused)
     # The reuse revoked the grant: the one new pair is dead too.
     for pair in issued:
-        assert _refresh(live_url, client["client_id"], pair["refresh_token"]).status_code == 400
+        spent = refresh_tokens(live_url, client["client_id"], pair["refresh_token"])
+        assert spent.status_code == 400
         search = mcp_call(live_url, pair["access_token"], "search_memory", {"query": "x"})
         assert search.status_code == 401
 

@@ -1,6 +1,6 @@
 """Find credentials and instructions to assistants among a user's memories, hold them from every
 app until the user decides, list them, and apply the user's decision (issue 37). The upgrade
-that brought this check ran it once for every user (migration 0022)."""
+that brought this check ran it once for every user (migration 0024)."""
 
 from __future__ import annotations
 

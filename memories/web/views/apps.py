@@ -13,8 +13,15 @@ from django.views.decorators.http import require_POST
 from accounts.client_tokens import client_token_create
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
 from accounts.models import ConnectedApp
-from accounts.selectors import app_get
-from accounts.services import Grant, app_revoke, app_set_paused, app_set_review, app_update_grant
+from accounts.selectors import app_get, disconnected_apps
+from accounts.services import (
+    Grant,
+    app_allow_again,
+    app_revoke,
+    app_set_paused,
+    app_set_review,
+    app_update_grant,
+)
 from kernel.errors import DomainError, InvalidInput
 from memories.selectors.grants import (
     category_counts,
@@ -26,9 +33,11 @@ from memories.web.app_forms import ClientTokenForm, GrantForm, grant_initial
 
 
 def _apps_page(request: DashboardRequest, **extra: Any) -> HttpResponse:
-    rows = connected_app_list(actor=actor_for_request(request))
+    actor = actor_for_request(request)
+    rows = connected_app_list(actor=actor)
     context = {
         "rows": rows,
+        "disconnected": disconnected_apps(actor=actor),
         "delete_holders": [row.app for row in rows if row.can_delete],
         "token_form": extra.pop("token_form", None) or _token_form(request),
     }
@@ -90,7 +99,29 @@ def _app_action(request: DashboardRequest, app_id: int, action: str) -> HttpResp
         )
     else:
         app = app_revoke(actor=actor, app_id=app_id)
-        messages.info(request, f"{app.name} is disconnected; its access is revoked.")
+        messages.info(
+            request,
+            f"{app.name} is disconnected; its access is revoked."
+            + (
+                " Launched again, its command stays refused until you allow it again here."
+                if app.kind == ConnectedApp.Kind.STDIO
+                else ""
+            ),
+        )
+    return redirect("accounts:apps")
+
+
+@require_POST
+@dashboard_view
+def app_allow_again_view(request: DashboardRequest) -> HttpResponse:
+    """A disconnected local app may connect again: its command's next launch makes a new app."""
+    name = request.POST.get("name", "")
+    if app_allow_again(actor=actor_for_request(request), name=name):
+        messages.info(
+            request,
+            f"{name} may connect again: restart the client that starts it, and it appears "
+            "here as a new app.",
+        )
     return redirect("accounts:apps")
 
 

@@ -165,7 +165,13 @@ def category_delete(request: DashboardRequest, slug: str) -> HttpResponse:
     said = (
         f"Deleted {label(change.slug)}: {n_memories(change.memories)} keep their other categories."
     )
-    if change.hidden_from:
+    if change.kept_for is not None:
+        said += " They stay hidden from apps you connect later" + (
+            f" and from every app but {and_list(change.kept_for)}."
+            if change.kept_for
+            else " and from every app."
+        )
+    elif change.hidden_from:
         said += " Apps that could not see it still cannot see those memories."
     messages.success(request, said)
     return redirect(PAGE)

@@ -154,19 +154,31 @@ def export_page(request: DashboardRequest) -> HttpResponse:
     return response
 
 
+def _erase_context(request: DashboardRequest) -> dict[str, object]:
+    return {"phrase": ERASE_PHRASE, "receipts": receipts_of(request.user)}
+
+
 @require_http_methods(["GET", "POST"])
 @dashboard_view
-@reauthentication_required(allow_get=True)  # a session alone cannot erase or delete the account
 def erase_page(request: DashboardRequest) -> HttpResponse:
-    context: dict[str, object] = {
-        "phrase": ERASE_PHRASE,
-        "receipts": receipts_of(request.user),
-    }
-    if request.method == "GET":
-        return render(request, "memories/erase.html", context)
-    if request.POST.get("confirm", "").strip().lower() != ERASE_PHRASE:
-        context["error"] = f"Type “{ERASE_PHRASE}” to confirm."
+    """The typed phrase is checked before the password is asked for: a wrong one comes back at
+    once, as typed (it was asked after, and the password's detour then emptied the form)."""
+    typed = request.POST.get("confirm", "")
+    if request.method == "POST" and typed.strip().lower() != ERASE_PHRASE:
+        context = {
+            **_erase_context(request),
+            "error": f"Type “{ERASE_PHRASE}” to confirm.",
+            "typed": typed[:100],
+            "delete_account": request.POST.get("delete_account") == "on",
+        }
         return render(request, "memories/erase.html", context, status=400)
+    return _erase_reauthenticated(request)
+
+
+@reauthentication_required(allow_get=True)  # a session alone cannot erase or delete the account
+def _erase_reauthenticated(request: DashboardRequest) -> HttpResponse:
+    if request.method == "GET":
+        return render(request, "memories/erase.html", _erase_context(request))
     delete_account = request.POST.get("delete_account") == "on"
     receipt = user_erase(actor=actor_for_request(request), delete_account=delete_account)
     if delete_account:

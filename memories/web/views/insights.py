@@ -11,6 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
 from activity.models import AccessEvent
 from activity.selectors import activity_apps, activity_daily, activity_events
+from memories.selectors.memories import event_memories
 from memories.selectors.stats import app_recent_reads, memory_map
 from memories.web.charts import activity_chart, map_layout
 from memories.web.forms import ActivityFilterForm
@@ -40,6 +41,7 @@ def activity_page(request: DashboardRequest) -> HttpResponse:
     daily = activity_daily(actor=actor, days=CHART_DAYS, filters=filters)
     context = {
         "form": form,
+        "filters_set": form.filters_set(),
         "page": page,
         "chart": activity_chart(daily, today=timezone.localdate(), days=CHART_DAYS),
         "chart_days": CHART_DAYS,
@@ -53,3 +55,12 @@ def activity_page(request: DashboardRequest) -> HttpResponse:
         recent=app_recent_reads(actor=actor),
     )
     return render(request, "memories/activity.html", context)
+
+
+@require_GET
+@dashboard_view
+def activity_event_page(request: DashboardRequest, event_id: int) -> HttpResponse:
+    """The memories one event touched (a bulk delete, a search, an import's adds): the owner's
+    own, each opened from here; those in the trash or deleted for good are said so."""
+    found = event_memories(actor=actor_for_request(request), event_id=event_id)
+    return render(request, "memories/activity_event.html", {"found": found, "e": found.event})

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import reswap, trigger_client_event
 
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from accounts.selectors import app_names
 from kernel.errors import Conflict, InvalidInput
 from memories.models import Memory
 from memories.selectors.grants import category_notices
@@ -63,6 +64,9 @@ def _detail_page(
         "trail": memory_access_trail(actor=actor, memory_id=memory_id),
         "echoes": memory_echoes(actor=actor, memory_id=memory_id),
         "readers": memory_readers(actor=actor, memory_ids=[memory.id]),
+        "kept_for": None
+        if memory.seen_only_by is None
+        else app_names(actor=actor, app_ids=list(memory.seen_only_by)),
         "notices": category_notices(actor=actor),
         "edit_text": memory.text if text is None else text,
         "edit_error": error,
@@ -182,6 +186,17 @@ def _toggled(
         return redirect(next_url(request, _detail_url(memory.id)))
     row = _row(request, memory)
     return trigger_client_event(row, CHANGED) if counts_changed else row
+
+
+@require_POST
+@dashboard_view
+def memory_unrestrict(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """Let every app whose grant covers the memory see it again, after a sensitive category
+    was deleted from it (it was kept for the apps that could see that category)."""
+    actor = actor_for_request(request)
+    services.memory_set_visibility(actor=actor, memory_id=memory_id, unrestrict=True)
+    messages.success(request, "Apps see it again as their access allows.")
+    return redirect(_detail_url(memory_id))
 
 
 @require_POST
