@@ -34,7 +34,13 @@ from stdnum.jp import in_ as my_number
 from stdnum.ru import inn
 from stdnum.us import ssn
 
-from memories.harm.gated import Gated, Stems
+from memories.harm import stated
+from memories.harm.gated import Stems
+from memories.harm.stated import CODE_WORD as _CODE_WORD
+from memories.harm.stated import PASSWORD_WORD as _PASSWORD_WORD
+from memories.harm.stated import PIN_WORD as _PIN_WORD
+from memories.harm.stated import password_like as _password_like
+from memories.harm.stated import words
 
 # What each kind is called in a sentence to the writer or the owner.
 KIND_NAMES: dict[str, str] = {
@@ -61,9 +67,6 @@ class Found:
     end: int
     kind: str
 
-
-# What stands for a credential in a redacted text (memories/harm/screen.py); never a value.
-WITHHELD = "[withheld]"
 
 _NOT_TOKEN = r"(?<![A-Za-z0-9_\-])"
 _END_TOKEN = r"(?![A-Za-z0-9_\-])"
@@ -141,52 +144,32 @@ _PLACEHOLDER_VALUE = re.compile(r"^(?:\$\{?\w+\}?|<[^>]*>|\*+|x+|\.{3}|changeme|
 
 # --- Words that name a credential, then its value --------------------------------------------
 
-# Words that name a secret someone types (a value after them is a password).
-_PASSWORD_WORDS = (
-    r"passwords?|passwd|pwd|pw|passcode|pass ?phrase|master password|login|log-in|credentials|"
-    r"creds|wi-?fi|wlan|"
-    r"(?:\w+-)?passw(?:ort|örter)(?:es|s)?|kennwort\w*|zugangsdaten|"
-    r"contraseña|clave|"
-    r"mot de passe|mdp|identifiants|"
-    r"senha|palavra-passe|"
-    r"парол\w*"
-)
-_PASSWORD_CJK = r"密码|密碼|口令|パスワード|パスコード"
-# Words that name a PIN or an access code (a number after them is one).
-_PIN_WORDS = (
-    r"pin(?:-?code)?|pin-nummer|passcode|unlock code|entry code|access code|door code|gate code|"
-    r"alarm code|safe code|lock code|security code|keypad|key ?safe|lock ?box|combo|combination|"
-    r"(?:\w+-)?pin|(?:tür|tor|haustür|zugangs|sicherheits|entsperr|geheim|alarm)code|"
-    r"digicode|code (?:de (?:la |l')?(?:porte|carte|l'immeuble|portail|accès|l'alarme)|d'accès)|"
-    r"código(?: (?:de|del|da|do) (?:la |el |o |a )?(?:portal|puerta|portão|porta|garagem|"
-    r"garaje|cartão|tarjeta|alarma|acceso|acesso|bizum|seguridad|segurança))?|"
-    r"пин(?:-?код)?|код(?: (?:домофона|двери|от двери|карты|доступа))?"
-)
-_PIN_CJK = r"暗証番号|暗码|取款密码|支付密码|锁屏密码|解锁密码"
-# A bare "code" needs one of these near it: a door, a card, a phone (not a zip or a booking).
-_CODE_OF_WHAT = re.compile(
-    r"door|gate|garage|alarm|safe|lock|unlock|locker|phone|access|entry|security|card|portal|"
-    r"building|intercom|keypad|tür|tor|haus|porte|portail|immeuble|carte|porta|portão|garagem|"
-    r"cartão|puerta|tarjeta|alarma|bizum|firma|sim|домофон|двер|карт|подъезд",
-    re.I,
-)
-_NOT_A_CODE = re.compile(
-    r"zip|postal|post ?code|area|country|dial|promo|discount|voucher|coupon|gift|qr|bar|source|"
-    r"tracking|rastreio|reserva|booking|reservation|confirmation|reference|product|order|error|"
-    r"status|colou?r|dress|airport|flight|postleit|город|почтов|邮编|郵便",
-    re.I,
-)
 _NATIONAL_WORDS = (
     r"ssn|social security(?: number| no\.?)?|national insurance(?: number| no\.?)?|ni number|"
-    r"nino|tax id|tin|"
-    r"steuer-?id|steuer-?identifikationsnummer|steueridentifikationsnummer|idnr|"
-    r"personalausweis\w*|ausweisnummer|sozialversicherungsnummer|"
-    r"dni|nie|nif|número de la seguridad social|"
-    r"(?:numéro de )?sécu(?:rité sociale)?|nir|"
-    r"cpf|rg|"
-    r"инн|снилс"
+    r"nino|tax id|tin|itin|social insurance number|sin|aadhaar(?: number| no\.?)?|"
+    r"pan (?:card|number|no\.?)|national id(?:entity)?(?: card)?(?: number| no\.?)?|"
+    r"id(?:entity)? (?:card )?(?:number|no\.?)|id no\.?|"
+    r"driver'?s?'? licen[cs]e(?: number| no\.?)?|driving licen[cs]e(?: number| no\.?)?|"
+    r"licen[cs]e number|medicare(?: number| no\.?)?|tax file number|tfn|nhs number|"
+    r"health insurance number|"
+    r"steuer-?id|steuer-?identifikationsnummer|steueridentifikationsnummer|idnr|steuernummer|"
+    r"personalausweis\w*|ausweisnummer|sozialversicherungsnummer|rentenversicherungsnummer|"
+    r"\w*versichertennummer|svnr|sv-nummer|ahv(?:-?(?:nummer|nr\.?))?|führerschein\w*|"
+    r"dni|nie|nif|número de la seguridad social|nss|número de afiliación|curp|rfc|cuil|cuit|"
+    r"rut|cédula(?: de (?:identidad|ciudadanía))?|número de identificación(?: fiscal)?|"
+    r"documento de identidad|carné de conducir|permiso de conducir|licencia de conducir|"
+    r"(?:numéro de )?sécu(?:rité sociale)?|nir|carte vitale|numéro fiscal|"
+    r"numéro d'identification fiscale|(?:numéro de )?carte d'identité|permis de conduire|"
+    r"numéro de permis|numéro d'assurance sociale|nas|(?:numéro de )?registre national|"
+    r"cpf|rg|cnh|carteira de (?:motorista|identidade)|carta de condução|cartão de cidadão|"
+    r"número de contribuinte|niss|cns|cartão do sus|título de eleitor|pis(?:/pasep)?|"
+    r"инн|снилс|водительско\w* удостоверени\w*|полис\w* омс|номер полиса"
 )
-_NATIONAL_CJK = r"身份证(?:号码|号)?|社保号|マイナンバー|個人番号"
+_NATIONAL_CJK = (
+    r"身份证(?:号码|号)?|居民身份证|社保(?:卡)?号|社会保障号|驾驶证号|驾照号|医保卡号|"
+    r"マイナンバー|個人番号|(?:運転)?免許証番号|基礎年金番号|年金番号|保険証番号|被保険者番号|"
+    r"在留カード番号|住民票コード"
+)
 _PASSPORT_WORDS = (
     r"passport(?: number| no\.?)?|reisepass\w*|pass-?nr\.?|pasaporte|passeport|passaporte|"
     r"паспорт\w*|загранпаспорт\w*"
@@ -208,28 +191,16 @@ _SECRET_WORDS = (
 _SECRET_CJK = r"密钥|秘钥|令牌|トークン|シークレット|アクセスキー|キー"
 
 
-def _words(stems: str, alternatives: str, cjk: str = "") -> Gated:
-    """A word from these alternatives, not inside a longer word of letters; or one of the `cjk`
-    words, which have no spaces around them. Tried only on texts that hold one of `stems`."""
-    words = rf"(?<![^\W_])(?:{alternatives})(?![^\W\d_])"
-    return Gated(stems, f"{words}|(?:{cjk})" if cjk else words)
+_words = words
 
-
-_PASSWORD_WORD = _words(
-    "pass|pw|login|log-in|cred|wifi|wi-fi|wlan|kennwort|zugangsdaten|contraseña|clave|mdp|"
-    "identifiants|senha|palavra|парол|密码|密碼|口令|パスワード|パスコード",
-    _PASSWORD_WORDS,
-    _PASSWORD_CJK,
-)
-_PIN_WORD = _words(
-    "pin|pass|code|keypad|safe|lock|box|combo|combination|código|пин|код|暗証|暗码|密码",
-    _PIN_WORDS,
-    _PIN_CJK,
-)
-_CODE_WORD = _words("code|código|codigo|код", r"code|código|codigo|код")
 _NATIONAL_WORD = _words(
-    "ssn|social|insurance|ni number|nino|tax|tin|steuer|idnr|ausweis|sozialvers|dni|nie|nif|"
-    "seguridad|sécu|nir|cpf|rg|инн|снилс|身份证|社保|マイナンバー|個人番号",
+    "ssn|social|insurance|ni number|nino|tax|tin|sin|aadhaar|pan |national|id |id no|identit|licen|"
+    "medicare|tfn|nhs|steuer|idnr|ausweis|sozialvers|rentenvers|versicherten|svnr|sv-nummer|ahv|"
+    "führerschein|dni|nie|nif|seguridad|nss|afiliación|curp|rfc|cuil|cuit|rut|cédula|"
+    "identificación|documento|carné|permiso|licencia|sécu|nir|vitale|fiscal|identité|permis|nas|"
+    "registre|cpf|rg|cnh|carteira|carta de|cidadão|contribuinte|niss|cns|sus|eleitor|pis|инн|"
+    "снилс|удостоверени|омс|полис|身份证|社保|社会保障|驾驶证|驾照|医保|マイナンバー|個人番号|免許|"
+    "年金|保険証|被保険者|在留|住民票",
     _NATIONAL_WORDS,
     _NATIONAL_CJK,
 )
@@ -250,60 +221,6 @@ _SECRET_WORD = _words(
 
 # What ends the statement a word introduces: a sentence's end, a line, a semicolon.
 _STATEMENT_END = re.compile(r"[.!?。！？;；](?:\s|$)|\n|[。！？；]")
-# Copulas and separators between a word and its value ("is", ":", "ist", "es", "是", "は", …).
-_COPULA = re.compile(
-    r"(?:\bis\b|\bare\b|\bist\b|\bsind\b|\bes\b|\bson\b|\best\b|\bc'est\b|\bé\b|\bsão\b|"
-    r"[:=：—–-]|\bit's\b|\bopens with\b|是|为|は|：)",
-    re.I,
-)
-# A word that places a number in time or quantity instead of stating it as a value.
-_NOT_A_VALUE_BEFORE = re.compile(
-    r"(?:\b(?:in|since|on|at|after|before|for|until|by|every|each|vor|seit|im|am|nach|bis|en|"
-    r"desde|hace|depuis|em|há|до|после|с|в|за)|年|月)\s*$",
-    re.I,
-)
-# What a password cannot be: words that continue a sentence about passwords.
-_PASSWORD_STOP = frozenset(
-    [
-        "manager",
-        "managers",
-        "vault",
-        "app",
-        "apps",
-        "policy",
-        "policies",
-        "reset",
-        "hint",
-        "hints",
-        "strength",
-        "generator",
-        "rules",
-        "again",
-        "too",
-        "also",
-        "please",
-        "never",
-        "always",
-        "every",
-        "changed",
-        "change",
-        "forgot",
-        "forget",
-        "same",
-        "different",
-        "long",
-        "short",
-        "strong",
-        "weak",
-    ]
-)
-# A value ends at a space, punctuation, or where Chinese or Japanese text starts again.
-_TOKEN = re.compile(
-    r"[^\s,;，、。；：:()\[\]{}<>\"'「」『』“”‘’«»（）\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+"
-)
-_QUOTED = re.compile(r"'([^'\n]{4,80})'|\"([^\"\n]{4,80})\"|「([^」\n]{4,80})」|“([^”\n]{4,80})”")
-_EMAIL = re.compile(r"^[\w.+\-]+@[\w\-]+\.[\w.\-]+$")
-_SYMBOL = re.compile(r"[!@#$%^&*_+=?~|\\/]")
 _DIGIT = re.compile(r"\d")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -313,70 +230,6 @@ def _window(text: str, start: int, limit: int) -> int:
     end = min(len(text), start + limit)
     stop = _STATEMENT_END.search(text, start, end)
     return stop.start() if stop else end
-
-
-def _password_like(token: str) -> bool:
-    """Whether a token reads as a typed secret: a digit or symbol beyond a leading brand digit
-    ("1Password"), or all digits, and not an e-mail address or a word about passwords."""
-    if len(token) < 4 or len(token) > 64 or token.lower() in _PASSWORD_STOP:
-        return False
-    if _EMAIL.match(token) or token.startswith(("http://", "https://")):
-        return False
-    if token.isdigit():
-        return True
-    if _SYMBOL.search(token) and _LETTER.search(token):
-        return True
-    return bool(_DIGIT.search(token[1:]) and _LETTER.search(token))
-
-
-def _pin_like(token: str) -> bool:
-    """3 to 10 characters of digits (and separators), or a short code with at least 3 digits."""
-    digits = sum(c.isdigit() for c in token)
-    if not 3 <= len(token) <= 12 or digits < 3:
-        return False
-    return all(c.isdigit() or c in "-. " for c in token) or (
-        len(token) <= 10 and token.isalnum() and digits >= len(token) - 2
-    )
-
-
-def _values_after(text: str, start: int, end: int) -> Iterator[tuple[int, int, str, bool]]:
-    """Candidate values between `start` and `end`: quoted strings whole (marked True), then
-    tokens."""
-    for match in _QUOTED.finditer(text, start, end):
-        group = next(g for g in range(1, 5) if match.group(g) is not None)
-        yield match.start(group), match.end(group), match.group(group), True
-    for match in _TOKEN.finditer(text, start, end):
-        token = match.group().rstrip(".:!?")
-        yield match.start(), match.start() + len(token), token, False
-
-
-def _stated_value(
-    text: str, word_end: int, limit: int, like: Callable[[str], bool], quoted: bool = False
-) -> tuple[int, int] | None:
-    """The value a word introduces: the first candidate `like` accepts after a copula or
-    separator in the same statement, else the first one at all; None when there is none. A
-    value placed in time ("in 2019") is not one; "user / password" pairs are taken whole."""
-    end = _window(text, word_end, limit)
-    copula = _COPULA.search(text, word_end, end)
-    best: tuple[int, int] | None = None
-    for s, e, token, in_quotes in sorted(_values_after(text, word_end, end)):
-        if WITHHELD in token:
-            return None  # already redacted
-        if not (quoted and in_quotes) and not like(token):
-            continue
-        if _PASSWORD_WORD.regex.fullmatch(token):  # type="password": the word, not a value
-            continue
-        if _NOT_A_VALUE_BEFORE.search(text, word_end, s):
-            continue
-        if not text[word_end:s].strip(" \t:：=—–-"):  # right after its word: "密码 ZhangJia2023"
-            return s, e
-        pair = re.match(r"\s*/\s*(\S+)", text[e:end])
-        if pair and like(pair.group(1).rstrip(".,;")):
-            e = e + pair.end()
-        if copula is None or s >= copula.end():
-            return s, e
-        best = best or (s, e)
-    return best
 
 
 # --- Numbers with checksums ------------------------------------------------------------------
@@ -510,30 +363,13 @@ def _looks_like_date(token: str) -> bool:
 
 
 def _passwords(text: str, present: frozenset[str]) -> Iterator[Found]:
-    for word in _PASSWORD_WORD.finditer(text, present):
-        name = word.group().lower()
-        if name in {"wi-fi", "wifi", "wlan", "login", "log-in"}:
-            # "wifi: Zuhause2024!", "login: anna / Gdansk!1979", not "my wifi is slow"
-            after = text[word.end() : word.end() + 3]
-            if not re.match(r"\s*[:：=]", after):
-                continue
-        value = _stated_value(text, word.end(), 80, _password_like, quoted=True)
-        if value is not None:
-            yield Found(value[0], value[1], "password")
+    for start, end in stated.passwords(text, present):
+        yield Found(start, end, "password")
 
 
 def _pins(text: str, present: frozenset[str]) -> Iterator[Found]:
-    for word in _PIN_WORD.finditer(text, present):
-        value = _stated_value(text, word.end(), 48, _pin_like)
-        if value is not None:
-            yield Found(value[0], value[1], "pin")
-    for word in _CODE_WORD.finditer(text, present):
-        around = text[max(0, word.start() - 30) : word.end() + 30]
-        if _NOT_A_CODE.search(around) or not _CODE_OF_WHAT.search(around):
-            continue
-        value = _stated_value(text, word.end(), 48, _pin_like)
-        if value is not None:
-            yield Found(value[0], value[1], "pin")
+    for start, end in stated.pins(text, present):
+        yield Found(start, end, "pin")
 
 
 _CODE_TOKEN = re.compile(r"[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12})?")
@@ -728,7 +564,7 @@ def find_credentials(text: str) -> list[Found]:
         found += _passports(text, present)
     if digits >= 3:
         found += _recovery(text, present)
-        found += _pins(text, present)
+    found += _pins(text, present)  # a code may be a password ("code d'accès : Kx!pw")
     if text.count(" ") >= 11:
         found += _seeds(text, present)
     found += _passwords(text, present)

@@ -9,14 +9,15 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from memories.harm import instruction_model
 from memories.harm.credentials import (
     KIND_NAMES,
-    WITHHELD,
     Found,
     find_credentials,
     names_a_credential,
 )
 from memories.harm.instructions import REASONS, instruction_reason
+from memories.harm.stated import WITHHELD
 
 # Where a clause ends: a sentence's end, a line, a semicolon (SENTENCE), a comma or a dash
 # (COMMA), a conjunction. A colon is not one: "Live key: sk_live_…" is one clause, label and
@@ -126,12 +127,16 @@ def _says_something(text: str) -> bool:
 
 def screen(text: str, *, instructions: bool = True) -> Screening:
     """Look at `text` once: its credentials and (unless `instructions` is False: the owner's own
-    writes are never held for them) whether it instructs an assistant."""
-    return Screening(
-        text=text,
-        found=tuple(find_credentials(text)),
-        instruction=instruction_reason(text) if instructions else "",
-    )
+    writes are never held for them) whether it instructs an assistant, by the rules and, when
+    they find nothing, by the model (over the text with its credentials withheld)."""
+    found = tuple(find_credentials(text))
+    reason = ""
+    if instructions:
+        reason = instruction_reason(text)
+        if not reason:
+            shown = Screening(text=text, found=found, instruction="").redacted
+            reason = "addressed" if instruction_model.score(shown).instructs else ""
+    return Screening(text=text, found=found, instruction=reason)
 
 
 def hold_kind(text: str) -> str:
