@@ -6,8 +6,9 @@ hashed character n-grams (2 to 4, what carries meaning in Chinese and Japanese a
 inflection elsewhere) and word unigrams and bigrams. It does not use the embedding model, so it
 costs microseconds on the write path and does not change when the store's model changes.
 
-It is trained on the hand-written list in `instruction_examples.py` and on the dev split of
-bench/data/harm.json (never on its held-out split); `bench harm --cv` estimates on dev, fold by
+It is trained on the hand-written list in `instruction_examples.py`, the dev split of
+bench/data/harm.json (never on its held-out split) and the ordinary messages and facts of the
+extractor's first dev set (`EVERYDAY_DATA`); `bench harm --cv` estimates on dev, fold by
 fold, what it does on texts it was not trained on.
 
 A text is scored whole and, when it has several sentences or a part set apart (an HTML comment,
@@ -38,12 +39,18 @@ import numpy as np
 from memories.harm.instruction_examples import INSTRUCTIONS, ORDINARY
 
 WEIGHTS = Path(__file__).with_name("instruction_model.json")
-DEV_DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "harm.json"
+ROOT = Path(__file__).resolve().parents[2]
+DEV_DATA = ROOT / "bench" / "data" / "harm.json"
+# Ordinary messages and the facts drawn from them (the local extractor's first dev set): what a
+# store holds most, so the model learns that a request or a fact about someone is not an order.
+# The extractor's other sets stay out of training, to check the model's false positives on.
+EVERYDAY_DATA = ROOT / "tests" / "memories" / "data" / "extraction_dev.txt"
 # Hashed feature space: 2**15 buckets, few enough that the weights file stays small.
 BUCKETS = 1 << 15
-# At or above: the text reads as an instruction (chosen by `bench harm --cv` on dev folds:
-# ordinary false positives out of fold at most 1%).
-THRESHOLD = 0.6
+# At or above: the text reads as an instruction. Chosen by `bench harm --cv` on dev folds and
+# the extractor's sets the model is not trained on: at 0.6 out-of-fold recall was .882 but 4.1%
+# of the multilingual extraction set's ordinary messages were held; at 0.7, .827 and 2.2%.
+THRESHOLD = 0.7
 # L2 penalty and gradient steps of the regression (chosen by `bench harm --cv`).
 L2 = 1e-5
 STEPS = 400
@@ -112,7 +119,29 @@ def training_list(dev: Sequence[dict[str, object]] | None = None) -> tuple[list[
     for item in dev_items() if dev is None else dev:
         texts.append(str(item["text"]))
         targets.append(item["label"] == "instruction")
+    everyday = everyday_texts(EVERYDAY_DATA)
+    texts.extend(everyday)
+    targets.extend([False] * len(everyday))
     return texts, targets
+
+
+def everyday_texts(path: Path) -> list[str]:
+    """The messages and facts of an extraction set (its format: tests/memories/data), leaving
+    out the few the rules hold (a jailbreak prompt pasted into a chat is not ordinary)."""
+    from memories.harm.instructions import instruction_reason
+
+    out: list[str] = []
+    for record in re.split(r"^%% .*$", path.read_text(), flags=re.M)[1:]:
+        message: list[str] = []
+        labelled = False
+        for line in record.strip("\n").split("\n"):
+            labelled = labelled or line.startswith("%")
+            if line.startswith("%fact "):
+                out.append(line.removeprefix("%fact ").strip())
+            elif not labelled:
+                message.append(line)
+        out.append("\n".join(message).strip())
+    return [text for text in out if text and not instruction_reason(text)]
 
 
 def dev_items() -> list[dict[str, object]]:
