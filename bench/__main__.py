@@ -15,11 +15,15 @@ from bench import (
     harm,
     hosted,
     inprocess,
+    language,
+    language_candidates,
+    lexical_languages,
     load,
     locomo,
     locomo_candidates,
     locomo_sweep,
     mcp,
+    move,
     profile,
     search,
     shortqueries,
@@ -38,12 +42,17 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(extract.main(argv[1:]))
     if argv[:1] == ["harm"]:  # pure rules over a labelled file
         sys.exit(harm.main(argv[1:]))
+    if argv[:1] == ["language"]:  # nor here: texts are identified in memory
+        sys.exit(language.main(argv[1:]))
+    if argv[:1] == ["language-candidates"]:
+        sys.exit(language_candidates.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
     for module in (
         add,
         search,
         shortqueries,
+        lexical_languages,
         locomo,
         locomo_sweep,
         locomo_candidates,
@@ -57,11 +66,14 @@ def main(argv: list[str] | None = None) -> None:
         faults,
         coherence,
         profile,
+        move,
     ):
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
     sub.add_parser("harm", help="Credentials and instructions: recall, false positives, speed.")
+    sub.add_parser("language", help="Language identification: accuracy on short texts, speed.")
+    sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
     args = parser.parse_args(argv)
     if not getattr(args, "standalone", False):  # startup measures servers it starts itself
         set_threads(getattr(args, "layout", SERVE))  # before Django reads EMBEDDING_THREADS

@@ -6,7 +6,9 @@ through the service layer: add (by the owner, or by an app restating a memory: a
 may not see it), update, delete into the trash, restore, delete for good, archive, reactivate,
 private, hide from an app, category changes, the owner changing an app's grant (granting a
 hidden category, unticking one), pausing and resuming an app, revoking one (another connects in
-its place), evictions (a node's index, its masks, or both), a node's sweep, and VACUUM. After
+its place), evictions (a node's index, its masks, or both), a node's sweep, VACUUM, and the move
+of the store to the other shipped embedding model (EMBEDDING_MODEL changed, then the worker's
+batches, each user switching once all their memories have moved; changed back mid-way too). After
 every step one node (chosen at random, so the other lags several writes behind) answers each
 reader's searches through `memory_search`, and each answer must equal the exact computation in
 PostgreSQL, bypassing every cache (same ids, same order, scores within 1e-9); a paused app must
@@ -71,7 +73,13 @@ OPS = (
     "evict",
     "sweep",
     "vacuum",
+    "target",
+    "move",
+    "move",
+    "move",
 )
+# The two shipped models the store moves between ("target" changes EMBEDDING_MODEL).
+MODELS = ("sentence-transformers/all-MiniLM-L6-v2", "intfloat/multilingual-e5-small-q4")
 
 
 @dataclass
@@ -94,6 +102,7 @@ class Coherence:
     steps: int = 0
     searches: int = 0
     last_checked: int = 0  # the node evictions and sweeps act on: the one holding the newest
+    switches: int = 0  # the owner's switches to another embedding model
     divergences: list[Divergence] = field(default_factory=list)
 
     @classmethod
@@ -159,12 +168,14 @@ class Coherence:
     def do(self, op: str, pick: int, words: list[str], category: str) -> None:
         """One step (`pick` chooses the memory, app or node; a step that cannot apply, such as
         restoring from an empty trash, does nothing)."""
+        from django.conf import settings
         from django.db import connection
 
         from accounts.services import app_revoke, app_set_paused
         from kernel.errors import DomainError
         from memories.models import Memory
         from memories.search import index as search_index
+        from memories.services import maintenance
         from memories.services import memories as services
         from memories.services.trash import trash_delete_forever, trash_restore
 
@@ -226,6 +237,12 @@ class Coherence:
             elif op == "vacuum":
                 with connection.cursor() as cur:
                     cur.execute("VACUUM memories_memory")
+            elif op == "target":  # the operator sets the other model (or puts it back)
+                settings.EMBEDDING_MODEL = MODELS[1 - MODELS.index(settings.EMBEDDING_MODEL)]
+                maintenance.mark(settings.EMBEDDING_MODEL)
+            elif op == "move":  # the worker's next batches; a user fully embedded switches
+                report = maintenance.move(batch=1 + pick % 8, memories=1 + pick % 40)
+                self.switches += report.users_switched
         except DomainError:
             pass  # refused (a text active elsewhere, a revoked app): nothing was written
 
@@ -293,7 +310,6 @@ class Coherence:
         from kernel.errors import AppPaused
         from memories.search import index as search_index
         from memories.search import scoring as search
-        from memories.search.embeddings import get_embedder
         from memories.selectors.memories import MAX_PAGE, memory_list, memory_search, search_scope
 
         limit, floor = (3, 0.0) if (i + self.steps) % 2 else (10, search.MIN_SCORE)
@@ -301,14 +317,15 @@ class Coherence:
         if not actor.app.paused:
             visible, params, whole_store = search_scope(actor, filters)
             category = fold(filters.category) if filters.category else None
-            exact = search.UserSearch(
+            exact_search = search.UserSearch(
                 self.owner.pk,
                 visible=visible,
                 params={**params, "category": category},
                 query=query,
                 whole_store=whole_store,
                 use_index=False,
-            ).best(get_embedder().embed_query(query), limit=limit, min_score=floor)
+            )  # the query embedded with the model of the owner's vectors, as PostgreSQL says
+            exact = exact_search.best(exact_search.embed_query(), limit=limit, min_score=floor)
             expected = [(c.id, c.score) for c in exact]
             listed = memory_list(actor=actor, filters=filters, limit=MAX_PAGE, record=False)
             if not {m for m, _ in expected} <= {m.id for m in listed.items}:
@@ -345,23 +362,28 @@ def _same(got: Any, expected: Any) -> bool:
 
 @contextmanager
 def remembered_queries() -> Iterator[None]:
-    """Each query embedded once per run (the model's answer for a text does not change)."""
-    from memories.search.embeddings import get_embedder
+    """Each query embedded once per run and model (a model's answer for a text does not change);
+    EMBEDDING_MODEL as it was afterwards (the "target" steps change it)."""
+    from django.conf import settings
 
-    embedder = get_embedder()
-    original = embedder.embed_query
-    seen: dict[str, Any] = {}
+    from memories.search.embeddings import Embedder
 
-    def embed_query(text: str) -> Any:
-        if text not in seen:
-            seen[text] = original(text)
-        return seen[text].copy()
+    original = Embedder.embed_query
+    model = settings.EMBEDDING_MODEL
+    seen: dict[tuple[str, str], Any] = {}
 
-    embedder.embed_query = embed_query  # type: ignore[method-assign]
+    def embed_query(self: Embedder, text: str) -> Any:
+        key = (self.model_name, text)
+        if key not in seen:
+            seen[key] = original(self, text)
+        return seen[key].copy()
+
+    Embedder.embed_query = embed_query  # type: ignore[method-assign]
     try:
         yield
     finally:
-        embedder.embed_query = original  # type: ignore[method-assign]
+        Embedder.embed_query = original  # type: ignore[method-assign]
+        settings.EMBEDDING_MODEL = model
 
 
 def run(args: Any) -> None:
@@ -388,13 +410,15 @@ def run(args: Any) -> None:
         print(f"    cache {d.got}\n    exact {d.expected}")
     print(
         f"{args.steps} steps, {model.searches} searches compared, "
-        f"{len(model.divergences)} divergences ({elapsed:.0f} s, seed {args.seed})"
+        f"{len(model.divergences)} divergences, {model.switches} switches of embedding model "
+        f"({elapsed:.0f} s, seed {args.seed})"
     )
     emit(
         {
             "steps": args.steps,
             "searches": model.searches,
             "divergences": len(model.divergences),
+            "model_switches": model.switches,
             "seed": args.seed,
             "seconds": round(elapsed, 1),
         }

@@ -1,6 +1,7 @@
 """The local extractor against hand-labelled chat messages, and its speed.
 
-    uv run python -m bench extract [--split dev|heldout|dev2|outside|fresh-dev|fresh-heldout]
+    uv run python -m bench extract [--split dev|heldout|dev2|outside|fresh-dev|fresh-heldout|
+                                            ml-dev|ml-heldout]
                                    [--repeat 3] [--show] [--sweep] [--check-facts N] [--json]
 
 Splits: dev, dev2 and fresh-dev are tuned on; heldout, outside and fresh-heldout are not (outside
@@ -61,9 +62,15 @@ SPLITS = {
     # tuned on, its held-out part (fixed at writing, by a tag on each record) is not.
     "fresh-dev": BENCH_DATA / "extraction_fresh.txt",
     "fresh-heldout": BENCH_DATA / "extraction_fresh.txt",
+    # Issue 36 (4): messages written in the seven other claimed languages by an author who never
+    # read the rules; its held-out part (a tag fixed at writing) is not tuned on.
+    "ml-dev": BENCH_DATA / "extraction_multilingual.txt",
+    "ml-heldout": BENCH_DATA / "extraction_multilingual.txt",
 }
-PART = {"fresh-dev": "dev", "fresh-heldout": "heldout"}  # the records of a split sharing a file
-NOT_SHOWN = frozenset({"outside", "fresh-heldout"})  # never tuned on: aggregate figures only
+# The records of a split sharing a file
+PART = {"fresh-dev": "dev", "fresh-heldout": "heldout", "ml-dev": "dev", "ml-heldout": "heldout"}
+# Never tuned on: aggregate figures only
+NOT_SHOWN = frozenset({"outside", "fresh-heldout", "ml-heldout"})
 PREVIOUS_ROLES = ("assistant", "user")
 FACT_COSINE = 0.55
 FACT_WORDS = 0.5

@@ -52,16 +52,18 @@ _CROWD_WORDS = sorted(
 )
 
 _INSERT_SQL = """
-INSERT INTO memories_memory (id, owner_id, text, text_key, embedding, embedding_model, tsv, state,
-    categories, categories_set_by_user, is_private, hidden_from, origin, origin_app_name,
-    provenance, metadata, created_at, updated_at)
+INSERT INTO memories_memory (id, owner_id, text, text_key, embedding, embedding_model, tsv,
+    language, state, categories, categories_set_by_user, is_private, hidden_from, origin,
+    origin_app_name, provenance, metadata, created_at, updated_at)
 SELECT u.id, %(owner)b, u.text, md5(u.text), u.emb, %(model)b,
-       to_tsvector(%(cfg)b::regconfig, u.text), 'active',
+       memory_tsvector(u.cfg::regconfig, u.prefix, u.body), u.lang, 'active',
        ARRAY(SELECT jsonb_array_elements_text(u.cats))::varchar[], false, false, '{}', 'import',
        'ChatGPT import', u.prov, '{"source": "chatgpt", "extractor": "local"}'::jsonb,
        now() - make_interval(mins => u.age), now()
 FROM unnest(%(ids)b::uuid[], %(texts)b::text[], %(embs)b::vector[], %(cats)b::jsonb[],
-            %(provs)b::jsonb[], %(ages)b::int[]) AS u(id, text, emb, cats, prov, age)
+            %(provs)b::jsonb[], %(ages)b::int[], %(langs)b::text[], %(cfgs)b::text[],
+            %(prefixes)b::text[], %(bodies)b::text[])
+     AS u(id, text, emb, cats, prov, age, lang, cfg, prefix, body)
 """
 
 _CROWD_SQL = """
@@ -69,7 +71,7 @@ INSERT INTO memories_memory (id, owner_id, text, text_key, embedding, embedding_
     tsv, state, categories, categories_set_by_user, is_private, hidden_from, origin,
     origin_app_name, provenance, metadata, created_at, updated_at)
 SELECT gen_random_uuid(), o.owners[1 + g %% cardinality(o.owners)], t.text, md5(t.text || g),
-       p.vec, %(model)s, to_tsvector('english', t.text), 'active',
+       p.vec, %(model)s, memory_tsvector(%(cfg)s::regconfig, '', t.text), 'active',
        (%(cats)s::varchar[])[1 + g %% 8:1 + g %% 8 + g %% 2], false, false, '{}', 'app',
        'Claude Desktop',
        jsonb_build_object('app', 'Claude Desktop', 'conversation', md5(g::text),
@@ -126,6 +128,8 @@ def _insert_user(owner_id: int, size: int, vector: Any) -> None:
     from psycopg import Cursor
     from psycopg.types import TypeInfo
 
+    from memories.search import lexical
+
     rng = np.random.default_rng(size)
     facts = memory_texts(size, seed=size)
     connection.ensure_connection()
@@ -148,10 +152,14 @@ def _insert_user(owner_id: int, size: int, vector: Any) -> None:
             )
             for _ in batch
         ]
+        analysed = [lexical.for_memory(text) for text in texts]
         params = {
             "owner": owner_id,
             "model": settings.EMBEDDING_MODEL,
-            "cfg": settings.TEXT_SEARCH_CONFIG,
+            "langs": [a.language for a in analysed],
+            "cfgs": [a.config for a in analysed],
+            "prefixes": [a.prefix for a in analysed],
+            "bodies": [a.body for a in analysed],
             "ids": [uuid.uuid4() for _ in batch],
             "texts": texts,
             "embs": [vector(f) for f in batch],
@@ -168,6 +176,8 @@ def _insert_crowd(owner_ids: list[int], rows: int) -> None:
     from django.conf import settings
     from django.db import connection
 
+    from memories.search import lexical
+
     with connection.cursor() as cur:
         cur.execute("DROP TABLE IF EXISTS bench_vector_pool")
         cur.execute(_POOL_SQL)
@@ -180,6 +190,7 @@ def _insert_crowd(owner_ids: list[int], rows: int) -> None:
                     "words": _CROWD_WORDS,
                     "cats": list(_CATEGORIES),
                     "model": settings.EMBEDDING_MODEL,
+                    "cfg": lexical.DEFAULT.config,  # random English words
                 },
             )
         cur.execute("DROP TABLE bench_vector_pool")
@@ -477,14 +488,15 @@ def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
 
 def _matches(owner_id: int, query: str) -> int:
     """How many of the user's memories hold a lexeme of the query (the lexical arm's work)."""
-    from django.conf import settings
     from django.db import connection
+
+    from memories.search import lexical
 
     with connection.cursor() as cur:
         cur.execute(
             "SELECT count(*) FROM memories_memory m WHERE m.owner_id = %s "
             "AND m.tsv @@ replace(plainto_tsquery(%s::regconfig, %s)::text, '&', '|')::tsquery",
-            [owner_id, settings.TEXT_SEARCH_CONFIG, query],
+            [owner_id, lexical.DEFAULT.config, query],
         )
         return int(cur.fetchone()[0])
 

@@ -291,7 +291,6 @@ EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L
 # 0 lets the engine choose (all cores). gunicorn.conf.py sets 1: with a worker per core, pools of
 # spinning threads in every worker fight over the same cores (bench load: docs/reliability.md).
 EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 0)
-TEXT_SEARCH_CONFIG = env_str("TEXT_SEARCH_CONFIG", "english")
 MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
 MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
 # Megabytes each process may spend on recently searched users' in-memory search indexes

@@ -17,7 +17,9 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.contrib import admin, messages
-from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Subquery
+from django.contrib.postgres.fields import ArrayField
+from django.db.models import BigIntegerField, Count, Exists, Max, OuterRef, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Length
 from django.http import HttpRequest
 
@@ -26,7 +28,8 @@ from accounts.models import User
 from activity.models import AccessEvent
 from kernel.errors import DomainError
 from memories.categories import DEFAULT_CATEGORIES
-from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryTombstone
+from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryTombstone, SearchModel
+from memories.services import maintenance
 from memories.services import memories as services
 
 
@@ -343,3 +346,54 @@ class MemoryTombstoneAdmin(ReadOnlyAdmin):
     list_display = ("memory_id", "owner", "deleted_at", "deleted_by")
     search_fields = ("=memory_id", "owner__email")
     list_select_related = ("owner",)
+
+
+_SEARCH_MODEL_LOOKUPS = frozenset({"model", "next_model", "moving_since", "moved_at"})
+
+
+@admin.register(SearchModel)
+class SearchModelAdmin(ReadOnlyAdmin):
+    """Which embedding model each user's memories are searched with, and how far a move to
+    another one is (`manage.py reembed --status` sums it up): counts only."""
+
+    list_display = (
+        "owner",
+        "model",
+        "next_model",
+        "memory_count",
+        "embedded",
+        "moving_since",
+        "moved_at",
+    )
+    list_filter = ("model", "next_model")
+    list_select_related = ("owner",)
+    search_fields = ("owner__email",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SearchModel]:
+        # (memories, embedded with the next model), counted as `reembed --status` counts them.
+        counts = maintenance.user_counts_sql("memories_searchmodel")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                _counts=RawSQL(  # noqa: S611 - only constants, no value
+                    f"(SELECT ARRAY[n.memories, n.staged] FROM ({counts}) n)",  # noqa: S608
+                    [],
+                    output_field=ArrayField(BigIntegerField()),
+                )
+            )
+        )
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        return _only_lookups(_SEARCH_MODEL_LOOKUPS, lookup)
+
+    @admin.display(description="memories", ordering="_counts")  # by memories, then embedded
+    def memory_count(self, obj: Any) -> int:
+        return int(obj._counts[0])
+
+    @admin.display(description="embedded with the next model")
+    def embedded(self, obj: Any) -> str:
+        if not obj.next_model:
+            return "-"
+        total, done = obj._counts
+        return f"{done} of {total}"

@@ -61,7 +61,8 @@ class Memory(OwnedRow):
     # memories/search/scoring.py).
     embedding = VectorField(dimensions=DIMENSIONS, null=True)
     embedding_model = models.CharField(max_length=200, blank=True)
-    # Maintained by the service layer with the configured text-search configuration.
+    # Maintained by the service layer: the text's lexemes as its language's text-search
+    # configuration finds them (memories/search/lexical.py).
     tsv = SearchVectorField(null=True)
     # What every app reads instead of `text`: the owner's own memory with its credentials
     # withheld (memories/services/harm.py); null when apps read `text` itself. The embedding and
@@ -73,6 +74,9 @@ class Memory(OwnedRow):
     # When the owner accepted it from Review or confirmed it after the check: the owner stands
     # behind it (each result tells apps whether the owner wrote or confirmed a memory).
     owner_confirmed_at = models.DateTimeField(null=True, blank=True)
+    # The text's language (memories/language.py): a claimed code, "other" or "und"; set with
+    # the text at every write.
+    language = models.CharField(max_length=8, db_default="und")
     state = models.CharField(max_length=16, choices=MemoryState.choices, default=MemoryState.ACTIVE)
     categories = ArrayField(models.CharField(max_length=64), default=list, blank=True)
     categories_set_by_user = models.BooleanField(default=False)
@@ -279,6 +283,53 @@ class SearchSnapshot(OwnedRow):
 
     def __str__(self) -> str:
         return f"Search snapshot of user {self.owner_id} at {self.generation}"
+
+
+class SearchModel(OwnedRow):
+    """The embedding model a user's vectors are in, which their searches embed the query with,
+    and the model they are moving to (`memories/search/moves.py`). A user is searched with one
+    model at a time: the worker embeds every memory again with `next_model` beside the live
+    vector (`StagedVector`), and once all are there one transaction switches the user
+    (`memories/services/maintenance.py`). Content-free. No row: the user has no memories yet, and
+    is on EMBEDDING_MODEL."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    model = models.CharField(max_length=200)
+    # "" when not moving.
+    next_model = models.CharField(max_length=200, blank=True, default="")
+    moving_since = models.DateTimeField(null=True, blank=True)
+    moved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "search model (a user's embedding model)"
+
+    def __str__(self) -> str:
+        return f"Search model of user {self.owner_id}"
+
+
+class StagedVector(OwnedRow):
+    """A memory's vector under the model its owner is moving to (`SearchModel.next_model`), kept
+    beside the live one until the owner's switch, then moved into the memory row. Valid only for
+    the text it was embedded from (`text_md5`): an edit that did not write a new one leaves it
+    stale, and the worker embeds that memory again. Goes with its memory (a database cascade)."""
+
+    # The foreign key is PostgreSQL's own, ON DELETE CASCADE (migration 0023), so a raw delete of
+    # a memory takes it too.
+    memory = models.OneToOneField(
+        Memory, primary_key=True, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    model = models.CharField(max_length=200)
+    embedding = VectorField(dimensions=DIMENSIONS)
+    text_md5 = models.CharField(max_length=32)
+
+    class Meta:
+        indexes: ClassVar = [models.Index(fields=["owner"], name="staged_vector_owner")]
+
+    def __str__(self) -> str:
+        return f"Staged vector of {self.memory_id}"
 
 
 class TrashBatch(OwnedRow):

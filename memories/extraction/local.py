@@ -17,6 +17,7 @@ from memories.classify import _normalised, _prototype_vectors
 from memories.extraction.local_context import Reading
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_rules import foreign_statements, looks_english
+from memories.language import CLAIMED, OTHER, UNKNOWN, detect
 from memories.search.embeddings import get_embedder
 
 
@@ -101,6 +102,57 @@ class LocalExtractor:
             elif score >= self.thresholds.threshold:
                 out[owner].append(Kept(text, vector, float(score)))
         return out
+
+
+# What the extractor does with messages it does not read as English: the short self-statements
+# of `foreign_statements`, kept as written. Measured on the held-out part of
+# bench/data/extraction_multilingual.txt (`uv run python -m bench extract --split ml-heldout`,
+# docs/benchmarks.md): 41 of 100 fact-bearing messages kept, 43% of their facts. The check step
+# of an import says so when a share of the messages is in another language, and offers `none`.
+OTHER_LANGUAGES_FOUND = "about 4 in 10"
+OTHER_LANGUAGES_SHARE = 0.1  # from this share of the messages the check step says it
+
+LANGUAGE_NAMES = {
+    "en": "English",
+    "zh": "Chinese",
+    "ja": "Japanese",
+    "de": "German",
+    "es": "Spanish",
+    "fr": "French",
+    "pt": "Portuguese",
+    "ru": "Russian",
+    OTHER: "other languages",
+    UNKNOWN: "no language we could tell",
+}
+if set(LANGUAGE_NAMES) != {*CLAIMED, OTHER, UNKNOWN}:  # a new language code needs its name here
+    raise RuntimeError("memories.extraction.local.LANGUAGE_NAMES lacks a language code")
+
+
+def other_languages(messages: Sequence[str]) -> list[tuple[str, int]]:
+    """The messages the extractor does not read as English (`looks_english`), counted by their
+    language's name, most first."""
+    counts: dict[str, int] = {}
+    for message in messages:
+        if not looks_english(message):
+            name = LANGUAGE_NAMES[detect(message).code]
+            counts[name] = counts.get(name, 0) + 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def other_languages_note(other: Sequence[tuple[str, int]], messages: int) -> str:
+    """What the person is told before a local import when enough of their messages are not in
+    English; empty otherwise."""
+    count = sum(n for _, n in other)
+    if not messages or count / messages < OTHER_LANGUAGES_SHARE:
+        return ""
+    named = ", ".join(f"{name} ({n})" for name, n in other)
+    return (
+        f"{count} of your {messages} messages are not in English: {named}. The local extractor "
+        "is built for English; in other languages it keeps only short, plain statements about "
+        f"you, and in our tests it found {OTHER_LANGUAGES_FOUND} of the facts such messages "
+        "state. To keep every message as you wrote it, choose None (one memory per message), "
+        "or an LLM if you have configured one."
+    )
 
 
 _extractors: dict[str, LocalExtractor] = {}

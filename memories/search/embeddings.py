@@ -70,18 +70,22 @@ def minilm_model_dir() -> Path:
             f"{onnx} has sha256 {actual}, expected {MODEL_SHA256}: refusing an unknown model."
         )
     target.mkdir(parents=True, exist_ok=True)
+    # Every file is put in place by a rename, so a process loading the folder while another
+    # assembles it (gunicorn's workers at their first start) never finds a file missing.
     for name, source in (("model.onnx", onnx), ("tokenizer.json", tokenizer)):
-        link = target / name
-        if link.is_symlink() or link.exists():
-            link.unlink()
-        os.symlink(source, link)
+        staged = target / f".{name}.{os.getpid()}"
+        staged.unlink(missing_ok=True)
+        os.symlink(source, staged)
+        os.replace(staged, target / name)
     for name, content in (
         ("config.json", _CONFIG),
         ("tokenizer_config.json", _TOKENIZER_CONFIG),
         ("special_tokens_map.json", _SPECIAL_TOKENS),
+        (marker.name, stamp),
     ):
-        (target / name).write_text(json.dumps(content, indent=2))
-    marker.write_text(stamp)
+        staged = target / f".{name}.{os.getpid()}"
+        staged.write_text(content if isinstance(content, str) else json.dumps(content, indent=2))
+        os.replace(staged, target / name)
     return target
 
 
@@ -186,3 +190,8 @@ def get_embedder(model_name: str | None = None) -> Embedder:
 
 def current_model() -> str:
     return str(settings.EMBEDDING_MODEL)
+
+
+def vector_literal(vector: np.ndarray) -> str:
+    """A vector as pgvector's text input."""
+    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"

@@ -25,8 +25,8 @@ from django.db import connection
 from django.utils import timezone
 
 from kernel.tenancy import cross_tenant
+from memories.search import moves, snapshot_files
 from memories.search import snapshot as search_snapshot
-from memories.search import snapshot_files
 from memories.search.background import writer
 from memories.search.embeddings import DIMENSIONS
 from memories.search.sql import ELIGIBLE, KEY_SALT
@@ -40,13 +40,15 @@ logger = logging.getLogger(__name__)
 # which psycopg turns into a Python call per row (seconds for 50,000 memories). With `since`,
 # only the memories changed after that generation, and the ids of every memory changed (those
 # gone included). One statement, one snapshot: the generation read with the rows is exactly
-# theirs.
+# theirs, and so is the model of the user's vectors (`moves`): a vector of another is none.
 _READ_SQL = f"""
 WITH {{changed}}
+live AS MATERIALIZED (SELECT {moves.LIVE_MODEL_SQL} AS model),
 u AS MATERIALIZED (
     SELECT (row_number() OVER ())::int4 - 1 AS r, x.* FROM (
         SELECT m.id, m.tsv, {{seen}} AS seen, m.echo_of_id IS NOT NULL AS echo,
-               coalesce(m.embedding_model = %(model)s AND m.embedding IS NOT NULL, false) AS vec,
+               coalesce(m.embedding_model = (SELECT live.model FROM live)
+                        AND m.embedding IS NOT NULL, false) AS vec,
                m.embedding
         FROM memories_memory m
         WHERE m.owner_id = %(owner)s AND {ELIGIBLE}
@@ -56,6 +58,7 @@ u AS MATERIALIZED (
 SELECT
     (SELECT s.generation FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
     (SELECT s.changes_from FROM memories_searchstats s WHERE s.owner_id = %(owner)s),
+    (SELECT live.model FROM live),
     (SELECT string_agg(
          int4send(u.r) || uuid_send(u.id)
          || CASE WHEN u.vec THEN '\\x01'::bytea ELSE '\\x00'::bytea END
@@ -153,6 +156,8 @@ class UserIndex:
     # The snapshot (generation, time written) whose rows these are, as loaded: the machine's
     # masks of those rows are kept beside it (`snapshot_files`).
     snapshot: tuple[int, datetime] | None = field(default=None, compare=False)
+    # The model of the vectors (`has_vector` rows): the user's at `generation` (`moves`).
+    model: str = ""
 
     @classmethod
     def build(
@@ -164,6 +169,7 @@ class UserIndex:
         matrix: np.ndarray,
         dl: np.ndarray,
         postings: Postings,
+        model: str = "",
     ) -> UserIndex:
         keys, rows, tf = postings
         order = np.argsort(keys, kind="stable")
@@ -185,16 +191,23 @@ class UserIndex:
             id_order=id_order,
             id_sorted=id_keys[id_order],
             owner_view=~echo if echo.any() else None,
+            model=model,
         )
 
     @classmethod
     def from_arrays(
-        cls, generation: int, a: Mapping[str, np.ndarray], written_at: datetime | None = None
+        cls,
+        generation: int,
+        a: Mapping[str, np.ndarray],
+        written_at: datetime | None = None,
+        model: str = "",
     ) -> UserIndex:
         """The index whose arrays a snapshot holds (`memories/search/snapshot.py`), as they are;
-        `written_at`: that snapshot's time written (its masks are kept with it)."""
+        `written_at`: that snapshot's time written (its masks are kept with it); `model`: the
+        user's model as the caller read it (a switch of models drops the snapshot)."""
         echo = a["echo"]
         return cls(
+            model=model,
             snapshot=None if written_at is None else (generation, written_at),
             generation=generation,
             ids=a["ids"],
@@ -290,6 +303,7 @@ class View:
 class _Read:
     generation: int | None
     changes_from: int | None
+    model: str  # the model of the user's vectors (those of another are read as none)
     docs: np.ndarray  # _DOC records, by r
     postings: np.ndarray  # _POSTING records
     changed: np.ndarray  # (c, 16) ids changed since `since` (refresh only)
@@ -298,7 +312,7 @@ class _Read:
 def _read(owner_id: int, view: View | None, since: int | None = None) -> _Read:
     """Every searchable memory of the user, or (`since`) those changed after that generation."""
     seen = f"({view.filters})" if view else "true"
-    args = {**(view.params if view else {}), "owner": owner_id, "model": settings.EMBEDDING_MODEL}
+    args = {**(view.params if view else {}), "owner": owner_id, **moves.live_params()}
     if since is None:
         sql = _READ_SQL.format(changed="", only="", changed_ids="NULL::bytea", seen=seen)
     else:
@@ -310,7 +324,7 @@ def _read(owner_id: int, view: View | None, since: int | None = None) -> _Read:
     # Server-side binding, results in binary: the bytea values arrive as bytes, not hex text.
     with psycopg.Cursor(connection.connection) as cur:
         cur.execute(sql, args, binary=True)
-        generation, changes_from, docs_raw, posts_raw, changed_raw = cur.fetchone()  # type: ignore[misc]
+        generation, changes_from, model, docs_raw, posts_raw, changed_raw = cur.fetchone()  # type: ignore[misc]
     docs = np.frombuffer(docs_raw or b"", dtype=_DOC)
     docs = docs[np.argsort(docs["r"], kind="stable")]
     if len(docs) and not (docs["dims"] == DIMENSIONS).all():
@@ -318,6 +332,7 @@ def _read(owner_id: int, view: View | None, since: int | None = None) -> _Read:
     return _Read(
         generation=None if generation is None else int(generation),
         changes_from=None if changes_from is None else int(changes_from),
+        model=str(model),
         docs=docs,
         postings=np.frombuffer(posts_raw or b"", dtype=_POSTING),
         changed=_raw_ids(changed_raw),
@@ -347,7 +362,7 @@ def read_full(owner_id: int, view: View | None = None) -> tuple[UserIndex, np.nd
     """Read the user's searchable memories in one statement; with `view`, also which of them
     that caller may see (a mask)."""
     read = _read(owner_id, view)
-    index = UserIndex.build(read.generation, *_columns(read))
+    index = UserIndex.build(read.generation, *_columns(read), model=read.model)
     return index, (read.docs["seen"].astype(bool) if view else None)
 
 
@@ -364,16 +379,19 @@ SNAPSHOT_REWRITE_SECONDS = 30 * 60
 
 
 def load(
-    owner_id: int, view: View | None = None, generation: int | None = None
+    owner_id: int,
+    view: View | None = None,
+    generation: int | None = None,
+    model: str = "",
 ) -> tuple[UserIndex, np.ndarray | None]:
     """The user's index for a process that does not hold it: from the user's snapshot brought up
     to date from the change log (`memories/search/snapshot.py`), else read in full (and the
     snapshot written). With `view`, the caller's mask when it came with the read (None after a
     snapshot: `for_user` computes it). A snapshot at `generation` (the user's, as the caller just
-    read it) is used as it is, without asking the change log."""
+    read it with `model`) is used as it is, without asking the change log."""
     snap = search_snapshot.read(owner_id)
     if snap is not None:
-        start = UserIndex.from_arrays(snap.generation, snap.arrays, snap.written_at)
+        start = UserIndex.from_arrays(snap.generation, snap.arrays, snap.written_at, model)
         if snap.generation == generation:
             return start, None
         # The view's mask of the snapshot's rows (the machine's, else read now and kept for it),
@@ -424,8 +442,9 @@ def _refresh(
     """`refresh`, and how many memories changed since `old`."""
     assert old.generation is not None
     read = _read(owner_id, view, since=old.generation)
-    if read.changes_from is None or read.changes_from > old.generation:
-        return None
+    switched = bool(old.model) and read.model != old.model  # "": a snapshot's, as it stands
+    if read.changes_from is None or read.changes_from > old.generation or switched:
+        return None  # the log does not reach back, or the user switched models: read in full
     if read.generation == old.generation:
         return old, old_mask, 0
     keep = np.ones(len(old), dtype=bool)
@@ -447,6 +466,7 @@ def _refresh(
             np.concatenate([renumber[old.rows[kept_postings]].astype(np.int32), rows + base]),
             np.concatenate([old.tf[kept_postings], tf]),
         ),
+        model=read.model,
     )
     mask = None
     if view is not None and old_mask is not None:
@@ -590,11 +610,14 @@ def for_user(
     searchable: int,
     postings: int,
     view: View | None = None,
+    model: str = "",
 ) -> tuple[UserIndex, np.ndarray | None] | None:
     """The user's index at `generation` (cached, brought up to date, or read in full) and, with
     `view`, that caller's mask (None if the user's memories changed since the index was read);
     None when the cache is off or the index of the user's `searchable` memories and their
-    `postings` would not fit in it (search in PostgreSQL then, without reading anything)."""
+    `postings` would not fit in it (search in PostgreSQL then, without reading anything).
+    `model`: the user's, read with `generation`; the index's own (`UserIndex.model`) may be
+    newer."""
     budget = budget_bytes()
     cache = current()
     extra = cache.echo_bytes.get(_key(owner_id)) or 0
@@ -609,7 +632,7 @@ def for_user(
     if cached is not None and cached.reached_by(changes_from):
         old_mask = cache.visible.get(_view_key(owner_id, cached, view)) if view else None
         found = refresh(cached, owner_id, view, old_mask)
-    index, mask = found or load(owner_id, view, generation)
+    index, mask = found or load(owner_id, view, generation, model)
     if index.generation is None:
         return index, mask
     # Kept unless its echoes took it past the budget: then the next search of this user goes to

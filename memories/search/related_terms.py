@@ -28,9 +28,14 @@ import itertools
 import re
 from functools import cache
 
+from memories.language import UNSPACED
+
 # A query of at most this many words is short.
 SHORT_WORDS = 3
 _WORD = re.compile(r"[a-z0-9]+")
+# Any script's words (letters, digits), a run of Han or kana apart from the rest.
+_CJK_CHAR = re.compile(f"[{UNSPACED}]")
+_ANY_WORD = re.compile(f"[{UNSPACED}]+|[^\\W_{UNSPACED}]+")
 
 LEXICON = """
 kid kids child children offspring > daughter daughters son sons baby toddler boy girl
@@ -197,8 +202,12 @@ def _lookup(term: str) -> tuple[str, ...]:
 
 
 def is_short(query: str) -> bool:
-    """At most SHORT_WORDS words."""
-    return 1 <= len(_WORD.findall(query.lower())) <= SHORT_WORDS
+    """At most SHORT_WORDS words, in any script (two Chinese or Japanese characters count as one
+    word: they have no spaces)."""
+    words = sum(
+        -(-len(run) // 2) if _CJK_CHAR.match(run) else 1 for run in _ANY_WORD.findall(query)
+    )
+    return 1 <= words <= SHORT_WORDS
 
 
 def expansions(query: str) -> list[tuple[str, str]]:

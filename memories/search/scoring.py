@@ -17,8 +17,9 @@ from django.conf import settings
 from django.db import connection
 
 from memories.search import index as search_index
-from memories.search import related_terms
-from memories.search.embeddings import DIMENSIONS
+from memories.search import lexical, moves, related_terms
+from memories.search.embeddings import DIMENSIONS, get_embedder
+from memories.search.embeddings import vector_literal as _vector_literal
 from memories.search.sql import ELIGIBLE, KEY_SALT
 
 # Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md, "Relevance").
@@ -55,10 +56,6 @@ def _fetch(sql: str, args: dict[str, Any]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cur:
         cur.execute(sql, args)
         return list(cur.fetchall())
-
-
-def _vector_literal(vector: np.ndarray) -> str:
-    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
 
 
 def _frozen(params: dict[str, Any]) -> tuple[Any, ...]:
@@ -265,15 +262,18 @@ SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
 
 # ---- one search's view of one user ------------------------------------------------------------
 
-# The user's statistics, the query's lexemes with their keys (salted with the user's secret,
-# `sql.KEY_SALT`: the keys of the index, its snapshot and the machine's files), its words'
-# related terms as (the word's lexeme, a related lexeme, its key), and the owner's category
-# marks (slug, sensitive), so a caller that built its consent fragment from remembered marks
-# learns in this same statement whether they still hold (memories/selectors/memories.py).
+# The user's statistics, the model of their vectors (`moves`), the query's lexemes under each
+# analysis (memories/search/lexical.py) as (analysis, lexeme, key, positions), its words' related
+# terms as (the word's lexeme, a related lexeme, its key), and the owner's category marks (slug,
+# sensitive), so a caller that built its consent fragment from remembered marks learns in this
+# same statement whether they still hold (memories/selectors/memories.py). Keys are salted with
+# the user's secret (`sql.KEY_SALT`: the keys of the index, its snapshot and the machine's files).
 _HEAD_SQL = f"""
 WITH q AS (
-    SELECT t.lexeme, t.n
-    FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s)) WITH ORDINALITY AS t(lexeme, p, w, n)
+    SELECT a.n - 1 AS a, t.lexeme, t.p, t.n
+    FROM unnest(%(cfgs)s::text[], %(prefixes)s::text[]) WITH ORDINALITY AS a(cfg, prefix, n),
+         unnest(memory_tsvector(a.cfg::regconfig, a.prefix, %(q)s))
+             WITH ORDINALITY AS t(lexeme, p, w, n)
 ),
 r AS (
     SELECT e.n, h.lexeme AS head, x.lexeme
@@ -281,9 +281,10 @@ r AS (
          unnest(to_tsvector(%(cfg)s::regconfig, e.head)) AS h,
          unnest(to_tsvector(%(cfg)s::regconfig, e.rel)) AS x
 )
-SELECT s.generation, s.documents, s.length, s.changes_from,
-       ARRAY(SELECT lexeme FROM q ORDER BY n),
-       ARRAY(SELECT hashtextextended(lexeme, {KEY_SALT}) FROM q ORDER BY n),
+SELECT s.generation, s.documents, s.length, s.changes_from, {moves.LIVE_MODEL_SQL},
+       ARRAY(SELECT ARRAY[a::text, lexeme, hashtextextended(lexeme, {KEY_SALT})::text,
+                          array_to_string(p, ',')]
+             FROM q ORDER BY a, n),
        ARRAY(SELECT ARRAY[head, lexeme, hashtextextended(lexeme, {KEY_SALT})::text]
              FROM r ORDER BY n, head, lexeme),
        ARRAY(SELECT ARRAY[c.slug::text, c.sensitive::text] FROM memories_usercategory c
@@ -298,7 +299,8 @@ NOT_A_CANDIDATE = float("nan")
 class UserSearch:
     """The user's searchable memories as one caller sees them: through the in-memory index when
     it fits the budget, else in PostgreSQL. One statement reads the user's generation and
-    statistics, turns the query into lexeme keys and reads the owner's category marks
+    statistics, the model of their vectors (`model`: the query is embedded with it,
+    `embed_query`), turns the query into lexeme keys and reads the owner's category marks
     (`marks`: (slug, sensitive) pairs, by slug)."""
 
     def __init__(
@@ -331,27 +333,38 @@ class UserSearch:
         self.index = self.mask = None
 
     def _read_head(self) -> None:
+        query, deciding = lexical.for_query(self.query)
         args = {
-            "cfg": settings.TEXT_SEARCH_CONFIG,
-            "q": self.query,
+            "cfgs": [a.config for a in lexical.ANALYSES],
+            "prefixes": [a.prefix for a in lexical.ANALYSES],
+            "cfg": lexical.DEFAULT.config,  # the related terms' (an English lexicon)
+            "q": query,
             "owner": self.owner_id,
             "heads": [word for word, _ in self.related],
             "related": [terms for _, terms in self.related],
+            **moves.live_params(),
         }
-        ((generation, documents, length, changes_from, lexemes, keys, related, marks),) = _fetch(
+        ((generation, documents, length, changes_from, model, found, related, marks),) = _fetch(
             _HEAD_SQL, args
         )
+        # The model of the user's vectors: the query is embedded with it (`embed_query`).
+        self.model = str(model)
         self.marks = tuple((slug, sensitive == "true") for slug, sensitive in marks)
         self.generation = None if generation is None else int(generation)
         self.changes_from = None if changes_from is None else int(changes_from)
         self.documents, self.length = int(documents or 0), int(length or 0)
-        # Each query lexeme its own group; a related lexeme joins its word's group, unless the
-        # query holds it already (or an earlier word's group took it).
+        # Each term of the query its own group with its lexemes under every analysis
+        # (`lexical.terms`); a related lexeme joins its word's group, unless the query holds it
+        # already (or an earlier word's group took it).
         group_of: dict[str, int] = {}
         key_of: dict[str, int] = {}
-        for lexeme, key in zip(lexemes, keys, strict=True):
-            group_of.setdefault(lexeme, len(group_of))
-            key_of[lexeme] = int(key)
+        query_lexemes = [
+            lexical.QueryLexeme(int(a), lexeme, int(key), tuple(map(int, positions.split(","))))
+            for a, lexeme, key, positions in found
+        ]
+        for lexeme, key, group in lexical.terms(query_lexemes, deciding):
+            group_of[lexeme] = group
+            key_of[lexeme] = key
         for head, lexeme, key in related:
             if head in group_of and lexeme not in group_of:
                 group_of[lexeme] = group_of[head]
@@ -373,6 +386,7 @@ class UserSearch:
             searchable=self.documents,
             postings=self.length,
             view=view,
+            model=self.model,
         )
         if found is None:
             return True  # too big for the budget, or the cache is off: PostgreSQL
@@ -380,7 +394,13 @@ class UserSearch:
         if view is not None and mask is None:
             return False
         self.index, self.mask = index, (index.owner_view if view is None else mask)
+        # Read after the head: the user may have switched models in between (its vectors say).
+        self.model = index.model
         return True
+
+    def embed_query(self) -> np.ndarray:
+        """The query's vector under the model of the vectors this search compares it with."""
+        return get_embedder(self.model).embed_query(self.query)
 
     # -- the arms, apart (tests, benchmarks, related memories) --
 
@@ -436,13 +456,16 @@ class UserSearch:
         corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
         scores = np.zeros(len(index), dtype=np.float64)
         for idf, members in zip(corpus.idf, corpus.members, strict=True):
-            rows, tf = matches[members[0]]
-            if len(members) > 1:  # a word and its related terms: counts summed per row
+            # A word's forms under other languages' configurations and its related terms are
+            # mostly in no memory: only the members some row holds are read.
+            held = [i for i in members if len(matches[i][0])] or [members[0]]
+            rows, tf = matches[held[0]]
+            if len(held) > 1:  # a word and its other forms: counts summed per row
                 rows, at = np.unique(
-                    np.concatenate([matches[i][0] for i in members]), return_inverse=True
+                    np.concatenate([matches[i][0] for i in held]), return_inverse=True
                 )
                 tf = np.bincount(
-                    at, weights=np.concatenate([matches[i][1] for i in members]).astype(np.float64)
+                    at, weights=np.concatenate([matches[i][1] for i in held]).astype(np.float64)
                 )
             if len(rows):
                 scores[rows] += corpus.term(idf, tf, index.dl[rows])
@@ -523,7 +546,9 @@ class UserSearch:
     def _dense_rows(self, qvec: np.ndarray, depth: int) -> list[tuple[uuid.UUID, float]]:
         """The `depth` first visible memories by cosine as pgvector computes it (they rank), those
         without a vector of the current model last (NaN)."""
-        sql, args = dense_statement(qvec, visible=self.visible, params=self.params, depth=depth)
+        sql, args = dense_statement(
+            qvec, visible=self.visible, params=self.params, depth=depth, model=self.model
+        )
         return [(m, math.nan if sim is None else float(sim)) for m, sim in _fetch(sql, args)]
 
     def _evidence(
@@ -533,7 +558,7 @@ class UserSearch:
         args = {
             **self.params,
             "ids": list(ids),
-            "model": settings.EMBEDDING_MODEL,
+            "model": self.model,
             "lexemes": self.lexemes,
             "owner": self.owner_id,
         }
@@ -716,15 +741,21 @@ ORDER BY r.r
 
 
 def dense_statement(
-    qvec: np.ndarray, *, visible: str, params: dict[str, Any], depth: int = ARM_DEPTH
+    qvec: np.ndarray,
+    *,
+    visible: str,
+    params: dict[str, Any],
+    depth: int = ARM_DEPTH,
+    model: str | None = None,
 ) -> tuple[str, dict[str, Any]]:
-    """The exact scan in PostgreSQL, apart (`bench search` times it for comparison)."""
+    """The exact scan in PostgreSQL, apart (`bench search` times it for comparison); `model`:
+    the one `qvec` is of (the user's, `UserSearch.model`; EMBEDDING_MODEL by default)."""
     sql = DENSE_SQL.format(filters=filters(visible))
     args = {
         "category": None,
         **params,
         "qvec": _vector_literal(qvec),
-        "model": settings.EMBEDDING_MODEL,
+        "model": model or settings.EMBEDDING_MODEL,
         "depth": depth,
     }
     return sql, args
@@ -741,9 +772,13 @@ def dense_arm(
     params: dict[str, Any],
     depth: int = ARM_DEPTH,
     use_index: bool = True,
+    model: str | None = None,
 ) -> list[tuple[uuid.UUID, float]]:
-    """The dense arm alone (related memories, tests, benchmarks)."""
+    """The dense arm alone (related memories, tests, benchmarks). `model`: the one `qvec` is
+    of; nothing is found when the user's vectors are of another."""
     search = UserSearch(owner_id, visible=visible, params=params, use_index=use_index)
+    if model is not None and model != search.model:
+        return []
     return search.dense(qvec, depth)
 
 

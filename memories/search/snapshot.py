@@ -34,7 +34,9 @@ from memories.search.embeddings import DIMENSIONS
 
 logger = logging.getLogger(__name__)
 
-_MAGIC = b"CLSNAP01"
+# The format's version: 02 since lexemes carry their language's prefix and text without spaces
+# is segmented (migration `memory_language`); a value of another version is read in full instead.
+_MAGIC = b"CLSNAP02"
 _HEADER = np.dtype([("magic", "S8"), ("memories", "<i8"), ("postings", "<i8")])
 _ID = np.dtype([("hi", "<u8"), ("lo", "<u8")])
 # The index's arrays (`search_index.UserIndex`), in order: per memory, then per posting.

@@ -54,7 +54,8 @@ from kernel.tenancy import cross_tenant
 
 logger = logging.getLogger(__name__)
 
-_MAGIC = b"CLSFILE1"
+# The format's version (2: the lexemes of migration `memory_language`); another is refused.
+_MAGIC = b"CLSFILE2"
 _MASK_MAGIC = b"CLSMASK1"
 # Both kinds of file: magic, user, the snapshot's generation and time written (microseconds since
 # the epoch), then the length of what follows (bytes of the value; rows of a mask) and, for a

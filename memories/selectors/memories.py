@@ -13,7 +13,6 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from django.conf import settings
 from django.db import connection
 from django.db.models import DEFERRED, Q, QuerySet
 from django.db.models.functions import Coalesce
@@ -28,7 +27,6 @@ from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_READ, require, require_owner
 from memories.models import LIVE_STATES, UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
 from memories.search import scoring as search
-from memories.search.embeddings import get_embedder
 from memories.search.sql import ELIGIBLE
 from memories.text import clean_text
 from memories.visibility import (
@@ -247,7 +245,6 @@ def memory_search(
     cut_off = search.MIN_SCORE if min_score is None else min_score
     if not 0 <= cut_off <= 1:
         raise InvalidInput("min_score must be between 0 and 1.", field="min_score")
-    qvec = get_embedder().embed_query(query)
     cat = fold(category) if category else None
     memory_key = (str(connection.settings_dict["NAME"]), actor.user.pk)
     marks = None if actor.app.is_owner_app else _owner_marks.get(memory_key)
@@ -266,7 +263,9 @@ def memory_search(
             break
         marks = None  # changed since remembered: read them afresh, as without a memory
     _remember_marks(memory_key, ranking.marks)
-    candidates = ranking.best(qvec, limit=limit, min_score=cut_off)
+    # Embedded with the model of the user's vectors, which the search just read (a user whose
+    # store is moving to another model keeps the old one until all of theirs have moved).
+    candidates = ranking.best(ranking.embed_query(), limit=limit, min_score=cut_off)
     # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
     # may not see is never loaded.
     ids = [c.id for c in candidates]
@@ -481,7 +480,7 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
-    if memory.embedding is None or memory.embedding_model != settings.EMBEDDING_MODEL:
+    if memory.embedding is None:
         return []
     visible, params = visible_sql(actor)
     near = search.dense_arm(
@@ -490,6 +489,7 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
         visible=visible,
         params=params,
         depth=limit + 1,
+        model=memory.embedding_model,  # nothing when the user's vectors are of another model
     )
     ids = [mid for mid, _ in near if mid != memory.id][:limit]
     rows = Memory.objects.filter(owner=actor.user).defer(*UNSHOWN_COLUMNS).in_bulk(ids)

@@ -28,6 +28,7 @@ from memories.categories import DEFAULT_SLUGS, Category, sensitive_meaning
 from memories.classify import classifier_for
 from memories.models import Memory, UserCategory
 from memories.ownership import mark_changed_by, protected_categories
+from memories.search import moves
 from memories.search.embeddings import current_model, get_embedder
 from memories.selectors.categories import CategoryInfo
 from memories.visibility import sensitive_categories, visible_q
@@ -203,15 +204,10 @@ def memory_recategorize(
                 )
                 .order_by("created_at", "id")
             )
-            stale = [m for m in rows if m.embedding is None or m.embedding_model != model]
-            fresh = dict(
-                zip(
-                    [m.id for m in stale],
-                    get_embedder().embed([m.text for m in stale]),
-                    strict=True,
-                )
+            # The classifier's model, whatever model the owner's vectors are in.
+            vectors = moves.vectors_of(
+                actor.user.pk, model, [m.id for m in rows], [m.text for m in rows]
             )
-            vectors: list[Any] = [fresh.get(m.id, m.embedding) for m in rows]
             labels = classifier.classify(vectors, [m.text for m in rows]) if rows else []
             gone = categories_lock(actor, {c for cats in labels for c in cats})
             labels = [[c for c in cats if c not in gone] for cats in labels]

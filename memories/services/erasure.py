@@ -52,6 +52,7 @@ from memories.models import (
     MemoryVersion,
     SearchSnapshot,
     SearchStats,
+    StagedVector,
     UserCategory,
 )
 from memories.search import index as search_index
@@ -77,7 +78,8 @@ _ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
 
 # Tables whose rows hold what a person told their memory (text, lexemes, vectors, provenance,
 # their own category names, imported file names and conversation ids; the search snapshot's
-# vectors and lexeme keys), and the search statistics, whose salt reads those keys.
+# vectors and lexeme keys; vectors of a model the user is moving to), and the search statistics,
+# whose salt reads those keys.
 CONTENT_MODELS: tuple[type[models.Model], ...] = (
     Memory,
     MemoryVersion,
@@ -87,6 +89,7 @@ CONTENT_MODELS: tuple[type[models.Model], ...] = (
     ImportedConversation,
     SearchSnapshot,
     SearchStats,
+    StagedVector,
 )
 
 # What a person types to confirm an erasure (dashboard and API).
@@ -230,6 +233,8 @@ KIND_LABELS = {
     "memories.searchstats": "Search index (word statistics)",
     "memories.searchchange": "Search index (recent updates)",
     "memories.searchsnapshot": "Search index (stored copy)",
+    "memories.searchmodel": "Search index (which embedding model it uses)",
+    "memories.stagedvector": "Search index (memories embedded with a new model, not yet in use)",
     "memories.trashbatch": "Deletes whose memories were in the trash",
     "activity.accessevent": "Access log entries",
     "memories.accessevent": "Access log entries",  # its label on receipts made before the move

@@ -46,6 +46,7 @@ def _memory(memory: Memory, versions: list[MemoryVersion], echoes: list[Memory])
     return {
         "id": str(memory.id),
         "text": memory.text,
+        "language": memory.language,
         "categories": list(memory.categories),
         "categories_set_by_user": memory.categories_set_by_user,
         "state": _state(memory),

@@ -1,6 +1,6 @@
 """The store's check (issue 37): memories stored before credentials and instructions were
 recognised are held from every app (`Memory.harm_hold`) until the owner decides
-(`harm_decide`: redact, keep private, or confirm). Migration 0024 ran it once for every user;
+(`harm_decide`: redact, keep private, or confirm). Migration 0026 ran it once for every user;
 `manage.py harm_check` and the Review page's Check section call it again. What a new write does
 is memories/services/harm.py."""
 
@@ -18,9 +18,9 @@ from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories.harm.screen import hold_kind, screen
 from memories.models import Memory, MemoryState, MemoryVersion
-from memories.search.embeddings import get_embedder
+from memories.search import moves
 from memories.selectors.memories import parse_memory_id
-from memories.services.memories import apply_screened_text, mark_private
+from memories.services.memories import apply_screened_text, embedded_for, mark_private
 
 HOLD_CREDENTIAL, HOLD_INSTRUCTION = "credential", "instruction"
 
@@ -69,12 +69,11 @@ def harm_decide(*, actor: Actor, memory_id: object, decision: str) -> Memory:
         raise NotFound()
     s = screen(memory.text)
     redacted = s.redacted
-    vector = None
-    if decision == REDACT and s.found:
-        vector = get_embedder().embed([redacted])[0]
-    elif decision == PRIVATE and s.found:
-        vector = get_embedder().embed([s.redacted])[0]
+    # What apps will read is embedded before any transaction (the model is the slow part).
+    embedded = embedded_for(actor, [redacted]) if s.found and decision != CONFIRM else None
     with transaction.atomic():
+        # The owner's models before the memory's row (the switch locks in that order).
+        models = moves.held(actor.user.pk) if embedded is not None else None
         memory = (
             Memory.objects.select_for_update()
             .filter(owner=actor.user, pk=mid)
@@ -84,9 +83,9 @@ def harm_decide(*, actor: Actor, memory_id: object, decision: str) -> Memory:
         if memory is None:
             raise NotFound()
         now = timezone.now()
-        if decision == REDACT and s.found:
+        if decision == REDACT and embedded is not None and models is not None:
             apply_screened_text(
-                actor, memory, redacted, None, vector, reason="credentials redacted"
+                actor, memory, redacted, None, embedded, models, reason="credentials redacted"
             )
             # Earlier texts that held them go too: redacting means the credential is gone.
             for version in MemoryVersion.objects.filter(owner=actor.user, memory=memory):
@@ -94,8 +93,10 @@ def harm_decide(*, actor: Actor, memory_id: object, decision: str) -> Memory:
                     version.text = screen(version.text).redacted
                     version.save(update_fields=["text"])
         elif decision == PRIVATE:
-            if s.found:
-                apply_screened_text(actor, memory, memory.text, s.redacted, vector, reason="")
+            if embedded is not None and models is not None:
+                apply_screened_text(
+                    actor, memory, memory.text, s.redacted, embedded, models, reason=""
+                )
             mark_private(actor, memory)
         # Whatever the decision, the owner has looked at it: it is not held again.
         Memory.objects.filter(owner=actor.user, pk=memory.pk).update(

@@ -28,7 +28,13 @@ from kernel.errors import DomainError, InvalidInput, LLMNotConfigured, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories.categories import SENSITIVE
 from memories.extraction.llm import llm_configured
-from memories.extraction.local import Kept, Turn, local_extractor
+from memories.extraction.local import (
+    Kept,
+    Turn,
+    local_extractor,
+    other_languages,
+    other_languages_note,
+)
 from memories.extraction.repeats import RepeatIndex
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
@@ -41,7 +47,8 @@ from memories.models import (
     TrashBatch,
 )
 from memories.provenance import excerpt, source_ref_hash
-from memories.search.embeddings import get_embedder
+from memories.search import moves
+from memories.search.embeddings import current_model, get_embedder
 from memories.services.import_redo import REDOABLE_SOURCES, Redo, refuse_second_redo
 from memories.services.memories import (
     NewMemory,
@@ -105,6 +112,10 @@ class Estimate:
     kept_memories: int | None = None
     sampled_messages: int = 0
     sample: list[str] = field(default_factory=list)
+    # The messages the local extractor does not read as English, by language (most first), and
+    # what that means for them: said at the check step, before anything is imported.
+    other_languages: list[tuple[str, int]] = field(default_factory=list)
+    other_languages_note: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -179,6 +190,8 @@ class _Preview:
     kept_memories: int
     sampled_messages: int
     sample: list[str]
+    other_languages: list[tuple[str, int]]
+    other_languages_note: str
 
 
 def _local_preview(messages: Sequence[tuple[Conversation, Message]]) -> _Preview:
@@ -200,11 +213,14 @@ def _local_preview(messages: Sequence[tuple[Conversation, Message]]) -> _Preview
                     sample.append(k.text if len(k.text) <= 200 else k.text[:199] + "…")
     kept_messages = sum(1 for kept in extracted if kept)
     scale = n / len(chosen) if chosen else 0.0
+    other = other_languages([m.text for _, m in messages])
     return _Preview(
         kept_messages=round(kept_messages * scale),
         kept_memories=round(len(seen) * scale),
         sampled_messages=len(chosen),
         sample=sample,
+        other_languages=other,
+        other_languages_note=other_languages_note(other, n),
     )
 
 
@@ -694,10 +710,7 @@ def _said_before(
     A redo leaves out the archive's memories it replaces and those in the trash."""
     index: RepeatIndex[uuid.UUID] = RepeatIndex()
     rows = Memory.objects.filter(
-        owner=user,
-        superseded_by__isnull=True,
-        embedding_model=settings.EMBEDDING_MODEL,
-        provenance__extractor="local",
+        owner=user, superseded_by__isnull=True, provenance__extractor="local"
     )
     if counter.redo is not None:
         ids = [c.id[:255] for c in conversations]
@@ -707,11 +720,14 @@ def _said_before(
             provenance__source=source,
             provenance__conversation_id__in=ids,
         )
-    for memory_id, text, vector in rows.order_by("created_at").values_list(
-        "id", "text", "embedding"
-    ):
-        if vector is not None:
-            index.add(memory_id, text, vector)
+    said = list(rows.order_by("created_at").values_list("id", "text"))
+    # Vectors of the extractor's model, whatever model the user's own vectors are in (a store
+    # moving to another one: memories/search/moves.py).
+    vectors = moves.vectors_of(
+        user.pk, current_model(), [i for i, _ in said], [text for _, text in said]
+    )
+    for (memory_id, text), vector in zip(said, vectors, strict=True):
+        index.add(memory_id, text, vector)
     return index
 
 

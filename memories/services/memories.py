@@ -36,7 +36,8 @@ from memories.models import (
     Origin,
 )
 from memories.ownership import check_relabel, mark_changed_by, protected_categories, reclassified
-from memories.search.embeddings import get_embedder
+from memories.search import lexical, moves
+from memories.search.embeddings import current_model, get_embedder
 from memories.search.scoring import _vector_literal
 from memories.selectors.memories import get_visible, parse_memory_id, readers_of
 from memories.selectors.pending import PendingWrite
@@ -154,10 +155,11 @@ _INSERT_COLUMNS: dict[str, str] = {
     "text_key": "u.key",
     "embedding": "u.emb",
     "embedding_model": "%(model)b",
-    "tsv": "to_tsvector(%(cfg)b::regconfig, coalesce(u.app_text, u.text))",
+    "tsv": "memory_tsvector(u.cfg::regconfig, u.prefix, coalesce(u.body, u.app_text, u.text))",
     "app_text": "u.app_text",
     "harm_hold": "''",
     "owner_confirmed_at": "NULL",
+    "language": "u.lang",
     "state": "u.state",
     "categories": "ARRAY(SELECT jsonb_array_elements_text(u.cats))::varchar[]",
     "categories_set_by_user": "u.cats_user",
@@ -198,6 +200,10 @@ _ROW_ARRAYS: dict[str, tuple[str, str]] = {
     "echo_of": ("text", "echo_of"),
     "app_texts": ("text", "app_text"),
     "privates": ("bool", "private"),
+    "langs": ("text", "lang"),
+    "cfgs": ("text", "cfg"),
+    "prefixes": ("text", "prefix"),
+    "bodies": ("text", "body"),  # NULL: the text as it is (memories/search/lexical.py)
 }
 _ROW_PARAMS = tuple(_ROW_ARRAYS)
 # Built from the constants above only; every value is bound as a parameter.
@@ -348,27 +354,26 @@ def _create_cleaned(
     ]
     # What is embedded and indexed is what apps read (the owner's text, credentials withheld).
     shown = [_app_text(screened[i]) or cleaned[i][0] for i in to_insert]
+    if vectors is not None and len(vectors) != len(items):
+        raise InvalidInput("One vector per item is required.", field="vectors")
+    given: dict[str, list[Any]] = {}
     if vectors is not None:
-        if len(vectors) != len(items):
-            raise InvalidInput("One vector per item is required.", field="vectors")
-        vectors = [vectors[i] for i in to_insert]
+        own = [vectors[i] for i in to_insert]
         redo = [n for n, i in enumerate(to_insert) if _app_text(screened[i]) is not None]
-        for n, vector in zip(redo, get_embedder().embed([shown[n] for n in redo]), strict=True):
-            vectors[n] = vector
-    else:
-        vectors = get_embedder().embed(shown)
+        if redo:
+            again = get_embedder(current_model()).embed([shown[n] for n in redo])
+            for n, vector in zip(redo, again, strict=True):
+                own[n] = vector
+        given = {current_model(): own}
+    embedded = _embedded(actor, shown, given)
     # Classified before the row exists, so no app ever reads it uncategorised.
-    auto_cats = _auto_categories(
-        actor, [cleaned[i][2] for i in to_insert], vectors, [cleaned[i][0] for i in to_insert]
-    )
+    auto_cats = _auto_categories(actor, [cleaned[i][2] for i in to_insert], embedded)
 
     now = timezone.now()
     ids = [uuid.uuid4() for _ in to_insert]
     app = actor.app
     params: dict[str, Any] = {
         "owner": actor.user.pk,
-        "model": settings.EMBEDDING_MODEL,
-        "cfg": settings.TEXT_SEARCH_CONFIG,
         "origin": _origin_for(app),
         "app": app.pk,
         "app_name": app.name,
@@ -376,7 +381,6 @@ def _create_cleaned(
         "ids": ids,
         "texts": [cleaned[i][0] for i in to_insert],
         "keys": [cleaned[i][1] for i in to_insert],
-        "embs": vectors,
         "states": [cleaned[i][3].state for i in to_insert],
         "cats": [json.dumps([*cleaned[i][2], *auto_cats[n]]) for n, i in enumerate(to_insert)],
         "cats_user": [bool(cleaned[i][2]) and app.is_owner_app for i in to_insert],
@@ -386,10 +390,14 @@ def _create_cleaned(
         "echo_of": [""] * len(to_insert),
         "app_texts": [_app_text(screened[i]) for i in to_insert],
         "privates": [bool(screened[i] and screened[i].private) for i in to_insert],  # type: ignore[union-attr]
+        **_analysed(shown),
     }
     labels = {c for cats in params["cats"] for c in json.loads(cats)}
     new_slugs = {n.slug for n in new_names}
     with transaction.atomic():
+        # The vectors of the owner's models, which hold until this commits (`moves.held`).
+        models = moves.held(actor.user.pk)
+        params["model"], params["embs"] = models.live, embedded.of(models.live)
         # A text the caller already knows (a memory it may see, or its own echo) is answered
         # with that memory, not inserted. Its own echo matters here: once the memory the echo
         # restates leaves the unique index (archived, paused, superseded), the insert would not
@@ -420,6 +428,7 @@ def _create_cleaned(
         if len(echoed) != len(retry):
             raise Conflict("The memories changed while these were being stored; try again.")
         made = inserted | echoed
+        _stage(actor, models, [n for n in range(len(ids)) if ids[n] in made], ids, embedded)
         used = {c for n, i in enumerate(ids) if i in made for c in json.loads(params["cats"][n])}
         user_categories.categories_create(actor, new_names, used)
         # Counted against the app's write budget in this transaction: past it, nothing stays.
@@ -428,7 +437,7 @@ def _create_cleaned(
         # column computed by the database, loads lazily): reading 500 rows back, vectors and all,
         # cost more than the INSERT itself (bench add).
         built = {
-            ids[n]: _built_memory(actor, params, n, vectors[n])
+            ids[n]: _built_memory(actor, params, n, params["embs"][n])
             for n in range(len(ids))
             if ids[n] in made
         }
@@ -521,18 +530,50 @@ def _known_texts(actor: Actor, keys: set[str]) -> dict[str, Memory]:
     return known
 
 
+def _embedded(
+    actor: Actor, texts: Sequence[str], given: dict[str, list[Any]] | None = None
+) -> moves.Vectors:
+    """The texts' vectors under the classifier's model (EMBEDDING_MODEL) and the owner's models
+    as this process last saw them, embedded before any transaction (the model is the slow part;
+    a write embeds again inside only for a model the owner's row names since)."""
+    return moves.Vectors(texts, given).ensure(
+        [current_model(), *moves.expected(actor.user.pk).written]
+    )
+
+
+def _stage(
+    actor: Actor,
+    models: moves.Models,
+    rows: Sequence[int],
+    ids: Sequence[Any],
+    embedded: moves.Vectors,
+) -> None:
+    """While the owner moves to another model, the written rows' vectors of that model too
+    (`moves.stage`): at the owner's switch they become the rows' own."""
+    if models.next and rows:
+        moves.stage(
+            actor.user.pk,
+            models.next,
+            [ids[n] for n in rows],
+            [embedded.texts[n] for n in rows],
+            [embedded.of(models.next)[n] for n in rows],
+        )
+
+
 def _auto_categories(
-    actor: Actor, given: Sequence[list[str]], vectors: Sequence[Any], texts: Sequence[str]
+    actor: Actor, given: Sequence[list[str]], embedded: moves.Vectors
 ) -> list[list[str]]:
     """Local classification, before any app can read the rows: every label for the memories that
     came without categories; for an app's memories that came with some, the sensitive ones the
     classifier finds beyond the app's choice (an app's own label never carries sensitive text
-    past the fail-closed guard: "depression" filed under hobbies is health too)."""
+    past the fail-closed guard: "depression" filed under hobbies is health too). The classifier
+    compares vectors of its own model (EMBEDDING_MODEL), whatever the owner's vectors are."""
     guarded = not actor.app.is_owner_app and actor.app.kind != ConnectedApp.Kind.IMPORT
     todo = [i for i, cats in enumerate(given) if guarded or not cats]
     out: list[list[str]] = [[] for _ in given]
     if not todo or not settings.AUTO_CATEGORIZE:
         return out
+    vectors, texts = embedded.of(current_model()), embedded.texts
     labels = user_categories.classify_for_owner(
         actor.user, [vectors[i] for i in todo], [texts[i] for i in todo]
     )
@@ -540,6 +581,19 @@ def _auto_categories(
     for i, cats in zip(todo, labels, strict=True):
         out[i] = [c for c in cats if c in sensitive and c not in given[i]] if given[i] else cats
     return out
+
+
+def _analysed(texts: Sequence[str]) -> dict[str, list[Any]]:
+    """Each text's language and what its `tsv` is built from, as the batch INSERT's arrays."""
+    analysed = [lexical.for_memory(text) for text in texts]
+    return {
+        "langs": [a.language for a in analysed],
+        "cfgs": [a.config for a in analysed],
+        "prefixes": [a.prefix for a in analysed],
+        "bodies": [
+            None if a.body == text else a.body for a, text in zip(analysed, texts, strict=True)
+        ],
+    }
 
 
 def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> Memory:
@@ -572,6 +626,7 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "superseded_by_id": None,
         "echo_of_id": uuid.UUID(params["echo_of"][n]) if params["echo_of"][n] else None,
         "echo_app_id": params["app"] if params["echo_of"][n] else None,
+        "language": params["langs"][n],
         "trash_state": "",
         "trash_batch_id": None,
         "trashed_with_id": None,
@@ -651,9 +706,12 @@ def memory_change(
     # The model is the slow part: the text is embedded before any row is locked (not for a
     # change held for the owner's review: it is embedded if and when they accept it).
     held = app_review.held(actor) or bool(screened and screened.instruction)
+    # What is embedded and indexed is what apps read (credentials withheld).
     shown = (screened.app_text if screened else None) or new_text
-    vector = get_embedder().embed([shown])[0] if shown is not None and not held else None
+    embedded = _embedded(actor, [shown]) if shown is not None and not held else None
     with transaction.atomic():
+        # The owner's models first, before the memory's row (the switch locks in that order).
+        models = moves.held(actor.user.pk) if embedded is not None else None
         memory = _locked(actor, memory_id)
         if cats is not None:
             check_relabel(actor, memory, cats, {n.slug for n in new_names if n.means})
@@ -676,11 +734,13 @@ def memory_change(
             user_categories.categories_create(actor, new_names, cats)
         now = timezone.now()
         if new_text is not None and new_text != memory.text:
+            assert embedded is not None and models is not None  # not held: embedded above
             _apply_text(
                 actor,
                 memory,
                 new_text,
-                vector,
+                embedded,
+                models,
                 kind=MemoryVersion.Kind.EDIT,
                 reason=reason,
                 app_text=screened.app_text if screened else None,
@@ -707,14 +767,16 @@ def _apply_text(
     actor: Actor,
     memory: Memory,
     new_text: str,
-    vector: Any,
+    embedded: moves.Vectors,
+    models: moves.Models,
     *,
     kind: str,
     reason: str,
     app_text: str | None = None,
 ) -> None:
-    """A new text for one locked memory (its embedding `vector` computed from what apps read:
-    `app_text`, the owner's text with its credentials withheld, or the text itself)."""
+    """`memory` (locked) takes `new_text`, with the vector of the owner's `models` (held in this
+    transaction) of the one text of `embedded`: what apps read, `app_text` (the owner's text
+    with its credentials withheld) or the text itself."""
     write_budget.charge(actor, 1)  # a new text (and a version) counts like a new memory
     key = text_key(new_text)
     echo_of, echo_app = memory.echo_of_id, memory.echo_app_id
@@ -739,10 +801,12 @@ def _apply_text(
     # A new text may be about something else: automatic labels follow it (those of a category
     # renamed, merged or deleted since the classifier was built are left out), keeping the
     # owner's labels and what this actor may not remove (a sensitive one, for an app).
-    automatic = _auto_categories(actor, [[]], [vector], [new_text])[0]
+    automatic = _auto_categories(actor, [[]], embedded)[0]
     if not memory.categories_set_by_user:
         gone = user_categories.categories_lock(actor, automatic)
         automatic = [c for c in automatic if c not in gone]
+    (shown,) = embedded.texts
+    analysed = lexical.for_memory(shown)
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(
@@ -750,7 +814,8 @@ def _apply_text(
                     UPDATE memories_memory
                     SET text = %(text)s, text_key = %(key)s, embedding = %(emb)s::vector,
                         embedding_model = %(model)s, app_text = %(app_text)s,
-                        tsv = to_tsvector(%(cfg)s::regconfig, coalesce(%(app_text)s, %(text)s)),
+                        tsv = memory_tsvector(%(cfg)s::regconfig, %(prefix)s, %(body)s),
+                        language = %(language)s,
                         updated_at = %(now)s,
                         user_edited_at = CASE WHEN %(by_owner)s THEN %(now)s
                                               ELSE user_edited_at END,
@@ -764,9 +829,12 @@ def _apply_text(
                     "text": new_text,
                     "app_text": app_text,
                     "key": key,
-                    "emb": _vector_literal(vector),
-                    "model": settings.EMBEDDING_MODEL,
-                    "cfg": settings.TEXT_SEARCH_CONFIG,
+                    "emb": _vector_literal(embedded.of(models.live)[0]),
+                    "model": models.live,
+                    "language": analysed.language,
+                    "cfg": analysed.config,
+                    "prefix": analysed.prefix,
+                    "body": analysed.body,
                     "now": now,
                     "by_owner": actor.app.is_owner_app,
                     "cats": reclassified(actor, memory, automatic),
@@ -785,44 +853,69 @@ def _apply_text(
                 "WHERE owner_id = %(owner)s AND echo_of_id = %(id)s AND %(to)s::uuid IS NOT NULL",
                 {"to": echo_of, "owner": memory.owner_id, "id": memory.id},
             )
+            _stage(actor, models, [0], [memory.id], embedded)
     except IntegrityError:
         # Another write stored this text in between: say nothing about which one.
         raise Conflict("The memory changed while it was being updated; try again.") from None
     memory.refresh_from_db()
 
 
+def embedded_for(actor: Actor, texts: Sequence[str]) -> moves.Vectors:
+    """The texts' vectors for a write of `actor`'s owner, before any transaction (see
+    `_embedded`): for a service outside this module that writes a text through it."""
+    return _embedded(actor, texts)
+
+
 def apply_screened_text(
-    actor: Actor, memory: Memory, text: str, app_text: str | None, vector: Any, *, reason: str
+    actor: Actor,
+    memory: Memory,
+    text: str,
+    app_text: str | None,
+    embedded: moves.Vectors,
+    models: moves.Models,
+    *,
+    reason: str,
 ) -> None:
     """A text (and what apps read of it) the owner decided after the store's check
     (memories/services/harm.py): a new text becomes an edit; the same text only changes what
-    apps read, and the embedding and lexemes that come from it."""
+    apps read, and the embedding and lexemes that come from it. `embedded`: of what apps read;
+    `models`: held in this transaction, before the memory's row was locked."""
     if text != memory.text:
         _apply_text(
             actor,
             memory,
             text,
-            vector,
+            embedded,
+            models,
             kind=MemoryVersion.Kind.EDIT,
             reason=reason,
             app_text=app_text,
         )
         return
+    (shown,) = embedded.texts
+    analysed = lexical.for_memory(shown)
     with connection.cursor() as cur:
         cur.execute(
             """
             UPDATE memories_memory SET app_text = %(app_text)s, embedding = %(emb)s::vector,
-                tsv = to_tsvector(%(cfg)s::regconfig, coalesce(%(app_text)s, text))
+                embedding_model = %(model)s,
+                tsv = memory_tsvector(%(cfg)s::regconfig, %(prefix)s, %(body)s),
+                language = %(language)s
             WHERE id = %(id)s AND owner_id = %(owner)s
             """,
             {
                 "app_text": app_text,
-                "emb": _vector_literal(vector),
-                "cfg": settings.TEXT_SEARCH_CONFIG,
+                "emb": _vector_literal(embedded.of(models.live)[0]),
+                "model": models.live,
+                "cfg": analysed.config,
+                "prefix": analysed.prefix,
+                "body": analysed.body,
+                "language": analysed.language,
                 "id": memory.id,
                 "owner": memory.owner_id,
             },
         )
+    _stage(actor, models, [0], [memory.id], embedded)
 
 
 def mark_private(actor: Actor, memory: Memory) -> None:
@@ -897,6 +990,7 @@ def memory_supersede(
             dropped=True,
         )
     with transaction.atomic():
+        moves.held(actor.user.pk)  # before the old memory's row, as every write of a vector
         old = _locked(actor, memory_id)
         if old.superseded_by_id is not None or old.state != MemoryState.ACTIVE:
             raise Conflict("This memory is no longer active; it cannot be superseded.")
@@ -977,14 +1071,16 @@ def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) 
             raise NotFound("version")
         old_text = version.text
     screened = harm.screen_write(actor, old_text)
-    vector = get_embedder().embed([screened.app_text or old_text])[0]
+    embedded = _embedded(actor, [screened.app_text or old_text])
     with transaction.atomic():
+        models = moves.held(actor.user.pk)
         memory = _locked(actor, memory_id)
         _apply_text(
             actor,
             memory,
             old_text,
-            vector,
+            embedded,
+            models,
             kind=MemoryVersion.Kind.RESTORE,
             reason="restored",
             app_text=screened.app_text,

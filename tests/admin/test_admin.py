@@ -43,6 +43,7 @@ def secret_memory(owner_dash: Actor) -> Memory:
         "admin:memories_memory_changelist",
         "admin:activity_accessevent_changelist",
         "admin:memories_memorytombstone_changelist",
+        "admin:memories_searchmodel_changelist",
     ],
 )
 def test_admin_pages_load_for_a_superuser(

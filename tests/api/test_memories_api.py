@@ -177,6 +177,21 @@ def test_search_finds_by_meaning_and_never_returns_another_users_memory(
     assert texts == ["My daughter is allergic to peanuts"]
 
 
+def test_search_finds_a_chinese_or_german_word_inside_its_memory(
+    owner_api: Client, owner_dash: Actor
+) -> None:
+    _add(owner_dash, "我对花生过敏，吃了会起疹子。")  # noqa: RUF001 - a Chinese comma
+    _add(owner_dash, "Die Kinder spielen jeden Nachmittag im Garten.")
+    _add(owner_dash, "I drink oat milk flat whites every morning.")
+    for query, expected in (
+        ("过敏", "我对花生过敏，吃了会起疹子。"),  # noqa: RUF001 - a Chinese comma
+        ("Kind", "Die Kinder spielen jeden Nachmittag im Garten."),
+    ):
+        response = owner_api.get(f"{API}/search", {"q": query})
+        assert response.status_code == 200
+        assert response.json()["results"][0]["memory"]["text"] == expected, query
+
+
 def test_search_says_when_nothing_relevant_and_min_score_zero_returns_the_best_anyway(
     owner_api: Client, owner_dash: Actor
 ) -> None:

@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from bench import locomo, locomo_candidates, shortqueries
 
@@ -147,3 +148,22 @@ def test_shortqueries_reports_recall_at_5_per_split_through_the_search_service()
     held = {q.target for q in answerable if q.split == "held_out"}
     assert len(answerable) >= 150
     assert 0.25 < len(held) / len({q.target for q in answerable}) < 0.42
+
+
+@pytest.mark.slow
+def test_move_reports_both_directions_and_mid_move_searches_equal_to_the_exact_search(
+    settings: SettingsWrapper,
+) -> None:
+    from argparse import Namespace
+
+    from bench import move
+
+    settings.EMBEDDING_MODEL, settings.AUTO_CATEGORIZE = move.MINILM, True  # restored after
+    figures = move.run(Namespace(memories=24, users=3, locomo=None))
+    for key, model in (("to_e5", move.E5), ("back_to_minilm", move.MINILM)):
+        assert figures[key]["model"] == model and figures[key]["done"]
+        assert figures[key]["memories"] == 24 and figures[key]["users_switched"] == 3
+        assert figures[key]["memories_per_s"] > 0 and figures[key]["raw_passages_per_s"] > 0
+    mid = figures["mid_move_searches"]
+    assert mid["searches"] == 9 and mid["equal_to_exact"] == 9
+    assert set(mid["users_by_model"]) == {move.MINILM, move.E5}  # really half way

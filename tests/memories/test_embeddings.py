@@ -1,6 +1,7 @@
 import hashlib
 import importlib.util
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,33 @@ def test_minilm_model_folder_holds_the_checked_model() -> None:
     configs = ("tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json")
     for name in configs:
         assert (folder / name).exists()
+
+
+def test_a_process_loading_the_minilm_folder_while_another_assembles_it_finds_every_file(
+    settings: Any, tmp_path: Path
+) -> None:
+    # gunicorn's workers start together on a fresh data folder: one may load the model while
+    # another is still putting the folder together.
+    settings.HOME = str(tmp_path)
+    folder = embeddings.minilm_model_dir()
+    names = ("model.onnx", "tokenizer.json", "config.json", "tokenizer_config.json")
+    done = threading.Event()
+    missing: list[str] = []
+
+    def assemble_again() -> None:
+        for _ in range(60):
+            (folder / ".verified").unlink(missing_ok=True)  # as if first seen by this process
+            embeddings.minilm_model_dir()
+        done.set()
+
+    assembler = threading.Thread(target=assemble_again)
+    assembler.start()
+    while not done.is_set():
+        missing.extend(name for name in names if not (folder / name).exists())
+    assembler.join()
+    assert missing == []
+    staged = [p.name for p in folder.iterdir() if p.name.startswith(".") and p.name != ".verified"]
+    assert staged == []
 
 
 def test_embeddings_are_normalised_384_dims_and_meaningful() -> None:

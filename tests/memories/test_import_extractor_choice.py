@@ -1,6 +1,8 @@
 """The dashboard's import: which extractors the person is offered, what the dry run shows them
 with the local extractor, and the words they get when they ask for an LLM the server lacks."""
 
+# ruff: noqa: RUF001 - Chinese text is written with its own punctuation
+
 from __future__ import annotations
 
 import json
@@ -68,6 +70,7 @@ def test_the_dry_run_shows_how_many_messages_local_would_keep_with_examples(
     assert f"Exactly {kept} of the 4 messages you wrote" in text
     assert "I am vegetarian" in text and "I live in Lisbon." in text
     assert "Please review my CV" not in text
+    assert "not in English" not in text  # every message is English: nothing to warn of
 
     with django_capture_on_commit_callbacks(execute=True):
         browser.post(f"/import/{run.pk}/start/")
@@ -95,3 +98,19 @@ def test_asking_for_an_llm_the_server_lacks_gets_browser_words_not_a_flag(
     assert "This server has no LLM set up for extraction" in page
     assert "--extractor" not in page and "EXTRACTION_MODE" not in page
     assert not ImportRun.objects.filter(owner=owner).exists()
+
+
+def test_the_dry_run_tells_a_person_writing_chinese_that_local_reads_it_poorly(
+    owner: User, browser: Client
+) -> None:
+    export = claude_export()
+    said = {m["uuid"]: m for m in export[0]["chat_messages"]}
+    said["m-1"]["content"][0]["text"] = "我是一名护士，住在成都。"
+    said["m-3"]["text"] = "我女儿叫小雨。"
+    upload = SimpleUploadedFile("conversations.json", json.dumps(export).encode())
+    response = browser.post("/import/", {"file": upload, "extractor": "local"})
+    run = ImportRun.objects.get(owner=owner)
+    text = _visible_text(browser.get(response["Location"]).content.decode())
+    assert run.estimate["other_languages"] == [["Chinese", 2]]
+    assert "2 of your 4 messages are not in English: Chinese (2)." in text
+    assert "choose None" in text and not Memory.objects.exists()

@@ -1,6 +1,8 @@
 """Importing with the local extractor: only what the person said about themselves, once, with
 provenance; every examined message is in the manifest; a fact said in many chats is one memory."""
 
+# ruff: noqa: RUF001 - Chinese text is written with its own punctuation
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -227,3 +229,37 @@ def test_an_import_reads_a_later_message_against_the_earlier_ones_of_its_convers
     assert not any("Felix" in text for text in texts)
     memory = Memory.objects.get(owner=owner, text="My son is called Theo.")
     assert memory.provenance["message_id"] == "c-school-u1"
+
+
+def test_the_dry_run_says_plainly_when_many_messages_are_in_a_language_local_reads_poorly(
+    owner: User, tmp_path: Path
+) -> None:
+    path = write_json(
+        tmp_path / "conversations.json",
+        [
+            _conversation(
+                "c-zh",
+                "2024-03-01T10:00:00Z",
+                "我对青霉素过敏，感冒了可以吃阿莫西林吗？",
+                "我们家上个月领养了一只三花猫，叫年糕！",
+                title="猫",
+            ),
+            _conversation(
+                "c-de",
+                "2024-03-02T10:00:00Z",
+                "Wir haben uns letzte Woche verlobt und planen die Hochzeit im Mai.",
+            ),
+            _conversation("c-en", "2024-03-03T10:00:00Z", "I'm a nurse and I live in Leeds."),
+        ],
+    )
+    output = backfill(path, owner, "--extractor", "local")
+    assert "3 of your 4 messages are not in English: Chinese (2), German (1)." in output
+    assert "choose None (one memory per message)" in output and "(--extractor none)" in output
+    assert not Memory.objects.exists()
+
+
+def test_the_dry_run_of_an_english_history_says_nothing_about_languages(
+    owner: User, tmp_path: Path
+) -> None:
+    output = backfill(write_json(tmp_path / "conversations.json", _export()), owner)
+    assert "not in English" not in output

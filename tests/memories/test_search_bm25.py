@@ -23,58 +23,67 @@ from memories.selectors.memories import memory_get
 from memories.services import memories as services
 from memories.visibility import visible_sql
 
-WORDS = ["garden", "piano", "lisbon", "invoice", "tennis", "okafor", "salmon", "deadline", "run"]
+# English words, and German and Chinese ones: a memory's words decide its language, and so
+# which configuration's lexemes it holds (memories/search/lexical.py).
+WORDS = [
+    *("garden", "piano", "lisbon", "invoice", "tennis", "okafor", "salmon", "deadline", "run"),
+    *("Kinder", "Geburtstag", "wohnt", "过敏", "花生过敏", "工作"),
+]
 CATEGORIES = ["work", "health", "food"]
 
 # The full pass over the caller's rows that the lexical arm replaced (memories/search/scoring.py
 # before issue 16), kept here as the reference: statistics and matches from one scan of every
-# visible row of the user.
+# visible row of the user, for the query's lexemes and groups as the search reads them (a group:
+# its members' counts summed, its document frequency their largest).
 FULL_PASS_SQL = """
 WITH ql AS (
-    SELECT DISTINCT lexeme FROM unnest(to_tsvector(%(cfg)s::regconfig, %(q)s))
-),
-tq AS (
-    SELECT string_agg(
-        '''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | '
-    )::tsquery AS q
-    FROM ql
+    SELECT * FROM unnest(%(lexemes)s::text[], %(groups)s::int[]) AS t(lexeme, grp)
 ),
 tenant AS MATERIALIZED (
     SELECT m.id, m.tsv, length(m.tsv) AS dl FROM memories_memory m
-    WHERE EXISTS (SELECT 1 FROM tq WHERE tq.q IS NOT NULL) AND {filters}
+    WHERE EXISTS (SELECT 1 FROM ql) AND {filters}
 ),
 stats AS (
     SELECT count(*)::float8 AS n_docs, greatest(avg(dl), 1)::float8 AS avgdl FROM tenant
 ),
-docs AS (SELECT t.id, t.tsv, t.dl FROM tenant t, tq WHERE t.tsv @@ tq.q),
 hits AS (
-    SELECT d.id, d.dl::float8 AS dl, u.lexeme,
+    SELECT t.id, t.dl::float8 AS dl, u.lexeme,
            coalesce(array_length(u.positions, 1), 1)::float8 AS tf
-    FROM docs d, unnest(d.tsv) u
-    WHERE u.lexeme = ANY (ARRAY(SELECT lexeme FROM ql))
+    FROM tenant t, unnest(t.tsv) u
+    WHERE u.lexeme IN (SELECT lexeme FROM ql)
 ),
-df AS (SELECT lexeme, count(*)::float8 AS n FROM hits GROUP BY lexeme)
-SELECT h.id,
+df AS (
+    SELECT ql.grp, max(coalesce(c.n, 0)) AS n
+    FROM ql LEFT JOIN (SELECT lexeme, count(*)::float8 AS n FROM hits GROUP BY lexeme) c
+         USING (lexeme)
+    GROUP BY ql.grp
+),
+grouped AS (
+    SELECT h.id, h.dl, ql.grp, sum(h.tf) AS tf FROM hits h JOIN ql USING (lexeme)
+    GROUP BY h.id, h.dl, ql.grp
+)
+SELECT g.id,
        sum(ln(1 + (s.n_docs - df.n + 0.5) / (df.n + 0.5))
-           * h.tf * (%(k1)s::float8 + 1)
-           / (h.tf + %(k1)s::float8 * (1 - %(b)s::float8 + %(b)s::float8 * h.dl / s.avgdl))
+           * g.tf * (%(k1)s::float8 + 1)
+           / (g.tf + %(k1)s::float8 * (1 - %(b)s::float8 + %(b)s::float8 * g.dl / s.avgdl))
        ) AS bm25
-FROM hits h JOIN df USING (lexeme) CROSS JOIN stats s
-GROUP BY h.id
-ORDER BY bm25 DESC, h.id
+FROM grouped g JOIN df USING (grp) CROSS JOIN stats s
+GROUP BY g.id
+ORDER BY bm25 DESC, g.id
 LIMIT %(depth)s
 """
 
 
 def full_pass(actor: Actor, query: str, category: str | None) -> list[tuple[uuid.UUID, float]]:
-    from django.conf import settings as django_settings
-
     visible, params = visible_sql(actor)
+    params = {**params, "category": category}
+    terms = search.UserSearch(
+        actor.user.pk, visible=visible, params=params, query=query, use_index=False
+    )
     args = {
         **params,
-        "category": category,
-        "q": query,
-        "cfg": django_settings.TEXT_SEARCH_CONFIG,
+        "lexemes": terms.lexemes,
+        "groups": list(terms.groups),
         "k1": search.BM25_K1,
         "b": search.BM25_B,
         "depth": search.ARM_DEPTH,

@@ -1,6 +1,6 @@
 """A model-based test of the search cache: two caches standing for two server processes, random
-writes, consent changes, pins, evictions (back from the snapshot and the machine's files), sweeps
-and VACUUM, and after every step each reader's
+writes, consent changes, pins, evictions (back from the snapshot and the machine's files), sweeps,
+VACUUM and the move to another embedding model, and after every step each reader's
 search on one of the nodes, unfiltered and with random filters (category, app, dates,
 uncategorised, pinned), equals the exact search in PostgreSQL that no cache touches. The machine is
 `bench/coherence.py` (`python -m bench coherence --steps N` runs it at length)."""
@@ -56,16 +56,58 @@ class SearchCacheMachine(RuleBasedStateMachine):
         assert self.model.check(node, narrow) == 0, self.model.divergences[-1]
 
 
+class MovingStoreMachine(SearchCacheMachine):
+    """The same steps on a store whose move to the other shipped model is under way from the
+    start: the owner searched with the old model until all their memories have moved, then with
+    the new one, on both nodes, whatever the caches held."""
+
+    @initialize()
+    def store(self) -> None:
+        super().store()
+        self.model.do("target", 0, [], "")
+        self.model.do("move", 1, [], "")  # two memories embedded with the new model
+        assert self.model.check(1) == 0, self.model.divergences
+
+
+_SETTINGS = settings(
+    max_examples=3,
+    stateful_step_count=20,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+
+
 @pytest.mark.django_db(transaction=True)  # VACUUM runs outside a transaction
 def test_every_search_on_every_node_equals_the_exact_search_after_any_steps() -> None:
     with remembered_queries():
-        run_state_machine_as_test(
-            SearchCacheMachine,
-            settings=settings(
-                max_examples=3,
-                stateful_step_count=20,
-                deadline=None,
-                derandomize=True,
-                suppress_health_check=list(HealthCheck),
-            ),
-        )
+        run_state_machine_as_test(SearchCacheMachine, settings=_SETTINGS)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_search_equals_the_exact_search_while_the_store_moves_to_another_model() -> None:
+    with remembered_queries():
+        run_state_machine_as_test(MovingStoreMachine, settings=_SETTINGS)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_both_nodes_answer_as_postgresql_across_a_switch_and_back_whatever_they_held() -> None:
+    """Both nodes hold the owner's MiniLM index (and masks) when the switch to e5 lands, one of
+    them evicted half way; each answers exactly as PostgreSQL at every batch, there and back."""
+    from memories.models import SearchModel
+
+    with remembered_queries():
+        model = Coherence.start("switch")
+        assert model.check(0, 1) + model.check(1, 2) == 0, model.divergences
+        for there in (1, 0):  # to e5, then back to MiniLM
+            model.do("target", 0, [], "")
+            for step in range(12):
+                model.do("move", 0, [], "")  # one memory embedded with the other model
+                if step in (1, 3):  # mid-move: a node reads the user again, and a write
+                    model.do("evict", 3, [], "")  # the last node checked forgets index, masks
+                    model.do("add", step, ["piano", "salmon"], "food")
+                if step == 4:
+                    model.do("sweep", 0, [], "")
+                assert model.check(step % 2, step + 1) == 0, model.divergences[-1]
+            assert model.switches == 2 - there
+            assert SearchModel.objects.get(owner=model.owner).next_model == ""

@@ -23,8 +23,8 @@ from accounts.actors import Actor, owner_actor
 from accounts.models import User
 from memories.models import SearchSnapshot, SearchStats
 from memories.search import index as search_index
+from memories.search import lexical, snapshot_files
 from memories.search import snapshot as search_snapshot
-from memories.search import snapshot_files
 from memories.services import memories as services
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever
@@ -453,10 +453,11 @@ def _key(lexeme: str, salt: int) -> bytes:
 
 
 def _lexeme(word: str) -> str:
+    """The word's lexeme in an English memory (memories/search/lexical.py: unprefixed)."""
     with connection.cursor() as cur:
         cur.execute(
             "SELECT lexeme FROM unnest(to_tsvector(%s::regconfig, %s))",
-            [settings.TEXT_SEARCH_CONFIG, word],
+            [lexical.DEFAULT.config, word],
         )
         return str(cur.fetchone()[0])
 

@@ -21,10 +21,9 @@ from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, SearchStats
 from memories.search import index as search_index
 from memories.search import scoring as search
-from memories.search.embeddings import get_embedder
+from memories.services import maintenance
 from memories.services import memories as services
 from memories.services.erasure import user_erase
-from memories.services.maintenance import reembed_all
 from memories.services.trash import trash_delete_forever, trash_restore
 from memories.visibility import visible_sql
 
@@ -305,7 +304,7 @@ def test_erase_reembed_and_account_deletion_keep_the_statistics_true(
     services.memory_create(actor=stranger_dash, text="The stranger keeps this one")
     generation = _kept(owner)[2]  # type: ignore[index]
 
-    reembed_all(embedder=get_embedder(), only_stale=False)
+    maintenance.move(again=True)
     assert _kept(owner)[:2] == _recount(owner)  # type: ignore[index]
     assert _kept(owner)[2] > generation  # type: ignore[index]
 

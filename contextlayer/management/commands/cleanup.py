@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from contextlayer.tasks import run_cleanup, schedule_cleanup
+from memories.tasks import schedule_move_if_needed
 
 
 class Command(BaseCommand):
@@ -21,7 +22,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--schedule",
             action="store_true",
-            help="Also enqueue the hourly background clean-up (the worker then keeps it going).",
+            help="Also enqueue the hourly background clean-up (the worker then keeps it going), "
+            "and the move of memories to EMBEDDING_MODEL if some are of another model.",
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -37,3 +39,8 @@ class Command(BaseCommand):
         if opts["schedule"]:
             schedule_cleanup()
             self.stdout.write("Hourly clean-up scheduled.")
+            if schedule_move_if_needed():
+                self.stdout.write(
+                    f"Memories not yet embedded with {settings.EMBEDDING_MODEL}: the move is "
+                    "scheduled (manage.py reembed --status shows how far it is)."
+                )

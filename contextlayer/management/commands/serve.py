@@ -53,8 +53,14 @@ class Command(BaseCommand):
             call_command("createcachetable", verbosity=0)  # shared rate-limit counters
         if not opts["no_worker"]:
             from contextlayer.tasks import schedule_cleanup
+            from memories.tasks import schedule_move_if_needed
 
             schedule_cleanup()  # OAuth, uploads, the trash; it re-enqueues itself hourly
+            if schedule_move_if_needed():  # some memories are of another EMBEDDING_MODEL
+                self.stderr.write(
+                    f"Memories are being embedded again with {settings.EMBEDDING_MODEL} in the "
+                    "background; search answers meanwhile (manage.py reembed --status)."
+                )
         connection.close()
         warm.join()
 

@@ -155,3 +155,5 @@ class Command(UserCommand):
         )
         for text in estimate.sample:
             self.stdout.write(f"  - {text}")
+        if estimate.other_languages_note:
+            self.stdout.write(estimate.other_languages_note + " (--extractor none)")

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('memories', '0022_search_key_salt'),
+        ('memories', '0024_memory_language'),
     ]
 
     operations = [

@@ -37,7 +37,7 @@ def _check(apps, hold_kind):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("memories", "0023_memory_harm")]
+    dependencies = [("memories", "0025_memory_harm")]
 
     operations = [
         migrations.RunSQL(
