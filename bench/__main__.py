@@ -13,6 +13,7 @@ from bench import (
     coherence,
     extract,
     faults,
+    harm,
     hosted,
     inprocess,
     language,
@@ -43,6 +44,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(reconcile.main(argv[1:]))
     if argv[:1] == ["extract"]:  # no database either: messages are extracted in memory
         sys.exit(extract.main(argv[1:]))
+    if argv[:1] == ["harm"]:  # pure rules over a labelled file
+        sys.exit(harm.main(argv[1:]))
     if argv[:1] == ["language"]:  # nor here: texts are identified in memory
         sys.exit(language.main(argv[1:]))
     if argv[:1] == ["language-candidates"]:
@@ -73,6 +76,7 @@ def main(argv: list[str] | None = None) -> None:
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
+    sub.add_parser("harm", help="Credentials and instructions: recall, false positives, speed.")
     sub.add_parser("language", help="Language identification: accuracy on short texts, speed.")
     sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
     sub.add_parser("reconcile", help="Local reconciliation on labelled pairs: merges, supersedes.")

@@ -65,6 +65,16 @@ class Memory(OwnedRow):
     # Maintained by the service layer: the text's lexemes as its language's text-search
     # configuration finds them (memories/search/lexical.py).
     tsv = SearchVectorField(null=True)
+    # What every app reads instead of `text`: the owner's own memory with its credentials
+    # withheld (memories/services/harm.py); null when apps read `text` itself. The embedding and
+    # `tsv` are computed from it, so an app's search never matches a credential.
+    app_text = models.TextField(null=True, blank=True)  # noqa: DJ001 (null: the text itself)
+    # Found by the check of an existing store (a credential, or an instruction to assistants),
+    # waiting for the owner's decision: "credential" or "instruction"; no app sees it meanwhile.
+    harm_hold = models.CharField(max_length=16, blank=True, default="", db_default="")
+    # When the owner accepted it from Review or confirmed it after the check: the owner stands
+    # behind it (each result tells apps whether the owner wrote or confirmed a memory).
+    owner_confirmed_at = models.DateTimeField(null=True, blank=True)
     # The text's language (memories/language.py): a claimed code, "other" or "und"; set with
     # the text at every write.
     language = models.CharField(max_length=8, db_default="und")

@@ -57,3 +57,25 @@ def for_app(provenance: dict[str, Any] | Any, *, owner: bool) -> dict[str, Any]:
     if owner:
         return provenance
     return {k: v for k, v in provenance.items() if k not in OWNER_ONLY}
+
+
+# Where a memory comes from the owner: their own apps and the imports of their own archive.
+_OWNER_ORIGINS = frozenset({"dashboard", "api", "cli", "import"})
+OWNER, ASSISTANT = "owner", "assistant"
+
+
+def voice(memory: Any) -> str:
+    """Who stands behind a memory, as every answer to an app says (never which app): "owner"
+    when the owner wrote it, edited its text or accepted or confirmed it; "assistant" when an
+    app wrote it and the owner has not. Assistants weigh what they read by it."""
+    by_owner = memory.origin in _OWNER_ORIGINS or memory.user_edited_at or memory.owner_confirmed_at
+    return OWNER if by_owner else ASSISTANT
+
+
+def text_for(memory: Any, *, owner: bool) -> str:
+    """The text an entry point answers with: the memory's own for the owner's own apps; for an
+    app, what apps read (the owner's text with its credentials withheld, memories/services/
+    harm.py), which is the text itself for nearly every memory."""
+    if owner or memory.app_text is None:
+        return str(memory.text)
+    return str(memory.app_text)

@@ -105,9 +105,16 @@ def visible_q(actor: Actor) -> Q:
 def _consented_q(actor: Actor) -> Q:
     """An app sees active, non-private memories not hidden from it, in its grant and not kept
     for other apps only (`Memory.seen_only_by`) — or written by itself (it may always read back
-    what it wrote, unless made private or hidden from it)."""
+    what it wrote, unless made private or hidden from it). Never one held by the store's check
+    until the owner decides (memories/services/harm_check.py)."""
     app = actor.app
-    q = Q(owner=actor.user, is_private=False, state=MemoryState.ACTIVE, superseded_by__isnull=True)
+    q = Q(
+        owner=actor.user,
+        is_private=False,
+        state=MemoryState.ACTIVE,
+        superseded_by__isnull=True,
+        harm_hold="",
+    )
     q &= ~Q(hidden_from__contains=[app.pk])
     allowed = Q(seen_only_by__isnull=True) | Q(seen_only_by__contains=[app.pk])
     granted = _grant_q(app)
@@ -145,6 +152,7 @@ def _consented_sql(app: ConnectedApp, alias: str, params: dict[str, Any]) -> str
         f"{alias}.state = 'active'",
         f"{alias}.superseded_by_id IS NULL",
         f"NOT {alias}.is_private",
+        f"{alias}.harm_hold = ''",
         f"NOT ({alias}.hidden_from @> ARRAY[%(vis_app)s]::bigint[])",
     ]
     allowed = (

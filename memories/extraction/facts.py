@@ -6,6 +6,7 @@ from django.conf import settings
 
 from memories.extraction.llm import LLMUnavailable, ask_json
 from memories.extraction.prompts import extraction_messages
+from memories.harm.screen import for_model
 from memories.text import normalise
 
 MAX_FACTS = 20
@@ -13,7 +14,7 @@ MAX_FACTS = 20
 
 def extract_facts(text: str) -> list[str]:
     """Distinct facts, in the model's order. Raises LLMUnavailable on any failure or bad shape."""
-    system, user = extraction_messages(text)
+    system, user = extraction_messages(for_model(text))  # a credential never reaches a model
     answer = ask_json(system, user)
     facts = answer.get("facts")
     if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):

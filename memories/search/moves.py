@@ -145,17 +145,22 @@ def staged_sql(model: str, *, select: str = "1") -> str:
     )
 
 
+# What a memory's vector is computed from: what apps read of it (`app_text`: the owner's text
+# with its credentials withheld, issue 37), else its text; its staged vector is still keyed by
+# its text's digest (an edit changes both).
+EMBEDDED_TEXT = "coalesce(m.app_text, m.text)"
+
 # A staged vector holds for the text it was embedded from: written only while the memory still
 # has that text, with the digest of the text it has.
-_STAGE_SQL = """
+_STAGE_SQL = f"""
 INSERT INTO memories_stagedvector (memory_id, owner_id, model, embedding, text_md5)
 SELECT m.id, m.owner_id, %(model)s, u.emb::vector, md5(m.text)
 FROM unnest(%(ids)s::uuid[], %(texts)s::text[], %(embs)s::text[]) AS u(id, text, emb)
-JOIN memories_memory m ON m.id = u.id AND m.text = u.text
+JOIN memories_memory m ON m.id = u.id AND {EMBEDDED_TEXT} = u.text
 WHERE m.owner_id = %(owner)s
 ON CONFLICT (memory_id) DO UPDATE
 SET model = excluded.model, embedding = excluded.embedding, text_md5 = excluded.text_md5
-"""
+"""  # noqa: S608 - only constants; values are bound parameters
 
 
 def stage(

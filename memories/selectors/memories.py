@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from django.db import connection
 from django.db.models import DEFERRED, Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
@@ -123,7 +124,12 @@ def _filtered(actor: Actor, filters: MemoryFilters) -> QuerySet[Memory]:
     if filters.created_before:
         qs = qs.filter(created_at__lt=filters.created_before)
     if filters.text:
-        qs = qs.filter(text__icontains=filters.text)
+        if actor.app.is_owner_app:
+            qs = qs.filter(text__icontains=filters.text)
+        else:  # what the app reads: never a match on a credential the owner's text holds
+            qs = qs.annotate(shown=Coalesce("app_text", "text")).filter(
+                shown__icontains=filters.text
+            )
     return qs
 
 

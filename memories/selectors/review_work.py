@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from accounts.actors import Actor
 from accounts.selectors import any_app_reviewed
 from memories.extraction.llm import llm_configured
+from memories.selectors.harm import held_count
 from memories.selectors.proposals import proposal_count
 
 
@@ -24,7 +25,9 @@ class ReviewWork:
 
 
 def review_work(*, actor: Actor) -> ReviewWork:
-    """What waits on the Review page: pending proposals, made by an LLM extractor or held from an
-    app whose changes the owner reviews first."""
+    """What waits on the Review page: pending proposals, made by an LLM extractor, held from an
+    app whose changes the owner reviews first or held because they instruct assistants, and the
+    memories the store's check holds (memories/services/harm.py)."""
     expected = llm_configured() or any_app_reviewed(actor=actor)
-    return ReviewWork(waiting=proposal_count(actor=actor), expected=expected)
+    waiting = proposal_count(actor=actor) + held_count(actor=actor)
+    return ReviewWork(waiting=waiting, expected=expected)

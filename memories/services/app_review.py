@@ -69,15 +69,19 @@ def _store(actor: Actor, proposals: list[MemoryProposal], memory_ids: list[uuid.
     )
 
 
-def propose_adds(actor: Actor, items: Sequence[tuple[str, list[str], str]]) -> list[PendingWrite]:
-    """Hold new memories (text, categories, state; already validated) for the owner. The same
-    text proposed again while pending is answered with the pending proposal, not repeated."""
+def propose_adds(
+    actor: Actor, items: Sequence[tuple[str, list[str], str]], reasons: Sequence[str] = ()
+) -> list[PendingWrite]:
+    """Hold new memories (text, categories, state; already validated) for the owner, each with
+    the reason it waits when there is one (an instruction to assistants: memories/services/
+    harm.py). The same text proposed again while pending is answered with the pending proposal,
+    not repeated."""
     mine = {
         (p.proposed_text, tuple(p.proposed_categories or ())): p
         for p in own_pending(actor).filter(kind=MemoryProposal.Kind.ADD)
     }
     fresh: dict[tuple[str, tuple[str, ...]], MemoryProposal] = {}
-    for text, cats, state in items:
+    for index, (text, cats, state) in enumerate(items):
         key = (text, tuple(cats))
         if key not in mine and key not in fresh:
             fresh[key] = _new(
@@ -87,6 +91,7 @@ def propose_adds(actor: Actor, items: Sequence[tuple[str, list[str], str]]) -> l
                 proposed_text=text,
                 proposed_categories=cats,
                 proposed_state=state,
+                reason=reasons[index][:500] if index < len(reasons) else "",
             )
     if fresh:
         _store(actor, list(fresh.values()), [])

@@ -999,7 +999,9 @@ def _restore_fields(memory: Memory, exported: ExportedMemory) -> None:
         updated_at=exported.updated_at,
         user_edited_at=exported.user_edited_at,
         categories_set_by_user=exported.categories_set_by_user,
-        is_private=exported.is_private,
+        # A memory that holds a credential stays private whatever an older export said
+        # (memories/services/harm.py made it so when it was written again).
+        is_private=exported.is_private or memory.is_private,
         pinned_at=exported.pinned_at,
         origin=exported.origin,
         origin_app_name=exported.origin_app_name,

@@ -124,7 +124,7 @@ def move_needed(target: str | None = None) -> bool:
 
 # The user's memories without a valid vector of the model they move to, in id order from `after`.
 _MISSING_SQL = f"""
-SELECT m.id, m.text FROM memories_memory m
+SELECT m.id, {moves.EMBEDDED_TEXT} FROM memories_memory m
 WHERE m.owner_id = %(owner)s AND m.id > %(after)s
   AND NOT EXISTS ({moves.staged_sql("%(model)s")})
 ORDER BY m.id
@@ -277,19 +277,19 @@ def _move_user(
 
 # Users who are not moving whose memories have no vector of their model: written by something
 # that did not embed (a raw insert), or before this store recorded its users' models.
-_ASTRAY_SQL = """
-SELECT m.owner_id, e.model, m.id, m.text FROM memories_memory m
+_ASTRAY_SQL = f"""
+SELECT m.owner_id, e.model, m.id, {moves.EMBEDDED_TEXT} FROM memories_memory m
 JOIN memories_searchmodel e ON e.owner_id = m.owner_id
 WHERE e.next_model = '' AND (m.embedding IS NULL OR m.embedding_model <> e.model)
   AND m.id > %(after)s
 ORDER BY m.id
 LIMIT %(batch)s
-"""
-_MEND_SQL = """
+"""  # noqa: S608 - only constants; values are bound parameters
+_MEND_SQL = f"""
 UPDATE memories_memory m SET embedding = u.emb::vector, embedding_model = %(model)s
 FROM unnest(%(ids)s::uuid[], %(texts)s::text[], %(embs)s::text[]) AS u(id, text, emb)
-WHERE m.owner_id = %(owner)s AND m.id = u.id AND m.text = u.text
-"""
+WHERE m.owner_id = %(owner)s AND m.id = u.id AND {moves.EMBEDDED_TEXT} = u.text
+"""  # noqa: S608 - only constants; values are bound parameters
 
 
 def _mend(budget: _Budget, batch: int, report: MoveReport) -> bool:

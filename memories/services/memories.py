@@ -3,6 +3,7 @@ access event and keeps version history. Entry points only parse input and map do
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import uuid
 from collections.abc import Iterable, Sequence
@@ -38,11 +39,11 @@ from memories.models import (
 )
 from memories.ownership import check_relabel, mark_changed_by, protected_categories, reclassified
 from memories.search import lexical, moves
-from memories.search.embeddings import current_model
+from memories.search.embeddings import current_model, get_embedder
 from memories.search.scoring import _vector_literal
 from memories.selectors.memories import get_visible, parse_memory_id, readers_of
 from memories.selectors.pending import PendingWrite
-from memories.services import app_review, reconcile_local, trash
+from memories.services import app_review, harm, reconcile_local, trash
 from memories.services import categories as user_categories
 from memories.text import clean_text, text_key
 from memories.visibility import dedup_q, hidden_categories, sensitive_categories, visible_q
@@ -68,6 +69,11 @@ class WriteResult:
     # Held for the owner's review (memories/services/app_review.py): nothing was stored; `memory` is
     # the memory it would change (a supersede), or an unsaved stand-in for an add.
     pending: PendingWrite | None = None
+    # What the writer is told about credentials or an instruction in its text
+    # (memories/services/harm.py); "" when there was none.
+    note: str = ""
+    # Nothing was stored: an app's text held only credentials (`memory` is an unsaved stand-in).
+    dropped: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,12 +159,15 @@ _INSERT_COLUMNS: dict[str, str] = {
     "text_key": "u.key",
     "embedding": "u.emb",
     "embedding_model": "%(model)b",
-    "tsv": "memory_tsvector(u.cfg::regconfig, u.prefix, coalesce(u.body, u.text))",
+    "tsv": "memory_tsvector(u.cfg::regconfig, u.prefix, coalesce(u.body, u.app_text, u.text))",
+    "app_text": "u.app_text",
+    "harm_hold": "''",
+    "owner_confirmed_at": "NULL",
     "language": "u.lang",
     "state": "u.state",
     "categories": "ARRAY(SELECT jsonb_array_elements_text(u.cats))::varchar[]",
     "categories_set_by_user": "u.cats_user",
-    "is_private": "false",
+    "is_private": "u.private",
     "hidden_from": "'{}'",
     "seen_only_by": "NULL",
     "origin": "%(origin)b",
@@ -193,6 +202,8 @@ _ROW_ARRAYS: dict[str, tuple[str, str]] = {
     "metas": ("jsonb", "meta"),
     "created": ("timestamptz", "created"),
     "echo_of": ("text", "echo_of"),
+    "app_texts": ("text", "app_text"),
+    "privates": ("bool", "private"),
     "langs": ("text", "lang"),
     "cfgs": ("text", "cfg"),
     "prefixes": ("text", "prefix"),
@@ -279,6 +290,66 @@ def memory_create_many(
         if item.state not in states:
             raise InvalidInput(f"Unknown state {item.state!r}.", field="state")
         cleaned.append((text, text_key(text), cats, item))
+    screened = [harm.screen_write(actor, text) for text, _, _, _ in cleaned]
+    if any(x.note or x.app_text is not None for x in screened):
+        return _create_screened(actor, cleaned, screened, vectors, reconcile=reconcile)
+    return _create_cleaned(actor, cleaned, [None] * len(cleaned), vectors, reconcile=reconcile)
+
+
+def _create_screened(
+    actor: Actor,
+    cleaned: list[tuple[str, str, list[str], NewMemory]],
+    screened: list[harm.Screened],
+    vectors: Sequence[Any] | None,
+    *,
+    reconcile: bool,
+) -> list[WriteResult]:
+    """A batch some of whose texts held a credential or an instruction: an app's text that held
+    nothing else is not stored, one that instructs an assistant waits for the owner, the rest
+    is stored as `screen_write` decided; each result carries what its writer is told."""
+    results: list[WriteResult | None] = [None] * len(cleaned)
+    held = [i for i, x in enumerate(screened) if x.stored and x.instruction]
+    for i, x in enumerate(screened):
+        if not x.stored:
+            stand_in = Memory(owner=actor.user, text="", origin_app=actor.app)
+            results[i] = WriteResult(memory=stand_in, created=False, note=x.note, dropped=True)
+    rest = [i for i in range(len(cleaned)) if results[i] is None and i not in held]
+    with transaction.atomic():  # all or nothing, as any batch
+        if rest:
+            items = [
+                (screened[i].text, text_key(screened[i].text), cleaned[i][2], cleaned[i][3])
+                for i in rest
+            ]
+            given = [vectors[i] for i in rest] if vectors is not None else None
+            made = _create_cleaned(
+                actor, items, [screened[i] for i in rest], given, reconcile=reconcile
+            )
+            for i, result in zip(rest, made, strict=True):
+                results[i] = dataclasses.replace(result, note=screened[i].note)
+        if held:
+            pending = app_review.propose_adds(
+                actor,
+                [(screened[i].text, cleaned[i][2], cleaned[i][3].state) for i in held],
+                reasons=[screened[i].instruction for i in held],
+            )
+            for i, p in zip(held, pending, strict=True):
+                results[i] = WriteResult(
+                    memory=_stand_in(actor, p), created=False, pending=p, note=screened[i].note
+                )
+    return [r for r in results if r is not None]
+
+
+def _create_cleaned(
+    actor: Actor,
+    cleaned: list[tuple[str, str, list[str], NewMemory]],
+    screened: Sequence[harm.Screened | None],
+    vectors: Sequence[Any] | None,
+    *,
+    reconcile: bool,
+) -> list[WriteResult]:
+    """Store validated texts (see `memory_create_many`); `screened`: per text, what apps read
+    instead and whether it is made private (None: as given)."""
+    items = [c[3] for c in cleaned]
     if app_review.held(actor):
         with transaction.atomic():
             held = app_review.propose_adds(
@@ -297,10 +368,20 @@ def memory_create_many(
         for i, (_, key, _, item) in enumerate(cleaned)
         if item.state != MemoryState.ACTIVE or first_by_key[key] == i
     ]
+    # What is embedded and indexed is what apps read (the owner's text, credentials withheld).
+    shown = [_app_text(screened[i]) or cleaned[i][0] for i in to_insert]
     if vectors is not None and len(vectors) != len(items):
         raise InvalidInput("One vector per item is required.", field="vectors")
-    given = {} if vectors is None else {current_model(): [vectors[i] for i in to_insert]}
-    embedded = _embedded(actor, [cleaned[i][0] for i in to_insert], given)
+    given: dict[str, list[Any]] = {}
+    if vectors is not None:
+        own = [vectors[i] for i in to_insert]
+        redo = [n for n, i in enumerate(to_insert) if _app_text(screened[i]) is not None]
+        if redo:
+            again = get_embedder(current_model()).embed([shown[n] for n in redo])
+            for n, vector in zip(redo, again, strict=True):
+                own[n] = vector
+        given = {current_model(): own}
+    embedded = _embedded(actor, shown, given)
     # Classified before the row exists, so no app ever reads it uncategorised.
     auto_cats = _auto_categories(actor, [cleaned[i][2] for i in to_insert], embedded)
 
@@ -323,7 +404,9 @@ def memory_create_many(
         "metas": [json.dumps(cleaned[i][3].metadata) for i in to_insert],
         "created": [cleaned[i][3].created_at or now for i in to_insert],
         "echo_of": [""] * len(to_insert),
-        **_analysed([cleaned[i][0] for i in to_insert]),
+        "app_texts": [_app_text(screened[i]) for i in to_insert],
+        "privates": [bool(screened[i] and screened[i].private) for i in to_insert],  # type: ignore[union-attr]
+        **_analysed(shown),
     }
     labels = {c for cats in params["cats"] for c in json.loads(cats)}
     new_slugs = {n.slug for n in new_names}
@@ -466,6 +549,10 @@ def _supersede_planned(
             new=new,
             reason=f"Replaced by a newer statement ({match.verdict.why}).",
         )
+
+
+def _app_text(screened: harm.Screened | None) -> str | None:
+    return screened.app_text if screened is not None else None
 
 
 def _stand_in(actor: Actor, pending: PendingWrite) -> Memory:
@@ -611,8 +698,11 @@ def _built_memory(actor: Actor, params: dict[str, Any], n: int, vector: Any) -> 
         "state": params["states"][n],
         "categories": json.loads(params["cats"][n]),
         "categories_set_by_user": params["cats_user"][n],
-        "is_private": False,
+        "is_private": params["privates"][n],
         "hidden_from": [],
+        "app_text": params["app_texts"][n],
+        "harm_hold": "",
+        "owner_confirmed_at": None,
         "seen_only_by": None,
         "origin": params["origin"],
         "origin_app_id": params["app"],
@@ -691,6 +781,13 @@ def memory_change(
     if private is not None:
         require_owner(actor, SCOPE_WRITE)
     new_text = clean_text(text) if text is not None else None
+    # Credentials and instructions in the new text (memories/services/harm.py).
+    screened = harm.screen_write(actor, new_text) if new_text is not None else None
+    if screened is not None:
+        harm.refuse_empty(screened)
+        new_text = screened.text
+        if screened.private:
+            private = True
     cats = clean_categories(categories) if categories is not None else None
     new_names = new_category_names(actor, [cats]) if cats else []
     new_slugs = {n.slug for n in new_names}
@@ -698,8 +795,10 @@ def memory_change(
         raise InvalidInput(f"State must be one of {', '.join(LIVE_STATES)}.", field="state")
     # The model is the slow part: the text is embedded before any row is locked (not for a
     # change held for the owner's review: it is embedded if and when they accept it).
-    held = app_review.held(actor)
-    embedded = _embedded(actor, [new_text]) if new_text is not None and not held else None
+    held = app_review.held(actor) or bool(screened and screened.instruction)
+    # What is embedded and indexed is what apps read (credentials withheld).
+    shown = (screened.app_text if screened else None) or new_text
+    embedded = _embedded(actor, [shown]) if shown is not None and not held else None
     with transaction.atomic():
         # The owner's models first, before the memory's row (the switch locks in that order).
         models = moves.held(actor.user.pk) if embedded is not None else None
@@ -714,10 +813,12 @@ def memory_change(
         if held:  # nothing is written: the change waits for the owner (if it changes anything)
             if unchanged:
                 return ChangeResult(memory=memory)
+            why = screened.instruction if screened else ""
             pending = app_review.propose_change(
-                actor, memory, text=new_text, categories=cats, state=state
+                actor, memory, text=new_text, categories=cats, state=state, reason=why
             )
-            return ChangeResult(memory=memory, note=app_review.PENDING_NOTE, pending=pending)
+            note = screened.note if screened and why else app_review.PENDING_NOTE
+            return ChangeResult(memory=memory, note=note, pending=pending)
         if cats is not None:
             _hold_categories(actor, set(cats) - new_slugs)
             user_categories.categories_create(actor, new_names, cats)
@@ -727,10 +828,12 @@ def memory_change(
             _apply_text(
                 actor,
                 memory,
+                new_text,
                 embedded,
                 models,
                 kind=MemoryVersion.Kind.EDIT,
                 reason=reason,
+                app_text=screened.app_text if screened else None,
             )
             activity.record(
                 actor, AccessEvent.Action.UPDATE, [memory.id], detail={"text": "edited"}
@@ -741,7 +844,8 @@ def memory_change(
             _apply_state(actor, memory, state, now)
         if private is not None:
             _apply_visibility(actor, memory, now, private=private)
-    return ChangeResult(memory=memory, note=readback_note(actor, [memory], changed=True))
+    told = [screened.note if screened else "", readback_note(actor, [memory], changed=True)]
+    return ChangeResult(memory=memory, note=" ".join(filter(None, told)))
 
 
 def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "") -> Memory:
@@ -752,15 +856,17 @@ def memory_update(*, actor: Actor, memory_id: object, text: str, reason: str = "
 def _apply_text(
     actor: Actor,
     memory: Memory,
+    new_text: str,
     embedded: moves.Vectors,
     models: moves.Models,
     *,
     kind: str,
     reason: str,
+    app_text: str | None = None,
 ) -> None:
-    """`memory` (locked) takes the one text of `embedded`, with its vector of the owner's
-    `models` (held in this transaction)."""
-    (new_text,) = embedded.texts
+    """`memory` (locked) takes `new_text`, with the vector of the owner's `models` (held in this
+    transaction) of the one text of `embedded`: what apps read, `app_text` (the owner's text
+    with its credentials withheld) or the text itself."""
     write_budget.charge(actor, 1)  # a new text (and a version) counts like a new memory
     key = text_key(new_text)
     echo_of, echo_app = memory.echo_of_id, memory.echo_app_id
@@ -789,14 +895,15 @@ def _apply_text(
     if not memory.categories_set_by_user:
         gone = user_categories.categories_lock(actor, automatic)
         automatic = [c for c in automatic if c not in gone]
-    analysed = lexical.for_memory(new_text)
+    (shown,) = embedded.texts
+    analysed = lexical.for_memory(shown)
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(
                 """
                     UPDATE memories_memory
                     SET text = %(text)s, text_key = %(key)s, embedding = %(emb)s::vector,
-                        embedding_model = %(model)s,
+                        embedding_model = %(model)s, app_text = %(app_text)s,
                         tsv = memory_tsvector(%(cfg)s::regconfig, %(prefix)s, %(body)s),
                         language = %(language)s,
                         updated_at = %(now)s,
@@ -810,6 +917,7 @@ def _apply_text(
                     """,
                 {
                     "text": new_text,
+                    "app_text": app_text,
                     "key": key,
                     "emb": _vector_literal(embedded.of(models.live)[0]),
                     "model": models.live,
@@ -842,6 +950,70 @@ def _apply_text(
             gettext_noop("The memory changed while it was being updated; try again.")
         ) from None
     memory.refresh_from_db()
+
+
+def embedded_for(actor: Actor, texts: Sequence[str]) -> moves.Vectors:
+    """The texts' vectors for a write of `actor`'s owner, before any transaction (see
+    `_embedded`): for a service outside this module that writes a text through it."""
+    return _embedded(actor, texts)
+
+
+def apply_screened_text(
+    actor: Actor,
+    memory: Memory,
+    text: str,
+    app_text: str | None,
+    embedded: moves.Vectors,
+    models: moves.Models,
+    *,
+    reason: str,
+) -> None:
+    """A text (and what apps read of it) the owner decided after the store's check
+    (memories/services/harm.py): a new text becomes an edit; the same text only changes what
+    apps read, and the embedding and lexemes that come from it. `embedded`: of what apps read;
+    `models`: held in this transaction, before the memory's row was locked."""
+    if text != memory.text:
+        _apply_text(
+            actor,
+            memory,
+            text,
+            embedded,
+            models,
+            kind=MemoryVersion.Kind.EDIT,
+            reason=reason,
+            app_text=app_text,
+        )
+        return
+    (shown,) = embedded.texts
+    analysed = lexical.for_memory(shown)
+    with connection.cursor() as cur:
+        cur.execute(
+            """
+            UPDATE memories_memory SET app_text = %(app_text)s, embedding = %(emb)s::vector,
+                embedding_model = %(model)s,
+                tsv = memory_tsvector(%(cfg)s::regconfig, %(prefix)s, %(body)s),
+                language = %(language)s
+            WHERE id = %(id)s AND owner_id = %(owner)s
+            """,
+            {
+                "app_text": app_text,
+                "emb": _vector_literal(embedded.of(models.live)[0]),
+                "model": models.live,
+                "cfg": analysed.config,
+                "prefix": analysed.prefix,
+                "body": analysed.body,
+                "language": analysed.language,
+                "id": memory.id,
+                "owner": memory.owner_id,
+            },
+        )
+    _stage(actor, models, [0], [memory.id], embedded)
+
+
+def mark_private(actor: Actor, memory: Memory) -> None:
+    """Make one locked memory private (the owner's own apps only)."""
+    if not memory.is_private:
+        _apply_visibility(actor, memory, timezone.now(), private=True)
 
 
 def _apply_categories(actor: Actor, memory: Memory, cats: list[str], now: datetime) -> None:
@@ -900,7 +1072,15 @@ def memory_supersede(
     as a SUPERSEDE version of the new memory, with the reason. Refused with `UserEdited` when the
     old memory was edited by hand (unless the owner asked for it: `respect_user_edits=False`)."""
     require(actor, SCOPE_WRITE)
-    new_text = clean_text(text)
+    screened = harm.screen_write(actor, clean_text(text))
+    new_text = screened.text
+    if not screened.stored:
+        return WriteResult(
+            memory=Memory(owner=actor.user, text="", origin_app=actor.app),
+            created=False,
+            note=screened.note,
+            dropped=True,
+        )
     with transaction.atomic():
         moves.held(actor.user.pk)  # before the old memory's row, as every write of a vector
         old = _locked(actor, memory_id)
@@ -910,11 +1090,11 @@ def memory_supersede(
             raise UserEdited("This memory was edited by hand; propose the change instead.")
         if text_key(new_text) == old.text_key:
             return WriteResult(memory=old, created=False)
-        if app_review.held(actor):  # the changed fact waits as an update of the old memory
+        if app_review.held(actor) or screened.instruction:  # waits as an update of the old one
             pending = app_review.propose_change(
-                actor, old, text=new_text, categories=None, state=None
+                actor, old, text=new_text, categories=None, state=None, reason=screened.instruction
             )
-            return WriteResult(memory=old, created=False, pending=pending)
+            return WriteResult(memory=old, created=False, pending=pending, note=screened.note)
         cats = list(categories or ())
         if not cats and old.categories_set_by_user:
             cats = list(old.categories)
@@ -987,13 +1167,23 @@ def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) 
         if version is None:
             raise NotFound("version")
         old_text = version.text
-    embedded = _embedded(actor, [old_text])
+    screened = harm.screen_write(actor, old_text)
+    embedded = _embedded(actor, [screened.app_text or old_text])
     with transaction.atomic():
         models = moves.held(actor.user.pk)
         memory = _locked(actor, memory_id)
         _apply_text(
-            actor, memory, embedded, models, kind=MemoryVersion.Kind.RESTORE, reason="restored"
+            actor,
+            memory,
+            old_text,
+            embedded,
+            models,
+            kind=MemoryVersion.Kind.RESTORE,
+            reason="restored",
+            app_text=screened.app_text,
         )
+        if screened.private and not memory.is_private:
+            _apply_visibility(actor, memory, timezone.now(), private=True)
         activity.record(
             actor, AccessEvent.Action.UPDATE, [memory.id], detail={"restored": version_id}
         )

@@ -109,14 +109,17 @@ def _apply_app_write(owner: Actor, proposal: MemoryProposal) -> None:
                 0
             ].memory
             proposal.save(update_fields=["memory"])
+            _confirmed(owner, proposal.memory)
         elif proposal.kind == MemoryProposal.Kind.UPDATE:
-            memory_change(
+            changed = memory_change(
                 actor=writer,
                 memory_id=proposal.memory_id,
                 text=proposal.proposed_text or None,
                 categories=proposal.proposed_categories,
                 state=proposal.proposed_state or None,
             )
+            if proposal.proposed_text:
+                _confirmed(owner, changed.memory)
         else:
             memory_delete(actor=writer, memory_id=proposal.memory_id)
     except NotFound:
@@ -127,6 +130,16 @@ def _apply_app_write(owner: Actor, proposal: MemoryProposal) -> None:
             ),
             app=app.name,
         ) from None
+
+
+def _confirmed(owner: Actor, memory: Memory) -> None:
+    """The owner accepted this text: it is theirs to stand behind (answers to apps say so, and
+    the store's check does not hold it again: memories/services/harm.py)."""
+    if memory.pk is not None:
+        memory.owner_confirmed_at = timezone.now()
+        Memory.objects.filter(owner=owner.user, pk=memory.pk).update(
+            owner_confirmed_at=memory.owner_confirmed_at
+        )
 
 
 def _decide(actor: Actor, proposal: MemoryProposal, status: str) -> None:

@@ -12,6 +12,7 @@ from django.conf import settings
 from accounts.actors import Actor
 from memories.extraction.llm import LLMUnavailable, ask_json
 from memories.extraction.prompts import RECONCILE_SYSTEM, reconcile_user_message
+from memories.harm.screen import for_model
 from memories.models import Memory
 from memories.selectors.memories import memory_search
 from memories.visibility import dedup_reader
@@ -74,8 +75,12 @@ def decide(cases: Sequence[FactCase]) -> list[Decision]:
         payload = [
             {
                 "id": c.fact_id,
-                "text": c.text,
-                "existing_memories": [{"id": s, "text": m.text} for s, m in c.neighbours.items()],
+                "text": for_model(c.text),
+                # What apps read of each (the owner's credentials withheld), checked once more.
+                "existing_memories": [
+                    {"id": s, "text": for_model(m.app_text or m.text)}
+                    for s, m in c.neighbours.items()
+                ],
             }
             for c in asked
         ]

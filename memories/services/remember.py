@@ -8,6 +8,7 @@ when it fails, the raw text is stored and marked for later."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,11 +18,13 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
+from accounts.models import ConnectedApp
 from kernel.errors import Conflict, NotFound, UserEdited
 from kernel.gates import SCOPE_WRITE, require
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.provenance import excerpt
+from memories.services import harm
 from memories.services.app_review import PENDING_NOTE, pending_note
 from memories.services.memories import (
     WriteResult,
@@ -71,11 +74,13 @@ def memory_remember(
             actor=actor, text=text, categories=categories, provenance=provenance
         )
     result = memory_create(actor=actor, text=text, categories=categories, provenance=provenance)
+    if result.dropped:
+        return RememberResult(results=[], extraction="none", note=result.note, actions=["withheld"])
     if result.pending is not None:
         return RememberResult(
             results=[result],
             extraction="none",
-            note=pending_note([result.pending]),
+            note=result.note or pending_note([result.pending]),
             actions=["held"],
         )
     note = (
@@ -83,7 +88,7 @@ def memory_remember(
         if result.created
         else gettext_noop("An identical memory already exists; it was returned.")
     )
-    note = " ".join(filter(None, [note, readback_note(actor, [result.memory])]))
+    note = " ".join(filter(None, [result.note, note, readback_note(actor, [result.memory])]))
     action = "added" if result.created else "skipped"
     return RememberResult(results=[result], extraction="none", note=note, actions=[action])
 
@@ -99,6 +104,22 @@ def _remember_with_llm(
     text = clean_text(text)
     cats = clean_categories(categories)
     mode = settings.EXTRACTION_MODE
+    # A credential never reaches the model: an app's is removed first; the owner's text that
+    # holds one is stored as written (private) without extraction. An instruction waits for
+    # the owner as written (memories/services/harm.py).
+    screened = harm.screen_write(actor, text)
+    if not screened.stored:
+        return RememberResult(results=[], extraction=mode, note=screened.note, actions=["withheld"])
+    imported = actor.app.kind == ConnectedApp.Kind.IMPORT
+    if screened.instruction or (screened.app_text is not None and not imported):
+        result = memory_create(
+            actor=actor, text=screened.text, categories=cats, provenance=provenance
+        )
+        action = "held" if result.pending else "added" if result.created else "skipped"
+        return RememberResult(results=[result], extraction=mode, note=result.note, actions=[action])
+    # An imported conversation is extracted from its text with the credentials withheld.
+    text = screened.app_text or screened.text
+    screened = dataclasses.replace(screened, note="") if imported else screened
     try:
         facts = extract_facts(text)
         if not facts:
@@ -123,7 +144,10 @@ def _remember_with_llm(
             note=f"{exc} The text was stored as given and marked for extraction later.",
             actions=["stored_raw"],
         )
-    return apply_decisions(actor, decisions, cats, provenance or {}, source=text)
+    applied = apply_decisions(actor, decisions, cats, provenance or {}, source=text)
+    if screened.note:
+        return dataclasses.replace(applied, note=f"{screened.note} {applied.note}".strip())
+    return applied
 
 
 def apply_decisions(

@@ -73,6 +73,7 @@ review_urlpatterns = (
     [
         path("", review.review, name="list"),
         path("<int:proposal_id>/<str:decision>", review.decide, name="decide"),
+        path("check/<uuid:memory_id>/<str:decision>", review.check_decide, name="check_decide"),
     ],
     "review",
 )

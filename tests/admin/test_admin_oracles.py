@@ -142,7 +142,7 @@ def test_the_filters_an_operator_needs_still_work(
         {"owner__id__exact": str(owner.pk)},
         {"state__exact": MemoryState.ACTIVE},
         {"origin__exact": imported.origin},
-        {"is_private__exact": "0"},
+        {"is_private__exact": "1"},  # its PIN keeps the owner's memory private (issue 37)
         {"created_at__year": str(year)},
     ):
         response = operator_browser.get(reverse(CHANGELIST), params)

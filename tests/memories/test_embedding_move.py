@@ -466,3 +466,23 @@ def test_a_user_whose_memories_came_without_the_services_is_given_their_model_th
     assert maintenance.mark(E5_MODEL) == 1
     row = SearchModel.objects.get(owner=owner)
     assert (row.model, row.next_model) == (MINILM_MODEL, E5_MODEL)
+
+
+@pytest.mark.parametrize("during", [False, True], ids=["before the move", "during the move"])
+def test_a_memory_with_a_credential_is_moved_with_what_apps_read_of_it(
+    owner: User, owner_dash: Actor, settings: SettingsWrapper, *, during: bool
+) -> None:
+    # Issue 37: the owner's own credential is kept private, and its vector is of the text with
+    # the credential withheld; the move must not embed the credential under the new model.
+    if during:
+        _store(owner_dash)
+        settings.EMBEDDING_MODEL = E5_MODEL
+        maintenance.move(batch=2, memories=4)
+    [memory] = _store(owner_dash, ("Unser WLAN-Passwort ist Zuhause2024!",))
+    assert memory.app_text and "Zuhause2024!" not in memory.app_text
+    settings.EMBEDDING_MODEL = E5_MODEL
+    maintenance.move()
+    moved = _vector(memory.id, owner)
+    assert Memory.objects.get(pk=memory.id).embedding_model == E5_MODEL
+    assert np.allclose(moved, _e5(memory.app_text), atol=1e-4)
+    assert not np.allclose(moved, _e5(memory.text), atol=1e-4)

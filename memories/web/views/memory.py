@@ -104,12 +104,13 @@ def memory_edit(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse
             return _row(request, memory, "edit", form=form)
         return redirect(_detail_url(memory.id))
     form = MemoryTextForm(request.POST)
-    error = ""
+    error = note = ""
     if form.is_valid():
         try:
-            memory = services.memory_update(
+            changed = services.memory_change(
                 actor=actor, memory_id=memory.id, text=form.cleaned_data["text"]
             )
+            memory, note = changed.memory, changed.note
         except (InvalidInput, Conflict) as err:
             error = error_sentence(err)
     else:
@@ -118,7 +119,7 @@ def memory_edit(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse
         if not htmx:
             return _detail_page(request, memory.id, text=request.POST.get("text", ""), error=error)
         return _row(request, memory, "edit", form=form, error=error)
-    messages.success(request, _("Saved."))
+    messages.success(request, note or _("Saved."))
     if not htmx:
         return redirect(next_url(request, _detail_url(memory.id)))
     return trigger_client_event(_row(request, memory), CHANGED)
