@@ -111,6 +111,10 @@ def _is_code(line: str) -> bool:
     if line.startswith(("    ", "\t")) and _CODE_INSIDE.search(stripped):
         return True
     if _CSV_LINE.match(stripped) and any(ch.isdigit() for ch in stripped):
+        # "We have two cats, Pixel and Byte, both rescues, about 4 years old": a sentence.
+        fields = [f.split() for f in stripped.split(",")]
+        if has_first_person(stripped) and max(len(f) for f in fields) >= 3:
+            return False
         return " " not in stripped or stripped.count(",") >= 3
     # Mostly symbols: a config line, a JSON fragment, a stack trace.
     letters = sum(ch.isalpha() for ch in stripped)
@@ -327,6 +331,10 @@ def clause_parts(sentence: str) -> list[str]:
     kept = spans[:1]
     for begin, end in spans[1:]:
         part = sentence[begin:end]
+        before = sentence[kept[-1][0] : kept[-1][1]]
+        if _LABEL.match(before) and sentence[kept[-1][1] :].lstrip().startswith(":"):
+            kept[-1] = (kept[-1][0], end)  # "My homelab: Proxmox on a Dell R720": one fact
+            continue
         # "..., I can't stand them": a statement that needs what came before it keeps it (one
         # that would be dropped anyway, "..., so I'm nervous about it", is left to be dropped).
         if SPEAKS_OF_THE_ABOVE.search(part) and clause_verdict(tidy(part)) == "keep":
@@ -337,6 +345,22 @@ def clause_parts(sentence: str) -> list[str]:
     return [p for part in (*parts, *asides) for p in _and_i(part) if p.strip()]
 
 
+# "My homelab", "Our setup", "My stack": a label its colon hands to what follows.
+_LABEL = re.compile(r"^\s*(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?\s*$", re.I)
+# Clauses kept whatever the embedding model makes of them: a preference or dislike of the
+# writer's own ("I prefer trains to planes", "I hate being asked follow-up questions"), an age,
+# a milestone ("Finally handed in my thesis"). Only clauses `clause_verdict` keeps get here.
+SURE_LASTING = re.compile(
+    r"^(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|definitely\s+|generally\s+|usually\s+|"
+    r"always\s+|actually\s+|honestly\s+|absolutely\s+|still\s+)?(?:prefer|hate|can't\s+stand|"
+    r"cannot\s+stand|dislike|don't\s+like|do\s+not\s+like|detest|loathe|love|adore|enjoy)\s+"
+    r"(?!(?:it|this|that|these|those|them|you|your|how|when|what|the\s+(?:idea|answer|way|first|"
+    r"second|last|other))\b)|"
+    r"^i(?:'m|\s+am)\s+\d{1,2}(?:\s+years?\s+old)?\s*[.!]*(?:\s+and\b|,|$)|"
+    r"^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:finally|officially)\s+(?:\w+ed|got|bought|passed|"
+    r"became)\b.*\b(?:my|our)\b",
+    re.I,
+)
 # A first-person clause that points back at what came before it.
 SPEAKS_OF_THE_ABOVE = re.compile(
     r"^\s*(?:i|i'm|im|i've|i'd|we|we're|my)\b.*(?:\b(?:them|it|this|that|these|those)\s*[.!]*\s*$|"
@@ -387,6 +411,8 @@ _NO_SUBJECT = re.compile(
     rf"(?P<verb>{'|'.join(_NO_SUBJECT_AS)})\b(?!\s+(?:you|it|this|that)\b)",
     re.I,
 )
+# "Officially a grandma!", "Now a dad of two": an announcement with the "I'm" left out.
+_NOW_A = re.compile(r"^(?:officially|now|finally|proudly|newly)\s+(?:a|an)\s+\w", re.I)
 # "Since I'm lactose intolerant, what ...": the reason is a statement of its own.
 _BECAUSE = re.compile(
     r"^(?:since|because|cause|cos|as|given\s+that|now\s+that|seeing\s+as|considering)\s+"
@@ -407,7 +433,10 @@ def tidy(clause: str) -> str:
     as_a = re.match(r"^as (a|an|someone who|someone with|someone)\b\s*(.+)$", text, re.I)
     being = re.match(r"^being\s+(?:an?\s+)?(\w[\w -]{2,40})$", text, re.I)
     dropped = _NO_SUBJECT.match(text)
-    if as_a and not has_first_person(text):
+    a_now = _NOW_A.match(text)
+    if a_now and not has_first_person(text):
+        text = f"I'm {text}"
+    elif as_a and not has_first_person(text):
         text = f"I'm {as_a.group(1)} {as_a.group(2)}"
     elif being and not has_first_person(text):
         text = f"I'm {text[len('being ') :]}"
@@ -440,7 +469,11 @@ _ROLEPLAY = re.compile(
         \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\blet(?:'|\u2019)?s\s+role-?\s?play|
         \b(?:be|as|you're|you\s+are)\s+(?:the|my|our)\s+dungeon\s+master|
         \bi\s+will\s+type\b|\bmy\s+first\s+(?:command|question|sentence|request)\s+is\b|
-        \byou(?:\s+are|'re)\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b
+        \byou(?:\s+are|'re)\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b|
+        # "You are a grumpy innkeeper. I walk in ...", "you are a pirate. speak only in pirate"
+        ^\s*you\s+are\s+(?:a|an)\s+(?:[\w'-]+\s+){0,3}[\w'-]+[.!]\s+(?:i\s+(?:walk|enter|approach|
+        say|ask|look|sit|open|draw|hand|step|knock|run|come|arrive)|speak|talk|answer|reply|respond|
+        stay)\b
     )""",
     re.I | re.X,
 )
@@ -520,7 +553,13 @@ _LASTING_NEWS = re.compile(
     r"first\s+(?:job|house|home|flat|child|baby)|citizen|pregnant|expecting|engaged|married|"
     r"retired|graduated|promoted|diagnosed|adopted|since\s+(?:[A-Z]\w+|\d{4}|I\s+was)|"
     r"always\s+have\s+been|most\s+(?:days|weeks|mornings|evenings|nights|weekends)|"
-    r"every\s+(?:day|week|morning|evening|night|weekend|\w+day)|usually|scared\s+of|afraid\s+of)\b",
+    r"every\s+(?:day|week|morning|evening|night|weekend|\w+day)|usually|scared\s+of|afraid\s+of|"
+    # A child's new school, a birth, a first car or phone: news that stays true.
+    r"started\s+(?:at\s+)?(?:nursery|school|kindergarten|daycare|preschool|reception|college|"
+    r"university|uni|high\s+school|secondary|year\s+\d+|grade\s+\d+|(?:a|my|her|his|their)\s+new\s+"
+    r"(?:job|school|role|position)|working\s+(?:at|as|for))|"
+    r"had\s+(?:twins|triplets|a\s+baby|a\s+(?:baby\s+)?(?:boy|girl))|"
+    r"(?:got|bought|adopted)\s+(?:a|an|my|our)\s+first)\b",
     re.I,
 )
 # "We just adopted a puppy", "I just got a new job": news that lasts, not a state of the moment.
@@ -531,7 +570,8 @@ _LIFE_EVENT = (
     r"second|third)|bought\s+(?:a|our|my)\s+(?:first\s+)?(?:house|home|flat|apartment|condo|"
     r"place|car|farm)|signed|got\s+(?:married|engaged|divorced|promoted|hired|diagnosed|"
     r"(?:a|an|my|our|his|her|their)\s+(?:new\s+|first\s+)?(?:job|position|role|dog|puppy|cat|kitten|rabbit|horse|"
-    r"tortoise|place|house|flat|apartment|diagnosis|degree|license|licence|phd|master's)))\b"
+    r"tortoise|place|house|flat|apartment|diagnosis|degree|license|licence|phd|master's|phone|"
+    r"smartphone|laptop|car|bike|passport|visa|green\s+card)))\b"
 )
 _TEMPORARY = re.compile(
     rf"""(?:
@@ -564,7 +604,8 @@ _TEMPORARY = re.compile(
         (?:headache|cold|fever|hangover|sore\s+throat|cough|stomach\s*ache|tummy\s+ache|flu|
         mouth\s+ulcer|cold\s+sore|rash|nose\s*bleed|blister)\b|
         \ball\s+(?:afternoon|morning|day|evening|week)\b|\bon\s+hold\b|
-        ^(?:stuck|stranded|sitting|waiting|queuing|queueing)\b
+        ^(?:stuck|stranded|sitting|waiting|queuing|queueing)\b|
+        ^(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s)
     )""",
     re.I | re.X,
 )
@@ -597,7 +638,8 @@ _REPORTED = re.compile(
     r"^(?:my|our)\s+(?:new\s+|old\s+)?(?:boss|manager|colleague|co-?worker|neighbou?r|landlord|"
     r"landlady|teacher|professor|roommate|flatmate|friend|client|customer)(?:'s\s+[\w-]+|s)?\s+"
     r"(?!(?:is|was)\s+(?:called|named)\b|name\b|'s\s+name\b|is\s+(?:also\s+)?my\b)"
-    r"(?:always\s+|never\s+|keeps\s+|still\s+)?(?:\w+s|is\s+\w+ing|are\s+\w+ing|write|do)\b",
+    r"(?:always\s+|never\s+|keeps\s+|still\s+|just\s+)?(?:\w+s|\w+ed|is\s+\w+ing|are\s+\w+ing|"
+    r"write|do)\b",
     re.I,
 )
 _MAX_WORDS = 60
