@@ -103,7 +103,12 @@ def _points_back(text: str) -> bool:
     if _LEANS_BACK.search(text):
         return True
     found = _POINTS_BACK.search(text)
-    return found is not None and not _NAMES_A_THING.search(text[: found.start()])
+    if found is None:
+        return False
+    before = text[: found.start()]
+    # "I sell vintage vinyl on Discogs as a side thing, been doing it since 2021": a long
+    # statement names what its "it" is.
+    return not _NAMES_A_THING.search(before) and len(before.split()) < 8
 
 
 # "Baby is 4 months", "Wife works nights": a terse writer's "my" left out.

@@ -272,6 +272,7 @@ _HANDOVER = re.compile(
               (?:[\w'-]+\s+){0,6}?[\w'-]+\s*\?)|
         ,\s*(?=(?:is|are|does|do|did|can|could|should|would|will|am)\s+(?:i|it|there|this|that|
               they|we|my|you)\b)|
+        ,\s*(?=(?:is|are|does|do|can|could|should|would|will)\s+[^,?]{1,120}\?\s*$)|
         ,\s*(?=(?:it's|it\s+is|that's)\s+(?:[\w'-]+\s+){0,5}?(?:i|i've|we|my|our)\b)|
         ,\s*so\s+|\s+so\s+(?=(?:i|i'm|im|we|my|our|can|could|would|please|pls|no|don't|keep|
               make|any|what|how|if|it)\b)|
@@ -332,7 +333,8 @@ def clause_parts(sentence: str) -> list[str]:
     for begin, end in spans[1:]:
         part = sentence[begin:end]
         before = sentence[kept[-1][0] : kept[-1][1]]
-        if _LABEL.match(before) and sentence[kept[-1][1] :].lstrip().startswith(":"):
+        quoted = part.lstrip()[:1] in "\"\u201c'"  # "my intro: \"The French ...\"": a paste
+        if _LABEL.match(before) and sentence[kept[-1][1] :].lstrip().startswith(":") and not quoted:
             kept[-1] = (kept[-1][0], end)  # "My homelab: Proxmox on a Dell R720": one fact
             continue
         # "..., I can't stand them": a statement that needs what came before it keeps it (one
@@ -358,7 +360,7 @@ SURE_LASTING = re.compile(
     r"second|last|other))\b)|"
     r"^i(?:'m|\s+am)\s+\d{1,2}(?:\s+years?\s+old)?\s*[.!]*(?:\s+and\b|,|$)|"
     r"^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:finally|officially)\s+(?:\w+ed|got|bought|passed|"
-    r"became)\b.*\b(?:my|our)\b",
+    r"became|quit|paid\s+off)\b.*\b(?:my|our)\b|^i\s+(?:finally|officially)\s+quit\s+\w+ing\b",
     re.I,
 )
 # A first-person clause that points back at what came before it.
@@ -403,6 +405,9 @@ _NO_SUBJECT_AS = {
     "living": "I'm living",
     "studying": "I'm studying",
     "used": "I used",
+    "retiring": "I'm retiring",
+    "moving": "I'm moving",
+    "relocating": "I'm relocating",
     "have": "I have",
     "own": "I own",
 }
@@ -411,6 +416,7 @@ _NO_SUBJECT = re.compile(
     rf"(?P<verb>{'|'.join(_NO_SUBJECT_AS)})\b(?!\s+(?:you|it|this|that)\b)",
     re.I,
 )
+_GUESS_WHO = re.compile(r"^guess\s+who(?:('s|\s+is)|\s+(?=\w))\s*", re.I)
 # "Officially a grandma!", "Now a dad of two": an announcement with the "I'm" left out.
 _NOW_A = re.compile(r"^(?:officially|now|finally|proudly|newly)\s+(?:a|an)\s+\w", re.I)
 # "Since I'm lactose intolerant, what ...": the reason is a statement of its own.
@@ -430,6 +436,9 @@ def tidy(clause: str) -> str:
         text = _LEADING_FILLER.sub("", text).strip()
     text = re.sub(r"\s*\(+[!?.]*$", "", text).strip(" ,;:-\u2014\u2013")
     text = _BECAUSE.sub("", text)
+    guess = _GUESS_WHO.match(text)
+    if guess:  # "Guess who finally quit smoking?": an announcement, not a question
+        text = ("I'm " if guess.group(1) else "I ") + text[guess.end() :].rstrip("?! ")
     as_a = re.match(r"^as (a|an|someone who|someone with|someone)\b\s*(.+)$", text, re.I)
     being = re.match(r"^being\s+(?:an?\s+)?(\w[\w -]{2,40})$", text, re.I)
     dropped = _NO_SUBJECT.match(text)
@@ -525,7 +534,7 @@ _REQUEST_AS_STATEMENT = re.compile(
     re.I,
 )
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if\s+i\s+(?:were|was|had|could|won|wanted|bought|quit|moved|lived|told|became|"
+    r"\b(?:if\s+(?:i|we)\s+(?:were|was|had|could|won|wanted|bought|quit|moved|lived|told|became|"
     r"got|went|didn't|did|took|left|sold|switched|stopped|started|changed|\w+ed)\b|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
     r"what\s+if|pretend|in\s+a\s+world\s+where|would\s+i\b|if\s+i\s+had\s+to|i\s+would\s+be\b|"
     r"i'd\s+probably|i\s+would\s+probably)",
@@ -533,7 +542,8 @@ _HYPOTHETICAL = re.compile(
 )
 _META = re.compile(
     r"^(?:ok\s+|okay\s+|hmm+,?\s+|so\s+)?(?:i|i've|i'd)\s+(?:just\s+|already\s+|still\s+|never\s+|"
-    r"really\s+)?(?:tried(?!\s+[\w-]+\s+but\b)|asked|said|meant|mean|told\s+you|did\s+that|don't\s+understand|"
+    r"really\s+)?(?:tried(?!\s+[\w-]+\s+(?:but|before|and\s+it|and\s+they)\b)|"
+    r"read\s+(?:that|somewhere|an?\s+article)|heard\s+that|saw\s+(?:that|somewhere)|asked|said|meant|mean|told\s+you|did\s+that|don't\s+understand|"
     r"do\s+not\s+understand|don't\s+get|dont\s+get|didn't\s+ask|did\s+not\s+ask|don't\s+think\s+you|"
     r"attached|uploaded|shared|included|thinking\s+out\s+loud|"
     r"dont\s+think\s+you|get\s+an?\s+error|got\s+an?\s+error|keep\s+getting|am\s+getting|"
@@ -559,14 +569,16 @@ _LASTING_NEWS = re.compile(
     r"university|uni|high\s+school|secondary|year\s+\d+|grade\s+\d+|(?:a|my|her|his|their)\s+new\s+"
     r"(?:job|school|role|position)|working\s+(?:at|as|for))|"
     r"had\s+(?:twins|triplets|a\s+baby|a\s+(?:baby\s+)?(?:boy|girl))|"
-    r"(?:got|bought|adopted)\s+(?:a|an|my|our)\s+first)\b",
+    r"(?:got|bought|adopted)\s+(?:a|an|my|our)\s+first|"
+    r"finally\s+(?:quit|paid\s+off|passed|got\s+(?:my|our|a|an)|bought|became|handed\s+in|finished\s+my))\b",
     re.I,
 )
 # "We just adopted a puppy", "I just got a new job": news that lasts, not a state of the moment.
 _LIFE_EVENT = (
     r"(?:started|moved|relocated|turned|graduated|joined|retired|adopted|rescued|welcomed|"
     r"enrolled|signed\s+up|launched|opened|founded|became|switched|converted|quit\s+my|"
-    r"left\s+my|changed\s+(?:jobs|careers)|had\s+(?:a|our|my)\s+(?:baby|son|daughter|first|"
+    r"left\s+my|changed\s+(?:jobs|careers)|handed\s+in\s+(?:my|our)\s+(?:notice|resignation|thesis|"
+    r"dissertation)|paid\s+off|had\s+(?:a|our|my)\s+(?:baby|son|daughter|first|"
     r"second|third)|bought\s+(?:a|our|my)\s+(?:first\s+)?(?:house|home|flat|apartment|condo|"
     r"place|car|farm)|signed|got\s+(?:married|engaged|divorced|promoted|hired|diagnosed|"
     r"(?:a|an|my|our|his|her|their)\s+(?:new\s+|first\s+)?(?:job|position|role|dog|puppy|cat|kitten|rabbit|horse|"
@@ -605,6 +617,8 @@ _TEMPORARY = re.compile(
         mouth\s+ulcer|cold\s+sore|rash|nose\s*bleed|blister)\b|
         \ball\s+(?:afternoon|morning|day|evening|week)\b|\bon\s+hold\b|
         ^(?:stuck|stranded|sitting|waiting|queuing|queueing)\b|
+        ^(?:just\s+)?(?:forgot|spilled|spilt|dropped|missed|lost)\s+my\b|
+        \bit's\s+(?:pouring|raining|snowing|bucketing|freezing\s+out)\b|
         ^(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s)
     )""",
     re.I | re.X,
@@ -629,6 +643,12 @@ _TOWARDS_ANSWERS = re.compile(
 )
 # Someone else's opinion or doing, reported: about them, not the writer.
 _REPORTED = re.compile(
+    # "A woman in my town got arrested", "A publisher offered me ...", "Mette says ...": about
+    # someone else.
+    r"^(?:a|an)\s+(?:woman|man|guy|girl|boy|lady|person|kid|couple|family|stranger|[\w-]+er)\b"
+    r"(?:\s+(?:in|at|from|on)\s+(?:my|our|the)\s+[\w-]+)?\s+(?:\w+ed|got|gave|sent|told|"
+    r"said|says|asked|wants|is|was)\b|"
+    r"^(?!(?:i|we|you|it|they|he|she)\b)[A-Z][\w-]+\s+(?:says|said|thinks|reckons)\b|"
     r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:says|said|thinks|thought|believes|claims|wants|wanted|"
     r"told|asked|keeps|kept|is\s+(?:refusing|asking|making|being|trying|threatening))\b|"
     # what someone at work or next door does ("my neighbour's kid plays drums", "my manager always
