@@ -333,6 +333,9 @@ def clause_parts(sentence: str) -> list[str]:
     for begin, end in spans[1:]:
         part = sentence[begin:end]
         before = sentence[kept[-1][0] : kept[-1][1]]
+        if _WHO.match(part) and sentence[kept[-1][1] : begin].strip() in ("\u2014", "\u2013", "-"):
+            kept[-1] = (kept[-1][0], end)  # "two of them are coeliac - my brother and my niece"
+            continue
         quoted = part.lstrip()[:1] in "\"\u201c'"  # "my intro: \"The French ...\"": a paste
         if _LABEL.match(before) and sentence[kept[-1][1] :].lstrip().startswith(":") and not quoted:
             kept[-1] = (kept[-1][0], end)  # "My homelab: Proxmox on a Dell R720": one fact
@@ -347,6 +350,10 @@ def clause_parts(sentence: str) -> list[str]:
     return [p for part in (*parts, *asides) for p in _and_i(part) if p.strip()]
 
 
+# "my brother and my niece": who a dash hands the clause before it to, not a clause of its own.
+_WHO = re.compile(
+    r"^\s*(?:(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?\s*(?:,|\band\b|&)?\s*)+[.!]?\s*$", re.I
+)
 # "My homelab", "Our setup", "My stack": a label its colon hands to what follows.
 _LABEL = re.compile(r"^\s*(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?\s*$", re.I)
 # Clauses kept whatever the embedding model makes of them: a preference or dislike of the
@@ -444,7 +451,7 @@ def tidy(clause: str) -> str:
     dropped = _NO_SUBJECT.match(text)
     a_now = _NOW_A.match(text)
     if a_now and not has_first_person(text):
-        text = f"I'm {text}"
+        text = f"I'm {text[0].lower()}{text[1:]}"
     elif as_a and not has_first_person(text):
         text = f"I'm {as_a.group(1)} {as_a.group(2)}"
     elif being and not has_first_person(text):
