@@ -332,18 +332,19 @@ def sensitive_labels(path: Path = SENSITIVE) -> dict[str, Any]:
     from memories.search.embeddings import get_embedder
 
     rows = [line.split() for line in path.read_text().splitlines() if line and line[0] != "#"]
-    by_split: dict[str, dict[str, Example]] = {}
+    examples: dict[tuple[str, str], Example] = {}
+    extracted_from: dict[tuple[str, str], list[Any]] = {}
     classifier, embedder = classifier_for(), get_embedder()
     report: dict[str, Any] = {}
+    for split in dict.fromkeys(row[0] for row in rows):
+        loaded = load_split(split)
+        kept = local_extractor().extract(turns(loaded))
+        for example, memories in zip(loaded, kept, strict=True):
+            examples[(split, example.id)] = example
+            extracted_from[(split, example.id)] = memories
     for split, record, category, part in rows:
-        if split not in by_split:
-            examples = load_split(split)
-            by_split[split] = {e.id: e for e in examples}
-            kept = local_extractor().extract(turns(examples))
-            for example, memories in zip(examples, kept, strict=True):
-                by_split[split][f"{example.id}:kept"] = memories  # type: ignore[assignment]
-        example = by_split[split][record]
-        memories: Any = by_split[split][f"{record}:kept"]
+        example = examples[(split, record)]
+        memories = extracted_from[(split, record)]
         typed = classifier.classify(embedder.embed(list(example.facts)), list(example.facts))
         extracted = classifier.classify([k.vector for k in memories], [k.text for k in memories])
         counts = report.setdefault(part, {"n": 0, "typed": 0, "extracted": 0, "kept": 0})
@@ -391,8 +392,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     _temporary_home()
     if args.sensitive:
-        report = sensitive_labels()
-        print(json.dumps(report, indent=2 if args.json else None), flush=True)
+        print(json.dumps(sensitive_labels(), indent=2 if args.json else None), flush=True)
         return 0
     from memories.extraction.local import local_extractor
     from memories.search.embeddings import get_embedder
