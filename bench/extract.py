@@ -72,6 +72,8 @@ PART = {"fresh-dev": "dev", "fresh-heldout": "heldout", "ml-dev": "dev", "ml-hel
 # Never tuned on: aggregate figures only
 NOT_SHOWN = frozenset({"outside", "fresh-heldout", "ml-heldout"})
 PREVIOUS_ROLES = ("assistant", "user")
+# Records of the tuned sets whose facts are sensitive, labelled by hand (`--sensitive`).
+SENSITIVE = BENCH_DATA / "sensitive_extracted.txt"
 FACT_COSINE = 0.55
 FACT_WORDS = 0.5
 
@@ -329,6 +331,39 @@ def evaluate(examples: Sequence[Example], threshold: float | None = None) -> dic
     }
 
 
+def sensitive_labels(path: Path = SENSITIVE) -> dict[str, Any]:
+    """Per part of `path` (dev, heldout): how many records' gold facts, typed as memories, carry
+    their sensitive category, and how many records' extracted memories do (issue 38, item 4)."""
+    from memories.classify import classifier_for
+    from memories.extraction.local import local_extractor
+    from memories.search.embeddings import get_embedder
+
+    rows = [line.split() for line in path.read_text().splitlines() if line and line[0] != "#"]
+    examples: dict[tuple[str, str], Example] = {}
+    extracted_from: dict[tuple[str, str], list[Any]] = {}
+    classifier, embedder = classifier_for(), get_embedder()
+    report: dict[str, Any] = {}
+    for split in dict.fromkeys(row[0] for row in rows):
+        loaded = load_split(split)
+        kept = local_extractor().extract(turns(loaded))
+        for example, memories in zip(loaded, kept, strict=True):
+            examples[(split, example.id)] = example
+            extracted_from[(split, example.id)] = memories
+    for split, record, category, part in rows:
+        example = examples[(split, record)]
+        memories = extracted_from[(split, record)]
+        typed = classifier.classify(embedder.embed(list(example.facts)), list(example.facts))
+        extracted = classifier.classify([k.vector for k in memories], [k.text for k in memories])
+        counts = report.setdefault(part, {"n": 0, "typed": 0, "extracted": 0, "kept": 0})
+        counts["n"] += 1
+        counts["typed"] += any(category in labels for labels in typed)
+        counts["kept"] += bool(memories)
+        counts["extracted"] += any(category in labels for labels in extracted)
+        if not any(category in labels for labels in extracted) and part == "dev":
+            print(f"  unlabelled {split} {record} {category}: {[k.text for k in memories]}")
+    return report
+
+
 def _temporary_home() -> None:
     """Like every benchmark: a throwaway CONTEXT_LAYER_HOME (the model folder goes there)."""
     home = tempfile.mkdtemp(prefix="contextlayer-bench-")
@@ -358,8 +393,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--sweep", action="store_true", help="precision/recall per threshold")
     parser.add_argument("--check-facts", type=int, default=0, metavar="N")
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
+    parser.add_argument(
+        "--sensitive", action="store_true", help="sensitive labels, typed against extracted"
+    )
     args = parser.parse_args(argv)
     _temporary_home()
+    if args.sensitive:
+        print(json.dumps(sensitive_labels(), indent=2 if args.json else None), flush=True)
+        return 0
     from memories.extraction.local import local_extractor
     from memories.search.embeddings import get_embedder
 

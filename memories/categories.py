@@ -872,6 +872,15 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             r"\b(blood pressure|cholesterol|disabilit(y|ies)|disabled|wheelchair)\b",
             r"\b(surgery|operation on|hospitali[sz]ed|in hospital|a&e|emergency room)\b",
             r"\b(cpap|sleep apnoea|sleep apnea|insomnia|hormones?)\b",
+            # Body, senses and neurodivergence (issue 38: "My knees hurt after long runs" typed or
+            # imported was read by every app).
+            r"\b(knees?|back|hips?|joints?|shoulders?|neck|wrists?|ankles?|elbows?|feet|foot)"
+            r"\s+(hurts?|ache|aches|aching|(is|are|get|gets)\s+(sore|stiff|swollen))\b",
+            r"\b(bad|dodgy|weak|arthritic)\s+(knees?|back|hips?|joints?|ankles?)\b",
+            r"\b(injur(y|ies|ed)|sprain\w*|fractur\w*|torn\s+(acl|ligament|meniscus)|tendon\w*)\b",
+            r"\b(autis\w*|asperger\w*|dyslexi\w*|dyspraxi\w*|tourette\w*)\b",
+            r"\b(colou?r-?blind\w*|(legally|partially|completely)\s+blind|blind\s+in|deaf\w*)\b",
+            r"\b(hard of hearing|hearing aids?|coeliac|celiac|crohn'?s|ibs|eczema|psoriasis)\b",
         ),
     ),
     Category(

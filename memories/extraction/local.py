@@ -17,7 +17,7 @@ from memories.categories import DEFAULT_CATEGORIES
 from memories.classify import _normalised, _prototype_vectors
 from memories.extraction.local_context import Reading
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
-from memories.extraction.local_rules import foreign_statements, looks_english
+from memories.extraction.local_rules import SURE_LASTING, foreign_statements, looks_english
 from memories.language import CLAIMED, OTHER, UNKNOWN, detect
 from memories.search.embeddings import get_embedder
 
@@ -100,7 +100,7 @@ class LocalExtractor:
         ):
             if is_whole:
                 out[owner].append(Kept(text, vector, 1.0, whole=True))
-            elif score >= self.thresholds.threshold:
+            elif score >= self.thresholds.threshold or SURE_LASTING.search(text):
                 out[owner].append(Kept(text, vector, float(score)))
         return out
 

@@ -39,6 +39,7 @@ _MALE = (
 _EITHER = (
     r"partner|spouse|kid|child|baby|toddler|teen|teenager|boss|manager|friend|colleague|"
     r"co-?worker|roommate|flatmate|housemate|neighbou?r|therapist|doctor|cousin|mentor|"
+    r"little\s+one|youngest|eldest|oldest|"
     r"dog|puppy|cat|kitten|rabbit|bunny|horse|parrot|hamster|tortoise|pony"
 )
 _PETS = r"dog|puppy|cat|kitten|rabbit|bunny|horse|parrot|hamster|tortoise|pony"
@@ -89,14 +90,38 @@ _THE_ONE_BEFORE = re.compile(
 
 
 # "this is what HR sent": introduces what someone else wrote, not a fact.
-_HANDS_OVER = re.compile(r"\b(?:sent|wrote|said|says|replied|posted|texted)\b", re.I)
+_HANDS_OVER = re.compile(
+    r"\b(?:sent|wrote|said|says|replied|posted|texted)\b|\bwhat\s+i\s+(?:have|'ve\s+got|got)\b|"
+    # thanks, not a fact: "that means a lot", "that's really helpful"
+    r"^(?:that|this|it)(?:'s|\s+is)?\s+(?:means|meant|helps|helped|(?:so\s+|really\s+|very\s+)?"
+    r"(?:helpful|kind|great|perfect|amazing|lovely|sweet|useful))\b",
+    re.I,
+)
 
 
 def _points_back(text: str) -> bool:
     if _LEANS_BACK.search(text):
         return True
     found = _POINTS_BACK.search(text)
-    return found is not None and not _NAMES_A_THING.search(text[: found.start()])
+    if found is None:
+        return False
+    before = text[: found.start()]
+    # "I sell vintage vinyl on Discogs as a side thing, been doing it since 2021": a long
+    # statement names what its "it" is.
+    return not _NAMES_A_THING.search(before) and len(before.split()) < 8
+
+
+# "Baby is 4 months", "Wife works nights": a terse writer's "my" left out.
+_BARE_RELATION = re.compile(
+    rf"^(?:{_FEMALE}|{_MALE}|{_EITHER}|kids|children|twins|parents|in-laws)\s+"
+    r"(?=(?:is|'s|are|was|works|has|have|turned|turns|started|goes|attends|loves|hates|"
+    r"just)\b)",
+    re.I,
+)
+
+
+def _bare_relation(text: str) -> str:
+    return f"My {text[0].lower()}{text[1:]}" if _BARE_RELATION.match(text) else text
 
 
 def _continued(text: str) -> str:
@@ -121,7 +146,7 @@ class Reading:
         seen: set[str] = set()
         for sentence in sentences(own_words(message)):
             for clause in clause_parts(sentence):
-                text = self._resolved(tidy(clause))
+                text = self._resolved(_bare_relation(tidy(clause)))
                 if not text or text.lower() in seen:
                     continue
                 # Quoted words are someone else's (or a sample): judged without them.

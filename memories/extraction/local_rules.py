@@ -111,6 +111,10 @@ def _is_code(line: str) -> bool:
     if line.startswith(("    ", "\t")) and _CODE_INSIDE.search(stripped):
         return True
     if _CSV_LINE.match(stripped) and any(ch.isdigit() for ch in stripped):
+        # "We have two cats, Pixel and Byte, both rescues, about 4 years old": a sentence.
+        fields = [f.split() for f in stripped.split(",")]
+        if has_first_person(stripped) and max(len(f) for f in fields) >= 3:
+            return False
         return " " not in stripped or stripped.count(",") >= 3
     # Mostly symbols: a config line, a JSON fragment, a stack trace.
     letters = sum(ch.isalpha() for ch in stripped)
@@ -268,6 +272,7 @@ _HANDOVER = re.compile(
               (?:[\w'-]+\s+){0,6}?[\w'-]+\s*\?)|
         ,\s*(?=(?:is|are|does|do|did|can|could|should|would|will|am)\s+(?:i|it|there|this|that|
               they|we|my|you)\b)|
+        ,\s*(?=(?:is|are|does|do|can|could|should|would|will)\s+[^,?]{1,120}\?\s*$)|
         ,\s*(?=(?:it's|it\s+is|that's)\s+(?:[\w'-]+\s+){0,5}?(?:i|i've|we|my|our)\b)|
         ,\s*so\s+|\s+so\s+(?=(?:i|i'm|im|we|my|our|can|could|would|please|pls|no|don't|keep|
               make|any|what|how|if|it)\b)|
@@ -327,6 +332,14 @@ def clause_parts(sentence: str) -> list[str]:
     kept = spans[:1]
     for begin, end in spans[1:]:
         part = sentence[begin:end]
+        before = sentence[kept[-1][0] : kept[-1][1]]
+        if _WHO.match(part) and sentence[kept[-1][1] : begin].strip() in ("\u2014", "\u2013", "-"):
+            kept[-1] = (kept[-1][0], end)  # "two of them are coeliac - my brother and my niece"
+            continue
+        quoted = part.lstrip()[:1] in "\"\u201c'"  # "my intro: \"The French ...\"": a paste
+        if _LABEL.match(before) and sentence[kept[-1][1] :].lstrip().startswith(":") and not quoted:
+            kept[-1] = (kept[-1][0], end)  # "My homelab: Proxmox on a Dell R720": one fact
+            continue
         # "..., I can't stand them": a statement that needs what came before it keeps it (one
         # that would be dropped anyway, "..., so I'm nervous about it", is left to be dropped).
         if SPEAKS_OF_THE_ABOVE.search(part) and clause_verdict(tidy(part)) == "keep":
@@ -337,6 +350,26 @@ def clause_parts(sentence: str) -> list[str]:
     return [p for part in (*parts, *asides) for p in _and_i(part) if p.strip()]
 
 
+# "my brother and my niece": who a dash hands the clause before it to, not a clause of its own.
+_WHO = re.compile(
+    r"^\s*(?:(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?\s*(?:,|\band\b|&)?\s*)+[.!]?\s*$", re.I
+)
+# "My homelab", "Our setup", "My stack": a label its colon hands to what follows.
+_LABEL = re.compile(r"^\s*(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?\s*$", re.I)
+# Clauses kept whatever the embedding model makes of them: a preference or dislike of the
+# writer's own ("I prefer trains to planes", "I hate being asked follow-up questions"), an age,
+# a milestone ("Finally handed in my thesis"). Only clauses `clause_verdict` keeps get here.
+SURE_LASTING = re.compile(
+    r"^(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|definitely\s+|generally\s+|usually\s+|"
+    r"always\s+|actually\s+|honestly\s+|absolutely\s+|still\s+)?(?:prefer|hate|can't\s+stand|"
+    r"cannot\s+stand|dislike|don't\s+like|do\s+not\s+like|detest|loathe|love|adore|enjoy)\s+"
+    r"(?!(?:it|this|that|these|those|them|you|your|how|when|what|the\s+(?:idea|answer|way|first|"
+    r"second|last|other))\b)|"
+    r"^i(?:'m|\s+am)\s+\d{1,2}(?:\s+years?\s+old)?\s*[.!]*(?:\s+and\b|,|$)|"
+    r"^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:finally|officially)\s+(?:\w+ed|got|bought|passed|"
+    r"became|quit|paid\s+off)\b.*\b(?:my|our)\b|^i\s+(?:finally|officially)\s+quit\s+\w+ing\b",
+    re.I,
+)
 # A first-person clause that points back at what came before it.
 SPEAKS_OF_THE_ABOVE = re.compile(
     r"^\s*(?:i|i'm|im|i've|i'd|we|we're|my)\b.*(?:\b(?:them|it|this|that|these|those)\s*[.!]*\s*$|"
@@ -379,6 +412,9 @@ _NO_SUBJECT_AS = {
     "living": "I'm living",
     "studying": "I'm studying",
     "used": "I used",
+    "retiring": "I'm retiring",
+    "moving": "I'm moving",
+    "relocating": "I'm relocating",
     "have": "I have",
     "own": "I own",
 }
@@ -387,6 +423,9 @@ _NO_SUBJECT = re.compile(
     rf"(?P<verb>{'|'.join(_NO_SUBJECT_AS)})\b(?!\s+(?:you|it|this|that)\b)",
     re.I,
 )
+_GUESS_WHO = re.compile(r"^guess\s+who(?:('s|\s+is)|\s+(?=\w))\s*", re.I)
+# "Officially a grandma!", "Now a dad of two": an announcement with the "I'm" left out.
+_NOW_A = re.compile(r"^(?:officially|now|finally|proudly|newly)\s+(?:a|an)\s+\w", re.I)
 # "Since I'm lactose intolerant, what ...": the reason is a statement of its own.
 _BECAUSE = re.compile(
     r"^(?:since|because|cause|cos|as|given\s+that|now\s+that|seeing\s+as|considering)\s+"
@@ -404,10 +443,16 @@ def tidy(clause: str) -> str:
         text = _LEADING_FILLER.sub("", text).strip()
     text = re.sub(r"\s*\(+[!?.]*$", "", text).strip(" ,;:-\u2014\u2013")
     text = _BECAUSE.sub("", text)
+    guess = _GUESS_WHO.match(text)
+    if guess:  # "Guess who finally quit smoking?": an announcement, not a question
+        text = ("I'm " if guess.group(1) else "I ") + text[guess.end() :].rstrip("?! ")
     as_a = re.match(r"^as (a|an|someone who|someone with|someone)\b\s*(.+)$", text, re.I)
     being = re.match(r"^being\s+(?:an?\s+)?(\w[\w -]{2,40})$", text, re.I)
     dropped = _NO_SUBJECT.match(text)
-    if as_a and not has_first_person(text):
+    a_now = _NOW_A.match(text)
+    if a_now and not has_first_person(text):
+        text = f"I'm {text[0].lower()}{text[1:]}"
+    elif as_a and not has_first_person(text):
         text = f"I'm {as_a.group(1)} {as_a.group(2)}"
     elif being and not has_first_person(text):
         text = f"I'm {text[len('being ') :]}"
@@ -440,7 +485,11 @@ _ROLEPLAY = re.compile(
         \bcontinue\s+the\s+story|\bwriting\s+a\s+story\s+together|\blet(?:'|\u2019)?s\s+role-?\s?play|
         \b(?:be|as|you're|you\s+are)\s+(?:the|my|our)\s+dungeon\s+master|
         \bi\s+will\s+type\b|\bmy\s+first\s+(?:command|question|sentence|request)\s+is\b|
-        \byou(?:\s+are|'re)\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b
+        \byou(?:\s+are|'re)\s+(?:a|an|the|my)?\s*[\w' -]{2,40}(?:,|\s+and|;)\s+(?:i\s+am|i'm)\b|
+        # "You are a grumpy innkeeper. I walk in ...", "you are a pirate. speak only in pirate"
+        ^\s*you\s+are\s+(?:a|an)\s+(?:[\w'-]+\s+){0,3}[\w'-]+[.!]\s+(?:i\s+(?:walk|enter|approach|
+        say|ask|look|sit|open|draw|hand|step|knock|run|come|arrive)|speak|talk|answer|reply|respond|
+        stay)\b
     )""",
     re.I | re.X,
 )
@@ -492,7 +541,7 @@ _REQUEST_AS_STATEMENT = re.compile(
     re.I,
 )
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if\s+i\s+(?:were|was|had|could|won|wanted|bought|quit|moved|lived|told|became|"
+    r"\b(?:if\s+(?:i|we)\s+(?:were|was|had|could|won|wanted|bought|quit|moved|lived|told|became|"
     r"got|went|didn't|did|took|left|sold|switched|stopped|started|changed|\w+ed)\b|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
     r"what\s+if|pretend|in\s+a\s+world\s+where|would\s+i\b|if\s+i\s+had\s+to|i\s+would\s+be\b|"
     r"i'd\s+probably|i\s+would\s+probably)",
@@ -500,7 +549,8 @@ _HYPOTHETICAL = re.compile(
 )
 _META = re.compile(
     r"^(?:ok\s+|okay\s+|hmm+,?\s+|so\s+)?(?:i|i've|i'd)\s+(?:just\s+|already\s+|still\s+|never\s+|"
-    r"really\s+)?(?:tried(?!\s+[\w-]+\s+but\b)|asked|said|meant|mean|told\s+you|did\s+that|don't\s+understand|"
+    r"really\s+)?(?:tried(?!\s+[\w-]+\s+(?:but|before|and\s+it|and\s+they)\b)|"
+    r"read\s+(?:that|somewhere|an?\s+article)|heard\s+that|saw\s+(?:that|somewhere)|asked|said|meant|mean|told\s+you|did\s+that|don't\s+understand|"
     r"do\s+not\s+understand|don't\s+get|dont\s+get|didn't\s+ask|did\s+not\s+ask|don't\s+think\s+you|"
     r"attached|uploaded|shared|included|thinking\s+out\s+loud|"
     r"dont\s+think\s+you|get\s+an?\s+error|got\s+an?\s+error|keep\s+getting|am\s+getting|"
@@ -520,18 +570,27 @@ _LASTING_NEWS = re.compile(
     r"first\s+(?:job|house|home|flat|child|baby)|citizen|pregnant|expecting|engaged|married|"
     r"retired|graduated|promoted|diagnosed|adopted|since\s+(?:[A-Z]\w+|\d{4}|I\s+was)|"
     r"always\s+have\s+been|most\s+(?:days|weeks|mornings|evenings|nights|weekends)|"
-    r"every\s+(?:day|week|morning|evening|night|weekend|\w+day)|usually|scared\s+of|afraid\s+of)\b",
+    r"every\s+(?:day|week|morning|evening|night|weekend|\w+day)|usually|scared\s+of|afraid\s+of|"
+    # A child's new school, a birth, a first car or phone: news that stays true.
+    r"started\s+(?:at\s+)?(?:nursery|school|kindergarten|daycare|preschool|reception|college|"
+    r"university|uni|high\s+school|secondary|year\s+\d+|grade\s+\d+|(?:a|my|her|his|their)\s+new\s+"
+    r"(?:job|school|role|position)|working\s+(?:at|as|for))|"
+    r"had\s+(?:twins|triplets|a\s+baby|a\s+(?:baby\s+)?(?:boy|girl))|"
+    r"(?:got|bought|adopted)\s+(?:a|an|my|our)\s+first|"
+    r"finally\s+(?:quit|paid\s+off|passed|got\s+(?:my|our|a|an)|bought|became|handed\s+in|finished\s+my))\b",
     re.I,
 )
 # "We just adopted a puppy", "I just got a new job": news that lasts, not a state of the moment.
 _LIFE_EVENT = (
     r"(?:started|moved|relocated|turned|graduated|joined|retired|adopted|rescued|welcomed|"
     r"enrolled|signed\s+up|launched|opened|founded|became|switched|converted|quit\s+my|"
-    r"left\s+my|changed\s+(?:jobs|careers)|had\s+(?:a|our|my)\s+(?:baby|son|daughter|first|"
+    r"left\s+my|changed\s+(?:jobs|careers)|handed\s+in\s+(?:my|our)\s+(?:notice|resignation|thesis|"
+    r"dissertation)|paid\s+off|had\s+(?:a|our|my)\s+(?:baby|son|daughter|first|"
     r"second|third)|bought\s+(?:a|our|my)\s+(?:first\s+)?(?:house|home|flat|apartment|condo|"
     r"place|car|farm)|signed|got\s+(?:married|engaged|divorced|promoted|hired|diagnosed|"
     r"(?:a|an|my|our|his|her|their)\s+(?:new\s+|first\s+)?(?:job|position|role|dog|puppy|cat|kitten|rabbit|horse|"
-    r"tortoise|place|house|flat|apartment|diagnosis|degree|license|licence|phd|master's)))\b"
+    r"tortoise|place|house|flat|apartment|diagnosis|degree|license|licence|phd|master's|phone|"
+    r"smartphone|laptop|car|bike|passport|visa|green\s+card)))\b"
 )
 _TEMPORARY = re.compile(
     rf"""(?:
@@ -564,7 +623,10 @@ _TEMPORARY = re.compile(
         (?:headache|cold|fever|hangover|sore\s+throat|cough|stomach\s*ache|tummy\s+ache|flu|
         mouth\s+ulcer|cold\s+sore|rash|nose\s*bleed|blister)\b|
         \ball\s+(?:afternoon|morning|day|evening|week)\b|\bon\s+hold\b|
-        ^(?:stuck|stranded|sitting|waiting|queuing|queueing)\b
+        ^(?:stuck|stranded|sitting|waiting|queuing|queueing)\b|
+        ^(?:just\s+)?(?:forgot|spilled|spilt|dropped|missed|lost)\s+my\b|
+        \bit's\s+(?:pouring|raining|snowing|bucketing|freezing\s+out)\b|
+        ^(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s)
     )""",
     re.I | re.X,
 )
@@ -588,6 +650,12 @@ _TOWARDS_ANSWERS = re.compile(
 )
 # Someone else's opinion or doing, reported: about them, not the writer.
 _REPORTED = re.compile(
+    # "A woman in my town got arrested", "A publisher offered me ...", "Mette says ...": about
+    # someone else.
+    r"^(?:a|an)\s+(?:woman|man|guy|girl|boy|lady|person|kid|couple|family|stranger|[\w-]+er)\b"
+    r"(?:\s+(?:in|at|from|on)\s+(?:my|our|the)\s+[\w-]+)?\s+(?:\w+ed|got|gave|sent|told|"
+    r"said|says|asked|wants|is|was)\b|"
+    r"^(?!(?:i|we|you|it|they|he|she)\b)[A-Z][\w-]+\s+(?:says|said|thinks|reckons)\b|"
     r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:says|said|thinks|thought|believes|claims|wants|wanted|"
     r"told|asked|keeps|kept|is\s+(?:refusing|asking|making|being|trying|threatening))\b|"
     # what someone at work or next door does ("my neighbour's kid plays drums", "my manager always
@@ -597,7 +665,8 @@ _REPORTED = re.compile(
     r"^(?:my|our)\s+(?:new\s+|old\s+)?(?:boss|manager|colleague|co-?worker|neighbou?r|landlord|"
     r"landlady|teacher|professor|roommate|flatmate|friend|client|customer)(?:'s\s+[\w-]+|s)?\s+"
     r"(?!(?:is|was)\s+(?:called|named)\b|name\b|'s\s+name\b|is\s+(?:also\s+)?my\b)"
-    r"(?:always\s+|never\s+|keeps\s+|still\s+)?(?:\w+s|is\s+\w+ing|are\s+\w+ing|write|do)\b",
+    r"(?:always\s+|never\s+|keeps\s+|still\s+|just\s+)?(?:\w+s|\w+ed|is\s+\w+ing|are\s+\w+ing|"
+    r"write|do)\b",
     re.I,
 )
 _MAX_WORDS = 60
