@@ -23,8 +23,9 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 20_000
 # Building the search index runs in a web worker; on a loaded CI machine it can take most of a
-# minute, and a query typed before it is ready may be answered only once it is.
-SEARCH_READY_TIMEOUT = 90_000
+# minute, and a query typed before it is ready was at times never answered: the test waits for
+# the index ("Initializing search" gone) before it types.
+SEARCH_READY_TIMEOUT = 120_000
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +60,7 @@ def browser() -> Iterator[Any]:
 def _search(page: Any, words: str) -> Any:
     page.locator("label.md-search__icon, .md-search__input").first.click()
     box = page.locator("input.md-search__input")
-    box.fill(words)
+    box.press_sequentially(words)  # key by key, as a person types: the search listens to keys
     return box
 
 
@@ -67,9 +68,15 @@ def test_served_the_search_finds_pages(browser: Any, served: str) -> None:
     page = browser.new_page()
     page.set_default_timeout(TIMEOUT)
     page.goto(f"{served}/index.html")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.wait_for_function(
+        "() => !document.querySelector('.md-search-result__meta')"
+        ".textContent.includes('Initializing')",
+        timeout=SEARCH_READY_TIMEOUT,
+    )
     _search(page, "erase receipt")
     results = page.locator(".md-search-result__item")
-    results.first.wait_for(timeout=SEARCH_READY_TIMEOUT)
+    results.first.wait_for()
     assert "Export, delete, erase" in page.locator(".md-search-result").inner_text()
     page.close()
 
