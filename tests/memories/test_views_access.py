@@ -107,8 +107,8 @@ def test_memories_page_for_ten_thousand_memories_is_one_query_batch(
     user, session list, the dashboard door, one page of rows, the category and app menus (the
     apps memories came from and the apps that last changed one), the stats header (the trash
     counted with it), the notices of new categories and of apps' deletes, the Review link's count
-    of waiting proposals (issue 26: shown with a count when it has work) — never one query per
-    row."""
+    of waiting proposals (issue 26: shown with a count when it has work) and of memories held
+    for the owner's check (issue 37) — never one query per row."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -128,7 +128,8 @@ def test_memories_page_for_ten_thousand_memories_is_one_query_batch(
     html = owner_client.get("/").content.decode()
     assert html.count('class="memory state-active"') == 50
     assert "<strong>10000</strong> memories" in html
-    # The menus, the stats, the two notices, the Review count and whether an app's changes wait
-    # for review (issue 26 and 23 item 6).
-    assert queries({}) == small_page <= 17
+    # The menus, the stats, the two notices, the Review count, the memories held for the
+    # owner's check (issue 37) and whether an app's changes wait for review (issue 26 and 23
+    # item 6).
+    assert queries({}) == small_page <= 18
     assert queries({"HX-Request": "true"}) == small_fragment <= 10
