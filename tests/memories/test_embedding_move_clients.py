@@ -36,7 +36,8 @@ class Reader:
     """One user's token, used by both an MCP client and a REST client."""
 
     def __init__(self, user: User, server_url: str) -> None:
-        secret = issue_token(user, name="Claude Desktop").secret
+        # Every category: the peanut allergy is a health fact, hidden from a default grant.
+        secret = issue_token(user, name="Claude Desktop", categories="all").secret
         self.mcp = McpHttp(server_url, secret)
         self.rest = bearer(secret)
 
