@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from pgvector.django import CosineDistance
 
 from accounts.actors import Actor
@@ -33,11 +34,13 @@ class Match:
 
 
 def applies(actor: Actor) -> bool:
-    """Apps' writes; not the owner's own apps, nor an app that may only write, nor (yet) an
-    import: its synthetic look-alike histories (tests/memories/test_ingest_kill.py) are merged
-    and superseded among themselves, which the import's "no losses" promise does not allow."""
+    """When `RECONCILE_LOCAL` is on: apps' writes; not the owner's own apps, nor an app that may
+    only write, nor (yet) an import: its synthetic look-alike histories
+    (tests/memories/test_ingest_kill.py) are merged and superseded among themselves, which the
+    import's "no losses" promise does not allow."""
     return (
-        not actor.app.is_owner_app
+        settings.RECONCILE_LOCAL
+        and not actor.app.is_owner_app
         and actor.app.kind != ConnectedApp.Kind.IMPORT
         and dedup_reader(actor) is not None
     )

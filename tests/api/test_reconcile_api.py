@@ -4,12 +4,21 @@ cannot decide waits in the owner's Review as an update of the memory."""
 
 from __future__ import annotations
 
+import pytest
 from django.test import Client
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.models import User
 from memories.models import Memory, MemoryProposal
 from memories.services.app_review import LOOKS_LIKE_UPDATE_NOTE
 from tests.api.tokens import TokenFactory, bearer
+
+
+@pytest.fixture(autouse=True)
+def reconcile_on(settings: SettingsWrapper) -> None:
+    """Local reconciliation is off by default (settings.RECONCILE_LOCAL); these tests turn it on."""
+    settings.RECONCILE_LOCAL = True
+
 
 API = "/api/v1"
 OLD_JOB = "I work as a backend engineer at Acme Logistics."

@@ -6,12 +6,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory, MemoryProposal, MemoryVersion
 from memories.services import memories as services
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
+
+
+@pytest.fixture(autouse=True)
+def reconcile_on(settings: SettingsWrapper) -> None:
+    """Local reconciliation is off by default (settings.RECONCILE_LOCAL); these tests turn it on."""
+    settings.RECONCILE_LOCAL = True
+
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
