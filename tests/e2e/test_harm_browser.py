@@ -5,12 +5,9 @@ and the owner removes it; no app reads any of them before the owner decides."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import anyio
 import pytest
-from mcp.client import Client
 from playwright.sync_api import expect
 
 from accounts.actors import Actor, stdio_app
@@ -19,20 +16,14 @@ from memories.models import Memory
 from memories.services import harm_check as harm
 from memories.services import memories as services
 from tests.e2e.steps import log_in, row_with
-from tests.mcpbridge.mcp_clients import stdio_server
+from tests.mcpbridge.mcp_clients import stdio_call
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 
 def _call(owner: User, tool: str, arguments: dict[str, Any]) -> Any:
     """One tool call by the owner's stdio app "cursor", off Playwright's event loop."""
-
-    async def session() -> Any:
-        async with Client(stdio_server(owner.email, "--app", "cursor"), mode="legacy") as c:
-            return await c.call_tool(tool, arguments)
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(anyio.run, session).result()
+    return stdio_call(owner.email, "cursor", tool, arguments)
 
 
 def test_the_owners_password_is_kept_private_with_a_notice(page: Any, owner: User) -> None:

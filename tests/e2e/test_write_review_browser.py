@@ -5,12 +5,9 @@ app's name, accepts it, and the memory appears on the memories page attributed t
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import anyio
 import pytest
-from mcp.client import Client
 from playwright.sync_api import expect
 
 from accounts.actors import Actor, stdio_app
@@ -18,20 +15,14 @@ from accounts.models import ALL_SCOPES, User
 from memories.models import Memory
 from memories.services import memories as services
 from tests.e2e.steps import log_in, row_with
-from tests.mcpbridge.mcp_clients import stdio_server
+from tests.mcpbridge.mcp_clients import stdio_call
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 
 def _call(owner: User, tool: str, arguments: dict[str, Any]) -> Any:
     """One tool call by the owner's stdio app "cursor", off Playwright's event loop."""
-
-    async def session() -> Any:
-        async with Client(stdio_server(owner.email, "--app", "cursor"), mode="legacy") as c:
-            return await c.call_tool(tool, arguments)
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(anyio.run, session).result()
+    return stdio_call(owner.email, "cursor", tool, arguments)
 
 
 def test_the_owner_reviews_an_apps_add_and_accepts_it(page: Any, owner: User) -> None:

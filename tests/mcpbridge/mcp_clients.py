@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -62,6 +63,18 @@ def stdio_server(user: str, *extra: str) -> StdioServerParameters:
         env=stdio_env(),
         cwd=str(ROOT),
     )
+
+
+def stdio_call(user: str, app: str, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+    """One tool call through the stdio server for `user`'s app `app`, in a thread of its own: a
+    browser test's Playwright owns this thread's event loop."""
+
+    async def session() -> CallToolResult:
+        async with Client(stdio_server(user, "--app", app), mode="legacy") as c:
+            return await c.call_tool(tool, arguments)
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, session).result()
 
 
 @dataclass
