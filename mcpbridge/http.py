@@ -210,8 +210,8 @@ class MCPHttpApp:
         or write does not pay for them; the search sweeper starts with the worker, so files a
         purge or erase elsewhere left go whether this worker searches or not.
         """
-        from memories.classify import warm_up
         from memories.search.index import start_sweeper
+        from memories.warm import warm_up
 
         await sync_to_async(warm_up, thread_sensitive=True)()
         start_sweeper()

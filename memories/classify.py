@@ -304,13 +304,3 @@ def classifier_for(extra: Sequence[Category] = ()) -> Classifier:
                 _cache.clear()
             _cache[key] = Classifier([*DEFAULT_CATEGORIES, *extra])
         return _cache[key]
-
-
-def warm_up() -> None:
-    """Load the model and the default vocabulary's classifier before the first request needs it.
-
-    Built lazily inside a request, it holds that worker's sync thread for seconds (bench load).
-    The classifier's vectors may come from disk, so the model is run once here too.
-    """
-    classifier_for()
-    get_embedder().embed_query("warm up")

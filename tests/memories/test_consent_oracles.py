@@ -31,7 +31,6 @@ from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
 from kernel.errors import Conflict, NotFound
 from kernel.gates import SCOPE_WRITE
-from memories import classify
 from memories.categories import DEFAULT_SLUGS
 from memories.models import Memory
 from memories.search.embeddings import get_embedder
@@ -49,6 +48,7 @@ from memories.services.erasure import user_erase
 from memories.services.export import export_build
 from memories.services.trash import trash_delete_forever, trash_restore
 from memories.text import text_key
+from memories.warm import warm_up
 
 pytestmark = pytest.mark.django_db
 
@@ -196,7 +196,7 @@ def work_done() -> Iterator[dict[str, list[str]]]:
 
 def same_in_both(how: str, attack: Callable[[World], list[Any]]) -> tuple[World, World]:
     secret, plain = twin_worlds(how)
-    classify.warm_up()  # the classifier's prototypes are embedded once per process
+    warm_up()  # the classifier's prototypes are embedded once per process
     with work_done() as secret_work:
         told_secret = attack(secret)
     with work_done() as plain_work:

@@ -118,7 +118,7 @@ def _prepare() -> None:
     second of CPU that overlaps the database's start instead of following it."""
     from django.urls import get_resolver
 
-    from memories.classify import warm_up
+    from memories.warm import warm_up
 
     warm_up()
     import contextlayer.asgi  # noqa: F401 - imported for its side effect: the app, built

@@ -51,9 +51,9 @@ from accounts.services import app_allow_again, app_set_scopes
 from kernel.errors import DomainError
 from kernel.gates import SCOPE_READ
 from mcpbridge.server import build_server, current_actor
-from memories.classify import warm_up
 from memories.search.index import start_sweeper
 from memories.selectors.memories import memory_search
+from memories.warm import warm_up
 
 logger = logging.getLogger(__name__)
 
