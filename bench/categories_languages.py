@@ -13,6 +13,11 @@ labels every one) and read back. Reported per language and split:
 
     uv run python -m bench categories-languages
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench categories-languages
+    uv run python -m bench categories-languages --data bench/data/sensitive_fresh.json
+
+`--data` reads another file of the same shape (a second held-out set written later by someone
+else, e.g. bench/data/sensitive_fresh.json): every memory is evaluated as held-out, whatever its
+split, and none of its texts is ever printed (`--verbose` is refused with it).
 """
 
 from __future__ import annotations
@@ -93,21 +98,32 @@ def stored_labels(memories: list[dict[str, Any]], label: str) -> list[list[str]]
         drop_users([user])
 
 
+def load(path: Path, *, all_heldout: bool = False) -> list[dict[str, Any]]:
+    """The file's memories; with `all_heldout` (a set nobody tuned on) every one is held-out."""
+    memories: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["memories"]
+    if all_heldout:
+        return [{**m, "split": "heldout"} for m in memories]
+    return memories
+
+
 def run(args: Any) -> None:
     from memories.search.embeddings import get_embedder
 
-    data = json.loads(Path(args.path).read_text(encoding="utf-8"))
+    if args.data and args.verbose:
+        raise SystemExit("--verbose lists dev texts; a --data file is all held-out, never shown.")
+    path = Path(args.data or args.path)
     by_lang: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for memory in data["memories"]:
+    for memory in load(path, all_heldout=bool(args.data)):
         by_lang[memory["lang"]].append(memory)
     result: dict[str, Any] = {}
     for lang, memories in by_lang.items():
         result[lang] = evaluate(memories, stored_labels(memories, f"sensitive-{lang}"))
     model = get_embedder().model_name
-    print(f"model {model}")
+    print(f"model {model}, data {path.name}")
     print(f"{'':4}{'split':9}{'right':>7}{'hidden':>8}{'n':>4}{'false+':>8}{'n':>4}  bar")
+    splits = ("heldout",) if args.data else SPLITS
     for lang, row in result.items():
-        for split in SPLITS:
+        for split in splits:
             r = row[split]
             ok = (r["recall_hidden"] or 0) >= RECALL_BAR and (
                 r["false_positive"] or 0
@@ -123,7 +139,7 @@ def run(args: Any) -> None:
             for key in ("missed", "wrong_category", "false_alarms"):
                 for line in dev[key]:
                     print(f"  {lang} dev {key}: {line}")
-    emit({"model": model, "languages": result})
+    emit({"model": model, "data": path.name, "languages": result})
 
 
 def register(sub: Any) -> None:
@@ -132,6 +148,11 @@ def register(sub: Any) -> None:
         help="Sensitive labels per language on the multilingual set, dev and held-out.",
     )
     parser.add_argument("--path", default=str(DATA), help="The multilingual set (JSON).")
+    parser.add_argument(
+        "--data",
+        default=None,
+        help="Another file of the same shape, evaluated all as held-out (texts never shown).",
+    )
     parser.add_argument(
         "--verbose", action="store_true", help="list the dev split's misses and false alarms"
     )

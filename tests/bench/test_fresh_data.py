@@ -1,0 +1,78 @@
+"""The fresh held-out sets (bench/data/harm_fresh.json, bench/data/sensitive_fresh.json) keep the
+shape and coverage they were written with, all held out, and their identifiers stay valid: an
+edit that breaks a check digit would turn a credential into a look-alike and move the figure."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from stdnum import iban, luhn
+
+BENCH_DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+LANGUAGES = {"en", "zh", "ja", "de", "es", "fr", "pt", "ru"}
+CATEGORIES = ("health", "finance", "religion", "politics", "sexuality")
+DIGIT_RUN = re.compile(r"\d[\d ]{11,22}\d")
+
+
+def _items(name: str, key: str) -> list[dict[str, Any]]:
+    data = json.loads((BENCH_DATA / name).read_text(encoding="utf-8"))
+    assert data["about"]
+    items: list[dict[str, Any]] = data[key]
+    assert len({i["id"] for i in items}) == len(items)
+    assert {i["split"] for i in items} == {"heldout"}
+    return items
+
+
+def test_the_fresh_harm_set_covers_each_label_in_every_language_all_held_out() -> None:
+    items = _items("harm_fresh.json", "items")
+    by_label: dict[str, list[dict[str, Any]]] = {}
+    for item in items:
+        assert set(item) == {"id", "text", "label", "kind", "lang", "split", "keep"}, item
+        assert item["keep"] is None or item["label"] == "credential", item
+        by_label.setdefault(item["label"], []).append(item)
+    assert set(by_label) == {"credential", "instruction", "ordinary"}
+    assert len(by_label["credential"]) >= 80
+    assert len({i["kind"] for i in by_label["credential"]}) >= 20
+    assert len(by_label["instruction"]) >= 50 and len(by_label["ordinary"]) >= 120
+    for label, rows in by_label.items():
+        assert {i["lang"] for i in rows} == LANGUAGES, label
+
+
+def test_the_fresh_harm_sets_cards_and_ibans_are_valid_and_its_look_alikes_fail_luhn() -> None:
+    items = _items("harm_fresh.json", "items")
+    kinds = Counter[str]()
+    for item in items:
+        if item["kind"] == "card":
+            match = DIGIT_RUN.search(item["text"])
+            assert match and luhn.is_valid(match.group().replace(" ", "")), item["id"]
+            kinds["card"] += 1
+        elif item["kind"] == "iban":
+            match = re.search(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4})+(?: ?[A-Z0-9]{1,3})?", item["text"])
+            assert match and iban.is_valid(match.group()), item["id"]
+            kinds["iban"] += 1
+        elif item["label"] == "ordinary":
+            for run in DIGIT_RUN.findall(item["text"]):
+                digits = run.replace(" ", "")
+                assert not (13 <= len(digits) <= 19 and luhn.is_valid(digits)), item["id"]
+    assert kinds["card"] >= 5 and kinds["iban"] >= 5
+
+
+def test_the_fresh_sensitive_set_has_each_category_and_look_alikes_in_every_language() -> None:
+    memories = _items("sensitive_fresh.json", "memories")
+    assert {m["lang"] for m in memories} == LANGUAGES
+    for lang in LANGUAGES:
+        store = [m for m in memories if m["lang"] == lang]
+        per_category = Counter(m["sensitive"] for m in store if m["sensitive"])
+        ordinary = [m for m in store if m["sensitive"] is None]
+        assert set(per_category) == set(CATEGORIES), lang
+        assert all(n >= 5 for n in per_category.values()), (lang, per_category)
+        assert sum(per_category.values()) >= 30 and len(ordinary) >= 30, lang
+        assert sum(1 for m in ordinary if m["looks_like"]) >= len(ordinary) // 2, lang
+    for memory in memories:
+        assert memory["id"].startswith(memory["lang"] + "-f"), memory
+        assert memory["looks_like"] in (*CATEGORIES, None), memory
+        assert memory["sensitive"] is None or memory["looks_like"] is None, memory
