@@ -11,7 +11,12 @@ labels every one) and read back. Reported per language and split:
   to look like one) that carry a sensitive label, i.e. are hidden from such an app;
 - on dev only, the misses and false alarms (the held-out third's texts stay out of sight).
 
+`--data PATH` evaluates every item of another file of the same shape (a "memories" list), each
+split it holds apart (bench/data/sensitive_dev2.json is all dev; a fresh held-out file all
+held-out, whose texts are then never listed).
+
     uv run python -m bench categories-languages
+    uv run python -m bench categories-languages --data bench/data/sensitive_dev2.json
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench categories-languages
 """
 
@@ -34,15 +39,22 @@ def _rate(hits: int, total: int) -> float | None:
     return round(hits / total, 3) if total else None
 
 
+def splits_of(memories: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The splits the memories hold (an item without one is held out): dev and held-out first,
+    then any other, in order seen."""
+    seen = dict.fromkeys(m.get("split", "heldout") for m in memories)
+    return (*(s for s in SPLITS if s in seen), *(s for s in seen if s not in SPLITS))
+
+
 def evaluate(memories: list[dict[str, Any]], labels: list[list[str]]) -> dict[str, Any]:
     """Per split: sensitive recall (right category, any sensitive label) and ordinary false
     positives, from the memories' gold labels and the labels they were stored with."""
     from memories.categories import SENSITIVE
 
     out: dict[str, Any] = {}
-    for split in SPLITS:
+    for split in splits_of(memories):
         rows = [(m, set(cats)) for m, cats in zip(memories, labels, strict=True)]
-        rows = [(m, cats) for m, cats in rows if m["split"] == split]
+        rows = [(m, cats) for m, cats in rows if m.get("split", "heldout") == split]
         sensitive = [(m, cats) for m, cats in rows if m["sensitive"]]
         ordinary = [(m, cats) for m, cats in rows if not m["sensitive"]]
         hidden = [bool(cats & SENSITIVE) for _, cats in sensitive]
@@ -96,7 +108,7 @@ def stored_labels(memories: list[dict[str, Any]], label: str) -> list[list[str]]
 def run(args: Any) -> None:
     from memories.search.embeddings import get_embedder
 
-    data = json.loads(Path(args.path).read_text(encoding="utf-8"))
+    data = json.loads(Path(args.data or args.path).read_text(encoding="utf-8"))
     by_lang: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for memory in data["memories"]:
         by_lang[memory["lang"]].append(memory)
@@ -107,8 +119,7 @@ def run(args: Any) -> None:
     print(f"model {model}")
     print(f"{'':4}{'split':9}{'right':>7}{'hidden':>8}{'n':>4}{'false+':>8}{'n':>4}  bar")
     for lang, row in result.items():
-        for split in SPLITS:
-            r = row[split]
+        for split, r in row.items():
             ok = (r["recall_hidden"] or 0) >= RECALL_BAR and (
                 r["false_positive"] or 0
             ) <= FALSE_POSITIVE_BAR
@@ -119,9 +130,9 @@ def run(args: Any) -> None:
             )
     if args.verbose:
         for lang, row in result.items():
-            dev = row["dev"]
+            dev = row.get("dev", {})
             for key in ("missed", "wrong_category", "false_alarms"):
-                for line in dev[key]:
+                for line in dev.get(key, ()):
                     print(f"  {lang} dev {key}: {line}")
     emit({"model": model, "languages": result})
 
@@ -132,6 +143,11 @@ def register(sub: Any) -> None:
         help="Sensitive labels per language on the multilingual set, dev and held-out.",
     )
     parser.add_argument("--path", default=str(DATA), help="The multilingual set (JSON).")
+    parser.add_argument(
+        "--data",
+        help="Evaluate every item of this file instead (same shape; e.g. "
+        "bench/data/sensitive_dev2.json); its dev items' misses are listed with --verbose.",
+    )
     parser.add_argument(
         "--verbose", action="store_true", help="list the dev split's misses and false alarms"
     )
