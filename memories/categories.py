@@ -110,6 +110,13 @@ EVERYDAY: tuple[str, ...] = (
     "I need photos for my new ID card.",
     "I switched to a new phone plan.",
     "I'm a keen home cook.",
+    # cutting down, organising, roles in clubs and schools, history (issue 36.3's second dev set)
+    "I'm cutting back on sugar.",
+    "I'm organising the team's summer barbecue.",
+    "I was voted player of the season at my club.",
+    "I'm the chair of our book club.",
+    "I help out at the school fair every year.",
+    "I'm reading a book about Roman history.",
 )
 
 
@@ -198,7 +205,7 @@ SIGNALS_BY_LANGUAGE: dict[str, dict[str, tuple[str, ...]]] = {
             r"キリスト教|クリスチャン|カトリック|プロテスタント|洗礼|礼拝|仏教|創価学会|学会員|勤行",
             r"題目|念仏|信者|信仰|入信|改宗|脱会|イスラム|ムスリム|ラマダン|エホバ|統一教会|無神論",
             r"宗教|聖書|コーラン|お祈り",
-            r"神様を信じ|神を信じ|檀家|お経|教会に通|教会へ行|教会に行|ミサ|修道|天理教|立正佼成会|幸福の科学",
+            r"神様を信じ|神を信じ|檀家|お経|教会に通|教会へ行|教会に行|ミサ|修道(女|士|僧|会)|修道院(に入|で暮ら)|天理教|立正佼成会|幸福の科学",
             r"真如苑|生長の家|末日聖徒|モルモン|ユダヤ教|ヒンドゥー教|ヒジャブ|ハラール|豚肉を食べない",
             r"無宗教|宗派|信心|浄土真宗|日蓮|禅宗",
         ),
@@ -278,7 +285,10 @@ SIGNALS_BY_LANGUAGE: dict[str, dict[str, tuple[str, ...]]] = {
             r"\b(kirchensteuer|neuapostol\w*|mormone\w*)\b",
         ),
         "politics": (
-            r"\b(gewählt|wähle|wählen|bundestagswahl|landtagswahl|kommunalwahl|europawahl)\b",
+            r"\b(wähle|wählen|bundestagswahl|landtagswahl|kommunalwahl|europawahl)\b",
+            # "gewählt" as a vote (ich habe ... gewählt), not as elected (wurde zum Kapitän gewählt)
+            r"\b(habe|hab|hast|hat|haben|hatte|hätte)\b[^.!?]{0,60}\bgewählt\b",
+            r"\bgewählt (habe|hab|hat|haben|hatte)\b",
             r"\b(wahlkampf|partei\w*|(die|den|bei den) grünen|linkspartei|die linke)\b",
             r"\b(csu|fdp|bsw|demo|demos|demonstration\w*)\b",
             r"\b(demonstrier\w*|gewerkschaft\w*|ig metall)\b",
