@@ -113,7 +113,7 @@ EVERYDAY: tuple[str, ...] = (
     # cutting down, organising, roles in clubs and schools, history (issue 36.3's second dev set)
     "I'm cutting back on sugar.",
     "I'm organising the team's summer barbecue.",
-    "I was voted player of the season at my club.",
+    "I was voted best player at my club.",
     "I'm the chair of our book club.",
     "I help out at the school fair every year.",
     "I'm reading a book about Roman history.",
