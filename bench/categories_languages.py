@@ -11,7 +11,11 @@ labels every one) and read back. Reported per language and split:
   to look like one) that carry a sensitive label, i.e. are hidden from such an app;
 - on dev only, the misses and false alarms (the held-out third's texts stay out of sight).
 
+`--path PATH` reads another set of the same shape with its splits as they are (e.g.
+bench/data/sensitive_dev2.json, all dev: its misses are listed with `--verbose`).
+
     uv run python -m bench categories-languages
+    uv run python -m bench categories-languages --path bench/data/sensitive_dev2.json --verbose
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench categories-languages
     uv run python -m bench categories-languages --data bench/data/sensitive_fresh.json
 
@@ -39,15 +43,22 @@ def _rate(hits: int, total: int) -> float | None:
     return round(hits / total, 3) if total else None
 
 
+def splits_of(memories: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The splits the memories hold (an item without one is held out): dev and held-out first,
+    then any other, in order seen."""
+    seen = dict.fromkeys(m.get("split", "heldout") for m in memories)
+    return (*(s for s in SPLITS if s in seen), *(s for s in seen if s not in SPLITS))
+
+
 def evaluate(memories: list[dict[str, Any]], labels: list[list[str]]) -> dict[str, Any]:
     """Per split: sensitive recall (right category, any sensitive label) and ordinary false
     positives, from the memories' gold labels and the labels they were stored with."""
     from memories.categories import SENSITIVE
 
     out: dict[str, Any] = {}
-    for split in SPLITS:
+    for split in splits_of(memories):
         rows = [(m, set(cats)) for m, cats in zip(memories, labels, strict=True)]
-        rows = [(m, cats) for m, cats in rows if m["split"] == split]
+        rows = [(m, cats) for m, cats in rows if m.get("split", "heldout") == split]
         sensitive = [(m, cats) for m, cats in rows if m["sensitive"]]
         ordinary = [(m, cats) for m, cats in rows if not m["sensitive"]]
         hidden = [bool(cats & SENSITIVE) for _, cats in sensitive]
@@ -121,10 +132,8 @@ def run(args: Any) -> None:
     model = get_embedder().model_name
     print(f"model {model}, data {path.name}")
     print(f"{'':4}{'split':9}{'right':>7}{'hidden':>8}{'n':>4}{'false+':>8}{'n':>4}  bar")
-    splits = ("heldout",) if args.data else SPLITS
     for lang, row in result.items():
-        for split in splits:
-            r = row[split]
+        for split, r in row.items():
             ok = (r["recall_hidden"] or 0) >= RECALL_BAR and (
                 r["false_positive"] or 0
             ) <= FALSE_POSITIVE_BAR
@@ -135,9 +144,9 @@ def run(args: Any) -> None:
             )
     if args.verbose:
         for lang, row in result.items():
-            dev = row["dev"]
+            dev = row.get("dev", {})
             for key in ("missed", "wrong_category", "false_alarms"):
-                for line in dev[key]:
+                for line in dev.get(key, ()):
                     print(f"  {lang} dev {key}: {line}")
     emit({"model": model, "data": path.name, "languages": result})
 

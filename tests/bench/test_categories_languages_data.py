@@ -67,9 +67,7 @@ def test_a_data_file_is_scored_per_language_as_held_out_and_no_text_is_printed(
     assert languages["en"]["heldout"]["ordinary"] == 1
     assert languages["de"]["heldout"]["sensitive"] == 1
     assert languages["zh"]["heldout"]["ordinary"] == 1
-    for row in languages.values():
-        assert row["dev"]["sensitive"] == row["dev"]["ordinary"] == 0
-        assert row["dev"]["missed"] == row["dev"]["false_alarms"] == []
+    assert all(set(row) == {"heldout"} for row in languages.values())  # no dev row, no misses
     # The printed table has held-out rows only.
     table = [line for line in out.splitlines()[2:-1] if line.strip()]
     assert len(table) == 3 and all(" heldout " in f" {line} " for line in table)

@@ -3,7 +3,7 @@ client over Streamable HTTP against the app under uvicorn (issue 36, "Sensitive 
 language"). One app writes; a second app with the default consent (sensitive categories hidden)
 neither lists, finds nor opens them; the owner sees them."""
 
-# ruff: noqa: RUF001 - Chinese text is written with its own commas
+# ruff: noqa: RUF001 - Chinese text is written with its own commas, Russian in Cyrillic
 
 from __future__ import annotations
 
@@ -48,3 +48,40 @@ def test_a_chinese_hiv_fact_and_a_german_salary_are_hidden_from_a_default_app_no
     assert {HIV, SALARY} <= own
     page = signed_in(owner).get("/").content.decode()
     assert HIV in page and SALARY in page
+
+
+# Written for this test from each language's vocabulary (issue 36.3: the lexicons of
+# memories/categories.py), not taken from a dev or held-out set.
+RUSSIAN_VOTE = "На выборах в Госдуму я голосовал за «Яблоко»."
+JAPANESE_THYROID = "去年から甲状腺の病気で、毎朝チラーヂンを飲んでいます。"
+PORTUGUESE_SAVINGS = "Tenho 15 mil reais guardados no banco para emergências."
+LOOK_ALIKES = [
+    "Меня выбрали старостой группы в университете.",  # elected, not an election
+    "明治維新について本を読んでいます。",  # 維新 in history, not the party
+    "Graças a Deus, a viagem correu bem.",  # a turn of phrase, not a faith
+]
+
+
+def test_a_russian_vote_a_japanese_illness_and_portuguese_savings_are_hidden_look_alikes_are_not(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    writer = mcp_for(owner)
+    reader = mcp_for(owner, name="Claude Desktop")  # the default consent: sensitive hidden
+    sensitive = {
+        RUSSIAN_VOTE: "politics",
+        JAPANESE_THYROID: "health",
+        PORTUGUESE_SAVINGS: "finance",
+    }
+    added = writer.call("add_memories", {"texts": [*sensitive, *LOOK_ALIKES]})
+    assert not added.is_error, text_of(added)
+    labels = {m["text"]: m["categories"] for m in added.structured_content["memories"]}
+    for text, category in sensitive.items():
+        assert category in labels[text], labels
+
+    listed = reader.call("list_memories", {}).structured_content["memories"]
+    assert sorted(m["text"] for m in listed) == sorted(LOOK_ALIKES)
+    for query in ("Яблоко", "甲状腺", "reais guardados"):
+        found = reader.call("search_memory", {"query": query}).structured_content["results"]
+        assert all(hit["text"] in LOOK_ALIKES for hit in found), (query, found)
+    own = {m["text"] for m in writer.call("list_memories", {}).structured_content["memories"]}
+    assert set(sensitive) <= own

@@ -81,3 +81,15 @@ def test_short_english_chat_is_english_whatever_the_identifier_guesses() -> None
     found = language.detect("So cute! I love your turtles so much!")
     assert found.code == "en"
     assert found.evidence == "english-words"
+
+
+def test_a_weak_guess_of_a_language_we_do_not_claim_is_undetermined_not_other() -> None:
+    # The identifier reads this English as Hungarian at about .62: not enough to call it
+    # "other" (which hides a memory from apps), so it is "und".
+    found = language.detect("I'm restoring a 1970s camper van.")
+    assert found.code == language.UNKNOWN
+    assert found.evidence == "hu"
+    assert found.confidence < language.OTHER_CONFIDENT
+    confident = language.detect("Lavoro come infermiera all'ospedale pediatrico, di notte.")
+    assert confident.code == language.OTHER
+    assert confident.confidence >= language.OTHER_CONFIDENT
