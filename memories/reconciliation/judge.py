@@ -6,7 +6,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from memories.reconciliation.lexicon import (
     ADDITIVE_CUES,
@@ -40,7 +40,7 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
 
 
-@lru_cache(maxsize=512)
+@cache  # entries come from the lexicon only (a few hundred)
 def _pattern(entry: str) -> re.Pattern[str]:
     prefix = entry.endswith("*")
     word = re.escape(entry.rstrip("*"))
@@ -54,22 +54,49 @@ def has(text: str, entry: str) -> bool:
     return _pattern(entry).search(text) is not None
 
 
+@cache
+def _any_pattern(entries: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern matching where any of the entries would (`has`): a text is read once per
+    group of words, not once per word (the judge runs for every text of a batch)."""
+    parts = [
+        re.escape(e)
+        if _CJK.search(e)
+        else rf"(?<!\w){re.escape(e.rstrip('*'))}" + ("" if e.endswith("*") else r"(?!\w)")
+        for e in entries
+    ]
+    return re.compile("|".join(parts))
+
+
+def has_any(folded: str, entries: tuple[str, ...]) -> bool:
+    """Whether the folded text holds any of the lexicon entries."""
+    return _any_pattern(entries).search(folded) is not None
+
+
 def matched(text: str, entries: Iterable[str]) -> frozenset[str]:
+    return _matched(text, tuple(entries))
+
+
+@lru_cache(maxsize=4096)
+def _matched(text: str, entries: tuple[str, ...]) -> frozenset[str]:
     folded = _fold(text)
+    if not has_any(folded, entries):
+        return frozenset()
     return frozenset(e.rstrip("*") for e in entries if has(folded, e))
 
 
 def _additive(text: str) -> bool:
     folded = _fold(text).replace("もう", "")  # "no longer" in Japanese, not "also"
-    return any(has(folded, e) for e in ADDITIVE_CUES)
+    return has_any(folded, ADDITIVE_CUES)
 
 
+@lru_cache(maxsize=4096)
 def people(text: str) -> frozenset[str]:
     """The people a text names, as concepts (mum and mother are one)."""
     folded = _fold(text)
-    return frozenset(who for who, words in PEOPLE.items() if any(has(folded, w) for w in words))
+    return frozenset(who for who, words in PEOPLE.items() if has_any(folded, words))
 
 
+@lru_cache(maxsize=4096)
 def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Proper names and numbers: (sure, all). Sure: capitalised words past a sentence's start
     (German capitalises every noun: there only digits are sure), and digits; all adds the
@@ -87,9 +114,10 @@ def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(sure), frozenset(sure | maybe)
 
 
+@lru_cache(maxsize=4096)
 def slots(text: str) -> frozenset[str]:
     folded = _fold(text)
-    return frozenset(slot for slot, words in SLOTS.items() if any(has(folded, w) for w in words))
+    return frozenset(slot for slot, words in SLOTS.items() if has_any(folded, words))
 
 
 def _alone(x: str, other: frozenset[str]) -> bool:
