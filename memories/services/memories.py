@@ -537,7 +537,7 @@ def _reconcile(
             ):
                 done.updates_in_batch[n] = earlier
         elif kind == reconcile_local.RESTATE:
-            reconcile_local.note_restated(match.memory, text, now)
+            reconcile_local.note_restated(match.memory, text, now, actor.app.name)
             known[key] = match.memory
         elif kind == reconcile_local.UPDATE:
             done.plans[n] = match
@@ -570,7 +570,7 @@ def _apply_batch_matches(
         if memory is None:
             continue
         text = next(params["texts"][n] for n in range(len(ids)) if params["keys"][n] == key)
-        reconcile_local.note_restated(memory, text, now)
+        reconcile_local.note_restated(memory, text, now, actor.app.name)
         known[key] = memory
     for n, earlier in done.updates_in_batch.items():
         old, new = built.get(ids[earlier]), built.get(ids[n])

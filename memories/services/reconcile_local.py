@@ -167,10 +167,11 @@ def _locked(actor: Actor, ids: set[Any]) -> dict[Any, Memory]:
     return {m.pk: m for m in current.order_by("id")}
 
 
-def note_restated(memory: Memory, text: str, now: datetime) -> None:
-    """Keep the new wording with the memory it restates (one memory is served)."""
+def note_restated(memory: Memory, text: str, now: datetime, by: str) -> None:
+    """Keep the new wording with the memory it restates (one memory is served): who said it
+    and when, shown in the memory's history on its page (`presentation.restatements`)."""
     metadata = dict(memory.metadata or {})
-    said = [*metadata.get("restated_as", []), {"text": text, "at": now.isoformat()}]
+    said = [*metadata.get("restated_as", []), {"text": text, "at": now.isoformat(), "by": by}]
     metadata["restated_as"] = said[-RESTATED_KEPT:]
     provenance = dict(memory.provenance or {})
     provenance["mentions"] = int(provenance.get("mentions") or 1) + 1

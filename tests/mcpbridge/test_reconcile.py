@@ -160,3 +160,24 @@ def test_a_later_text_of_one_batch_replaces_the_earlier_one_it_updates(
     assert _listed(mcp) == [NEW_JOB]
     old = Memory.objects.get(owner=owner, text=OLD_JOB)
     assert old.superseded_by is not None and old.superseded_by.text == NEW_JOB
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Our team lead is reading about a used Volvo.", "Our coach is reading about a Volvo."),
+        ("Meine Mutter wohnt in Graz.", "Meine Schwiegermutter wohnt in Graz."),
+        ("我的室友会拉大提琴。", "我的邻居会拉大提琴。"),
+        ("兄は銀行で働いています。", "義兄は銀行で働いています。"),
+    ],
+)
+def test_another_persons_look_alike_fact_is_stored_beside_the_first_never_merged(
+    owner: User, mcp_for: Callable[..., McpHttp], old: str, new: str
+) -> None:
+    mcp = mcp_for(owner)
+    mcp.call("add_memory", {"text": old})
+    added = mcp.call("add_memory", {"text": new})
+    assert added.structured_content["created"] == 1
+    assert sorted(_listed(mcp)) == sorted([old, new])
+    assert not Memory.objects.filter(owner=owner, superseded_by__isnull=False).exists()
+    assert not MemoryProposal.objects.filter(owner=owner).exists()
