@@ -541,7 +541,7 @@ def _reconcile(
             known[key] = match.memory
         elif kind == reconcile_local.UPDATE:
             done.plans[n] = match
-        elif key not in done.held_as:
+        elif key not in done.held_as and reconcile_local.for_review(actor):
             pending = app_review.propose_change(
                 actor,
                 match.memory,

@@ -44,16 +44,20 @@ class BatchMatch:
 
 
 def applies(actor: Actor) -> bool:
-    """When `RECONCILE_LOCAL` is on: apps' writes; not the owner's own apps, nor an app that may
-    only write, nor (yet) an import: its synthetic look-alike histories
-    (tests/memories/test_ingest_kill.py) are merged and superseded among themselves, which the
-    import's "no losses" promise does not allow."""
+    """When `RECONCILE_LOCAL` is on: apps' writes and imports (against everything the owner has,
+    `dedup_reader`, and within the import: importing a history twice leaves one memory per
+    fact); not the owner's own apps (the owner edits and supersedes by hand), nor an app that
+    may only write."""
     return (
-        settings.RECONCILE_LOCAL
-        and not actor.app.is_owner_app
-        and actor.app.kind != ConnectedApp.Kind.IMPORT
-        and dedup_reader(actor) is not None
+        settings.RECONCILE_LOCAL and not actor.app.is_owner_app and dedup_reader(actor) is not None
     )
+
+
+def for_review(actor: Actor) -> bool:
+    """Whether an unsure change waits in the owner's Review: an app's does; an import's is stored
+    beside the memory it may change (a history of thousands of messages would fill Review with
+    guesses; both stay, nothing is lost, and the owner's own search shows both)."""
+    return actor.app.kind != ConnectedApp.Kind.IMPORT
 
 
 def matches(
@@ -188,6 +192,7 @@ __all__ = [
     "BatchMatch",
     "Match",
     "applies",
+    "for_review",
     "matches",
     "note_restated",
 ]
