@@ -55,22 +55,48 @@ def has(text: str, entry: str) -> bool:
     return _pattern(entry).search(text) is not None
 
 
+class _Index:
+    """Lexicon entries by concept, looked up by a text's words: a whole-word entry by its word, a
+    prefix entry ("сестр*") by the words' beginnings, the rest (several words, a hyphen, Chinese
+    or Japanese) as `has` reads them. One pass over a text's words, not a pattern per entry: the
+    judge reads every text of a batch (`bench add`)."""
+
+    def __init__(self, groups: dict[str, tuple[str, ...]]) -> None:
+        self.words: dict[str, set[str]] = {}
+        self.prefixes: dict[str, list[tuple[str, str]]] = {}
+        self.others: list[tuple[str, str]] = []
+        for concept, group in groups.items():
+            for entry in group:
+                word = entry.rstrip("*")
+                if _CJK.search(entry) or not re.fullmatch(r"\w+", word):
+                    self.others.append((entry, concept))
+                elif entry.endswith("*"):
+                    self.prefixes.setdefault(word[:2], []).append((word, concept))
+                else:
+                    self.words.setdefault(word, set()).add(concept)
+
+    def concepts(self, folded: str) -> frozenset[str]:
+        found: set[str] = set()
+        for word in _WORD.findall(folded):
+            found |= self.words.get(word, set())
+            found.update(c for p, c in self.prefixes.get(word[:2], ()) if word.startswith(p))
+        found.update(c for entry, c in self.others if c not in found and has(folded, entry))
+        return frozenset(found)
+
+
 @cache
-def _any_pattern(entries: tuple[str, ...]) -> re.Pattern[str]:
-    """One pattern matching where any of the entries would (`has`): a text is read once per
-    group of words, not once per word (the judge runs for every text of a batch)."""
-    parts = [
-        re.escape(e)
-        if _CJK.search(e)
-        else rf"(?<!\w){re.escape(e.rstrip('*'))}" + ("" if e.endswith("*") else r"(?!\w)")
-        for e in entries
-    ]
-    return re.compile("|".join(parts))
+def _index(groups: tuple[tuple[str, tuple[str, ...]], ...]) -> _Index:
+    return _Index(dict(groups))
+
+
+def concepts(folded: str, groups: dict[str, tuple[str, ...]]) -> frozenset[str]:
+    """Which groups of lexicon entries the folded text holds an entry of."""
+    return _index(tuple(groups.items())).concepts(folded)
 
 
 def has_any(folded: str, entries: tuple[str, ...]) -> bool:
     """Whether the folded text holds any of the lexicon entries."""
-    return _any_pattern(entries).search(folded) is not None
+    return bool(concepts(folded, {"": entries}))
 
 
 def matched(text: str, entries: Iterable[str]) -> frozenset[str]:
@@ -80,9 +106,7 @@ def matched(text: str, entries: Iterable[str]) -> frozenset[str]:
 @lru_cache(maxsize=4096)
 def _matched(text: str, entries: tuple[str, ...]) -> frozenset[str]:
     folded = _fold(text)
-    if not has_any(folded, entries):
-        return frozenset()
-    return frozenset(e.rstrip("*") for e in entries if has(folded, e))
+    return frozenset(e.rstrip("*") for e in concepts(folded, {e: (e,) for e in entries}))
 
 
 def _additive(text: str) -> bool:
@@ -94,7 +118,7 @@ def _additive(text: str) -> bool:
 def people(text: str) -> frozenset[str]:
     """The people a text names, as concepts (mum and mother are one)."""
     folded = _fold(text)
-    return frozenset(who for who, words in PEOPLE.items() if has_any(folded, words))
+    return concepts(folded, PEOPLE)
 
 
 @lru_cache(maxsize=4096)
@@ -118,7 +142,7 @@ def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
 @lru_cache(maxsize=4096)
 def slots(text: str) -> frozenset[str]:
     folded = _fold(text)
-    return frozenset(slot for slot, words in SLOTS.items() if has_any(folded, words))
+    return concepts(folded, SLOTS)
 
 
 # Words that open a subject but name no one: determiners, possessives, the speaker's pronouns.
