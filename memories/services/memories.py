@@ -520,13 +520,14 @@ def _reconcile(
     found = reconcile_local.matches(
         actor, [params["texts"][n] for n in todo], [params["embs"][n] for n in todo], model
     )
+    held: dict[str, tuple[Memory, str, str]] = {}  # key → (memory, text, reason) for Review
     for n, match in zip(todo, found, strict=True):
         if match is None:
             continue
         text, key, kind = params["texts"][n], params["keys"][n], match.verdict.kind
         if isinstance(match, reconcile_local.BatchMatch):
             earlier = todo[match.batch]
-            if params["keys"][earlier] in done.held_as:
+            if params["keys"][earlier] in held:
                 continue  # the earlier text waits for the owner: this one is stored
             if kind == reconcile_local.RESTATE:
                 # Answered with what the earlier text became (itself merged, or inserted).
@@ -541,16 +542,12 @@ def _reconcile(
             known[key] = match.memory
         elif kind == reconcile_local.UPDATE:
             done.plans[n] = match
-        elif key not in done.held_as and reconcile_local.for_review(actor):
-            pending = app_review.propose_change(
-                actor,
-                match.memory,
-                text=text,
-                categories=None,
-                state=None,
-                reason=f"Looks like an update of this memory ({match.verdict.why}).",
-            )
-            done.held_as[key] = WriteResult(memory=match.memory, created=False, pending=pending)
+        elif key not in held and reconcile_local.for_review(actor):
+            reason = f"Looks like an update of this memory ({match.verdict.why})."
+            held[key] = (match.memory, text, reason)
+    pending = app_review.propose_text_changes(actor, list(held.values()))
+    for (key, (memory, _, _)), waiting in zip(held.items(), pending, strict=True):
+        done.held_as[key] = WriteResult(memory=memory, created=False, pending=waiting)
     return done
 
 
