@@ -319,10 +319,11 @@ SEARCH_CACHE_SWEEP_SECONDS = env_int("SEARCH_CACHE_SWEEP_SECONDS", 30)
 SEARCH_SNAPSHOT_DIR = env_str("SEARCH_SNAPSHOT_DIR", str(HOME / "search"))
 # Classify memories without categories at write time, from the local embedding model.
 AUTO_CATEGORIZE = env_bool("AUTO_CATEGORIZE", True)
-# Reconcile apps' writes locally (memories/services/reconcile_local.py): a restatement joins the
-# memory it restates, an update replaces the old fact. Off by default on this release: on look-
-# alike texts it merged different people's facts ("Our coach …" into "Our team lead …") and
-# wrote batches at a third of the embedding rate (docs/benchmarks.md, `bench reconcile`).
+# Reconcile apps' writes and imports locally (memories/services/reconcile_local.py): a
+# restatement joins the memory it restates, an update replaces the old fact. Off by default on
+# this release: it merges about half of the restatements of its held-out pairs, and an app's
+# batch still costs more than the embedding floor allows (docs/benchmarks.md, `bench reconcile`,
+# `bench add --as-app`).
 RECONCILE_LOCAL = env_bool("RECONCILE_LOCAL", False)
 # The profile an assistant loads first (memories/selectors/profile.py): at most this many characters
 # of memory text, pinned memories first, then the most-read ones; what does not fit is left out and

@@ -6,7 +6,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from memories.reconciliation.lexicon import (
     ADDITIVE_CUES,
@@ -16,6 +16,7 @@ from memories.reconciliation.lexicon import (
     PAST,
     PEOPLE,
     SLOTS,
+    entries,
 )
 from memories.reconciliation.thresholds import Cosines
 
@@ -40,7 +41,7 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
 
 
-@lru_cache(maxsize=512)
+@cache  # entries come from the lexicon only (a few hundred)
 def _pattern(entry: str) -> re.Pattern[str]:
     prefix = entry.endswith("*")
     word = re.escape(entry.rstrip("*"))
@@ -54,22 +55,73 @@ def has(text: str, entry: str) -> bool:
     return _pattern(entry).search(text) is not None
 
 
+class _Index:
+    """Lexicon entries by concept, looked up by a text's words: a whole-word entry by its word, a
+    prefix entry ("сестр*") by the words' beginnings, the rest (several words, a hyphen, Chinese
+    or Japanese) as `has` reads them. One pass over a text's words, not a pattern per entry: the
+    judge reads every text of a batch (`bench add`)."""
+
+    def __init__(self, groups: dict[str, tuple[str, ...]]) -> None:
+        self.words: dict[str, set[str]] = {}
+        self.prefixes: dict[str, list[tuple[str, str]]] = {}
+        self.others: list[tuple[str, str]] = []
+        for concept, group in groups.items():
+            for entry in group:
+                word = entry.rstrip("*")
+                if _CJK.search(entry) or not re.fullmatch(r"\w+", word):
+                    self.others.append((entry, concept))
+                elif entry.endswith("*"):
+                    self.prefixes.setdefault(word[:2], []).append((word, concept))
+                else:
+                    self.words.setdefault(word, set()).add(concept)
+
+    def concepts(self, folded: str) -> frozenset[str]:
+        found: set[str] = set()
+        for word in _WORD.findall(folded):
+            found |= self.words.get(word, set())
+            found.update(c for p, c in self.prefixes.get(word[:2], ()) if word.startswith(p))
+        found.update(c for entry, c in self.others if c not in found and has(folded, entry))
+        return frozenset(found)
+
+
+@cache
+def _index(groups: tuple[tuple[str, tuple[str, ...]], ...]) -> _Index:
+    return _Index(dict(groups))
+
+
+def concepts(folded: str, groups: dict[str, tuple[str, ...]]) -> frozenset[str]:
+    """Which groups of lexicon entries the folded text holds an entry of."""
+    return _index(tuple(groups.items())).concepts(folded)
+
+
+def has_any(folded: str, entries: tuple[str, ...]) -> bool:
+    """Whether the folded text holds any of the lexicon entries."""
+    return bool(concepts(folded, {"": entries}))
+
+
 def matched(text: str, entries: Iterable[str]) -> frozenset[str]:
+    return _matched(text, tuple(entries))
+
+
+@lru_cache(maxsize=4096)
+def _matched(text: str, entries: tuple[str, ...]) -> frozenset[str]:
     folded = _fold(text)
-    return frozenset(e.rstrip("*") for e in entries if has(folded, e))
+    return frozenset(e.rstrip("*") for e in concepts(folded, {e: (e,) for e in entries}))
 
 
 def _additive(text: str) -> bool:
     folded = _fold(text).replace("もう", "")  # "no longer" in Japanese, not "also"
-    return any(has(folded, e) for e in ADDITIVE_CUES)
+    return has_any(folded, ADDITIVE_CUES)
 
 
+@lru_cache(maxsize=4096)
 def people(text: str) -> frozenset[str]:
     """The people a text names, as concepts (mum and mother are one)."""
     folded = _fold(text)
-    return frozenset(who for who, words in PEOPLE.items() if any(has(folded, w) for w in words))
+    return concepts(folded, PEOPLE)
 
 
+@lru_cache(maxsize=4096)
 def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Proper names and numbers: (sure, all). Sure: capitalised words past a sentence's start
     (German capitalises every noun: there only digits are sure), and digits; all adds the
@@ -87,9 +139,96 @@ def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(sure), frozenset(sure | maybe)
 
 
+@lru_cache(maxsize=4096)
 def slots(text: str) -> frozenset[str]:
     folded = _fold(text)
-    return frozenset(slot for slot, words in SLOTS.items() if any(has(folded, w) for w in words))
+    return concepts(folded, SLOTS)
+
+
+# Words that open a subject but name no one: determiners, possessives, the speaker's pronouns.
+_OPENERS = frozenset(
+    entries(
+        "my|our|the|a|an|his|her|their|your|mein|meine|meiner|unser|unsere|der|die|das|ein|eine",
+        "mi|mis|nuestro|nuestra|el|la|los|las|un|una|mon|ma|mes|notre|nos|le|les|une",
+        "meu|minha|meus|minhas|nosso|nossa|o|os|as|um|uma|мой|моя|мои|моего|моей|наш|наша|наши",
+    )
+)
+_SPEAKER = frozenset(
+    entries("i|i'm|i've|i'd|we|we're|ich|wir|yo|je|j'ai|on|nous|eu|nós|я|мы|me|moi|mir|mich")
+)
+
+
+# After a name opening a sentence, a third person's verb: "Lena works …", "Lucía trabaja …". A
+# capitalised first word followed by anything else is likely a verb of a language that drops the
+# pronoun ("Soy alérgica", "Moro em Curitiba", "Живу в Казани"), not a name.
+_THIRD_PERSON = frozenset(
+    entries(
+        "is|was|works|lives|has|had|now|just|still|will|turns|got|moved|left|started|plays|runs",
+        "ist|war|arbeitet|wohnt|lebt|hat|spielt|jetzt|es|está|trabaja|vive|tiene|juega|ahora",
+        "est|travaille|habite|vit|a|joue|é|trabalha|mora|tem|joga|agora|работает|живёт|живет|",
+        "играет|учится|теперь",
+    )
+)
+
+
+@lru_cache(maxsize=4096)
+def lead_names(text: str) -> frozenset[str]:
+    """The names a text opens with, as its subject: "Anna is a nurse" → anna, "My flatmate Jo
+    is a vet" → jo, "Jo, my flatmate, …" → jo; none when the speaker opens it ("I work at
+    Acme": a name later in the sentence is an object, not who the fact is about). A capitalised
+    word right after "my", "mein" … is a noun (German), not a name."""
+    first = re.split(r"[,;:()\u3001\uff0c]|(?<=\w\w\w[.!?])\s", text.strip(), maxsplit=1)[0]
+    words = re.findall(r"[\w'-]+", first)
+    out: set[str] = set()
+    after_opener = False
+    for n, word in enumerate(words):
+        folded = _fold(word)
+        if folded in _SPEAKER and not out:
+            return frozenset()
+        if folded in _OPENERS:
+            after_opener = True
+            continue
+        if word[:1].isupper() and not word[:1].isdigit():
+            following = words[n + 1] if n + 1 < len(words) else None
+            if after_opener:
+                pass
+            elif (
+                n > 0
+                or following is None
+                or following[:1].isupper()
+                or _fold(following) in _THIRD_PERSON
+            ):
+                out.add(folded)
+            else:
+                return frozenset()  # a verb whose subject is the speaker: "Живу в Казани"
+        elif out or n >= 3:
+            break
+        after_opener = False
+    return frozenset(out)
+
+
+def _same_name(x: str, y: str) -> bool:
+    """One name in two forms: a prefix (VW's ~ VW), or a Cyrillic name's ending (Маша ~ Маше)."""
+    if x.startswith(y) or y.startswith(x):
+        return True
+    cyrillic = bool(re.match("[\u0400-\u04ff]", x))
+    common = next(
+        (i for i, (a, b) in enumerate(zip(x, y, strict=False)) if a != b), min(len(x), len(y))
+    )
+    return cyrillic and common >= 3 and common >= max(len(x), len(y)) - 2
+
+
+def _different_subjects(new: str, old: str) -> bool:
+    """Each text opens with a name the other never mentions: "Lena is a nurse" / "Sofia is a
+    nurse", two people however alike the rest."""
+    lead_new, lead_old = lead_names(new), lead_names(old)
+    if not lead_new or not lead_old:
+        return False
+    words_new = {_fold(w) for w in re.findall(r"[\w'-]+", new)}
+    words_old = {_fold(w) for w in re.findall(r"[\w'-]+", old)}
+    return not any(_same_name(x, y) for x in lead_new for y in words_old) and not any(
+        _same_name(x, y) for x in lead_old for y in words_new
+    )
 
 
 def _alone(x: str, other: frozenset[str]) -> bool:
@@ -150,11 +289,15 @@ def _bare(word: str) -> str:
 
 def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     """What the new text does to the stored one. Never a merge or a supersede across different
-    people (kinship and role words), and never a merge across different names or numbers."""
+    people (kinship and role words: a coach is not a team lead, a mother not a mother-in-law;
+    someone else is not the speaker), nor across subjects named differently ("Lena …" /
+    "Sofia …"), and never a merge across different names or numbers."""
     if cosine < cut.floor:
         return Verdict(DISTINCT, "not similar")
     if people(new) != people(old):
         return Verdict(DISTINCT, "about different people")
+    if _different_subjects(new, old):
+        return Verdict(DISTINCT, "about someone else")
     if _additive(new):
         return Verdict(DISTINCT, "adds to it")
     cues = matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES)

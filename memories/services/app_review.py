@@ -123,6 +123,29 @@ def propose_change(
     return PendingWrite.of(proposal)
 
 
+def propose_text_changes(
+    actor: Actor, changes: Sequence[tuple[Memory, str, str]]
+) -> list[PendingWrite]:
+    """Hold new texts for memories the app may see (memory, text, reason; locked and checked by
+    the caller), saved together: a batch's unsure reconciliations (`reconcile_local`)."""
+    if not changes:
+        return []
+    proposals = [
+        _new(
+            actor,
+            MemoryProposal.Kind.UPDATE,
+            memory,
+            proposed_text=text,
+            proposed_categories=None,
+            proposed_state="",
+            reason=reason[:500],
+        )
+        for memory, text, reason in changes
+    ]
+    _store(actor, proposals, [memory.id for memory, _, _ in changes])
+    return [PendingWrite.of(p) for p in proposals]
+
+
 def propose_deletes(actor: Actor, memories: Sequence[Memory]) -> list[PendingWrite]:
     """Hold deletes; the memories stay where they are (and in every app's sight) meanwhile."""
     if not memories:

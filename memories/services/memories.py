@@ -421,14 +421,14 @@ def _create_cleaned(
         # memory, the caller's first statement would have answered "already known".
         _hold_categories(actor, labels - new_slugs)
         known = _known_texts(actor, set(params["keys"]))
-        plans, held_as = (
-            _reconcile(actor, params, known, models.live, now) if reconcile else ({}, {})
-        )
+        done = _reconcile(actor, params, known, models.live, now) if reconcile else Reconciled()
+        held_as = done.held_as
         fresh = [
             n
             for n in range(len(ids))
             if (params["states"][n] != MemoryState.ACTIVE or params["keys"][n] not in known)
             and params["keys"][n] not in held_as
+            and params["keys"][n] not in done.same_as
         ]
         inserted = _insert_rows(_rows(params, fresh))
         # Texts that did not go in are held by an active memory already. Every write runs the
@@ -463,7 +463,8 @@ def _create_cleaned(
             for n in range(len(ids))
             if ids[n] in made
         }
-        _supersede_planned(actor, plans, ids, built)
+        _supersede_planned(actor, done.plans, ids, built)
+        _apply_batch_matches(actor, params, done, ids, built, known, now)
         id_for_index = dict(zip(to_insert, ids, strict=True))
         for memory in built.values():
             if memory.state == MemoryState.ACTIVE:
@@ -488,45 +489,95 @@ def _create_cleaned(
     return results
 
 
+@dataclass
+class Reconciled:
+    """What local reconciliation decided for a batch (`_reconcile`), by batch row or text key."""
+
+    plans: dict[int, reconcile_local.Match] = field(default_factory=dict)  # row → stored memory
+    held_as: dict[str, WriteResult] = field(default_factory=dict)  # key → held for Review
+    same_as: dict[str, int] = field(default_factory=dict)  # key → earlier row it restates
+    updates_in_batch: dict[int, int] = field(default_factory=dict)  # row → earlier row it updates
+
+
 def _reconcile(
     actor: Actor, params: dict[str, Any], known: dict[str, Memory], model: str, now: datetime
-) -> tuple[dict[int, reconcile_local.Match], dict[str, WriteResult]]:
+) -> Reconciled:
     """Local reconciliation of the batch's new texts (`reconcile_local`), in the write's
     transaction: a restatement is answered with the memory it restates (added to `known`, its
     wording kept with it); an update is returned to supersede its memory once inserted; an
-    unsure change is held for the owner's Review as an update of that memory."""
+    unsure change is held for the owner's Review as an update of that memory. A text restating
+    or updating an earlier text of the same batch is answered with, or supersedes, that one's
+    memory once inserted (`Reconciled.same_as`, `Reconciled.plans`)."""
+    done = Reconciled()
     if not reconcile_local.applies(actor):
-        return {}, {}
+        return done
     todo = [
         n
         for n in range(len(params["ids"]))
         if params["states"][n] == MemoryState.ACTIVE and params["keys"][n] not in known
     ]
+    todo = list({params["keys"][n]: n for n in reversed(todo)}.values())[::-1]  # once per text
     found = reconcile_local.matches(
         actor, [params["texts"][n] for n in todo], [params["embs"][n] for n in todo], model
     )
-    plans: dict[int, reconcile_local.Match] = {}
-    held_as: dict[str, WriteResult] = {}
+    held: dict[str, tuple[Memory, str, str]] = {}  # key → (memory, text, reason) for Review
     for n, match in zip(todo, found, strict=True):
         if match is None:
             continue
         text, key, kind = params["texts"][n], params["keys"][n], match.verdict.kind
-        if kind == reconcile_local.RESTATE:
-            reconcile_local.note_restated(match.memory, text, now)
+        if isinstance(match, reconcile_local.BatchMatch):
+            earlier = todo[match.batch]
+            if params["keys"][earlier] in held:
+                continue  # the earlier text waits for the owner: this one is stored
+            if kind == reconcile_local.RESTATE:
+                # Answered with what the earlier text became (itself merged, or inserted).
+                done.same_as[key] = done.same_as.get(params["keys"][earlier], earlier)
+            elif (
+                params["keys"][earlier] not in done.same_as
+                and earlier not in done.updates_in_batch.values()
+            ):
+                done.updates_in_batch[n] = earlier
+        elif kind == reconcile_local.RESTATE:
+            reconcile_local.note_restated(match.memory, text, now, actor.app.name)
             known[key] = match.memory
         elif kind == reconcile_local.UPDATE:
-            plans[n] = match
-        elif key not in held_as:
-            pending = app_review.propose_change(
-                actor,
-                match.memory,
-                text=text,
-                categories=None,
-                state=None,
-                reason=f"Looks like an update of this memory ({match.verdict.why}).",
+            done.plans[n] = match
+        elif key not in held and reconcile_local.for_review(actor):
+            reason = f"Looks like an update of this memory ({match.verdict.why})."
+            held[key] = (match.memory, text, reason)
+    pending = app_review.propose_text_changes(actor, list(held.values()))
+    for (key, (memory, _, _)), waiting in zip(held.items(), pending, strict=True):
+        done.held_as[key] = WriteResult(memory=memory, created=False, pending=waiting)
+    return done
+
+
+def _apply_batch_matches(
+    actor: Actor,
+    params: dict[str, Any],
+    done: Reconciled,
+    ids: Sequence[uuid.UUID],
+    built: dict[uuid.UUID, Memory],
+    known: dict[str, Memory],
+    now: datetime,
+) -> None:
+    """After the insert: a text restating an earlier one of its batch is answered with that
+    one's memory (its wording kept there); a text updating one supersedes it."""
+    for key, earlier in done.same_as.items():
+        memory = built.get(ids[earlier]) or known.get(params["keys"][earlier])
+        if memory is None:
+            continue
+        text = next(params["texts"][n] for n in range(len(ids)) if params["keys"][n] == key)
+        reconcile_local.note_restated(memory, text, now, actor.app.name)
+        known[key] = memory
+    for n, earlier in done.updates_in_batch.items():
+        old, new = built.get(ids[earlier]), built.get(ids[n])
+        if old is not None and new is not None:
+            memory_supersede_into(
+                actor=actor,
+                old=old,
+                new=new,
+                reason="Replaced by a newer statement of the same write.",
             )
-            held_as[key] = WriteResult(memory=match.memory, created=False, pending=pending)
-    return plans, held_as
 
 
 def _supersede_planned(

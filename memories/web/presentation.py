@@ -358,6 +358,27 @@ def history_entries(memory: Memory, versions: list[MemoryVersion]) -> list[Histo
     return entries
 
 
+@dataclass(frozen=True)
+class Restatement:
+    """The same fact said again in other words, by an app, merged into this memory by local
+    reconciliation (`reconcile_local.note_restated`): the owner sees each wording, not only the
+    text kept."""
+
+    text: str
+    by: str
+    at: Any  # ISO datetime string, or None
+
+
+def restatements(memory: Memory) -> list[Restatement]:
+    """The wordings merged into the memory, newest first."""
+    said = (memory.metadata or {}).get("restated_as") or []
+    return [
+        Restatement(str(r.get("text", "")), str(r.get("by", "")), r.get("at"))
+        for r in reversed(said)
+        if isinstance(r, dict) and r.get("text")
+    ]
+
+
 def diff_opcodes(a: Sequence[str], b: Sequence[str], budget: int = DIFF_BUDGET) -> list[Opcode]:
     """Equal runs and the changes between them, with bounded work.
 

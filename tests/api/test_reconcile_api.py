@@ -56,6 +56,19 @@ def test_a_restatement_over_rest_answers_200_with_the_stored_memory(
     assert Memory.objects.filter(owner=owner).count() == 1
 
 
+def test_the_owner_sees_each_wording_an_app_restated_in_the_memorys_history(
+    owner: User, make_token: TokenFactory, owner_client: Client
+) -> None:
+    """The merged wording is not only in metadata: the memory's page lists it, with the app."""
+    app = bearer(make_token(owner, name="claude"))
+    _, first = _add(app, "My dentist is Dr. Okafor.")
+    _add(app, "Dr Okafor is my dentist.")
+    page = owner_client.get(f"/memories/{first['memory']['id']}/").content.decode()
+    history = page[page.index('id="history-heading"') :]
+    assert "Said again in other words" in history
+    assert "Dr Okafor is my dentist." in history and "claude" in history
+
+
 def test_a_likely_change_the_rules_cannot_decide_waits_for_the_owner_as_an_update(
     owner: User, make_token: TokenFactory, owner_api: Client
 ) -> None:

@@ -17,3 +17,10 @@ def test_bench_reconcile_reports_both_splits_and_never_merges_a_look_alike() -> 
     for split in ("dev", "heldout"):
         r = report[split]
         assert 0 < r["restates_merged"] <= 1 and 0 < r["updates_superseding"] <= 1
+
+
+def test_no_look_alike_of_another_person_is_merged_and_held_out_misses_stay_unlisted() -> None:
+    report = reconcile.run(current_model(), "lookalikes")
+    assert report["dev"]["wrong_count"] == 0, report["dev"]["misses"]
+    assert report["heldout"]["wrong_count"] == 0
+    assert report["heldout"]["misses"] == []  # held-out texts are counted, never listed

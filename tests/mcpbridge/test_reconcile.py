@@ -131,3 +131,53 @@ def test_batch_adds_report_what_was_stored_and_what_waits_for_the_owner(
     ).structured_content
     assert answer["created"] == 1 and answer["already_known"] == 1
     assert not answer.get("pending")
+
+
+def test_two_texts_of_one_batch_restating_each_other_are_one_memory(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    """Within a batch too: the later wording is answered with the earlier one's memory."""
+    mcp = mcp_for(owner)
+    answer = mcp.call(
+        "add_memories",
+        {
+            "texts": [
+                "My brother Jonas is an architect.",
+                "Jonas, my brother, works as an architect.",
+                "Meine Katze heißt Miso.",
+            ]
+        },
+    ).structured_content
+    assert answer["created"] == 2 and answer["already_known"] == 1
+    assert sorted(_listed(mcp)) == ["Meine Katze heißt Miso.", "My brother Jonas is an architect."]
+
+
+def test_a_later_text_of_one_batch_replaces_the_earlier_one_it_updates(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    mcp = mcp_for(owner)
+    mcp.call("add_memories", {"texts": [OLD_JOB, NEW_JOB]})
+    assert _listed(mcp) == [NEW_JOB]
+    old = Memory.objects.get(owner=owner, text=OLD_JOB)
+    assert old.superseded_by is not None and old.superseded_by.text == NEW_JOB
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Our team lead is reading about a used Volvo.", "Our coach is reading about a Volvo."),
+        ("Meine Mutter wohnt in Graz.", "Meine Schwiegermutter wohnt in Graz."),
+        ("我的室友会拉大提琴。", "我的邻居会拉大提琴。"),
+        ("兄は銀行で働いています。", "義兄は銀行で働いています。"),
+    ],
+)
+def test_another_persons_look_alike_fact_is_stored_beside_the_first_never_merged(
+    owner: User, mcp_for: Callable[..., McpHttp], old: str, new: str
+) -> None:
+    mcp = mcp_for(owner)
+    mcp.call("add_memory", {"text": old})
+    added = mcp.call("add_memory", {"text": new})
+    assert added.structured_content["created"] == 1
+    assert sorted(_listed(mcp)) == sorted([old, new])
+    assert not Memory.objects.filter(owner=owner, superseded_by__isnull=False).exists()
+    assert not MemoryProposal.objects.filter(owner=owner).exists()

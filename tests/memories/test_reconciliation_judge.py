@@ -6,7 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memories.reconciliation.judge import DISTINCT, RESTATE, UNSURE, UPDATE, judge, people
+from memories.reconciliation.judge import (
+    DISTINCT,
+    RESTATE,
+    UNSURE,
+    UPDATE,
+    judge,
+    lead_names,
+    people,
+)
 from memories.reconciliation.thresholds import COSINES, E5_MODEL, MINILM_MODEL, for_model
 from memories.search.embeddings import current_model, get_embedder
 
@@ -77,3 +85,58 @@ def test_people_are_concepts_across_words_and_languages() -> None:
 def test_each_shipped_model_has_its_own_cosines_and_another_model_gets_minilms() -> None:
     assert COSINES[E5_MODEL] != COSINES[MINILM_MODEL]
     assert for_model("BAAI/bge-small-en-v1.5") == COSINES[MINILM_MODEL]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # Roles are people too: a coach is not a team lead, a flatmate not a neighbour.
+        (
+            "Our team lead is reading about a used Volvo.",
+            "Our coach is reading about a used Volvo.",
+        ),
+        ("Our neighbour wants to try the cello.", "My flatmate wants to try the cello."),
+        ("Our team lead is reading about a used Volvo.", "I started reading about a used Volvo."),
+        ("My mother lives in Bristol.", "My mother-in-law lives in Bristol."),
+        ("Meine Mutter wohnt in Graz.", "Meine Schwiegermutter wohnt in Graz."),
+        ("Mein Trainer fährt einen alten Volvo.", "Mein Nachbar fährt einen alten Volvo."),
+        ("我妈妈是医生。", "我婆婆是医生。"),
+        ("我的室友会拉大提琴。", "我的邻居会拉大提琴。"),
+        ("兄は銀行で働いています。", "義兄は銀行で働いています。"),
+        ("私のコーチは札幌に住んでいます。", "私の隣人は札幌に住んでいます。"),
+        ("Mi madre es profesora.", "Mi suegra es profesora."),
+        ("Ma mère est avocate.", "Ma belle-mère est avocate."),
+        ("Minha mãe é dentista.", "Minha sogra é dentista."),
+        ("Моя мама работает врачом.", "Моя свекровь работает врачом."),
+        # Two people named differently, whatever else the texts share.
+        ("Lena works as a nurse at the Charité.", "Sofia now works as a nurse at the Charité."),
+        ("Lena works at Siemens.", "Sofia now works at Bosch."),
+        ("Lukas arbeitet bei SAP.", "Jonas arbeitet jetzt bei SAP."),
+    ],
+)
+def test_different_people_or_roles_are_never_merged_or_replaced_in_any_language(
+    old: str, new: str
+) -> None:
+    assert verdict(old, new) == DISTINCT
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My flatmate Jo is a vet.", "Jo, my flatmate, works as a vet."),
+        ("Mein Nachbar Klaus ist Tischler.", "Klaus, mein Nachbar, arbeitet als Tischler."),
+    ],
+)
+def test_the_same_person_named_in_other_words_is_still_merged(old: str, new: str) -> None:
+    assert verdict(old, new) == RESTATE
+
+
+def test_a_text_opening_with_a_name_is_about_that_name_one_opening_with_i_the_speaker() -> None:
+    assert lead_names("Lena works at Siemens.") == {"lena"}
+    assert lead_names("My flatmate Jo is a vet.") == {"jo"}
+    assert lead_names("Jo, my flatmate, is a vet.") == {"jo"}
+    assert lead_names("I work at Acme Logistics.") == frozenset()
+    # A first word followed by no third person's verb is a verb of a language that drops "I".
+    assert lead_names("Soy alérgica a la penicilina.") == frozenset()
+    assert lead_names("Живу в Казани.") == frozenset()
+    assert lead_names("Meine Schwester wohnt in Köln.") == frozenset()

@@ -31,7 +31,7 @@ from memories.selectors.memories import (
 )
 from memories.services import memories as services
 from memories.web.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
-from memories.web.presentation import history_entries, join_names, undo_tag
+from memories.web.presentation import history_entries, join_names, restatements, undo_tag
 from memories.web.views.common import next_url
 from memories.web.views.memories import CHANGED, TEMPLATE
 
@@ -63,6 +63,7 @@ def _detail_page(
     context = {
         "m": memory,
         "history": history_entries(memory, versions),
+        "restated": restatements(memory),
         "related": memory_related(actor=actor, memory_id=memory_id),
         "trail": memory_access_trail(actor=actor, memory_id=memory_id),
         "echoes": memory_echoes(actor=actor, memory_id=memory_id),
