@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from memories.extraction.local_answers import english_answer
 from memories.extraction.local_rules import (
     QUOTED_SPAN,
     clause_parts,
@@ -138,13 +139,21 @@ class Reading:
         self._said: list[str] = []  # earlier sentences of the conversation, in order
         self._anchor: str | None = None  # the last clause kept, which "it" may lean on
 
-    def clauses(self, message: str) -> list[str]:
-        """The clauses of an English message that may state a lasting fact about the writer."""
+    def clauses(self, message: str, previous: str = "") -> list[str]:
+        """The clauses of an English message that may state a lasting fact about the writer;
+        `previous`, the assistant's message before it, completes a short answer's subject."""
         if is_roleplay(message):
             return []
         out: list[str] = []
         seen: set[str] = set()
-        for sentence in sentences(own_words(message)):
+        words = own_words(message)
+        answer = english_answer(previous, words) if previous else None
+        if answer is not None:
+            out.append(answer.text)
+            seen.add(answer.text.lower())
+            self._anchor = answer.text
+            words = answer.rest
+        for sentence in sentences(words):
             for clause in clause_parts(sentence):
                 text = self._resolved(_bare_relation(tidy(clause)))
                 if not text or text.lower() in seen:
