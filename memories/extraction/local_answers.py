@@ -30,7 +30,12 @@ def last_question(previous: str) -> str | None:
     """The question the assistant's message ends on: its last sentence with a question mark,
     when that is one of its last two sentences (a question early in a long answer is not what
     the next message answers)."""
-    said = sentences(previous.strip()[-1500:])
+    said = [
+        part
+        for sentence in sentences(previous.strip()[-1500:])
+        for part in re.split(r"(?<=[\u3002\uff01\uff1f])", sentence)  # Chinese sentence ends
+        if part.strip()
+    ]
     for sentence in reversed(said[-2:]):
         if re.search(r"[?\uff1f]\s*$", sentence) and len(sentence) <= _MAX_QUESTION_CHARS:
             return sentence.strip()
@@ -121,7 +126,8 @@ def _english_frame(question: str, answer: str) -> str | None:
     q = ", and ".join(kept)
     yes = _YES.match(answer)
     no = None if yes else _NO.match(answer)
-    rest = answer[(yes or no).end() :] if (yes or no) else answer
+    polarity = yes or no
+    rest = answer[polarity.end() :] if polarity else answer
     yes_no = _YES_NO.match(q)
     if yes_no and (yes or no) and yes_no.group("who").lower() == "you":
         aux = yes_no.group("aux").lower()
