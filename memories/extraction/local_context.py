@@ -23,6 +23,7 @@ from memories.extraction.local_rules import (
     QUOTED_SPAN,
     clause_parts,
     clause_verdict,
+    has_first_person,
     is_roleplay,
     own_words,
     sentences,
@@ -122,7 +123,26 @@ _BARE_RELATION = re.compile(
 
 
 def _bare_relation(text: str) -> str:
+    if _THE_KIDS.match(text):  # "The kids (9 and 6) both swim": a parent's own
+        return f"My {text[4:]}"
     return f"My {text[0].lower()}{text[1:]}" if _BARE_RELATION.match(text) else text
+
+
+_THE_KIDS = re.compile(r"^the\s+(?=(?:kids|children|twins)\b)", re.I)
+
+
+def _said_in_passing(request: str) -> str | None:
+    """A request's later comma-part that speaks of the writer, with the part it qualifies:
+    "Give me dinner ideas, but no coriander, tastes like soap to me" -> "No coriander, tastes
+    like soap to me"; "Recommend a thriller, something like Tana French, she's my favourite"."""
+    parts = [p.strip() for p in request.split(",")]
+    for index in range(1, len(parts)):
+        if not has_first_person(parts[index]) or clause_verdict(tidy(parts[index])) == "request":
+            continue
+        start = index - 1 if index > 1 and not has_first_person(parts[index - 1]) else index
+        said = tidy(", ".join(parts[start:]))
+        return said if said and has_first_person(said) else None
+    return None
 
 
 def _continued(text: str) -> str:
@@ -160,6 +180,8 @@ class Reading:
                     continue
                 # Quoted words are someone else's (or a sample): judged without them.
                 verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
+                if verdict == "request" and (aside := _said_in_passing(text)):
+                    text, verdict = aside, clause_verdict(QUOTED_SPAN.sub(" it ", aside))
                 if (verdict == "keep" and _points_back(text)) or (
                     verdict == "not-first-person" and _THE_ONE_BEFORE.match(text)
                 ):
