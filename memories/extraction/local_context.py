@@ -131,6 +131,35 @@ def _bare_relation(text: str) -> str:
 _THE_KIDS = re.compile(r"^the\s+(?=(?:kids|children|twins)\b)", re.I)
 
 
+# What a question says of its writer on the way: "explain to my 5 year old ..." (a child of
+# that age), "grow as a manager" (the writer's role), "the rent on my studio in Dublin" (where
+# the writer's home, office or school is).
+_MY_AGED = re.compile(
+    r"\bmy\s+(?P<who>\d{1,2}[- ]?(?:year|yr|month)s?[- ]?old(?:\s+(?:son|daughter|kid|child|boy|"
+    r"girl|baby|twins|dog|cat))?)\b",
+    re.I,
+)
+_AS_A = re.compile(
+    r"\b(?<!such\s)as\s+(?P<role>an?\s+(?:(?!(?:for|of|to|in|on|at|with|from)\b)[\w-]+\s+){0,2}?"
+    r"[\w-]+)(?=\s*(?:$|[,.?!]|\s+(?:and|but|who|how|what|should|can|could|is|do)\b))",
+    re.I,
+)
+_MY_THING_IN = re.compile(r"\bmy\s+(?P<thing>[a-z][\w-]+)\s+in\s+(?P<place>[A-Z][\w-]+)")
+
+
+def _inside(question: str) -> str | None:
+    """A statement a question or request makes of its writer on the way, or None."""
+    if not has_first_person(question):
+        return None
+    if aged := _MY_AGED.search(question):
+        return f"I have a {aged.group('who')}"
+    if (as_a := _AS_A.search(question)) and re.search(r"\b(?:i|i'm|me|my)\b", question, re.I):
+        return f"I'm {as_a.group('role')}"
+    if thing := _MY_THING_IN.search(question):
+        return f"My {thing.group('thing')} is in {thing.group('place')}"
+    return None
+
+
 def _said_in_passing(request: str) -> str | None:
     """A request's later comma-part that speaks of the writer, with the part it qualifies:
     "Give me dinner ideas, but no coriander, tastes like soap to me" -> "No coriander, tastes
@@ -182,6 +211,8 @@ class Reading:
                 verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
                 if verdict == "request" and (aside := _said_in_passing(text)):
                     text, verdict = aside, clause_verdict(QUOTED_SPAN.sub(" it ", aside))
+                elif verdict in ("question", "request", "reported") and (inside := _inside(text)):
+                    text, verdict = inside, clause_verdict(inside)
                 if (verdict == "keep" and _points_back(text)) or (
                     verdict == "not-first-person" and _THE_ONE_BEFORE.match(text)
                 ):
