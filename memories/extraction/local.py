@@ -15,6 +15,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from memories.categories import DEFAULT_CATEGORIES
 from memories.classify import _normalised, _prototype_vectors
+from memories.extraction.local_answers import foreign_answer, reads_as_english
 from memories.extraction.local_context import Reading
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_rules import SURE_LASTING, foreign_statements, looks_english
@@ -35,11 +36,14 @@ class Kept:
 @dataclass(frozen=True)
 class Turn:
     """A message with where it was said. Messages sharing `conversation` are one conversation,
-    in the order given: an earlier message can tell what a later one's "it" or "her" is."""
+    in the order given: an earlier message can tell what a later one's "it" or "her" is.
+    `previous` is the assistant's message just before it: a short answer ("two cats") takes its
+    subject from the question it answers; nothing is kept from the assistant's own words."""
 
     text: str
     conversation: str = ""
     title: str = ""
+    previous: str = ""
 
 
 @dataclass(frozen=True)
@@ -82,13 +86,15 @@ class LocalExtractor:
             message = turn.text
             key = turn.conversation or f"#{index}"
             reading = readings.get(key) or readings.setdefault(key, Reading(turn.title))
-            if looks_english(message):
-                clauses = reading.clauses(message)
+            if reads_as_english(message, turn.previous):
+                clauses = reading.clauses(message, turn.previous)
                 owners.extend([index] * len(clauses))
                 texts.extend(clauses)
                 whole.extend([False] * len(clauses))
             else:
                 statements = foreign_statements(message)
+                completed = None if statements else foreign_answer(turn.previous, message)
+                statements = [completed] if completed else statements
                 owners.extend([index] * len(statements))
                 texts.extend(statements)
                 whole.extend([True] * len(statements))

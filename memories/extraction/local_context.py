@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import re
 
+from memories.extraction.local_answers import english_answer
 from memories.extraction.local_rules import (
     QUOTED_SPAN,
     clause_parts,
     clause_verdict,
+    has_first_person,
     is_roleplay,
     own_words,
     sentences,
@@ -121,7 +123,55 @@ _BARE_RELATION = re.compile(
 
 
 def _bare_relation(text: str) -> str:
+    if _THE_KIDS.match(text):  # "The kids (9 and 6) both swim": a parent's own
+        return f"My {text[4:]}"
     return f"My {text[0].lower()}{text[1:]}" if _BARE_RELATION.match(text) else text
+
+
+_THE_KIDS = re.compile(r"^the\s+(?=(?:kids|children|twins)\b)", re.I)
+
+
+# What a question says of its writer on the way: "explain to my 5 year old ..." (a child of
+# that age), "grow as a manager" (the writer's role), "the rent on my studio in Dublin" (where
+# the writer's home, office or school is).
+_MY_AGED = re.compile(
+    r"\bmy\s+(?P<who>\d{1,2}[- ]?(?:year|yr|month)s?[- ]?old(?:\s+(?:son|daughter|kid|child|boy|"
+    r"girl|baby|twins|dog|cat))?)\b",
+    re.I,
+)
+_AS_A = re.compile(
+    r"\b(?<!such\s)as\s+(?P<role>an?\s+(?:(?!(?:for|of|to|in|on|at|with|from)\b)[\w-]+\s+){0,2}?"
+    r"[\w-]+)(?=\s*(?:$|[,.?!]|\s+(?:and|but|who|how|what|should|can|could|is|do)\b))",
+    re.I,
+)
+_MY_THING_IN = re.compile(r"\bmy\s+(?P<thing>[a-z][\w-]+)\s+in\s+(?P<place>[A-Z][\w-]+)")
+
+
+def _inside(question: str) -> str | None:
+    """A statement a question or request makes of its writer on the way, or None."""
+    if not has_first_person(question):
+        return None
+    if aged := _MY_AGED.search(question):
+        return f"I have a {aged.group('who')}"
+    if (as_a := _AS_A.search(question)) and re.search(r"\b(?:i|i'm|me|my)\b", question, re.I):
+        return f"I'm {as_a.group('role')}"
+    if thing := _MY_THING_IN.search(question):
+        return f"My {thing.group('thing')} is in {thing.group('place')}"
+    return None
+
+
+def _said_in_passing(request: str) -> str | None:
+    """A request's later comma-part that speaks of the writer, with the part it qualifies:
+    "Give me dinner ideas, but no coriander, tastes like soap to me" -> "No coriander, tastes
+    like soap to me"; "Recommend a thriller, something like Tana French, she's my favourite"."""
+    parts = [p.strip() for p in request.split(",")]
+    for index in range(1, len(parts)):
+        if not has_first_person(parts[index]) or clause_verdict(tidy(parts[index])) == "request":
+            continue
+        start = index - 1 if index > 1 and not has_first_person(parts[index - 1]) else index
+        said = tidy(", ".join(parts[start:]))
+        return said if said and has_first_person(said) else None
+    return None
 
 
 def _continued(text: str) -> str:
@@ -138,19 +188,31 @@ class Reading:
         self._said: list[str] = []  # earlier sentences of the conversation, in order
         self._anchor: str | None = None  # the last clause kept, which "it" may lean on
 
-    def clauses(self, message: str) -> list[str]:
-        """The clauses of an English message that may state a lasting fact about the writer."""
+    def clauses(self, message: str, previous: str = "") -> list[str]:
+        """The clauses of an English message that may state a lasting fact about the writer;
+        `previous`, the assistant's message before it, completes a short answer's subject."""
         if is_roleplay(message):
             return []
         out: list[str] = []
         seen: set[str] = set()
-        for sentence in sentences(own_words(message)):
+        words = own_words(message)
+        answer = english_answer(previous, words) if previous else None
+        if answer is not None:
+            out.append(answer.text)
+            seen.add(answer.text.lower())
+            self._anchor = answer.text
+            words = answer.rest
+        for sentence in sentences(words):
             for clause in clause_parts(sentence):
                 text = self._resolved(_bare_relation(tidy(clause)))
                 if not text or text.lower() in seen:
                     continue
                 # Quoted words are someone else's (or a sample): judged without them.
                 verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
+                if verdict == "request" and (aside := _said_in_passing(text)):
+                    text, verdict = aside, clause_verdict(QUOTED_SPAN.sub(" it ", aside))
+                elif verdict in ("question", "request", "reported") and (inside := _inside(text)):
+                    text, verdict = inside, clause_verdict(inside)
                 if (verdict == "keep" and _points_back(text)) or (
                     verdict == "not-first-person" and _THE_ONE_BEFORE.match(text)
                 ):

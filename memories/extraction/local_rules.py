@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memories.language import detect
+
 # --- Pasted material -------------------------------------------------------------------------
 
 # The Claude parser appends attachments as "\n\n[file name]\n<extracted text>": never the
@@ -988,7 +990,8 @@ _FOREIGN_MAX_CHARS = 400
 
 
 def looks_english(message: str) -> bool:
-    """Most words are common English ones (or the text is too short to tell)."""
+    """Most words are common English ones (or the text is too short to tell), or the language
+    identifier (`memories.language`) reads it as English."""
     letters = [ch for ch in message if ch.isalpha()]
     if not letters:
         return True
@@ -998,7 +1001,11 @@ def looks_english(message: str) -> bool:
     words = re.findall(r"[a-zà-ÿ']+", message.lower())
     if len(words) < 3:
         return True
-    return sum(1 for w in words if w in _ENGLISH) / len(words) >= 0.2
+    if sum(1 for w in words if w in _ENGLISH) / len(words) >= 0.2:
+        return True
+    # Few function words ("Grandma turned 95 last week, still sharp as ever."): the language
+    # identifier decides.
+    return detect(message).code == "en"
 
 
 def foreign_verdict(message: str) -> bool:

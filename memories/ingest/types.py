@@ -6,6 +6,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 from kernel.errors import InvalidInput
@@ -31,6 +32,19 @@ class Conversation:
     title: str
     created_at: datetime | None
     messages: tuple[Message, ...]
+
+    @cached_property
+    def _asked_before(self) -> dict[str, str]:
+        return {
+            m.id: before.text
+            for before, m in zip(self.messages, self.messages[1:], strict=False)
+            if before.role == "assistant" and m.role == "user"
+        }
+
+    def asked_before(self, message: Message) -> str:
+        """The assistant's message just before one of the person's ('' when there is none): a
+        short answer ("two cats") takes its subject from the question it answers."""
+        return self._asked_before.get(message.id, "")
 
     @property
     def content_hash(self) -> str:

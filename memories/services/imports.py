@@ -203,7 +203,9 @@ def _local_preview(messages: Sequence[tuple[Conversation, Message]]) -> _Preview
         chosen = list(messages)
     else:
         chosen = [messages[i * n // ESTIMATE_SAMPLE] for i in range(ESTIMATE_SAMPLE)]
-    extracted = local_extractor().extract([Turn(m.text, c.id, c.title) for c, m in chosen])
+    extracted = local_extractor().extract(
+        [Turn(m.text, c.id, c.title, c.asked_before(m)) for c, m in chosen]
+    )
     seen: RepeatIndex[int] = RepeatIndex()
     sample: list[str] = []
     for kept in extracted:
@@ -747,10 +749,13 @@ def _import_local(
             for window in _windows(_oldest_first(conversations))
         ),
         # Each message with its conversation and title: a later message's "it" or "her name
-        # is ..." is read against the earlier ones.
+        # is ..." is read against the earlier ones, a short answer against the assistant's
+        # question before it.
         lambda plans: extractor.extract(
             [
-                Turn(m.text, p.conversation.id, p.conversation.title)
+                Turn(
+                    m.text, p.conversation.id, p.conversation.title, p.conversation.asked_before(m)
+                )
                 for p in plans
                 for m in p.messages
             ]

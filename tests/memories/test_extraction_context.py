@@ -135,3 +135,19 @@ def test_a_non_english_self_statement_is_kept_without_the_question_after_it() ->
 def test_someone_elses_doings_at_work_or_next_door_are_not_the_writers_facts() -> None:
     assert _alone("My landlord's son keeps parking on the lawn, what can I do") == []
     assert _alone("My manager is called Priya and we have 1:1s on Tuesdays.") != []
+
+
+def test_what_a_request_says_of_the_writer_in_passing_is_kept_without_the_request() -> None:
+    assert _alone("Suggest some dinners, but no fennel, it tastes of liquorice to me.") == [
+        "Fennel, it tastes of liquorice to me."
+    ]
+    assert _alone("Write a toast for my brother's wedding, make it funny") == []
+
+
+def test_a_question_keeps_what_it_says_of_the_writer_on_the_way() -> None:
+    assert _alone("how do I tell my 7 year old we are moving house") == ["I have a 7 year old"]
+    assert _alone("How can I get better at delegating as a new manager?") == ["I'm a new manager"]
+    assert _alone("Is it normal that the rent on my flat in Glasgow goes up twice a year?") == [
+        "My flat is in Glasgow"
+    ]
+    assert _alone("What can I use as a substitute for butter?") == []

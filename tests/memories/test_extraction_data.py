@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.extract import SPLITS, Example, load, load_split
+from bench.extract import SPLITS, Example, asked, load, load_split
 
 # The kinds issue 25 names, and how often each must appear (dev2, outside).
 KINDS = (
@@ -135,3 +135,26 @@ def test_prev_lines_become_the_records_context_not_its_text(tmp_path: Path) -> N
     path.write_text("%% b3 neg\n%prev narrator: once upon a time\nhi\n%none\n")
     with pytest.raises(ValueError, match="bad %prev line"):
         load(path)
+
+
+def test_the_context_set_has_its_split_on_every_record_and_shares_no_message(
+    sets: dict[str, list[Example]],
+) -> None:
+    context = load(SPLITS["context-dev"])
+    assert len(context) >= 100
+    assert all(e.tags[-1] in ("dev", "heldout") for e in context)
+    heldout = load_split("context-heldout")
+    assert len(load_split("context-dev")) + len(heldout) == len(context)
+    assert 0.28 <= len(heldout) / len(context) <= 0.36
+    assert sum(bool(e.previous) for e in context) >= 50
+    others = [e for examples in sets.values() for e in examples]
+    others += load(SPLITS["dev"]) + load(SPLITS["heldout"])
+    assert {e.text for e in context} & {e.text for e in others} == set()
+    assert {e.id for e in context} & {e.id for e in others} == set()
+
+
+def test_the_extractor_is_handed_the_assistants_message_just_before_a_record_only() -> None:
+    said = (("user", "hi"), ("assistant", "What do you do for a living?"))
+    assert asked(said) == "What do you do for a living?"
+    assert asked((*said, ("user", "one more thing"))) == ""
+    assert asked(()) == ""
