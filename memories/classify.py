@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -59,9 +58,9 @@ from memories.categories import (
     UNCHECKED,
     Category,
     signal_words,
-    signals_pattern,
 )
 from memories.search.embeddings import DIMENSIONS, get_embedder
+from memories.signal_gate import SignalGate, SignalGates
 
 
 @dataclass(frozen=True)
@@ -189,18 +188,20 @@ class Classifier:
         self._owners = np.asarray(owners)
         self._lookalikes = vectors[len(texts) :]
         self._lookalike_owners = np.asarray(lookalike_owners, dtype=int)
-        self._signals: dict[str | None, list[tuple[int, re.Pattern[str]]]] = {}
+        self._signals: dict[str | None, SignalGates] = {}
         self._signals_lock = threading.Lock()
 
-    def _signals_of(self, language: str | None) -> list[tuple[int, re.Pattern[str]]]:
-        """The sensitive categories' signal patterns for a text in `language`, built once."""
+    def _signals_of(self, language: str | None) -> SignalGates:
+        """The sensitive categories' signal words for a text in `language`, built once."""
         with self._signals_lock:
             if language not in self._signals:
-                self._signals[language] = [
-                    (index, signals_pattern(category, language))
-                    for index, category in enumerate(self.categories)
-                    if category.sensitive and signal_words(category, language)
-                ]
+                self._signals[language] = SignalGates(
+                    [
+                        (index, SignalGate(words))
+                        for index, category in enumerate(self.categories)
+                        if category.sensitive and (words := signal_words(category, language))
+                    ]
+                )
             return self._signals[language]
 
     def ordinary_scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -249,7 +250,7 @@ class Classifier:
             best = float(row[order[0]])
             text = texts[row_index] if texts is not None else ""
             code = codes[row_index] if codes is not None else None
-            signalled = {index for index, rx in self._signals_of(code) if text and rx.search(text)}
+            signalled = self._signals_of(code).matching(text)
             picked: list[str] = []
             sensitive: list[str] = []
             for index in order:
