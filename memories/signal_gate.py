@@ -4,17 +4,18 @@ A category's signal words in eight languages are a few hundred regular expressio
 tries every alternative at every word of a text, ~145 µs per English memory and 1.6 ms for a text
 of an unclaimed language (every language's words): after the embedding, the write path's largest
 cost (`bench add`). Each expression's literal beginnings are read from its parsed form (`stems`:
-"pregnan" for `\\bpregnan\\w*`; "in" and "fer" for `\\b(in)?fertil(e|ity)\\b`), an Aho-Corasick
-automaton finds which of them a lowercased text holds, and an expression runs only when one of its
-stems is there. An expression whose beginning cannot be read (a class such as `\\w` first) always
-runs, so the answer is the one the whole pattern gives (tests/memories/test_signal_gate.py checks
-that on every labelled text of the project).
+"pre" for `\\bpregnan\\w*`; "inf" and "fer" for `\\b(in)?fertil(e|ity)\\b`), an Aho-Corasick
+automaton finds which of them a text holds (both folded as `re` equates letters), and an
+expression runs only when one of its stems is there. An expression whose beginning cannot be
+read (a class such as `\\w` first) always runs, so the answer is the one the whole pattern gives
+(tests/memories/test_signal_gate.py checks that on every labelled text of the project).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from re import _casefix  # type: ignore[attr-defined]  # the letters re's IGNORECASE also equates
 from re import _constants as sre  # type: ignore[attr-defined]  # the parser's opcodes
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
@@ -27,13 +28,26 @@ _ZERO_WIDTH = {sre.AT, sre.ASSERT, sre.ASSERT_NOT}
 _REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
 
 
+# `re` with IGNORECASE equates two letters whose simple lowercase is the same, and a few more
+# (`_casefix`: the long s and "s", the dotless i and "i", Cyrillic and Greek variants). `fold`
+# maps a text so that such letters become one: the dotted capital I first (its full lowercase is
+# two letters, its simple one "i"), then lowercase, then each extra case to the least of its
+# class. Stems and texts are compared folded.
+_BEFORE = {0x130: "i"}
+_AFTER = {cp: chr(min((cp, *others))) for cp, others in _casefix._EXTRA_CASES.items()}
+
+
+def fold(text: str) -> str:
+    return text.translate(_BEFORE).lower().translate(_AFTER)
+
+
 class _Unreadable(Exception):
     pass
 
 
 def stems(pattern: str) -> frozenset[str] | None:
-    """Lowercase strings of which every match of `pattern` (case-insensitive) begins with one,
-    or None when they cannot be read from it."""
+    """Folded strings (`fold`) of which every match of `pattern` (case-insensitive) begins with
+    one, or None when they cannot be read from it."""
     found: set[str] = set()
 
     def walk(stack: tuple[Any, ...], prefix: str) -> None:
@@ -53,7 +67,7 @@ def stems(pattern: str) -> frozenset[str] | None:
         if op in _ZERO_WIDTH:
             walk(after, prefix)
         elif op is sre.LITERAL:
-            walk(after, prefix + chr(av).lower())
+            walk(after, prefix + fold(chr(av)))
         elif op is sre.SUBPATTERN:
             walk((av[-1], *after), prefix)
         elif op is sre.BRANCH:
@@ -68,7 +82,7 @@ def stems(pattern: str) -> frozenset[str] | None:
             walk((body, *after) if high == 1 else (body,), prefix)
         elif op is sre.IN and all(o is sre.LITERAL for o, _ in av) and len(av) <= 8:
             for _, code in av:
-                walk(after, prefix + chr(code).lower())
+                walk(after, prefix + fold(chr(code)))
         else:
             end(prefix)
 
@@ -113,5 +127,5 @@ class SignalGates:
         """The indices of the categories whose signal words `text` holds."""
         if not text:
             return set()
-        present = self._stems.present(text.lower()) if self._stems else frozenset()
+        present = self._stems.present(fold(text)) if self._stems else frozenset()
         return {index for index, gate in self.gates if gate.search(text, present)}

@@ -70,3 +70,11 @@ def test_an_expression_whose_beginning_cannot_be_read_always_runs() -> None:
     assert gate.matching("We paid off the MORTGAGE.") == {1}
     assert gate.matching("We went sailing.") == set()
     assert gate.matching("") == set()
+
+
+def test_letters_that_ignoring_case_equates_are_equated_by_the_gate_too() -> None:
+    """`re` with IGNORECASE finds "salary" written with a long s, and "istanbul" in "İstanbul"
+    (its full lowercase is two letters): so must the gate."""
+    gates = SignalGates([(0, SignalGate([r"\bsalary\b"])), (1, SignalGate([r"\bistanbul\b"]))])
+    assert gates.matching("My \u017fALARY went up.") == {0}
+    assert gates.matching("I moved to İstanbul.") == {1}
