@@ -13,14 +13,19 @@ read (a class such as `\\w` first) always runs, so the answer is the one the who
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Sequence
-from re import _casefix  # type: ignore[attr-defined]  # the letters re's IGNORECASE also equates
-from re import _constants as sre  # type: ignore[attr-defined]  # the parser's opcodes
-from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
 from memories.harm.gated import Stems
+
+# The standard library's own regular-expression parser, its opcodes and the letters its
+# IGNORECASE also equates (private modules, stable since 3.11: test_signal_gate.py compares the
+# gate with the whole patterns). Imported by name: type checkers' stubs differ on them.
+sre_parse = importlib.import_module("re._parser")
+sre = importlib.import_module("re._constants")
+_casefix = importlib.import_module("re._casefix")
 
 STEM_LENGTH = 3  # long enough to be rare, short enough for a branch's alternatives
 _MAX_STEMS = 64  # more beginnings than this: the expression always runs
