@@ -1,5 +1,6 @@
-"""The fresh held-out sets (bench/data/harm_fresh.json, bench/data/sensitive_fresh.json) keep the
-shape and coverage they were written with, all held out, and their identifiers stay valid: an
+"""The fresh held-out sets (bench/data/harm_fresh.json, sensitive_fresh.json, sensitive_fresh2.json,
+reconcile_fresh.json, extraction_fresh2.txt) keep the shape and coverage they were written with, all
+held out, none sharing a text with a set tuned on, and their identifiers stay valid: an
 edit that breaks a check digit would turn a credential into a look-alike and move the figure."""
 
 from __future__ import annotations
@@ -76,3 +77,39 @@ def test_the_fresh_sensitive_set_has_each_category_and_look_alikes_in_every_lang
         assert memory["id"].startswith(memory["lang"] + "-f"), memory
         assert memory["looks_like"] in (*CATEGORIES, None), memory
         assert memory["sensitive"] is None or memory["looks_like"] is None, memory
+
+
+RELATIONS = ("restate", "update", "distinct", "complementary")
+
+
+def _texts(name: str, key: str, fields: tuple[str, ...]) -> set[str]:
+    items = json.loads((BENCH_DATA / name).read_text(encoding="utf-8"))[key]
+    return {" ".join(item[f].split()).casefold() for item in items for f in fields}
+
+
+def test_the_fresh_reconcile_pairs_cover_each_relation_and_language_all_held_out() -> None:
+    items = _items("reconcile_fresh.json", "items")
+    assert len(items) >= 200
+    for item in items:
+        assert set(item) == {"id", "first", "second", "relation", "lang", "split", "note"}, item
+        assert item["relation"] in RELATIONS and item["first"] != item["second"], item
+        assert item["lang"] in LANGUAGES or (
+            item["lang"].endswith("-en") and item["lang"][:2] in LANGUAGES - {"en"}
+        ), item
+        assert not item["lang"].endswith("-en") or item["relation"] == "restate", item
+    share = Counter(i["relation"] for i in items)
+    for relation, low, high in (("restate", 25, 35), ("update", 25, 35), ("distinct", 20, 30)):
+        assert low <= 100 * share[relation] / len(items) <= high, share
+    assert 10 <= 100 * share["complementary"] / len(items) <= 20, share
+    langs = Counter(i["lang"] for i in items)
+    assert langs["en"] >= 90 and all(langs[lang] >= 12 for lang in LANGUAGES - {"en"}), langs
+    assert sum(n for lang, n in langs.items() if lang.endswith("-en")) >= 5, langs
+    for lang in LANGUAGES:
+        assert {i["relation"] for i in items if i["lang"] == lang} == set(RELATIONS), lang
+
+
+def test_the_fresh_reconcile_pairs_share_no_text_with_the_sets_tuned_on() -> None:
+    fresh = _texts("reconcile_fresh.json", "items", ("first", "second"))
+    for name in ("reconcile_pairs.json", "reconcile_lookalikes.json"):
+        shared = len(fresh & _texts(name, "items", ("first", "second")))
+        assert shared == 0, name  # counted, never printed: one side is held out
