@@ -113,3 +113,38 @@ def test_the_fresh_reconcile_pairs_share_no_text_with_the_sets_tuned_on() -> Non
     for name in ("reconcile_pairs.json", "reconcile_lookalikes.json"):
         shared = len(fresh & _texts(name, "items", ("first", "second")))
         assert shared == 0, name  # counted, never printed: one side is held out
+
+
+def test_the_second_fresh_sensitive_set_has_six_per_category_and_thirty_ordinary() -> None:
+    memories = _items("sensitive_fresh2.json", "memories")
+    assert {m["lang"] for m in memories} == LANGUAGES
+    for lang in LANGUAGES:
+        store = [m for m in memories if m["lang"] == lang]
+        per_category = Counter(m["sensitive"] for m in store if m["sensitive"])
+        ordinary = [m for m in store if m["sensitive"] is None]
+        assert per_category == dict.fromkeys(CATEGORIES, 6), (lang, per_category)
+        assert len(ordinary) == 30, lang
+        looks = Counter(m["looks_like"] for m in ordinary if m["looks_like"])
+        assert sum(looks.values()) >= 15 and set(looks) == set(CATEGORIES), (lang, looks)
+        # One store per language: a text written twice would be merged, not scored.
+        assert len({" ".join(m["text"].split()).casefold() for m in store}) == len(store), lang
+    for memory in memories:
+        assert set(memory) == {"id", "lang", "text", "sensitive", "topic", "looks_like", "split"}
+        assert memory["id"].startswith(memory["lang"] + "-g"), memory["id"]
+        assert memory["looks_like"] in (*CATEGORIES, None), memory["id"]
+        assert memory["sensitive"] is None or memory["looks_like"] is None, memory["id"]
+
+
+def test_the_second_fresh_sensitive_set_shares_no_text_with_the_other_sensitive_sets() -> None:
+    fresh = _texts("sensitive_fresh2.json", "memories", ("text",))
+    for name in ("multilingual.json", "sensitive_dev2.json", "sensitive_fresh.json"):
+        shared = len(fresh & _texts(name, "memories", ("text",)))
+        assert shared == 0, name  # counted, never printed: one side is held out
+
+
+def test_the_categories_bench_reads_the_second_fresh_set_whole_as_held_out() -> None:
+    from bench.categories_languages import load
+
+    loaded = load(BENCH_DATA / "sensitive_fresh2.json", all_heldout=True)
+    assert len(loaded) == 8 * 60 and {m["split"] for m in loaded} == {"heldout"}
+    assert all(m["text"] and m["lang"] in LANGUAGES for m in loaded)
