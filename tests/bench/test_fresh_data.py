@@ -148,3 +148,34 @@ def test_the_categories_bench_reads_the_second_fresh_set_whole_as_held_out() -> 
     loaded = load(BENCH_DATA / "sensitive_fresh2.json", all_heldout=True)
     assert len(loaded) == 8 * 60 and {m["split"] for m in loaded} == {"heldout"}
     assert all(m["text"] and m["lang"] in LANGUAGES for m in loaded)
+
+
+def test_the_second_fresh_extraction_set_is_held_out_a_quarter_in_other_languages() -> None:
+    from bench.extract import NOT_SHOWN, load, load_split
+
+    records = load(BENCH_DATA / "extraction_fresh2.txt")
+    assert len(records) >= 150
+    assert all(r.tags[-1] == "heldout" and "dev" not in r.tags for r in records)
+    assert [r.id for r in load_split("fresh2")] == [r.id for r in records]
+    assert "fresh2" in NOT_SHOWN  # aggregate figures only, never a record's text
+    langs = Counter(next((t for t in r.tags if t.startswith("lang-")), "en") for r in records)
+    assert set(langs) == {"en"} | {f"lang-{lang}" for lang in LANGUAGES - {"en"}}, langs
+    assert 0.2 <= 1 - langs["en"] / len(records) <= 0.35, langs
+    kinds = Counter(t for r in records for t in r.tags)
+    for hard in ("question-fact", "announcement", "people", "preference", "fragment", "multi"):
+        assert kinds[hard] >= 5, (hard, kinds[hard])
+    assert kinds["non-native"] >= 5 and kinds["neg"] >= len(records) // 4, kinds
+    assert any(r.previous for r in records) and any(r.conversation for r in records)
+
+
+def test_the_second_fresh_extraction_set_shares_no_message_with_the_other_sets() -> None:
+    from bench.extract import SPLITS, load
+
+    def texts(path: Path) -> set[str]:
+        return {" ".join(r.text.split()).casefold() for r in load(path)}
+
+    fresh = texts(SPLITS["fresh2"])
+    for name, path in SPLITS.items():
+        if name != "fresh2" and path.exists():
+            shared = len(fresh & texts(path))
+            assert shared == 0, name  # counted, never printed: one side is held out
