@@ -18,6 +18,7 @@ bench/data/sensitive_dev2.json, all dev: its misses are listed with `--verbose`)
     uv run python -m bench categories-languages --path bench/data/sensitive_dev2.json --verbose
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench categories-languages
     uv run python -m bench categories-languages --data bench/data/sensitive_fresh.json
+    uv run python -m bench categories-languages --data bench/data/sensitive_fresh2.json
 
 `--data` reads another file of the same shape (a second held-out set written later by someone
 else, e.g. bench/data/sensitive_fresh.json): every memory is evaluated as held-out, whatever its

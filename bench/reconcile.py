@@ -4,12 +4,16 @@ dev and held-out splits apart. Reported per split: restatements merged, updates 
 distinct and complementary pairs wrongly merged or superseded (the bar: at most 1%), and how many
 of each went to the owner's Review (unsure). No database: the pairs are embedded in memory.
 
-    uv run python -m bench reconcile [--json] [--show dev] [--data lookalikes]
+    uv run python -m bench reconcile [--json] [--show dev] [--data lookalikes|fresh]
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench reconcile
 
 `--data lookalikes`: bench/data/reconcile_lookalikes.json, different people, roles and in-laws
 that look alike (coach / team lead, flatmate / neighbour, mother / mother-in-law) in the eight
 languages, written before the judge's subject guard; its split is fixed by a hash of the id.
+`--data fresh`: bench/data/reconcile_fresh.json, a second held-out set written by hand later by
+someone who never read the judge (restate / update / distinct / complementary in the eight
+languages and xx-en): every pair is evaluated as held-out whatever its split, and `--show` is
+refused with it.
 Held-out misses are never listed, only counted.
 """
 
@@ -28,7 +32,9 @@ DATA = Path(__file__).resolve().parent / "data"
 DATASETS = {
     "pairs": DATA / "reconcile_pairs.json",
     "lookalikes": DATA / "reconcile_lookalikes.json",
+    "fresh": DATA / "reconcile_fresh.json",
 }
+ALL_HELDOUT = {"fresh"}  # sets nobody tuned on: every pair held out, none ever listed
 SPLITS = ("dev", "heldout")
 EXPECTED = {"restate": "restate", "update": "update"}  # distinct, complementary: both stay
 
@@ -49,7 +55,9 @@ def run(model: str, data: str = "pairs") -> dict[str, Any]:
     from memories.reconciliation.judge import RESTATE, UPDATE, judge
     from memories.reconciliation.thresholds import for_model
 
-    pairs = json.loads(DATASETS[data].read_text())["items"]
+    pairs = json.loads(DATASETS[data].read_text(encoding="utf-8"))["items"]
+    if data in ALL_HELDOUT:
+        pairs = [{**p, "split": "heldout"} for p in pairs]
     cut = for_model(model)
     report: dict[str, Any] = {"model": model, "data": data, "cosines": cut.__dict__}
     verdicts = [
@@ -95,6 +103,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--show", choices=["dev"], help="list the dev split's misses")
     parser.add_argument("--data", choices=sorted(DATASETS), default="pairs", help="which set")
     args = parser.parse_args(argv)
+    if args.show and args.data in ALL_HELDOUT:
+        parser.error(f"--data {args.data} is held out: its misses are never listed")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "contextlayer.settings")
     import django
 

@@ -3,6 +3,8 @@ and the judge's safety bar held (no distinct or complementary pair merged or sup
 
 from __future__ import annotations
 
+import pytest
+
 from bench import reconcile
 from memories.search.embeddings import current_model
 
@@ -24,3 +26,11 @@ def test_no_look_alike_of_another_person_is_merged_and_held_out_misses_stay_unli
     assert report["dev"]["wrong_count"] == 0, report["dev"]["misses"]
     assert report["heldout"]["wrong_count"] == 0
     assert report["heldout"]["misses"] == []  # held-out texts are counted, never listed
+
+
+def test_bench_reconcile_refuses_to_list_the_misses_of_the_fresh_held_out_set(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        reconcile.main(["--data", "fresh", "--show", "dev"])
+    assert "held out" in capsys.readouterr().err

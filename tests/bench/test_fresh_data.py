@@ -1,5 +1,6 @@
-"""The fresh held-out sets (bench/data/harm_fresh.json, bench/data/sensitive_fresh.json) keep the
-shape and coverage they were written with, all held out, and their identifiers stay valid: an
+"""The fresh held-out sets (bench/data/harm_fresh.json, sensitive_fresh.json, sensitive_fresh2.json,
+reconcile_fresh.json, extraction_fresh2.txt) keep the shape and coverage they were written with, all
+held out, none sharing a text with a set tuned on, and their identifiers stay valid: an
 edit that breaks a check digit would turn a credential into a look-alike and move the figure."""
 
 from __future__ import annotations
@@ -76,3 +77,105 @@ def test_the_fresh_sensitive_set_has_each_category_and_look_alikes_in_every_lang
         assert memory["id"].startswith(memory["lang"] + "-f"), memory
         assert memory["looks_like"] in (*CATEGORIES, None), memory
         assert memory["sensitive"] is None or memory["looks_like"] is None, memory
+
+
+RELATIONS = ("restate", "update", "distinct", "complementary")
+
+
+def _texts(name: str, key: str, fields: tuple[str, ...]) -> set[str]:
+    items = json.loads((BENCH_DATA / name).read_text(encoding="utf-8"))[key]
+    return {" ".join(item[f].split()).casefold() for item in items for f in fields}
+
+
+def test_the_fresh_reconcile_pairs_cover_each_relation_and_language_all_held_out() -> None:
+    items = _items("reconcile_fresh.json", "items")
+    assert len(items) >= 200
+    for item in items:
+        assert set(item) == {"id", "first", "second", "relation", "lang", "split", "note"}, item
+        assert item["relation"] in RELATIONS and item["first"] != item["second"], item
+        assert item["lang"] in LANGUAGES or (
+            item["lang"].endswith("-en") and item["lang"][:2] in LANGUAGES - {"en"}
+        ), item
+        assert not item["lang"].endswith("-en") or item["relation"] == "restate", item
+    share = Counter(i["relation"] for i in items)
+    for relation, low, high in (("restate", 25, 35), ("update", 25, 35), ("distinct", 20, 30)):
+        assert low <= 100 * share[relation] / len(items) <= high, share
+    assert 10 <= 100 * share["complementary"] / len(items) <= 20, share
+    langs = Counter(i["lang"] for i in items)
+    assert langs["en"] >= 90 and all(langs[lang] >= 12 for lang in LANGUAGES - {"en"}), langs
+    assert sum(n for lang, n in langs.items() if lang.endswith("-en")) >= 5, langs
+    for lang in LANGUAGES:
+        assert {i["relation"] for i in items if i["lang"] == lang} == set(RELATIONS), lang
+
+
+def test_the_fresh_reconcile_pairs_share_no_text_with_the_sets_tuned_on() -> None:
+    fresh = _texts("reconcile_fresh.json", "items", ("first", "second"))
+    for name in ("reconcile_pairs.json", "reconcile_lookalikes.json"):
+        shared = len(fresh & _texts(name, "items", ("first", "second")))
+        assert shared == 0, name  # counted, never printed: one side is held out
+
+
+def test_the_second_fresh_sensitive_set_has_six_per_category_and_thirty_ordinary() -> None:
+    memories = _items("sensitive_fresh2.json", "memories")
+    assert {m["lang"] for m in memories} == LANGUAGES
+    for lang in LANGUAGES:
+        store = [m for m in memories if m["lang"] == lang]
+        per_category = Counter(m["sensitive"] for m in store if m["sensitive"])
+        ordinary = [m for m in store if m["sensitive"] is None]
+        assert per_category == dict.fromkeys(CATEGORIES, 6), (lang, per_category)
+        assert len(ordinary) == 30, lang
+        looks = Counter(m["looks_like"] for m in ordinary if m["looks_like"])
+        assert sum(looks.values()) >= 15 and set(looks) == set(CATEGORIES), (lang, looks)
+        # One store per language: a text written twice would be merged, not scored.
+        assert len({" ".join(m["text"].split()).casefold() for m in store}) == len(store), lang
+    for memory in memories:
+        assert set(memory) == {"id", "lang", "text", "sensitive", "topic", "looks_like", "split"}
+        assert memory["id"].startswith(memory["lang"] + "-g"), memory["id"]
+        assert memory["looks_like"] in (*CATEGORIES, None), memory["id"]
+        assert memory["sensitive"] is None or memory["looks_like"] is None, memory["id"]
+
+
+def test_the_second_fresh_sensitive_set_shares_no_text_with_the_other_sensitive_sets() -> None:
+    fresh = _texts("sensitive_fresh2.json", "memories", ("text",))
+    for name in ("multilingual.json", "sensitive_dev2.json", "sensitive_fresh.json"):
+        shared = len(fresh & _texts(name, "memories", ("text",)))
+        assert shared == 0, name  # counted, never printed: one side is held out
+
+
+def test_the_categories_bench_reads_the_second_fresh_set_whole_as_held_out() -> None:
+    from bench.categories_languages import load
+
+    loaded = load(BENCH_DATA / "sensitive_fresh2.json", all_heldout=True)
+    assert len(loaded) == 8 * 60 and {m["split"] for m in loaded} == {"heldout"}
+    assert all(m["text"] and m["lang"] in LANGUAGES for m in loaded)
+
+
+def test_the_second_fresh_extraction_set_is_held_out_a_quarter_in_other_languages() -> None:
+    from bench.extract import NOT_SHOWN, load, load_split
+
+    records = load(BENCH_DATA / "extraction_fresh2.txt")
+    assert len(records) >= 150
+    assert all(r.tags[-1] == "heldout" and "dev" not in r.tags for r in records)
+    assert [r.id for r in load_split("fresh2")] == [r.id for r in records]
+    assert "fresh2" in NOT_SHOWN  # aggregate figures only, never a record's text
+    langs = Counter(next((t for t in r.tags if t.startswith("lang-")), "en") for r in records)
+    assert set(langs) == {"en"} | {f"lang-{lang}" for lang in LANGUAGES - {"en"}}, langs
+    assert 0.2 <= 1 - langs["en"] / len(records) <= 0.35, langs
+    kinds = Counter(t for r in records for t in r.tags)
+    for hard in ("question-fact", "announcement", "people", "preference", "fragment", "multi"):
+        assert kinds[hard] >= 5, (hard, kinds[hard])
+    assert kinds["non-native"] >= 5 and kinds["neg"] >= len(records) // 4, kinds
+    assert any(r.previous for r in records) and any(r.conversation for r in records)
+
+
+def test_the_second_fresh_extraction_set_shares_no_message_with_the_other_sets() -> None:
+    from bench.extract import SPLITS, load
+
+    def texts(path: Path) -> set[str]:
+        return {" ".join(r.text.split()).casefold() for r in load(path)}
+
+    fresh = texts(SPLITS["fresh2"])
+    for name, path in SPLITS.items():
+        if name != "fresh2" and path.exists():
+            shared = len(fresh & texts(path))
+            assert shared == 0, name  # counted, never printed: one side is held out
