@@ -53,6 +53,7 @@ import numpy as np
 from django.conf import settings
 
 from memories import language as languages
+from memories import sensitive_model
 from memories.categories import (
     DEFAULT_CATEGORIES,
     UNCHECKED,
@@ -236,8 +237,10 @@ class Classifier:
         codes: Sequence[str | None] | None = None,
     ) -> list[list[str]]:
         """Labels per memory; with `texts`, sensitive signal words count too: the English ones and
-        those of each text's language (`codes`, memories/language.py; detected when not given).
-        A text given as a category's name (`codes` of None) is read with the English ones."""
+        those of each text's language (`codes`, memories/language.py; detected when not given),
+        and so does the sensitive category of the character model (memories/sensitive_model.py).
+        A text given as a category's name (`codes` of None) is read with the English signal words
+        only."""
         if len(vectors) == 0:
             return []
         if texts is not None and codes is None:
@@ -251,6 +254,8 @@ class Classifier:
             text = texts[row_index] if texts is not None else ""
             code = codes[row_index] if codes is not None else None
             signalled = self._signals_of(code).matching(text)
+            # The character model reads a memory's text in any script (not a category's name).
+            modelled = sensitive_model.category(text) if text and code is not None else None
             picked: list[str] = []
             sensitive: list[str] = []
             for index in order:
@@ -265,6 +270,7 @@ class Classifier:
                     ((near_best or uncertain) and not lookalike)
                     or score >= t.sensitive
                     or index in signalled
+                    or category.slug == modelled
                 ):
                     sensitive.append(category.slug)
                 elif near_best and not category.sensitive:
