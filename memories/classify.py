@@ -23,6 +23,11 @@ absolute threshold still are. The look-alikes and the margin were chosen on the 
 bench/data/ordinary_facts.json and the sensitive sets; `bench categories` reports the
 false-positive rate of each sensitive category on its held-out third.
 
+A memory that neither the signal words nor the embedding find sensitive is read once more by a
+small character model (memories/sensitive_model.py: n-grams of any script, trained on dev data
+and a hand-written list), whose category it gets when the model is confident enough: the
+vocabulary the words were not written for, in languages the embedding model does not read.
+
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
 classifier is validated for the languages in `VALIDATED` only: the eight claimed ones, each of which
@@ -254,8 +259,6 @@ class Classifier:
             text = texts[row_index] if texts is not None else ""
             code = codes[row_index] if codes is not None else None
             signalled = self._signals_of(code).matching(text)
-            # The character model reads a memory's text in any script (not a category's name).
-            modelled = sensitive_model.category(text) if text and code is not None else None
             picked: list[str] = []
             sensitive: list[str] = []
             for index in order:
@@ -270,11 +273,17 @@ class Classifier:
                     ((near_best or uncertain) and not lookalike)
                     or score >= t.sensitive
                     or index in signalled
-                    or category.slug == modelled
                 ):
                     sensitive.append(category.slug)
                 elif near_best and not category.sensitive:
                     picked.append(category.slug)
+            if not sensitive and text and code is not None:
+                # Nothing else finds it sensitive: the character model reads a memory (not a
+                # category's name) in any script. Never a second label beside another sensitive
+                # one: it names the wrong category more often than they do.
+                modelled = sensitive_model.category(text)
+                if modelled is not None:
+                    sensitive.append(modelled)
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])
         return results
