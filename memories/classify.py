@@ -23,10 +23,11 @@ absolute threshold still are. The look-alikes and the margin were chosen on the 
 bench/data/ordinary_facts.json and the sensitive sets; `bench categories` reports the
 false-positive rate of each sensitive category on its held-out third.
 
-A memory that neither the signal words nor the embedding find sensitive is read once more by a
-small character model (memories/sensitive_model.py: n-grams of any script, trained on dev data
-and a hand-written list), whose category it gets when the model is confident enough: the
-vocabulary the words were not written for, in languages the embedding model does not read.
+A memory that neither the signal words nor the embedding find sensitive, in any language but
+English (`sensitive_model.reads`), is read once more by a small character model
+(memories/sensitive_model.py: n-grams of any script, trained on dev data and a hand-written
+list), whose category it gets when the model is confident enough: the vocabulary the words were
+not written for, in languages the embedding model does not read.
 
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
@@ -277,10 +278,10 @@ class Classifier:
                     sensitive.append(category.slug)
                 elif near_best and not category.sensitive:
                     picked.append(category.slug)
-            if not sensitive and text and code is not None:
+            if not sensitive and text and sensitive_model.reads(code):
                 # Nothing else finds it sensitive: the character model reads a memory (not a
-                # category's name) in any script. Never a second label beside another sensitive
-                # one: it names the wrong category more often than they do.
+                # category's name, not English) in any script. Never a second label beside another
+                # sensitive one: it names the wrong category more often than they do.
                 modelled = sensitive_model.category(text)
                 if modelled is not None:
                     sensitive.append(modelled)
