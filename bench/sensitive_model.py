@@ -53,11 +53,11 @@ def _without_model() -> Iterator[None]:
     from memories import sensitive_model
 
     kept = sensitive_model.category
-    sensitive_model.category = lambda text, weights=None: None  # type: ignore[assignment]
+    sensitive_model.category = lambda text, weights=None: None
     try:
         yield
     finally:
-        sensitive_model.category = kept  # type: ignore[assignment]
+        sensitive_model.category = kept
 
 
 def rule_labels(texts: list[str]) -> list[bool]:
