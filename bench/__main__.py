@@ -28,6 +28,7 @@ from bench import (
     profile,
     reconcile,
     search,
+    sensitive_model,
     shortqueries,
     startup,
     stdio,
@@ -46,6 +47,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(extract.main(argv[1:]))
     if argv[:1] == ["harm"]:  # pure rules over a labelled file
         sys.exit(harm.main(argv[1:]))
+    if argv[:1] == ["sensitive-model"]:  # no database: texts are labelled in memory
+        sys.exit(sensitive_model.main(argv[1:]))
     if argv[:1] == ["language"]:  # nor here: texts are identified in memory
         sys.exit(language.main(argv[1:]))
     if argv[:1] == ["language-candidates"]:
@@ -77,6 +80,9 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
     sub.add_parser("extract", help="Local extractor: message/fact precision and recall, speed.")
     sub.add_parser("harm", help="Credentials and instructions: recall, false positives, speed.")
+    sub.add_parser(
+        "sensitive-model", help="Sensitive-label model: cross-validation on dev, training, speed."
+    )
     sub.add_parser("language", help="Language identification: accuracy on short texts, speed.")
     sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
     sub.add_parser("reconcile", help="Local reconciliation on labelled pairs: merges, supersedes.")

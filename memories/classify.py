@@ -23,6 +23,12 @@ absolute threshold still are. The look-alikes and the margin were chosen on the 
 bench/data/ordinary_facts.json and the sensitive sets; `bench categories` reports the
 false-positive rate of each sensitive category on its held-out third.
 
+A memory that neither the signal words nor the embedding find sensitive, in any language but
+English (`sensitive_model.reads`), is read once more by a small character model
+(memories/sensitive_model.py: n-grams of any script, trained on dev data and a hand-written
+list), whose category it gets when the model is confident enough: the vocabulary the words were
+not written for, in languages the embedding model does not read.
+
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
 classifier is validated for the languages in `VALIDATED` only: the eight claimed ones, each of which
@@ -53,6 +59,7 @@ import numpy as np
 from django.conf import settings
 
 from memories import language as languages
+from memories import sensitive_model
 from memories.categories import (
     DEFAULT_CATEGORIES,
     UNCHECKED,
@@ -236,8 +243,10 @@ class Classifier:
         codes: Sequence[str | None] | None = None,
     ) -> list[list[str]]:
         """Labels per memory; with `texts`, sensitive signal words count too: the English ones and
-        those of each text's language (`codes`, memories/language.py; detected when not given).
-        A text given as a category's name (`codes` of None) is read with the English ones."""
+        those of each text's language (`codes`, memories/language.py; detected when not given),
+        and so does the sensitive category of the character model (memories/sensitive_model.py).
+        A text given as a category's name (`codes` of None) is read with the English signal words
+        only."""
         if len(vectors) == 0:
             return []
         if texts is not None and codes is None:
@@ -269,6 +278,13 @@ class Classifier:
                     sensitive.append(category.slug)
                 elif near_best and not category.sensitive:
                     picked.append(category.slug)
+            if not sensitive and text and sensitive_model.reads(code):
+                # Nothing else finds it sensitive: the character model reads a memory (not a
+                # category's name, not English) in any script. Never a second label beside another
+                # sensitive one: it names the wrong category more often than they do.
+                modelled = sensitive_model.category(text)
+                if modelled is not None:
+                    sensitive.append(modelled)
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])
         return results

@@ -1,7 +1,7 @@
-"""Sensitive facts in Chinese and German through MCP, as AI clients see them: the real MCP SDK
-client over Streamable HTTP against the app under uvicorn (issue 36, "Sensitive labels in every
-language"). One app writes; a second app with the default consent (sensitive categories hidden)
-neither lists, finds nor opens them; the owner sees them."""
+"""Sensitive facts in Chinese, German, Russian, Japanese and Portuguese through MCP, as AI
+clients see them: the real MCP SDK client over Streamable HTTP against the app under uvicorn
+(issue 36, "Sensitive labels in every language"). One app writes; a second app with the default
+consent (sensitive categories hidden) neither lists, finds nor opens them; the owner sees them."""
 
 # ruff: noqa: RUF001 - Chinese text is written with its own commas, Russian in Cyrillic
 
@@ -85,3 +85,26 @@ def test_a_russian_vote_a_japanese_illness_and_portuguese_savings_are_hidden_loo
         assert all(hit["text"] in LOOK_ALIKES for hit in found), (query, found)
     own = {m["text"] for m in writer.call("list_memories", {}).structured_content["memories"]}
     assert set(sensitive) <= own
+
+
+# Written for this test (issue 36.3): no signal word says "income" here; the character model of
+# memories/sensitive_model.py reads it as money. Its look-alike pays rent, which is no secret.
+GERMAN_NET_INCOME = "Mein Nettoeinkommen beträgt 3.100 Euro."
+GERMAN_RENT = "Ich zahle meine Miete pünktlich."
+
+
+def test_a_german_net_income_the_signal_words_miss_is_hidden_from_a_default_app_rent_is_not(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    writer = mcp_for(owner)
+    reader = mcp_for(owner, name="Claude Desktop")
+    added = writer.call("add_memories", {"texts": [GERMAN_NET_INCOME, GERMAN_RENT]})
+    assert not added.is_error, text_of(added)
+    labels = {m["text"]: m["categories"] for m in added.structured_content["memories"]}
+    assert "finance" in labels[GERMAN_NET_INCOME], labels
+
+    listed = reader.call("list_memories", {}).structured_content["memories"]
+    assert [m["text"] for m in listed] == [GERMAN_RENT]
+    for query in ("Nettoeinkommen", "3.100 Euro", "income"):
+        found = reader.call("search_memory", {"query": query}).structured_content["results"]
+        assert all(hit["text"] == GERMAN_RENT for hit in found), (query, found)

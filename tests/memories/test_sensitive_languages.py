@@ -1,7 +1,9 @@
 """Sensitive facts in every claimed language, and the fail-closed rule for the others (issue 36,
 item 3): a Japanese or Spanish health or money fact gets its label and stays out of an app with the
-default consent; a memory in a language the classifier cannot check (Italian, Korean) is hidden
-from such an app until the owner labels it, and the owner's page says why."""
+default consent, and so does a Chinese, German, Japanese or Russian one the signal words may miss
+(the character model of memories/sensitive_model.py) while their everyday look-alikes reach it;
+a memory in a language the classifier cannot check (Italian, Korean) is hidden from such an app
+until the owner labels it, and the owner's page says why."""
 
 # ruff: noqa: RUF001 - Russian words are written in Cyrillic (some letters look Latin)
 
@@ -15,7 +17,8 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from kernel.errors import NotFound
-from memories.categories import DEFAULT_CATEGORIES, UNCHECKED, signals_pattern
+from memories import sensitive_model
+from memories.categories import DEFAULT_CATEGORIES, SENSITIVE, UNCHECKED, signals_pattern
 from memories.models import Memory
 from memories.selectors.memories import memory_get
 from memories.services import memories as services
@@ -234,3 +237,67 @@ def test_an_app_filing_an_unchecked_language_under_a_sensitive_category_adds_no_
         actor=writer, text="Vado dal dentista ogni sei mesi.", categories=["health"]
     ).memory
     assert memory.categories == ["health"]
+
+
+# Written for these tests, in none of the model's training or evaluation sets
+# (memories/sensitive_model.py): what the character model and the rules label together.
+FACTS_IN_FOUR_LANGUAGES = [
+    ("我有胃溃疡，一直在吃药。", "zh", "health"),
+    ("Mein Nettoeinkommen beträgt 3.100 Euro.", "de", "finance"),
+    ("年収は四百万円くらいです。", "ja", "finance"),
+    ("У меня ревматоидный артрит.", "ru", "health"),
+]
+LOOK_ALIKES_IN_FOUR_LANGUAGES = [
+    "我每个月交房租。",  # rent paid, not a debt
+    "Ich zahle meine Miete pünktlich.",
+    "毎朝電車に乗ります。",
+    "Я плачу за аренду квартиры.",
+]
+
+
+@pytest.mark.parametrize(("text", "code", "category"), FACTS_IN_FOUR_LANGUAGES)
+def test_a_chinese_german_japanese_or_russian_sensitive_fact_is_hidden_from_a_default_app(
+    owner_dash: Actor,
+    owner: User,
+    app_actor: Callable[[User, str], Actor],
+    text: str,
+    code: str,
+    category: str,
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert category in memory.categories
+    assert _hidden_from(reader, memory)
+    # The character model reads it as the same category on its own.
+    assert sensitive_model.category(text) == category
+
+
+def test_a_net_income_the_signal_words_miss_is_hidden_by_the_character_model(
+    owner_dash: Actor,
+    owner: User,
+    app_actor: Callable[[User, str], Actor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    text = "Mein Nettoeinkommen beträgt 3.100 Euro."
+    assert _signalled(text, "de") == set()
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.categories[0] == "finance" and _hidden_from(reader, memory)
+
+    # Without the model's reading, the same words reach the app.
+    monkeypatch.setattr(sensitive_model, "category", lambda text, weights=None: None)
+    again = services.memory_create(actor=owner_dash, text=f"{text} Netto, jeden Monat.").memory
+    assert not set(again.categories) & SENSITIVE, again.categories
+    assert not _hidden_from(reader, again)
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES_IN_FOUR_LANGUAGES)
+def test_ordinary_look_alikes_in_four_languages_reach_a_default_app(
+    owner_dash: Actor, owner: User, app_actor: Callable[[User, str], Actor], text: str
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert not set(memory.categories) & SENSITIVE, memory.categories
+    assert not _hidden_from(reader, memory)
+    assert sensitive_model.category(text) is None

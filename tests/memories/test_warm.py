@@ -1,5 +1,6 @@
 """What a server loads at start (`memories.warm.warm_up`), so an app's first write in a worker
-does not wait for the harm screen's instruction model or the language identifier."""
+does not wait for the harm screen's instruction model, the sensitive-label model or the language
+identifier."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memories import language
+from memories import language, sensitive_model
 from memories.harm import instruction_model
 from memories.harm.screen import screen
 from memories.warm import warm_up
@@ -41,3 +42,18 @@ def test_without_warming_up_the_first_screen_reads_the_model_from_disk(
             screen("I moved to Lisbon last spring and work from home.")
     finally:
         instruction_model._weights.cache_clear()
+
+
+def test_after_warming_up_the_sensitive_label_model_is_not_read_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    sensitive_model._weights.cache_clear()
+    try:
+        warm_up()
+        monkeypatch.setattr(sensitive_model, "WEIGHTS", tmp_path / "gone.json")
+        assert sensitive_model.category("Mein Nettoeinkommen beträgt 3.100 Euro.") == "finance"
+        sensitive_model._weights.cache_clear()  # the other half: unwarmed, it reads the file
+        with pytest.raises(sensitive_model.SensitiveModelInvalid):
+            sensitive_model.category("Mein Nettoeinkommen beträgt 3.100 Euro.")
+    finally:
+        sensitive_model._weights.cache_clear()

@@ -1,0 +1,197 @@
+"""The sensitive-label model (memories/sensitive_model.py): cross-validation on dev, training,
+speed. No database: texts are labelled in memory, as `bench categories` does.
+
+- `--cv`: the dev items (every set the model trains on, never a held-out split) in FOLDS folds,
+  stratified by set, language and class; each fold is scored by a model trained on the others and
+  the hand-written list. Reported per language over the multilingual and second dev sets, and
+  for the English sets, for a sweep of thresholds: sensitive recall (hidden: any sensitive label)
+  and ordinary false positives, of the model alone and of the labels a write gives (signal words,
+  embedding classifier, and the model where it reads the language: not English). The signal
+  words were written from these dev sets' misses, so the rules alone are near 1.0 here: the
+  model's own out-of-fold recall is the honest figure of what it adds on unseen text, its false
+  positives what it costs.
+- `--train`: trains on all of it and writes memories/sensitive_model.json, printing its sha256
+  (for `WEIGHTS_SHA256`).
+- `--speed`: microseconds per text of the model (features and scoring) on the dev texts.
+
+    uv run python -m bench sensitive-model --cv
+    uv run python -m bench sensitive-model --train
+    uv run python -m bench sensitive-model --speed
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+FOLDS = 5
+THRESHOLDS = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
+RULE_SETS = ("multilingual", "dev2")
+
+
+def folds(examples: list[Any]) -> list[int]:
+    seen: Counter[tuple[str, str, str]] = Counter()
+    out = []
+    for e in examples:
+        key = (e.source, e.lang, e.label)
+        out.append(seen[key] % FOLDS)
+        seen[key] += 1
+    return out
+
+
+@contextmanager
+def _without_model() -> Iterator[None]:
+    """The labels a write gave before the model: its category switched off."""
+    from memories import sensitive_model
+
+    kept = sensitive_model.category
+    sensitive_model.category = lambda text, weights=None: None
+    try:
+        yield
+    finally:
+        sensitive_model.category = kept
+
+
+def rule_labels(texts: list[str]) -> list[bool]:
+    """Whether a write without the model hides each text (any sensitive label)."""
+    from memories.categories import SENSITIVE
+    from memories.classify import classifier_for
+    from memories.search.embeddings import get_embedder
+
+    with _without_model():
+        labels = classifier_for().label_memories(get_embedder().embed(texts), texts)
+    return [bool(SENSITIVE & set(cats)) for cats in labels]
+
+
+def _rate(hits: int, n: int) -> float | None:
+    return round(hits / n, 3) if n else None
+
+
+def cross_validate() -> dict[str, Any]:
+    from memories import sensitive_model as sm
+
+    examples = sm.dev_examples()
+    fold_of = folds(examples)
+    scores = [0.0] * len(examples)
+    for fold in range(FOLDS):
+        kept = [e for e, f in zip(examples, fold_of, strict=True) if f != fold]
+        weights = sm.fit(sm.training_list(kept))
+        for n, (e, f) in enumerate(zip(examples, fold_of, strict=True)):
+            if f == fold:
+                scores[n] = sm.sensitive_score(e.text, weights)
+    from memories import language
+
+    rules = rule_labels([e.text for e in examples])
+    # As a write combines them: the model only where nothing else hid it, in a language it reads.
+    read = [sm.reads(language.detect(e.text).code) for e in examples]
+    table: dict[str, Any] = {}
+    for threshold in THRESHOLDS:
+        groups: dict[str, Counter[str]] = defaultdict(Counter)
+        for e, s, r, m in zip(examples, scores, rules, read, strict=True):
+            group = e.lang if e.source in RULE_SETS else f"en:{e.source}"
+            pooled = "languages" if e.source in RULE_SETS else "english"
+            kind = "s" if e.label != sm.ORDINARY_CLASS else "o"
+            for c in (groups[group], groups[f"all:{pooled}"]):
+                c[kind] += 1
+                c[f"{kind}_model"] += s >= threshold
+                c[f"{kind}_rules"] += r
+                c[f"{kind}_both"] += r or (m and s >= threshold)
+        table[str(threshold)] = {
+            g: {
+                "recall_model": _rate(c["s_model"], c["s"]),
+                "recall_rules": _rate(c["s_rules"], c["s"]),
+                "recall": _rate(c["s_both"], c["s"]),
+                "fp_model": _rate(c["o_model"], c["o"]),
+                "fp_rules": _rate(c["o_rules"], c["o"]),
+                "fp": _rate(c["o_both"], c["o"]),
+                "n": f"{c['s']}/{c['o']}",
+            }
+            for g, c in sorted(groups.items())
+        }
+    return {"folds": FOLDS, "texts": len(examples), "by_threshold": table}
+
+
+def speed(rounds: int = 5) -> dict[str, float]:
+    """The model's cost per text beside its floor in the same run: embedding the same texts,
+    which every write does anyway (in batches of 32, as an import does)."""
+    from memories import sensitive_model as sm
+    from memories.search.embeddings import get_embedder
+
+    texts = [e.text for e in sm.dev_examples()]
+    sm.category("warm up")
+    embedder = get_embedder()
+    embedder.embed(texts[:32])
+
+    def timed(run: Callable[[], object], times: int) -> float:
+        spent = []
+        for _ in range(times):
+            start = time.perf_counter()
+            run()
+            spent.append((time.perf_counter() - start) / len(texts))
+        return statistics.median(spent)
+
+    model = timed(lambda: [sm.category(t) for t in texts], rounds)
+    embedding = timed(
+        lambda: [embedder.embed(texts[i : i + 32]) for i in range(0, len(texts), 32)], 1
+    )
+    return {
+        "texts": len(texts),
+        "model_us_per_text": round(model * 1e6, 1),
+        "embedding_us_per_text": round(embedding * 1e6, 1),
+        "model_share_of_embedding": round(model / embedding, 4),
+    }
+
+
+def write_weights() -> dict[str, Any]:
+    from memories import sensitive_model as sm
+
+    data = sm.train()
+    sm.WEIGHTS.write_text(json.dumps(data, indent=0) + "\n")
+    return {
+        "written": str(sm.WEIGHTS),
+        "sha256": hashlib.sha256(sm.WEIGHTS.read_bytes()).hexdigest(),
+        "training": data["training"],
+        "texts": len(sm.training_list()),
+    }
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench sensitive-model", description=__doc__)
+    parser.add_argument("--cv", action="store_true", help="cross-validate on dev folds")
+    parser.add_argument("--train", action="store_true", help="write memories/sensitive_model.json")
+    parser.add_argument("--speed", action="store_true", help="microseconds per text")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "contextlayer.settings")
+    import django
+
+    django.setup()
+    result: dict[str, Any] = {}
+    if args.train:
+        result["train"] = write_weights()
+        print(f"wrote {result['train']}")
+    if args.cv:
+        result["cv"] = cv = cross_validate()
+        print(f"{cv['texts']} dev texts, {cv['folds']} folds (model out of fold)")
+        print(
+            f"  {'thr':5}{'group':16}{'n s/o':>9}{'recall':>8}{'model':>7}{'rules':>7}"
+            f"{'fp':>7}{'model':>7}{'rules':>7}"
+        )
+        for threshold, groups in cv["by_threshold"].items():
+            for g, r in groups.items():
+                print(
+                    f"  {threshold:5}{g:16}{r['n']:>9}{r['recall']!s:>8}{r['recall_model']!s:>7}"
+                    f"{r['recall_rules']!s:>7}{r['fp']!s:>7}{r['fp_model']!s:>7}{r['fp_rules']!s:>7}"
+                )
+    if args.speed:
+        result["speed"] = speed()
+        print(f"speed: {result['speed']}")
+    print(json.dumps(result))
+    return 0
