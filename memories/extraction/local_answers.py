@@ -188,11 +188,12 @@ class Answer:
 def reads_as_english(message: str, previous: str) -> bool:
     """English by its words (code blocks aside), or a short answer to an English question
     ("Yes, two cats.", whose words alone are too few to tell); a few words after a question in
-    another language ("52 ans") are not."""
+    another language ("52 ans") are English only when the language identifier says so."""
     question = last_question(previous) if previous else None
+    if question is not None and not looks_english(question) and len(message.split()) <= 8:
+        return detect(message).code == "en"  # "Em Curitiba, perto do centro": "do" is English
     if looks_english(CODE_FENCE.sub(" ", message)):
-        few = len(re.findall(r"\w+", message)) < 3
-        return not (few and question is not None and not looks_english(question))
+        return True
     return (
         question is not None
         and len(message.split()) <= _MAX_ANSWER_WORDS
