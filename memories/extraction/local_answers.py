@@ -361,6 +361,7 @@ _ASKING = {
             (r"\btus\b", "mis"),
             (r"\btu\b", "mi"),
             (r"\btú\b", "yo"),
+            (r"\bte (\w+)(?:as|es)\b", r"me \1o"),  # "te dedicas" -> "me dedico"
             (r"\bte\b", "me"),
             (r"\bti\b", "mí"),
             (r"\busted\b", "yo"),
@@ -506,7 +507,7 @@ def _asked_in(question: str, answer: str) -> str | None:
             return None
         if _JA_NO_ANSWER.match(answer):
             return None
-        frame = re.sub(r"(?:です|ます)?か?\s*[?\uff1f]\s*$", "", question)
+        frame = re.sub(r"か?\s*[?\uff1f]\s*$", "", question)
         return f"{frame}\uff1a{answer}"
     asking = _ASKING.get(detect(question).code)
     if asking is None or not asking.you.search(question):

@@ -608,7 +608,7 @@ def foreign_statements(message: str) -> list[str]:
         if not sentence:
             continue
         if foreign_verdict(sentence):
-            out.append(sentence)
+            out.append(sentence.rstrip(" ,;\uff0c\u3001\uff1b"))
         else:
             out.extend(_parts_kept(sentence))
     return out
