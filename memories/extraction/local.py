@@ -17,8 +17,9 @@ from memories.categories import DEFAULT_CATEGORIES
 from memories.classify import _normalised, _prototype_vectors
 from memories.extraction.local_answers import foreign_answer, reads_as_english
 from memories.extraction.local_context import Reading
+from memories.extraction.local_foreign import foreign_statements
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
-from memories.extraction.local_rules import SURE_LASTING, foreign_statements, looks_english
+from memories.extraction.local_rules import SURE_LASTING, looks_english
 from memories.language import CLAIMED, OTHER, UNKNOWN, detect
 from memories.search.embeddings import get_embedder
 

@@ -10,8 +10,10 @@ question; its statements are never kept. A question about the task at hand ("Wou
 shorter?", "Which option fits best?") or one that does not ask about the person (no "you") gives
 nothing, nor does an answer that decides nothing ("not sure yet", "sure, go ahead").
 
-English, German and Simplified Chinese questions are read; in the other languages a fragment is
-left as it was (issue 38, item 3: what is left).
+Questions in every language the product claims are read: English ones in full (the answer's
+leading fragment, the rest of the message read as usual), the others whole (a short answer, kept
+as "question in the person's words: answer", the answer's words as written so that what makes a
+fact sensitive, "diabetes", stays in it).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memories.extraction.local_rules import has_first_person, looks_english, sentences
+from memories.extraction.local_rules import CODE_FENCE, has_first_person, looks_english, sentences
 from memories.language import detect
 
 _MAX_ANSWER_WORDS = 25
@@ -48,7 +50,7 @@ def last_question(previous: str) -> str | None:
 # like?", "Did you mean the 2019 report?", "Are you still getting the error?".
 _ABOUT_THE_TASK = re.compile(
     r"\b(?:would\s+you\s+(?:like|prefer|want)|do\s+you\s+want|want\s+me|should\s+i|shall\s+i|"
-    r"can\s+i|may\s+i|me\s+to|which\s+(?:one|option|version|draft|of)|did\s+you\s+mean|"
+    r"can\s+i|may\s+i|me\s+to|which\s+(?:one|option|version|draft|of|format|style|tone|layout)|did\s+you\s+mean|"
     r"are\s+you\s+still|still\s+(?:getting|seeing|having)|did\s+(?:that|this|it)|"
     r"does\s+(?:that|this|it)|is\s+(?:that|this|it)\b|(?:this|that|the)\s+(?:error|bug|code|"
     r"draft|version|email|letter|essay|script|query|function|list|plan)\b|"
@@ -184,11 +186,14 @@ class Answer:
 
 
 def reads_as_english(message: str, previous: str) -> bool:
-    """English by its words, or a short answer to an English question ("Yes, two cats.", whose
-    words alone are too few to tell)."""
-    if looks_english(message):
-        return True
+    """English by its words (code blocks aside), or a short answer to an English question
+    ("Yes, two cats.", whose words alone are too few to tell); a few words after a question in
+    another language ("52 ans") are English only when the language identifier says so."""
     question = last_question(previous) if previous else None
+    if question is not None and not looks_english(question) and len(message.split()) <= 8:
+        return detect(message).code == "en"  # "Em Curitiba, perto do centro": "do" is English
+    if looks_english(CODE_FENCE.sub(" ", message)):
+        return True
     return (
         question is not None
         and len(message.split()) <= _MAX_ANSWER_WORDS
@@ -275,15 +280,257 @@ def _german_first_person(question: str) -> str:
     return re.sub(r"\b(?:du|Sie)\b", "ich", text)
 
 
+# --- Spanish, French, Portuguese, Russian, Japanese ------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Asking:
+    """How a language asks about the person: the words that say "you", a question about the
+    task at hand, an answer that decides nothing, and the swaps that put the question in the
+    person's words ("¿A qué te dedicas?" -> "A qué me dedico")."""
+
+    you: re.Pattern[str]
+    about_the_task: re.Pattern[str]
+    no_answer: re.Pattern[str]
+    swaps: tuple[tuple[str, str], ...]
+
+
+def _w(*alternatives: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w'’-])(?:" + "|".join(alternatives) + r")(?![\w'’])", re.I)
+
+
+_ASKING = {
+    "es": _Asking(
+        _w(
+            "tú",
+            "tu",
+            "tus",
+            "te",
+            "ti",
+            "usted",
+            "ustedes",
+            "tienes",
+            "eres",
+            "estás",
+            "vives",
+            "trabajas",
+            "haces",
+            "usas",
+            "comes",
+            "hablas",
+            "juegas",
+            "practicas",
+            "sueles",
+            "tomas",
+        ),
+        _w(
+            "quieres que",
+            "prefieres que",
+            "lo hago",
+            "lo haga",
+            "te parece",
+            r"versi[óo]n",
+            "formato",
+            "debo",
+            "puedo",
+            "añado",
+            "algo más",
+            "otra cosa",
+            "te ayudo",
+        ),
+        re.compile(
+            r"^(?:s[ií],?\s+(?:por\s+favor|gracias|claro|vale)|gracias|vale|claro|no\s+s[ée]|"
+            r"da\s+igual|quiz[áa]s?|tal\s+vez|ok|de\s+acuerdo|perfecto|genial)\b",
+            re.I,
+        ),
+        (
+            (r"¿", ""),
+            (r"\btienes\b", "tengo"),
+            (r"\beres\b", "soy"),
+            (r"\bestás\b", "estoy"),
+            (r"\bvives\b", "vivo"),
+            (r"\btrabajas\b", "trabajo"),
+            (r"\bhaces\b", "hago"),
+            (r"\busas\b", "uso"),
+            (r"\bcomes\b", "como"),
+            (r"\bhablas\b", "hablo"),
+            (r"\bjuegas\b", "juego"),
+            (r"\bpracticas\b", "practico"),
+            (r"\bsueles\b", "suelo"),
+            (r"\btomas\b", "tomo"),
+            (r"\btus\b", "mis"),
+            (r"\btu\b", "mi"),
+            (r"\btú\b", "yo"),
+            (r"\bte (\w+)(?:as|es)\b", r"me \1o"),  # "te dedicas" -> "me dedico"
+            (r"\bte\b", "me"),
+            (r"\bti\b", "mí"),
+            (r"\busted\b", "yo"),
+        ),
+    ),
+    "fr": _Asking(
+        re.compile(r"\b(?:vous|tu|te|toi|votre|vos|ton|ta|tes)\b|-(?:vous|tu)\b", re.I),
+        _w(
+            "voulez-vous",
+            "veux-tu",
+            "souhaitez-vous",
+            "tu veux que",
+            "vous voulez que",
+            r"je (?:peux|dois|reformule|fais)",
+            "version",
+            "format",
+            "reformule",
+            "autre chose",
+            "ça vous convient",
+            "ça te va",
+            r"préférez-vous (?:la|le|une|un)",
+        ),
+        re.compile(
+            r"^(?:oui,?\s+(?:merci|s'il\s+vous\s+plaît|stp|svp)|merci|d'accord|ok|"
+            r"je\s+ne\s+sais\s+pas|aucune\s+idée|peu\s+importe|peut-être|pas\s+sûr|parfait|"
+            r"super)\b",
+            re.I,
+        ),
+        (
+            (r"\b(?:avez-vous|as-tu|vous avez|tu as)\b", "j'ai"),
+            (r"\b(?:êtes-vous|es-tu|vous êtes|tu es)\b", "je suis"),
+            (r"\b(\w+)ez-vous\b", r"je \1e"),
+            (r"\bvous (\w+)ez\b", r"je \1e"),
+            (r"\b(\w+)es-tu\b", r"je \1e"),
+            (r"\btu (\w+)es\b", r"je \1e"),
+            (r"\bvotre\b", "mon"),
+            (r"\bvos\b", "mes"),
+            (r"\bton\b", "mon"),
+            (r"\bta\b", "ma"),
+            (r"\btes\b", "mes"),
+            (r"\bvous\b", "moi"),
+            (r"\btoi\b", "moi"),
+            (r"\btu\b", "je"),
+            (r"\bte\b", "me"),
+            (r"\bje ([aeéèiouh])", r"j'\1"),
+        ),
+    ),
+    "pt": _Asking(
+        _w("você", "vocês", "voce", "tu", "te", "teu", "tua", "seu", "sua", "seus", "suas"),
+        _w(
+            "quer que",
+            r"prefere (?:a|o) (?:versão|formato)",
+            "versão",
+            "formato",
+            "posso",
+            "devo",
+            "mais alguma",
+            "algo mais",
+        ),
+        re.compile(
+            r"^(?:sim,?\s+(?:por\s+favor|obrigad[oa])|obrigad[oa]|valeu|n[ãa]o\s+sei|tanto\s+faz|"
+            r"talvez|ok|beleza|pode\s+ser|perfeito)\b",
+            re.I,
+        ),
+        (
+            (r"\bvocê tem\b", "eu tenho"),
+            (r"\bvocê é\b", "eu sou"),
+            (r"\bvocê está\b", "eu estou"),
+            (r"\bvocê mora\b", "eu moro"),
+            (r"\bvocê trabalha\b", "eu trabalho"),
+            (r"\bvocê faz\b", "eu faço"),
+            (r"\bvocê usa\b", "eu uso"),
+            (r"\bvocê\b", "eu"),
+            (r"\bseus\b", "meus"),
+            (r"\bsuas\b", "minhas"),
+            (r"\bseu\b", "meu"),
+            (r"\bsua\b", "minha"),
+            (r"\bteu\b", "meu"),
+            (r"\btua\b", "minha"),
+            (r"\bte\b", "me"),
+            (r"\btu\b", "eu"),
+        ),
+    ),
+    "ru": _Asking(
+        _w("вы", "вас", "вам", r"ваш\w*", "ты", "тебя", "тебе", r"тво\w+"),
+        _w(
+            r"хотите,? чтобы",
+            r"хочешь,? чтобы",
+            r"мне (?:сократить|переписать|добавить)",
+            "могу ли я",
+            r"вариант\w*",
+            r"верси\w+",
+            "формат",
+            r"сократил\w*",
+            r"переписал\w*",
+            "ещё что-нибудь",
+        ),
+        re.compile(
+            r"^(?:да,?\s+пожалуйста|спасибо|не\s+знаю|неважно|может\s+быть|ок|хорошо|ладно|"
+            r"без\s+разницы)",
+            re.I,
+        ),
+        (
+            (r"\bу (?:вас|тебя)\b", "у меня"),
+            (r"\b(?:вам|тебе)\b", "мне"),
+            (r"\b(?:вас|тебя)\b", "меня"),
+            (r"\b(?:ваш|твой)\b", "мой"),
+            (r"\b(?:ваша|твоя)\b", "моя"),
+            (r"\b(?:ваше|твоё|твое)\b", "моё"),
+            (r"\b(?:ваши|твои)\b", "мои"),
+            (r"\b(?:вашей|твоей)\b", "моей"),
+            (r"\b(?:вашего|твоего)\b", "моего"),
+            (r"\b(\w+)етесь\b", r"\1юсь"),
+            (r"\b(\w+)ешься\b", r"\1юсь"),
+            (r"\b(\w+)ете\b", r"\1ю"),
+            (r"\b(\w+)ешь\b", r"\1ю"),
+            (r"\b(?:вы|ты)\b", "я"),
+        ),
+    ),
+}
+# A Japanese question rarely says "you": it asks about the person with these words.
+_JA_ABOUT_YOU = re.compile(
+    r"あなた|お仕事|ご職業|お住まい|お名前|おいくつ|何歳|ご家族|お子さん|ペット|アレルギー|"
+    r"食べられない|苦手|されて|趣味|出身|飼って|お持ち"
+)
+_JA_ABOUT_THE_TASK = re.compile(
+    r"しましょうか|しますか|いかがでしょうか|よろしいですか|どちらが|この文|修正|短く|長く|形式|"
+    r"バージョン|他に"
+)
+_JA_NO_ANSWER = re.compile(
+    r"^(?:はい、?お願いします|お願いします|ありがとう|わかりません|分かりません|どちらでも|"
+    r"大丈夫です|結構です|はい$)"
+)
+_KANA = re.compile(r"[\u3040-\u30ff]")
+
+
+def _asked_in(question: str, answer: str) -> str | None:
+    """A Spanish, French, Portuguese, Russian or Japanese question about the person, in the
+    person's words and joined to the answer; None when it is about the task or is answered by
+    nothing."""
+    if _KANA.search(question):
+        if not _JA_ABOUT_YOU.search(question) or _JA_ABOUT_THE_TASK.search(question):
+            return None
+        if _JA_NO_ANSWER.match(answer):
+            return None
+        frame = re.sub(r"か?\s*[?\uff1f]\s*$", "", question)
+        return f"{frame}\uff1a{answer}"
+    asking = _ASKING.get(detect(question).code)
+    if asking is None or not asking.you.search(question):
+        return None
+    if asking.about_the_task.search(question) or asking.no_answer.match(answer):
+        return None
+    frame = question
+    for pattern, said in asking.swaps:
+        frame = re.sub(pattern, said, frame, flags=re.I)
+    frame = frame.strip().rstrip("?").strip()
+    return f"{frame[:1].upper()}{frame[1:]}: {answer}"
+
+
 def foreign_answer(previous: str, message: str) -> str | None:
-    """A German or Chinese short answer joined to the question it answers, in the person's
+    """A short answer in another language joined to the question it answers, in the person's
     words: "Haben Sie Haustiere?" / "Ja, zwei Katzen." -> "Habe ich Haustiere: Ja, zwei
-    Katzen."; None when the question is not one about the person."""
+    Katzen."; "¿A qué te dedicas?" / "enfermera" -> "A qué me dedico: enfermera"; None when
+    the question is not one about the person."""
     question = last_question(previous) if previous else None
     answer = message.strip()
     if question is None or not answer or len(answer) > 120:
         return None
-    if re.search(r"[\u4e00-\u9fff]", question):
+    if re.search(r"[\u4e00-\u9fff]", question) and not _KANA.search(question):
         if "你" not in question and "您" not in question:
             return None
         if _ZH_ABOUT_THE_TASK.search(question) or _ZH_NO_ANSWER.match(answer):
@@ -293,9 +540,11 @@ def foreign_answer(previous: str, message: str) -> str | None:
         frame = re.sub(r"[你您]", "我", question)
         frame = re.sub(r"[吗呢吧]?\s*[?\uff1f]\s*$", "", frame)
         return f"{frame}\uff1a{answer}"
+    if detect(question).code != "de":
+        return _asked_in(question, answer)
     if not _DE_YOU.search(question) or _DE_ABOUT_THE_TASK.search(question):
         return None
-    if detect(question).code != "de" or _DE_NO_ANSWER.match(answer):
+    if _DE_NO_ANSWER.match(answer):
         return None
     if re.match(r"(?:ich|wir|mein\w*|unser\w*)\b", answer, re.I):
         return None

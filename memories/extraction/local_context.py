@@ -101,6 +101,15 @@ _HANDS_OVER = re.compile(
 )
 
 
+# "I've been on it since January", "I take it daily": a first-person clause whose "it" is the
+# thing a question just before it named.
+_LEANS_ON_IT = re.compile(
+    r"^(?:i|i've|i'm|we|we've|we're)\b.*\b(?:on|with|take|taking|use|using|have|had|own)\s+"
+    r"(?:it|them)\b",
+    re.I,
+)
+
+
 def _points_back(text: str) -> bool:
     if _LEANS_BACK.search(text):
         return True
@@ -160,6 +169,26 @@ def _inside(question: str) -> str | None:
     return None
 
 
+# "a good first bike for someone who's 5'2", "stretches for someone who sits at a desk all day":
+# in a question or request, the writer described in the third person (not a gift's recipient).
+_SOMEONE_LIKE_ME = re.compile(
+    r"\bfor\s+(?:someone|somebody|a\s+(?:person|beginner))\s+(?P<who>(?:who|with)\b[^?!.]*)",
+    re.I,
+)
+_FOR_SOMEONE_ELSE = re.compile(
+    r"\b(?:gift|present|buy|buying|birthday|christmas|my|his|her|their)\b", re.I
+)
+
+
+def _someone_like_me(text: str) -> str | None:
+    """ "What's a good bike for someone who's 5'2 and never rode" -> "I'm someone who's 5'2 and
+    never rode"; None when the someone may be another person."""
+    found = _SOMEONE_LIKE_ME.search(text)
+    if found is None or _FOR_SOMEONE_ELSE.search(text):
+        return None
+    return f"I'm someone {found.group('who').strip(' ,')}"
+
+
 def _said_in_passing(request: str) -> str | None:
     """A request's later comma-part that speaks of the writer, with the part it qualifies:
     "Give me dinner ideas, but no coriander, tastes like soap to me" -> "No coriander, tastes
@@ -168,10 +197,15 @@ def _said_in_passing(request: str) -> str | None:
     for index in range(1, len(parts)):
         if not has_first_person(parts[index]) or clause_verdict(tidy(parts[index])) == "request":
             continue
-        start = index - 1 if index > 1 and not has_first_person(parts[index - 1]) else index
-        said = tidy(", ".join(parts[start:]))
+        qualifies = index > 1 or len(parts[0].split()) <= 3  # "(No) museums please, I ..."
+        start = index - 1 if qualifies and not has_first_person(parts[index - 1]) else index
+        # "No museums please, I get bored in them": the "please" asked, the rest is said
+        said = tidy(_PLEASE.sub("", ", ".join(parts[start:])))
         return said if said and has_first_person(said) else None
     return None
+
+
+_PLEASE = re.compile(r"\s*\b(?:please|pls|plz|thanks|thank\s+you)\b", re.I)
 
 
 def _continued(text: str) -> str:
@@ -202,6 +236,7 @@ class Reading:
             seen.add(answer.text.lower())
             self._anchor = answer.text
             words = answer.rest
+        asked: str | None = None  # this message's last question, what a later "it" may be
         for sentence in sentences(words):
             for clause in clause_parts(sentence):
                 text = self._resolved(_bare_relation(tidy(clause)))
@@ -209,11 +244,27 @@ class Reading:
                     continue
                 # Quoted words are someone else's (or a sample): judged without them.
                 verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
-                if verdict == "request" and (aside := _said_in_passing(text)):
+                aside = _said_in_passing(text) if verdict == "request" else None
+                if aside:  # it carries what its "them" is
                     text, verdict = aside, clause_verdict(QUOTED_SPAN.sub(" it ", aside))
                 elif verdict in ("question", "request", "reported") and (inside := _inside(text)):
                     text, verdict = inside, clause_verdict(inside)
-                if (verdict == "keep" and _points_back(text)) or (
+                elif verdict in ("question", "request", "not-first-person") and (
+                    like := _someone_like_me(text)
+                ):
+                    text, verdict = like, clause_verdict(like)
+                if (
+                    verdict == "keep"
+                    and self._anchor is None
+                    and asked is not None
+                    and _LEANS_ON_IT.search(text)
+                ):
+                    # "Does metformin interact with alcohol? I've been on it since January."
+                    text = f"{asked} {text}"
+                    seen.add(text.lower())
+                    out.append(text)
+                    self._anchor = text
+                elif (verdict == "keep" and not aside and _points_back(text)) or (
                     verdict == "not-first-person" and _THE_ONE_BEFORE.match(text)
                 ):
                     self._lean(text, out)
@@ -221,6 +272,8 @@ class Reading:
                     seen.add(text.lower())
                     out.append(text)
                     self._anchor = text
+            if sentence.rstrip().endswith("?"):
+                asked = sentence.strip()
             self._said.append(sentence)
         return out
 

@@ -8,15 +8,13 @@ lasting self-statement: no first person, questions, requests, hypotheticals, met
 conversation, states of the moment. Role-play drops the whole message. What survives is scored
 by the embedding half (`memories/extraction/local.py`).
 
-Messages that are not English are not split (the model is English-first): `foreign_verdict`
-keeps one whole when it reads as a self-statement in one of the languages listed here and drops
-it when it reads as a request or a question; anything else is dropped.
+Messages that are not English are read by `local_foreign.py` (the model is English-first);
+`looks_english` tells which is which.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from memories.language import detect
 
@@ -25,7 +23,7 @@ from memories.language import detect
 # The Claude parser appends attachments as "\n\n[file name]\n<extracted text>": never the
 # person speaking.
 _ATTACHMENT = re.compile(r"\n\n\[[^\]\n]{1,255}\]\n")
-_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 _GREETING_LINE = re.compile(
     r"^\s*(?:dear|hi|hello|hey|hiya|good (?:morning|afternoon|evening)|to whom)\s+"
@@ -201,7 +199,7 @@ def own_words(message: str) -> str:
     cut = _ATTACHMENT.search(text)
     if cut:
         text = text[: cut.start()]
-    text = _FENCE.sub("\n\n", text)
+    text = CODE_FENCE.sub("\n\n", text)
     text = _INLINE_CODE.sub(" code ", text)
     paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
     paragraphs = _drop_letters([p for p in paragraphs if p.strip()])
@@ -743,252 +741,6 @@ who why will with would you your
 _ENGLISH = frozenset(_ENGLISH_WORDS.split())
 
 
-@dataclass(frozen=True)
-class Language:
-    code: str
-    self_statement: re.Pattern[str]
-    request: re.Pattern[str]
-    temporary: re.Pattern[str]
-
-
-def _words(*alternatives: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![\w'])(?:" + "|".join(alternatives) + r")(?![\w'])", re.I)
-
-
-def _chars(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("|".join(alternatives))
-
-
-LANGUAGES: tuple[Language, ...] = (
-    Language(
-        "es",
-        _words(
-            "soy",
-            "estoy",
-            "tengo",
-            "vivo",
-            "trabajo",
-            "me llamo",
-            "mi",
-            "mis",
-            "nací",
-            "estudio",
-            "hablo",
-        ),
-        _words(
-            "puedes",
-            "podrías",
-            "podrias",
-            "por favor",
-            "escribe",
-            "escríbeme",
-            "escribeme",
-            "dime",
-            "haz",
-            "hazme",
-            "explica",
-            "explícame",
-            "ayúdame",
-            "ayudame",
-            "necesito que",
-            "quiero que",
-            "dame",
-            "recomiéndame",
-            "traduce",
-        ),
-        _words("hoy", "ahora", "ayer", "mañana", "esta noche"),
-    ),
-    Language(
-        "fr",
-        _words(
-            "je suis",
-            "j'ai",
-            "j'habite",
-            "je vis",
-            "je travaille",
-            "je m'appelle",
-            "mon",
-            "ma",
-            "mes",
-            "je parle",
-        ),
-        _words(
-            "peux-tu",
-            "pouvez-vous",
-            "pourrais-tu",
-            "pourriez-vous",
-            "s'il te plaît",
-            "s'il vous plaît",
-            "stp",
-            "svp",
-            "écris",
-            "fais-moi",
-            "explique",
-            "explique-moi",
-            "donne-moi",
-            "aide-moi",
-            "traduis",
-            "je voudrais que",
-            "j'aimerais que",
-        ),
-        _words("aujourd'hui", "maintenant", "hier", "demain", "ce soir"),
-    ),
-    Language(
-        "de",
-        _words(
-            "ich bin",
-            "ich habe",
-            "ich wohne",
-            "ich lebe",
-            "ich arbeite",
-            "ich heiße",
-            "ich heisse",
-            "mein",
-            "meine",
-            "meinen",
-            "meiner",
-            "wir haben",
-            "wir wohnen",
-        ),
-        _words(
-            "kannst du",
-            "können sie",
-            "könntest du",
-            "könnten sie",
-            "bitte",
-            "schreib",
-            "schreibe",
-            "erkläre",
-            "erklär",
-            "gib mir",
-            "hilf mir",
-            "mach",
-            "übersetze",
-        ),
-        _words("heute", "jetzt", "gestern", "morgen", "heute abend"),
-    ),
-    Language(
-        "it",
-        _words(
-            "sono",
-            "ho",
-            "vivo",
-            "abito",
-            "lavoro",
-            "mi chiamo",
-            "mio",
-            "mia",
-            "miei",
-            "mie",
-            "parlo",
-        ),
-        _words(
-            "puoi",
-            "potresti",
-            "per favore",
-            "scrivi",
-            "scrivimi",
-            "spiega",
-            "spiegami",
-            "dammi",
-            "aiutami",
-            "consigliami",
-            "traduci",
-            "mi puoi",
-        ),
-        _words("oggi", "adesso", "ieri", "domani", "stasera"),
-    ),
-    Language(
-        "pt",
-        _words(
-            "sou",
-            "estou",
-            "tenho",
-            "moro",
-            "trabalho",
-            "me chamo",
-            "meu",
-            "minha",
-            "meus",
-            "minhas",
-            "falo",
-        ),
-        _words(
-            "você pode",
-            "voce pode",
-            "pode me",
-            "podes",
-            "poderia",
-            "por favor",
-            "escreva",
-            "explique",
-            "me ajude",
-            "me ajuda",
-            "traduza",
-            "me dê",
-        ),
-        _words("hoje", "agora", "ontem", "amanhã", "esta noite"),
-    ),
-    Language(
-        "nl",
-        _words(
-            "ik ben",
-            "ik heb",
-            "ik woon",
-            "ik werk",
-            "ik heet",
-            "mijn",
-            "wij hebben",
-            "we hebben",
-        ),
-        _words(
-            "kun je",
-            "kunt u",
-            "kan je",
-            "alsjeblieft",
-            "alstublieft",
-            "schrijf",
-            "leg uit",
-            "help me",
-            "geef me",
-            "vertaal",
-        ),
-        _words("vandaag", "nu", "gisteren", "morgen", "vanavond"),
-    ),
-    Language(
-        "ru",
-        _words("я", "меня зовут", "мой", "моя", "мои", "живу", "работаю", "\u0443 меня"),
-        _words(
-            "пожалуйста", "напиши", "объясни", "можешь", "помоги", "переведи", "дай", "расскажи"
-        ),
-        _words("сегодня", "сейчас", "вчера", "завтра"),
-    ),
-    Language(
-        "zh",
-        _chars("我是", "我叫", "我住", "我在", "我的", "我有"),
-        _chars("请", "帮我", "能不能", "吗", "翻译"),
-        _chars("今天", "现在", "昨天", "明天"),
-    ),
-    Language(
-        "ja",
-        _chars(
-            "私は",
-            "私の",
-            "僕は",
-            "僕の",
-            "俺は",
-            "をしています",
-            "で働いています",
-            "に住んでいます",
-        ),
-        _chars("ください", "下さい", "教えて", "お願い", "直して"),
-        _chars("今日", "昨日", "明日"),
-    ),
-)
-_QUESTION_MARKS = re.compile(r"[?¿\uff1f؟]")
-_FOREIGN_MAX_CHARS = 400
-
-
 def looks_english(message: str) -> bool:
     """Most words are common English ones (or the text is too short to tell), or the language
     identifier (`memories.language`) reads it as English."""
@@ -1006,36 +758,3 @@ def looks_english(message: str) -> bool:
     # Few function words ("Grandma turned 95 last week, still sharp as ever."): the language
     # identifier decides.
     return detect(message).code == "en"
-
-
-def foreign_verdict(message: str) -> bool:
-    """Keep a non-English message whole? Only a short self-statement in a language we know."""
-    text = message.strip()
-    if len(text) > _FOREIGN_MAX_CHARS or _QUESTION_MARKS.search(text) or is_roleplay(text):
-        return False
-    for language in LANGUAGES:
-        if language.request.search(text) or language.temporary.search(text):
-            return False
-    return any(language.self_statement.search(text) for language in LANGUAGES)
-
-
-_FOREIGN_SENTENCE = re.compile(
-    r"(?<=[.!?\u3002\uff01\uff1f])\s*|[\uff0c\u3001]\s*|\s*(?=[\u00bf\u00a1])"
-)
-
-
-def foreign_statements(message: str) -> list[str]:
-    """The sentences of a non-English message that read as self-statements ("Ich bin Veganerin
-    und wohne in Hamburg." of "... Kennst du gute Restaurants?"), or the whole message when it
-    is one. A request or a state of the moment anywhere makes a sentence go."""
-    text = message.strip()
-    if len(text) > _FOREIGN_MAX_CHARS or is_roleplay(text):
-        return []
-    if foreign_verdict(text):
-        return [text]
-    out = []
-    for sentence in _FOREIGN_SENTENCE.split(text):
-        sentence = sentence.strip()
-        if sentence and foreign_verdict(sentence):
-            out.append(sentence)
-    return out

@@ -158,3 +158,21 @@ def test_the_extractor_is_handed_the_assistants_message_just_before_a_record_onl
     assert asked(said) == "What do you do for a living?"
     assert asked((*said, ("user", "one more thing"))) == ""
     assert asked(()) == ""
+
+
+def test_the_recall_set_holds_a_third_out_by_position_and_speaks_every_claimed_language(
+    sets: dict[str, list[Example]],
+) -> None:
+    recall = load(SPLITS["recall-dev"])
+    assert len(recall) >= 60
+    assert [e.tags[-1] for e in recall] == [
+        "heldout" if i % 3 == 2 else "dev" for i in range(len(recall))
+    ]
+    assert len(load_split("recall-dev")) + len(load_split("recall-heldout")) == len(recall)
+    languages = {t for e in recall for t in e.tags if t.startswith("lang-")}
+    assert languages == {f"lang-{c}" for c in ("zh", "ja", "de", "es", "fr", "pt", "ru")}
+    assert sum(bool(e.previous) for e in recall) >= 20  # answers to the assistant's question
+    others = [e for examples in sets.values() for e in examples]
+    others += load(SPLITS["dev"]) + load(SPLITS["heldout"]) + load(SPLITS["context-dev"])
+    assert {e.text for e in recall} & {e.text for e in others} == set()
+    assert {e.id for e in recall} & {e.id for e in others} == set()

@@ -131,3 +131,72 @@ def test_a_message_without_a_question_before_it_is_read_as_before() -> None:
     after_a_statement = [_kept(m, "Here is the plan we discussed.") for m in messages]
     assert alone == after_a_statement
     assert alone[:2] == [[], []]
+
+
+def test_a_spanish_and_a_french_short_answer_are_imported_with_their_subject(
+    owner: User, tmp_path: Path
+) -> None:
+    export = [
+        _chatgpt(
+            "g-es",
+            ("user", "Necesito un plan de comidas para la semana."),
+            ("assistant", "¡Claro! Para ajustarlo, ¿tienes alguna alergia alimentaria?"),
+            ("user", "Sí, al marisco."),
+            ("assistant", "¿Quieres que lo haga más corto?"),
+            ("user", "sí, por favor"),
+        ),
+        _chatgpt(
+            "g-fr",
+            ("assistant", "Pour adapter le programme, quel âge avez-vous ?"),
+            ("user", "52 ans"),
+        ),
+    ]
+    path = write_json(tmp_path / "conversations.json", export)
+    backfill(path, owner, "--extractor", "local", "--yes")
+    assert memory_texts(owner) == [
+        "Para ajustarlo, tengo alguna alergia alimentaria: Sí, al marisco.",
+        "Pour adapter le programme, quel âge j'ai: 52 ans",
+    ]
+    memory = Memory.objects.get(owner=owner, text__contains="marisco")
+    assert memory.provenance["message_id"] == "g-es-2"  # the person's message, not the question
+
+
+def test_a_completed_health_answer_keeps_the_word_that_makes_it_sensitive(
+    owner: User, tmp_path: Path
+) -> None:
+    export = [
+        _chatgpt(
+            "g-health",
+            ("assistant", "Before I plan the hikes: do you have any medical conditions?"),
+            ("user", "type 1 diabetes, on an insulin pump"),
+        ),
+    ]
+    backfill(
+        write_json(tmp_path / "conversations.json", export), owner, "--extractor", "local", "--yes"
+    )
+    memory = Memory.objects.get(owner=owner, text__contains="diabetes")
+    assert "insulin pump" in memory.text
+    assert "health" in memory.categories
+
+
+def test_answers_in_five_more_languages_take_the_question_in_the_persons_words() -> None:
+    assert _kept("enfermera, en un hospital de Valencia", "¿A qué te dedicas?") == [
+        "A qué me dedico: enfermera, en un hospital de Valencia"
+    ]
+    assert _kept("Em Curitiba, perto do centro", "Legal! Onde você mora?") == [
+        "Onde eu moro: Em Curitiba, perto do centro"
+    ]
+    assert _kept("бухгалтер в небольшой фирме", "Чем вы занимаетесь по работе?") == [
+        "Чем я занимаюсь по работе: бухгалтер в небольшой фирме"
+    ]
+    assert _kept("小学校の先生です", "お仕事は何をされていますか？") == [
+        "お仕事は何をされています：小学校の先生です"
+    ]
+
+
+def test_an_answer_about_the_task_in_another_language_is_not_kept() -> None:
+    assert _kept("sí, por favor", "¿Quieres que lo haga más corto?") == []
+    assert _kept("oui, plus formel", "Voulez-vous que je reformule le deuxième paragraphe ?") == []
+    assert _kept("tópicos", "Prefere a versão em tópicos ou em texto corrido?") == []
+    assert _kept("да, пожалуйста", "Хотите, чтобы я сократил текст?") == []
+    assert _kept("はい、お願いします", "この文を短くしましょうか？") == []

@@ -1,0 +1,614 @@
+"""The local extractor on messages that are not English: the self-statements they make, kept as
+written (the embedding model is English-first, so nothing here is scored).
+
+A message is cleared of code blocks and quoted text (a letter to polish is not its writer
+speaking), then read sentence by sentence. A sentence that reads as a self-statement in one of
+the languages listed here (a first-person word, no request, question, state of the moment or
+hypothetical) is kept whole. Otherwise its comma- and dash-parts are read: "Je suis diabétique de
+type 1, est-ce que je peux courir le marathon ?" keeps "Je suis diabétique de type 1", "Schreib
+mir ein Rezept ohne Koriander, ich mag ihn nicht" keeps "ich mag ihn nicht"; consecutive parts
+that ask nothing stay together, kept when one of them speaks of the writer.
+
+Written from bench/data/extraction_multilingual.txt's and extraction_fresh.txt's dev parts and
+tests/memories/data/extraction_recall.txt (issue 38, item 3), which were written before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memories.extraction.local_rules import CODE_FENCE, is_roleplay
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    self_statement: re.Pattern[str]  # the writer speaks of themselves
+    request: re.Pattern[str]  # a request or question without its mark
+    temporary: re.Pattern[str]  # a state of the moment
+    hypothetical: re.Pattern[str]  # "if I were", "imagine", "my boss says"
+    roleplay: re.Pattern[str]  # "play a rude waiter": the whole message is a game
+
+
+def _words(*alternatives: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w'’])(?:" + "|".join(alternatives) + r")(?![\w'’])", re.I)
+
+
+def _chars(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(alternatives))
+
+
+LANGUAGES: tuple[Language, ...] = (
+    Language(
+        "es",
+        _words(
+            "soy",
+            "estoy",
+            "tengo",
+            "vivo",
+            "trabajo",
+            "me llamo",
+            "mi",
+            "mis",
+            "nací",
+            "estudio",
+            "hablo",
+            "yo",
+            "adoro",
+            "odio",
+            "prefiero",
+            r"me (?:encanta|encantan|gusta|gustan|mudé|casé|jubilé|dedico|operaron|"
+            r"diagnosticaron)",
+            r"no (?:como|bebo|tomo|fumo|soporto)",
+            "juego",
+            "toco",
+            "uso",
+            "llevo",
+            "sufro",
+            "padezco",
+            "tomo",
+            "corro",
+            "practico",
+            "tenemos",
+            "vivimos",
+            "adoptamos",
+            "nuestro",
+            "nuestra",
+            "nuestros",
+            "nuestras",
+            r"nos (?:mudamos|casamos)",
+            # a first person singular preterite: "me mudé", "terminé la carrera"
+            r"(?!(?:josé|bebé|café|puré|comité|canapé|consomé)\b)\w{3,}é",
+        ),
+        _words(
+            "puedes",
+            "podrías",
+            "podrias",
+            "por favor",
+            "escribe",
+            "escríbeme",
+            "escribeme",
+            "dime",
+            "haz",
+            "hazme",
+            "explica",
+            "explícame",
+            "ayúdame",
+            "ayudame",
+            "necesito que",
+            "quiero que",
+            "dame",
+            "recomiéndame",
+            "recomienda",
+            "recomiendas",
+            "sugiéreme",
+            "corrige",
+            "corrígeme",
+            "resume",
+            "resúmeme",
+            "traduce",
+            "me haces",
+            "me das",
+            "me ayudas",
+            r"(?:el|la|del) (?:primer[oa]?|segund[oa]|tercer[oa]?|última|último)",
+        ),
+        _words(
+            "hoy",
+            "ahora",
+            "ayer",
+            "mañana",
+            "esta noche",
+            "esta mañana",
+            "este fin de semana",
+            r"cansad[oa]",
+            r"atascad[oa]",
+        ),
+        _words(
+            r"si (?:yo )?(?:fuera|fuese|tuviera|tuviese)",
+            "imagina",
+            "supongamos",
+            r"(?:dice|dijo|cree|opina) que",
+        ),
+        _words(r"act[úu]a como", "finge", r"haz de", r"eres (?:un|una) \w+ y yo"),
+    ),
+    Language(
+        "fr",
+        _words(
+            "je",
+            r"j['’]\w+",
+            "moi",
+            "mon",
+            "ma",
+            "mes",
+            "nous",
+            "notre",
+            "nos",
+            r"on (?:vient|a|habite|vit)",
+        ),
+        _words(
+            "peux-tu",
+            "pouvez-vous",
+            "pourrais-tu",
+            "pourriez-vous",
+            "tu peux",
+            "vous pouvez",
+            "s'il te plaît",
+            "s'il vous plaît",
+            "stp",
+            "svp",
+            "écris",
+            "écris-moi",
+            "fais-moi",
+            "explique",
+            "explique-moi",
+            "donne-moi",
+            "aide-moi",
+            "conseille-moi",
+            "propose-moi",
+            "recommande-moi",
+            "corrige",
+            "traduis",
+            "je voudrais que",
+            "j'aimerais que",
+            "je me demande",
+            "est-ce que",
+            r"\w+-moi",
+            r"(?:le|la) (?:premier|première|deuxième|second|seconde|dernier|dernière)",
+        ),
+        _words(
+            "aujourd'hui",
+            "maintenant",
+            "hier",
+            "demain",
+            "ce soir",
+            "ce matin",
+            "cette semaine",
+            "ce week-end",
+            "en ce moment",
+            "en retard",
+            r"coincée?",
+            r"fatiguée?",
+            "ça m'énerve",
+        ),
+        _words(
+            r"si j['’](?:étais|avais)",
+            "imagine",
+            "imaginons",
+            "supposons",
+            r"(?:dit|pense|trouve|croit) que",
+        ),
+        _words(r"joue (?:un|une|le|la)", "fais comme si", r"tu es (?:un|une) \w+ et (?:moi|je)"),
+    ),
+    Language(
+        "de",
+        _words(
+            "ich",
+            "wir",
+            "mein",
+            "meine",
+            "meinen",
+            "meinem",
+            "meiner",
+            "meines",
+            "unser",
+            "unsere",
+            "unseren",
+            "unserem",
+            "unserer",
+            "hab",
+            "habe",
+        ),
+        _words(
+            "kannst du",
+            "können sie",
+            "könntest du",
+            "könnten sie",
+            "bitte",
+            "schreib",
+            "schreibe",
+            "erkläre",
+            "erklär",
+            "gib mir",
+            "hilf mir",
+            "mach",
+            "übersetze",
+            "empfiehl",
+            "korrigiere",
+            "korrigier",
+            r"(?:der|die|das) (?:erste|zweite|dritte|letzte)",
+        ),
+        _words(
+            "heute",
+            "jetzt",
+            "gestern",
+            "morgen",
+            "heute abend",
+            "diese woche",
+            "schon wieder",
+            "müde",
+            "genervt",
+        ),
+        _words(
+            r"wenn ich \w+ wäre",
+            "wäre ich",
+            "stell dir vor",
+            "angenommen",
+            "meint",
+            "sagt",
+            "behauptet",
+        ),
+        _words(r"spiel(?:e)? (?:einen|eine|den|die)", "du bist jetzt", "tu so, als"),
+    ),
+    Language(
+        "it",
+        _words(
+            "sono",
+            "ho",
+            "vivo",
+            "abito",
+            "lavoro",
+            "mi chiamo",
+            "mio",
+            "mia",
+            "miei",
+            "mie",
+            "parlo",
+        ),
+        _words(
+            "puoi",
+            "potresti",
+            "per favore",
+            "scrivi",
+            "scrivimi",
+            "spiega",
+            "spiegami",
+            "dammi",
+            "aiutami",
+            "consigliami",
+            "traduci",
+            "mi puoi",
+        ),
+        _words("oggi", "adesso", "ieri", "domani", "stasera"),
+        _words(r"se (?:io )?fossi", "immagina"),
+        _words(r"fai finta", r"interpreta (?:un|una|il|la)"),
+    ),
+    Language(
+        "pt",
+        _words(
+            "sou",
+            "estou",
+            "tenho",
+            "moro",
+            "trabalho",
+            "me chamo",
+            "meu",
+            "minha",
+            "meus",
+            "minhas",
+            "falo",
+            "eu",
+            "adoro",
+            "odeio",
+            "prefiro",
+            "gosto",
+            r"não (?:como|bebo|fumo|suporto)",
+            "nosso",
+            "nossa",
+            "temos",
+            "moramos",
+            "uso",
+            "jogo",
+            "toco",
+            "nasci",
+            "estudo",
+            "faturo",
+            "ganho",
+            "corro",
+            # a first person singular preterite: "comecei", "passei no concurso"
+            r"\w{3,}ei",
+        ),
+        _words(
+            "você pode",
+            "voce pode",
+            "pode me",
+            "podes",
+            "poderia",
+            "por favor",
+            "escreva",
+            "explique",
+            "me ajude",
+            "me ajuda",
+            "traduza",
+            "me dê",
+            "me recomenda",
+            "recomende",
+            "me indica",
+            "corrija",
+            "quero que",
+            "preciso que",
+            r"(?:o|a|d[oa]) (?:primeir[oa]|segund[oa]|terceir[oa]|últim[oa])",
+        ),
+        _words("hoje", "agora", "ontem", "amanhã", "esta noite", "esta semana", r"cansad[oa]"),
+        _words(r"se eu (?:fosse|tivesse)", "imagine", "suponha", r"(?:diz|disse|acha) que"),
+        _words("finja", r"faça o papel", r"você é (?:um|uma) \w+ e eu"),
+    ),
+    Language(
+        "nl",
+        _words(
+            "ik ben",
+            "ik heb",
+            "ik woon",
+            "ik werk",
+            "ik heet",
+            "mijn",
+            "wij hebben",
+            "we hebben",
+        ),
+        _words(
+            "kun je",
+            "kunt u",
+            "kan je",
+            "alsjeblieft",
+            "alstublieft",
+            "schrijf",
+            "leg uit",
+            "help me",
+            "geef me",
+            "vertaal",
+        ),
+        _words("vandaag", "nu", "gisteren", "morgen", "vanavond"),
+        _words(r"als ik \w+ was", "stel je voor"),
+        _words(r"speel (?:een|de)", "doe alsof"),
+    ),
+    Language(
+        "ru",
+        _words(
+            "я",
+            "меня зовут",
+            "мой",
+            "моя",
+            "моё",
+            "мое",
+            "мои",
+            "моего",
+            "моей",
+            "моих",
+            "у меня",
+            "у нас",
+            "мы",
+            "наш",
+            "наша",
+            "наши",
+            "живу",
+            "работаю",
+            "люблю",
+            "обожаю",
+            "предпочитаю",
+            "ненавижу",
+        ),
+        _words(
+            "пожалуйста",
+            "напиши",
+            "напишите",
+            "объясни",
+            "объясните",
+            "можешь",
+            "можете",
+            "помоги",
+            "помогите",
+            "переведи",
+            "дай",
+            "расскажи",
+            "посоветуй",
+            "посоветуйте",
+            "подскажи",
+            "подскажите",
+            "порекомендуй",
+            "исправь",
+            "сделай",
+            r"(?:первый|второй|третий|последний) вариант",
+        ),
+        _words("сегодня", "сейчас", "вчера", "завтра", r"устала?", r"застряла?"),
+        _words("если бы", "представь", "допустим", "говорит", "считает"),
+        _words(r"представь,? что ты", r"ты\s*[—-]?\s*\w+,? а я", "сыграй", "притворись"),
+    ),
+    Language(
+        "zh",
+        _chars("我", "本人"),
+        _chars(
+            "请",
+            "帮我",
+            "帮忙",
+            "麻烦",
+            "能不能",
+            "可不可以",
+            "吗",
+            "翻译",
+            "推荐",
+            "给我",
+            "告诉我",
+            "怎么",
+            "如何",
+            "什么",
+            "哪",
+            "为什么",
+            "多少",
+            "是否",
+            "有没有",
+        ),
+        _chars("今天", "现在", "昨天", "明天", "今晚", "刚才"),
+        # also what is said of a friend's or a colleague's people: "我朋友的孩子"
+        _chars("假如", "如果", "要是", "假设", "我(?:的)?(?:朋友|同事|同学|邻居)的"),
+        _chars("扮演", "假装", "你是一(?:个|位|名)"),
+    ),
+    Language(
+        "ja",
+        _chars(
+            "私",
+            "僕",
+            "俺",
+            "わたし",
+            "うち",
+            "夫",
+            "妻",
+            "主人",
+            "娘",
+            "息子",
+            "母",
+            "父",
+            "子ども",
+            "子供",
+            "飼って",
+            "住んで",
+            "働いて",
+            "勤めて",
+            "通って",
+            "アレルギー",
+            "歴",
+            "年目",
+            "なんですが",
+            "んですが",
+            "んだけど",
+            "なんだけど",
+            "好きです",
+            "大好き",
+            "嫌いです",
+            "苦手",
+            "ダメです",
+            "食べません",
+            "飲みません",
+            "食べられません",
+            "転勤",
+            "転職",
+            "引っ越",
+            "結婚",
+            "妊娠",
+            "をしています",
+            "を使って",
+        ),
+        _chars(
+            "ください",
+            "下さい",
+            "教えて",
+            "お願い",
+            "直して",
+            "ほしい",
+            "欲しい",
+            "ますか",
+            "ですか",
+            "でしょうか",
+            "かな",
+            r"(?:して|作って|書いて|考えて|調べて|まとめて|直して|教えて)(?:[。！!]|$)",
+        ),
+        _chars("今日", "昨日", "明日", "今夜", "今朝", "さっき"),
+        _chars("もし", "仮に", "としたら", "^(?:友達|友人|同僚|知り合い)(?:の|が|は)"),
+        _chars("あなたは.{1,30}です。", "として(?:答えて|振る舞って|話して)", "になりきって"),
+    ),
+)
+
+_QUESTION_MARKS = re.compile(r"[?¿\uff1f؟]")
+_MAX_CHARS = 600  # longer (once code and quotes are gone) is pasted material
+# Quoted text, closed or running to the end: «...», "...", „...“, 「...」, 『...』.
+_QUOTED = re.compile(
+    r"«[^»]*(?:»|\Z)|\"[^\"]*(?:\"|\Z)|“[^”]*(?:”|\Z)|„[^“”]*(?:[“”]|\Z)|「[^」]*(?:」|\Z)|"
+    r"『[^』]*(?:』|\Z)",
+    re.S,
+)
+_SENTENCE = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*|\n+|\s*(?=[\u00bf\u00a1])")
+_PART = re.compile(r"(?<=[,;\uff0c\u3001\uff1b])\s*|\s+[\u2013\u2014-]\s+")
+
+
+def _is_aside(text: str) -> bool:
+    """Asks, requests, holds only for now, or imagines, in some language."""
+    if _QUESTION_MARKS.search(text):
+        return True
+    return any(
+        language.request.search(text)
+        or language.temporary.search(text)
+        or language.hypothetical.search(text)
+        for language in LANGUAGES
+    )
+
+
+def _is_game(message: str) -> bool:
+    return is_roleplay(message) or any(language.roleplay.search(message) for language in LANGUAGES)
+
+
+def _speaks_of_the_writer(text: str) -> bool:
+    return any(language.self_statement.search(text) for language in LANGUAGES)
+
+
+def foreign_verdict(message: str) -> bool:
+    """Keep a non-English text whole? Only a self-statement in a language we know that asks
+    nothing."""
+    text = message.strip()
+    if len(text) > _MAX_CHARS or _is_game(text) or _is_aside(text):
+        return False
+    return _speaks_of_the_writer(text)
+
+
+def _cleared(message: str) -> str:
+    """Without code blocks and quoted text; a line ending in a colon introduced what followed."""
+    text = _QUOTED.sub(" ", CODE_FENCE.sub(" ", message))
+    return re.sub(r"(?<=[:\uff1a])\s*\n.*", "", text, flags=re.S).strip()
+
+
+def _parts_kept(sentence: str) -> list[str]:
+    """The runs of consecutive parts of a sentence that ask nothing, when one speaks of the
+    writer; none when the sentence holds for now only."""
+    if any(language.temporary.search(sentence) for language in LANGUAGES):
+        return []  # "Der Zug hat Verspätung, ich dreh durch": the whole sentence is of the moment
+    out: list[str] = []
+    run: list[str] = []
+    for part in [*_PART.split(sentence), ""]:
+        if part.strip() and not _is_aside(part):
+            run.append(part.strip())
+            continue
+        joined = " ".join(run).strip(" ,;\uff0c\u3001\uff1b-\u2013\u2014")
+        if len(joined) >= 4 and _speaks_of_the_writer(joined):
+            out.append(joined)
+        run = []
+    return out
+
+
+def foreign_statements(message: str) -> list[str]:
+    """The self-statements of a non-English message, as written: the whole message when it is
+    one, else its sentences and parts that are (see the module's docstring)."""
+    if _is_game(message):
+        return []
+    text = _cleared(message)
+    if not text or len(text) > _MAX_CHARS:
+        return []
+    if foreign_verdict(text):
+        return [text]
+    out: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        sentence = sentence.strip()
+        if not sentence:
+            continue
+        if foreign_verdict(sentence):
+            out.append(sentence.rstrip(" ,;\uff0c\u3001\uff1b"))
+        else:
+            out.extend(_parts_kept(sentence))
+    return out
