@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from memories.reconciliation import wording
 from memories.reconciliation.lexicon import (
     ADDITIVE_CUES,
     CHANGE_CUES,
@@ -21,6 +22,9 @@ from memories.reconciliation.lexicon import (
 from memories.reconciliation.thresholds import Cosines
 
 RESTATE, UPDATE, UNSURE, DISTINCT = "restate", "update", "unsure", "distinct"
+# Below the floor cosine, a pair saying the same in other words names at least this many keys, or
+# only meanings of the lexicon ("teetotal" ~ "I don't drink alcohol").
+LEXICAL_KEYS = 2
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _IDEOGRAPH = re.compile(r"[\u30a0-\u30ff\u3400-\u9fff]")  # kanji, hanzi, katakana: not kana
@@ -287,12 +291,35 @@ def _bare(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
+_EVENTS = frozenset({"born", "marri"})  # wording keys of events, past by nature
+
+
+def _event(new: str, old: str) -> bool:
+    """Both tell one event, whatever the tense ("I was born in 1988" / "I'm born in '88", "We got
+    married in 2019" / "Our wedding was in 2019")."""
+    return bool(_EVENTS & wording.said(new).keys & wording.said(old).keys)
+
+
+def _named(said: wording.Comparison, new: str, old: str) -> bool:
+    """Whether the one key a side lacks may be a name: capitalised in either text, or Chinese or
+    Japanese (where a name is not told from other words): "Tom is a nurse" / "I'm a nurse"."""
+    written = names(new)[1] | names(old)[1]
+    return any(
+        _CJK.search(key) or any(not _alone(key, frozenset({n})) for n in written)
+        for key in said.missing
+    )
+
+
 def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     """What the new text does to the stored one. Never a merge or a supersede across different
     people (kinship and role words: a coach is not a team lead, a mother not a mother-in-law;
     someone else is not the speaker), nor across subjects named differently ("Lena …" /
     "Sofia …"), and never a merge across different names or numbers."""
-    if cosine < cut.floor:
+    said = wording.compare(new, old)
+    lexical = said.same and (
+        said.keys >= LEXICAL_KEYS or cosine >= cut.floor or wording.all_meanings(new)
+    )
+    if cosine < cut.floor and not lexical:
         return Verdict(DISTINCT, "not similar")
     if people(new) != people(old):
         return Verdict(DISTINCT, "about different people")
@@ -300,7 +327,12 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         return Verdict(DISTINCT, "about someone else")
     if _additive(new):
         return Verdict(DISTINCT, "adds to it")
+    past = bool(matched(new, PAST)) != bool(matched(old, PAST)) and not _event(new, old)
     cues = matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES)
+    if not past and (
+        lexical or (not cues and said.near and cosine >= cut.unsure and not _named(said, new, old))
+    ):
+        return Verdict(RESTATE, "says the same in other words")
     slot_new, slot_old = slots(new), slots(old)
     same_slot = bool(slot_new & slot_old)
     if cues:
@@ -310,7 +342,9 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     conflict = (
         _names_clash(new, old)
         or _swapped(new, old)
-        or bool(matched(new, PAST)) != bool(matched(old, PAST))
+        or past
+        or said.opposed
+        or (said.said_not and not said.same)
         or (bool(slot_new) and bool(slot_old) and not same_slot)
     )
     if not conflict and cosine >= cut.restate:
