@@ -22,6 +22,8 @@ from memories.reconciliation.lexicon import (
 from memories.reconciliation.thresholds import Cosines
 
 RESTATE, UPDATE, UNSURE, DISTINCT = "restate", "update", "unsure", "distinct"
+# People who are a slot of the speaker's life: one at a time, so a new one replaces the old.
+ROLES = frozenset({"boss", "coach", "team lead", "landlord", "therapist"})
 # Below the floor cosine, a pair saying the same in other words names at least this many keys, or
 # only meanings of the lexicon ("teetotal" ~ "I don't drink alcohol").
 LEXICAL_KEYS = 2
@@ -259,8 +261,16 @@ def _same_subject(new: str, old: str) -> bool:
         a = re.sub(r"\W", "", old)
         pairs = {a[i : i + 2] for i in range(len(a) - 1)} - COMMON_CJK
         return any(p in new for p in pairs if _IDEOGRAPH.search(p))
-    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if len(w) >= 4 and w not in COMMON_WORDS}
-    return any(w[:4] in stems_old for w in _WORD.findall(_fold(new)) if len(w) >= 4)
+    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if _telling(w)}
+    return any(w[:4] in stems_old for w in _WORD.findall(_fold(new)) if _telling(w))
+
+
+def _telling(word: str) -> bool:
+    """A word that can tell what a text is about: four letters or more and not common, or a
+    three-letter noun (gym, car, job) that is neither filler nor a change cue."""
+    if len(word) >= 4:
+        return word not in COMMON_WORDS
+    return len(word) == 3 and not wording.filler(word) and word not in CHANGE_CUES
 
 
 def _swapped(new: str, old: str) -> bool:
@@ -301,13 +311,24 @@ def _event(new: str, old: str) -> bool:
 
 
 def _named(said: wording.Comparison, new: str, old: str) -> bool:
-    """Whether the one key a side lacks may be a name: capitalised in either text, or Chinese or
-    Japanese (where a name is not told from other words): "Tom is a nurse" / "I'm a nurse"."""
+    """Whether the one key a side lacks may be a name: capitalised in either text and no meaning
+    of the lexicon ("Greenfield Primary School": a school), or Chinese or Japanese (where a name
+    is not told from other words): "Tom is a nurse" / "I'm a nurse"."""
     written = names(new)[1] | names(old)[1]
     return any(
-        _CJK.search(key) or any(not _alone(key, frozenset({n})) for n in written)
+        _CJK.search(key)
+        or (not wording.meaning(key) and any(not _alone(key, frozenset({n})) for n in written))
         for key in said.missing
     )
+
+
+def _slotted_change(new: str, old: str) -> bool:
+    """The new text says the fact of the old one's slot changed: a change cue, and both in the
+    same slot (job, home, car, phone, diet, relationship): "My phone is an iPhone 12" / "I got
+    a Pixel 9 last week", "We rent a flat" / "We bought a house"; or both name the same role,
+    which is the slot ("My landlord is Mr. Huber" / "our landlord is Vonovia now")."""
+    same = slots(new) & slots(old) or people(new) & people(old) & ROLES
+    return bool(same) and bool(matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES))
 
 
 def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
@@ -319,7 +340,8 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     lexical = said.same and (
         said.keys >= LEXICAL_KEYS or cosine >= cut.floor or wording.all_meanings(new)
     )
-    if cosine < cut.floor and not lexical:
+    slotted = _slotted_change(new, old)
+    if cosine < min(cut.floor, cut.slot_update if slotted else 1.0) and not lexical:
         return Verdict(DISTINCT, "not similar")
     if people(new) != people(old):
         return Verdict(DISTINCT, "about different people")
@@ -336,7 +358,9 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     slot_new, slot_old = slots(new), slots(old)
     same_slot = bool(slot_new & slot_old)
     if cues:
-        if cosine >= cut.update and (same_slot or _same_subject(new, old)):
+        if (cosine >= cut.update and (same_slot or _same_subject(new, old))) or (
+            slotted and cosine >= cut.slot_update
+        ):
             return Verdict(UPDATE, "changed: " + ", ".join(sorted(cues)))
         return Verdict(UNSURE, "may have changed: " + ", ".join(sorted(cues)))
     conflict = (

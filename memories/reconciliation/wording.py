@@ -156,6 +156,11 @@ def _number(word: str) -> int | None:
     return None
 
 
+def filler(word: str) -> bool:
+    """Whether the folded word is filler (see `lexicon.FILLER`)."""
+    return plain(word) in _filler()
+
+
 def _negated(folded: str) -> bool:
     if any(n in folded for n in NEGATIONS if _CJK_RUN.match(n)):
         return True
@@ -213,6 +218,11 @@ def said(text: str) -> Said:
 @cache
 def _meanings() -> frozenset[str]:
     return frozenset(_key(line.split("|")[0]) for line in WORDINGS)
+
+
+def meaning(key: str) -> bool:
+    """Whether the key is a meaning of the lexicon (`lexicon.WORDINGS`), not a word of its own."""
+    return key in _meanings()
 
 
 def all_meanings(text: str) -> bool:
