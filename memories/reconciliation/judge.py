@@ -340,8 +340,9 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     lexical = said.same and (
         said.keys >= LEXICAL_KEYS or cosine >= cut.floor or wording.all_meanings(new)
     )
-    slotted = _slotted_change(new, old)
-    if cosine < min(cut.floor, cut.slot_update if slotted else 1.0) and not lexical:
+    if cosine < cut.floor and not (
+        lexical or (cosine >= cut.slot_update and _slotted_change(new, old))
+    ):
         return Verdict(DISTINCT, "not similar")
     if people(new) != people(old):
         return Verdict(DISTINCT, "about different people")
@@ -359,7 +360,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     same_slot = bool(slot_new & slot_old)
     if cues:
         if (cosine >= cut.update and (same_slot or _same_subject(new, old))) or (
-            slotted and cosine >= cut.slot_update
+            cosine >= cut.slot_update and _slotted_change(new, old)
         ):
             return Verdict(UPDATE, "changed: " + ", ".join(sorted(cues)))
         return Verdict(UNSURE, "may have changed: " + ", ".join(sorted(cues)))

@@ -57,14 +57,14 @@ def plain(text: str) -> str:
     """Folded (NFKC, casefold, one apostrophe) and without Latin or Cyrillic accents; Chinese and
     Japanese untouched (a decomposed kana would lose its voicing mark)."""
     folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
-    out = []
-    for char in folded:
-        if ord(char) < 0x0530:
-            char = "".join(
-                c for c in unicodedata.normalize("NFD", char) if not unicodedata.combining(c)
-            )
-        out.append(char)
-    return "".join(out)
+    return folded if folded.isascii() else "".join(map(_bare, folded))
+
+
+@lru_cache(maxsize=2048)
+def _bare(char: str) -> str:
+    if ord(char) >= 0x0530:
+        return char
+    return "".join(c for c in unicodedata.normalize("NFD", char) if not unicodedata.combining(c))
 
 
 def _key(phrase: str) -> str:
@@ -254,7 +254,7 @@ def _alike(a: str, b: str) -> bool:
 
 def uncovered(keys: frozenset[str], other: frozenset[str]) -> frozenset[str]:
     """The keys with no match among the other text's."""
-    return frozenset(k for k in keys if not any(_alike(k, o) for o in other))
+    return frozenset(k for k in keys - other if not any(_alike(k, o) for o in other))
 
 
 @dataclass(frozen=True)
