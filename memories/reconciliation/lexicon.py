@@ -167,9 +167,12 @@ WORDINGS = (
     "je ne mange pas de viande|nao como carne|вегетариан*|не ем мяс*|素食者|素食|吃素|不吃肉|"
     "ベジタリアン|肉を食べません|肉は食べません|菜食",
     "teetotal|teetotal*|teetotaller|don't drink alcohol|do not drink alcohol|never drink alcohol|"
-    "don't drink|sober|trinke keinen alkohol|trinke nicht|no bebo alcohol|no bebo|"
-    "je ne bois pas d'alcool|je ne bois pas|nao bebo alcool|nao bebo|не пью алкоголь|не пью|"
+    "don't drink any alcohol|sober|trinke keinen alkohol|no bebo alcohol|"
+    "je ne bois pas d'alcool|nao bebo alcool|не пью алкоголь|не пью спиртное|"
     "不喝酒|滴酒不沾|お酒を飲みません|お酒は飲みません|禁酒",
+    "drink|drink|drinks|drinking|trinke|trinkt|bebo|bebe|bois|boit|пью|пьёт|пьет|喝|飲",
+    "play|play|plays|playing|spiele|spielt|toco|toca|juego|juega|joue|jogo|joga|играю|играет|"
+    "弹|玩|弾いて|弾き",
     "vegan|vegan*|veganer*|vegano|vegana|vegane|веган*|纯素|ヴィーガン|ビーガン",
     "allerg|allerg*|alerg*|аллерги*|过敏|アレルギー|can't tolerate|cannot tolerate|"
     "vertrage kein|vertrage keine|no tolero|nao tolero|не переношу",
@@ -266,6 +269,7 @@ FILLER = frozenset(
         "right now|always|please|user|user's|users|the user's|"
         "called|named|name|name's|names|call|preferred|go by|goes by|years|year|old|aged|age|"
         "every day|each day|daily|every morning|each morning|"
+        "飼っています|飼ってる|飼って|养了|养|"
         "about|some|one|un|uno|una|um|uma|ein|eins|один|одна|s|m|re|ve|d|ll|t|just|also|own|ones|got|get|which|who|amateur",
         "ich|mich|mir|mein|meine|meinen|meinem|meiner|wir|uns|unser|unsere|der|die|das|den|dem|"
         "des|ein|eine|einen|einem|einer|ist|bin|sind|war|habe|hat|haben|und|oder|aber|zu|zum|zur|"
@@ -281,7 +285,7 @@ FILLER = frozenset(
         "tous les jours",
         "eu|me|meu|minha|meus|minhas|nos|nosso|nossa|o|a|os|as|um|uma|e|sou|sao|esta|estou|tenho|"
         "tem|temos|de|do|da|dos|das|em|no|na|nos|nas|com|por|para|que|muito|chama|chamo|chamado|"
-        "chamada|anos|usuario|usuaria|atualmente|sempre|todos os dias",
+        "chamada|anos|usuario|usuaria|atualmente|sempre|todos os dias|como",
         "я|меня|мне|мой|моя|моё|мое|мою|моей|моего|мои|мы|нас|наш|наша|наше|наши|у|в|во|на|с|со|"
         "к|по|о|об|и|или|а|но|это|есть|был|была|было|зовут|звать|лет|год|года|пользователь|"
         "пользователя|сейчас|очень|каждый день",

@@ -3,8 +3,8 @@ the embedding alone is sure ("I'm 34" / "I am thirty-four years old", "Ich bin a
 Penicillin" / "Ich habe eine Penicillinallergie", "Tengo dos gatos" / "I have two cats").
 
 A text's keys: its words, folded and without accents, after one wording of a meaning replaced
-every other (`lexicon.WORDINGS`: "teetotal" ~ "don't drink alcohol" ~ "不喝酒"), the people
-words taken out (the judge compares those apart, `lexicon.PEOPLE`), filler dropped (pronouns,
+every other (`lexicon.WORDINGS`: "teetotal" ~ "don't drink alcohol" ~ "不喝酒"; people words
+as their concept, `lexicon.PEOPLE`: "Tochter" ~ "daughter"), filler dropped (pronouns,
 articles, auxiliaries, "the user", naming verbs), number words read as numbers, Chinese and
 Japanese as the lexical search arm segments them (character bigrams, `search.lexical.segment`)
 once kana and filler characters are gone. Two texts say the same when each one's keys are all
@@ -40,7 +40,6 @@ _GERMAN_COMPOUND = re.compile(r"(\w+)und(\w+)")
 
 
 SOMEONE = "someone"  # the key of a third person's pronoun: he, sie, elle, он, 他, 彼女 …
-_PERSON = " ¤ "  # what a people word becomes: someone named, so "she" is that one
 _CAPITALISED = re.compile(r"(?<![\w'])[A-ZÀ-ÞА-Я][\w'-]*")
 
 
@@ -68,7 +67,13 @@ def _bare(char: str) -> str:
 
 
 def _key(phrase: str) -> str:
-    return phrase if phrase == _PERSON else phrase.replace(" ", "_")
+    return re.sub(r"[ /-]", "_", phrase)
+
+
+@cache
+def _people() -> frozenset[str]:
+    """The keys of people words (`lexicon.PEOPLE`: daughter, in_law, team_lead …)."""
+    return frozenset(_key(concept) for concept in PEOPLE)
 
 
 @cache
@@ -78,12 +83,12 @@ def _wordings() -> tuple[re.Pattern[str], dict[str, str], list[tuple[str, str]]]
     whole: dict[str, str] = {}
     prefixes: list[tuple[str, str]] = []
     groups = [(line.split("|")[0], line.split("|")[1:]) for line in WORDINGS]
-    groups += [(_PERSON, [plain(e) for e in group]) for group in PEOPLE.values()]
-    groups += [("", [e for e in FILLER if " " in e])]
+    groups += [(concept, [plain(e) for e in group]) for concept, group in PEOPLE.items()]
+    groups += [("", [e for e in FILLER if " " in e or _CJK_RUN.search(e)])]
     for key, phrases in groups:
         for phrase in phrases:
             phrase = plain(phrase.strip())
-            if not phrase or (not key.strip() and len(phrase) == 1):  # 姐, 母: to the bigrams
+            if not phrase or (key in PEOPLE and len(phrase) == 1):  # 姐, 母: to the bigrams
                 continue
             if phrase.endswith("*"):
                 prefixes.append((phrase[:-1], _key(key)))
@@ -183,8 +188,6 @@ def said(text: str) -> Said:
     """The text's content keys and negation (see the module's docstring)."""
     pattern = _wordings()[0]
     body = pattern.sub(_replace, plain(text))
-    named = _PERSON in body or _named_first(text)
-    body = body.replace(_PERSON, " ")
     body = _CJK_NUMERAL.sub(_cjk_number, body)
     said_not = _negated(plain(text))  # before "don't eat meat" became "vegetarian"
     negated = any(n in body for n in NEGATIONS if _CJK_RUN.match(n))
@@ -199,7 +202,7 @@ def said(text: str) -> Said:
             continue
         for word in token.replace("'", " ").split():
             value = int(word) if word.isdigit() else _number(word)
-            if value is None and word in _filler():
+            if value is None and word in _filler() and word not in _meanings():
                 continue
             if value is not None:
                 if previous is not None and previous % 10 == 0 and 0 < value < 10:
@@ -210,18 +213,19 @@ def said(text: str) -> Said:
                 continue
             previous = None
             keys.add(word)
-    if named:
+    if keys & _people() or _named_first(text):
         keys.discard(SOMEONE)  # "Chloé … elle a 12 ans", "My sister … she": the one named
     return Said(frozenset(keys), negated, said_not)
 
 
 @cache
 def _meanings() -> frozenset[str]:
-    return frozenset(_key(line.split("|")[0]) for line in WORDINGS)
+    return frozenset(_key(line.split("|")[0]) for line in WORDINGS) | _people()
 
 
 def meaning(key: str) -> bool:
-    """Whether the key is a meaning of the lexicon (`lexicon.WORDINGS`), not a word of its own."""
+    """Whether the key is a meaning of the lexicon (`lexicon.WORDINGS`, `lexicon.PEOPLE`), not a
+    word of its own."""
     return key in _meanings()
 
 
