@@ -2,8 +2,9 @@
 
 Loaded lazily inside a request, each of these holds that worker's thread: the embedding model
 and the classifier's prototype vectors (seconds), the harm screen's few hundred patterns and its
-instruction model (about half a second: an app's first write paid it, `bench add --as-app`), and
-the language identifier. `serve`, the MCP worker's lifespan and `mcp` (stdio) call this once.
+instruction model (about half a second: an app's first write paid it, `bench add --as-app`),
+the language identifier, and local reconciliation's wording pattern. `serve`, the MCP worker's
+lifespan and `mcp` (stdio) call this once.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from memories import language
 from memories.classify import classifier_for
 from memories.harm.screen import screen
+from memories.reconciliation.wording import said
 from memories.search.embeddings import get_embedder
 
 
@@ -19,3 +21,4 @@ def warm_up() -> None:
     get_embedder().embed_query("warm up")
     screen("I warm up the screen: its patterns and its instruction model.")
     language.detect("warm up the language identifier")
+    said("I warm up the wording pattern of local reconciliation.")

@@ -71,10 +71,13 @@ class _Index:
         self.words: dict[str, set[str]] = {}
         self.prefixes: dict[str, list[tuple[str, str]]] = {}
         self.others: list[tuple[str, str]] = []
+        self.cjk: list[tuple[str, str]] = []  # read only in a text with Chinese or Japanese
         for concept, group in groups.items():
             for entry in group:
                 word = entry.rstrip("*")
-                if _CJK.search(entry) or not re.fullmatch(r"\w+", word):
+                if _CJK.search(entry):
+                    self.cjk.append((entry, concept))
+                elif not re.fullmatch(r"\w+", word):
                     self.others.append((entry, concept))
                 elif entry.endswith("*"):
                     self.prefixes.setdefault(word[:2], []).append((word, concept))
@@ -87,6 +90,8 @@ class _Index:
             found |= self.words.get(word, set())
             found.update(c for p, c in self.prefixes.get(word[:2], ()) if word.startswith(p))
         found.update(c for entry, c in self.others if c not in found and has(folded, entry))
+        if self.cjk and _CJK.search(folded):
+            found.update(c for entry, c in self.cjk if c not in found and entry in folded)
         return frozenset(found)
 
 

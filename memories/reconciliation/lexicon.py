@@ -251,6 +251,93 @@ WORDINGS = (
     "chinese|chinese|chinesisch|chino|china|chinois|chinesa|chines|китайск*|中文|汉语|中国語",
     "english|english|englisch|ingles|inglesa|anglais|английск*|英语|英語",
     "german|german|deutsch|aleman|alemana|allemand|alemao|alema|немецк*|德语|ドイツ語",
+    "designer|designer|designerin|disenador*|diseñador*|designer*|дизайнер*|设计师|デザイナー",
+    "lawyer|lawyer|attorney|solicitor|anwalt|anwältin|rechtsanwalt*|abogad*|avocat*|advogad*|"
+    "юрист*|адвокат*|律师|弁護士",
+    "accountant|accountant|buchhalter*|steuerberater*|contador*|contable|comptable*|contabilista|"
+    "бухгалтер*|会计|会計士",
+    "architect|architect|architects|architekt*|arquitect*|architecte*|arquiteto|arquiteta|"
+    "архитектор*|建筑师|建築家",
+    "chef|chef|cook|koch|köchin|cocinero|cocinera|cuisinier*|cozinheir*|повар*|厨师|料理人|シェフ",
+    "pharmacist|pharmacist|apotheker*|farmaceutic*|pharmacien*|фармацевт*|药剂师|薬剤師",
+    "student|student|students|studentin|estudiante*|etudiant*|estudante*|студент*|学生|大学生",
+    "researcher|researcher|scientist|forscher*|wissenschaftler*|investigador*|chercheur*|"
+    "pesquisador*|cientista|исследовател*|учён*|研究员|研究者",
+    "university|university|uni|college|universität|universitat|hochschule|universidad|"
+    "universite|universidade|faculdade|университет*|вуз|大学",
+    "hospital|hospital|hospitals|krankenhaus|klinik|hôpital|hopital|больниц*|医院|病院",
+    "rabbit|rabbit|bunny|kaninchen|hase|conejo|lapin|coelho|кролик*|兔子|ウサギ|うさぎ",
+    "horse|horse|pferd|caballo|cheval|cavalo|лошад*|马|馬",
+    "bird|bird|parrot|budgie|vogel|wellensittich|papagei|pajaro|loro|oiseau|perroquet|passaro|"
+    "papagaio|птиц*|попуга*|鸟|鹦鹉|鳥|インコ",
+    "run|run|runs|running|jog|jogging|laufe|läuft|joggen|corro|correr|courir|corrida|"
+    "бегаю|бег|跑步|ランニング",
+    "swim|swim|swims|swimming|schwimme|schwimmen|nado|nadar|nage|natation|natacao|плаваю|"
+    "плавание|游泳|水泳|泳",
+    "hike|hike|hikes|hiking|wandere|wandern|senderismo|randonnee|caminhada|поход*|徒步|ハイキング|登山",
+    "yoga|yoga|йог*|瑜伽|ヨガ",
+    "climb|climb|climbing|bouldering|klettere|klettern|bouldern|escalada|escalo|escalade|"
+    "скалолаз*|攀岩|クライミング|ボルダリング",
+    "chess|chess|schach|ajedrez|echecs|xadrez|шахмат*|国际象棋|チェス",
+    "football|football|soccer|fussball|futbol|futebol|футбол*|足球|サッカー",
+    "tennis|tennis|tenis|теннис*|网球|テニス",
+    "fish|fish|fisch|pescado|poisson|peixe|рыб*|鱼|魚",
+    "meat|meat|fleisch|carne|viande|мяс*|肉",
+    "egg|egg|eggs|ei|eier|huevo*|oeuf*|ovo|ovos|яйц*|鸡蛋|卵",
+    "milk|milk|dairy|lactose|milch|milchprodukte|laktose|leche|lactosa|lait|lactose|leite|"
+    "lactose|молок*|лактоз*|牛奶|乳糖|牛乳|乳製品",
+    "gluten|gluten|gluten-free|glutenfrei|sin gluten|sans gluten|sem gluten|глютен*|麸质|グルテン",
+    "shellfish|shellfish|seafood|meeresfrüchte|meeresfruchte|marisco*|fruits de mer|frutos do mar|"
+    "морепродукт*|海鲜|甲殻類|シーフード",
+    "diabetes|diabetes|diabetic|diabetiker*|diabetico|diabetica|diabete|diabetique|диабет*|糖尿病",
+    "asthma|asthma|asthmatic|asthmatiker*|asma|asmatic*|asthme|asthmatique|астм*|哮喘|喘息",
+    "migraine|migraine|migraines|migräne|migrane|migraña|migrana|enxaqueca|мигрен*|偏头痛|片頭痛",
+    "glasses|glasses|spectacles|brille|gafas|lunettes|oculos|очки|眼镜|眼鏡|メガネ",
+    "train|train|trains|zug|bahn|tren|comboio|поезд*|электричк*|火车|地铁|電車",
+    "bus|bus|busse|autobus|autobús|ônibus|onibus|автобус*|公交|巴士|バス",
+    "pizza|pizza|пицц*|披萨|ピザ",
+    "chocolate|chocolate|schokolade|chocolat|шоколад*|巧克力|チョコレート|チョコ",
+    "wine|wine|wein|vino|vin|vinho|вино|葡萄酒|红酒|ワイン",
+    "beer|beer|bier|cerveza|biere|cerveja|пиво|啤酒|ビール",
+    "book|book|books|read|reading|buch|bücher|lese|lesen|libro*|leer|livre*|lis|lire|"
+    "livro*|leio|ler|книг*|читаю|书|看书|読書",
+    "music|music|musik|musica|musique|музык*|音乐|音楽",
+    "cook|cooking|koche|kochen|cocino|cocinar|cozinho|cozinhar|готовлю|做饭|料理",
+    "garden|garden|gardening|garten|gartenarbeit|jardin|jardim|jardinagem|сад|огород|花园|庭",
+    "sleep|sleep|sleeps|sleeping|schlafe|schlafen|duermo|dormir|dors|durmo|сплю|сон|睡觉|寝",
+    "early|early|früh|fruh|temprano|cedo|рано|早く|朝型",
+    "weekend|weekend|weekends|wochenende|fin de semana|fin de semaine|fim de semana|выходн*|"
+    "周末|週末",
+    "spain|spain|spanien|espana|espagne|espanha|испани*|西班牙|スペイン",
+    "germany|germany|deutschland|alemania|allemagne|alemanha|германи*|德国|ドイツ",
+    "france|france|frankreich|francia|franca|франци*|法国|フランス",
+    "japan|japan|japon|japao|япони*|日本",
+    "china|china|chine|китай*|中国",
+    "brazil|brazil|brasilien|brasil|bresil|бразили*|巴西|ブラジル",
+    "russia|russia|russland|rusia|russie|russia|росси*|俄罗斯|ロシア",
+    "portugal|portugal|португали*|葡萄牙|ポルトガル",
+    "italy|italy|italien|italia|italie|italia|итали*|意大利|イタリア",
+    "berlin|berlin|берлин*|柏林|ベルリン",
+    "madrid|madrid|мадрид*|马德里|マドリード",
+    "rome|rome|rom|roma|рим|罗马|ローマ",
+    "new york|new york|nueva york|nova iorque|нью-йорк*|纽约|ニューヨーク",
+    "osaka|osaka|осака|大阪",
+    "kyoto|kyoto|kioto|quioto|киото|京都",
+    "sao paulo|sao paulo|san pablo|сан-паулу|圣保罗|サンパウロ",
+    "barcelona|barcelona|barcelone|барселон*|巴塞罗那|バルセロナ",
+    "warsaw|warsaw|warschau|varsovia|varsovie|варшав*|华沙|ワルシャワ",
+    "prague|prague|prag|praga|праг*|布拉格|プラハ",
+    "zurich|zurich|zürich|цюрих*|苏黎世|チューリッヒ",
+    "geneva|geneva|genf|ginebra|geneve|genebra|женев*|日内瓦|ジュネーブ",
+    "st petersburg|st petersburg|saint petersburg|sankt petersburg|san petersburgo|"
+    "saint-petersbourg|sao petersburgo|петербург*|питер*|圣彼得堡|サンクトペテルブルク",
+    "french|french|franzosisch|französisch|frances|francesa|francais|française|francaise|"
+    "frances|francês|французск*|法语|フランス語",
+    "portuguese|portuguese|portugiesisch|portugues|portuguesa|portugais|португальск*|葡萄牙语|"
+    "ポルトガル語",
+    "russian|russian|russisch|ruso|rusa|russe|russo|russa|русск*|俄语|ロシア語",
+    "italian|italian|italienisch|italiano|italiana|italien|italienne|итальянск*|意大利语|"
+    "イタリア語",
     "someone|he|she|his|her|hers|him|they|them|their|someone|somebody|er|sie|ihm|ihn|ihr|ihre|"
     "sein|seine|seinen|el|ella|ellos|ellas|su|sus|il|elle|ils|elles|lui|leur|leurs|ele|ela|"
     "eles|elas|dele|dela|seu|sua|он|она|они|его|её|ее|ему|ей|им|их|他|她|他们|她们|彼|彼女|"

@@ -18,6 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 from memories.language import UNSPACED
 from memories.reconciliation.lexicon import (
@@ -98,12 +99,29 @@ def _wordings() -> tuple[re.Pattern[str], dict[str, str], list[tuple[str, str]]]
     spaced = sorted((p for p in whole if not _CJK_RUN.search(p)), key=len, reverse=True)
     stems = sorted({p for p, _ in prefixes}, key=len, reverse=True)
     prefixes.sort(key=lambda pair: -len(pair[0]))
-    pattern = (
-        r"(?<!\w)(?:" + "|".join(map(re.escape, spaced)) + r")(?!\w)"
-        r"|(?<!\w)(?:" + "|".join(map(re.escape, stems)) + r")\w*"
-        r"|" + "|".join(map(re.escape, cjk))
-    )
+    pattern = rf"(?<!\w)(?:{_trie(spaced)})(?!\w)|(?<!\w)(?:{_trie(stems)})\w*|(?:{_trie(cjk)})"
     return re.compile(pattern), whole, prefixes
+
+
+def _trie(phrases: list[str]) -> str:
+    """The phrases as one pattern shaped as a trie of their characters ("ab|abc|ad" as
+    "a(?:b(?:c)?|d)"): `re` tries an alternation's branches one by one at every position, a trie
+    one character at a time, and its greedy optional tails still match the longest phrase first."""
+    root: dict[str, Any] = {}
+    for phrase in phrases:
+        node = root
+        for char in phrase:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        branches = [re.escape(c) + pattern(child) for c, child in node.items() if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return pattern(root)
 
 
 def _replace(match: re.Match[str]) -> str:
@@ -147,6 +165,11 @@ def _filler() -> frozenset[str]:
 
 
 @cache
+def _cjk_negations() -> tuple[str, ...]:
+    return tuple(n for n in NEGATIONS if _CJK_RUN.match(n))
+
+
+@cache
 def _negations() -> frozenset[str]:
     return frozenset(plain(word) for word in NEGATIONS)
 
@@ -167,7 +190,7 @@ def filler(word: str) -> bool:
 
 
 def _negated(folded: str) -> bool:
-    if any(n in folded for n in NEGATIONS if _CJK_RUN.match(n)):
+    if any(n in folded for n in _cjk_negations()):
         return True
     return any(t in _negations() for t in _TOKEN.findall(folded))
 
@@ -190,7 +213,7 @@ def said(text: str) -> Said:
     body = pattern.sub(_replace, plain(text))
     body = _CJK_NUMERAL.sub(_cjk_number, body)
     said_not = _negated(plain(text))  # before "don't eat meat" became "vegetarian"
-    negated = any(n in body for n in NEGATIONS if _CJK_RUN.match(n))
+    negated = any(n in body for n in _cjk_negations())
     body = _HIRAGANA.sub(" ", body)
     body = re.sub(f"[{FILLER_CJK}岁歳才]", " ", body)
     body = segment(body, characters=False)
@@ -238,11 +261,11 @@ def all_meanings(text: str) -> bool:
 def _alike(a: str, b: str) -> bool:
     """One word in two forms: equal, a number's tail ('88 ~ 1988), a shared beginning long
     enough for the shorter word (lives ~ live, маша ~ маше), or a compound holding the other."""
-    if a == b:
-        return True
     if a.isdigit() or b.isdigit():
         short, long_ = sorted((a, b), key=len)
         return a.isdigit() and b.isdigit() and len(short) >= 2 and long_.endswith(short)
+    if a[0] != b[0]:  # the common case, decided without the rest
+        return len(a) >= 5 and len(b) >= 5 and (a in b or b in a) and not _CJK_RUN.match(a + b)
     if _CJK_RUN.match(a) or _CJK_RUN.match(b):
         return False
     shortest = min(len(a), len(b))
@@ -256,9 +279,16 @@ def _alike(a: str, b: str) -> bool:
     return shortest >= 5 and (a in b or b in a)
 
 
-def uncovered(keys: frozenset[str], other: frozenset[str]) -> frozenset[str]:
-    """The keys with no match among the other text's."""
-    return frozenset(k for k in keys - other if not any(_alike(k, o) for o in other))
+def uncovered(keys: frozenset[str], other: frozenset[str], most: int = 0) -> frozenset[str]:
+    """The keys with no match among the other text's (the first `most` found, when given:
+    enough to tell two texts apart)."""
+    out: set[str] = set()
+    for key in keys - other:
+        if not any(_alike(key, o) for o in other):
+            out.add(key)
+            if len(out) == most:
+                break
+    return frozenset(out)
 
 
 @dataclass(frozen=True)
@@ -266,7 +296,7 @@ class Comparison:
     """Two texts' keys against each other."""
 
     keys: int  # the new text's
-    missing: frozenset[str]  # either side's keys the other lacks
+    missing: frozenset[str]  # either side's keys the other lacks (two at most on each side)
     opposed: bool  # negated on one side only, or about someone else on one side only
     said_not: bool  # a negation as written on one side only ("I eat meat" / "I don't eat meat")
 
@@ -290,7 +320,7 @@ def compare(new: str, old: str) -> Comparison:
     a, b = said(new), said(old)
     return Comparison(
         keys=len(a.keys),
-        missing=uncovered(a.keys, b.keys) | uncovered(b.keys, a.keys),
+        missing=uncovered(a.keys, b.keys, 2) | uncovered(b.keys, a.keys, 2),
         opposed=a.negated != b.negated or ((SOMEONE in a.keys) != (SOMEONE in b.keys)),
         said_not=a.said_not != b.said_not,
     )
