@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from memories.reconciliation import wording
 from memories.reconciliation.lexicon import (
     ADDITIVE_CUES,
     CHANGE_CUES,
@@ -21,6 +22,11 @@ from memories.reconciliation.lexicon import (
 from memories.reconciliation.thresholds import Cosines
 
 RESTATE, UPDATE, UNSURE, DISTINCT = "restate", "update", "unsure", "distinct"
+# People who are a slot of the speaker's life: one at a time, so a new one replaces the old.
+ROLES = frozenset({"boss", "coach", "team lead", "landlord", "therapist"})
+# Below the floor cosine, a pair saying the same in other words names at least this many keys, or
+# only meanings of the lexicon ("teetotal" ~ "I don't drink alcohol").
+LEXICAL_KEYS = 2
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _IDEOGRAPH = re.compile(r"[\u30a0-\u30ff\u3400-\u9fff]")  # kanji, hanzi, katakana: not kana
@@ -65,10 +71,13 @@ class _Index:
         self.words: dict[str, set[str]] = {}
         self.prefixes: dict[str, list[tuple[str, str]]] = {}
         self.others: list[tuple[str, str]] = []
+        self.cjk: list[tuple[str, str]] = []  # read only in a text with Chinese or Japanese
         for concept, group in groups.items():
             for entry in group:
                 word = entry.rstrip("*")
-                if _CJK.search(entry) or not re.fullmatch(r"\w+", word):
+                if _CJK.search(entry):
+                    self.cjk.append((entry, concept))
+                elif not re.fullmatch(r"\w+", word):
                     self.others.append((entry, concept))
                 elif entry.endswith("*"):
                     self.prefixes.setdefault(word[:2], []).append((word, concept))
@@ -81,6 +90,8 @@ class _Index:
             found |= self.words.get(word, set())
             found.update(c for p, c in self.prefixes.get(word[:2], ()) if word.startswith(p))
         found.update(c for entry, c in self.others if c not in found and has(folded, entry))
+        if self.cjk and _CJK.search(folded):
+            found.update(c for entry, c in self.cjk if c not in found and entry in folded)
         return frozenset(found)
 
 
@@ -255,8 +266,16 @@ def _same_subject(new: str, old: str) -> bool:
         a = re.sub(r"\W", "", old)
         pairs = {a[i : i + 2] for i in range(len(a) - 1)} - COMMON_CJK
         return any(p in new for p in pairs if _IDEOGRAPH.search(p))
-    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if len(w) >= 4 and w not in COMMON_WORDS}
-    return any(w[:4] in stems_old for w in _WORD.findall(_fold(new)) if len(w) >= 4)
+    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if _telling(w)}
+    return any(w[:4] in stems_old for w in _WORD.findall(_fold(new)) if _telling(w))
+
+
+def _telling(word: str) -> bool:
+    """A word that can tell what a text is about: four letters or more and not common, or a
+    three-letter noun (gym, car, job) that is neither filler nor a change cue."""
+    if len(word) >= 4:
+        return word not in COMMON_WORDS
+    return len(word) == 3 and not wording.filler(word) and word not in CHANGE_CUES
 
 
 def _swapped(new: str, old: str) -> bool:
@@ -287,12 +306,48 @@ def _bare(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
+_EVENTS = frozenset({"born", "marri"})  # wording keys of events, past by nature
+
+
+def _event(new: str, old: str) -> bool:
+    """Both tell one event, whatever the tense ("I was born in 1988" / "I'm born in '88", "We got
+    married in 2019" / "Our wedding was in 2019")."""
+    return bool(_EVENTS & wording.said(new).keys & wording.said(old).keys)
+
+
+def _named(said: wording.Comparison, new: str, old: str) -> bool:
+    """Whether the one key a side lacks may be a name: capitalised in either text and no meaning
+    of the lexicon ("Greenfield Primary School": a school), or Chinese or Japanese (where a name
+    is not told from other words): "Tom is a nurse" / "I'm a nurse"."""
+    written = names(new)[1] | names(old)[1]
+    return any(
+        _CJK.search(key)
+        or (not wording.meaning(key) and any(not _alone(key, frozenset({n})) for n in written))
+        for key in said.missing
+    )
+
+
+def _slotted_change(new: str, old: str) -> bool:
+    """The new text says the fact of the old one's slot changed: a change cue, and both in the
+    same slot (job, home, car, phone, diet, relationship): "My phone is an iPhone 12" / "I got
+    a Pixel 9 last week", "We rent a flat" / "We bought a house"; or both name the same role,
+    which is the slot ("My landlord is Mr. Huber" / "our landlord is Vonovia now")."""
+    same = slots(new) & slots(old) or people(new) & people(old) & ROLES
+    return bool(same) and bool(matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES))
+
+
 def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     """What the new text does to the stored one. Never a merge or a supersede across different
     people (kinship and role words: a coach is not a team lead, a mother not a mother-in-law;
     someone else is not the speaker), nor across subjects named differently ("Lena …" /
     "Sofia …"), and never a merge across different names or numbers."""
-    if cosine < cut.floor:
+    said = wording.compare(new, old)
+    lexical = said.same and (
+        said.keys >= LEXICAL_KEYS or cosine >= cut.floor or wording.all_meanings(new)
+    )
+    if cosine < cut.floor and not (
+        lexical or (cosine >= cut.slot_update and _slotted_change(new, old))
+    ):
         return Verdict(DISTINCT, "not similar")
     if people(new) != people(old):
         return Verdict(DISTINCT, "about different people")
@@ -300,17 +355,26 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         return Verdict(DISTINCT, "about someone else")
     if _additive(new):
         return Verdict(DISTINCT, "adds to it")
+    past = bool(matched(new, PAST)) != bool(matched(old, PAST)) and not _event(new, old)
     cues = matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES)
+    if not past and (
+        lexical or (not cues and said.near and cosine >= cut.unsure and not _named(said, new, old))
+    ):
+        return Verdict(RESTATE, "says the same in other words")
     slot_new, slot_old = slots(new), slots(old)
     same_slot = bool(slot_new & slot_old)
     if cues:
-        if cosine >= cut.update and (same_slot or _same_subject(new, old)):
+        if (cosine >= cut.update and (same_slot or _same_subject(new, old))) or (
+            cosine >= cut.slot_update and _slotted_change(new, old)
+        ):
             return Verdict(UPDATE, "changed: " + ", ".join(sorted(cues)))
         return Verdict(UNSURE, "may have changed: " + ", ".join(sorted(cues)))
     conflict = (
         _names_clash(new, old)
         or _swapped(new, old)
-        or bool(matched(new, PAST)) != bool(matched(old, PAST))
+        or past
+        or said.opposed
+        or (said.said_not and not said.same)
         or (bool(slot_new) and bool(slot_old) and not same_slot)
     )
     if not conflict and cosine >= cut.restate:

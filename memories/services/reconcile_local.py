@@ -74,10 +74,11 @@ def matches(
     cut = for_model(model)
     stored = _neighbours(actor, vectors, model)
     within = _batch_cosines(vectors)
+    lowest = min(cut.floor, cut.slot_update)  # a change in the same slot is judged from here
     verdicts: list[tuple[Verdict, Memory | int] | None] = []
     for n, text in enumerate(texts):
         candidates: list[tuple[float, Memory | int]] = [(c, m) for m, c in stored[n]]
-        candidates += [(float(within[n, j]), j) for j in range(n) if within[n, j] >= cut.floor]
+        candidates += [(float(within[n, j]), j) for j in range(n) if within[n, j] >= lowest]
         candidates.sort(key=lambda pair: -pair[0])
         found: tuple[Verdict, Memory | int] | None = None
         for cosine, other in candidates[:NEIGHBOURS]:

@@ -75,6 +75,37 @@ def test_a_restatement_is_one_memory_keeping_the_new_wording(
     ]
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user is allergic to peanuts.", "I'm allergic to peanuts."),
+        ("Meine Tochter Lea ist sechs.", "Lea, meine Tochter, ist 6 Jahre alt."),
+        ("私はベジタリアンです。", "肉は食べません。"),
+        ("我住在北京。", "I live in Beijing."),
+    ],
+)
+def test_a_restatement_in_other_words_or_another_language_is_the_stored_memory(
+    owner: User, mcp_for: Callable[..., McpHttp], old: str, new: str
+) -> None:
+    mcp = mcp_for(owner)
+    first = mcp.call("add_memory", {"text": old}).structured_content
+    again = mcp.call("add_memory", {"text": new}).structured_content
+    assert again["created"] == 0
+    assert again["memories"][0]["id"] == first["memories"][0]["id"]
+    assert _listed(mcp) == [old]
+
+
+def test_a_new_phone_replaces_the_old_one_though_they_share_no_word(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    mcp = mcp_for(owner)
+    mcp.call("add_memory", {"text": "My phone is a Pixel 7."})
+    mcp.call("add_memory", {"text": "I switched to an iPhone 15 last month."})
+    assert _listed(mcp) == ["I switched to an iPhone 15 last month."]
+    found = mcp.call("search_memory", {"query": "phone"}).structured_content["results"]
+    assert [m["text"] for m in found] == ["I switched to an iPhone 15 last month."]
+
+
 def test_a_sister_and_a_brother_stay_two_memories(
     owner: User, mcp_for: Callable[..., McpHttp]
 ) -> None:
@@ -169,6 +200,8 @@ def test_a_later_text_of_one_batch_replaces_the_earlier_one_it_updates(
         ("Meine Mutter wohnt in Graz.", "Meine Schwiegermutter wohnt in Graz."),
         ("我的室友会拉大提琴。", "我的邻居会拉大提琴。"),
         ("兄は銀行で働いています。", "義兄は銀行で働いています。"),
+        ("I'm a nurse.", "Tom is a nurse."),
+        ("我是护士。", "她是护士。"),
     ],
 )
 def test_another_persons_look_alike_fact_is_stored_beside_the_first_never_merged(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from memories.reconciliation import wording
 from memories.reconciliation.judge import (
     DISTINCT,
     RESTATE,
@@ -140,3 +141,74 @@ def test_a_text_opening_with_a_name_is_about_that_name_one_opening_with_i_the_sp
     assert lead_names("Soy alérgica a la penicilina.") == frozenset()
     assert lead_names("Живу в Казани.") == frozenset()
     assert lead_names("Meine Schwester wohnt in Köln.") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I'm 34.", "I am thirty-four years old."),
+        ("The user works as a nurse in the ICU.", "I'm an ICU nurse."),
+        ("Ich bin allergisch gegen Penicillin.", "Ich habe eine Penicillinallergie."),
+        ("我是素食者。", "我不吃肉。"),
+        ("私は看護師です。", "看護師として勤務しています。"),
+        ("Tengo dos gatos.", "I have two cats."),
+        ("Ich wohne in Wien.", "I live in Vienna."),
+    ],
+)
+def test_the_same_fact_in_other_words_numbers_or_languages_is_merged_below_the_cosine(
+    old: str, new: str
+) -> None:
+    assert verdict(old, new) == RESTATE
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I eat meat.", "I don't eat meat."),
+        ("I like coffee.", "I don't like coffee."),
+        ("I am a nurse.", "She is a nurse."),
+        ("Ich bin Krankenschwester.", "Sie ist Krankenschwester."),
+        ("我住在上海。", "他住在上海。"),
+        ("私は東京に住んでいます。", "彼女は東京に住んでいます。"),
+        ("I'm a nurse.", "Tom is a nurse."),
+        ("I work at Google.", "I worked at Google."),
+    ],
+)
+def test_the_same_words_turned_round_or_about_someone_else_are_never_merged(
+    old: str, new: str
+) -> None:
+    assert verdict(old, new) in (UNSURE, DISTINCT)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("We rent a flat in Leith.", "We bought a house in Portobello."),
+        ("I'm unemployed.", "I got a job at the city library!"),
+        ("My manager is Priya.", "My new manager is Tom."),
+    ],
+)
+def test_a_change_in_the_same_slot_or_role_supersedes_with_no_word_in_common(
+    old: str, new: str
+) -> None:
+    assert verdict(old, new) == UPDATE
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Mila is six.", "Mila ist sechs.", "Mila tiene seis años.", "米拉六岁。", "Миле шесть."],
+)
+def test_a_number_word_in_any_language_is_the_number(text: str) -> None:
+    assert "6" in wording.said(text).keys
+
+
+def test_compound_numbers_are_added_up_and_an_assistants_note_is_the_speakers_words() -> None:
+    assert wording.said("I am thirty-four.").keys == wording.said("Ich bin vierunddreißig.").keys
+    assert "12" in wording.said("她十二岁。").keys
+    assert wording.said("The user lives in Porto.").keys == wording.said("I live in Porto.").keys
+
+
+def test_a_third_persons_pronoun_is_someone_else_unless_someone_is_named() -> None:
+    assert wording.SOMEONE in wording.said("She lives in Porto.").keys
+    assert wording.SOMEONE not in wording.said("My sister lives in Porto; she loves it.").keys
+    assert wording.SOMEONE not in wording.said("Chloé a douze ans et elle chante.").keys

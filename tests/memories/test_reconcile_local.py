@@ -1,0 +1,124 @@
+"""Local reconciliation of an app's writes through the service layer (`RECONCILE_LOCAL`, no LLM):
+a restatement in other words, numbers or languages is answered with the memory already stored,
+an update of the same slot replaces it (kept in history), and a look-alike about someone else is
+stored beside it. The real embedding model and the real database; the texts are written for
+these tests, not taken from the benchmark's pairs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from pytest_django.fixtures import Settings as SettingsWrapper
+
+from accounts.actors import Actor
+from accounts.models import User
+from memories.models import Memory, MemoryProposal, MemoryVersion
+from memories.services.memories import memory_create
+
+
+@pytest.fixture(autouse=True)
+def reconcile_on(settings: SettingsWrapper) -> None:
+    """Local reconciliation is off by default (settings.RECONCILE_LOCAL); these tests turn it on."""
+    settings.RECONCILE_LOCAL = True
+
+
+@pytest.fixture
+def app(owner: User, app_actor: Callable[[User, str], Actor]) -> Actor:
+    return app_actor(owner, "Claude")
+
+
+def _current(owner: User) -> list[str]:
+    return sorted(
+        Memory.objects.filter(owner=owner, superseded_by__isnull=True).values_list(
+            "text", flat=True
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user is allergic to peanuts.", "I'm allergic to peanuts."),  # an assistant's note
+        ("My son Theo is 7.", "Theo, my son, is seven years old."),
+        ("Mein Sohn ist sieben.", "Mein Sohn ist 7 Jahre alt."),
+        ("Ich bin allergisch gegen Erdnüsse.", "Ich habe eine Erdnussallergie."),
+        ("我对青霉素过敏。", "我青霉素过敏。"),
+        ("私はベジタリアンです。", "肉は食べません。"),
+        ("私は看護師です。", "看護師として勤務しています。"),
+        ("Ich wohne in Wien.", "I live in Vienna."),  # the same fact in another language
+        ("我住在北京。", "I live in Beijing."),
+    ],
+)
+def test_a_restatement_is_answered_with_the_stored_memory_and_kept_in_its_history(
+    owner: User, app: Actor, old: str, new: str
+) -> None:
+    stored = memory_create(actor=app, text=old).memory
+    again = memory_create(actor=app, text=new)
+    assert not again.created and again.memory.pk == stored.pk
+    assert _current(owner) == [old]
+    stored.refresh_from_db()
+    assert [r["text"] for r in stored.metadata["restated_as"]] == [new]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My phone is a Pixel 7.", "I switched to an iPhone 15 last month."),
+        ("I'm a vegetarian.", "I started eating meat again."),
+        ("Ich fahre einen Opel Corsa.", "Ich habe den Corsa verkauft und fahre jetzt einen Skoda."),
+        ("我住在北京。", "我上个月搬到了上海。"),
+        ("我是素食者。", "我现在吃肉了。"),
+        ("私は会社員です。", "会社を辞めて、今はフリーランスです。"),
+        ("東京に住んでいます。", "先月、大阪に引っ越しました。"),
+    ],
+)
+def test_an_update_of_the_same_slot_replaces_the_old_fact_which_stays_in_history(
+    owner: User, app: Actor, old: str, new: str
+) -> None:
+    memory_create(actor=app, text=old)
+    written = memory_create(actor=app, text=new)
+    assert written.created and written.pending is None
+    assert _current(owner) == [new]
+    replaced = Memory.objects.get(owner=owner, text=old)
+    assert replaced.superseded_by_id == written.memory.pk
+    assert MemoryVersion.objects.filter(
+        memory=written.memory, kind=MemoryVersion.Kind.SUPERSEDE, text=old
+    ).exists()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I'm a nurse.", "Tom is a nurse."),
+        ("I have two cats.", "I have three cats."),
+        ("I play the piano.", "I play the guitar."),
+        ("我是护士。", "她是护士。"),
+        ("私は看護師です。", "田中さんは看護師です。"),
+    ],
+)
+def test_a_look_alike_about_someone_else_or_another_value_is_never_merged_or_replaced(
+    owner: User, app: Actor, old: str, new: str
+) -> None:
+    memory_create(actor=app, text=old)
+    written = memory_create(actor=app, text=new)
+    assert written.created
+    assert _current(owner) == sorted([old, new])
+    assert not Memory.objects.filter(owner=owner, superseded_by__isnull=False).exists()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ich wohne in Wien.", "Er wohnt in Wien."),  # someone else, or the speaker told of
+        ("I eat meat.", "I don't eat meat."),  # the same words, turned round
+    ],
+)
+def test_a_look_alike_that_may_be_a_change_waits_for_the_owner_never_merged(
+    owner: User, app: Actor, old: str, new: str
+) -> None:
+    memory_create(actor=app, text=old)
+    written = memory_create(actor=app, text=new)
+    assert _current(owner) == [old]
+    assert written.pending is not None
+    assert MemoryProposal.objects.filter(owner=owner).count() == 1
