@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import shutil
-import subprocess
-import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +19,7 @@ from accounts.models import User
 from memories import sensitive_model as model
 from memories.models import Memory
 from memories.services import memories as services
+from tests.memories.hashed_features import features_in_fresh_processes
 
 
 @pytest.fixture
@@ -107,17 +105,7 @@ def test_a_text_scores_the_same_every_time() -> None:
 def test_the_features_are_the_same_in_every_process() -> None:
     # The weights are looked up by these numbers: Python's salted hash() would move them.
     text = "我去教堂参加婚礼 · Ich zahle Miete · Я плачу"
-    run = "from memories.sensitive_model import features; print(features(%r).tolist())"
-    outputs = {
-        subprocess.run(
-            [sys.executable, "-c", run % text],
-            env={**os.environ, "PYTHONHASHSEED": seed},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        for seed in ("1", "2")
-    }
+    outputs = features_in_fresh_processes("memories.sensitive_model", text)
     assert outputs == {str(model.features(text).tolist())}
 
 
