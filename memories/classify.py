@@ -211,6 +211,11 @@ class Classifier:
                 )
             return self._signals[language]
 
+    def warm_signals(self) -> None:
+        """Build every language's signal words now (about 10 ms each), not in a first write."""
+        for code in (None, *languages.CODES):
+            self._signals_of(code)
+
     def ordinary_scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """One row per memory, one column per category: the mean of the best `top_k`
         similarities to the category's ordinary look-alikes (-1 for a category without)."""

@@ -4,8 +4,9 @@ Loaded lazily inside a request, each of these holds that worker's thread: the em
 and the classifier's prototype vectors (seconds), the harm screen's few hundred patterns and its
 instruction model (about half a second: an app's first write paid it, `bench add --as-app`), the
 sensitive-label model's weights (memories/sensitive_model.py, read and hash-checked once), the
-language identifier, and local reconciliation's wording pattern. `serve`, the MCP worker's
-lifespan and `mcp` (stdio) call this once.
+classifier's signal words in every language (about 10 ms each, paid by a language's first
+write), the language identifier, and local reconciliation's wording pattern. `serve`, the MCP
+worker's lifespan and `mcp` (stdio) call this once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from memories.search.embeddings import get_embedder
 
 
 def warm_up() -> None:
-    classifier_for()
+    classifier_for().warm_signals()
     get_embedder().embed_query("warm up")
     screen("I warm up the screen: its patterns and its instruction model.")
     language.detect("warm up the language identifier")

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from memories import language, sensitive_model
+from memories import classify, language, sensitive_model
+from memories.classify import classifier_for
 from memories.harm import instruction_model
 from memories.harm.screen import screen
+from memories.search.embeddings import get_embedder
 from memories.warm import warm_up
 
 
@@ -57,3 +59,23 @@ def test_after_warming_up_the_sensitive_label_model_is_not_read_again(
             sensitive_model.category("Mein Nettoeinkommen beträgt 3.100 Euro.")
     finally:
         sensitive_model._weights.cache_clear()
+
+
+def test_after_warming_up_a_first_german_label_builds_no_signal_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    classifier = classifier_for()
+    monkeypatch.setattr(classifier, "_signals", {})  # as a new process has them
+    warm_up()
+
+    def built_in_the_write(*args: object) -> None:
+        pytest.fail("signal words built in the write")
+
+    monkeypatch.setattr(classify, "SignalGates", built_in_the_write)
+    text = "Ich nehme seit Januar Antidepressiva."
+    labels = classifier.classify(get_embedder().embed([text]), [text])
+    assert "health" in labels[0]
+
+    monkeypatch.setattr(classifier, "_signals", {})  # the other half: unwarmed, it builds them
+    with pytest.raises(pytest.fail.Exception, match="signal words built"):
+        classifier.classify(get_embedder().embed([text]), [text])
