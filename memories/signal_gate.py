@@ -13,6 +13,7 @@ read (a class such as `\\w` first) always runs, so the answer is the one the who
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Sequence
@@ -50,6 +51,7 @@ class _Unreadable(Exception):
     pass
 
 
+@functools.cache  # a language's gates repeat the English expressions: each is read once
 def stems(pattern: str) -> frozenset[str] | None:
     """Folded strings (`fold`) of which every match of `pattern` (case-insensitive) begins with
     one, or None when they cannot be read from it."""

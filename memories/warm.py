@@ -19,9 +19,10 @@ from memories.search.embeddings import get_embedder
 
 
 def warm_up() -> None:
-    classifier_for().warm_signals()
+    classifier_for()
     get_embedder().embed_query("warm up")
     screen("I warm up the screen: its patterns and its instruction model.")
     language.detect("warm up the language identifier")
     sensitive_model.category("I warm up the sensitive-label model.")
     said("I warm up the wording pattern of local reconciliation.")
+    classifier_for().warm_signals()  # last: the calls above are what a first search waits for
