@@ -51,7 +51,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -339,15 +339,16 @@ def _throughput(examples: Sequence[Example], repeat: int) -> dict[str, Any]:
 
 
 def evaluate(examples: Sequence[Example], threshold: float | None = None) -> dict[str, Any]:
-    from memories.extraction.local import LocalThresholds, local_extractor
+    from memories.extraction.local import local_extractor
 
     extractor = local_extractor()
+    shipped = extractor.thresholds
     if threshold is not None:
-        extractor.thresholds = LocalThresholds(threshold=threshold)
+        extractor.thresholds = replace(shipped, threshold=threshold)
     try:
         kept = extractor.extract(turns(examples))
     finally:
-        extractor.thresholds = LocalThresholds()
+        extractor.thresholds = shipped
     memories = [[k.text for k in ks] for ks in kept]
     gold = [e.fact_bearing for e in examples]
     decided = [bool(ms) for ms in memories]

@@ -357,14 +357,15 @@ def cutoff_loco(
 ) -> dict[str, Any]:
     """The cut-off chosen on every conversation but one, R@k and false hits on that one: the
     figure no cut-off was chosen on. Beside it, the shipped cut-off on the same conversations."""
-    from memories.search.scoring import MIN_SCORE
+    from memories.search.model_profiles import current
 
+    shipped_cut = current().search.min_score
     convs = set(uncut)
     folds: list[dict[str, Any]] = []
     for test in sorted(convs):
         cut = choose_cutoff(uncut, unanswered, convs - {test}, k)
         total, n = _recall_at_cut(uncut[test], k, cut)
-        shipped, _ = _recall_at_cut(uncut[test], k, MIN_SCORE)
+        shipped, _ = _recall_at_cut(uncut[test], k, shipped_cut)
         fh, _ = _false_hits(unanswered.get(test, []), cut)
         folds.append(
             {

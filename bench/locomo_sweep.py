@@ -3,9 +3,9 @@
 For every question (categories 1-4) and every hand-written no-answer question
 (`bench/data/locomo_no_answer.json`), both arms score every turn of the conversation once per BM25
 setting (k1, b) through the in-memory index, exactly as the app scores them. Then, in numpy:
-1. the ranking: for every combination of the score's parameters (`memories.search.scoring.Weights`),
-the
-   recall@10 of its ranking (categories 1-4, no cut-off); the best pooled setting is chosen;
+1. the ranking: for every combination of the score's parameters
+   (`memories.search.model_profiles.Weights`), the recall@10 of its ranking (categories 1-4, no
+   cut-off); the best pooled setting is chosen;
 2. the cut-off: for that ranking, for every unknown-query floor and cut-off, the recall@10 of what
    is left above the cut-off and the false-hit rate (the share of no-answer questions with any
    result left); chosen: the lowest false-hit rate whose recall is within `--tolerance` of the
@@ -138,7 +138,7 @@ def _evidence(g: Group, w: Any) -> np.ndarray:
 
 def _coverage(g: Group, floor: float) -> np.ndarray:
     """The factor for how much of each query the store knows (one number per question)."""
-    from memories.search.scoring import STORE_FULL
+    from memories.search.model_profiles import STORE_FULL
 
     with np.errstate(divide="ignore", invalid="ignore"):
         absent = np.where(g.ideal > 0, 1 - g.known / g.ideal, 0.0)
@@ -154,13 +154,16 @@ def _top(score: np.ndarray) -> np.ndarray:
 
 def check_relevance_matches_the_app(asked: list[Asked]) -> None:
     """The vectorised score here must be the app's `relevance`, or the sweep tunes another."""
-    from memories.search.scoring import BM25_B, BM25_K1, Weights, relevance
+    from memories.search.model_profiles import current
+    from memories.search.scoring import relevance
 
+    shipped = current().search
+    w = shipped.weights
     for a in asked[:: max(len(asked) // 20, 1)]:
-        bm25, ideal, known = a.bm25[(BM25_K1, BM25_B)]
+        bm25, ideal, known = a.bm25[(shipped.bm25_k1, shipped.bm25_b)]
         g = Group(a.conv, a.cosine[None], bm25[None], np.array([ideal]), np.array([known]), [])
-        ours = _evidence(g, Weights())[0] * _coverage(g, Weights().unknown_floor)[0]
-        app = relevance(a.cosine, bm25, ideal, known, len(a.cosine))
+        ours = _evidence(g, w)[0] * _coverage(g, w.unknown_floor)[0]
+        app = relevance(a.cosine, bm25, ideal, known, len(a.cosine), w)
         assert np.allclose(ours, app), "the sweep's score is not the app's"
 
 
@@ -252,7 +255,7 @@ def _choose_cutoff(
 
 
 def sweep(path: Path, tolerance: float, keep: Path | None = None) -> dict[str, Any]:
-    from memories.search.scoring import Weights
+    from memories.search.model_profiles import Weights
 
     asked = collect(path, keep)
     check_relevance_matches_the_app(asked)
@@ -267,7 +270,8 @@ def sweep(path: Path, tolerance: float, keep: Path | None = None) -> dict[str, A
         for cf, kf, sw, kw in itertools.product(
             COSINE_FULL, KEYWORD_FULL, SEMANTIC_WEIGHT, KEYWORD_WEIGHT
         ):
-            w = Weights(cosine_full=cf, keyword_full=kf, semantic_weight=sw, keyword_weight=kw)
+            # The unknown-query floor does not change a ranking: it is chosen with the cut-off.
+            w = Weights(cf, kf, sw, kw, unknown_floor=0.0)
             ranked = rank(asked, setting, w)
             table[(setting, w)] = {c: ranked.recall_sum({c}) for c in convs}
     print(f"{len(table)} rankings in {time.perf_counter() - started:.0f} s")
