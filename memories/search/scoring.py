@@ -68,7 +68,7 @@ def relevance(
 
     `ideal`: the query's ideal BM25 (its lexemes' idf summed); `known`: the part of it from
     lexemes some visible memory holds; `documents`: how many memories the caller sees."""
-    semantic = np.nan_to_num(np.clip(cosine / w.cosine_full, 0.0, 1.0))
+    semantic = np.nan_to_num(np.clip((cosine - w.cosine_zero) / w.cosine_span, 0.0, 1.0))
     if ideal > 0:
         keyword = np.clip(bm25 / (w.keyword_full * ideal), 0.0, 1.0)
         absent = 1 - known / ideal
@@ -79,10 +79,18 @@ def relevance(
     return evidence * (1 - (1 - w.unknown_floor) * absent * size)
 
 
+def _semantic(cosine: float, w: Weights) -> float:
+    """`relevance`'s semantic evidence of one cosine, in Python's floats (the same operations as
+    in numpy: the same bits)."""
+    if math.isnan(cosine):
+        return 0.0
+    return min(max((cosine - w.cosine_zero) / w.cosine_span, 0.0), 1.0)
+
+
 def meaning_relevance(cosine: float, w: Weights) -> float:
     """The relevance of one memory to another on meaning alone (no query words): related memories
     pass the same cut-off as a search result that only its meaning found."""
-    semantic = 0.0 if math.isnan(cosine) else min(max(cosine / w.cosine_full, 0.0), 1.0)
+    semantic = _semantic(cosine, w)
     return float(1 - (1 - semantic) ** w.semantic_weight)
 
 
@@ -90,7 +98,7 @@ def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights) -> floa
     """`relevance` of one memory, in Python's floats: the score a caller is shown. Computed the
     same way on every path, for every store, so it depends on nothing but the memory and
     `corpus` (numpy's vectorised pow may differ in the last bits with the array's length)."""
-    semantic = 0.0 if math.isnan(cosine) else min(max(cosine / w.cosine_full, 0.0), 1.0)
+    semantic = _semantic(cosine, w)
     ideal, known = corpus.ideal, corpus.known
     if ideal > 0:
         keyword = min(max(bm25 / (w.keyword_full * ideal), 0.0), 1.0)
@@ -484,7 +492,7 @@ class UserSearch:
         """The visible rows that may be among the `limit` most relevant, in row order: every
         row holding a query lexeme, and of the rest only those whose cosine may be among their
         `limit` best. Without keyword evidence, relevance depends on the cosine alone, through
-        its clipped value (clip(cosine, 0, cosine_full); none without a vector), and never
+        its clipped value (clip(cosine, cosine_zero, cosine_full); none without a vector), and never
         decreases with it; rows whose clipped cosines tie are all kept, so ties are still broken
         by id. Why: scoring every row twice (`_bounds`) cost more than the scan itself in a store
         of 50,000 memories, where a query's words are in a tenth of them (docs/benchmarks.md)."""
@@ -492,9 +500,9 @@ class UserSearch:
         matched = bm25 > 0
         plain = np.flatnonzero(visible & ~matched)
         clipped = np.nan_to_num(cosine[plain], nan=0.0)
-        full = self.weights.cosine_full
-        low = np.clip(clipped - COSINE_ERROR, 0.0, full)
-        high = np.clip(clipped + COSINE_ERROR, 0.0, full)
+        zero, full = self.weights.cosine_zero, self.weights.cosine_full
+        low = np.clip(clipped - COSINE_ERROR, zero, full)
+        high = np.clip(clipped + COSINE_ERROR, zero, full)
         visible[plain] = False
         visible[plain[_pick(low, high, limit, -math.inf)]] = True
         return np.flatnonzero(visible)
