@@ -11,6 +11,7 @@ from bench import (
     categories,
     categories_languages,
     coherence,
+    embed,
     extract,
     faults,
     harm,
@@ -57,6 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="name", required=True)
     for module in (
         add,
+        embed,
         search,
         shortqueries,
         lexical_languages,
