@@ -10,6 +10,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
+from memories.search import model_profiles
 from memories.search import scoring as search
 from memories.search.embeddings import get_embedder
 from memories.search.model_profiles import current as current_profile
@@ -392,13 +393,20 @@ def test_a_filtered_search_ranks_the_same_in_the_index_and_in_postgresql(
 
 
 def test_the_index_keeps_every_contender_when_cosines_tie_at_either_clip(
-    owner: User, owner_dash: Actor, app_actor: Callable[[User, str], Actor]
+    owner: User,
+    owner_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    settings: SettingsWrapper,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The index scores twice only the memories holding a query word and the best cosines of the
     rest: forty near copies of the query's vector (cosines between cosine_full and 1, all at the
     top clip), hundreds of negative cosines (all at zero), memories without a vector and memories
     hidden from the app must still come out as PostgreSQL's full computation ranks them, ties by
     id."""
+    # The ties at the clips are the point: a profile whose full cosine is below 1 (MiniLM's .8;
+    # multilingual-e5-small's is 1, where nothing ties short of identical vectors).
+    monkeypatch.setitem(model_profiles.PROFILES, settings.EMBEDDING_MODEL, model_profiles.MINILM)
     app = app_actor(owner, "Cursor")
     _insert_synthetic(owner.pk, 1500, seed=3)
     rng = np.random.default_rng(11)
