@@ -59,6 +59,11 @@ class SearchProfile:
     # says less that the query is about nothing here than an absent word of a long question.
     short_unknown_floor: float
     min_score: float  # the default cut-off: below it, nothing relevant
+    # A query whose words no visible memory holds is discounted by the memories in a language
+    # that could have held them only (`memories.search.scoring.UserSearch.kin_share`): for a
+    # model that reads across languages, where a query in another language than the store's
+    # shares no word with it whatever it is about. False: by every visible memory.
+    unknown_by_language: bool = False
 
     @property
     def short_weights(self) -> Weights:
@@ -158,10 +163,11 @@ E5_SEARCH_RETUNE = SearchProfile(
     # --floors`, by the rule MiniLM's was chosen by.
     short_unknown_floor=0.5,
     min_score=0.3,
+    unknown_by_language=True,
 )
 
 E5 = ModelProfile(
-    search=MINILM.search,
+    search=E5_SEARCH_RETUNE,
     # Chosen on the same dev halves with `bench categories` (docs/benchmarks.md): every
     # sensitive statement of both dev sets keeps a sensitive label, then the fewest ordinary
     # facts hidden. Its scores sit in a band a seventh as wide as MiniLM's, hence the margins.

@@ -106,7 +106,7 @@ def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights) -> floa
     else:
         keyword, absent = 0.0, 0.0
     evidence = 1 - (1 - semantic) ** w.semantic_weight * (1 - keyword) ** w.keyword_weight
-    size = min(corpus.documents / w.store_full, 1.0)
+    size = min(corpus.could_know / w.store_full, 1.0)
     return evidence * (1 - (1 - w.unknown_floor) * absent * size)
 
 
@@ -117,7 +117,7 @@ def _bounds(
     (`relevance` grows with both)."""
 
     def at(cos: np.ndarray, kw: np.ndarray) -> np.ndarray:
-        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.documents, w)
+        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.could_know, w)
 
     low = at(cosine - COSINE_ERROR, bm25 * (1 - SCORE_ERROR)) - SCORE_ERROR
     high = at(cosine + COSINE_ERROR, bm25 * (1 + SCORE_ERROR)) + SCORE_ERROR
@@ -140,6 +140,15 @@ class Corpus:
     # The group of each key (`memories/search/related_terms.py`): a query word and its related terms
     # count as one term. Empty: each key is its own group (no related terms).
     groups: tuple[int, ...] = ()
+    # The share of the user's memories in a language that could hold the query's words
+    # (`UserSearch.kin_share`; 1: every memory could).
+    kin: float = 1.0
+
+    @property
+    def could_know(self) -> float:
+        """How many visible memories could have held the query's words: what the discount of a
+        query the store does not know counts (`relevance`'s `documents`)."""
+        return self.documents * self.kin
 
     @cached_property
     def members(self) -> list[tuple[int, ...]]:
@@ -388,6 +397,22 @@ class UserSearch:
         """The profile's weights; a short query's floor for a store that lacks its words."""
         return self.profile.short_weights if self.short else self.profile.weights
 
+    @cached_property
+    def kin_share(self) -> float:
+        """The share of the user's searchable memories in a language that could hold the query's
+        words (`lexical.kin`), for a model whose profile discounts an unknown query by them
+        (`SearchProfile.unknown_by_language`); 1 otherwise. A query in another language than
+        the store's shares no lexeme with it whatever it is about: that says nothing about
+        whether the store knows the query's subject, so the discount does not count those
+        memories. The same for every path and every view of the store (a share of the whole)."""
+        if not self.profile.unknown_by_language:
+            return 1.0
+        kin = lexical.kin(self.query)
+        if kin is None:
+            return 1.0
+        held, total = _kin_counts(self, kin)
+        return held / total if total else 1.0
+
     def embed_query(self) -> np.ndarray:
         """The query's vector under the model of the vectors this search compares it with."""
         return get_embedder(self.model).embed_query(self.query)
@@ -446,7 +471,7 @@ class UserSearch:
         length = int(index.dl.sum() if visible is None else index.dl[visible].sum())
         matches = [index.postings(key, visible) for key in self.keys]
         df = tuple(len(rows) for rows, _ in matches)
-        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
+        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups, self.kin_share)
         scores = np.zeros(len(index), dtype=np.float64)
         for idf, members in zip(corpus.idf, corpus.members, strict=True):
             # A word's forms under other languages' configurations and its related terms are
@@ -534,7 +559,7 @@ class UserSearch:
         rows = _fetch(LEXICAL_SQL.format(filters=filters(self.visible)), args)
         held = {int(key): int(n) for key, n in (rows[0][3] if rows else [])}
         df = tuple(held.get(key, 0) for key in self.keys)
-        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
+        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups, self.kin_share)
         ranked = [(row[0], float(row[1])) for row in rows if row[2] <= depth]
         extra = {row[0]: float(row[1]) for row in rows if row[2] > depth}
         return ranked, extra, corpus
@@ -634,6 +659,25 @@ _SUBSETS = 1024
 _SUBSET_SQL = """
 SELECT count(*), coalesce(sum(length(m.tsv)), 0) FROM memories_memory m WHERE {filters}
 """
+
+
+# How many of a user's searchable memories are in languages that could hold a query's words, of
+# how many, per process until the user's next write (`UserSearch.kin_share`).
+_KIN_SQL = f"""
+SELECT count(*) FILTER (WHERE m.language = ANY(%(kin)s::text[])), count(*)
+FROM memories_memory m WHERE m.owner_id = %(owner)s AND {ELIGIBLE}
+"""  # noqa: S608 - only constants; values are bound parameters
+
+
+def _kin_counts(search: UserSearch, kin: tuple[str, ...]) -> tuple[int, int]:
+    key = (str(connection.settings_dict["NAME"]), search.owner_id, search.generation, "kin", kin)
+    subsets = search_index.current().subsets
+    counted = subsets.get(key) if search.generation is not None else None
+    if counted is None:
+        ((held, total),) = _fetch(_KIN_SQL, {"owner": search.owner_id, "kin": list(kin)})
+        counted = (int(held), int(total))
+        subsets.put(key, counted, 1, _SUBSETS)
+    return counted
 
 
 def _subset_stats(search: UserSearch) -> tuple[int, int]:

@@ -9,12 +9,14 @@ from accounts.actors import Actor
 from memories.classify import classifier_for
 from memories.extraction.local import local_extractor
 from memories.extraction.repeats import RepeatIndex
+from memories.search import index as search_index
 from memories.search import model_profiles
 from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 from memories.search.model_profiles import LocalThresholds, Thresholds, Weights
-from memories.search.scoring import meaning_relevance
+from memories.search.scoring import UserSearch, meaning_relevance
 from memories.selectors.memories import memory_search
 from memories.services.memories import NewMemory, memory_create_many
+from memories.visibility import visible_sql
 
 
 def test_minilm_keeps_the_values_it_was_tuned_with() -> None:
@@ -98,11 +100,6 @@ def test_a_cosine_at_the_models_baseline_is_no_evidence_of_meaning() -> None:
         assert meaning_relevance(cosine, minilm) == expected  # the same bits
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="e5 still scores with MiniLM's weights (cosine_full .8: every e5 cosine is full "
-    "evidence, so '过敏' ranks a Japanese memory first); e5's own search profile comes next",
-)
 @pytest.mark.django_db
 def test_a_user_whose_vectors_are_e5_is_searched_with_e5s_score_whatever_the_process_model(
     settings: SettingsWrapper, owner_dash: Actor
@@ -124,3 +121,64 @@ def test_a_user_whose_vectors_are_e5_is_searched_with_e5s_score_whatever_the_pro
     assert hits[0].memory.text == texts[0] and hits[0].memory.embedding_model == E5_MODEL
     assert memory_search(actor=owner_dash, query="ジョギング")[0].memory.text == texts[1]
     assert memory_search(actor=owner_dash, query="Koch")[0].memory.text == texts[2]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
+def test_e5_discounts_a_query_the_store_does_not_know_by_the_memories_in_its_language(
+    settings: SettingsWrapper, owner_dash: Actor, cache_mb: int
+) -> None:
+    """An English word for a Chinese memory shares no lexeme with a Chinese store whatever it is
+    about: under e5 the discount for an unknown query counts only the memories that could have
+    held its words (`UserSearch.kin_share`), the same on both paths; MiniLM counts every one."""
+    settings.EMBEDDING_MODEL = E5_MODEL
+    settings.SEARCH_CACHE_MB = cache_mb
+    search_index.clear()
+    texts = [
+        "我对花生过敏，吃了会起疹子。",  # noqa: RUF001 - a Chinese comma
+        "我在一家软件公司做产品经理，已经工作五年了。",  # noqa: RUF001
+        "我们明年秋天打算带父母去日本旅行两周。",
+        "仕事が忙しくて、最近あまり眠れていません。",
+        "Mein Bruder wohnt in Hamburg und arbeitet als Koch.",
+        "Wir haben einen Dackel namens Bruno und zwei Katzen.",
+        "I play the cello in a community orchestra every Thursday.",
+        "My daughter starts kindergarten in September.",
+    ]
+    memory_create_many(actor=owner_dash, items=[NewMemory(text=t) for t in texts])
+    visible, params = visible_sql(owner_dash)
+
+    def opened(query: str) -> UserSearch:
+        return UserSearch(
+            owner_dash.user.pk, visible=visible, params=params, query=query, whole_store=True
+        )
+
+    shares = {"peanut allergy": 2 / 8, "过敏": 4 / 8, "Wo wohnt mein Bruder?": 2 / 8}
+    for query, share in shares.items():
+        found = opened(query)
+        assert found.model == E5_MODEL and found.kin_share == share, query
+    for query in (*shares, "dachshund", "子供"):
+        qvec = opened(query).embed_query()
+        answers = [
+            UserSearch(
+                owner_dash.user.pk,
+                visible=visible,
+                params=params,
+                query=query,
+                whole_store=True,
+                use_index=use_index,
+            ).best(qvec, limit=8, min_score=0.0)
+            for use_index in (True, False)
+        ]
+        assert answers[0] == answers[1], query
+    assert memory_search(actor=owner_dash, query="food allergy")[0].memory.text == texts[0]
+
+
+@pytest.mark.django_db
+def test_minilm_counts_every_memory_in_the_discount(owner_dash: Actor) -> None:
+    memory_create_many(
+        actor=owner_dash,
+        items=[NewMemory(text="我对花生过敏。"), NewMemory(text="I collect vinyl records.")],
+    )
+    visible, params = visible_sql(owner_dash)
+    found = UserSearch(owner_dash.user.pk, visible=visible, params=params, query="peanut allergy")
+    assert found.model == MINILM_MODEL and found.kin_share == 1.0
