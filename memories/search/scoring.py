@@ -61,7 +61,7 @@ def relevance(
     bm25: np.ndarray,
     ideal: float,
     known: float,
-    documents: int,
+    documents: float,
     w: Weights,
 ) -> np.ndarray:
     """The relevance of each memory (see the module's docstring). A NaN cosine: no vector.
