@@ -213,3 +213,9 @@ def test_multilingual_reports_same_and_cross_language_recall_per_split_and_langu
     answerable = [q for q in asked if q.target is not None]
     assert all(q.target in loaded[q.store] for q in answerable)
     assert 0.25 < sum(q.split == "heldout" for q in answerable) / len(answerable) < 0.42
+    # Cross-language no-answer queries come from the dev split only, each asked of another
+    # language's store, English on one side.
+    crossed = [q for q in asked if q.group == multilingual.NO_ANSWER_CROSS]
+    assert crossed and all(q.split == "dev" for q in crossed)
+    own = {q.text: q.store for q in asked if q.group == multilingual.NO_ANSWER}
+    assert all(own[q.text] != q.store and "en" in (own[q.text], q.store) for q in crossed)
