@@ -11,6 +11,7 @@ from bench import (
     categories,
     categories_languages,
     coherence,
+    embed,
     extract,
     faults,
     harm,
@@ -25,6 +26,7 @@ from bench import (
     locomo_sweep,
     mcp,
     move,
+    multilingual,
     profile,
     reconcile,
     search,
@@ -57,10 +59,12 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="name", required=True)
     for module in (
         add,
+        embed,
         search,
         shortqueries,
         lexical_languages,
         categories_languages,
+        multilingual,
         locomo,
         locomo_sweep,
         locomo_candidates,

@@ -312,7 +312,8 @@ class Coherence:
         from memories.search import scoring as search
         from memories.selectors.memories import MAX_PAGE, memory_list, memory_search, search_scope
 
-        limit, floor = (3, 0.0) if (i + self.steps) % 2 else (10, search.MIN_SCORE)
+        # None: the cut-off of the model of the owner's vectors
+        limit, floor = (3, 0.0) if (i + self.steps) % 2 else (10, None)
         expected: Any = "refused"
         if not actor.app.paused:
             visible, params, whole_store = search_scope(actor, filters)

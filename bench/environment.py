@@ -38,6 +38,8 @@ def setup_django(database_url: str | None, home: str | None = None) -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "contextlayer.settings"
     # One audit line per call would drown the figures.
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # Every query a benchmark times is embedded (its servers inherit this too).
+    os.environ.setdefault("EMBEDDING_QUERY_CACHE", "0")
 
     import django
     from django.core.management import call_command

@@ -25,10 +25,11 @@ Message level: a message is *kept* when the extractor makes at least one memory 
 fact-bearing / kept; recall = kept and fact-bearing / fact-bearing.
 
 Fact level: a gold fact is *covered* when one of the memories made from its message matches it:
-cosine similarity of the two embeddings >= FACT_COSINE, or at least FACT_WORDS of the fact's
-content words (memories/extraction/repeats.content_words) appear in the memory. Recall = covered
-facts / all facts. `--check-facts N` prints N decisions at random and N near the thresholds
-(cosine 0.4-0.7 or words 0.3-0.7), to check the rule by hand.
+cosine similarity of the two embeddings >= FACT_COSINE (all-MiniLM-L6-v2's embeddings, whatever
+model the extractor runs on, so that the measure does not move with the model), or at least
+FACT_WORDS of the fact's content words (memories/extraction/repeats.content_words) appear in the
+memory. Recall = covered facts / all facts. `--check-facts N` prints N decisions at random and N
+near the thresholds (cosine 0.4-0.7 or words 0.3-0.7), to check the rule by hand.
 
 Errors by type: for each tag, the fact-bearing messages it made nothing of (FN) and the messages
 without facts it kept (FP).
@@ -51,7 +52,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +104,16 @@ NO_ERRORS_SHOWN = NOT_SHOWN | {"heldout"}
 PREVIOUS_ROLES = ("assistant", "user")
 # Records of the tuned sets whose facts are sensitive, labelled by hand (`--sensitive`).
 SENSITIVE = BENCH_DATA / "sensitive_extracted.txt"
+# The measure is the same whichever model the extractor runs on: facts are matched with
+# all-MiniLM-L6-v2's vectors, on which FACT_COSINE was checked by hand.
+FACT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 FACT_COSINE = 0.55
 FACT_WORDS = 0.5
+# The thresholds `--sweep` tries, around each model's own (memories/search/model_profiles.py).
+SWEEP_STEPS = {
+    "sentence-transformers/all-MiniLM-L6-v2": (-0.1, -0.05, 0.0, 0.05, 0.1, 0.15),
+    "intfloat/multilingual-e5-small-q4": (-0.02, -0.01, -0.005, 0.0, 0.005, 0.01, 0.02),
+}
 
 
 @dataclass(frozen=True)
@@ -225,7 +234,7 @@ def match_facts(examples: Sequence[Example], memories: Sequence[Sequence[str]]) 
 
     facts = [(e, f) for e in examples for f in e.facts]
     texts = sorted({f for _, f in facts} | {m for ms in memories for m in ms})
-    vectors = dict(zip(texts, get_embedder().embed(texts), strict=True))
+    vectors = dict(zip(texts, get_embedder(FACT_MODEL).embed(texts), strict=True))
 
     def unit(text: str) -> Any:
         v = vectors[text]
@@ -265,7 +274,7 @@ def memory_precision(
     if not flat:
         return 0.0
     texts = sorted({m for _, m in flat} | {f for e, _ in flat for f in e.facts})
-    vectors = dict(zip(texts, get_embedder().embed(texts), strict=True))
+    vectors = dict(zip(texts, get_embedder(FACT_MODEL).embed(texts), strict=True))
 
     def cos(a: str, b: str) -> float:
         va, vb = vectors[a], vectors[b]
@@ -339,15 +348,16 @@ def _throughput(examples: Sequence[Example], repeat: int) -> dict[str, Any]:
 
 
 def evaluate(examples: Sequence[Example], threshold: float | None = None) -> dict[str, Any]:
-    from memories.extraction.local import LocalThresholds, local_extractor
+    from memories.extraction.local import local_extractor
 
     extractor = local_extractor()
+    shipped = extractor.thresholds
     if threshold is not None:
-        extractor.thresholds = LocalThresholds(threshold=threshold)
+        extractor.thresholds = replace(shipped, threshold=threshold)
     try:
         kept = extractor.extract(turns(examples))
     finally:
-        extractor.thresholds = LocalThresholds()
+        extractor.thresholds = shipped
     memories = [[k.text for k in ks] for ks in kept]
     gold = [e.fact_bearing for e in examples]
     decided = [bool(ms) for ms in memories]
@@ -448,9 +458,11 @@ def main(argv: list[str]) -> int:
         result = evaluate(examples)
         result["throughput"] = _throughput(examples, args.repeat)
         if args.sweep and split not in NO_ERRORS_SHOWN:
+            shipped = local_extractor().thresholds.threshold
+            steps = SWEEP_STEPS.get(get_embedder().model_name, SWEEP_STEPS[FACT_MODEL])
             result["sweep"] = {
-                str(t): evaluate(examples, t)["message"]
-                for t in (-0.1, -0.05, 0.0, 0.05, 0.1, 0.15)
+                str(round(shipped + step, 4)): evaluate(examples, shipped + step)["message"]
+                for step in steps
             }
         if not args.json:
             m, tp = result["message"], result["throughput"]

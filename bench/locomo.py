@@ -26,8 +26,11 @@ from bench.environment import add_common, bench_user, drop_users, emit
 RETRIEVERS = ("project", "project_exact_words", "project_no_cutoff", "bm25", "dense")
 # The cut-offs the leave-one-conversation-out choice tries, and what it may cost (as `bench
 # locomo-sweep` chose the shipped one: the fewest false hits within this much of the uncut R@10).
-CUTOFFS = tuple(round(0.025 * i, 3) for i in range(29))
+CUTOFFS = tuple(round(0.025 * i, 3) for i in range(33))
 TOLERANCE = 0.003
+# A model whose cut-off was chosen for the most recall within a false-hit rate instead (its
+# `bench locomo-sweep` grid says so): multilingual-e5-small, within MiniLM's .456.
+FALSE_HIT_BUDGET = {"intfloat/multilingual-e5-small-q4": 0.456}
 NO_ANSWER = Path(__file__).with_name("data") / "locomo_no_answer.json"
 _TOKEN = re.compile(r"[a-z0-9]+")
 _DIA_ID = re.compile(r"D\d+:\d+")
@@ -338,13 +341,19 @@ def choose_cutoff(
     k: int,
 ) -> float:
     """The cut-off `bench locomo-sweep` would choose on the conversations `among`: the fewest
-    false hits (then the fewest results, then the highest cut) within TOLERANCE of the uncut R@k."""
+    false hits (then the fewest results, then the highest cut) within TOLERANCE of the uncut R@k;
+    for a model with a false-hit budget, the most recall (then the highest cut) within it."""
+    from django.conf import settings
 
     def recall(cut: float) -> float:
         sums = [_recall_at_cut(uncut[c], k, cut) for c in among]
         return sum(t for t, _ in sums) / max(sum(n for _, n in sums), 1)
 
     scores = [found for c in among for found in unanswered.get(c, [])]
+    budget = FALSE_HIT_BUDGET.get(str(settings.EMBEDDING_MODEL))
+    if budget is not None:
+        within = [(recall(c), c) for c in CUTOFFS if _false_hits(scores, c)[0] <= budget]
+        return max(within)[1]
     floor = recall(0.0) - TOLERANCE
     options = [(*_false_hits(scores, c), -c) for c in CUTOFFS if recall(c) >= floor]
     return -min(options)[2]
@@ -357,14 +366,15 @@ def cutoff_loco(
 ) -> dict[str, Any]:
     """The cut-off chosen on every conversation but one, R@k and false hits on that one: the
     figure no cut-off was chosen on. Beside it, the shipped cut-off on the same conversations."""
-    from memories.search.scoring import MIN_SCORE
+    from memories.search.model_profiles import current
 
+    shipped_cut = current().search.min_score
     convs = set(uncut)
     folds: list[dict[str, Any]] = []
     for test in sorted(convs):
         cut = choose_cutoff(uncut, unanswered, convs - {test}, k)
         total, n = _recall_at_cut(uncut[test], k, cut)
-        shipped, _ = _recall_at_cut(uncut[test], k, MIN_SCORE)
+        shipped, _ = _recall_at_cut(uncut[test], k, shipped_cut)
         fh, _ = _false_hits(unanswered.get(test, []), cut)
         folds.append(
             {

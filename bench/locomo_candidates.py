@@ -3,8 +3,8 @@
 For every question (categories 1-4) and every no-answer question, the search's own arrays are
 taken once through the in-memory index, exactly as the app scores (`UserSearch.arrays`: cosine,
 BM25, the query's ideal and known BM25, the store's size); then each candidate changes one input
-and the shipped relevance score and cut-off (`memories.search.scoring.relevance`, `MIN_SCORE`) rank
-again:
+and the shipped relevance score and cut-off (`memories.search.scoring.relevance`, the model's
+`min_score` in `memories/search/model_profiles.py`) rank again:
 
 - `context`: each turn embedded with its context, as an import could (the previous turn of its
   session; or the conversation's title, the session date and the previous turn), its vector used
@@ -150,14 +150,15 @@ def collect(path: Path) -> list[Conv]:
             assert s.index is not None, "scored through the in-memory index"
             rows = rows or [tenant.dia_of[s.index.memory_id(r)] for r in range(len(s.index))]
             qvec = embedder.embed_query(text)
-            cosine, bm25, ideal, known, documents = s.arrays(qvec)
+            k1, b = s.profile.bm25_k1, s.profile.bm25_b
+            cosine, bm25, ideal, known, documents = s.arrays(qvec, k1=k1, b=b)
             shipped = related_terms.expansions
             related_terms.expansions = _related_for_every_query
             try:
                 r = search.UserSearch(
                     tenant.user.pk, visible=visible, params=params, query=text, whole_store=True
                 )
-                _, bm25_r, ideal_r, known_r, _ = r.arrays(qvec)
+                _, bm25_r, ideal_r, known_r, _ = r.arrays(qvec, k1=k1, b=b)
             finally:
                 related_terms.expansions = shipped
             conv.asked.append(
@@ -199,7 +200,9 @@ def _scores(conv: Conv, a: Asked, cosines: Cosines | None, related: bool) -> np.
 
     cos = cosines(conv, a) if cosines else a.cosine
     if related:
-        return relevance(cos, a.bm25_related, a.ideal_related, a.known_related, a.documents)
+        return relevance(
+            cos, a.bm25_related, a.ideal_related, a.known_related, a.documents, a.weights
+        )
     return relevance(cos, a.bm25, a.ideal, a.known, a.documents, a.weights)
 
 
@@ -207,8 +210,9 @@ def evaluate(
     convs: list[Conv], cosines: Cosines | None = None, related: bool = False
 ) -> dict[str, Any]:
     """R@10 at the shipped cut-off per conversation, pooled and per category; false-hit rate."""
-    from memories.search.scoring import MIN_SCORE
+    from memories.search.model_profiles import current
 
+    cut = current().search.min_score
     per: dict[str, float | None] = {}
     pooled: list[tuple[int, float]] = []
     hits: list[bool] = []
@@ -217,9 +221,9 @@ def evaluate(
         for a in conv.asked:
             s = _scores(conv, a, cosines, related)
             if a.category == 0:
-                hits.append(bool(s.max() >= MIN_SCORE))
+                hits.append(bool(s.max() >= cut))
                 continue
-            top = [int(i) for i in np.argsort(-s, kind="stable")[:K] if s[i] >= MIN_SCORE]
+            top = [int(i) for i in np.argsort(-s, kind="stable")[:K] if s[i] >= cut]
             mine.append((a.category, len(a.gold.intersection(top)) / len(a.gold)))
         per[conv.name] = _mean([r for _, r in mine])
         pooled += mine

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -124,16 +124,20 @@ def sweep_floor(
     memories: dict[str, str], queries: Sequence[ShortQuery], floors: Sequence[float], k: int = K
 ) -> list[dict[str, float]]:
     """Recall@k and the false-hit rate of the dev split for each unknown-query floor of short
-    queries (`memories.search.scoring.SHORT_UNKNOWN_FLOOR`): how it was chosen. The held-out split
+    queries (the model's `short_unknown_floor`, `memories/search/model_profiles.py`): how it was
+    chosen. The held-out split
     is not asked."""
+    from django.conf import settings
+
     from accounts.actors import owner_actor
-    from memories.search import scoring as search
+    from memories.search import model_profiles
     from memories.selectors.memories import memory_search
     from memories.services.memories import NewMemory, memory_create_many
 
     dev = [q for q in queries if q.split == "dev"]
     user = bench_user("shortqueries-sweep")
-    shipped = search.SHORT_WEIGHTS
+    model = str(settings.EMBEDDING_MODEL)
+    shipped = model_profiles.profile_for(model)
     try:
         actor = owner_actor(user)
         ids = list(memories)
@@ -141,7 +145,8 @@ def sweep_floor(
         name_of = {r.memory.id: mid for mid, r in zip(ids, results, strict=True)}
         rows = []
         for floor in floors:
-            search.SHORT_WEIGHTS = search.Weights(unknown_floor=floor)
+            tried = replace(shipped.search, short_unknown_floor=floor)
+            model_profiles.PROFILES[model] = replace(shipped, search=tried)
             found = false_hits = 0
             for q in dev:
                 hits = memory_search(actor=actor, query=q.query, limit=k, record=False)
@@ -160,7 +165,7 @@ def sweep_floor(
             print(f"  short-query unknown floor {floor}: {rows[-1]}", flush=True)
         return rows
     finally:
-        search.SHORT_WEIGHTS = shipped
+        model_profiles.PROFILES[model] = shipped
         drop_users([user])
 
 

@@ -299,6 +299,10 @@ EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L
 # 0 lets the engine choose (all cores). gunicorn.conf.py sets 1: with a worker per core, pools of
 # spinning threads in every worker fight over the same cores (bench load: docs/reliability.md).
 EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 0)
+# Recent search queries' vectors kept per process (memories/search/embeddings.py), keyed by a
+# digest of the query: asked again, a query is not embedded again. 0 turns it off (the
+# benchmarks do, so that every query they time is embedded).
+EMBEDDING_QUERY_CACHE = env_int("EMBEDDING_QUERY_CACHE", 256)
 MEMORY_MAX_CHARS = env_int("MEMORY_MAX_CHARS", 10_000)
 MEMORY_BATCH_MAX = env_int("MEMORY_BATCH_MAX", 500)
 # Megabytes each process may spend on recently searched users' in-memory search indexes

@@ -41,7 +41,8 @@ instead (`Classifier.unchecked`): a sensitive label like the others, so an app w
 sensitive categories out does not see it, and the owner's dashboard says why and clears it. Text
 too short to tell ("und") is not reason enough: most of it is a word or a name.
 
-Thresholds were tuned on the dev halves of tests/memories/data/categories_labelled.json and
+Thresholds belong to the embedding model (`memories/search/model_profiles.py`); MiniLM's were
+tuned on the dev halves of tests/memories/data/categories_labelled.json and
 sensitive_labelled.json only (the uncertain margin with the signal words switched off, since those
 were written from the dev half's misses); `uv run python -m bench categories` reports both halves.
 """
@@ -52,7 +53,6 @@ import hashlib
 import os
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -67,26 +67,8 @@ from memories.categories import (
     signal_words,
 )
 from memories.search.embeddings import DIMENSIONS, get_embedder
+from memories.search.model_profiles import Thresholds, profile_for
 from memories.signal_gate import SignalGate, SignalGates
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    minimum: float = 0.25  # the best category must score at least this
-    margin: float = 0.02  # other categories within this of the best are kept too
-    sensitive: float = 0.50  # a sensitive category at or above this is always kept
-    # Uncertain: a sensitive category within this of the best one (and at least `uncertain_floor`)
-    # is kept too — treated as sensitive until the user decides.
-    uncertain_margin: float = 0.03
-    uncertain_floor: float = 0.20
-    # A sensitive category's nearness does not count when the memory is more like the
-    # category's ordinary look-alikes than like the category by more than this.
-    ordinary_margin: float = 0.03
-    max_labels: int = 3
-    top_k: int = 3  # prototypes averaged per category
-
-
-DEFAULT_THRESHOLDS = Thresholds()
 
 # The languages the classifier is validated for (see the module's docstring).
 VALIDATED = frozenset(languages.CLAIMED)
@@ -171,11 +153,12 @@ class Classifier:
     """Scores memories against a fixed set of categories; cheap once the prototypes are embedded."""
 
     def __init__(
-        self, categories: Sequence[Category], thresholds: Thresholds = DEFAULT_THRESHOLDS
+        self, categories: Sequence[Category], thresholds: Thresholds | None = None
     ) -> None:
         # A category given by a rule (`UNCHECKED`) has no prototypes to compare with.
         self.categories = [c for c in categories if not c.by_rule]
-        self.thresholds = thresholds
+        # The thresholds of the model that embeds the prototypes (and the memories).
+        self.thresholds = thresholds or profile_for(get_embedder().model_name).classifier
         texts: list[str] = []
         owners: list[int] = []
         for index, category in enumerate(self.categories):

@@ -108,6 +108,31 @@ _ENGLISH_WORD = re.compile(r"[a-z']+")
 _ENGLISH_MIN, _ENGLISH_SHARE = 2, 0.3
 
 
+# The script each claimed language is written in (`script`).
+SCRIPT_OF = {
+    ENGLISH: "latin",
+    CHINESE: "cjk",
+    JAPANESE: "cjk",
+    GERMAN: "latin",
+    SPANISH: "latin",
+    FRENCH: "latin",
+    PORTUGUESE: "latin",
+    RUSSIAN: "cyrillic",
+}
+
+
+def script(text: str) -> str:
+    """The script most of `text` is written in, weighed as `detect` weighs it: "cjk" (Han and
+    kana), "latin", "cyrillic", "hangul", "other", or "none" (no letters)."""
+    text = text[:_READ_CHARS]
+    cjk = len(_KANA_CHAR.findall(text)) + len(_HAN_CHAR.findall(text))
+    words = {name: len(pattern.findall(text)) for name, pattern in _WORDS.items()}
+    spaced, most = max(words.items(), key=lambda item: item[1])
+    if cjk == 0 and most == 0:
+        return "none"
+    return "cjk" if cjk / _CJK_PER_WORD >= most else spaced
+
+
 def detect(text: str) -> Language:
     """The language of `text` (see the module's docstring)."""
     text = text[:_READ_CHARS]

@@ -22,6 +22,7 @@ from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_rules import SURE_LASTING, looks_english
 from memories.language import CLAIMED, OTHER, UNKNOWN, detect
 from memories.search.embeddings import get_embedder
+from memories.search.model_profiles import LocalThresholds, profile_for
 
 
 @dataclass(frozen=True)
@@ -47,20 +48,12 @@ class Turn:
     previous: str = ""
 
 
-@dataclass(frozen=True)
-class LocalThresholds:
-    threshold: float = 0.0  # keep a clause whose score is at least this
-    top_k: int = 3  # prototypes averaged on each side
-
-
-DEFAULT_LOCAL_THRESHOLDS = LocalThresholds()
-
-
 class LocalExtractor:
     """Cheap once built: the prototypes are embedded once per process and model."""
 
-    def __init__(self, thresholds: LocalThresholds = DEFAULT_LOCAL_THRESHOLDS) -> None:
-        self.thresholds = thresholds
+    def __init__(self, thresholds: LocalThresholds | None = None) -> None:
+        # The thresholds of the model that embeds the prototypes and the clauses.
+        self.thresholds = thresholds or profile_for(get_embedder().model_name).extractor
         lasting = [*LASTING, *(e for c in DEFAULT_CATEGORIES for e in c.examples)]
         self._lasting = _normalised(_prototype_vectors(lasting))
         self._not_lasting = _normalised(_prototype_vectors(list(NOT_LASTING)))

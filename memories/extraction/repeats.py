@@ -2,9 +2,10 @@
 
 A new clause repeats an earlier memory when it adds nothing to it: the same text once case and
 punctuation are folded, or every content word of the new clause is already in the earlier one,
-with the same polarity, and the two embeddings are close (cosine >= REPEAT_COSINE). Cosine alone
-would merge "I have two kids" with "I have three kids" (0.92) and keep "I'm vegetarian" apart from
-"i'm vegetarian btw" (0.84); the word rule decides, and the cosine only keeps a short clause
+with the same polarity, and the two embeddings are close (the model's `repeat_cosine`,
+`memories/search/model_profiles.py`). Cosine alone would merge "I have two kids" with "I have three
+kids" (0.92 with all-MiniLM-L6-v2) and keep "I'm vegetarian" apart from "i'm vegetarian btw"
+(0.84); the word rule decides, and the cosine only keeps a short clause
 from matching a long memory on another topic that happens to hold its words. Neither sees word
 order: "my sister is older than me" would repeat "I'm older than my sister" (cosine 0.92).
 
@@ -20,9 +21,8 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from memories.search.model_profiles import current
 from memories.text import normalise
-
-REPEAT_COSINE = 0.6
 
 _CONTRACTIONS = (
     ("n't", " not"),
@@ -83,9 +83,11 @@ class _Said(Generic[R]):
 
 
 class RepeatIndex(Generic[R]):
-    """Memories said so far (with a reference the caller chooses), searched for repeats."""
+    """Memories said so far (with a reference the caller chooses), searched for repeats.
+    `cosine`: how close two embeddings must be (the current model's unless given)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cosine: float | None = None) -> None:
+        self.cosine = current().repeat_cosine if cosine is None else cosine
         self._said: list[_Said[R]] = []
         self._by_key: dict[str, R] = {}
         # Unit vectors, one row per memory; grown by doubling, so a long import that adds a few
@@ -122,7 +124,7 @@ class RepeatIndex(Generic[R]):
         unit = np.asarray(vector, dtype=np.float32).ravel()
         sims = self._matrix[: len(self._said)] @ (unit / max(float(np.linalg.norm(unit)), 1e-12))
         words, neg = content_words(text), negated(text)
-        for index in np.flatnonzero(sims >= REPEAT_COSINE):
+        for index in np.flatnonzero(sims >= self.cosine):
             said = self._said[int(index)]
             if words and said.negated == neg and words <= said.words:
                 return said.ref

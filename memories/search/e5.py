@@ -197,9 +197,6 @@ class Engine:
 
     def __init__(self, library: Path, threads: int | None = None) -> None:
         weights = _checked(WEIGHTS)
-        if threads:
-            # libgomp reads this when it first loads; asked again below for a loaded one.
-            os.environ.setdefault("OMP_NUM_THREADS", str(threads))
         lib = _load_keeping_the_float_environment(library)
         lib.e5_load.restype = ctypes.c_void_p
         lib.e5_load.argtypes = [ctypes.c_char_p]
@@ -214,8 +211,12 @@ class Engine:
             ctypes.c_int,
             ctypes.POINTER(ctypes.c_float),
         ]
-        if threads and hasattr(lib, "omp_set_num_threads"):
-            lib.omp_set_num_threads(ctypes.c_int(threads))
+        # OpenMP's thread count is per calling thread: `embed` sets it on each call.
+        self._set_threads = getattr(lib, "omp_set_num_threads", None)
+        if self._set_threads is not None:
+            self._set_threads.argtypes = [ctypes.c_int]
+            procs = getattr(lib, "omp_get_num_procs", None)
+            self._batch_threads = threads or (int(procs()) if procs is not None else 1)
         handle = lib.e5_load(str(weights).encode())
         if not handle:
             raise EmbeddingModelUnavailable(f"The embedding engine could not open {weights}.")
@@ -226,7 +227,14 @@ class Engine:
         self._handle = handle
 
     def embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
-        """(len(texts), 384) float32, L2-normalised; `query` picks the "query: " prefix."""
+        """(len(texts), 384) float32, L2-normalised; `query` picks the "query: " prefix.
+
+        One text runs on one thread: its matrices are a few dozen rows, too small to share, and
+        each of a forward pass's 120-odd parallel regions waits for every thread, so a second
+        thread that the machine lends late costs more than it gives (docs/benchmarks.md). A
+        batch runs on EMBEDDING_THREADS (0: every core)."""
+        if self._set_threads is not None:
+            self._set_threads(1 if len(texts) == 1 else self._batch_threads)
         out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         for start in range(0, len(texts), BATCH):
             chunk = [t.replace("\x00", " ").encode() for t in texts[start : start + BATCH]]

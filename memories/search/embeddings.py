@@ -12,9 +12,11 @@ Another fastembed model is a setting, if it is already in fastembed's cache.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -123,6 +125,8 @@ class Embedder:
         self.model_name = model_name
         self._model: _FastEmbed | _E5 | None = None
         self._lock = threading.Lock()
+        self._queries: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._queries_lock = threading.Lock()
 
     def _load(self) -> _FastEmbed | _E5:
         if self._model is None:
@@ -165,8 +169,26 @@ class Embedder:
         return self._load().passages(list(texts))
 
     def embed_query(self, text: str) -> np.ndarray:
-        """A search query's vector."""
-        return self._load().query(text)
+        """A search query's vector, read-only: the last EMBEDDING_QUERY_CACHE queries' vectors
+        are kept per process and model, because the dashboard asks again for the query it just
+        ran (a filter ticked, a page turned, a word typed and deleted), an assistant repeats its
+        searches, and a query costs the e5 engine tens of milliseconds. Keyed by a digest of the
+        query, not its text; 1.5 KB each."""
+        size = settings.EMBEDDING_QUERY_CACHE
+        key = hashlib.blake2b(text.encode(), digest_size=16).digest()
+        with self._queries_lock:
+            kept = self._queries.get(key) if size > 0 else None
+            if kept is not None:
+                self._queries.move_to_end(key)
+                return kept
+        vector = self._load().query(text)
+        vector.setflags(write=False)
+        with self._queries_lock:
+            if size > 0:
+                self._queries[key] = vector
+            while len(self._queries) > max(size, 0):
+                self._queries.popitem(last=False)
+        return vector
 
 
 def prepare() -> None:

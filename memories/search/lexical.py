@@ -116,6 +116,25 @@ def for_query(query: str) -> tuple[str, int]:
     return segment(query, characters=False), ANALYSES.index(analysis)
 
 
+def kin(query: str) -> tuple[str, ...] | None:
+    """The languages (codes of `memories/language.py`) of the memories that could hold the
+    query's words: its own language's (Chinese and Japanese together: both are read as the same
+    character bigrams), and memories too short to tell; for a query whose language cannot be
+    told, every language written in its script. None: any memory (a query without letters).
+    Search discounts a query whose words no memory holds by the memories that could have held
+    them (`memories/search/scoring.py`, `SearchProfile.unknown_by_language`)."""
+    written = languages.script(query)
+    if written == "none":
+        return None
+    code = languages.detect(query).code
+    if written == "cjk" or code in (languages.CHINESE, languages.JAPANESE):
+        return (languages.CHINESE, languages.JAPANESE, languages.UNKNOWN)
+    if code in languages.CLAIMED:
+        return (code, languages.UNKNOWN)
+    same_script = [c for c in languages.CLAIMED if languages.SCRIPT_OF[c] == written]
+    return (*same_script, languages.OTHER, languages.UNKNOWN)
+
+
 # ---- a query's terms ---------------------------------------------------------------------------
 
 

@@ -1,7 +1,8 @@
 """Hybrid search, exact per user: a dense arm (cosine) and a lexical arm (BM25) combined into one
-relevance score in [0, 1] that means the same for every query, with a cut-off (MIN_SCORE) below
-which nothing is returned. The same results and scores through the in-memory index
-(`memories/search/index.py`) or PostgreSQL; the design is in ARCHITECTURE.md ("Search")."""
+relevance score in [0, 1] that means the same for every query, with a cut-off below which nothing
+is returned; its parameters belong to the embedding model (`memories/search/model_profiles.py`).
+The same results and scores through the in-memory index (`memories/search/index.py`) or
+PostgreSQL; the design is in ARCHITECTURE.md ("Search")."""
 
 from __future__ import annotations
 
@@ -20,19 +21,9 @@ from memories.search import index as search_index
 from memories.search import lexical, moves, related_terms
 from memories.search.embeddings import DIMENSIONS, get_embedder
 from memories.search.embeddings import vector_literal as _vector_literal
+from memories.search.model_profiles import SearchProfile, Weights, profile_for
 from memories.search.sql import ELIGIBLE, KEY_SALT
 
-# Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md, "Relevance").
-BM25_K1 = 1.6
-BM25_B = 0.3
-COSINE_FULL = 0.8
-KEYWORD_FULL = 1.25
-SEMANTIC_WEIGHT = 0.5
-KEYWORD_WEIGHT = 1.4
-UNKNOWN_FLOOR = 0.25
-# Not tuned (every LoCoMo conversation is larger): a store of a few hundred memories counts in full.
-STORE_FULL = 200
-MIN_SCORE = 0.2
 # How deep each arm looks in PostgreSQL at first (the in-memory index scores every memory).
 ARM_DEPTH = 100
 # How far a cosine from BLAS or pgvector (float32 sums) may be from the exact one: 384 products of
@@ -65,31 +56,19 @@ def _frozen(params: dict[str, Any]) -> tuple[Any, ...]:
 # ---- the relevance score ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Weights:
-    """The relevance score's parameters (the sweep tries others)."""
-
-    cosine_full: float = COSINE_FULL
-    keyword_full: float = KEYWORD_FULL
-    semantic_weight: float = SEMANTIC_WEIGHT
-    keyword_weight: float = KEYWORD_WEIGHT
-    unknown_floor: float = UNKNOWN_FLOOR
-    store_full: int = STORE_FULL
-
-
 def relevance(
     cosine: np.ndarray,
     bm25: np.ndarray,
     ideal: float,
     known: float,
-    documents: int,
-    w: Weights = Weights(),
+    documents: float,
+    w: Weights,
 ) -> np.ndarray:
     """The relevance of each memory (see the module's docstring). A NaN cosine: no vector.
 
     `ideal`: the query's ideal BM25 (its lexemes' idf summed); `known`: the part of it from
     lexemes some visible memory holds; `documents`: how many memories the caller sees."""
-    semantic = np.nan_to_num(np.clip(cosine / w.cosine_full, 0.0, 1.0))
+    semantic = np.nan_to_num(np.clip((cosine - w.cosine_zero) / w.cosine_span, 0.0, 1.0))
     if ideal > 0:
         keyword = np.clip(bm25 / (w.keyword_full * ideal), 0.0, 1.0)
         absent = 1 - known / ideal
@@ -100,18 +79,26 @@ def relevance(
     return evidence * (1 - (1 - w.unknown_floor) * absent * size)
 
 
-def meaning_relevance(cosine: float, w: Weights = Weights()) -> float:
+def _semantic(cosine: float, w: Weights) -> float:
+    """`relevance`'s semantic evidence of one cosine, in Python's floats (the same operations as
+    in numpy: the same bits)."""
+    if math.isnan(cosine):
+        return 0.0
+    return min(max((cosine - w.cosine_zero) / w.cosine_span, 0.0), 1.0)
+
+
+def meaning_relevance(cosine: float, w: Weights) -> float:
     """The relevance of one memory to another on meaning alone (no query words): related memories
-    pass the same MIN_SCORE as a search result that only its meaning found."""
-    semantic = 0.0 if math.isnan(cosine) else min(max(cosine / w.cosine_full, 0.0), 1.0)
+    pass the same cut-off as a search result that only its meaning found."""
+    semantic = _semantic(cosine, w)
     return float(1 - (1 - semantic) ** w.semantic_weight)
 
 
-def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights = Weights()) -> float:
+def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights) -> float:
     """`relevance` of one memory, in Python's floats: the score a caller is shown. Computed the
     same way on every path, for every store, so it depends on nothing but the memory and
     `corpus` (numpy's vectorised pow may differ in the last bits with the array's length)."""
-    semantic = 0.0 if math.isnan(cosine) else min(max(cosine / w.cosine_full, 0.0), 1.0)
+    semantic = _semantic(cosine, w)
     ideal, known = corpus.ideal, corpus.known
     if ideal > 0:
         keyword = min(max(bm25 / (w.keyword_full * ideal), 0.0), 1.0)
@@ -119,7 +106,7 @@ def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights = Weight
     else:
         keyword, absent = 0.0, 0.0
     evidence = 1 - (1 - semantic) ** w.semantic_weight * (1 - keyword) ** w.keyword_weight
-    size = min(corpus.documents / w.store_full, 1.0)
+    size = min(corpus.could_know / w.store_full, 1.0)
     return evidence * (1 - (1 - w.unknown_floor) * absent * size)
 
 
@@ -130,7 +117,7 @@ def _bounds(
     (`relevance` grows with both)."""
 
     def at(cos: np.ndarray, kw: np.ndarray) -> np.ndarray:
-        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.documents, w)
+        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.could_know, w)
 
     low = at(cosine - COSINE_ERROR, bm25 * (1 - SCORE_ERROR)) - SCORE_ERROR
     high = at(cosine + COSINE_ERROR, bm25 * (1 + SCORE_ERROR)) + SCORE_ERROR
@@ -148,11 +135,20 @@ class Corpus:
     df: tuple[int, ...]
     documents: int
     length: int
-    k1: float = BM25_K1
-    b: float = BM25_B
+    k1: float
+    b: float
     # The group of each key (`memories/search/related_terms.py`): a query word and its related terms
     # count as one term. Empty: each key is its own group (no related terms).
     groups: tuple[int, ...] = ()
+    # The share of the user's memories in a language that could hold the query's words
+    # (`UserSearch.kin_share`; 1: every memory could).
+    kin: float = 1.0
+
+    @property
+    def could_know(self) -> float:
+        """How many visible memories could have held the query's words: what the discount of a
+        query the store does not know counts (`relevance`'s `documents`)."""
+        return self.documents * self.kin
 
     @cached_property
     def members(self) -> list[tuple[int, ...]]:
@@ -252,14 +248,6 @@ def _complete(found: list[Candidate], count: int, floor: float, outside: float) 
     return outside < threshold
 
 
-# A short query (`memories/search/related_terms.py`) is its words: none of them in the store says
-# less that the query is about nothing here than an absent word of a long question, whose other
-# words and chatty rest may bring a memory close in meaning. Chosen on the dev split of
-# bench/data/short_queries.json with `bench shortqueries --floors`: the highest floor whose
-# false-hit rate on its no-answer queries is no worse than at UNKNOWN_FLOOR (docs/benchmarks.md).
-SHORT_UNKNOWN_FLOOR = 0.7
-SHORT_WEIGHTS = Weights(unknown_floor=SHORT_UNKNOWN_FLOOR)
-
 # ---- one search's view of one user ------------------------------------------------------------
 
 # The user's statistics, the model of their vectors (`moves`), the query's lexemes under each
@@ -320,7 +308,7 @@ class UserSearch:
         self.query = query
         # A short query's words with their related terms (`expand=False`: its own words only).
         self.related = related_terms.expansions(query) if expand else []
-        self.weights = SHORT_WEIGHTS if expand and related_terms.is_short(query) else Weights()
+        self.short = expand and related_terms.is_short(query)
         # The owner's own apps without a category see every searchable memory but apps'
         # echoes: the trigger-kept totals are their corpus, the index's owner view their mask.
         self.whole = whole_store and self.params["category"] is None
@@ -398,6 +386,33 @@ class UserSearch:
         self.model = index.model
         return True
 
+    @property
+    def profile(self) -> SearchProfile:
+        """The relevance score and cut-off of the model of the vectors this search compares the
+        query with (`model`: the user's, not the process's EMBEDDING_MODEL)."""
+        return profile_for(self.model).search
+
+    @property
+    def weights(self) -> Weights:
+        """The profile's weights; a short query's floor for a store that lacks its words."""
+        return self.profile.short_weights if self.short else self.profile.weights
+
+    @cached_property
+    def kin_share(self) -> float:
+        """The share of the user's searchable memories in a language that could hold the query's
+        words (`lexical.kin`), for a model whose profile discounts an unknown query by them
+        (`SearchProfile.unknown_by_language`); 1 otherwise. A query in another language than
+        the store's shares no lexeme with it whatever it is about: that says nothing about
+        whether the store knows the query's subject, so the discount does not count those
+        memories. The same for every path and every view of the store (a share of the whole)."""
+        if not self.profile.unknown_by_language:
+            return 1.0
+        kin = lexical.kin(self.query)
+        if kin is None:
+            return 1.0
+        held, total = _kin_counts(self, kin)
+        return held / total if total else 1.0
+
     def embed_query(self) -> np.ndarray:
         """The query's vector under the model of the vectors this search compares it with."""
         return get_embedder(self.model).embed_query(self.query)
@@ -416,9 +431,12 @@ class UserSearch:
         return [(c.id, c.score) for c in found]
 
     def lexical(
-        self, depth: int = ARM_DEPTH, *, k1: float = BM25_K1, b: float = BM25_B
+        self, depth: int = ARM_DEPTH, *, k1: float | None = None, b: float | None = None
     ) -> list[tuple[uuid.UUID, float]]:
-        """The `depth` visible memories with the highest BM25 for the query, best first."""
+        """The `depth` visible memories with the highest BM25 for the query, best first (k1 and
+        b: the profile's unless given)."""
+        k1 = self.profile.bm25_k1 if k1 is None else k1
+        b = self.profile.bm25_b if b is None else b
         if self.index is None:
             ranked, _, _ = self._lexical_sql(depth, (), k1=k1, b=b)
             return ranked
@@ -429,7 +447,7 @@ class UserSearch:
         return [(c.id, c.score) for c in found]
 
     def arrays(
-        self, qvec: np.ndarray, *, k1: float = BM25_K1, b: float = BM25_B
+        self, qvec: np.ndarray, *, k1: float, b: float
     ) -> tuple[np.ndarray, np.ndarray, float, float, int]:
         """Cosine (approximate) and BM25 of every row of the index, the query's ideal BM25, its
         known part and the number of visible memories: what `relevance` takes (the sweep varies
@@ -453,7 +471,7 @@ class UserSearch:
         length = int(index.dl.sum() if visible is None else index.dl[visible].sum())
         matches = [index.postings(key, visible) for key in self.keys]
         df = tuple(len(rows) for rows, _ in matches)
-        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
+        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups, self.kin_share)
         scores = np.zeros(len(index), dtype=np.float64)
         for idf, members in zip(corpus.idf, corpus.members, strict=True):
             # A word's forms under other languages' configurations and its related terms are
@@ -474,13 +492,15 @@ class UserSearch:
     # -- both arms, scored --
 
     def best(
-        self, qvec: np.ndarray, *, limit: int, min_score: float = MIN_SCORE
+        self, qvec: np.ndarray, *, limit: int, min_score: float | None = None
     ) -> list[Candidate]:
-        """The `limit` most relevant visible memories scoring at least `min_score`."""
+        """The `limit` most relevant visible memories scoring at least `min_score` (the
+        profile's cut-off unless given)."""
+        min_score = self.profile.min_score if min_score is None else min_score
         if self.index is None:
             return self._best_sql(qvec, limit=limit, min_score=min_score)
         index = self.index
-        corpus, bm25 = self._bm25(BM25_K1, BM25_B)
+        corpus, bm25 = self._bm25(self.profile.bm25_k1, self.profile.bm25_b)
         cosine = index.cosines(qvec)
         rows = self._contenders(cosine, bm25, limit)
         low, high = _bounds(cosine[rows], bm25[rows], corpus, self.weights)
@@ -497,7 +517,7 @@ class UserSearch:
         """The visible rows that may be among the `limit` most relevant, in row order: every
         row holding a query lexeme, and of the rest only those whose cosine may be among their
         `limit` best. Without keyword evidence, relevance depends on the cosine alone, through
-        its clipped value (clip(cosine, 0, COSINE_FULL); none without a vector), and never
+        its clipped value (clip(cosine, cosine_zero, cosine_full); none without a vector), and never
         decreases with it; rows whose clipped cosines tie are all kept, so ties are still broken
         by id. Why: scoring every row twice (`_bounds`) cost more than the scan itself in a store
         of 50,000 memories, where a query's words are in a tenth of them (docs/benchmarks.md)."""
@@ -505,8 +525,9 @@ class UserSearch:
         matched = bm25 > 0
         plain = np.flatnonzero(visible & ~matched)
         clipped = np.nan_to_num(cosine[plain], nan=0.0)
-        low = np.clip(clipped - COSINE_ERROR, 0.0, COSINE_FULL)
-        high = np.clip(clipped + COSINE_ERROR, 0.0, COSINE_FULL)
+        zero, full = self.weights.cosine_zero, self.weights.cosine_full
+        low = np.clip(clipped - COSINE_ERROR, zero, full)
+        high = np.clip(clipped + COSINE_ERROR, zero, full)
         visible[plain] = False
         visible[plain[_pick(low, high, limit, -math.inf)]] = True
         return np.flatnonzero(visible)
@@ -529,7 +550,7 @@ class UserSearch:
             "groups": list(self.groups),
             "owner": self.owner_id,
             "n_docs": float(documents),
-            "avgdl": Corpus((), (), documents, length).avgdl,
+            "avgdl": Corpus((), (), documents, length, k1, b).avgdl,
             "k1": k1,
             "b": b,
             "depth": depth,
@@ -538,7 +559,7 @@ class UserSearch:
         rows = _fetch(LEXICAL_SQL.format(filters=filters(self.visible)), args)
         held = {int(key): int(n) for key, n in (rows[0][3] if rows else [])}
         df = tuple(held.get(key, 0) for key in self.keys)
-        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups)
+        corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups, self.kin_share)
         ranked = [(row[0], float(row[1])) for row in rows if row[2] <= depth]
         extra = {row[0]: float(row[1]) for row in rows if row[2] > depth}
         return ranked, extra, corpus
@@ -600,7 +621,7 @@ class UserSearch:
         while True:
             dense = self._dense_rows(qvec, depth)
             lexical, extra, corpus = self._lexical_sql(
-                depth, [m for m, _ in dense], k1=BM25_K1, b=BM25_B
+                depth, [m for m, _ in dense], k1=self.profile.bm25_k1, b=self.profile.bm25_b
             )
             # Past the arms: at most the last cosine (none left when the last has no vector) and
             # the last BM25 (nothing left to match when the arm came back short).
@@ -638,6 +659,25 @@ _SUBSETS = 1024
 _SUBSET_SQL = """
 SELECT count(*), coalesce(sum(length(m.tsv)), 0) FROM memories_memory m WHERE {filters}
 """
+
+
+# How many of a user's searchable memories are in languages that could hold a query's words, of
+# how many, per process until the user's next write (`UserSearch.kin_share`).
+_KIN_SQL = f"""
+SELECT count(*) FILTER (WHERE m.language = ANY(%(kin)s::text[])), count(*)
+FROM memories_memory m WHERE m.owner_id = %(owner)s AND {ELIGIBLE}
+"""  # noqa: S608 - only constants; values are bound parameters
+
+
+def _kin_counts(search: UserSearch, kin: tuple[str, ...]) -> tuple[int, int]:
+    key = (str(connection.settings_dict["NAME"]), search.owner_id, search.generation, "kin", kin)
+    subsets = search_index.current().subsets
+    counted = subsets.get(key) if search.generation is not None else None
+    if counted is None:
+        ((held, total),) = _fetch(_KIN_SQL, {"owner": search.owner_id, "kin": list(kin)})
+        counted = (int(held), int(total))
+        subsets.put(key, counted, 1, _SUBSETS)
+    return counted
 
 
 def _subset_stats(search: UserSearch) -> tuple[int, int]:
@@ -791,8 +831,8 @@ def lexical_arm(
     depth: int = ARM_DEPTH,
     whole_store: bool = False,
     use_index: bool = True,
-    k1: float = BM25_K1,
-    b: float = BM25_B,
+    k1: float | None = None,
+    b: float | None = None,
 ) -> list[tuple[uuid.UUID, float]]:
     """The lexical arm alone: (id, BM25), best first."""
     search = UserSearch(

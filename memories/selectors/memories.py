@@ -28,6 +28,7 @@ from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_READ, require, require_owner
 from memories.models import LIVE_STATES, UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
 from memories.search import scoring as search
+from memories.search.model_profiles import profile_for
 from memories.search.sql import ELIGIBLE
 from memories.text import clean_text
 from memories.visibility import (
@@ -231,7 +232,8 @@ def memory_search(
     expand: bool = True,
 ) -> SearchHits:
     """Hybrid search over the actor's active memories, best first, down to the relevance cut-off
-    (`min_score`, by default `search.MIN_SCORE`; 0 returns the `limit` best whatever they score).
+    (`min_score`, by default the model's cut-off, `model_profiles`; 0 returns the `limit` best
+    whatever they score).
 
     `filters` narrow the search as they narrow a list (`category` is `filters.category`);
     `record=False` is for the server's own look-ups (reconciliation), which no app reads;
@@ -245,8 +247,7 @@ def memory_search(
     query = clean_text(query, field="query")
     if not 1 <= limit <= MAX_SEARCH:
         raise InvalidInput(f"limit must be between 1 and {MAX_SEARCH}.", field="limit")
-    cut_off = search.MIN_SCORE if min_score is None else min_score
-    if not 0 <= cut_off <= 1:
+    if min_score is not None and not 0 <= min_score <= 1:
         raise InvalidInput("min_score must be between 0 and 1.", field="min_score")
     cat = fold(category) if category else None
     memory_key = (str(connection.settings_dict["NAME"]), actor.user.pk)
@@ -266,6 +267,8 @@ def memory_search(
             break
         marks = None  # changed since remembered: read them afresh, as without a memory
     _remember_marks(memory_key, ranking.marks)
+    # The cut-off of the model of the user's vectors, which the search just read.
+    cut_off = ranking.profile.min_score if min_score is None else min_score
     # Embedded with the model of the user's vectors, which the search just read (a user whose
     # store is moving to another model keeps the old one until all of theirs have moved).
     candidates = ranking.best(ranking.embed_query(), limit=limit, min_score=cut_off)
@@ -495,9 +498,10 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
         model=memory.embedding_model,  # nothing when the user's vectors are of another model
     )
     ids = [mid for mid, _ in near if mid != memory.id][:limit]
+    profile = profile_for(memory.embedding_model).search
     rows = Memory.objects.filter(owner=actor.user).defer(*UNSHOWN_COLUMNS).in_bulk(ids)
     return [
         SearchHit(memory=rows[mid], score=sim)
         for mid, sim in near
-        if mid in rows and search.meaning_relevance(sim) >= search.MIN_SCORE
+        if mid in rows and search.meaning_relevance(sim, profile.weights) >= profile.min_score
     ]

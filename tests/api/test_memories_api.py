@@ -17,7 +17,7 @@ from accounts.client_tokens import hash_secret
 from accounts.models import ClientToken, User
 from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryState, MemoryVersion
-from memories.search import scoring as search
+from memories.search.model_profiles import current as current_profile
 from memories.selectors import memories as selectors
 from memories.services.memories import (
     memory_create,
@@ -199,10 +199,10 @@ def test_search_says_when_nothing_relevant_and_min_score_zero_returns_the_best_a
     _add(owner_dash, "I work as a data engineer")
     body = owner_api.get(f"{API}/search", {"q": "submarine periscope maintenance"}).json()
     assert body["results"] == [] and body["nothing_relevant"] is True
-    assert body["min_score"] == search.MIN_SCORE
+    assert body["min_score"] == current_profile().search.min_score
     anyway = owner_api.get(f"{API}/search", {"q": "submarine periscope", "min_score": "0"}).json()
     assert len(anyway["results"]) == 2 and anyway["nothing_relevant"] is False
-    assert all(hit["score"] < search.MIN_SCORE for hit in anyway["results"])
+    assert all(hit["score"] < current_profile().search.min_score for hit in anyway["results"])
     refused = owner_api.get(f"{API}/search", {"q": "tea", "min_score": "2"})
     assert refused.status_code == 400
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from bench import locomo, locomo_candidates, shortqueries
+from bench import locomo, locomo_candidates, multilingual, shortqueries
 
 pytestmark = pytest.mark.django_db
 
@@ -167,3 +167,55 @@ def test_move_reports_both_directions_and_mid_move_searches_equal_to_the_exact_s
     mid = figures["mid_move_searches"]
     assert mid["searches"] == 9 and mid["equal_to_exact"] == 9
     assert set(mid["users_by_model"]) == {move.MINILM, move.E5}  # really half way
+
+
+def test_multilingual_reports_same_and_cross_language_recall_per_split_and_language() -> None:
+    stores = {
+        "zh": {
+            "zh-a": "我对花生过敏，吃了会起疹子。",  # noqa: RUF001
+            "zh-b": "我在一家银行的总部做软件工程师。",
+            "zh-c": "我们家养了一只叫豆豆的柯基犬。",
+        },
+        "de": {
+            "de-a": "Wir haben einen Dackel namens Bruno.",
+            "de-b": "Ich fahre jeden Tag mit dem Fahrrad zur Arbeit.",
+        },
+        "ja": {"ja-a": "毎朝、駅までバスで通っています。", "ja-b": "趣味は週末の登山です。"},
+    }
+    queries = [
+        multilingual.Query("q1", "花生过敏", "zh-a", "zh", multilingual.SAME, "dev"),
+        multilingual.Query("q2", "dog", "zh-c", "zh", multilingual.CROSS, "heldout"),
+        multilingual.Query("q3", "Hund", "de-a", "de", multilingual.SAME, "heldout"),
+        multilingual.Query("q4", "dachshund", "de-a", "de", multilingual.CROSS, "dev"),
+        multilingual.Query("q5", "山登り", "ja-b", "ja", multilingual.SAME, "dev"),
+        multilingual.Query("q6", "xyzzy qwerty", None, "ja", "no_answer", "dev"),
+    ]
+    result = multilingual.evaluate(stores, queries)
+    dev, held = result["dev"], result["heldout"]
+    assert dev["same"]["queries"] == 2 and held["same"]["queries"] == 1
+    assert dev["cross"]["queries"] == 1 and held["cross"]["queries"] == 1
+    assert dev["same"]["per_language"].keys() == {"zh", "ja"}
+    # Each store is searched alone: a target is always within the first five without a cut-off.
+    for part in (dev, held):
+        for group in ("same", "cross"):
+            assert part[group]["R@5_no_cutoff"] == 1.0
+    # A no-answer query counts once, in its own store, as a hit or not (the model decides which).
+    assert dev["no_answer"]["queries"] == 1
+    assert dev["no_answer"]["per_language"].keys() == {"ja"}
+    assert dev["no_answer"]["false_hit_rate"] in (0.0, 1.0)
+    assert result["gap"]["same"] == dev["same"]["R@5"] - held["same"]["R@5"]
+    assert len(result["dev_misses"]) == round(
+        (1 - dev["same"]["R@5"]) * 2 + (1 - dev["cross"]["R@5"]) * 1
+    )
+    # The whole set loads: every query's store is its target's language, a third held out.
+    loaded, asked = multilingual.load()
+    assert {"zh", "ja", "de", "es", "fr", "pt", "ru"} <= loaded.keys()
+    answerable = [q for q in asked if q.target is not None]
+    assert all(q.target in loaded[q.store] for q in answerable)
+    assert 0.25 < sum(q.split == "heldout" for q in answerable) / len(answerable) < 0.42
+    # Cross-language no-answer queries come from the dev split only, each asked of another
+    # language's store, English on one side.
+    crossed = [q for q in asked if q.group == multilingual.NO_ANSWER_CROSS]
+    assert crossed and all(q.split == "dev" for q in crossed)
+    own = {q.text: q.store for q in asked if q.group == multilingual.NO_ANSWER}
+    assert all(own[q.text] != q.store and "en" in (own[q.text], q.store) for q in crossed)

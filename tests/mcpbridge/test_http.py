@@ -14,7 +14,7 @@ from accounts.client_tokens import client_token_revoke
 from accounts.models import ClientToken, ConnectedApp, User
 from activity.models import AccessEvent
 from memories.models import Memory, TrashBatch
-from memories.search import scoring as search
+from memories.search.model_profiles import current as current_profile
 from tests.mcpbridge.mcp_clients import INIT, JSON, McpHttp, text_of
 from tests.memories.fake_llm import Brain
 from tests.memories.memory_rows import memory_snapshot, memory_with_history
@@ -125,12 +125,12 @@ def test_search_says_when_nothing_relevant_is_stored(
     found = client.call("search_memory", {"query": "submarine periscope maintenance"})
     assert not found.is_error
     assert found.structured_content["results"] == []
-    assert found.structured_content["min_score"] == search.MIN_SCORE
+    assert found.structured_content["min_score"] == current_profile().search.min_score
     assert "Nothing relevant to 'submarine periscope maintenance'" in text_of(found)
     # A relevant question still finds the memory, with a score above the cut-off.
     hits = client.call("search_memory", {"query": "oat milk"}).structured_content["results"]
     assert [h["text"] for h in hits] == ["Drinks oat milk flat whites"]
-    assert hits[0]["score"] >= search.MIN_SCORE
+    assert hits[0]["score"] >= current_profile().search.min_score
 
 
 def test_list_memories_pages_newest_first(owner: User, mcp_for: Callable[..., McpHttp]) -> None:
@@ -217,7 +217,7 @@ def test_another_users_token_sees_none_of_the_owners_memories(
     assert theirs.call("search_memory", {"query": "peanut allergy"}).structured_content == {
         "query": "peanut allergy",
         "results": [],
-        "min_score": search.MIN_SCORE,
+        "min_score": current_profile().search.min_score,
     }
     assert theirs.call("list_memories", {}).structured_content["memories"] == []
     by_id = theirs.call("get_memory", {"memory_id": memory_id})

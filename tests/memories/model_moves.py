@@ -3,8 +3,9 @@ store in four languages, queries that only the meaning finds, and which model a 
 
 The queries were chosen for what each model does with them (cosines measured on these texts): a
 paraphrase MiniLM and e5 both rank first ("dog" for the dachshund), and an English query for a
-Chinese memory that only the multilingual e5 finds ("peanut allergy"), so a search tells which
-model embedded its query."""
+Chinese memory that only the multilingual e5 finds ("food allergy"; "peanut allergy" is first
+under e5 too, but its cosine, .78 against .71-.75 for the rest, stays under e5's own cut-off),
+so a search tells which model embedded its query."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ PARAPHRASES = {
     "musical instrument": "I play the cello in a community orchestra.",
 }
 # First with e5; below the cut-off with MiniLM (English only: every Chinese text is alike to it).
-CROSS_LANGUAGE = ("peanut allergy", PEANUTS)
+CROSS_LANGUAGE = ("food allergy", PEANUTS)
 
 
 def live_model(user: Any) -> str:

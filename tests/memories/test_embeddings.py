@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memories.search import e5, embeddings
+from memories.search import e5, embeddings, model_profiles
+from memories.search.scoring import meaning_relevance
 
 
 def test_torch_is_not_installed() -> None:
@@ -60,7 +61,10 @@ def test_embeddings_are_normalised_384_dims_and_meaningful() -> None:
     )
     assert a.shape == (384,)
     assert np.isclose(np.linalg.norm(a), 1.0, atol=1e-3)
-    assert float(a @ b) > float(a @ c) + 0.2
+    # In the model's own scale (its baseline and a near paraphrase, `model_profiles`): the
+    # paraphrase is clearly more evidence than the unrelated sentence, whatever the model.
+    w = model_profiles.current().search.weights
+    assert meaning_relevance(float(a @ b), w) > meaning_relevance(float(a @ c), w) + 0.25
 
 
 def test_an_unloadable_model_gives_a_clear_error() -> None:
@@ -167,3 +171,42 @@ def test_loading_the_e5_engine_keeps_subnormal_floats(tmp_path: Path) -> None:
     smallest = np.array([1e-310])
     e5.Engine(e5.build(tmp_path))
     assert float((smallest * 1.0)[0]) == 1e-310
+
+
+def test_the_e5_engine_embeds_one_text_on_one_thread_and_a_batch_on_the_setting(
+    tmp_path: Path,
+) -> None:
+    """OpenMP's thread count is per calling thread, so each call sets it: a search query's few
+    dozen tokens are not worth a second thread that a busy machine lends late."""
+    engine = e5.Engine(e5.build(tmp_path), threads=2)
+    engine.embed(["one query"], query=True)
+    assert engine._lib.omp_get_max_threads() == 1
+    engine.embed(["a memory", "another memory", "a third"], query=False)
+    assert engine._lib.omp_get_max_threads() == 2
+
+
+def test_a_repeated_query_is_not_embedded_again_and_the_oldest_is_forgotten(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.EMBEDDING_QUERY_CACHE = 2
+    embedder = embeddings.Embedder(embeddings.E5_MODEL)
+    backend = embedder._load()
+    asked: list[str] = []
+    query = backend.query
+
+    def counted(text: str) -> np.ndarray:
+        asked.append(text)
+        return query(text)
+
+    monkeypatch.setattr(backend, "query", counted)
+    kids = embedder.embed_query("kids")
+    assert embedder.embed_query("kids") is kids and asked == ["kids"]
+    assert not kids.flags.writeable  # handed out again: nobody may change it
+    embedder.embed_query("Kinder")
+    embedder.embed_query("子供")  # "kids" was the oldest of three
+    embedder.embed_query("kids")
+    assert asked == ["kids", "Kinder", "子供", "kids"]
+    assert np.array_equal(embedder.embed_query("kids"), kids)
+    settings.EMBEDDING_QUERY_CACHE = 0
+    embedder.embed_query("Kinder")
+    assert asked[-1] == "Kinder" and len(asked) == 5

@@ -84,3 +84,18 @@ def test_two_words_one_lexeme_in_the_deciding_configuration_are_one_term() -> No
     ]
     assert lexical.terms(found, ENGLISH) == [("cat", 1, 0), ("de:cat", 2, 0)]
     assert lexical.terms(found, GERMAN) == [("de:cat", 2, 0), ("cat", 1, 0)]
+
+
+def test_a_querys_kin_are_the_languages_whose_memories_could_hold_its_words() -> None:
+    """Chinese and Japanese share their bigrams; a language told is itself (with memories too
+    short to tell); a word whose language cannot be told could be in any language of its script;
+    a query without letters in any memory."""
+    cjk = ("zh", "ja", "und")
+    assert lexical.kin("过敏") == lexical.kin("子供") == lexical.kin("ジョギング") == cjk
+    assert lexical.kin("Wo wohnt mein Bruder?") == ("de", "und")
+    assert lexical.kin("What is my dog called?") == ("en", "und")
+    assert lexical.kin("¿Cómo se llama mi perro?") == ("es", "und")
+    assert lexical.kin("Где живут мои родители?") == ("ru", "und")
+    latin = lexical.kin("dachshund")
+    assert latin is not None and {"en", "de", "es", "fr", "pt", "other", "und"} == set(latin)
+    assert lexical.kin("2024") is None

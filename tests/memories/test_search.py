@@ -10,8 +10,10 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
+from memories.search import model_profiles
 from memories.search import scoring as search
 from memories.search.embeddings import get_embedder
+from memories.search.model_profiles import current as current_profile
 from memories.selectors.memories import MemoryFilters, memory_search, search_scope
 from memories.services import memories as services
 from memories.services.categories import category_add
@@ -391,20 +393,28 @@ def test_a_filtered_search_ranks_the_same_in_the_index_and_in_postgresql(
 
 
 def test_the_index_keeps_every_contender_when_cosines_tie_at_either_clip(
-    owner: User, owner_dash: Actor, app_actor: Callable[[User, str], Actor]
+    owner: User,
+    owner_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    settings: SettingsWrapper,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The index scores twice only the memories holding a query word and the best cosines of the
-    rest: forty near copies of the query's vector (cosines between COSINE_FULL and 1, all at the
+    rest: forty near copies of the query's vector (cosines between cosine_full and 1, all at the
     top clip), hundreds of negative cosines (all at zero), memories without a vector and memories
     hidden from the app must still come out as PostgreSQL's full computation ranks them, ties by
     id."""
+    # The ties at the clips are the point: a profile whose full cosine is below 1 (MiniLM's .8;
+    # multilingual-e5-small's is 1, where nothing ties short of identical vectors).
+    monkeypatch.setitem(model_profiles.PROFILES, settings.EMBEDDING_MODEL, model_profiles.MINILM)
     app = app_actor(owner, "Cursor")
     _insert_synthetic(owner.pk, 1500, seed=3)
     rng = np.random.default_rng(11)
     qvec = rng.uniform(-0.5, 0.5, 384).astype(np.float32)
     # The closer a copy, the later its id: ranking the ties by cosine would pick the wrong ones.
     near = [qvec + rng.uniform(-s, s, 384).astype(np.float32) for s in np.linspace(0.3, 0.05, 40)]
-    assert min(search.exact_cosines(np.array(near), qvec)) > search.COSINE_FULL
+    full = current_profile().search.weights.cosine_full
+    assert min(search.exact_cosines(np.array(near), qvec)) > full
     with connection.cursor() as cur:
         cur.execute("SELECT id FROM memories_memory WHERE owner_id = %s ORDER BY id", [owner.pk])
         ids = [row[0] for row in cur.fetchall()]
@@ -427,7 +437,7 @@ def test_the_index_keeps_every_contender_when_cosines_tie_at_either_clip(
         )
     for actor in (owner_dash, app):
         visible, params = visible_sql(actor)
-        for limit, min_score in ((10, search.MIN_SCORE), (1200, 0.0)):
+        for limit, min_score in ((10, current_profile().search.min_score), (1200, 0.0)):
             indexed, in_sql = (
                 search.UserSearch(
                     owner.pk,
@@ -459,7 +469,7 @@ def test_a_relevant_memory_clears_the_cut_off_and_filler_does_not(owner_dash: Ac
     hits = memory_search(actor=owner_dash, query="Which antibiotic am I allergic to?", limit=10)
     assert hits[0].memory.text == "I am allergic to penicillin"
     assert len(hits) < 10, "unrelated memories are left out, not padded up to the limit"
-    assert all(h.score >= search.MIN_SCORE for h in hits)
+    assert all(h.score >= current_profile().search.min_score for h in hits)
     everything = memory_search(
         actor=owner_dash, query="Which antibiotic am I allergic to?", limit=10, min_score=0
     )
@@ -471,7 +481,8 @@ def test_a_score_is_an_absolute_relevance_not_a_rank(owner_dash: Actor) -> None:
     exact = memory_search(actor=owner_dash, query="I collect vinyl records")[0]
     assert exact.memory.text == "I collect vinyl records" and exact.score > 0.8
     weak = memory_search(actor=owner_dash, query="xyzzy qwerty", min_score=0)[0]
-    assert weak.score < search.MIN_SCORE, "the best of nothing is not scored as a match"
+    cut_off = current_profile().search.min_score
+    assert weak.score < cut_off, "the best of nothing is not scored as a match"
 
 
 def test_whatever_ranked_them_the_row_fetch_loads_only_memories_the_caller_may_see(

@@ -84,8 +84,8 @@ def full_pass(actor: Actor, query: str, category: str | None) -> list[tuple[uuid
         **params,
         "lexemes": terms.lexemes,
         "groups": list(terms.groups),
-        "k1": search.BM25_K1,
-        "b": search.BM25_B,
+        "k1": terms.profile.bm25_k1,
+        "b": terms.profile.bm25_b,
         "depth": search.ARM_DEPTH,
     }
     with connection.cursor() as cur:

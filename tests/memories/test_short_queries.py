@@ -92,7 +92,13 @@ def test_related_terms_score_the_same_in_the_index_and_in_postgresql(
 
 def test_a_word_and_its_related_terms_count_as_one_term() -> None:
     corpus = search.Corpus(
-        keys=(1, 2, 3), df=(0, 4, 9), documents=100, length=1000, groups=(0, 0, 1)
+        keys=(1, 2, 3),
+        df=(0, 4, 9),
+        documents=100,
+        length=1000,
+        k1=1.6,
+        b=0.3,
+        groups=(0, 0, 1),
     )
     assert corpus.members == [(0, 1), (2,)]
     assert corpus.group_df == [4, 9]  # the word absent, its relative in four memories: known

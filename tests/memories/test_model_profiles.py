@@ -1,0 +1,184 @@
+"""Every threshold tied to an embedding model's space has one home, a profile per model
+(memories/search/model_profiles.py). all-MiniLM-L6-v2 keeps the values it was tuned with, so a
+store can go back to it and search, classify and extract as before."""
+
+import pytest
+from pytest_django.fixtures import Settings as SettingsWrapper
+
+from accounts.actors import Actor
+from memories.classify import classifier_for
+from memories.extraction.local import local_extractor
+from memories.extraction.repeats import RepeatIndex
+from memories.search import index as search_index
+from memories.search import model_profiles
+from memories.search.embeddings import E5_MODEL, MINILM_MODEL
+from memories.search.model_profiles import LocalThresholds, Thresholds, Weights
+from memories.search.scoring import UserSearch, meaning_relevance
+from memories.selectors.memories import memory_search
+from memories.services.memories import NewMemory, memory_create_many
+from memories.visibility import visible_sql
+
+
+def test_minilm_keeps_the_values_it_was_tuned_with() -> None:
+    minilm = model_profiles.profile_for(MINILM_MODEL)
+    assert minilm.search.bm25_k1 == 1.6 and minilm.search.bm25_b == 0.3
+    assert minilm.search.weights == Weights(
+        cosine_full=0.8,
+        keyword_full=1.25,
+        semantic_weight=0.5,
+        keyword_weight=1.4,
+        unknown_floor=0.25,
+        store_full=200,
+        cosine_zero=0.0,  # no baseline: the same bits as before baselines existed
+    )
+    assert minilm.search.short_unknown_floor == 0.7
+    assert minilm.search.short_weights.unknown_floor == 0.7
+    assert minilm.search.min_score == 0.2
+    assert minilm.classifier == Thresholds(
+        minimum=0.25,
+        margin=0.02,
+        sensitive=0.50,
+        uncertain_margin=0.03,
+        uncertain_floor=0.20,
+        ordinary_margin=0.03,
+        max_labels=3,
+        top_k=3,
+    )
+    assert minilm.extractor == LocalThresholds(threshold=0.0, top_k=3)
+    assert minilm.repeat_cosine == 0.6
+
+
+def test_a_model_without_a_profile_of_its_own_gets_minilms() -> None:
+    assert model_profiles.profile_for("BAAI/bge-small-en-v1.5") is model_profiles.MINILM
+    assert set(model_profiles.PROFILES) == {MINILM_MODEL, E5_MODEL}
+
+
+@pytest.mark.parametrize("model", [MINILM_MODEL, E5_MODEL])
+def test_the_classifier_extractor_and_repeats_read_the_current_models_profile(
+    settings: SettingsWrapper, model: str
+) -> None:
+    settings.EMBEDDING_MODEL = model
+    profile = model_profiles.profile_for(model)
+    assert model_profiles.current() is profile
+    assert classifier_for().thresholds == profile.classifier
+    assert local_extractor().thresholds == profile.extractor
+    assert RepeatIndex[str]().cosine == profile.repeat_cosine
+
+
+@pytest.mark.django_db
+def test_a_store_on_minilm_still_finds_what_it_means_and_leaves_out_what_it_does_not(
+    settings: SettingsWrapper, owner_dash: Actor
+) -> None:
+    """A store that goes back to all-MiniLM-L6-v2 searches with MiniLM's own score and cut-off:
+    a paraphrase sharing no word is found, a query about nothing in the store returns nothing."""
+    settings.EMBEDDING_MODEL = MINILM_MODEL
+    texts = [
+        "My daughter Mia starts kindergarten in September",
+        "I am allergic to penicillin",
+        "The car needs new winter tyres",
+        "I collect vinyl records",
+        "My brother lives in Toronto",
+    ]
+    memory_create_many(actor=owner_dash, items=[NewMemory(text=t) for t in texts])
+    hits = memory_search(actor=owner_dash, query="when does my kid begin school?")
+    assert hits and hits[0].memory.text == texts[0]
+    assert hits[0].memory.embedding_model == MINILM_MODEL
+    assert hits.min_score == model_profiles.MINILM.search.min_score
+    assert memory_search(actor=owner_dash, query="submarine periscope maintenance") == []
+
+
+def test_a_cosine_at_the_models_baseline_is_no_evidence_of_meaning() -> None:
+    """multilingual-e5-small puts texts about different things near .75: that is no evidence a
+    memory is related; MiniLM's score is a cosine over its full mark, as before baselines."""
+    e5 = model_profiles.E5_SEARCH_RETUNE.weights
+    assert meaning_relevance(e5.cosine_zero, e5) == 0.0
+    assert meaning_relevance(0.74, e5) == 0.0
+    assert 0.0 < meaning_relevance(0.85, e5) < meaning_relevance(0.95, e5) <= 1.0
+    minilm = model_profiles.MINILM.search.weights
+    for cosine in (0.1, 0.37, 0.8, 0.93):
+        expected = 1 - (1 - min(cosine / 0.8, 1.0)) ** 0.5
+        assert meaning_relevance(cosine, minilm) == expected  # the same bits
+
+
+@pytest.mark.django_db
+def test_a_user_whose_vectors_are_e5_is_searched_with_e5s_score_whatever_the_process_model(
+    settings: SettingsWrapper, owner_dash: Actor
+) -> None:
+    """The profile is the one of the model of the user's vectors (memories/search/moves.py), not
+    the process's EMBEDDING_MODEL: a store on e5 is cut at e5's cut-off, and its Chinese and
+    Japanese memories are found by a word of their own language."""
+    settings.EMBEDDING_MODEL = E5_MODEL  # the user's first memory puts them on e5
+    texts = [
+        "我对花生过敏，吃了会起疹子。",  # noqa: RUF001 - a Chinese comma
+        "私は毎朝ジョギングをしています。",
+        "Mein Bruder wohnt in Hamburg und arbeitet als Koch.",
+        "I play the cello in a community orchestra.",
+    ]
+    memory_create_many(actor=owner_dash, items=[NewMemory(text=t) for t in texts])
+    settings.EMBEDDING_MODEL = MINILM_MODEL
+    hits = memory_search(actor=owner_dash, query="过敏")
+    assert hits.min_score == model_profiles.E5.search.min_score
+    assert hits[0].memory.text == texts[0] and hits[0].memory.embedding_model == E5_MODEL
+    assert memory_search(actor=owner_dash, query="ジョギング")[0].memory.text == texts[1]
+    assert memory_search(actor=owner_dash, query="Koch")[0].memory.text == texts[2]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
+def test_e5_discounts_a_query_the_store_does_not_know_by_the_memories_in_its_language(
+    settings: SettingsWrapper, owner_dash: Actor, cache_mb: int
+) -> None:
+    """An English word for a Chinese memory shares no lexeme with a Chinese store whatever it is
+    about: under e5 the discount for an unknown query counts only the memories that could have
+    held its words (`UserSearch.kin_share`), the same on both paths; MiniLM counts every one."""
+    settings.EMBEDDING_MODEL = E5_MODEL
+    settings.SEARCH_CACHE_MB = cache_mb
+    search_index.clear()
+    texts = [
+        "我对花生过敏，吃了会起疹子。",  # noqa: RUF001 - a Chinese comma
+        "我在一家软件公司做产品经理，已经工作五年了。",  # noqa: RUF001
+        "我们明年秋天打算带父母去日本旅行两周。",
+        "仕事が忙しくて、最近あまり眠れていません。",
+        "Mein Bruder wohnt in Hamburg und arbeitet als Koch.",
+        "Wir haben einen Dackel namens Bruno und zwei Katzen.",
+        "I play the cello in a community orchestra every Thursday.",
+        "My daughter starts kindergarten in September.",
+    ]
+    memory_create_many(actor=owner_dash, items=[NewMemory(text=t) for t in texts])
+    visible, params = visible_sql(owner_dash)
+
+    def opened(query: str) -> UserSearch:
+        return UserSearch(
+            owner_dash.user.pk, visible=visible, params=params, query=query, whole_store=True
+        )
+
+    shares = {"peanut allergy": 2 / 8, "过敏": 4 / 8, "Wo wohnt mein Bruder?": 2 / 8}
+    for query, share in shares.items():
+        found = opened(query)
+        assert found.model == E5_MODEL and found.kin_share == share, query
+    for query in (*shares, "dachshund", "子供"):
+        qvec = opened(query).embed_query()
+        answers = [
+            UserSearch(
+                owner_dash.user.pk,
+                visible=visible,
+                params=params,
+                query=query,
+                whole_store=True,
+                use_index=use_index,
+            ).best(qvec, limit=8, min_score=0.0)
+            for use_index in (True, False)
+        ]
+        assert answers[0] == answers[1], query
+    assert memory_search(actor=owner_dash, query="food allergy")[0].memory.text == texts[0]
+
+
+@pytest.mark.django_db
+def test_minilm_counts_every_memory_in_the_discount(owner_dash: Actor) -> None:
+    memory_create_many(
+        actor=owner_dash,
+        items=[NewMemory(text="我对花生过敏。"), NewMemory(text="I collect vinyl records.")],
+    )
+    visible, params = visible_sql(owner_dash)
+    found = UserSearch(owner_dash.user.pk, visible=visible, params=params, query="peanut allergy")
+    assert found.model == MINILM_MODEL and found.kin_share == 1.0
