@@ -46,11 +46,12 @@ import numpy as np
 from django.core.exceptions import ImproperlyConfigured
 
 WEIGHTS = Path(__file__).with_name("sensitive_model.json")
-WEIGHTS_SHA256 = "3f9ed6243dc6d5efa9d6d7f4294b0b9590e791d88cb9cb21e78c036160d6fc77"
+WEIGHTS_SHA256 = "6038ec81142e09c6d3a1e209ab7c1ec7197909a805ed4448ecaa6a237f890081"
 ROOT = Path(__file__).resolve().parents[1]
 HAND_WRITTEN = ROOT / "bench" / "data" / "sensitive_train.json"
 MULTILINGUAL = ROOT / "bench" / "data" / "multilingual.json"
 SECOND_DEV = ROOT / "bench" / "data" / "sensitive_dev2.json"
+THIRD_DEV = ROOT / "bench" / "data" / "sensitive_dev3.json"
 ORDINARY = ROOT / "bench" / "data" / "ordinary_facts.json"
 ENGLISH = ROOT / "tests" / "memories" / "data"
 
@@ -75,7 +76,9 @@ WORDS = True
 # added 3.6 (languages) and 1.7 (English); at 0.75, 2.2 and 1.7, catching out of fold .48 of the
 # languages' sensitive dev texts and .39 of the English ones on its own. (English was left out
 # after, `NOT_READ`; the final run is in docs/benchmarks.md.)
-THRESHOLD = 0.75
+THRESHOLD = 0.7
+# Below: a sensitive label that only the embedding classifier gave is dropped (`Classifier`).
+VETO = 0.5
 # L2 penalty, gradient steps and step size of the regression (chosen by `--cv`).
 L2 = 1e-5
 STEPS = 300
@@ -168,7 +171,7 @@ def dev_examples() -> list[Example]:
     """Every dev item of the sets named in the module's docstring, in a fixed order (the ones
     `bench sensitive-model --cv` folds)."""
     out: list[Example] = []
-    for path, source in ((MULTILINGUAL, "multilingual"), (SECOND_DEV, "dev2")):
+    for path, source in ((MULTILINGUAL, "multilingual"), (SECOND_DEV, "dev2"), (THIRD_DEV, "dev3")):
         for m in json.loads(path.read_text(encoding="utf-8"))["memories"]:
             if m.get("split") == "dev":
                 out.append(Example(m["text"], _label(m["sensitive"]), m["lang"], source))
@@ -194,7 +197,7 @@ def held_out_texts() -> frozenset[str]:
     """Every text of those sets' held-out splits: never trained on, even where a dev item or a
     hand-written one says the same words ("I'm vegetarian.")."""
     out: set[str] = set()
-    for path in (MULTILINGUAL, SECOND_DEV):
+    for path in (MULTILINGUAL, SECOND_DEV, THIRD_DEV):
         memories = json.loads(path.read_text(encoding="utf-8"))["memories"]
         out |= {m["text"] for m in memories if m.get("split", "heldout") != "dev"}
     for path in (
@@ -342,9 +345,13 @@ def sensitive_score(text: str, weights: np.ndarray | None = None) -> float:
     return float(1.0 - probabilities(text, weights)[0])
 
 
-def category(text: str, weights: np.ndarray | None = None) -> str | None:
-    """The sensitive category the model gives the text, or None (ordinary to it)."""
+def verdict(text: str, weights: np.ndarray | None = None) -> tuple[float, str]:
+    """The text's probability of not being ordinary, and its likeliest sensitive category."""
     p = probabilities(text, weights)
-    if 1.0 - float(p[0]) < THRESHOLD:
-        return None
-    return CLASSES[1 + int(np.argmax(p[1:]))]
+    return 1.0 - float(p[0]), CLASSES[1 + int(np.argmax(p[1:]))]
+
+
+def category(text: str, weights: np.ndarray | None = None) -> str | None:
+    """The sensitive category the model gives the text on its own, or None (ordinary to it)."""
+    score, likeliest = verdict(text, weights)
+    return likeliest if score >= THRESHOLD else None

@@ -286,7 +286,7 @@ def test_a_net_income_the_signal_words_miss_is_hidden_by_the_character_model(
     assert memory.categories[0] == "finance" and _hidden_from(reader, memory)
 
     # Without the model's reading, the same words reach the app.
-    monkeypatch.setattr(sensitive_model, "category", lambda text, weights=None: None)
+    monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "finance"))
     again = services.memory_create(actor=owner_dash, text=f"{text} Netto, jeden Monat.").memory
     assert not set(again.categories) & SENSITIVE, again.categories
     assert not _hidden_from(reader, again)
