@@ -3,10 +3,13 @@ speed. No database: texts are labelled in memory, as `bench categories` does.
 
 - `--cv`: the dev items (every set the model trains on, never a held-out split) in FOLDS folds,
   stratified by set, language and class; each fold is scored by a model trained on the others and
-  the hand-written list. Reported per language over the multilingual and second dev sets, and
-  for the English sets, for a sweep of thresholds: sensitive recall (hidden: any sensitive label)
-  and ordinary false positives, of the model alone and of the labels a write gives (signal words,
-  embedding classifier, and the model where it reads the language: not English). The signal
+  the hand-written list. Reported per language over the multilingual, second and third dev sets,
+  and for the English sets, for a sweep of (THRESHOLD, VETO): sensitive recall (hidden: any
+  sensitive label), the share of hidden ones under a wrong category, and ordinary false
+  positives, of the model alone, of the rules alone (signal words and embedding classifier) and
+  of the labels a write gives (the real classifier, with the model's out-of-fold verdicts where
+  it reads the language: not English); every group for the shipped pair, the pooled ones for the
+  others. The signal
   words were written from these dev sets' misses, so the rules alone are near 1.0 here: the
   model's own out-of-fold recall is the honest figure of what it adds on unseen text, its false
   positives what it costs.

@@ -1485,12 +1485,36 @@ ORDINARY_SETTINGS: dict[str, tuple[str, ...]] = {
         r"(給与|給料|年収)交渉の?(セミナー|講座|研修|本|コース)",
         r"(薪资|工资|薪水)谈判.{0,4}(课|培训|讲座|技巧|书)",
     ),
+    # A vote in a club, a team or a contest (the vote words are signals), unless the text also
+    # names an election, a party or an office (`_POLITICAL`).
+    "politics": (
+        r"\b(club|team|captain|treasurer|chair(person)?|contest|competition|quiz|costume|song"
+        r"|photo|name for)\b",
+        r"\b(verein\w*|club|klub|mannschaft|team|kapitän\w*|kassenwart\w*|schriftführer\w*"
+        r"|klassensprecher\w*|wettbewerb\w*|farbe|foto|lied|kostüm)\b",
+        r"\b(club|equipo|capit[aá]n\w*|tesorer\w*|concurso|foto|canci[oó]n|disfraz)\b",
+        r"\b(club|[ée]quipe|capitaine|tr[ée]sori\w*|concours|photo|chanson|d[ée]guisement)\b",
+        r"\b(clube|time|equipe|capit[ãa]o|tesoureir\w*|concurso|foto|m[úu]sica|fantasia)\b",
+        r"\b(клуб\w*|команд\w*|капитан\w*|казначе\w*|конкурс\w*|фото\w*|песн\w*|костюм\w*)\b",
+    ),
     "religion": (
         r"\bconcerts?\b.*\bà l'[ée]glise\b|\bà l'[ée]glise\b.*\bconcerts?\b",
         r"(去|上|在)教堂.{0,8}(音乐会|演出|参观|拍照|婚礼)",
         r"教会(で|の)(クリスマス)?(コンサート|ホール|結婚式|バザー)",
     ),
 }
+# Words that make a vote political whatever else the text says: elections, parties, offices.
+_POLITICAL = re.compile(
+    r"\b(elections?|ballot|referendum|part(y|ies)|candidates?|president\w*|parliament|mayor"
+    r"|council\w*|government|labour|tor(y|ies)|conservatives?|democrats?|republicans?|greens?"
+    r"|lib ?dems?|\w*wahl\w*|partei\w*|cdu|csu|spd|fdp|afd|grünen|linke\w*|kandidat\w*"
+    r"|bundestag|landtag|gemeinderat|stadtrat|bürgermeister\w*|elecci\w*|partido|psoe|pp|vox"
+    r"|sumar|podemos|candidat\w*|alcald\w*|gobierno|generales|municipales|[ée]lection\w*"
+    r"|parti|rn|lfi|ps|maire|l[ée]gislatives|gouvernement|elei[çc]\w*|psdb|pl|psol|prefeit\w*"
+    r"|vereador\w*|governo|deputad\w*|lula|bolsonaro|выбор\w*|парти\w*|кандидат\w*"
+    r"|президент\w*|депутат\w*|мэр\w*|дум\w*|кпрф|лдпр|яблок\w*)\b",
+    re.IGNORECASE,
+)
 _ORDINARY_SETTINGS = [
     (slug, re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE))
     for slug, patterns in ORDINARY_SETTINGS.items()
@@ -1499,7 +1523,11 @@ _ORDINARY_SETTINGS = [
 
 def ordinary_settings(text: str) -> frozenset[str]:
     """The sensitive categories whose signal words `text` uses in an ordinary setting."""
-    return frozenset(slug for slug, pattern in _ORDINARY_SETTINGS if pattern.search(text))
+    return frozenset(
+        slug
+        for slug, pattern in _ORDINARY_SETTINGS
+        if pattern.search(text) and not (slug == "politics" and _POLITICAL.search(text))
+    )
 
 
 def signal_words(category: Category, language: str | None = None) -> list[str]:

@@ -23,11 +23,15 @@ absolute threshold still are. The look-alikes and the margin were chosen on the 
 bench/data/ordinary_facts.json and the sensitive sets; `bench categories` reports the
 false-positive rate of each sensitive category on its held-out third.
 
-A memory that neither the signal words nor the embedding find sensitive, in any language but
-English (`sensitive_model.reads`), is read once more by a small character model
+A memory in any language but English (`sensitive_model.reads`) whose sensitive label, if any,
+did not come from a signal word is read once more by a small character model
 (memories/sensitive_model.py: n-grams of any script, trained on dev data and a hand-written
-list), whose category it gets when the model is confident enough: the vocabulary the words were
-not written for, in languages the embedding model does not read.
+list). A label only the embedding gave is dropped when the model finds the text ordinary enough
+(`sensitive_model.VETO`: the embedding model reads these languages poorly), and a memory nothing
+found sensitive gets the model's category when it is confident enough (`THRESHOLD`): the
+vocabulary the words were not written for. A signal word is never overruled, except by its own
+ordinary setting (`categories.ORDINARY_SETTINGS`: a course on salary negotiation, a concert in a
+church, a vote for a team captain).
 
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
