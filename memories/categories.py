@@ -117,6 +117,9 @@ EVERYDAY: tuple[str, ...] = (
     "I'm the chair of our book club.",
     "I help out at the school fair every year.",
     "I'm reading a book about Roman history.",
+    # food one dislikes (issue 36.3's third dev set, bench/data/sensitive_dev3.json; a choir was
+    # tried too and took "I sing in my church choir" out of religion on the English dev set)
+    "I don't like olives or anchovies.",
 )
 
 
