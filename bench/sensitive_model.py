@@ -67,9 +67,9 @@ def _model_as(
     kept = sensitive_model.reads, sensitive_model.verdict, sensitive_model.THRESHOLD
     kept_veto = sensitive_model.VETO
     if verdicts is None:
-        sensitive_model.reads = lambda code: False  # type: ignore[assignment]
+        sensitive_model.reads = lambda code: False
     else:
-        sensitive_model.verdict = lambda text, weights=None: verdicts[text]  # type: ignore[assignment]
+        sensitive_model.verdict = lambda text, weights=None: verdicts[text]
     sensitive_model.THRESHOLD, sensitive_model.VETO = threshold, veto
     try:
         yield
@@ -84,7 +84,7 @@ def labels_with(
     verdicts: dict[str, tuple[float, str]] | None,
     threshold: float = 0.0,
     veto: float = 0.0,
-) -> list[set[str]]:
+) -> list[frozenset[str]]:
     """The sensitive labels a write gives each text (see `_model_as`)."""
     from memories.categories import SENSITIVE
     from memories.classify import classifier_for
