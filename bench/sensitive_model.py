@@ -3,10 +3,13 @@ speed. No database: texts are labelled in memory, as `bench categories` does.
 
 - `--cv`: the dev items (every set the model trains on, never a held-out split) in FOLDS folds,
   stratified by set, language and class; each fold is scored by a model trained on the others and
-  the hand-written list. Reported per language over the multilingual and second dev sets, and
-  for the English sets, for a sweep of thresholds: sensitive recall (hidden: any sensitive label)
-  and ordinary false positives, of the model alone and of the labels a write gives (signal words,
-  embedding classifier, and the model where it reads the language: not English). The signal
+  the hand-written list. Reported per language over the multilingual, second and third dev sets,
+  and for the English sets, for a sweep of (THRESHOLD, VETO): sensitive recall (hidden: any
+  sensitive label), the share of hidden ones under a wrong category, and ordinary false
+  positives, of the model alone, of the rules alone (signal words and embedding classifier) and
+  of the labels a write gives (the real classifier, with the model's out-of-fold verdicts where
+  it reads the language: not English); every group for the shipped pair, the pooled ones for the
+  others. The signal
   words were written from these dev sets' misses, so the rules alone are near 1.0 here: the
   model's own out-of-fold recall is the honest figure of what it adds on unseen text, its false
   positives what it costs.
@@ -33,8 +36,13 @@ from contextlib import contextmanager
 from typing import Any
 
 FOLDS = 5
-THRESHOLDS = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
-RULE_SETS = ("multilingual", "dev2")
+# (THRESHOLD, VETO) pairs swept by `--cv`.
+SETTINGS = tuple(
+    (threshold, veto)
+    for threshold in (0.65, 0.7, 0.75, 0.8, 0.85)
+    for veto in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6)
+)
+RULE_SETS = ("multilingual", "dev2", "dev3")
 
 
 def folds(examples: list[Any]) -> list[int]:
@@ -48,67 +56,97 @@ def folds(examples: list[Any]) -> list[int]:
 
 
 @contextmanager
-def _without_model() -> Iterator[None]:
-    """The labels a write gave before the model: its category switched off."""
+def _model_as(
+    verdicts: dict[str, tuple[float, str]] | None, threshold: float = 0.0, veto: float = 0.0
+) -> Iterator[None]:
+    """Labels as a write gives them with the model's verdicts on these texts taken from
+    `verdicts` (out of fold) and its thresholds set; None: the model switched off (the labels
+    a write gave before it)."""
     from memories import sensitive_model
 
-    kept = sensitive_model.category
-    sensitive_model.category = lambda text, weights=None: None
+    kept = sensitive_model.reads, sensitive_model.verdict, sensitive_model.THRESHOLD
+    kept_veto = sensitive_model.VETO
+    if verdicts is None:
+        sensitive_model.reads = lambda code: False
+    else:
+        sensitive_model.verdict = lambda text, weights=None: verdicts[text]
+    sensitive_model.THRESHOLD, sensitive_model.VETO = threshold, veto
     try:
         yield
     finally:
-        sensitive_model.category = kept
+        sensitive_model.reads, sensitive_model.verdict, sensitive_model.THRESHOLD = kept
+        sensitive_model.VETO = kept_veto
 
 
-def rule_labels(texts: list[str]) -> list[bool]:
-    """Whether a write without the model hides each text (any sensitive label)."""
+def labels_with(
+    texts: list[str],
+    vectors: list[Any],
+    verdicts: dict[str, tuple[float, str]] | None,
+    threshold: float = 0.0,
+    veto: float = 0.0,
+) -> list[frozenset[str]]:
+    """The sensitive labels a write gives each text (see `_model_as`)."""
     from memories.categories import SENSITIVE
     from memories.classify import classifier_for
-    from memories.search.embeddings import get_embedder
 
-    with _without_model():
-        labels = classifier_for().label_memories(get_embedder().embed(texts), texts)
-    return [bool(SENSITIVE & set(cats)) for cats in labels]
+    with _model_as(verdicts, threshold, veto):
+        labels = classifier_for().label_memories(vectors, texts)
+    return [SENSITIVE & set(cats) for cats in labels]
 
 
 def _rate(hits: int, n: int) -> float | None:
     return round(hits / n, 3) if n else None
 
 
-def cross_validate() -> dict[str, Any]:
+def out_of_fold(examples: list[Any]) -> dict[str, tuple[float, str]]:
+    """Each dev text's verdict from a model trained without its fold."""
     from memories import sensitive_model as sm
 
-    examples = sm.dev_examples()
     fold_of = folds(examples)
-    scores = [0.0] * len(examples)
+    verdicts: dict[str, tuple[float, str]] = {}
     for fold in range(FOLDS):
         kept = [e for e, f in zip(examples, fold_of, strict=True) if f != fold]
         weights = sm.fit(sm.training_list(kept))
-        for n, (e, f) in enumerate(zip(examples, fold_of, strict=True)):
+        for e, f in zip(examples, fold_of, strict=True):
             if f == fold:
-                scores[n] = sm.sensitive_score(e.text, weights)
-    from memories import language
+                verdicts[e.text] = sm.verdict(e.text, weights)
+    return verdicts
 
-    rules = rule_labels([e.text for e in examples])
-    # As a write combines them: the model only where nothing else hid it, in a language it reads.
-    read = [sm.reads(language.detect(e.text).code) for e in examples]
+
+def _group(e: Any) -> tuple[str, str]:
+    if e.source in RULE_SETS:
+        return e.lang, "languages" if e.lang != "en" else "english"
+    return f"en:{e.source}", "english"
+
+
+def cross_validate() -> dict[str, Any]:
+    from memories import sensitive_model as sm
+    from memories.search.embeddings import get_embedder
+
+    examples = sm.dev_examples()
+    verdicts = out_of_fold(examples)
+    texts = [e.text for e in examples]
+    vectors = get_embedder().embed(texts)
+    rules = labels_with(texts, vectors, None)
     table: dict[str, Any] = {}
-    for threshold in THRESHOLDS:
+    for threshold, veto in SETTINGS:
+        both = labels_with(texts, vectors, verdicts, threshold, veto)
         groups: dict[str, Counter[str]] = defaultdict(Counter)
-        for e, s, r, m in zip(examples, scores, rules, read, strict=True):
-            group = e.lang if e.source in RULE_SETS else f"en:{e.source}"
-            pooled = "languages" if e.source in RULE_SETS else "english"
+        for e, r, b in zip(examples, rules, both, strict=True):
+            group, pooled = _group(e)
             kind = "s" if e.label != sm.ORDINARY_CLASS else "o"
             for c in (groups[group], groups[f"all:{pooled}"]):
                 c[kind] += 1
-                c[f"{kind}_model"] += s >= threshold
-                c[f"{kind}_rules"] += r
-                c[f"{kind}_both"] += r or (m and s >= threshold)
-        table[str(threshold)] = {
+                c[f"{kind}_model"] += verdicts[e.text][0] >= threshold
+                c[f"{kind}_rules"] += bool(r)
+                c[f"{kind}_both"] += bool(b)
+                c["wrong"] += kind == "s" and bool(b) and e.label not in b
+        table[f"{threshold}/{veto}"] = {
             g: {
                 "recall_model": _rate(c["s_model"], c["s"]),
                 "recall_rules": _rate(c["s_rules"], c["s"]),
                 "recall": _rate(c["s_both"], c["s"]),
+                "wrong_category": _rate(c["wrong"], c["s_both"]),
                 "fp_model": _rate(c["o_model"], c["o"]),
                 "fp_rules": _rate(c["o_rules"], c["o"]),
                 "fp": _rate(c["o_both"], c["o"]),
@@ -116,7 +154,7 @@ def cross_validate() -> dict[str, Any]:
             }
             for g, c in sorted(groups.items())
         }
-    return {"folds": FOLDS, "texts": len(examples), "by_threshold": table}
+    return {"folds": FOLDS, "texts": len(examples), "by_setting": table}
 
 
 def speed(rounds: int = 5) -> dict[str, float]:
@@ -181,14 +219,20 @@ def main(argv: list[str]) -> int:
         result["cv"] = cv = cross_validate()
         print(f"{cv['texts']} dev texts, {cv['folds']} folds (model out of fold)")
         print(
-            f"  {'thr':5}{'group':16}{'n s/o':>9}{'recall':>8}{'model':>7}{'rules':>7}"
-            f"{'fp':>7}{'model':>7}{'rules':>7}"
+            f"  {'thr/veto':10}{'group':16}{'n s/o':>9}{'recall':>8}{'model':>7}{'rules':>7}"
+            f"{'wrong':>7}{'fp':>7}{'model':>7}{'rules':>7}"
         )
-        for threshold, groups in cv["by_threshold"].items():
+        from memories import sensitive_model as sm
+
+        shipped = f"{sm.THRESHOLD}/{sm.VETO}"
+        for setting, groups in cv["by_setting"].items():
             for g, r in groups.items():
+                if setting != shipped and not g.startswith("all:"):
+                    continue  # every group for the shipped setting, the pooled ones for others
                 print(
-                    f"  {threshold:5}{g:16}{r['n']:>9}{r['recall']!s:>8}{r['recall_model']!s:>7}"
-                    f"{r['recall_rules']!s:>7}{r['fp']!s:>7}{r['fp_model']!s:>7}{r['fp_rules']!s:>7}"
+                    f"  {setting:10}{g:16}{r['n']:>9}{r['recall']!s:>8}{r['recall_model']!s:>7}"
+                    f"{r['recall_rules']!s:>7}{r['wrong_category']!s:>7}{r['fp']!s:>7}"
+                    f"{r['fp_model']!s:>7}{r['fp_rules']!s:>7}"
                 )
     if args.speed:
         result["speed"] = speed()

@@ -117,6 +117,9 @@ EVERYDAY: tuple[str, ...] = (
     "I'm the chair of our book club.",
     "I help out at the school fair every year.",
     "I'm reading a book about Roman history.",
+    # food one dislikes (issue 36.3's third dev set, bench/data/sensitive_dev3.json; a choir was
+    # tried too and took "I sing in my church choir" out of religion on the English dev set)
+    "I don't like olives or anchovies.",
 )
 
 
@@ -780,6 +783,7 @@ LEXICONS: dict[str, dict[str, tuple[str, ...]]] = {
             r"\b(parkinson|alzheimer|psoriasis|lupus|fibromyalgie|hypothyro\w*|hyperthyro\w*)\b",
             r"\b(apn[ée]e du sommeil|hypertension|tension art[ée]rielle|cardiaque|arythmie)\b",
             r"\b(leuc[ée]mie|lymphome|m[ée]tastases?|cirrhose|an[ée]mie|diab[eè]te)\b",
+            r"\b(h[ée]modialys\w*|dialys[ée]e?s?|dialyse)\b",
             r"\b(metformine|l[ée]vothyrox\w*|sertraline|fluox[ée]tine|prozac|escitalopram)\b",
             r"\b(parox[ée]tine|venlafaxine|lithium|xanax|lexomil|temesta|ritaline|ventoline)\b",
             r"\b(doliprane|parac[ée]tamol|pilule|contraception|hormones|testost[ée]rone)\b",
@@ -822,6 +826,7 @@ LEXICONS: dict[str, dict[str, tuple[str, ...]]] = {
             r"\b(artrite|artrose|reumat\w*|crohn|colite|esclerose|parkinson|alzheimer)\b",
             r"\b(psor[ií]ase|\w*tireoid\w*|apneia|cancro|tumor\w*|leucemia|linfoma|met[aá]stase)\b",
             r"\b(hepatite|hiv|aids|cirrose|insufici[êe]ncia|arritmia|anemia|bronquite)\b",
+            r"\b(hemodi[áa]lise|di[áa]lise|dialisad[oa]s?)\b",
             r"\b(metformina|levotiroxina|puran|clonazepam|alprazolam|l[íi]tio|quetiapina)\b",
             r"\b(ritalina|venlafaxina|ozempic|anticoncepcional|horm[ôo]nios?)\b",
             r"\b(burn-?out|esgotamento|sa[úu]de mental|bipolar|anorexia|bulimia|suic[íi]d\w*)\b",
@@ -868,6 +873,7 @@ LEXICONS: dict[str, dict[str, tuple[str, ...]]] = {
             r"\b(гипертиреоз\w*|тиреоид\w*|щитовидн\w*|апноэ|недостаточност\w*|аритми\w*)\b",
             r"\b(анеми\w*|лейкоз\w*|лейкеми\w*|лимфом\w*|метастаз\w*|цирроз\w*|язв(а|ы|у|ой|енн\w*))\b",
             r"\b(гастрит\w*|грыж\w*|сколиоз\w*|бронхит\w*|диабет\w*)\b",
+            r"\b(гемодиализ\w*|диализ\w*)\b",
             r"\b(эутирокс\w*|тироксин\w*|метформин\w*|глюкофаж\w*|сертралин\w*|золофт\w*)\b",
             r"\b(флуоксетин\w*|прозак\w*|эсциталопрам\w*|ципралекс\w*|феназепам\w*)\b",
             r"\b(афобазол\w*|анафранил\w*|литий|кветиапин\w*|эналаприл\w*|лозартан\w*)\b",
@@ -1465,6 +1471,66 @@ _SIGNAL_LANGUAGES: dict[str | None, tuple[str, ...]] = {
     **{code: (code,) for code in ("de", "es", "fr", "pt", "ru")},
 }
 _EVERY_LANGUAGE = tuple(dict.fromkeys([*SIGNALS_BY_LANGUAGE, *LEXICONS]))
+
+
+# Settings in which a sensitive category's signal word names a topic or a place, not the writer's
+# own life: a course on salary negotiation, a concert or a wedding in a church. Such a text does
+# not get the category from its signal words (its embedding and the character model still count).
+# Kept narrow: each needs the word and its ordinary setting together. Written from the false
+# alarms of bench/data/sensitive_dev3.json's dev split (issue 36.3).
+ORDINARY_SETTINGS: dict[str, tuple[str, ...]] = {
+    "finance": (
+        r"\b(courses?|class(es)?|workshops?|seminars?|webinars?|training|books?|podcasts?)\b"
+        r".*\b(salary|pay) negotiations?\b",
+        r"\b(curso|taller|seminario|formaci[oó]n|libro)\b"
+        r".*\bnegoci\w+ (el |un |mi )?(sueldo|salario)",
+        r"\b(курс\w*|тренинг\w*|семинар\w*|вебинар\w*|книг\w*)\b.*\bпереговор\w* о зарплат\w*",
+        r"(給与|給料|年収)交渉の?(セミナー|講座|研修|本|コース)",
+        r"(薪资|工资|薪水)谈判.{0,4}(课|培训|讲座|技巧|书)",
+    ),
+    # A vote in a club, a team or a contest (the vote words are signals), unless the text also
+    # names an election, a party or an office (`_POLITICAL`).
+    "politics": (
+        r"\b(club|team|captain|treasurer|chair(person)?|contest|competition|quiz|costume|song"
+        r"|photo|name for)\b",
+        r"\b(verein\w*|club|klub|mannschaft|team|kapitän\w*|kassenwart\w*|schriftführer\w*"
+        r"|klassensprecher\w*|wettbewerb\w*|farbe|foto|lied|kostüm)\b",
+        r"\b(club|equipo|capit[aá]n\w*|tesorer\w*|concurso|foto|canci[oó]n|disfraz)\b",
+        r"\b(club|[ée]quipe|capitaine|tr[ée]sori\w*|concours|photo|chanson|d[ée]guisement)\b",
+        r"\b(clube|time|equipe|capit[ãa]o|tesoureir\w*|concurso|foto|m[úu]sica|fantasia)\b",
+        r"\b(клуб\w*|команд\w*|капитан\w*|казначе\w*|конкурс\w*|фото\w*|песн\w*|костюм\w*)\b",
+    ),
+    "religion": (
+        r"\bconcerts?\b.*\bà l'[ée]glise\b|\bà l'[ée]glise\b.*\bconcerts?\b",
+        r"(去|上|在)教堂.{0,8}(音乐会|演出|参观|拍照|婚礼)",
+        r"教会(で|の)(クリスマス)?(コンサート|ホール|結婚式|バザー)",
+    ),
+}
+# Words that make a vote political whatever else the text says: elections, parties, offices.
+_POLITICAL = re.compile(
+    r"\b(elections?|ballot|referendum|part(y|ies)|candidates?|president\w*|parliament|mayor"
+    r"|council\w*|government|labour|tor(y|ies)|conservatives?|democrats?|republicans?|greens?"
+    r"|lib ?dems?|\w*wahl\w*|partei\w*|cdu|csu|spd|fdp|afd|grünen|linke\w*|kandidat\w*"
+    r"|bundestag|landtag|gemeinderat|stadtrat|bürgermeister\w*|elecci\w*|partido|psoe|pp|vox"
+    r"|sumar|podemos|candidat\w*|alcald\w*|gobierno|generales|municipales|[ée]lection\w*"
+    r"|parti|rn|lfi|ps|maire|l[ée]gislatives|gouvernement|elei[çc]\w*|psdb|pl|psol|prefeit\w*"
+    r"|vereador\w*|governo|deputad\w*|lula|bolsonaro|выбор\w*|парти\w*|кандидат\w*"
+    r"|президент\w*|депутат\w*|мэр\w*|дум\w*|кпрф|лдпр|яблок\w*)\b",
+    re.IGNORECASE,
+)
+_ORDINARY_SETTINGS = [
+    (slug, re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE))
+    for slug, patterns in ORDINARY_SETTINGS.items()
+]
+
+
+def ordinary_settings(text: str) -> frozenset[str]:
+    """The sensitive categories whose signal words `text` uses in an ordinary setting."""
+    return frozenset(
+        slug
+        for slug, pattern in _ORDINARY_SETTINGS
+        if pattern.search(text) and not (slug == "politics" and _POLITICAL.search(text))
+    )
 
 
 def signal_words(category: Category, language: str | None = None) -> list[str]:

@@ -23,11 +23,15 @@ absolute threshold still are. The look-alikes and the margin were chosen on the 
 bench/data/ordinary_facts.json and the sensitive sets; `bench categories` reports the
 false-positive rate of each sensitive category on its held-out third.
 
-A memory that neither the signal words nor the embedding find sensitive, in any language but
-English (`sensitive_model.reads`), is read once more by a small character model
+A memory in any language but English (`sensitive_model.reads`) whose sensitive label, if any,
+did not come from a signal word is read once more by a small character model
 (memories/sensitive_model.py: n-grams of any script, trained on dev data and a hand-written
-list), whose category it gets when the model is confident enough: the vocabulary the words were
-not written for, in languages the embedding model does not read.
+list). A label only the embedding gave is dropped when the model finds the text ordinary enough
+(`sensitive_model.VETO`: the embedding model reads these languages poorly), and a memory nothing
+found sensitive gets the model's category when it is confident enough (`THRESHOLD`): the
+vocabulary the words were not written for. A signal word is never overruled, except by its own
+ordinary setting (`categories.ORDINARY_SETTINGS`: a course on salary negotiation, a concert in a
+church, a vote for a team captain).
 
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
@@ -64,6 +68,7 @@ from memories.categories import (
     DEFAULT_CATEGORIES,
     UNCHECKED,
     Category,
+    ordinary_settings,
     signal_words,
 )
 from memories.search.embeddings import DIMENSIONS, get_embedder
@@ -248,8 +253,11 @@ class Classifier:
             text = texts[row_index] if texts is not None else ""
             code = codes[row_index] if codes is not None else None
             signalled = self._signals_of(code).matching(text)
+            if signalled and (settings := ordinary_settings(text)):
+                signalled = {i for i in signalled if self.categories[i].slug not in settings}
             picked: list[str] = []
             sensitive: list[str] = []
+            by_embedding_only: set[str] = set()
             for index in order:
                 category = self.categories[index]
                 score = float(row[index])
@@ -258,24 +266,36 @@ class Classifier:
                 # Closer to the category's ordinary look-alikes than to it: its nearness alone
                 # is no reason (its signal words and the absolute threshold still are).
                 lookalike = float(ordinary[row_index, index]) > score + t.ordinary_margin
-                if category.sensitive and (
-                    ((near_best or uncertain) and not lookalike)
-                    or score >= t.sensitive
-                    or index in signalled
-                ):
+                embedded = ((near_best or uncertain) and not lookalike) or score >= t.sensitive
+                if category.sensitive and (embedded or index in signalled):
                     sensitive.append(category.slug)
+                    if index not in signalled:
+                        by_embedding_only.add(category.slug)
                 elif near_best and not category.sensitive:
                     picked.append(category.slug)
-            if not sensitive and text and sensitive_model.reads(code):
-                # Nothing else finds it sensitive: the character model reads a memory (not a
-                # category's name, not English) in any script. Never a second label beside another
-                # sensitive one: it names the wrong category more often than they do.
-                modelled = sensitive_model.category(text)
-                if modelled is not None:
-                    sensitive.append(modelled)
+            if text and sensitive_model.reads(code):
+                sensitive = self._read_by_model(text, sensitive, by_embedding_only)
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])
         return results
+
+    @staticmethod
+    def _read_by_model(text: str, sensitive: list[str], by_embedding_only: set[str]) -> list[str]:
+        """The sensitive labels after the character model has read a memory (not a category's
+        name, not English): a label that only the embedding gave is dropped when the model is
+        sure enough the text is ordinary (`sensitive_model.VETO`: the embedding model reads these
+        languages poorly and its nearness hid a parents' committee or a politics degree), and a
+        memory nothing else found sensitive gets the model's category when it is confident
+        (`sensitive_model.THRESHOLD`). Never a second label beside another sensitive one: it
+        names the wrong category more often than the signal words do."""
+        if sensitive and not by_embedding_only:
+            return sensitive  # signal words are not overruled
+        score, modelled = sensitive_model.verdict(text)
+        if by_embedding_only and score < sensitive_model.VETO:
+            sensitive = [slug for slug in sensitive if slug not in by_embedding_only]
+        if not sensitive and score >= sensitive_model.THRESHOLD:
+            sensitive = [modelled]
+        return sensitive
 
     def label_memories(
         self, vectors: Sequence[np.ndarray] | np.ndarray, texts: Sequence[str]

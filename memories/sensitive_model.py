@@ -13,13 +13,17 @@ its category is then the likeliest sensitive one. The classifier labels a memory
 category when the signal words, its embedding or this model say so (`Classifier.classify`, the
 one home of that decision); the model's category is added only when neither of the others found
 the memory sensitive, so it changes what an app sees and never adds a second guess beside theirs.
+It also speaks against the embedding: a label only the embedding gave is dropped when the model's
+probability is below `VETO` (MiniLM reads these languages poorly; its nearness hid a politics
+degree or a parents' committee). It never overrules a signal word.
 
 It is trained only on dev data and on examples written for it: the hand-written list in
-bench/data/sensitive_train.json, the dev items of bench/data/multilingual.json and
-bench/data/sensitive_dev2.json, the dev halves of tests/memories/data/categories_labelled.json and
-sensitive_labelled.json and of bench/data/ordinary_facts.json. Never on a held-out split.
+bench/data/sensitive_train.json, the dev items of bench/data/multilingual.json,
+bench/data/sensitive_dev2.json and bench/data/sensitive_dev3.json, the dev halves of
+tests/memories/data/categories_labelled.json and sensitive_labelled.json and of
+bench/data/ordinary_facts.json. Never on a held-out split.
 `uv run python -m bench sensitive-model --cv` estimates fold by fold what it does on dev texts it
-was not trained on, and chose `THRESHOLD`.
+was not trained on, and chose `THRESHOLD` and `VETO`.
 
 The weights are in `sensitive_model.json` (int8 per class with their scales, zlib-compressed),
 written by `uv run python -m bench sensitive-model --train`, which records the training data's
@@ -46,11 +50,12 @@ import numpy as np
 from django.core.exceptions import ImproperlyConfigured
 
 WEIGHTS = Path(__file__).with_name("sensitive_model.json")
-WEIGHTS_SHA256 = "3f9ed6243dc6d5efa9d6d7f4294b0b9590e791d88cb9cb21e78c036160d6fc77"
+WEIGHTS_SHA256 = "ee3e26c096f4d2ef57e0de7f7086cbf92a8aa4e4f32d47f2230602f2de905f9a"
 ROOT = Path(__file__).resolve().parents[1]
 HAND_WRITTEN = ROOT / "bench" / "data" / "sensitive_train.json"
 MULTILINGUAL = ROOT / "bench" / "data" / "multilingual.json"
 SECOND_DEV = ROOT / "bench" / "data" / "sensitive_dev2.json"
+THIRD_DEV = ROOT / "bench" / "data" / "sensitive_dev3.json"
 ORDINARY = ROOT / "bench" / "data" / "ordinary_facts.json"
 ENGLISH = ROOT / "tests" / "memories" / "data"
 
@@ -69,13 +74,16 @@ NGRAMS = (1, 2, 3, 4)
 # lifted recall at 3% false positives from .49 to .50 and at 6% from .59 to .62.
 WORDS = True
 # At or above: the text is sensitive to the model (its probability of not being ordinary).
-# Chosen by `bench sensitive-model --cv` on dev folds, by a rule fixed before the sweep: the
-# lowest threshold at which the model adds at most 2.5 points of false positives to the rules'
-# on the pooled ordinary dev texts of the seven languages and of the English sets. At 0.7 it
-# added 3.6 (languages) and 1.7 (English); at 0.75, 2.2 and 1.7, catching out of fold .48 of the
-# languages' sensitive dev texts and .39 of the English ones on its own. (English was left out
-# after, `NOT_READ`; the final run is in docs/benchmarks.md.)
+# Below `VETO`: a sensitive label only the embedding classifier gave is dropped (`Classifier`).
+# Both chosen by `bench sensitive-model --cv` on dev folds (with sensitive_dev3.json and batches 3
+# and 4 of the hand-written list), by a rule fixed before the sweep: of the pairs whose pooled
+# ordinary false positives in the seven languages stay at or under 2.5% and every language's at
+# or under 5%, without losing pooled recall to the veto, the one whose model alone finds the most
+# sensitive texts out of fold; the lower veto on a tie. 0.7 (model recall .66) had Spanish at 5.3%;
+# at 0.75 and 0.5 pooled false positives fall from 4.5% (no veto) to 1.3%, recall .992 either way,
+# and the model alone finds .597 out of fold. The run is in docs/benchmarks.md.
 THRESHOLD = 0.75
+VETO = 0.5
 # L2 penalty, gradient steps and step size of the regression (chosen by `--cv`).
 L2 = 1e-5
 STEPS = 300
@@ -168,7 +176,7 @@ def dev_examples() -> list[Example]:
     """Every dev item of the sets named in the module's docstring, in a fixed order (the ones
     `bench sensitive-model --cv` folds)."""
     out: list[Example] = []
-    for path, source in ((MULTILINGUAL, "multilingual"), (SECOND_DEV, "dev2")):
+    for path, source in ((MULTILINGUAL, "multilingual"), (SECOND_DEV, "dev2"), (THIRD_DEV, "dev3")):
         for m in json.loads(path.read_text(encoding="utf-8"))["memories"]:
             if m.get("split") == "dev":
                 out.append(Example(m["text"], _label(m["sensitive"]), m["lang"], source))
@@ -194,7 +202,7 @@ def held_out_texts() -> frozenset[str]:
     """Every text of those sets' held-out splits: never trained on, even where a dev item or a
     hand-written one says the same words ("I'm vegetarian.")."""
     out: set[str] = set()
-    for path in (MULTILINGUAL, SECOND_DEV):
+    for path in (MULTILINGUAL, SECOND_DEV, THIRD_DEV):
         memories = json.loads(path.read_text(encoding="utf-8"))["memories"]
         out |= {m["text"] for m in memories if m.get("split", "heldout") != "dev"}
     for path in (
@@ -342,9 +350,13 @@ def sensitive_score(text: str, weights: np.ndarray | None = None) -> float:
     return float(1.0 - probabilities(text, weights)[0])
 
 
-def category(text: str, weights: np.ndarray | None = None) -> str | None:
-    """The sensitive category the model gives the text, or None (ordinary to it)."""
+def verdict(text: str, weights: np.ndarray | None = None) -> tuple[float, str]:
+    """The text's probability of not being ordinary, and its likeliest sensitive category."""
     p = probabilities(text, weights)
-    if 1.0 - float(p[0]) < THRESHOLD:
-        return None
-    return CLASSES[1 + int(np.argmax(p[1:]))]
+    return 1.0 - float(p[0]), CLASSES[1 + int(np.argmax(p[1:]))]
+
+
+def category(text: str, weights: np.ndarray | None = None) -> str | None:
+    """The sensitive category the model gives the text on its own, or None (ordinary to it)."""
+    score, likeliest = verdict(text, weights)
+    return likeliest if score >= THRESHOLD else None

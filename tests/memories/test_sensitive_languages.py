@@ -19,7 +19,9 @@ from accounts.models import User
 from kernel.errors import NotFound
 from memories import sensitive_model
 from memories.categories import DEFAULT_CATEGORIES, SENSITIVE, UNCHECKED, signals_pattern
+from memories.classify import classifier_for
 from memories.models import Memory
+from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_get
 from memories.services import memories as services
 
@@ -286,7 +288,7 @@ def test_a_net_income_the_signal_words_miss_is_hidden_by_the_character_model(
     assert memory.categories[0] == "finance" and _hidden_from(reader, memory)
 
     # Without the model's reading, the same words reach the app.
-    monkeypatch.setattr(sensitive_model, "category", lambda text, weights=None: None)
+    monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "finance"))
     again = services.memory_create(actor=owner_dash, text=f"{text} Netto, jeden Monat.").memory
     assert not set(again.categories) & SENSITIVE, again.categories
     assert not _hidden_from(reader, again)
@@ -301,3 +303,101 @@ def test_ordinary_look_alikes_in_four_languages_reach_a_default_app(
     assert not set(memory.categories) & SENSITIVE, memory.categories
     assert not _hidden_from(reader, memory)
     assert sensitive_model.category(text) is None
+
+
+# Written for these tests, in none of the sets (issue 36.3, bench/data/sensitive_dev3.json's false
+# alarms): a signal word in an ordinary setting (memories/categories.py, `ORDINARY_SETTINGS`).
+SIGNAL_WORDS_IN_ORDINARY_SETTINGS = [
+    ("I signed up for a weekend workshop on salary negotiation.", "en", "finance"),
+    ("Hice un taller para aprender a negociar el sueldo.", "es", "finance"),
+    ("Купила книгу о переговорах о зарплате.", "ru", "finance"),
+    ("給与交渉の講座を受けた。", "ja", "finance"),
+    ("我在B站看了薪资谈判技巧的视频。", "zh", "finance"),
+    ("Samedi, concert de gospel à l'église du quartier.", "fr", "religion"),
+    ("周末去教堂听了管风琴音乐会。", "zh", "religion"),
+    ("教会のコンサートでピアノを弾いた。", "ja", "religion"),
+    ("Wir haben im Verein einen neuen Kassenwart gewählt.", "de", "politics"),
+    ("We voted for a new team captain.", "en", "politics"),
+    ("Votamos por un nuevo capitán del equipo.", "es", "politics"),
+]
+THE_SAME_WORDS_ABOUT_ONES_OWN_LIFE = [
+    ("我的薪资是每月两万。", "zh", "finance"),
+    ("給与は手取りで25万円です。", "ja", "finance"),
+    ("Je vais à l'église tous les dimanches pour la messe.", "fr", "religion"),
+    ("Ich habe bei der Landtagswahl die FDP gewählt.", "de", "politics"),
+    ("I voted Labour, like the rest of my football team.", "en", "politics"),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "category"), SIGNAL_WORDS_IN_ORDINARY_SETTINGS)
+def test_a_signal_word_in_an_ordinary_setting_reaches_a_default_app(
+    owner_dash: Actor,
+    owner: User,
+    app_actor: Callable[[User, str], Actor],
+    text: str,
+    code: str,
+    category: str,
+) -> None:
+    assert category in _signalled(text, code)  # the word is there
+    reader = app_actor(owner, "Claude Desktop")
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert not set(memory.categories) & SENSITIVE, memory.categories
+    assert not _hidden_from(reader, memory)
+
+
+@pytest.mark.parametrize(("text", "code", "category"), THE_SAME_WORDS_ABOUT_ONES_OWN_LIFE)
+def test_the_same_words_about_ones_own_pay_worship_or_vote_stay_hidden(
+    owner_dash: Actor,
+    owner: User,
+    app_actor: Callable[[User, str], Actor],
+    text: str,
+    code: str,
+    category: str,
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert category in memory.categories
+    assert _hidden_from(reader, memory)
+
+
+# The embedding model reads these languages poorly: its nearness alone filed a cousin's politics
+# degree and a taste in crime novels under politics. Written for these tests, in none of the sets.
+EMBEDDING_ALONE_IN_TWO_LANGUAGES = [
+    ("Meu primo estuda ciência política em Lisboa.", "pt"),
+    ("Ich lese gern Krimis über Politiker.", "de"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), EMBEDDING_ALONE_IN_TWO_LANGUAGES)
+def test_the_embeddings_nearness_alone_does_not_hide_what_the_model_reads_as_ordinary(
+    owner_dash: Actor,
+    owner: User,
+    app_actor: Callable[[User, str], Actor],
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+    code: str,
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert not set(memory.categories) & SENSITIVE, memory.categories
+    assert not _hidden_from(reader, memory)
+
+    # Without the model's veto, the embedding's label would have hidden the same words.
+    monkeypatch.setattr(sensitive_model, "VETO", 0.0)
+    [labels] = classifier_for().label_memories(get_embedder().embed([text]), [text])
+    assert "politics" in labels
+
+
+def test_the_model_never_overrules_a_signal_word(
+    owner_dash: Actor,
+    owner: User,
+    app_actor: Callable[[User, str], Actor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "legal"))
+    memory = services.memory_create(actor=owner_dash, text="Je suis dialysé depuis mars.").memory
+    assert memory.categories[0] == "health" and _hidden_from(reader, memory)
