@@ -7,12 +7,12 @@
                                    [--repeat 3] [--show] [--sweep] [--check-facts N] [--json]
 
 Splits: dev, dev2, fresh-dev, ml-dev, context-dev, recall-dev and voices-dev are tuned on; heldout,
-outside, fresh-heldout, ml-heldout, context-heldout, recall-heldout, voices-heldout and fresh2 are not (they give aggregate
-figures only: `--show`, `--sweep` and `--check-facts` print nothing of them; all but heldout run
-only when named). fresh-dev and fresh-heldout are the two parts of bench/data/extraction_fresh.txt,
-chosen by each record's `dev` or `heldout` tag (a conversation's records share one); fresh2 is
-bench/data/extraction_fresh2.txt, a second fresh set written later by another author who never
-read the extractor, every record held out. A record may carry a
+outside, fresh-heldout, ml-heldout, context-heldout, recall-heldout, voices-heldout and fresh2 are
+not (they give aggregate figures only: `--show`, `--sweep` and `--check-facts` print nothing of
+them; all but heldout run only when named). fresh-dev and fresh-heldout are the two parts of
+bench/data/extraction_fresh.txt, chosen by each record's `dev` or `heldout` tag (a conversation's
+records share one); fresh2 is bench/data/extraction_fresh2.txt, a second fresh set written later by
+another author who never read the extractor, every record held out. A record may carry a
 `%conversation <id> | <title>` line: records sharing an id are one conversation, fed to the
 extractor in file order with their conversation and title, as an import feeds a conversation's
 messages. It may also carry `%prev <role>: <text>` lines (role `assistant` or `user`): the messages
