@@ -384,8 +384,9 @@ def evaluate(examples: Sequence[Example], threshold: float | None = None) -> dic
 
 
 def sensitive_labels(path: Path = SENSITIVE) -> dict[str, Any]:
-    """Per part of `path` (dev, heldout): how many records' gold facts, typed as memories, carry
-    their sensitive category, and how many records' extracted memories do (issue 38, item 4)."""
+    """Per part of `path` (dev, heldout), and per set and part: how many records' gold facts,
+    typed as memories, carry their sensitive category, how many records' extracted memories do,
+    and how many are labelled alike both ways (`same`; issue 38, item 4)."""
     from memories.classify import classifier_for
     from memories.extraction.local import local_extractor
     from memories.search.embeddings import get_embedder
@@ -406,11 +407,18 @@ def sensitive_labels(path: Path = SENSITIVE) -> dict[str, Any]:
         memories = extracted_from[(split, record)]
         typed = classifier.classify(embedder.embed(list(example.facts)), list(example.facts))
         extracted = classifier.classify([k.vector for k in memories], [k.text for k in memories])
-        counts = report.setdefault(part, {"n": 0, "typed": 0, "extracted": 0, "kept": 0})
-        counts["n"] += 1
-        counts["typed"] += any(category in labels for labels in typed)
-        counts["kept"] += bool(memories)
-        counts["extracted"] += any(category in labels for labels in extracted)
+        typed_has = any(category in labels for labels in typed)
+        extracted_has = any(category in labels for labels in extracted)
+        # per part, and per part of each set (which split the record comes from)
+        for key in (part, f"{split}/{part}"):
+            counts = report.setdefault(
+                key, {"n": 0, "typed": 0, "extracted": 0, "kept": 0, "same": 0}
+            )
+            counts["n"] += 1
+            counts["typed"] += typed_has
+            counts["kept"] += bool(memories)
+            counts["extracted"] += extracted_has
+            counts["same"] += typed_has == extracted_has  # labelled as the standalone fact is
         if not any(category in labels for labels in extracted) and part == "dev":
             print(f"  unlabelled {split} {record} {category}: {[k.text for k in memories]}")
     return report
