@@ -50,12 +50,16 @@ def _chars(*alternatives: str) -> re.Pattern[str]:
 _OPENS = r"(?:^|[.!?¡¿,;:\n\u2013\u2014]\s*|\s(?:y|e|pero|mas|und|aber|doch|и|а|но)\s+)"
 
 
-def _opening(verb: str, *, before: str = "", stop: tuple[str, ...] = ()) -> re.Pattern[str]:
+def _opening(
+    verb: str, *, before: str = "", stop: tuple[str, ...] = (), not_then: str = ""
+) -> re.Pattern[str]:
     """`verb` (a word pattern) opening a clause, after words matching `before` (adverbs, "no"),
     and not one of the words in `stop` (function words and nouns that share its ending, and
-    verbs of the moment: "Quiero saber…", "Не знаю, как…" say nothing lasting)."""
+    verbs of the moment: "Quiero saber…", "Не знаю, как…" say nothing lasting), nor followed
+    by a word matching `not_then` (what follows a noun, not a verb: "Dinero no hay")."""
     avoid = rf"(?!(?:{'|'.join(stop)})(?![\w'’]))" if stop else ""
-    return re.compile(rf"{_OPENS}(?:(?:{before})\s+)*{avoid}{verb}(?![\w'’])", re.I | re.M)
+    then = rf"(?!\s+(?:{not_then})(?![\w'’]))" if not_then else ""
+    return re.compile(rf"{_OPENS}(?:(?:{before})\s+)*{avoid}{verb}(?![\w'’]){then}", re.I | re.M)
 
 
 # Verbs of thinking, wanting, asking and looking: in the first person they speak of the moment
@@ -71,11 +75,19 @@ _ES_PT_NOT_VERBS = (
     "cuánto|quanto|donde|dónde|onde|tampoco|também|mucho|muito|poco|pouco|claro|primero|"
     "primeiro|segundo|luego|bueno|lo|o|no|não|yo|mismo|mesmo|otro|outro|algo|ello|solo|sólo|"
     "medio|nuevo|novo|ojo|hola|olá|adiós|pelo|sino|tanto|tão|ao|do|no|nosotros|vosotros|"
-    "estos|esos|esto|este|obrigado|obrigada|tipo|exemplo|ejemplo|caso|aviso"
+    "estos|esos|esto|este|obrigado|obrigada|tipo|exemplo|ejemplo|caso|aviso|"
+    # adverbs and prepositions: "Em Curitiba, perto do centro"
+    "perto|dentro|junto|debajo|abajo|pronto|rápido|despacio|bajo|encima|acerca|centro|lado|"
+    "medio|meio|largo|demasiado|menos|tanto|cuanto|quanto|mucho|muito|pouco|poco|así|assim"
 )
 # Not a first person: adjectives and participles ("cariñoso", "cansado", "aburrido"), and an
 # order with its object attached ("desarróllalo", "explícamelo").
 _ES_PT_VERB = r"(?!\w+(?:os|ad|id|ic|iv|ísim)o(?![\w'’])|\w*[áéíóú]\w*(?:lo|la|los|las)(?![\w'’]))"
+# After a noun, not after a first-person verb: its own verb ("Dinero no hay"), or "of the"
+# ("Resumo do capítulo 3").
+_ES_PT_AFTER_A_NOUN = (
+    "no|não|es|está|son|fue|era|hay|há|é|foi|tem|tiene|do|da|dos|das|del|pelo|pela"
+)
 _ES_PT_ADVERBS = (
     "no|não|ya|já|también|também|siempre|sempre|nunca|solo|só|sólo|aún|todavía|ainda|casi|"
     "quase|actualmente|atualmente|normalmente"
@@ -126,6 +138,8 @@ LANGUAGES: tuple[Language, ...] = (
         ),
         _words(
             "puedes",
+            # an accented interrogative asks, with or without its marks
+            "qué|cuál|cuáles|cómo|dónde|cuándo|quién|quiénes|cuánto|cuánta|cuántos|cuántas",
             "podrías",
             "podrias",
             "por favor",
@@ -179,6 +193,7 @@ LANGUAGES: tuple[Language, ...] = (
             _ES_PT_VERB + r"\w{2,}(?:o|oy|amos|emos|imos)",
             before=_ES_PT_ADVERBS,
             stop=(_ES_PT_MOMENT, _ES_PT_NOT_VERBS, "vamos|hemos|somos|podemos|tenemos que"),
+            not_then=_ES_PT_AFTER_A_NOUN,
         ),
         someone_else=_opening(
             r"(?:mi|mis) (?:vecin[oa]s?|compañer[oa]s? de (?:trabajo|piso|clase)|jef[ea]s?|"
@@ -280,6 +295,8 @@ LANGUAGES: tuple[Language, ...] = (
         ),
         _words(
             "kannst du",
+            r"(?:wie|was|wo|wann|warum|wieso|weshalb|welche[rsnm]?|wer|woher|wohin)\s+\w+\s+"
+            r"(?:ich|du|man|wir|es|sie)",
             "können sie",
             "könntest du",
             "könnten sie",
@@ -437,6 +454,7 @@ LANGUAGES: tuple[Language, ...] = (
             _ES_PT_VERB + r"\w{2,}(?:o|ço|amos|emos|imos)",
             before=_ES_PT_ADVERBS,
             stop=(_ES_PT_MOMENT, _ES_PT_NOT_VERBS, "vou|vamos|somos|podemos|temos que"),
+            not_then=_ES_PT_AFTER_A_NOUN,
         ),
         someone_else=_opening(
             r"(?:o |a )?(?:meu|minha|meus|minhas) (?:vizinh[oa]s?|colegas?(?: de trabalho)?|"
@@ -504,6 +522,7 @@ LANGUAGES: tuple[Language, ...] = (
         ),
         _words(
             "пожалуйста",
+            r"нужн[аоы]|нужен",
             "напиши",
             "напишите",
             "объясни",
@@ -533,7 +552,7 @@ LANGUAGES: tuple[Language, ...] = (
         # adjectives).
         pro_drop=re.compile(
             r"(?:^|[.!?,;:\n\u2013\u2014]\s*|\s(?:и|а|но)\s+)(?:[\w-]+\s+){0,3}"
-            r"(?!(?:понимаю|знаю|думаю|считаю|полагаю|надеюсь|пытаюсь|стараюсь|сомневаюсь|"
+            r"(?!(?:делаю|понимаю|знаю|думаю|считаю|полагаю|надеюсь|пытаюсь|стараюсь|сомневаюсь|"
             r"спрашиваю|интересуюсь|собираюсь|предлагаю|ищу|прошу|хочу|могу|жду|всем|чем|тем|"
             r"этим|ним|им|нем|нём|своим|каким|таким|другим|кем|совсем|затем|зачем|причём|"
             r"приём|систем|проблем|схем|тему|могу|иду|еду|воду|маму|работу|школу|почему|"

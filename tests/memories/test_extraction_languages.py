@@ -139,6 +139,12 @@ def test_a_first_person_said_by_the_verb_alone_is_kept(message: str, fact: str) 
         "Wenn ich in Berlin wohnen würde, bräuchte ich dann ein Auto?",
         "Se eu morasse no Porto, quanto pagaria de renda?",
         "Si je vivais à Genève, combien coûterait une crèche ?",
+        "Dinero no hay, así que busca opciones baratas.",  # a noun, then its verb
+        "Resumo do capítulo 3 de Dom Casmurro",  # a noun "of the"
+        "Hago la pregunta otra vez: cuál es la capital de Australia",  # asks, without marks
+        "Frage zu Python: wie sortiere ich ein Dict nach Werten",
+        "Делаю презентацию, нужна структура на 10 слайдов",  # today's task, then a request
+        "Em Curitiba, perto do centro",  # an adverb ending like a verb
     ],
 )
 def test_a_verb_alone_of_the_moment_an_order_or_a_condition_gives_nothing(message: str) -> None:
