@@ -17,7 +17,7 @@ from memories.categories import DEFAULT_CATEGORIES
 from memories.classify import _normalised, _prototype_vectors
 from memories.extraction.local_answers import foreign_answer, reads_as_english
 from memories.extraction.local_context import Reading
-from memories.extraction.local_foreign import foreign_statements
+from memories.extraction.local_foreign import foreign_followups, foreign_statements
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_rules import SURE_LASTING, looks_english
 from memories.language import CLAIMED, OTHER, UNKNOWN, detect
@@ -75,6 +75,7 @@ class LocalExtractor:
         texts: list[str] = []
         whole: list[bool] = []
         readings: dict[str, Reading] = {}
+        spoke: set[str] = set()  # conversations with a self-statement in another language
         for index, item in enumerate(messages):
             turn = item if isinstance(item, Turn) else Turn(item, f"#{index}")
             message = turn.text
@@ -89,6 +90,10 @@ class LocalExtractor:
                 statements = foreign_statements(message)
                 completed = None if statements else foreign_answer(turn.previous, message)
                 statements = [completed] if completed else statements
+                if not statements and key in spoke:
+                    statements = foreign_followups(message)
+                elif statements:
+                    spoke.add(key)
                 owners.extend([index] * len(statements))
                 texts.extend(statements)
                 whole.extend([True] * len(statements))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memories.extraction.local_rules import CODE_FENCE, is_roleplay
+from memories.extraction.local_rules import CODE_FENCE, drop_code, is_roleplay
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,13 @@ class Language:
     temporary: re.Pattern[str]  # a state of the moment
     hypothetical: re.Pattern[str]  # "if I were", "imagine", "my boss says"
     roleplay: re.Pattern[str]  # "play a rude waiter": the whole message is a game
+    # A first person said by the verb alone, where the language drops the pronoun ("Trabajo en
+    # una farmacia", "Работаю программистом", "Wohne in einem Dorf", "一直对花生过敏"): the
+    # verb's person ending, or a predicate opening a clause that has no subject.
+    pro_drop: re.Pattern[str] | None = None
+    # The writer's colleague, neighbour or boss as a clause's subject: their doings, not the
+    # writer's ("Ma voisine fait du yoga", "我同事每天喝五杯咖啡").
+    someone_else: re.Pattern[str] | None = None
 
 
 def _words(*alternatives: str) -> re.Pattern[str]:
@@ -37,6 +44,54 @@ def _words(*alternatives: str) -> re.Pattern[str]:
 
 def _chars(*alternatives: str) -> re.Pattern[str]:
     return re.compile("|".join(alternatives))
+
+
+# Where a clause opens: the text's start, after a sentence or comma mark, or after "and"/"but".
+_OPENS = r"(?:^|[.!?¡¿,;:\n\u2013\u2014]\s*|\s(?:y|e|pero|mas|und|aber|doch|и|а|но)\s+)"
+
+
+def _opening(
+    verb: str, *, before: str = "", stop: tuple[str, ...] = (), not_then: str = ""
+) -> re.Pattern[str]:
+    """`verb` (a word pattern) opening a clause, after words matching `before` (adverbs, "no"),
+    and not one of the words in `stop` (function words and nouns that share its ending, and
+    verbs of the moment: "Quiero saber…", "Не знаю, как…" say nothing lasting), nor followed
+    by a word matching `not_then` (what follows a noun, not a verb: "Dinero no hay")."""
+    avoid = rf"(?!(?:{'|'.join(stop)})(?![\w'’]))" if stop else ""
+    then = rf"(?!\s+(?:{not_then})(?![\w'’]))" if not_then else ""
+    return re.compile(rf"{_OPENS}(?:(?:{before})\s+)*{avoid}{verb}(?![\w'’]){then}", re.I | re.M)
+
+
+# Verbs of thinking, wanting, asking and looking: in the first person they speak of the moment
+# ("Creo que…", "Quero saber…", "Verstehe nicht…", "Надеюсь, что…"), not of the writer.
+_ES_PT_MOMENT = (
+    "quiero|necesito|creo|pienso|entiendo|supongo|veo|noto|digo|pregunto|espero|intento|busco|"
+    "agradezco|recuerdo|olvido|quero|preciso|acho|penso|entendo|suponho|vejo|digo|pergunto|"
+    "tento|procuro|agradeço|lembro|esqueço"
+)
+# Words ending like a first person singular that open a clause as something else.
+_ES_PT_NOT_VERBS = (
+    "como|cómo|todo|toda|esto|eso|isso|isto|aquilo|aquello|pero|cuando|cuándo|quando|cuanto|"
+    "cuánto|quanto|donde|dónde|onde|tampoco|também|mucho|muito|poco|pouco|claro|primero|"
+    "primeiro|segundo|luego|bueno|lo|o|no|não|yo|mismo|mesmo|otro|outro|algo|ello|solo|sólo|"
+    "medio|nuevo|novo|ojo|hola|olá|adiós|pelo|sino|tanto|tão|ao|do|no|nosotros|vosotros|"
+    "estos|esos|esto|este|obrigado|obrigada|tipo|exemplo|ejemplo|caso|aviso|"
+    # adverbs and prepositions: "Em Curitiba, perto do centro"
+    "perto|dentro|junto|debajo|abajo|pronto|rápido|despacio|bajo|encima|acerca|centro|lado|"
+    "medio|meio|largo|demasiado|menos|tanto|cuanto|quanto|mucho|muito|pouco|poco|así|assim"
+)
+# Not a first person: adjectives and participles ("cariñoso", "cansado", "aburrido"), and an
+# order with its object attached ("desarróllalo", "explícamelo").
+_ES_PT_VERB = r"(?!\w+(?:os|ad|id|ic|iv|ísim)o(?![\w'’])|\w*[áéíóú]\w*(?:lo|la|los|las)(?![\w'’]))"
+# After a noun, not after a first-person verb: its own verb ("Dinero no hay"), or "of the"
+# ("Resumo do capítulo 3").
+_ES_PT_AFTER_A_NOUN = (
+    "no|não|es|está|son|fue|era|hay|há|é|foi|tem|tiene|do|da|dos|das|del|pelo|pela"
+)
+_ES_PT_ADVERBS = (
+    "no|não|ya|já|también|também|siempre|sempre|nunca|solo|só|sólo|aún|todavía|ainda|casi|"
+    "quase|actualmente|atualmente|normalmente"
+)
 
 
 LANGUAGES: tuple[Language, ...] = (
@@ -83,6 +138,8 @@ LANGUAGES: tuple[Language, ...] = (
         ),
         _words(
             "puedes",
+            # an accented interrogative asks, with or without its marks
+            "qué|cuál|cuáles|cómo|dónde|cuándo|quién|quiénes|cuánto|cuánta|cuántos|cuántas",
             "podrías",
             "podrias",
             "por favor",
@@ -125,12 +182,23 @@ LANGUAGES: tuple[Language, ...] = (
             r"atascad[oa]",
         ),
         _words(
-            r"si (?:yo )?(?:fuera|fuese|tuviera|tuviese)",
+            r"si (?:yo )?\w+(?:ara|iera|ase|iese)",
             "imagina",
             "supongamos",
             r"(?:dice|dijo|cree|opina) que",
         ),
         _words(r"act[úu]a como", "finge", r"haz de", r"eres (?:un|una) \w+ y yo"),
+        # "Trabajo en…", "Juego al pádel", "Estudio enfermería"; "Acabamos de adoptar…"
+        pro_drop=_opening(
+            _ES_PT_VERB + r"\w{2,}(?:o|oy|amos|emos|imos)",
+            before=_ES_PT_ADVERBS,
+            stop=(_ES_PT_MOMENT, _ES_PT_NOT_VERBS, "vamos|hemos|somos|podemos|tenemos que"),
+            not_then=_ES_PT_AFTER_A_NOUN,
+        ),
+        someone_else=_opening(
+            r"(?:mi|mis) (?:vecin[oa]s?|compañer[oa]s? de (?:trabajo|piso|clase)|jef[ea]s?|"
+            r"colegas?)"
+        ),
     ),
     Language(
         "fr",
@@ -192,13 +260,19 @@ LANGUAGES: tuple[Language, ...] = (
             "ça m'énerve",
         ),
         _words(
-            r"si j['’](?:étais|avais)",
+            r"si (?:j['’]|je |nous |on )(?:\w+ )?\w+(?:ais|ait|ions)",
             "imagine",
             "imaginons",
             "supposons",
             r"(?:dit|pense|trouve|croit) que",
         ),
         _words(r"joue (?:un|une|le|la)", "fais comme si", r"tu es (?:un|une) \w+ et (?:moi|je)"),
+        # French keeps its pronoun; a sentence may open on what the writer is: "Étant
+        # végétarien, qu'est-ce que je peux commander ?"
+        pro_drop=_opening(r"(?:étant|en tant qu['’]?e?)\s+\w+"),
+        someone_else=_opening(
+            r"(?:ma|mon|mes) (?:voisine?s?|collègues?|chef(?:fe)?s?|patron(?:ne)?s?|boss)"
+        ),
     ),
     Language(
         "de",
@@ -221,6 +295,8 @@ LANGUAGES: tuple[Language, ...] = (
         ),
         _words(
             "kannst du",
+            r"(?:wie|was|wo|wann|warum|wieso|weshalb|welche[rsnm]?|wer|woher|wohin)\s+\w+\s+"
+            r"(?:ich|du|man|wir|es|sie)",
             "können sie",
             "könntest du",
             "könnten sie",
@@ -250,7 +326,7 @@ LANGUAGES: tuple[Language, ...] = (
             "genervt",
         ),
         _words(
-            r"wenn ich \w+ wäre",
+            r"(?:wenn|falls) (?:ich|wir) [^.?!]*(?:würden?|wären?|hätten?|könnten?)",
             "wäre ich",
             "stell dir vor",
             "angenommen",
@@ -259,6 +335,25 @@ LANGUAGES: tuple[Language, ...] = (
             "behauptet",
         ),
         _words(r"spiel(?:e)? (?:einen|eine|den|die)", "du bist jetzt", "tu so, als"),
+        # A sentence opening on a verb in the first person without "ich": "Arbeite seit drei
+        # Jahren als…", "Wohne in einem Dorf…", "Bin seit 2019 in Rente" (not a question, not
+        # an instruction, not a noun or a word that opens a sentence as something else).
+        pro_drop=re.compile(
+            r"(?:^|[.!?:;\n]\s*)(?!(?:Bitte|Danke|Meine|Deine|Seine|Ihre|Eure|Unsere|Diese|"
+            r"Jene|Jede|Keine|Eine|Alle|Beide|Heute|Gerne|Leider|Frage|Hilfe|Idee|Ende|Grüße|"
+            r"Liebe|Ganze|Schade|Gute|Große|Kleine|Neue|Alte|Sie|Die|Ohne|Seite|Woche|Schule|"
+            r"Stelle|Sache|Firma|Aufgabe|Klasse|Gruppe|Sorge|Antwort|Erkläre|Erstelle|Schreibe|"
+            r"Korrigiere|Übersetze|Fasse|Nenne|Beschreibe|Vergleiche|Analysiere|Formuliere|"
+            r"Prüfe|Überprüfe|Liste|Finde|Gebe|Sage|Mache|Zeige|Berechne|Optimiere|Verbessere|"
+            r"Ergänze|Empfehle|Verstehe|Glaube|Denke|Hoffe|Brauche|Suche|Möchte|Versuche|"
+            r"Überlege|Frage|Wäre|Würde|Hätte|Könnte|Sollte|Müsste|Habe ich|Bin ich)\b)"
+            r"(?:[A-ZÄÖÜ][a-zäöüß]{2,}e|Bin|Hab)\s+(?!(?:ich|du|er|sie|es|wir|ihr|man|mir|"
+            r"mich|dir|dich|uns|euch|bitte)\b)\w",
+            re.M,
+        ),
+        someone_else=_opening(
+            r"(?:mein|meine) (?:Nachbar(?:in)?|Kolleg(?:e|in)|Chef(?:in)?|Arbeitskolleg(?:e|in))"
+        ),
     ),
     Language(
         "it",
@@ -350,8 +445,21 @@ LANGUAGES: tuple[Language, ...] = (
             r"(?:o|a|d[oa]) (?:primeir[oa]|segund[oa]|terceir[oa]|últim[oa])",
         ),
         _words("hoje", "agora", "ontem", "amanhã", "esta noite", "esta semana", r"cansad[oa]"),
-        _words(r"se eu (?:fosse|tivesse)", "imagine", "suponha", r"(?:diz|disse|acha) que"),
+        _words(
+            r"se (?:eu )?\w+(?:asse|esse|isse)", "imagine", "suponha", r"(?:diz|disse|acha) que"
+        ),
         _words("finja", r"faça o papel", r"você é (?:um|uma) \w+ e eu"),
+        # "Trabalho como motorista…", "Estudo engenharia", "Faço estágio"
+        pro_drop=_opening(
+            _ES_PT_VERB + r"\w{2,}(?:o|ço|amos|emos|imos)",
+            before=_ES_PT_ADVERBS,
+            stop=(_ES_PT_MOMENT, _ES_PT_NOT_VERBS, "vou|vamos|somos|podemos|temos que"),
+            not_then=_ES_PT_AFTER_A_NOUN,
+        ),
+        someone_else=_opening(
+            r"(?:o |a )?(?:meu|minha|meus|minhas) (?:vizinh[oa]s?|colegas?(?: de trabalho)?|"
+            r"chefes?)"
+        ),
     ),
     Language(
         "nl",
@@ -406,9 +514,15 @@ LANGUAGES: tuple[Language, ...] = (
             "обожаю",
             "предпочитаю",
             "ненавижу",
+            r"терпеть не могу",
+            r"не (?:выношу|переношу)",
+            # a family member's condition said without "my": "У дочки дислексия"
+            r"у (?:дочки|дочери|сына|мамы|матери|папы|отца|жены|мужа|брата|сестры|бабушки|"
+            r"дедушки|ребёнка|ребенка|детей)",
         ),
         _words(
             "пожалуйста",
+            r"нужн[аоы]|нужен",
             "напиши",
             "напишите",
             "объясни",
@@ -429,9 +543,27 @@ LANGUAGES: tuple[Language, ...] = (
             "сделай",
             r"(?:первый|второй|третий|последний) вариант",
         ),
-        _words("сегодня", "сейчас", "вчера", "завтра", r"устала?", r"застряла?"),
+        _words("сегодня", "сейчас", "вчера", "завтра", "опять", "снова", r"устала?", r"застряла?"),
         _words("если бы", "представь", "допустим", "говорит", "считает"),
         _words(r"представь,? что ты", r"ты\s*[—-]?\s*\w+,? а я", "сыграй", "притворись"),
+        # The person ending alone: "Работаю программистом", "Занимаюсь плаванием",
+        # "По выходным играю в хоккей", "На работе пишем на C#", "Мясо не ем"; within the
+        # first four words of a clause (further on, "-у"/"-ем" are as often nouns and
+        # adjectives).
+        pro_drop=re.compile(
+            r"(?:^|[.!?,;:\n\u2013\u2014]\s*|\s(?:и|а|но)\s+)(?:[\w-]+\s+){0,3}"
+            r"(?!(?:делаю|понимаю|знаю|думаю|считаю|полагаю|надеюсь|пытаюсь|стараюсь|сомневаюсь|"
+            r"спрашиваю|интересуюсь|собираюсь|предлагаю|ищу|прошу|хочу|могу|жду|всем|чем|тем|"
+            r"этим|ним|им|нем|нём|своим|каким|таким|другим|кем|совсем|затем|зачем|причём|"
+            r"приём|систем|проблем|схем|тему|могу|иду|еду|воду|маму|работу|школу|почему|"
+            r"кому|тому|всему|чему|одному|своему|моему|нему|ему|сейчас)(?!\w))"
+            r"(?:\w+(?:аю|яю|ею|аюсь|яюсь|еюсь|усь|юсь|жу|шу|чу|щу|лю|рю|ву|ем|им|ём)|ем|пью)"
+            r"(?!\w)",
+            re.I | re.M,
+        ),
+        someone_else=_opening(
+            r"(?:мой|моя|мои) (?:сосед(?:ка)?|соседи|коллег[аи]|начальни(?:к|ца)|шеф)"
+        ),
     ),
     Language(
         "zh",
@@ -461,6 +593,15 @@ LANGUAGES: tuple[Language, ...] = (
         # also what is said of a friend's or a colleague's people: "我朋友的孩子"
         _chars("假如", "如果", "要是", "假设", "我(?:的)?(?:朋友|同事|同学|邻居)的"),
         _chars("扮演", "假装", "你是一(?:个|位|名)"),
+        # A clause with no subject that opens on a predicate: "在银行上班", "一直对花生过敏",
+        # "住在杭州", "每天骑车上班" (a Chinese clause without a subject speaks of the writer).
+        pro_drop=re.compile(
+            r"(?:^|[。！？，；、\n])\s*(?:(?:一直|每天|平时|平常|从小|目前|已经|经常|常常|天天|"
+            r"周末|长期|主要|也|还|刚刚|刚)\s*)*(?:在(?!吗|乎)\S{1,10}?(?:上班|工作|上学|读书|"
+            r"读|学习|住)|住在|对\S{1,8}?过敏|患有|得了|养了|养着|喜欢|不喜欢|讨厌|不吃|不喝|"
+            r"不抽|吃素|骑车|跑步|做\S{1,6}?(?:工作|的)|当\S{1,6}?(?:老师|医生|护士|工程师))"
+        ),
+        someone_else=re.compile(r"(?:^|[。！？，；\n])\s*我(?:的)?(?:同事|邻居|老板|领导|同学)"),
     ),
     Language(
         "ja",
@@ -506,6 +647,8 @@ LANGUAGES: tuple[Language, ...] = (
             "妊娠",
             "をしています",
             "を使って",
+            # a pet or a person the writer has: "犬もいます", "子供が二人います"
+            r"(?:が|も)(?:\S{0,4})います",
         ),
         _chars(
             "ください",
@@ -556,7 +699,13 @@ def _is_game(message: str) -> bool:
 
 
 def _speaks_of_the_writer(text: str) -> bool:
-    return any(language.self_statement.search(text) for language in LANGUAGES)
+    if any(lang.someone_else and lang.someone_else.search(text) for lang in LANGUAGES):
+        return False
+    return any(
+        language.self_statement.search(text)
+        or (language.pro_drop is not None and language.pro_drop.search(text))
+        for language in LANGUAGES
+    )
 
 
 def foreign_verdict(message: str) -> bool:
@@ -569,8 +718,9 @@ def foreign_verdict(message: str) -> bool:
 
 
 def _cleared(message: str) -> str:
-    """Without code blocks and quoted text; a line ending in a colon introduced what followed."""
-    text = _QUOTED.sub(" ", CODE_FENCE.sub(" ", message))
+    """Without code blocks, code lines and quoted text; a line ending in a colon introduced what
+    followed."""
+    text = _QUOTED.sub(" ", drop_code(CODE_FENCE.sub(" ", message)))
     return re.sub(r"(?<=[:\uff1a])\s*\n.*", "", text, flags=re.S).strip()
 
 
@@ -612,3 +762,45 @@ def foreign_statements(message: str) -> list[str]:
         else:
             out.extend(_parts_kept(sentence))
     return out
+
+
+# A sentence that opens on someone or somewhere already named: "Ella só pega sol de manhã", "Der
+# Boden dort ist lehmig", "Там глина", "她已经学了一年古筝了", "Le tiene pánico a los petardos".
+_REFERS_BACK = re.compile(
+    r"^(?:(?:ella|él|ellos|ellas|le|les|allí|allá|ahí|ela|ele|elas|eles|lá|ali|elle|il|elles|"
+    r"ils|là-bas|sie|er|dort|da|он|она|оно|они|ему|ей|им|там)(?![\w'’])|"
+    r"(?:der|die|das|el|la|los|las|le|les|o|a|os|as)\s+\w+\s+(?:dort|allí|ahí|lá|là-bas)\b|"
+    r"她|他|它|那里|那边|彼女|彼|そこ)",
+    re.I,
+)
+
+
+def foreign_followups(message: str) -> list[str]:
+    """In a conversation where the writer has spoken of themselves, the sentences of a later
+    non-English message that go on about someone or somewhere already named and ask nothing:
+    "Ela só pega sol de manhã." after "Tenho uma varanda pequena"; kept as written."""
+    if _is_game(message):
+        return []
+    text = _cleared(message)
+    if not text or len(text) > _MAX_CHARS:
+        return []
+    out: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        sentence = sentence.strip()
+        if not _REFERS_BACK.match(sentence):
+            continue
+        if any(lang.someone_else and lang.someone_else.search(sentence) for lang in LANGUAGES):
+            continue
+        parts = [part for part in _PART.split(sentence) if part.strip()]
+        kept = [part.strip() for part in parts if not _is_aside(part)]
+        if kept and kept[0] == parts[0].strip() and not _is_aside_in_whole(sentence):
+            out.append(" ".join(kept).strip(" ,;\uff0c\u3001\uff1b"))
+    return out
+
+
+def _is_aside_in_whole(sentence: str) -> bool:
+    """Of the moment or imagined, anywhere in the sentence (a question after a comma is not)."""
+    return any(
+        language.temporary.search(sentence) or language.hypothetical.search(sentence)
+        for language in LANGUAGES
+    )

@@ -121,7 +121,7 @@ def _is_code(line: str) -> bool:
     return len(stripped) >= 8 and letters / len(stripped) < 0.5
 
 
-def _drop_code(paragraph: str) -> str:
+def drop_code(paragraph: str) -> str:
     """Code lines go, and so do lines sandwiched between them (program output, a REPL)."""
     lines = paragraph.split("\n")
     code = [_is_code(line) for line in lines]
@@ -212,7 +212,7 @@ def own_words(message: str) -> str:
         pasting = False
         if _QUOTED_PARAGRAPH.match(paragraph) or paragraph.lstrip().startswith(">"):
             continue
-        paragraph = _drop_code(paragraph)
+        paragraph = drop_code(paragraph)
         lines = paragraph.split("\n")
         for index, line in enumerate(lines):
             inline = _PASTE_INLINE.match(line)

@@ -3,6 +3,7 @@ dev part and a held-out part) keep the shape issues 25 and 38 ask of them: their
 tag that agrees with every label, each kind of hard message often enough to count, conversations
 that give fragments their context, and (fresh) a split fixed on every record."""
 
+import hashlib
 from collections import Counter
 from pathlib import Path
 
@@ -176,3 +177,31 @@ def test_the_recall_set_holds_a_third_out_by_position_and_speaks_every_claimed_l
     others += load(SPLITS["dev"]) + load(SPLITS["heldout"]) + load(SPLITS["context-dev"])
     assert {e.text for e in recall} & {e.text for e in others} == set()
     assert {e.id for e in recall} & {e.id for e in others} == set()
+
+
+def test_the_voices_set_holds_a_third_out_by_hash_and_speaks_every_claimed_language(
+    sets: dict[str, list[Example]],
+) -> None:
+    voices = load(SPLITS["voices-dev"])
+    assert len(voices) >= 200
+
+    def held_out(example: Example) -> bool:
+        key = (example.conversation or example.id).encode()
+        return int(hashlib.sha256(key).hexdigest(), 16) % 3 == 0
+
+    assert [e.tags[-1] for e in voices] == ["heldout" if held_out(e) else "dev" for e in voices]
+    assert len(load_split("voices-dev")) + len(load_split("voices-heldout")) == len(voices)
+    languages = Counter(t for e in voices for t in e.tags if t.startswith("lang-"))
+    assert set(languages) == {f"lang-{c}" for c in ("en", "zh", "ja", "de", "es", "fr", "pt", "ru")}
+    assert min(languages.values()) >= 12
+    kinds = Counter(t for e in voices for t in e.tags)
+    for kind in ("q", "ann", "ppl", "pref", "frag", "multi", "nonnative", "prodrop"):
+        assert kinds[kind] >= 8, kind
+    assert sum(bool(e.previous) for e in voices) >= 20
+    others = [e for examples in sets.values() for e in examples]
+    others += load(SPLITS["dev"]) + load(SPLITS["heldout"]) + load(SPLITS["context-dev"])
+    others += load(SPLITS["recall-dev"])
+    # a short answer ("yes pls", "sí, por favor") may be anyone's; a message is not
+    shared = {e.text for e in voices} & {e.text for e in others}
+    assert {text for text in shared if len(text) > 20} == set()
+    assert {e.id for e in voices} & {e.id for e in others} == set()

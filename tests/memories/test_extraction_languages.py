@@ -88,3 +88,99 @@ def test_a_few_words_after_a_question_in_another_language_are_read_in_that_langu
         [Turn("52 ans", "c1", "", "Pour adapter le programme, quel âge avez-vous ?")]
     )
     assert [k.text for k in kept] == ["Pour adapter le programme, quel âge j'ai: 52 ans"]
+
+
+def _conversation(*messages: str) -> list[list[str]]:
+    kept = local_extractor().extract([Turn(message, "one conversation") for message in messages])
+    return [[k.text for k in memories] for memories in kept]
+
+
+@pytest.mark.parametrize(
+    ("message", "fact"),
+    [
+        ("平时在医院上班，经常值夜班，有什么助眠的方法？", "平时在医院上班， 经常值夜班"),
+        (
+            "Spiele seit zehn Jahren Geige im Orchester. Welche Saiten empfiehlst du?",
+            "Spiele seit zehn Jahren Geige im Orchester.",
+        ),
+        ("ちなみに猫も二匹います。", "ちなみに猫も二匹います。"),
+        (
+            "Enseño inglés en un instituto de Málaga, ¿qué juegos funcionan con adolescentes?",
+            "Enseño inglés en un instituto de Málaga",
+        ),
+        (
+            "Cozinho para a família toda todos os dias, que panela de pressão vocês recomendam?",
+            "Cozinho para a família toda todos os dias",
+        ),
+        (
+            "Уже пять лет преподаю химию в школе. Как сделать уроки интереснее?",
+            "Уже пять лет преподаю химию в школе.",
+        ),
+    ],
+)
+def test_a_first_person_said_by_the_verb_alone_is_kept(message: str, fact: str) -> None:
+    """Chinese, German, Japanese, Spanish, Portuguese and Russian writers drop "I": the verb's
+    person, or a predicate with no subject, says who."""
+    assert _alone(message) == [fact]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Quiero saber cuántas calorías tiene una manzana.",  # a verb of the moment
+        "Не знаю, как это исправить.",
+        "Erkläre mir den Unterschied zwischen Miete und Pacht.",  # an instruction
+        "Die Katze ist krank.",  # a noun opens the sentence
+        "Опять пробки, опоздаю на встречу.",  # of the moment, said in the future
+        "Escríbeme un mensaje para una compañera que se jubila, cariñoso pero no cursi.",
+        "El segundo me gusta más, desarróllalo.",
+        "Warum geht das nicht?\necho 'Ich bin root' && exit 1",  # a code line, not fenced
+        "Si trabajara en Alemania, ¿cuánto ganaría?",  # conditionals, by their mood
+        "Wenn ich in Berlin wohnen würde, bräuchte ich dann ein Auto?",
+        "Se eu morasse no Porto, quanto pagaria de renda?",
+        "Si je vivais à Genève, combien coûterait une crèche ?",
+        "Dinero no hay, así que busca opciones baratas.",  # a noun, then its verb
+        "Resumo do capítulo 3 de Dom Casmurro",  # a noun "of the"
+        "Hago la pregunta otra vez: cuál es la capital de Australia",  # asks, without marks
+        "Frage zu Python: wie sortiere ich ein Dict nach Werten",
+        "Делаю презентацию, нужна структура на 10 слайдов",  # today's task, then a request
+        "Em Curitiba, perto do centro",  # an adverb ending like a verb
+    ],
+)
+def test_a_verb_alone_of_the_moment_an_order_or_a_condition_gives_nothing(message: str) -> None:
+    assert _alone(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我邻居每天晚上弹钢琴，这正常吗？",
+        "Mein Kollege trinkt jeden Tag fünf Kaffee, ist das gesund?",
+        "Ma collègue court trois marathons par an, c'est raisonnable ?",
+        "Mi jefe trabaja los domingos, ¿es legal?",
+    ],
+)
+def test_a_colleagues_or_neighbours_doings_are_not_the_writers(message: str) -> None:
+    assert _alone(message) == []
+
+
+def test_in_a_conversation_a_sentence_about_someone_already_named_is_kept() -> None:
+    assert _conversation("我女儿今年七岁。", "她每周学两次钢琴，怎么安排练习时间？") == [
+        ["我女儿今年七岁。"],
+        ["她每周学两次钢琴"],
+    ]
+    assert _conversation("Ich habe einen kleinen Hund.", "Er hat Angst vor Gewitter. Was tun?") == [
+        ["Ich habe einen kleinen Hund."],
+        ["Er hat Angst vor Gewitter."],
+    ]
+    assert _conversation("私は犬を飼っています。", "彼女は雷が怖いです。どうしたら？") == [
+        ["私は犬を飼っています。"],
+        ["彼女は雷が怖いです。"],
+    ]
+
+
+def test_a_sentence_about_someone_is_not_kept_when_the_writer_never_named_them() -> None:
+    assert _conversation("Er hat Angst vor Gewitter. Was tun?") == [[]]
+    assert _conversation("她每周学两次钢琴，怎么安排练习时间？") == [[]]
+    # nor when what came before was not the writer's own
+    assert _conversation("Mein Kollege hat einen Hund.", "Er hat Angst vor Gewitter.") == [[], []]
