@@ -128,8 +128,7 @@ def _additive(text: str) -> bool:
 @lru_cache(maxsize=4096)
 def people(text: str) -> frozenset[str]:
     """The people a text names, as concepts (mum and mother are one)."""
-    folded = _fold(text)
-    return concepts(folded, PEOPLE)
+    return concepts(wording.untangled(_fold(text)), PEOPLE)
 
 
 @lru_cache(maxsize=4096)
@@ -364,6 +363,8 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     slot_new, slot_old = slots(new), slots(old)
     same_slot = bool(slot_new & slot_old)
     if cues:
+        if said.someone_else:  # "Ich wohne in Wien" / "Er wohnt jetzt in Wien": who moved?
+            return Verdict(UNSURE, "may be about someone else: " + ", ".join(sorted(cues)))
         if (cosine >= cut.update and (same_slot or _same_subject(new, old))) or (
             cosine >= cut.slot_update and _slotted_change(new, old)
         ):
@@ -376,6 +377,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         or said.opposed
         or (said.said_not and not said.same)
         or (bool(slot_new) and bool(slot_old) and not same_slot)
+        or wording.adds_meaning(said)
     )
     if not conflict and cosine >= cut.restate:
         return Verdict(RESTATE, "says the same")

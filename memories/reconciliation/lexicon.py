@@ -112,6 +112,34 @@ PEOPLE: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# A third person's verb opening a sentence of a language that drops the pronoun: "Vive en
+# Sevilla", "Mora em Curitiba", "Живёт в Казани" are about someone else ("Vivo en Sevilla" is the
+# speaker). Present tense and unambiguous past forms only (a Russian past verb has no person).
+# Matched with accents ("esta", this, is not "está", is). `DROPPED_OPENERS` may come before it.
+THIRD_PERSON_VERBS = frozenset(
+    entries(
+        "vive|viven|trabaja|trabajan|tiene|tienen|estudia|estudian|es|son|está|están|juega|"
+        "juegan|toca|tocan|habla|hablan|va|van|come|comen|bebe|beben|conduce|conducen|corre|"
+        "corren|prefiere|prefieren|quiere|quieren|necesita|necesitan|usa|usan|cocina|cocinan|"
+        "enseña|enseñan|aprende|aprenden|sale|salen|asiste|asisten|sigue|siguen|acaba|acaban|"
+        "vivió|trabajó|estudió|dejó|empezó|cumplió|terminó|compró|vendió|tuvo|fue|se|le",
+        "mora|moram|vive|vivem|trabalha|trabalham|tem|têm|estuda|estudam|é|são|está|estão|joga|"
+        "jogam|toca|tocam|fala|falam|vai|vão|come|comem|bebe|bebem|dirige|dirigem|corre|correm|"
+        "gosta|gostam|prefere|preferem|quer|querem|precisa|precisam|usa|usam|cozinha|ensina|"
+        "aprende|faz|fazem|frequenta|frequentam|mudou|mudou-se|saiu|deixou|começou|comprou|"
+        "vendeu|fez|foi|terminou",
+        "живёт|живет|живут|работает|работают|учится|учатся|учит|изучает|изучают|играет|играют|"
+        "говорит|говорят|ходит|ходят|ездит|ездят|водит|любит|любят|занимается|занимаются|"
+        "ест|едят|пьёт|пьет|пьют|хочет|хотят|собирается|собираются|преподаёт|преподает",
+    )
+)
+DROPPED_OPENERS = frozenset(
+    entries(
+        "ahora|ya|todavía|aún|también|tampoco|no|hoy|actualmente|agora|já|também|ainda|não|hoje|"
+        "atualmente|теперь|сейчас|уже|ещё|еще|тоже|также|не|давно|всё|все"
+    )
+)
+
 # A fact's slot: two texts in different slots state different facts.
 SLOTS: dict[str, tuple[str, ...]] = {
     "job": entries(
@@ -355,24 +383,26 @@ FILLER = frozenset(
         "this|these|those|it|it's|its|there|here|very|really|currently|presently|at the moment|"
         "right now|always|please|user|user's|users|the user's|"
         "called|named|name|name's|names|call|preferred|go by|goes by|years|year|old|aged|age|"
-        "every day|each day|daily|every morning|each morning|"
+        "every day|each day|daily|every morning|each morning|work as|works as|working as|"
         "飼っています|飼ってる|飼って|养了|养|"
         "about|some|one|un|uno|una|um|uma|ein|eins|один|одна|s|m|re|ve|d|ll|t|just|also|own|ones|got|get|which|who|amateur",
         "ich|mich|mir|mein|meine|meinen|meinem|meiner|wir|uns|unser|unsere|der|die|das|den|dem|"
         "des|ein|eine|einen|einem|einer|ist|bin|sind|war|habe|hat|haben|und|oder|aber|zu|zum|zur|"
         "in|im|am|an|auf|bei|mit|von|vom|fur|gegen|sehr|heisst|heisse|heise|name|jahre|jahr|alt|"
         "nutzer|nutzerin|benutzer|benutzerin|derzeit|zurzeit|gerade|seit|schon|immer|jeden tag|"
-        "taglich",
+        "taglich|arbeite als|arbeitet als",
         "yo|me|mi|mis|nosotros|nuestro|nuestra|el|la|los|las|un|una|unos|unas|es|soy|son|estoy|"
         "esta|tengo|tiene|tenemos|de|del|en|a|al|con|por|para|y|o|que|muy|se|llama|llamo|llaman|"
         "anos|ano|usuario|usuaria|actualmente|desde hace|hace|siempre|todos los dias|cada dia",
+        "trabajo como|trabaja como",
         "je|j'|j|moi|mon|ma|mes|nous|notre|nos|le|la|l'|l|les|un|une|des|du|de|d'|est|suis|sont|"
         "ai|a|as|avons|ont|en|dans|au|aux|avec|pour|par|et|ou|que|qu'|qui|tres|s'appelle|"
         "m'appelle|appelle|ans|an|utilisateur|utilisatrice|actuellement|toujours|depuis|"
-        "tous les jours",
+        "tous les jours|travaille comme|travaillent comme",
         "eu|me|meu|minha|meus|minhas|nos|nosso|nossa|o|a|os|as|um|uma|e|sou|sao|esta|estou|tenho|"
         "tem|temos|de|do|da|dos|das|em|no|na|nos|nas|com|por|para|que|muito|chama|chamo|chamado|"
-        "chamada|anos|usuario|usuaria|atualmente|sempre|todos os dias|como",
+        "chamada|anos|usuario|usuaria|atualmente|sempre|todos os dias|como|trabalho como|"
+        "trabalha como",
         "я|меня|мне|мой|моя|моё|мое|мою|моей|моего|мои|мы|нас|наш|наша|наше|наши|у|в|во|на|с|со|"
         "к|по|о|об|и|или|а|но|это|есть|был|была|было|зовут|звать|лет|год|года|пользователь|"
         "пользователя|сейчас|очень|каждый день",

@@ -22,12 +22,14 @@ from typing import Any
 
 from memories.language import UNSPACED
 from memories.reconciliation.lexicon import (
+    DROPPED_OPENERS,
     FILLER,
     FILLER_CJK,
     NEGATIONS,
     NUMBERS,
     PEOPLE,
     TENS,
+    THIRD_PERSON_VERBS,
     WORDINGS,
 )
 from memories.search.lexical import segment
@@ -206,11 +208,36 @@ def _named_first(text: str) -> bool:
     return False
 
 
+_ENGLISH = re.compile(
+    r"(?<![\w'])(my|our|your|his|her|their|the|is|was|has|have|had|and|of|i)(?!\w)"
+)
+_SON = re.compile(r"(?<![\w'])son(?![\w'])")
+
+
+def untangled(folded: str) -> str:
+    """The folded text with a word two languages share read as its own language means it: "son"
+    is a son only beside English words ("my son", "son is"); in Spanish it is "they are" ("Mis
+    padres son de Bilbao"), in French "his" ("son frère"): read as filler ("sont")."""
+    if "son" in folded and not _ENGLISH.search(folded):
+        return _SON.sub("sont", folded)
+    return folded
+
+
+def dropped_third_person(text: str) -> bool:
+    """Whether the text opens with a third person's verb and no subject, in a language that drops
+    the pronoun (`lexicon.THIRD_PERSON_VERBS`): "Vive en Sevilla", "Ahora mora em Curitiba"."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    for word in re.findall(r"[\w'-]+", re.split(r"[.!?;:,]", folded, maxsplit=1)[0]):
+        if word not in DROPPED_OPENERS:
+            return word in THIRD_PERSON_VERBS
+    return False
+
+
 @lru_cache(maxsize=4096)
 def said(text: str) -> Said:
     """The text's content keys and negation (see the module's docstring)."""
     pattern = _wordings()[0]
-    body = pattern.sub(_replace, plain(text))
+    body = pattern.sub(_replace, untangled(plain(text)))
     body = _CJK_NUMERAL.sub(_cjk_number, body)
     said_not = _negated(plain(text))  # before "don't eat meat" became "vegetarian"
     negated = any(n in body for n in _cjk_negations())
@@ -238,6 +265,8 @@ def said(text: str) -> Said:
             keys.add(word)
     if keys & _people() or _named_first(text):
         keys.discard(SOMEONE)  # "Chloé … elle a 12 ans", "My sister … she": the one named
+    if dropped_third_person(text):
+        keys.add(SOMEONE)  # "Vive en Sevilla": someone, not the speaker ("Vivo en Sevilla")
     return Said(frozenset(keys), negated, said_not)
 
 
@@ -299,6 +328,8 @@ class Comparison:
     missing: frozenset[str]  # either side's keys the other lacks (two at most on each side)
     opposed: bool  # negated on one side only, or about someone else on one side only
     said_not: bool  # a negation as written on one side only ("I eat meat" / "I don't eat meat")
+    added: frozenset[str] = frozenset()  # the new text's keys the old one lacks (all of them)
+    someone_else: bool = False  # a third person on one side only ("Ich wohne" / "Er wohnt")
 
     @property
     def same(self) -> bool:
@@ -321,6 +352,19 @@ def compare(new: str, old: str) -> Comparison:
     return Comparison(
         keys=len(a.keys),
         missing=uncovered(a.keys, b.keys, 2) | uncovered(b.keys, a.keys, 2),
-        opposed=a.negated != b.negated or ((SOMEONE in a.keys) != (SOMEONE in b.keys)),
+        opposed=a.negated != b.negated or (SOMEONE in a.keys) != (SOMEONE in b.keys),
         said_not=a.said_not != b.said_not,
+        added=uncovered(a.keys, b.keys),
+        someone_else=(SOMEONE in a.keys) != (SOMEONE in b.keys),
     )
+
+
+def adds_meaning(said: Comparison) -> bool:
+    """Whether the new text says something of the lexicon the old one does not ("I work as a
+    doctor" / "I work at a children's hospital", 我有一个女儿 / 我女儿喜欢画画): more than the
+    old fact, however close their cosine. A verb whose object carries the meaning ("drink" tea)
+    adds nothing."""
+    return any(meaning(key) and key not in _LIGHT_VERBS for key in said.added)
+
+
+_LIGHT_VERBS = frozenset({"drink"})

@@ -122,3 +122,26 @@ def test_a_look_alike_that_may_be_a_change_waits_for_the_owner_never_merged(
     assert _current(owner) == [old]
     assert written.pending is not None
     assert MemoryProposal.objects.filter(owner=owner).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Vivo en Granada.", "Vive en Granada."),  # a Spanish verb's person: he or she lives
+        ("Moro em Recife.", "Mora em Recife."),
+        ("Живу в Томске.", "Живёт в Томске."),
+        ("我有一个儿子。", "我儿子喜欢踢足球。"),  # a new fact about the same son
+        ("Ich arbeite als Ärztin.", "Ich arbeite in einem Kinderkrankenhaus."),
+        ("犬を飼っています。", "うちの犬は散歩が好きです。"),
+    ],
+)
+def test_someone_elses_verb_without_a_pronoun_or_a_new_fact_is_never_merged_into_the_stored_one(
+    owner: User, app: Actor, old: str, new: str
+) -> None:
+    stored = memory_create(actor=app, text=old).memory
+    written = memory_create(actor=app, text=new)
+    assert written.created or written.pending is not None  # stored beside it, or in Review
+    assert old in _current(owner)
+    assert not Memory.objects.filter(owner=owner, superseded_by__isnull=False).exists()
+    stored.refresh_from_db()
+    assert "restated_as" not in (stored.metadata or {})

@@ -212,3 +212,50 @@ def test_a_third_persons_pronoun_is_someone_else_unless_someone_is_named() -> No
     assert wording.SOMEONE in wording.said("She lives in Porto.").keys
     assert wording.SOMEONE not in wording.said("My sister lives in Porto; she loves it.").keys
     assert wording.SOMEONE not in wording.said("Chloé a douze ans et elle chante.").keys
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Vivo en Granada.", "Vive en Granada."),
+        ("Trabajo en una farmacia.", "Ahora trabaja en una farmacia."),
+        ("Moro em Recife.", "Mora em Recife."),
+        ("Живу в Томске.", "Живёт в Томске."),
+        ("Vive en Madrid.", "I live in Madrid."),
+    ],
+)
+def test_a_verb_of_someone_else_in_a_language_that_drops_the_pronoun_is_not_the_speakers(
+    old: str, new: str
+) -> None:
+    assert wording.dropped_third_person(old) != wording.dropped_third_person(new)
+    assert verdict(old, new) in (UNSURE, DISTINCT)
+
+
+def test_spanish_son_is_a_verb_and_an_english_son_a_son() -> None:
+    assert people("Mis padres son de Cádiz.") == people("My parents are from Cádiz.")
+    assert people("My son is from Cádiz.") == {"son"}
+    assert verdict("Mis padres son de Cádiz.", "My parents are from Cádiz.") == RESTATE
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我有一个儿子。", "我儿子喜欢踢足球。"),
+        ("Ich arbeite als Ärztin.", "Ich arbeite in einem Kinderkrankenhaus."),
+        ("Я работаю учителем.", "Я работаю в сельской школе."),
+    ],
+)
+def test_a_new_fact_about_the_same_thing_is_never_merged_however_close(old: str, new: str) -> None:
+    assert verdict(old, new) in (UNSURE, DISTINCT)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Trabajo como profesor.", "Soy profesor."),
+        ("Je travaille comme infirmière.", "Je suis infirmière."),
+        ("Ich arbeite als Lehrerin.", "Ich bin Lehrerin."),
+    ],
+)
+def test_working_as_something_is_being_it(old: str, new: str) -> None:
+    assert verdict(old, new) == RESTATE
