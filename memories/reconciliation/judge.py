@@ -249,9 +249,32 @@ def _alone(x: str, other: frozenset[str]) -> bool:
 
 
 def _names_clash(new: str, old: str) -> bool:
-    """Each side names something the other does not (Thai / Vietnamese, 3 May / 3 March)."""
+    """Each side names something the other does not (Thai / Vietnamese, 3 May / 3 March, Paula /
+    Paulo), one name in two languages being one (Wien ~ Vienna, `wording`'s meanings)."""
     (sure_a, all_a), (sure_b, all_b) = names(new), names(old)
-    return any(_alone(x, all_b) for x in sure_a) and any(_alone(y, all_a) for y in sure_b)
+    all_a, all_b = all_a | _meant(all_a), all_b | _meant(all_b)
+    return any(_unmatched(x, all_b) for x in sure_a) and any(_unmatched(y, all_a) for y in sure_b)
+
+
+def _unmatched(name: str, other: frozenset[str]) -> bool:
+    """No form of the name among the other's: a prefix, a digits' tail, the lexicon's meaning,
+    a Cyrillic name's ending (Маша ~ Маше)."""
+    meant = _meant_one(name)
+    return (
+        _alone(name, other)
+        and _alone(meant, other)
+        and not any(_same_name(name, y) for y in other if not name.isdigit())
+    )
+
+
+def _meant_one(name: str) -> str:
+    """The name as the lexicon's meaning when it is one (sevilla → seville), else itself."""
+    keys = wording.said(name).keys
+    return next(iter(keys)) if len(keys) == 1 else name
+
+
+def _meant(found: frozenset[str]) -> frozenset[str]:
+    return frozenset(_meant_one(n) for n in found)
 
 
 def _same_subject(new: str, old: str) -> bool:
@@ -326,6 +349,30 @@ def _named(said: wording.Comparison, new: str, old: str) -> bool:
     )
 
 
+_AND = re.compile(r"(?<!\w)(and|und|y|e|et|и|as well as)(?!\w)|[和与及]")
+
+
+def _adds_detail(said: wording.Comparison, new: str, old: str) -> bool:
+    """The one key the new text adds is a detail of its own, not a wording: a name or place
+    ("I work at Google" / "… at Google in Zurich"; a word that goes on a name both share,
+    "Greenfield Primary" / "Greenfield Primary School", is the same name), or one more item of
+    a list the old text did not have ("allergic to shellfish" / "shellfish and peanuts")."""
+    if not said.added:
+        return False
+    if _AND.search(_fold(new)) and not _AND.search(_fold(old)):
+        return True
+    shared = names(old)[1]
+    words = re.findall(r"[\w'-]+", new)
+    for n, word in enumerate(words):
+        if n == 0 or not word[:1].isupper() or word in _NOT_NAMES:
+            continue
+        if _fold(words[n - 1]) in shared and words[n - 1][:1].isupper():
+            continue
+        if any(k in said.added for k in wording.said(word).keys):
+            return True
+    return False
+
+
 def _slotted_change(new: str, old: str) -> bool:
     """The new text says the fact of the old one's slot changed: a change cue, and both in the
     same slot (job, home, car, phone, diet, relationship): "My phone is an iPhone 12" / "I got
@@ -356,8 +403,19 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         return Verdict(DISTINCT, "adds to it")
     past = bool(matched(new, PAST)) != bool(matched(old, PAST)) and not _event(new, old)
     cues = matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES)
-    if not past and (
-        lexical or (not cues and said.near and cosine >= cut.unsure and not _named(said, new, old))
+    if (
+        not past
+        and not _names_clash(new, old)
+        and (
+            lexical
+            or (
+                not cues
+                and said.near
+                and cosine >= cut.unsure
+                and not _named(said, new, old)
+                and not _adds_detail(said, new, old)
+            )
+        )
     ):
         return Verdict(RESTATE, "says the same in other words")
     slot_new, slot_old = slots(new), slots(old)

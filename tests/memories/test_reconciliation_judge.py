@@ -12,6 +12,7 @@ from memories.reconciliation.judge import (
     RESTATE,
     UNSURE,
     UPDATE,
+    _names_clash,
     judge,
     lead_names,
     people,
@@ -259,3 +260,30 @@ def test_a_new_fact_about_the_same_thing_is_never_merged_however_close(old: str,
 )
 def test_working_as_something_is_being_it(old: str, new: str) -> None:
     assert verdict(old, new) == RESTATE
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My best friend is Paula.", "My best friend is Paulo."),
+        ("Meine Freundin Lea studiert Jura.", "Meine Freundin Mia studiert Jura."),
+        ("I'm allergic to shellfish.", "I'm allergic to shellfish and peanuts."),
+        ("I work at Google.", "I work at Google in Zurich."),
+        ("我对花生过敏。", "我对花生和牛奶过敏。"),
+        ("我有一只狗叫旺财。", "我有一只狗叫豆豆。"),
+        ("彼は銀行で働いています。", "私は銀行で働いています。"),
+    ],
+)
+def test_another_name_or_one_more_detail_is_never_merged(old: str, new: str) -> None:
+    assert verdict(old, new) in (UNSURE, DISTINCT)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Vivo en Sevilla.", "I live in Seville."),
+        ("Мою дочь зовут Даша.", "Даше, моей дочери, семь лет."),
+    ],
+)
+def test_one_name_in_two_languages_or_two_cases_is_no_clash(old: str, new: str) -> None:
+    assert not _names_clash(new, old)
