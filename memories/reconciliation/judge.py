@@ -382,6 +382,26 @@ def _slotted_change(new: str, old: str) -> bool:
     return bool(same) and bool(matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES))
 
 
+def _older(new: str, old: str) -> Verdict | None:
+    """Two ages of the same one, nothing else said differently (the judge has checked people
+    and names first): a few years more is
+    the age now ("My son is 8." / "My son just turned 9."); less, or many more, waits for the
+    owner (another child? a typo?). None when either text states no age."""
+    age_new, age_old = wording.age(new), wording.age(old)
+    if age_new is None or age_old is None or age_new == age_old:
+        return None
+    # Nothing else differs but a word or two of the change ("just turned", "yesterday", "уже"):
+    # "Vivo aquí desde hace 5 años" / "Trabajo aquí desde hace 6 años" are two facts.
+    keys_new = frozenset(k for k in wording.said(new).keys if not k.isdigit())
+    keys_old = frozenset(k for k in wording.said(old).keys if not k.isdigit())
+    added = wording.uncovered(keys_new, keys_old)
+    if wording.uncovered(keys_old, keys_new) or len(added) > 2 or any(map(wording.meaning, added)):
+        return None
+    if 0 < age_new - age_old <= 5:
+        return Verdict(UPDATE, f"older: {age_old} → {age_new}")
+    return Verdict(UNSURE, f"another age: {age_old} → {age_new}")
+
+
 def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     """What the new text does to the stored one. Never a merge or a supersede across different
     people (kinship and role words: a coach is not a team lead, a mother not a mother-in-law;
@@ -401,6 +421,9 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         return Verdict(DISTINCT, "about someone else")
     if _additive(new):
         return Verdict(DISTINCT, "adds to it")
+    older = _older(new, old)
+    if older is not None:
+        return older
     past = bool(matched(new, PAST)) != bool(matched(old, PAST)) and not _event(new, old)
     cues = matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES)
     if (

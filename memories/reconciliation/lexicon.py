@@ -16,30 +16,38 @@ CHANGE_CUES = entries(
     "left|sold|quit|stopped|changed|replaced|traded|got promoted|promoted|finished|dropped out|"
     "went|migrated|turned|retired|cancelled|canceled|closed|got a|got my|bought|these days|"
     "since|again|outgrew|paused|took over|became|down to|ended|broke up|divorced|got married|"
-    "was born|died|new",
+    "was born|died|new|instead",
     "jetzt|nun|inzwischen|nicht mehr|mehr|angefangen|gezogen|umgezogen|gewechselt|verkauft|"
-    "gekündigt|aufgehört|neue|neuer|neues|seit|in rente|getrennt|geheiratet",
+    "gekündigt|aufgehört|neue|neuer|neues|seit|in rente|getrennt|geheiratet|stattdessen",
     "ahora|ya no|dejé|me mudé|mudamos|nos mudamos|vendí|cambié|empecé|nuevo|nueva|desde|"
-    "terminé|me casé|renuncié",
+    "terminé|me casé|renuncié|en vez de|en lugar de|al final|cambió|se cambió|se mudó|dejó|empezó",
     "maintenant|n'est plus|plus|quitté|déménagé|vendu|passé à|passée à|changé|commencé|"
-    "nouveau|nouvelle|depuis|arrêté|désormais",
+    "nouveau|nouvelle|depuis|arrêté|désormais|au lieu de|finalement",
     "agora|não mais|nao mais|saí|saiu|me mudei|mudei|vendi|troquei|comecei|novo|nova|"
-    "terminamos|parei|larguei",
+    "terminamos|parei|larguei|em vez de|afinal",
     "теперь|сейчас|больше не|уже не|ушёл|ушел|ушла|переехал*|продал*|сменил*|начал*|нов*|"
-    "бросил*|расстал*",
+    "бросил*|расстал*|вместо|передумал*",
     "现在|不再|已经不|跳槽|换了|搬到|搬家|卖了|辞职|离职|调走|新的|开始|改成|分手|目前",
     "今は|もう|辞め|引っ越|売っ|変え|乗り換え|転職|始め|新しい|ではありません|やめ|別れ",
 )
 
+# Words that say a number is an age ("34 years old", "turned 35", "七岁", "5 лет"); a short
+# "… is 8." says it too (`wording.age`).
+AGE_WORDS = entries(
+    "years old|year old|yrs old|turned|turns|turning|jahre alt|jahre|jahr alt|geworden|wird",
+    "años|anos|año|ano|cumplió|cumplio|cumple|cumplí|cumpli|ans|fête ses|fiz|fez|completou|"
+    "completei|лет|год|года|исполнилось|исполнится|исполнился|岁|歲|歳|才",
+)
+
 # Adding to what is stored ("also", "too"): both stay.
 ADDITIVE_CUES = entries(
-    "also|too|as well|another",
-    "auch|außerdem|ausserdem",
-    "también|tambien|además",
-    "aussi|également",
-    "também|tambem",
-    "ещё|еще|тоже|также",
-    "还|也",
+    "also|too|as well|another|second|a second|one more",
+    "auch|außerdem|ausserdem|zweite|zweiten|zweiter|zweites|noch ein|noch eine|noch einen",
+    "también|tambien|además|segundo|segunda|otro más|otra más",
+    "aussi|également|deuxième|deuxieme|second|seconde|un autre|une autre",
+    "também|tambem|segundo|segunda|mais um|mais uma",
+    "ещё|еще|тоже|также|второй|вторая|второго|вторую",
+    "还|也|第二",
     "も",  # "もう" (no longer) is taken out before this is read
 )
 
@@ -163,6 +171,18 @@ SLOTS: dict[str, tuple[str, ...]] = {
     "diet": entries(
         "vegetarian|vegan|meat|fish|vegetarier|fleisch|vegetarian*|carne|végétarien*|viande",
         "вегетариан*|мяс*|素食|吃肉|ベジタリアン",
+    ),
+    "school": entries(
+        "school|schools|grade|kindergarten|nursery|preschool|schule|klasse|kita|gymnasium",
+        "escuela|colegio|instituto|guardería|guarderia|école|ecole|collège|lycée|crèche|creche",
+        "escola|colégio|colegio|série|школ*|класс*|детский сад|садик",
+        "学校|小学|中学|高中|幼儿园|年级|幼稚園|保育園|年生",
+    ),
+    "plan": entries(
+        "plan|plans|planning|planned|trip|holiday|holidays|vacation|travel|travelling|traveling",
+        "plane|planen|geplant|reise|urlaub|plan|planes|viaje|vacaciones|projet|projets|voyage",
+        "vacances|plano|planos|viagem|férias|ferias|план*|поездк*|отпуск*|путешеств*",
+        "计划|打算|旅行|旅游|度假|予定|計画|旅行",
     ),
     "relationship": entries(
         "single|relationship|married|engaged|dating|divorced|ledig|verheiratet|soltera|soltero",

@@ -22,6 +22,7 @@ from typing import Any
 
 from memories.language import UNSPACED
 from memories.reconciliation.lexicon import (
+    AGE_WORDS,
     DROPPED_OPENERS,
     FILLER,
     FILLER_CJK,
@@ -268,6 +269,30 @@ def said(text: str) -> Said:
     if dropped_third_person(text):
         keys.add(SOMEONE)  # "Vive en Sevilla": someone, not the speaker ("Vivo en Sevilla")
     return Said(frozenset(keys), negated, said_not)
+
+
+_AGE_WORDS = re.compile(
+    r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, AGE_WORDS), key=len, reverse=True)) + r")(?!\w)"
+)
+_CJK_AGE = re.compile("[岁歲歳才]")
+# "My son is 8.", "I'm 29", "Mein Sohn ist jetzt 7.": a number closing a short "… is N".
+_IS_NUMBER = re.compile(
+    r"(?<![\w'])(?:i'm|'m|am|is|ist|bin|es|est|é|sind)\s+(?:now\s+|jetzt\s+|already\s+|schon\s+)?"
+    r"[\w-]+\s*[.!]?\s*$"
+)
+
+
+@lru_cache(maxsize=4096)
+def age(text: str) -> int | None:
+    """The one age the text states ("My son is 8.", "I turned 30", "Моему сыну 5 лет", "娘は6歳
+    になりました"), or None: no age word and no short "… is N", or more than one number."""
+    folded = plain(text)
+    numbers = [int(k) for k in said(text).keys if k.isdigit()]
+    if len(numbers) != 1 or not 0 < numbers[0] <= 120:
+        return None
+    if _AGE_WORDS.search(folded) or _CJK_AGE.search(folded) or _IS_NUMBER.search(folded):
+        return numbers[0]
+    return None
 
 
 @cache
