@@ -459,6 +459,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         or (said.said_not and not said.same)
         or (bool(slot_new) and bool(slot_old) and not same_slot)
         or wording.adds_meaning(said)
+        or len(said.added) >= said.keys  # not one word in common: 我在华为工作 / 我30岁了
     )
     if not conflict and cosine >= cut.restate:
         return Verdict(RESTATE, "says the same")

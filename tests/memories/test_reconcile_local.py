@@ -158,3 +158,18 @@ def test_someone_elses_verb_without_a_pronoun_or_a_new_fact_is_never_merged_into
     assert not Memory.objects.filter(owner=owner, superseded_by__isnull=False).exists()
     stored.refresh_from_db()
     assert "restated_as" not in (stored.metadata or {})
+
+
+@pytest.mark.parametrize(("neighbours", "merged"), [(1, False), (5, True)])
+def test_a_restatement_in_another_language_is_found_below_closer_look_alikes_of_other_people(
+    owner: User, app: Actor, settings: SettingsWrapper, neighbours: int, merged: bool
+) -> None:
+    """MiniLM puts "I live in Vienna." nearer to "My brother lives in Vienna." than to "Ich wohne
+    in Wien.": the write judges as many neighbours as RECONCILE_NEIGHBOURS says (the LLM's
+    reconciliation reads the same setting)."""
+    settings.RECONCILE_NEIGHBOURS = neighbours
+    stored = memory_create(actor=app, text="Ich wohne in Wien.").memory
+    memory_create(actor=app, text="My brother lives in Vienna.")
+    again = memory_create(actor=app, text="I live in Vienna.")
+    assert (again.memory.pk == stored.pk) is merged
+    assert len(_current(owner)) == (2 if merged else 3)
