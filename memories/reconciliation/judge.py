@@ -328,6 +328,17 @@ def _bare(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
+# "I have lived here since 2015", "she's worked there for years": still true, not a past state.
+_PERFECT = re.compile(
+    r"(?:(?<!\w)have|(?<!\w)has|'ve|'s)\s+(?:\w+\s+)?(?=lived|worked|studied|owned|had)\w+"
+)
+
+
+def _past(text: str) -> bool:
+    """Whether the text tells a past state ("I had a cat as a child"), the present perfect not."""
+    return bool(matched(_PERFECT.sub("", _fold(text)), PAST))
+
+
 _EVENTS = frozenset({"born", "marri"})  # wording keys of events, past by nature
 
 
@@ -424,7 +435,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     older = _older(new, old)
     if older is not None:
         return older
-    past = bool(matched(new, PAST)) != bool(matched(old, PAST)) and not _event(new, old)
+    past = _past(new) != _past(old) and not _event(new, old)
     cues = matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES)
     if (
         not past

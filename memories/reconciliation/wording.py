@@ -41,6 +41,7 @@ _CJK_NUMERAL = re.compile("[〇零一二两三四五六七八九十]+")
 _CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2}
 _TOKEN = re.compile(r"[a-z]+(?:_[a-z]+)+|[^\W_]+(?:'[^\W_]+)*")
 _GERMAN_COMPOUND = re.compile(r"(\w+)und(\w+)")
+_ONES = frozenset({"one", "un", "une", "uno", "una", "um", "uma", "один", "одна"})
 
 
 SOMEONE = "someone"  # the key of a third person's pronoun: he, sie, elle, он, 他, 彼女 …
@@ -181,9 +182,11 @@ def _number(word: str) -> int | None:
     values = _numbers()
     if word in values:
         return values[word]
-    compound = _GERMAN_COMPOUND.fullmatch(word)  # vierunddreissig
-    if compound and compound.group(1) in values and compound.group(2) in values:
-        return values[compound.group(1)] + values[compound.group(2)]
+    compound = _GERMAN_COMPOUND.fullmatch(word)  # vierunddreissig, einundvierzig
+    if compound and compound.group(2) in values:
+        ones = 1 if compound.group(1) == "ein" else values.get(compound.group(1))
+        if ones is not None:
+            return ones + values[compound.group(2)]
     return None
 
 
@@ -253,6 +256,8 @@ def said(text: str) -> Said:
             continue
         for word in token.replace("'", " ").split():
             value = int(word) if word.isdigit() else _number(word)
+            if value is None and word in _ONES and previous and previous % 10 == 0:
+                value = 1  # forty-one, vingt et un, сорок один ("one" alone is "a")
             if value is None and word in _filler() and word not in _meanings():
                 continue
             if value is not None:

@@ -289,3 +289,19 @@ def test_another_name_or_one_more_detail_is_never_merged(old: str, new: str) -> 
 )
 def test_one_name_in_two_languages_or_two_cases_is_no_clash(old: str, new: str) -> None:
     assert not _names_clash(new, old)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I'm 51.", "I am fifty-one years old."),
+        ("Ich bin 41.", "Ich bin einundvierzig Jahre alt."),
+        ("Мне 31 год.", "Мне тридцать один год."),
+        ("我今年三十一岁。", "我31岁。"),
+        ("I have worked at Zalando since 2019.", "I've been working at Zalando since 2019."),
+    ],
+)
+def test_a_number_with_one_in_words_or_the_present_perfect_says_the_same(
+    old: str, new: str
+) -> None:
+    assert verdict(old, new) == RESTATE
