@@ -328,6 +328,14 @@ def _bare(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
+_HAVE_GOT = re.compile(r"(?:(?<!\w)have|(?<!\w)has|'ve|'s)\s+got(?!\w)")
+
+
+def _cues(text: str) -> frozenset[str]:
+    """The change cues the text holds ("I've got a brother" is having one, not "got a")."""
+    return matched(_HAVE_GOT.sub("have", _fold(text)), CHANGE_CUES)
+
+
 # "I have lived here since 2015", "she's worked there for years": still true, not a past state.
 _PERFECT = re.compile(
     r"(?:(?<!\w)have|(?<!\w)has|'ve|'s)\s+(?:\w+\s+)?(?=lived|worked|studied|owned|had)\w+"
@@ -390,7 +398,7 @@ def _slotted_change(new: str, old: str) -> bool:
     a Pixel 9 last week", "We rent a flat" / "We bought a house"; or both name the same role,
     which is the slot ("My landlord is Mr. Huber" / "our landlord is Vonovia now")."""
     same = slots(new) & slots(old) or people(new) & people(old) & ROLES
-    return bool(same) and bool(matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES))
+    return bool(same) and bool(_cues(new) - _cues(old))
 
 
 def _older(new: str, old: str) -> Verdict | None:
@@ -436,7 +444,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     if older is not None:
         return older
     past = _past(new) != _past(old) and not _event(new, old)
-    cues = matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES)
+    cues = _cues(new) - _cues(old)
     if (
         not past
         and not _names_clash(new, old)

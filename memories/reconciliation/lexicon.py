@@ -242,6 +242,7 @@ WORDINGS = (
     "asisten|va a|van a|va a l'|frequente|frequenta|vai a|vao a|ходит в|ходят в|учится в|上学|"
     "通って|通う",
     "marri|married|marry|wedding|wed|got married|verheiratet|geheiratet|hochzeit|casado|casada|"
+    "已婚|既婚|"
     "boda|nos casamos|marie|mariee|mariage|casamento|casei|casamos|женат|замужем|свадьб*|"
     "поженились|结婚|婚礼|結婚",
     "car|car|cars|drive|drives|driving|auto|autos|wagen|fahre|fahrt|coche|conduzco|conduce|"
@@ -353,7 +354,20 @@ WORDINGS = (
     "cook|cooking|koche|kochen|cocino|cocinar|cozinho|cozinhar|готовлю|做饭|料理",
     "garden|garden|gardening|garten|gartenarbeit|jardin|jardim|jardinagem|сад|огород|花园|庭",
     "sleep|sleep|sleeps|sleeping|schlafe|schlafen|duermo|dormir|dors|durmo|сплю|сон|睡觉|寝",
-    "early|early|früh|fruh|temprano|cedo|рано|早く|朝型",
+    "early|early|früh|fruh|temprano|cedo|рано|早く|朝型|morning person|early riser|early bird|"
+    "frühaufsteher*|madrugador*|lève-tôt|leve-tot|matinal|жаворон*|早起|早起き",
+    "pregnant|pregnant|expecting a baby|expecting|schwanger|embarazada|enceinte|gravida|"
+    "беременн*|怀孕|妊娠",
+    "no_tobacco|non-smoker|nonsmoker|don't smoke|do not smoke|never smoke|nichtraucher*|"
+    "rauche nicht|no fumo|non-fumeur|non fumeur|je ne fume pas|nao fumo|не курю|不抽烟|不吸烟|"
+    "タバコは吸いません|たばこは吸いません",
+    "origin|i'm from|i am from|comes from|come from|komme aus|kommt aus|stamme aus|stammt aus|"
+    "soy de|vengo de|viene de|je viens de|il vient de|elle vient de|je suis originaire de|"
+    "sou de|venho de|я из|родом из|родом|来自|出身",
+    "younger|younger|little|kleiner|kleine|jungerer|jungere|menor|pequeno|pequena|petit|"
+    "petite|cadet|cadette|cacula|младш*",
+    "older|older|elder|big|alterer|altere|grosser|grosse|mayor|aine|ainee|mais velho|"
+    "mais velha|старш*",
     "weekend|weekend|weekends|wochenende|fin de semana|fin de semaine|fim de semana|выходн*|"
     "周末|週末",
     "spain|spain|spanien|espana|espagne|espanha|испани*|西班牙|スペイン",
@@ -404,17 +418,18 @@ FILLER = frozenset(
         "right now|always|please|user|user's|users|the user's|"
         "called|named|name|name's|names|call|preferred|go by|goes by|years|year|old|aged|age|"
         "every day|each day|daily|every morning|each morning|work as|works as|working as|"
+        "by profession|by trade|"
         "飼っています|飼ってる|飼って|养了|养|"
         "about|some|one|un|uno|una|um|uma|ein|eins|один|одна|s|m|re|ve|d|ll|t|just|also|own|ones|got|get|which|who|amateur",
         "ich|mich|mir|mein|meine|meinen|meinem|meiner|wir|uns|unser|unsere|der|die|das|den|dem|"
         "des|ein|eine|einen|einem|einer|ist|bin|sind|war|habe|hat|haben|und|oder|aber|zu|zum|zur|"
         "in|im|am|an|auf|bei|mit|von|vom|fur|gegen|sehr|heisst|heisse|heise|name|jahre|jahr|alt|"
         "nutzer|nutzerin|benutzer|benutzerin|derzeit|zurzeit|gerade|seit|schon|immer|jeden tag|"
-        "taglich|arbeite als|arbeitet als",
+        "taglich|arbeite als|arbeitet als|von beruf",
         "yo|me|mi|mis|nosotros|nuestro|nuestra|el|la|los|las|un|una|unos|unas|es|soy|son|estoy|"
         "esta|tengo|tiene|tenemos|de|del|en|a|al|con|por|para|y|o|que|muy|se|llama|llamo|llaman|"
         "anos|ano|usuario|usuaria|actualmente|desde hace|hace|siempre|todos los dias|cada dia",
-        "trabajo como|trabaja como",
+        "trabajo como|trabaja como|de profesion|de profession|de profissao|по профессии",
         "je|j'|j|moi|mon|ma|mes|nous|notre|nos|le|la|l'|l|les|un|une|des|du|de|d'|est|suis|sont|"
         "ai|a|as|avons|ont|en|dans|au|aux|avec|pour|par|et|ou|que|qu'|qui|tres|s'appelle|"
         "m'appelle|appelle|ans|an|utilisateur|utilisatrice|actuellement|toujours|depuis|"

@@ -305,3 +305,35 @@ def test_a_number_with_one_in_words_or_the_present_perfect_says_the_same(
     old: str, new: str
 ) -> None:
     assert verdict(old, new) == RESTATE
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My wife is pregnant.", "My wife is expecting a baby."),
+        ("I don't smoke.", "I'm a non-smoker."),
+        ("Ich rauche nicht.", "Ich bin Nichtraucher."),
+        ("Ich komme aus Polen.", "Ich stamme aus Polen."),
+        ("Ich arbeite als Krankenpfleger.", "Ich bin Krankenpfleger von Beruf."),
+        ("我结婚了。", "我已婚。"),
+        ("私は結婚しています。", "既婚です。"),
+        ("I have a younger brother.", "I've got a little brother."),
+    ],
+)
+def test_everyday_wordings_of_one_fact_are_merged(old: str, new: str) -> None:
+    assert verdict(old, new) == RESTATE
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I smoke.", "I'm a non-smoker."),
+        ("I'm a smoker.", "I'm a non-smoker."),
+        ("I have a younger brother.", "I have an older brother."),
+        ("I'm from Brazil.", "I'm from Portugal."),
+    ],
+)
+def test_a_wording_that_turns_the_fact_round_or_another_value_is_never_merged(
+    old: str, new: str
+) -> None:
+    assert verdict(old, new) in (UNSURE, DISTINCT)
