@@ -421,6 +421,13 @@ def _older(new: str, old: str) -> Verdict | None:
     return Verdict(UNSURE, f"another age: {age_old} → {age_new}")
 
 
+def _few_shared(said: wording.Comparison) -> bool:
+    """The new text shares fewer words with the old one than it adds, and fewer than two: not
+    the same fact however close the cosine (我在华为工作 / 我30岁了 at .83 in MiniLM's space; "Wir
+    planen eine Reise nach Norwegen" / "Wir wollen in Norwegen Wale beobachten" at .94 in e5's)."""
+    return said.shared < 1 or (said.shared < 2 and said.shared < len(said.added))
+
+
 def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     """What the new text does to the stored one. Never a merge or a supersede across different
     people (kinship and role words: a coach is not a team lead, a mother not a mother-in-law;
@@ -478,7 +485,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         or (said.said_not and not said.same)
         or (bool(slot_new) and bool(slot_old) and not same_slot)
         or wording.adds_meaning(said)
-        or len(said.added) >= said.keys  # not one word in common: 我在华为工作 / 我30岁了
+        or _few_shared(said)
     )
     if not conflict and cosine >= cut.restate:
         return Verdict(RESTATE, "says the same")

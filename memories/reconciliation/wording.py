@@ -359,6 +359,7 @@ class Comparison:
     opposed: bool  # negated on one side only, or about someone else on one side only
     said_not: bool  # a negation as written on one side only ("I eat meat" / "I don't eat meat")
     added: frozenset[str] = frozenset()  # the new text's keys the old one lacks (all of them)
+    shared: int = 0  # how many words of the new text's keys the old one has (`words`)
     someone_else: bool = False  # a third person on one side only ("Ich wohne" / "Er wohnt")
 
     @property
@@ -385,8 +386,17 @@ def compare(new: str, old: str) -> Comparison:
         opposed=a.negated != b.negated or (SOMEONE in a.keys) != (SOMEONE in b.keys),
         said_not=a.said_not != b.said_not,
         added=uncovered(a.keys, b.keys),
+        shared=words(a.keys - uncovered(a.keys, b.keys)),
         someone_else=(SOMEONE in a.keys) != (SOMEONE in b.keys),
     )
+
+
+def words(keys: frozenset[str]) -> int:
+    """How many words the keys are: Chinese or Japanese bigrams that chain (北海 + 海道, one
+    word 北海道) count once."""
+    cjk = {k for k in keys if len(k) == 2 and _CJK_RUN.fullmatch(k)}
+    chained = sum(1 for a in cjk for b in cjk if a != b and a[1] == b[0])
+    return len(keys) - chained
 
 
 def adds_meaning(said: Comparison) -> bool:
