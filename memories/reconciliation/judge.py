@@ -421,6 +421,13 @@ def _older(new: str, old: str) -> Verdict | None:
     return Verdict(UNSURE, f"another age: {age_old} → {age_new}")
 
 
+def _extends(said: wording.Comparison) -> bool:
+    """The new text says all the old one says and two words more ("I work at Spotify" / "… on
+    the payments team"): more than the stored fact, so never merged into it on the cosine."""
+    old_only = said.missing - said.added
+    return not old_only and wording.words(said.added) >= 2
+
+
 def _few_shared(said: wording.Comparison) -> bool:
     """The new text shares fewer words with the old one than it adds, and fewer than two: not
     the same fact however close the cosine (我在华为工作 / 我30岁了 at .83 in MiniLM's space; "Wir
@@ -486,6 +493,8 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         or (bool(slot_new) and bool(slot_old) and not same_slot)
         or wording.adds_meaning(said)
         or _few_shared(said)
+        or _extends(said)
+        or _adds_detail(said, new, old)
     )
     if not conflict and cosine >= cut.restate:
         return Verdict(RESTATE, "says the same")

@@ -418,7 +418,7 @@ FILLER = frozenset(
         "right now|always|please|user|user's|users|the user's|"
         "called|named|name|name's|names|call|preferred|go by|goes by|years|year|old|aged|age|"
         "every day|each day|daily|every morning|each morning|work as|works as|working as|"
-        "by profession|by trade|"
+        "by profession|by trade|all-time|all time|"
         "飼っています|飼ってる|飼って|养了|养|"
         "about|some|one|un|uno|una|um|uma|ein|eins|один|одна|s|m|re|ve|d|ll|t|just|also|own|ones|got|get|which|who|amateur",
         "ich|mich|mir|mein|meine|meinen|meinem|meiner|wir|uns|unser|unsere|der|die|das|den|dem|"

@@ -89,7 +89,7 @@ def _wordings() -> tuple[re.Pattern[str], dict[str, str], list[tuple[str, str]]]
     prefixes: list[tuple[str, str]] = []
     groups = [(line.split("|")[0], line.split("|")[1:]) for line in WORDINGS]
     groups += [(concept, [plain(e) for e in group]) for concept, group in PEOPLE.items()]
-    groups += [("", [e for e in FILLER if " " in e or _CJK_RUN.search(e)])]
+    groups += [("", [e for e in FILLER if " " in e or "-" in e or _CJK_RUN.search(e)])]
     for key, phrases in groups:
         for phrase in phrases:
             phrase = plain(phrase.strip())

@@ -146,6 +146,9 @@ def test_a_look_alike_that_may_be_a_change_waits_for_the_owner_never_merged(
         ("我有一个儿子。", "我儿子喜欢踢足球。"),  # a new fact about the same son
         ("Ich arbeite als Ärztin.", "Ich arbeite in einem Kinderkrankenhaus."),
         ("犬を飼っています。", "うちの犬は散歩が好きです。"),
+        ("I work at Spotify.", "I work at Spotify on the payments team."),  # more than stored
+        ("My daughter studies biology.", "My daughter studies biology at Oxford."),
+        ("Ich spiele Tennis.", "Ich spiele Tennis im Verein, zweimal pro Woche."),
     ],
 )
 def test_someone_elses_verb_without_a_pronoun_or_a_new_fact_is_never_merged_into_the_stored_one(
