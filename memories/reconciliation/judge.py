@@ -288,8 +288,20 @@ def _same_subject(new: str, old: str) -> bool:
         a = re.sub(r"\W", "", old)
         pairs = {a[i : i + 2] for i in range(len(a) - 1)} - COMMON_CJK
         return any(p in new for p in pairs if _IDEOGRAPH.search(p))
-    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if _telling(w)}
-    return any(w[:4] in stems_old for w in _WORD.findall(_fold(new)) if _telling(w))
+    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if _telling(w) and not _generic(w)}
+    return any(
+        w[:4] in stems_old for w in _WORD.findall(_fold(new)) if _telling(w) and not _generic(w)
+    )
+
+
+# Verbs of many things at once: learning French and learning German, playing tennis and golf.
+_GENERIC_VERBS = frozenset({"learn", "play", "like", "hate", "attend", "drink"})
+
+
+def _generic(word: str) -> bool:
+    """Whether the word is a verb said of many things ("I started learning German" names no
+    subject of "I'm learning French"): its object is the subject."""
+    return bool(wording.said(word).keys & _GENERIC_VERBS)
 
 
 def _telling(word: str) -> bool:

@@ -350,3 +350,17 @@ def test_a_wording_that_turns_the_fact_round_or_another_value_is_never_merged(
 def test_a_new_fact_sharing_one_word_is_never_merged_at_e5s_cosines(old: str, new: str) -> None:
     """multilingual-e5 puts such pairs at .93-.94, above its restate cosine (.92)."""
     assert judge(new, old, 0.94, COSINES[E5_MODEL]).kind != RESTATE
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kind"),
+    [
+        ("I play tennis.", "I started playing golf.", UNSURE),  # one more sport, or instead?
+        ("Ich lerne Spanisch.", "Ich habe angefangen, Italienisch zu lernen.", UNSURE),
+        ("I play tennis.", "I stopped playing tennis.", UPDATE),
+    ],
+)
+def test_starting_another_activity_is_never_taken_as_the_end_of_the_stored_one(
+    old: str, new: str, kind: str
+) -> None:
+    assert verdict(old, new) == kind
