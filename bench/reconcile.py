@@ -4,12 +4,16 @@ dev and held-out splits apart. Reported per split: restatements merged, updates 
 distinct and complementary pairs wrongly merged or superseded (the bar: at most 1%), and how many
 of each went to the owner's Review (unsure). No database: the pairs are embedded in memory.
 
-    uv run python -m bench reconcile [--json] [--show dev] [--data lookalikes|fresh]
+    uv run python -m bench reconcile [--json] [--show dev] [--data lookalikes|dev2|fresh]
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench reconcile
 
 `--data lookalikes`: bench/data/reconcile_lookalikes.json, different people, roles and in-laws
 that look alike (coach / team lead, flatmate / neighbour, mother / mother-in-law) in the eight
 languages, written before the judge's subject guard; its split is fixed by a hash of the id.
+`--data dev2`: bench/data/reconcile_dev2.json, 200 look-alikes (another person, a pro-drop verb's
+person, Spanish "son", other numbers, names, pets), complementary pairs, restates and updates
+(ages, schools, pets, plans) in the eight languages and xx-en, written before the rules it tests
+(branch `reconcile38b`); its split is fixed by a hash of the id, as lookalikes'.
 `--data fresh`: bench/data/reconcile_fresh.json, a second held-out set written by hand later by
 someone who never read the judge (restate / update / distinct / complementary in the eight
 languages and xx-en): every pair is evaluated as held-out whatever its split, and `--show` is
@@ -32,6 +36,7 @@ DATA = Path(__file__).resolve().parent / "data"
 DATASETS = {
     "pairs": DATA / "reconcile_pairs.json",
     "lookalikes": DATA / "reconcile_lookalikes.json",
+    "dev2": DATA / "reconcile_dev2.json",
     "fresh": DATA / "reconcile_fresh.json",
 }
 ALL_HELDOUT = {"fresh"}  # sets nobody tuned on: every pair held out, none ever listed

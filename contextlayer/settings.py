@@ -345,7 +345,7 @@ LLM_MODEL = env_str("LLM_MODEL")  # empty: the provider's default model
 LLM_API_KEY = env_secret("LLM_API_KEY") or ""
 LLM_BASE_URL = env_str("LLM_BASE_URL")  # e.g. an OpenAI-compatible server or a remote Ollama
 LLM_TIMEOUT = env_int("LLM_TIMEOUT", 30)  # seconds; past it the text is stored for later extraction
-# How many similar existing memories each new fact is reconciled against.
+# How many similar existing memories each new fact is reconciled against (by the LLM, or locally).
 RECONCILE_NEIGHBOURS = env_int("RECONCILE_NEIGHBOURS", 5)
 
 # --- Import, export, erase (memories/services/imports.py, memories/ingest/, memories/services/erasu

@@ -128,8 +128,7 @@ def _additive(text: str) -> bool:
 @lru_cache(maxsize=4096)
 def people(text: str) -> frozenset[str]:
     """The people a text names, as concepts (mum and mother are one)."""
-    folded = _fold(text)
-    return concepts(folded, PEOPLE)
+    return concepts(wording.untangled(_fold(text)), PEOPLE)
 
 
 @lru_cache(maxsize=4096)
@@ -250,9 +249,32 @@ def _alone(x: str, other: frozenset[str]) -> bool:
 
 
 def _names_clash(new: str, old: str) -> bool:
-    """Each side names something the other does not (Thai / Vietnamese, 3 May / 3 March)."""
+    """Each side names something the other does not (Thai / Vietnamese, 3 May / 3 March, Paula /
+    Paulo), one name in two languages being one (Wien ~ Vienna, `wording`'s meanings)."""
     (sure_a, all_a), (sure_b, all_b) = names(new), names(old)
-    return any(_alone(x, all_b) for x in sure_a) and any(_alone(y, all_a) for y in sure_b)
+    all_a, all_b = all_a | _meant(all_a), all_b | _meant(all_b)
+    return any(_unmatched(x, all_b) for x in sure_a) and any(_unmatched(y, all_a) for y in sure_b)
+
+
+def _unmatched(name: str, other: frozenset[str]) -> bool:
+    """No form of the name among the other's: a prefix, a digits' tail, the lexicon's meaning,
+    a Cyrillic name's ending (Маша ~ Маше)."""
+    meant = _meant_one(name)
+    return (
+        _alone(name, other)
+        and _alone(meant, other)
+        and not any(_same_name(name, y) for y in other if not name.isdigit())
+    )
+
+
+def _meant_one(name: str) -> str:
+    """The name as the lexicon's meaning when it is one (sevilla → seville), else itself."""
+    keys = wording.said(name).keys
+    return next(iter(keys)) if len(keys) == 1 else name
+
+
+def _meant(found: frozenset[str]) -> frozenset[str]:
+    return frozenset(_meant_one(n) for n in found)
 
 
 def _same_subject(new: str, old: str) -> bool:
@@ -266,8 +288,20 @@ def _same_subject(new: str, old: str) -> bool:
         a = re.sub(r"\W", "", old)
         pairs = {a[i : i + 2] for i in range(len(a) - 1)} - COMMON_CJK
         return any(p in new for p in pairs if _IDEOGRAPH.search(p))
-    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if _telling(w)}
-    return any(w[:4] in stems_old for w in _WORD.findall(_fold(new)) if _telling(w))
+    stems_old = {w[:4] for w in _WORD.findall(_fold(old)) if _telling(w) and not _generic(w)}
+    return any(
+        w[:4] in stems_old for w in _WORD.findall(_fold(new)) if _telling(w) and not _generic(w)
+    )
+
+
+# Verbs of many things at once: learning French and learning German, playing tennis and golf.
+_GENERIC_VERBS = frozenset({"learn", "play", "like", "hate", "attend", "drink"})
+
+
+def _generic(word: str) -> bool:
+    """Whether the word is a verb said of many things ("I started learning German" names no
+    subject of "I'm learning French"): its object is the subject."""
+    return bool(wording.said(word).keys & _GENERIC_VERBS)
 
 
 def _telling(word: str) -> bool:
@@ -306,6 +340,25 @@ def _bare(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
+_HAVE_GOT = re.compile(r"(?:(?<!\w)have|(?<!\w)has|'ve|'s)\s+got(?!\w)")
+
+
+def _cues(text: str) -> frozenset[str]:
+    """The change cues the text holds ("I've got a brother" is having one, not "got a")."""
+    return matched(_HAVE_GOT.sub("have", _fold(text)), CHANGE_CUES)
+
+
+# "I have lived here since 2015", "she's worked there for years": still true, not a past state.
+_PERFECT = re.compile(
+    r"(?:(?<!\w)have|(?<!\w)has|'ve|'s)\s+(?:\w+\s+)?(?=lived|worked|studied|owned|had)\w+"
+)
+
+
+def _past(text: str) -> bool:
+    """Whether the text tells a past state ("I had a cat as a child"), the present perfect not."""
+    return bool(matched(_PERFECT.sub("", _fold(text)), PAST))
+
+
 _EVENTS = frozenset({"born", "marri"})  # wording keys of events, past by nature
 
 
@@ -327,13 +380,71 @@ def _named(said: wording.Comparison, new: str, old: str) -> bool:
     )
 
 
+_AND = re.compile(r"(?<!\w)(and|und|y|e|et|и|as well as)(?!\w)|[和与及]")
+
+
+def _adds_detail(said: wording.Comparison, new: str, old: str) -> bool:
+    """The one key the new text adds is a detail of its own, not a wording: a name or place
+    ("I work at Google" / "… at Google in Zurich"; a word that goes on a name both share,
+    "Greenfield Primary" / "Greenfield Primary School", is the same name), or one more item of
+    a list the old text did not have ("allergic to shellfish" / "shellfish and peanuts")."""
+    if not said.added:
+        return False
+    if _AND.search(_fold(new)) and not _AND.search(_fold(old)):
+        return True
+    shared = names(old)[1]
+    words = re.findall(r"[\w'-]+", new)
+    for n, word in enumerate(words):
+        if n == 0 or not word[:1].isupper() or word in _NOT_NAMES:
+            continue
+        if _fold(words[n - 1]) in shared and words[n - 1][:1].isupper():
+            continue
+        if any(k in said.added for k in wording.said(word).keys):
+            return True
+    return False
+
+
 def _slotted_change(new: str, old: str) -> bool:
     """The new text says the fact of the old one's slot changed: a change cue, and both in the
     same slot (job, home, car, phone, diet, relationship): "My phone is an iPhone 12" / "I got
     a Pixel 9 last week", "We rent a flat" / "We bought a house"; or both name the same role,
     which is the slot ("My landlord is Mr. Huber" / "our landlord is Vonovia now")."""
     same = slots(new) & slots(old) or people(new) & people(old) & ROLES
-    return bool(same) and bool(matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES))
+    return bool(same) and bool(_cues(new) - _cues(old))
+
+
+def _older(new: str, old: str) -> Verdict | None:
+    """Two ages of the same one, nothing else said differently (the judge has checked people
+    and names first): a few years more is
+    the age now ("My son is 8." / "My son just turned 9."); less, or many more, waits for the
+    owner (another child? a typo?). None when either text states no age."""
+    age_new, age_old = wording.age(new), wording.age(old)
+    if age_new is None or age_old is None or age_new == age_old:
+        return None
+    # Nothing else differs but a word or two of the change ("just turned", "yesterday", "уже"):
+    # "Vivo aquí desde hace 5 años" / "Trabajo aquí desde hace 6 años" are two facts.
+    keys_new = frozenset(k for k in wording.said(new).keys if not k.isdigit())
+    keys_old = frozenset(k for k in wording.said(old).keys if not k.isdigit())
+    added = wording.uncovered(keys_new, keys_old)
+    if wording.uncovered(keys_old, keys_new) or len(added) > 2 or any(map(wording.meaning, added)):
+        return None
+    if 0 < age_new - age_old <= 5:
+        return Verdict(UPDATE, f"older: {age_old} → {age_new}")
+    return Verdict(UNSURE, f"another age: {age_old} → {age_new}")
+
+
+def _extends(said: wording.Comparison) -> bool:
+    """The new text says all the old one says and two words more ("I work at Spotify" / "… on
+    the payments team"): more than the stored fact, so never merged into it on the cosine."""
+    old_only = said.missing - said.added
+    return not old_only and wording.words(said.added) >= 2
+
+
+def _few_shared(said: wording.Comparison) -> bool:
+    """The new text shares fewer words with the old one than it adds, and fewer than two: not
+    the same fact however close the cosine (我在华为工作 / 我30岁了 at .83 in MiniLM's space; "Wir
+    planen eine Reise nach Norwegen" / "Wir wollen in Norwegen Wale beobachten" at .94 in e5's)."""
+    return said.shared < 1 or (said.shared < 2 and said.shared < len(said.added))
 
 
 def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
@@ -355,15 +466,31 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         return Verdict(DISTINCT, "about someone else")
     if _additive(new):
         return Verdict(DISTINCT, "adds to it")
-    past = bool(matched(new, PAST)) != bool(matched(old, PAST)) and not _event(new, old)
-    cues = matched(new, CHANGE_CUES) - matched(old, CHANGE_CUES)
-    if not past and (
-        lexical or (not cues and said.near and cosine >= cut.unsure and not _named(said, new, old))
+    older = _older(new, old)
+    if older is not None:
+        return older
+    past = _past(new) != _past(old) and not _event(new, old)
+    cues = _cues(new) - _cues(old)
+    if (
+        not past
+        and not _names_clash(new, old)
+        and (
+            lexical
+            or (
+                not cues
+                and said.near
+                and cosine >= cut.unsure
+                and not _named(said, new, old)
+                and not _adds_detail(said, new, old)
+            )
+        )
     ):
         return Verdict(RESTATE, "says the same in other words")
     slot_new, slot_old = slots(new), slots(old)
     same_slot = bool(slot_new & slot_old)
     if cues:
+        if said.someone_else:  # "Ich wohne in Wien" / "Er wohnt jetzt in Wien": who moved?
+            return Verdict(UNSURE, "may be about someone else: " + ", ".join(sorted(cues)))
         if (cosine >= cut.update and (same_slot or _same_subject(new, old))) or (
             cosine >= cut.slot_update and _slotted_change(new, old)
         ):
@@ -376,6 +503,10 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         or said.opposed
         or (said.said_not and not said.same)
         or (bool(slot_new) and bool(slot_old) and not same_slot)
+        or wording.adds_meaning(said)
+        or _few_shared(said)
+        or _extends(said)
+        or _adds_detail(said, new, old)
     )
     if not conflict and cosine >= cut.restate:
         return Verdict(RESTATE, "says the same")

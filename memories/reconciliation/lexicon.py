@@ -16,30 +16,38 @@ CHANGE_CUES = entries(
     "left|sold|quit|stopped|changed|replaced|traded|got promoted|promoted|finished|dropped out|"
     "went|migrated|turned|retired|cancelled|canceled|closed|got a|got my|bought|these days|"
     "since|again|outgrew|paused|took over|became|down to|ended|broke up|divorced|got married|"
-    "was born|died|new",
+    "was born|died|new|instead",
     "jetzt|nun|inzwischen|nicht mehr|mehr|angefangen|gezogen|umgezogen|gewechselt|verkauft|"
-    "gekündigt|aufgehört|neue|neuer|neues|seit|in rente|getrennt|geheiratet",
+    "gekündigt|aufgehört|neue|neuer|neues|seit|in rente|getrennt|geheiratet|stattdessen",
     "ahora|ya no|dejé|me mudé|mudamos|nos mudamos|vendí|cambié|empecé|nuevo|nueva|desde|"
-    "terminé|me casé|renuncié",
+    "terminé|me casé|renuncié|en vez de|en lugar de|al final|cambió|se cambió|se mudó|dejó|empezó",
     "maintenant|n'est plus|plus|quitté|déménagé|vendu|passé à|passée à|changé|commencé|"
-    "nouveau|nouvelle|depuis|arrêté|désormais",
+    "nouveau|nouvelle|depuis|arrêté|désormais|au lieu de|finalement",
     "agora|não mais|nao mais|saí|saiu|me mudei|mudei|vendi|troquei|comecei|novo|nova|"
-    "terminamos|parei|larguei",
+    "terminamos|parei|larguei|em vez de|afinal",
     "теперь|сейчас|больше не|уже не|ушёл|ушел|ушла|переехал*|продал*|сменил*|начал*|нов*|"
-    "бросил*|расстал*",
+    "бросил*|расстал*|вместо|передумал*",
     "现在|不再|已经不|跳槽|换了|搬到|搬家|卖了|辞职|离职|调走|新的|开始|改成|分手|目前",
     "今は|もう|辞め|引っ越|売っ|変え|乗り換え|転職|始め|新しい|ではありません|やめ|別れ",
 )
 
+# Words that say a number is an age ("34 years old", "turned 35", "七岁", "5 лет"); a short
+# "… is 8." says it too (`wording.age`).
+AGE_WORDS = entries(
+    "years old|year old|yrs old|turned|turns|turning|jahre alt|jahre|jahr alt|geworden|wird",
+    "años|anos|año|ano|cumplió|cumplio|cumple|cumplí|cumpli|ans|fête ses|fiz|fez|completou|"
+    "completei|лет|год|года|исполнилось|исполнится|исполнился|岁|歲|歳|才",
+)
+
 # Adding to what is stored ("also", "too"): both stay.
 ADDITIVE_CUES = entries(
-    "also|too|as well|another",
-    "auch|außerdem|ausserdem",
-    "también|tambien|además",
-    "aussi|également",
-    "também|tambem",
-    "ещё|еще|тоже|также",
-    "还|也",
+    "also|too|as well|another|second|a second|one more",
+    "auch|außerdem|ausserdem|zweite|zweiten|zweiter|zweites|noch ein|noch eine|noch einen",
+    "también|tambien|además|segundo|segunda|otro más|otra más",
+    "aussi|également|deuxième|deuxieme|second|seconde|un autre|une autre",
+    "também|tambem|segundo|segunda|mais um|mais uma",
+    "ещё|еще|тоже|также|второй|вторая|второго|вторую",
+    "还|也|第二",
     "も",  # "もう" (no longer) is taken out before this is read
 )
 
@@ -112,6 +120,34 @@ PEOPLE: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# A third person's verb opening a sentence of a language that drops the pronoun: "Vive en
+# Sevilla", "Mora em Curitiba", "Живёт в Казани" are about someone else ("Vivo en Sevilla" is the
+# speaker). Present tense and unambiguous past forms only (a Russian past verb has no person).
+# Matched with accents ("esta", this, is not "está", is). `DROPPED_OPENERS` may come before it.
+THIRD_PERSON_VERBS = frozenset(
+    entries(
+        "vive|viven|trabaja|trabajan|tiene|tienen|estudia|estudian|es|son|está|están|juega|"
+        "juegan|toca|tocan|habla|hablan|va|van|come|comen|bebe|beben|conduce|conducen|corre|"
+        "corren|prefiere|prefieren|quiere|quieren|necesita|necesitan|usa|usan|cocina|cocinan|"
+        "enseña|enseñan|aprende|aprenden|sale|salen|asiste|asisten|sigue|siguen|acaba|acaban|"
+        "vivió|trabajó|estudió|dejó|empezó|cumplió|terminó|compró|vendió|tuvo|fue|se|le",
+        "mora|moram|vive|vivem|trabalha|trabalham|tem|têm|estuda|estudam|é|são|está|estão|joga|"
+        "jogam|toca|tocam|fala|falam|vai|vão|come|comem|bebe|bebem|dirige|dirigem|corre|correm|"
+        "gosta|gostam|prefere|preferem|quer|querem|precisa|precisam|usa|usam|cozinha|ensina|"
+        "aprende|faz|fazem|frequenta|frequentam|mudou|mudou-se|saiu|deixou|começou|comprou|"
+        "vendeu|fez|foi|terminou",
+        "живёт|живет|живут|работает|работают|учится|учатся|учит|изучает|изучают|играет|играют|"
+        "говорит|говорят|ходит|ходят|ездит|ездят|водит|любит|любят|занимается|занимаются|"
+        "ест|едят|пьёт|пьет|пьют|хочет|хотят|собирается|собираются|преподаёт|преподает",
+    )
+)
+DROPPED_OPENERS = frozenset(
+    entries(
+        "ahora|ya|todavía|aún|también|tampoco|no|hoy|actualmente|agora|já|também|ainda|não|hoje|"
+        "atualmente|теперь|сейчас|уже|ещё|еще|тоже|также|не|давно|всё|все"
+    )
+)
+
 # A fact's slot: two texts in different slots state different facts.
 SLOTS: dict[str, tuple[str, ...]] = {
     "job": entries(
@@ -135,6 +171,18 @@ SLOTS: dict[str, tuple[str, ...]] = {
     "diet": entries(
         "vegetarian|vegan|meat|fish|vegetarier|fleisch|vegetarian*|carne|végétarien*|viande",
         "вегетариан*|мяс*|素食|吃肉|ベジタリアン",
+    ),
+    "school": entries(
+        "school|schools|grade|kindergarten|nursery|preschool|schule|klasse|kita|gymnasium",
+        "escuela|colegio|instituto|guardería|guarderia|école|ecole|collège|lycée|crèche|creche",
+        "escola|colégio|colegio|série|школ*|класс*|детский сад|садик",
+        "学校|小学|中学|高中|幼儿园|年级|幼稚園|保育園|年生",
+    ),
+    "plan": entries(
+        "plan|plans|planning|planned|trip|holiday|holidays|vacation|travel|travelling|traveling",
+        "plane|planen|geplant|reise|urlaub|plan|planes|viaje|vacaciones|projet|projets|voyage",
+        "vacances|plano|planos|viagem|férias|ferias|план*|поездк*|отпуск*|путешеств*",
+        "计划|打算|旅行|旅游|度假|予定|計画|旅行",
     ),
     "relationship": entries(
         "single|relationship|married|engaged|dating|divorced|ledig|verheiratet|soltera|soltero",
@@ -194,6 +242,7 @@ WORDINGS = (
     "asisten|va a|van a|va a l'|frequente|frequenta|vai a|vao a|ходит в|ходят в|учится в|上学|"
     "通って|通う",
     "marri|married|marry|wedding|wed|got married|verheiratet|geheiratet|hochzeit|casado|casada|"
+    "已婚|既婚|"
     "boda|nos casamos|marie|mariee|mariage|casamento|casei|casamos|женат|замужем|свадьб*|"
     "поженились|结婚|婚礼|結婚",
     "car|car|cars|drive|drives|driving|auto|autos|wagen|fahre|fahrt|coche|conduzco|conduce|"
@@ -305,7 +354,20 @@ WORDINGS = (
     "cook|cooking|koche|kochen|cocino|cocinar|cozinho|cozinhar|готовлю|做饭|料理",
     "garden|garden|gardening|garten|gartenarbeit|jardin|jardim|jardinagem|сад|огород|花园|庭",
     "sleep|sleep|sleeps|sleeping|schlafe|schlafen|duermo|dormir|dors|durmo|сплю|сон|睡觉|寝",
-    "early|early|früh|fruh|temprano|cedo|рано|早く|朝型",
+    "early|early|früh|fruh|temprano|cedo|рано|早く|朝型|morning person|early riser|early bird|"
+    "frühaufsteher*|madrugador*|lève-tôt|leve-tot|matinal|жаворон*|早起|早起き",
+    "pregnant|pregnant|expecting a baby|expecting|schwanger|embarazada|enceinte|gravida|"
+    "беременн*|怀孕|妊娠",
+    "no_tobacco|non-smoker|nonsmoker|don't smoke|do not smoke|never smoke|nichtraucher*|"
+    "rauche nicht|no fumo|non-fumeur|non fumeur|je ne fume pas|nao fumo|не курю|不抽烟|不吸烟|"
+    "タバコは吸いません|たばこは吸いません",
+    "origin|i'm from|i am from|comes from|come from|komme aus|kommt aus|stamme aus|stammt aus|"
+    "soy de|vengo de|viene de|je viens de|il vient de|elle vient de|je suis originaire de|"
+    "sou de|venho de|я из|родом из|родом|来自|出身",
+    "younger|younger|little|kleiner|kleine|jungerer|jungere|menor|pequeno|pequena|petit|"
+    "petite|cadet|cadette|cacula|младш*",
+    "older|older|elder|big|alterer|altere|grosser|grosse|mayor|aine|ainee|mais velho|"
+    "mais velha|старш*",
     "weekend|weekend|weekends|wochenende|fin de semana|fin de semaine|fim de semana|выходн*|"
     "周末|週末",
     "spain|spain|spanien|espana|espagne|espanha|испани*|西班牙|スペイン",
@@ -355,24 +417,27 @@ FILLER = frozenset(
         "this|these|those|it|it's|its|there|here|very|really|currently|presently|at the moment|"
         "right now|always|please|user|user's|users|the user's|"
         "called|named|name|name's|names|call|preferred|go by|goes by|years|year|old|aged|age|"
-        "every day|each day|daily|every morning|each morning|"
+        "every day|each day|daily|every morning|each morning|work as|works as|working as|"
+        "by profession|by trade|all-time|all time|"
         "飼っています|飼ってる|飼って|养了|养|"
         "about|some|one|un|uno|una|um|uma|ein|eins|один|одна|s|m|re|ve|d|ll|t|just|also|own|ones|got|get|which|who|amateur",
         "ich|mich|mir|mein|meine|meinen|meinem|meiner|wir|uns|unser|unsere|der|die|das|den|dem|"
         "des|ein|eine|einen|einem|einer|ist|bin|sind|war|habe|hat|haben|und|oder|aber|zu|zum|zur|"
         "in|im|am|an|auf|bei|mit|von|vom|fur|gegen|sehr|heisst|heisse|heise|name|jahre|jahr|alt|"
         "nutzer|nutzerin|benutzer|benutzerin|derzeit|zurzeit|gerade|seit|schon|immer|jeden tag|"
-        "taglich",
+        "taglich|arbeite als|arbeitet als|von beruf",
         "yo|me|mi|mis|nosotros|nuestro|nuestra|el|la|los|las|un|una|unos|unas|es|soy|son|estoy|"
         "esta|tengo|tiene|tenemos|de|del|en|a|al|con|por|para|y|o|que|muy|se|llama|llamo|llaman|"
         "anos|ano|usuario|usuaria|actualmente|desde hace|hace|siempre|todos los dias|cada dia",
+        "trabajo como|trabaja como|de profesion|de profession|de profissao|по профессии",
         "je|j'|j|moi|mon|ma|mes|nous|notre|nos|le|la|l'|l|les|un|une|des|du|de|d'|est|suis|sont|"
         "ai|a|as|avons|ont|en|dans|au|aux|avec|pour|par|et|ou|que|qu'|qui|tres|s'appelle|"
         "m'appelle|appelle|ans|an|utilisateur|utilisatrice|actuellement|toujours|depuis|"
-        "tous les jours",
+        "tous les jours|travaille comme|travaillent comme",
         "eu|me|meu|minha|meus|minhas|nos|nosso|nossa|o|a|os|as|um|uma|e|sou|sao|esta|estou|tenho|"
         "tem|temos|de|do|da|dos|das|em|no|na|nos|nas|com|por|para|que|muito|chama|chamo|chamado|"
-        "chamada|anos|usuario|usuaria|atualmente|sempre|todos os dias|como",
+        "chamada|anos|usuario|usuaria|atualmente|sempre|todos os dias|como|trabalho como|"
+        "trabalha como",
         "я|меня|мне|мой|моя|моё|мое|мою|моей|моего|мои|мы|нас|наш|наша|наше|наши|у|в|во|на|с|со|"
         "к|по|о|об|и|или|а|но|это|есть|был|была|было|зовут|звать|лет|год|года|пользователь|"
         "пользователя|сейчас|очень|каждый день",

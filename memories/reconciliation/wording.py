@@ -22,12 +22,15 @@ from typing import Any
 
 from memories.language import UNSPACED
 from memories.reconciliation.lexicon import (
+    AGE_WORDS,
+    DROPPED_OPENERS,
     FILLER,
     FILLER_CJK,
     NEGATIONS,
     NUMBERS,
     PEOPLE,
     TENS,
+    THIRD_PERSON_VERBS,
     WORDINGS,
 )
 from memories.search.lexical import segment
@@ -38,6 +41,7 @@ _CJK_NUMERAL = re.compile("[〇零一二两三四五六七八九十]+")
 _CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2}
 _TOKEN = re.compile(r"[a-z]+(?:_[a-z]+)+|[^\W_]+(?:'[^\W_]+)*")
 _GERMAN_COMPOUND = re.compile(r"(\w+)und(\w+)")
+_ONES = frozenset({"one", "un", "une", "uno", "una", "um", "uma", "один", "одна"})
 
 
 SOMEONE = "someone"  # the key of a third person's pronoun: he, sie, elle, он, 他, 彼女 …
@@ -85,7 +89,7 @@ def _wordings() -> tuple[re.Pattern[str], dict[str, str], list[tuple[str, str]]]
     prefixes: list[tuple[str, str]] = []
     groups = [(line.split("|")[0], line.split("|")[1:]) for line in WORDINGS]
     groups += [(concept, [plain(e) for e in group]) for concept, group in PEOPLE.items()]
-    groups += [("", [e for e in FILLER if " " in e or _CJK_RUN.search(e)])]
+    groups += [("", [e for e in FILLER if " " in e or "-" in e or _CJK_RUN.search(e)])]
     for key, phrases in groups:
         for phrase in phrases:
             phrase = plain(phrase.strip())
@@ -178,9 +182,11 @@ def _number(word: str) -> int | None:
     values = _numbers()
     if word in values:
         return values[word]
-    compound = _GERMAN_COMPOUND.fullmatch(word)  # vierunddreissig
-    if compound and compound.group(1) in values and compound.group(2) in values:
-        return values[compound.group(1)] + values[compound.group(2)]
+    compound = _GERMAN_COMPOUND.fullmatch(word)  # vierunddreissig, einundvierzig
+    if compound and compound.group(2) in values:
+        ones = 1 if compound.group(1) == "ein" else values.get(compound.group(1))
+        if ones is not None:
+            return ones + values[compound.group(2)]
     return None
 
 
@@ -206,11 +212,36 @@ def _named_first(text: str) -> bool:
     return False
 
 
+_ENGLISH = re.compile(
+    r"(?<![\w'])(my|our|your|his|her|their|the|is|was|has|have|had|and|of|i)(?!\w)"
+)
+_SON = re.compile(r"(?<![\w'])son(?![\w'])")
+
+
+def untangled(folded: str) -> str:
+    """The folded text with a word two languages share read as its own language means it: "son"
+    is a son only beside English words ("my son", "son is"); in Spanish it is "they are" ("Mis
+    padres son de Bilbao"), in French "his" ("son frère"): read as filler ("sont")."""
+    if "son" in folded and not _ENGLISH.search(folded):
+        return _SON.sub("sont", folded)
+    return folded
+
+
+def dropped_third_person(text: str) -> bool:
+    """Whether the text opens with a third person's verb and no subject, in a language that drops
+    the pronoun (`lexicon.THIRD_PERSON_VERBS`): "Vive en Sevilla", "Ahora mora em Curitiba"."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    for word in re.findall(r"[\w'-]+", re.split(r"[.!?;:,]", folded, maxsplit=1)[0]):
+        if word not in DROPPED_OPENERS:
+            return word in THIRD_PERSON_VERBS
+    return False
+
+
 @lru_cache(maxsize=4096)
 def said(text: str) -> Said:
     """The text's content keys and negation (see the module's docstring)."""
     pattern = _wordings()[0]
-    body = pattern.sub(_replace, plain(text))
+    body = pattern.sub(_replace, untangled(plain(text)))
     body = _CJK_NUMERAL.sub(_cjk_number, body)
     said_not = _negated(plain(text))  # before "don't eat meat" became "vegetarian"
     negated = any(n in body for n in _cjk_negations())
@@ -225,6 +256,8 @@ def said(text: str) -> Said:
             continue
         for word in token.replace("'", " ").split():
             value = int(word) if word.isdigit() else _number(word)
+            if value is None and word in _ONES and previous and previous % 10 == 0:
+                value = 1  # forty-one, vingt et un, сорок один ("one" alone is "a")
             if value is None and word in _filler() and word not in _meanings():
                 continue
             if value is not None:
@@ -238,7 +271,33 @@ def said(text: str) -> Said:
             keys.add(word)
     if keys & _people() or _named_first(text):
         keys.discard(SOMEONE)  # "Chloé … elle a 12 ans", "My sister … she": the one named
+    if dropped_third_person(text):
+        keys.add(SOMEONE)  # "Vive en Sevilla": someone, not the speaker ("Vivo en Sevilla")
     return Said(frozenset(keys), negated, said_not)
+
+
+_AGE_WORDS = re.compile(
+    r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, AGE_WORDS), key=len, reverse=True)) + r")(?!\w)"
+)
+_CJK_AGE = re.compile("[岁歲歳才]")
+# "My son is 8.", "I'm 29", "Mein Sohn ist jetzt 7.": a number closing a short "… is N".
+_IS_NUMBER = re.compile(
+    r"(?<![\w'])(?:i'm|'m|am|is|ist|bin|es|est|é|sind)\s+(?:now\s+|jetzt\s+|already\s+|schon\s+)?"
+    r"[\w-]+\s*[.!]?\s*$"
+)
+
+
+@lru_cache(maxsize=4096)
+def age(text: str) -> int | None:
+    """The one age the text states ("My son is 8.", "I turned 30", "Моему сыну 5 лет", "娘は6歳
+    になりました"), or None: no age word and no short "… is N", or more than one number."""
+    folded = plain(text)
+    numbers = [int(k) for k in said(text).keys if k.isdigit()]
+    if len(numbers) != 1 or not 0 < numbers[0] <= 120:
+        return None
+    if _AGE_WORDS.search(folded) or _CJK_AGE.search(folded) or _IS_NUMBER.search(folded):
+        return numbers[0]
+    return None
 
 
 @cache
@@ -299,6 +358,9 @@ class Comparison:
     missing: frozenset[str]  # either side's keys the other lacks (two at most on each side)
     opposed: bool  # negated on one side only, or about someone else on one side only
     said_not: bool  # a negation as written on one side only ("I eat meat" / "I don't eat meat")
+    added: frozenset[str] = frozenset()  # the new text's keys the old one lacks (all of them)
+    shared: int = 0  # how many words of the new text's keys the old one has (`words`)
+    someone_else: bool = False  # a third person on one side only ("Ich wohne" / "Er wohnt")
 
     @property
     def same(self) -> bool:
@@ -321,6 +383,28 @@ def compare(new: str, old: str) -> Comparison:
     return Comparison(
         keys=len(a.keys),
         missing=uncovered(a.keys, b.keys, 2) | uncovered(b.keys, a.keys, 2),
-        opposed=a.negated != b.negated or ((SOMEONE in a.keys) != (SOMEONE in b.keys)),
+        opposed=a.negated != b.negated or (SOMEONE in a.keys) != (SOMEONE in b.keys),
         said_not=a.said_not != b.said_not,
+        added=uncovered(a.keys, b.keys),
+        shared=words(a.keys - uncovered(a.keys, b.keys)),
+        someone_else=(SOMEONE in a.keys) != (SOMEONE in b.keys),
     )
+
+
+def words(keys: frozenset[str]) -> int:
+    """How many words the keys are: Chinese or Japanese bigrams that chain (北海 + 海道, one
+    word 北海道) count once."""
+    cjk = {k for k in keys if len(k) == 2 and _CJK_RUN.fullmatch(k)}
+    chained = sum(1 for a in cjk for b in cjk if a != b and a[1] == b[0])
+    return len(keys) - chained
+
+
+def adds_meaning(said: Comparison) -> bool:
+    """Whether the new text says something of the lexicon the old one does not ("I work as a
+    doctor" / "I work at a children's hospital", 我有一个女儿 / 我女儿喜欢画画): more than the
+    old fact, however close their cosine. A verb whose object carries the meaning ("drink" tea)
+    adds nothing."""
+    return any(meaning(key) and key not in _LIGHT_VERBS for key in said.added)
+
+
+_LIGHT_VERBS = frozenset({"drink"})

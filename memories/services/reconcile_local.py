@@ -27,7 +27,6 @@ from memories.reconciliation.thresholds import for_model
 from memories.search.embeddings import vector_literal
 from memories.visibility import dedup_q, dedup_reader
 
-NEIGHBOURS = 3  # stored memories each new text is judged against, nearest first
 RESTATED_KEPT = 50  # wordings a memory keeps in metadata["restated_as"]
 
 
@@ -81,7 +80,7 @@ def matches(
         candidates += [(float(within[n, j]), j) for j in range(n) if within[n, j] >= lowest]
         candidates.sort(key=lambda pair: -pair[0])
         found: tuple[Verdict, Memory | int] | None = None
-        for cosine, other in candidates[:NEIGHBOURS]:
+        for cosine, other in candidates[: settings.RECONCILE_NEIGHBOURS]:
             old = other.text if isinstance(other, Memory) else texts[other]
             verdict = judge(text, old, cosine, cut)
             if isinstance(other, int) and verdict.kind not in (RESTATE, UPDATE):
@@ -119,7 +118,9 @@ ORDER BY q.ord, n.distance, n.id
 def _neighbours(
     actor: Actor, vectors: Sequence[Any], model: str
 ) -> list[list[tuple[Memory, float]]]:
-    """For each vector, its `NEIGHBOURS` nearest current memories the writer may see, with their
+    """For each vector, its `RECONCILE_NEIGHBOURS` nearest current memories the writer may see (the
+    setting the LLM's reconciliation reads too: a restatement helps only when its memory is among
+    them; a cross-language one in MiniLM's space often ranks below a look-alike), with their
     cosines, nearest first: one SQL statement for the batch, one more for their texts."""
     inner = (
         Memory.objects.filter(
@@ -132,7 +133,7 @@ def _neighbours(
         )
         .annotate(distance=CosineDistance("embedding", RawSQL("q.vec", ())))
         .order_by("distance", "id")
-        .values_list("id", "distance")[:NEIGHBOURS]
+        .values_list("id", "distance")[: settings.RECONCILE_NEIGHBOURS]
     )
     sql, params = inner.query.sql_with_params()
     with connection.cursor() as cursor:
