@@ -110,12 +110,12 @@ class LocalExtractor:
         return out
 
 
-# What the extractor does with messages it does not read as English: the short self-statements
-# of `foreign_statements`, kept as written. Measured on the held-out part of
+# What the extractor does with messages it does not read as English: the self-statements of
+# `local_foreign`, kept as written. Measured on the held-out part of
 # bench/data/extraction_multilingual.txt (`uv run python -m bench extract --split ml-heldout`,
-# docs/benchmarks.md): 41 of 100 fact-bearing messages kept, 43% of their facts ("about 4 in 10"
-# in the note below). The check step of an import says so when a share of the messages is in
-# another language, and offers `none`.
+# docs/benchmarks.md, 6 December 2026): 35 of 49 fact-bearing messages kept, 67% of their facts
+# ("about 2 in 3" in the note below). The check step of an import says so when a share of the
+# messages is in another language, and offers `none`.
 OTHER_LANGUAGES_SHARE = 0.1  # from this share of the messages the check step says it
 
 # In the person's language when a page asks (the dashboard's check step), English otherwise.
@@ -156,8 +156,8 @@ def other_languages_note(other: Sequence[tuple[str, int]], messages: int) -> str
     named = separator.join(f"{name} ({n})" for name, n in other)
     return gettext(
         "%(count)s of your %(messages)s messages are not in English: %(named)s. The local "
-        "extractor is built for English; in other languages it keeps only short, plain "
-        "statements about you, and in our tests it found about 4 in 10 of the facts such "
+        "extractor is built for English first; in other languages it reads fewer ways of "
+        "saying things about you, and in our tests it found about 2 in 3 of the facts such "
         "messages state. To keep every message as you wrote it, choose None (one memory per "
         "message), or an LLM if you have configured one."
     ) % {"count": count, "messages": messages, "named": named}
