@@ -200,7 +200,7 @@ class Classifier:
             return self._signals[language]
 
     def warm_signals(self) -> None:
-        """Build every language's signal words now (about 10 ms each), not in a first write."""
+        """Build every language's signal words now (about 40 ms each), not in a first write."""
         for code in (None, *languages.CODES):
             self._signals_of(code)
 

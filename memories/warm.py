@@ -4,7 +4,7 @@ Loaded lazily inside a request, each of these holds that worker's thread: the em
 and the classifier's prototype vectors (seconds), the harm screen's few hundred patterns and its
 instruction model (about half a second: an app's first write paid it, `bench add --as-app`), the
 sensitive-label model's weights (memories/sensitive_model.py, read and hash-checked once), the
-classifier's signal words in every language (about 10 ms each, paid by a language's first
+classifier's signal words in every language (about 40 ms each, paid by a language's first
 write), the language identifier, and local reconciliation's wording pattern. `serve`, the MCP
 worker's lifespan and `mcp` (stdio) call this once.
 """
