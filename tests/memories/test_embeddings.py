@@ -1,12 +1,18 @@
+import contextlib
+import functools
 import hashlib
 import importlib.util
 import json
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import numpy as np
 import pytest
+from django.test import override_settings
+from hypothesis import strategies as st
 
 from memories.search import e5, embeddings, model_profiles
 from memories.search.scoring import meaning_relevance
@@ -210,3 +216,87 @@ def test_a_repeated_query_is_not_embedded_again_and_the_oldest_is_forgotten(
     settings.EMBEDDING_QUERY_CACHE = 0
     embedder.embed_query("Kinder")
     assert asked[-1] == "Kinder" and len(asked) == 5
+
+
+_CACHE_QUERIES = ("kids", "Kinder", "子供", "孩子", "niños")
+
+
+@hypothesis.settings(max_examples=60, deadline=None, database=None)
+@hypothesis.given(
+    size=st.integers(min_value=0, max_value=3),
+    asks=st.lists(st.integers(min_value=0, max_value=len(_CACHE_QUERIES) - 1), max_size=14),
+)
+def test_the_query_cache_answers_every_sequence_as_a_fresh_embedding_would_and_as_an_lru_forgets(
+    size: int, asks: list[int]
+) -> None:
+    """Whatever the order of queries and the cache's size, every vector handed out equals the
+    model's own answer for that text, and the model is asked exactly when a least-recently-used
+    cache of that size would not hold the text."""
+    embedder = _cache_embedder()
+    embedder._queries.clear()
+    backend = embedder._load()
+    asked: list[str] = []
+    remembered: list[str] = []  # the reference LRU, oldest first
+    with override_settings(EMBEDDING_QUERY_CACHE=size), _counting(backend, asked):
+        for index in asks:
+            text = _CACHE_QUERIES[index]
+            expected_miss = text not in remembered
+            if not expected_miss:
+                remembered.remove(text)
+            if size:
+                remembered = [*remembered, text][-size:]
+            before = len(asked)
+            vector = embedder.embed_query(text)
+            assert (len(asked) > before) == expected_miss
+            assert np.array_equal(vector, _fresh_query_vectors()[text])
+            assert not vector.flags.writeable
+    assert len(embedder._queries) == len(remembered)
+
+
+def test_threads_asking_at_once_each_get_their_own_querys_vector() -> None:
+    embedder = _cache_embedder()
+    embedder._queries.clear()
+    wrong: list[str] = []
+
+    def ask(offset: int) -> None:
+        for step in range(40):
+            text = _CACHE_QUERIES[(offset + step * 3) % len(_CACHE_QUERIES)]
+            if not np.array_equal(embedder.embed_query(text), _fresh_query_vectors()[text]):
+                wrong.append(text)
+
+    with override_settings(EMBEDDING_QUERY_CACHE=2):
+        threads = [threading.Thread(target=ask, args=(offset,)) for offset in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert wrong == []
+    assert len(embedder._queries) <= 2
+
+
+@functools.cache
+def _cache_embedder() -> embeddings.Embedder:
+    """One MiniLM embedder for the cache's tests (MiniLM: the cheaper model to ask)."""
+    return embeddings.Embedder(embeddings.MINILM_MODEL)
+
+
+@functools.cache
+def _fresh_query_vectors() -> dict[str, np.ndarray]:
+    """Each query's vector from the model itself, past any cache."""
+    backend = _cache_embedder()._load()
+    return {text: backend.query(text) for text in _CACHE_QUERIES}
+
+
+@contextlib.contextmanager
+def _counting(backend: Any, asked: list[str]) -> Iterator[None]:
+    query = backend.query
+
+    def counted(text: str) -> np.ndarray:
+        asked.append(text)
+        return query(text)
+
+    backend.query = counted
+    try:
+        yield
+    finally:
+        del backend.query
