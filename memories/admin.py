@@ -348,7 +348,7 @@ class MemoryTombstoneAdmin(ReadOnlyAdmin):
     list_select_related = ("owner",)
 
 
-_SEARCH_MODEL_LOOKUPS = frozenset({"model", "next_model", "moving_since", "moved_at"})
+_SEARCH_MODEL_LOOKUPS = frozenset({"model", "next_model", "chosen", "moving_since", "moved_at"})
 
 
 @admin.register(SearchModel)
@@ -360,12 +360,13 @@ class SearchModelAdmin(ReadOnlyAdmin):
         "owner",
         "model",
         "next_model",
+        "chosen",
         "memory_count",
         "embedded",
         "moving_since",
         "moved_at",
     )
-    list_filter = ("model", "next_model")
+    list_filter = ("model", "next_model", "chosen")
     list_select_related = ("owner",)
     search_fields = ("owner__email",)
 

@@ -300,6 +300,9 @@ class SearchModel(OwnedRow):
     model = models.CharField(max_length=200)
     # "" when not moving.
     next_model = models.CharField(max_length=200, blank=True, default="")
+    # The model the owner chose for their memories (memories/services/search_model.py); "" follows
+    # the server's EMBEDDING_MODEL, so an operator's change of it moves them too.
+    chosen = models.CharField(max_length=200, blank=True, db_default="")
     moving_since = models.DateTimeField(null=True, blank=True)
     moved_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,9 +1,11 @@
 """Operator maintenance over every tenant: moving the store's vectors to another embedding model.
 
-When EMBEDDING_MODEL names a model other than the one a user's vectors are in (an upgrade that
-changed the default, an operator's setting, or the setting put back), `move` embeds each of their
-memories again with it, a batch per transaction, beside the live vector (`StagedVector`), and
-once every memory of the user has one, `switch` makes them the user's own in one transaction.
+When a user's target model — the one they chose for their memories (`SearchModel.chosen`,
+memories/services/search_model.py), else EMBEDDING_MODEL — is not the one their vectors are in
+(a choice, an upgrade that changed the default, an operator's setting, or either put back), `move`
+embeds each of their memories again with it, a batch per transaction, beside the live vector
+(`StagedVector`), and once every memory of the user has one, `switch` makes them the user's own
+in one transaction.
 Until then the user's searches embed the query with the old model and compare it with the old
 vectors (memories/search/moves.py): nothing drops out of search, and no search mixes two models.
 Users are moved smallest first, so most people search with the new model early in a long move.
@@ -75,16 +77,18 @@ FROM memories_searchstats s
 WHERE NOT EXISTS (SELECT 1 FROM memories_searchmodel e WHERE e.owner_id = s.owner_id)
 ON CONFLICT (owner_id) DO NOTHING
 """
-# Users already on the target stop moving (the setting was put back before their switch); every
-# other user moves to it (`again`: users on it too, to embed everything once more).
-_STAY_SQL = """
+# A user's target: the model they chose for their memories, else the server's (`target`).
+USER_TARGET_SQL = "coalesce(nullif(chosen, ''), %(target)s)"
+# Users already on their target stop moving (the setting was put back before their switch);
+# every other user moves to it (`again`: users on it too, to embed everything once more).
+_STAY_SQL = f"""
 UPDATE memories_searchmodel SET next_model = '', moving_since = NULL
-WHERE model = %(target)s AND next_model <> '' AND NOT %(again)s
-"""
-_MOVE_SQL = """
-UPDATE memories_searchmodel SET next_model = %(target)s, moving_since = now()
-WHERE (model <> %(target)s OR %(again)s) AND next_model <> %(target)s
-"""
+WHERE model = {USER_TARGET_SQL} AND next_model <> '' AND NOT %(again)s
+"""  # noqa: S608 - only constants; values are bound parameters
+_MOVE_SQL = f"""
+UPDATE memories_searchmodel SET next_model = {USER_TARGET_SQL}, moving_since = now()
+WHERE (model <> {USER_TARGET_SQL} OR %(again)s) AND next_model <> {USER_TARGET_SQL}
+"""  # noqa: S608 - only constants; values are bound parameters
 _STALE_SQL = """
 DELETE FROM memories_stagedvector s USING memories_searchmodel e
 WHERE e.owner_id = s.owner_id AND s.model <> e.next_model
@@ -93,9 +97,9 @@ WHERE e.owner_id = s.owner_id AND s.model <> e.next_model
 
 @cross_tenant("the operator's move of every user's vectors to EMBEDDING_MODEL")
 def mark(target: str, *, again: bool = False) -> int:
-    """Set every user moving to `target` who is not on it (`again`: every user), stop those
-    whose move it would undo, and drop staged vectors of any other model. Returns how many
-    users are moving."""
+    """Set every user moving to their target (the model they chose, else `target`) who is not
+    on it (`again`: every user), stop those whose move it would undo, and drop staged vectors
+    of any other model. Returns how many users are moving."""
     args: dict[str, Any] = {"target": target, "again": again}
     with transaction.atomic(), connection.cursor() as cur:
         cur.execute(_ROWLESS_SQL, args)
@@ -107,13 +111,40 @@ def mark(target: str, *, again: bool = False) -> int:
     return int(moving)
 
 
+# One user's move set by their target, as `mark` sets everyone's: moving to it unless on it.
+_RETARGET_SQL = f"""
+UPDATE memories_searchmodel
+SET next_model = (CASE WHEN model = {USER_TARGET_SQL} THEN '' ELSE {USER_TARGET_SQL} END),
+    moving_since = (CASE WHEN model = {USER_TARGET_SQL} THEN NULL ELSE now() END)
+WHERE owner_id = %(owner)s
+  AND next_model <> (CASE WHEN model = {USER_TARGET_SQL} THEN '' ELSE {USER_TARGET_SQL} END)
+"""  # noqa: S608 - only constants; values are bound parameters
+_USER_STALE_SQL = """
+DELETE FROM memories_stagedvector s USING memories_searchmodel e
+WHERE e.owner_id = s.owner_id AND s.owner_id = %(owner)s AND s.model <> e.next_model
+"""
+
+
+def retarget(owner_id: int, target: str) -> bool:
+    """Set one user moving to their target (the model they chose, else `target`), or stop their
+    move when they are on it, inside the caller's transaction; whether they are moving now."""
+    args: dict[str, Any] = {"owner": owner_id, "target": target}
+    with connection.cursor() as cur:
+        cur.execute(_RETARGET_SQL, args)
+        cur.execute(_USER_STALE_SQL, args)
+        cur.execute("SELECT next_model FROM memories_searchmodel WHERE owner_id = %(owner)s", args)
+        row = cur.fetchone()
+    return bool(row and row[0])
+
+
 @cross_tenant("whether any user's vectors are of another model than EMBEDDING_MODEL")
 def move_needed(target: str | None = None) -> bool:
-    """Whether some user is on another model than `target` (EMBEDDING_MODEL), or moving."""
+    """Whether some user is on another model than their target (the one they chose, else
+    `target`: EMBEDDING_MODEL), or moving."""
     with connection.cursor() as cur:
         cur.execute(
-            "SELECT EXISTS (SELECT 1 FROM memories_searchmodel e "
-            "WHERE e.model <> %(target)s OR e.next_model <> '')",
+            "SELECT EXISTS (SELECT 1 FROM memories_searchmodel "  # noqa: S608 - constants only
+            f"WHERE model <> {USER_TARGET_SQL} OR next_model <> '')",
             {"target": target or current_model()},
         )
         (needed,) = cur.fetchone()
@@ -429,6 +460,7 @@ class ModelShare:
     users: int
     memories: int
     staged: int
+    chosen: bool = False  # they chose this model (the server's does not move them)
 
 
 def user_counts_sql(user: str) -> str:
@@ -443,17 +475,21 @@ def user_counts_sql(user: str) -> str:
 
 
 _PROGRESS_SQL = f"""
-SELECT e.model, e.next_model, count(*), coalesce(sum(n.memories), 0), coalesce(sum(n.staged), 0)
+SELECT e.model, e.next_model, count(*), coalesce(sum(n.memories), 0), coalesce(sum(n.staged), 0),
+       e.chosen <> ''
 FROM memories_searchmodel e
 CROSS JOIN LATERAL ({user_counts_sql("e")}) n
-GROUP BY e.model, e.next_model
-ORDER BY e.model, e.next_model
+GROUP BY e.model, e.next_model, e.chosen <> ''
+ORDER BY e.model, e.next_model, e.chosen <> ''
 """  # noqa: S608 - only constants
 
 
 @cross_tenant("the operator's view of how far the move to EMBEDDING_MODEL is, counts only")
 def progress() -> list[ModelShare]:
-    """Users and memories per (model, model moving to): what `reembed --status` shows."""
+    """Users and memories per (model, model moving to, whether they chose it): what `reembed
+    --status` shows."""
     with connection.cursor() as cur:
         cur.execute(_PROGRESS_SQL)
-        return [ModelShare(str(a), str(b), int(c), int(d), int(e)) for a, b, c, d, e in cur]
+        return [
+            ModelShare(str(a), str(b), int(c), int(d), int(e), bool(f)) for a, b, c, d, e, f in cur
+        ]

@@ -13,7 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from activity.models import AccessEvent
+from memories import language
 from memories.models import Memory, MemoryState, MemoryVersion, Origin
+from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 
 # A message that offers to undo a delete carries the delete's trash batch in its extra tags
 # (templates/_messages.html shows an Undo button for it).
@@ -473,3 +475,30 @@ def _opcodes(pairs: list[tuple[int, int]], n: int, m: int) -> list[Opcode]:
     if i < n or j < m:
         ops.append(("replace", i, n, j, m))
     return ops
+
+
+# The search models a person may choose (memories/services/search_model.py), as the Search page
+# names them.
+SEARCH_MODEL_NAMES: dict[str, Promise] = {
+    MINILM_MODEL: gettext_lazy("English"),
+    E5_MODEL: gettext_lazy("Many languages"),
+}
+# A memory's language (memories/language.py), as the Search page counts them.
+LANGUAGE_NAMES: dict[str, Promise] = {
+    language.ENGLISH: gettext_lazy("English"),
+    language.CHINESE: gettext_lazy("Chinese"),
+    language.JAPANESE: gettext_lazy("Japanese"),
+    language.GERMAN: gettext_lazy("German"),
+    language.SPANISH: gettext_lazy("Spanish"),
+    language.FRENCH: gettext_lazy("French"),
+    language.PORTUGUESE: gettext_lazy("Portuguese"),
+    language.RUSSIAN: gettext_lazy("Russian"),
+    language.OTHER: gettext_lazy("other languages"),
+    language.UNKNOWN: gettext_lazy("too short to tell"),
+}
+
+
+def search_model_name(model: str) -> str:
+    """A model as the Search page names it; a model the operator set that is not offered keeps
+    its own name."""
+    return str(SEARCH_MODEL_NAMES.get(model, model))

@@ -9,6 +9,7 @@ from memories.web.views import (
     memories,
     memory,
     review,
+    search_model,
     trash,
 )
 
@@ -34,6 +35,7 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/delete/", memory.memory_delete, name="delete"),
     path("stats/", memories.stats_fragment, name="stats"),
     path("language/", language.language_set, name="language"),
+    path("search-languages/", search_model.search_model_page, name="search_model"),
     # The Categories page (memories/web/views/categories.py)
     path("categories/", categories.categories_page, name="category_list"),
     path("categories/add/", categories.category_create, name="category_add"),

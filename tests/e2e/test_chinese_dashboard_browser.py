@@ -12,7 +12,8 @@ import pytest
 from accounts.actors import Actor
 from accounts.models import User
 from memories.services import memories as services
-from tests.e2e.steps import new_page, row_with, rows
+from memories.tasks import move_embeddings
+from tests.e2e.steps import log_in, new_page, row_with, rows
 from tests.personas import OWNER_PASSWORD
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -94,6 +95,62 @@ def test_a_person_whose_browser_asks_for_chinese_signs_in_searches_and_edits_in_
         assert page.locator("#history-heading").inner_text().strip() == "History"
         owner.refresh_from_db()
         assert owner.language == "en"
+        assert page.csp_violations == []
+    finally:
+        page.context.close()
+
+
+PET = "我们家养了一只腊肠犬，叫 Bruno。"  # noqa: RUF001 (a Chinese comma)
+CHINESE_STORE = (
+    PET,
+    "我对花生过敏，吃了会起疹子。",  # noqa: RUF001
+    "我女儿九月开始上幼儿园。",
+    "我每天早上跑步。",
+    "我在一家银行工作。",
+    GERMAN,
+)
+# "Pet": no character in common with the dachshund's memory. The English model ranks every
+# Chinese memory alike (the dog not first); the multilingual one puts the dog first.
+PET_QUERY = "宠物"
+
+
+def test_a_chinese_writer_moves_their_search_to_many_languages_and_then_finds_by_meaning(
+    browser: Any, live_server: Any, owner: User, owner_dash: Actor
+) -> None:
+    for text in CHINESE_STORE:
+        services.memory_create(actor=owner_dash, text=text)
+    page = new_page(browser, live_server.url, {"width": 1280, "height": 900}, locale="zh-CN")
+    try:
+        log_in(page, owner)
+        page.fill("#f-q", PET_QUERY)
+        page.wait_for_selector(f"text=与“{PET_QUERY}”最匹配的结果")
+        assert PET not in rows(page).first.inner_text()  # the English model cannot tell
+
+        # Account → Search languages: the page, in Chinese, counts their languages and suggests.
+        page.locator(".account-menu summary").click()
+        page.locator(".account-menu").get_by_role("link", name="搜索语言", exact=True).click()
+        page.wait_for_selector("h1:text-is('搜索语言')")
+        assert "中文 5" in page.locator("main").inner_text()
+        assert page.locator("[data-search-model-suggestion]").is_visible()
+        assert english_left(page) == []
+        page.get_by_label(re.compile("多种语言")).check()
+        page.get_by_role("button", name="保存", exact=True).click()
+        moving = page.locator("[data-search-model-moving]")
+        moving.wait_for()
+        assert "6 条中已准备好 0 条" in moving.inner_text()
+        assert "已保存" in page.locator("main").inner_text()
+
+        # The worker embeds the memories again (the queued task, run here) and switches them.
+        assert move_embeddings.call()["done"]
+        page.reload()
+        assert page.locator("[data-search-model-live]").inner_text().endswith("多种语言。")
+        assert page.locator("[data-search-model-moving]").count() == 0
+
+        # The same query now finds the dachshund first.
+        page.goto("/")
+        page.fill("#f-q", PET_QUERY)
+        page.wait_for_selector(f"text=与“{PET_QUERY}”最匹配的结果")
+        assert PET in rows(page).first.inner_text()
         assert page.csp_violations == []
     finally:
         page.context.close()

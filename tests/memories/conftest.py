@@ -5,7 +5,7 @@ every door's tests use them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories.models import Memory
+from memories.search import index as search_index
 from tests.personas import signed_in
 
 
@@ -81,3 +82,12 @@ def upload_dir(settings: SettingsWrapper, tmp_path: Path) -> Path:
 def immediate_tasks(settings: SettingsWrapper) -> None:
     """Background tasks (a dashboard import) run as soon as they are enqueued."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture
+def fresh_indexes() -> Iterator[None]:
+    """No process index of a user left from another test (tests that move users between models
+    change what an index holds)."""
+    search_index.clear()
+    yield
+    search_index.clear()

@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.actors import Actor
-from memories.models import SearchModel
+from memories.models import Memory, SearchModel
 from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 from memories.selectors.memories import memory_search
+from memories.services import memories as services
 
 __all__ = ["E5_MODEL", "MINILM_MODEL"]
 
@@ -60,3 +61,11 @@ def finds_across_languages(actor: Actor) -> bool:
     """Whether the English query finds the Chinese memory first (only e5 does)."""
     query, text = CROSS_LANGUAGE
     return found(actor, query)[:1] == [text]
+
+
+def store(actor: Actor, texts: tuple[str, ...] = STORE) -> list[Memory]:
+    """The texts written as the actor's memories, through the services."""
+    made = services.memory_create_many(
+        actor=actor, items=[services.NewMemory(text=t) for t in texts]
+    )
+    return [r.memory for r in made]

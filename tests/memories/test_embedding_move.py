@@ -41,22 +41,11 @@ from tests.memories.model_moves import (
     finds_by_meaning,
     found,
     live_model,
+    store,
 )
 from tests.personas import signed_in
 
-
-@pytest.fixture(autouse=True)
-def fresh_indexes() -> Any:
-    search_index.clear()
-    yield
-    search_index.clear()
-
-
-def _store(actor: Actor, texts: tuple[str, ...] = STORE) -> list[Memory]:
-    made = services.memory_create_many(
-        actor=actor, items=[services.NewMemory(text=t) for t in texts]
-    )
-    return [r.memory for r in made]
+pytestmark = pytest.mark.usefixtures("fresh_indexes")
 
 
 def _vector(memory_id: Any, owner: User) -> np.ndarray:
@@ -71,7 +60,7 @@ def _e5(text: str) -> np.ndarray:
 def test_a_new_setting_moves_nobody_by_itself_and_search_loses_nothing(
     owner: User, owner_dash: Actor, settings: SettingsWrapper
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     assert live_model(owner) == MINILM_MODEL
     assert finds_by_meaning(owner_dash) and not finds_across_languages(owner_dash)
     assert not maintenance.move_needed()
@@ -89,8 +78,8 @@ def half_moved(
     """The owner's ten memories and the stranger's four on MiniLM, the setting e5, and the move
     stopped after eight: the smaller store first (the stranger's four, switched), then four of
     the owner's ten."""
-    _store(owner_dash)
-    _store(stranger_dash, STORE[:4])
+    store(owner_dash)
+    store(stranger_dash, STORE[:4])
     settings.EMBEDDING_MODEL = E5_MODEL
     return maintenance.move(batch=2, memories=8)
 
@@ -123,7 +112,7 @@ def test_the_switch_moves_the_users_generation_and_drops_their_snapshot(
     owner: User, owner_dash: Actor, settings: SettingsWrapper, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(search_index, "SNAPSHOT_MIN_MEMORIES", 1)
-    _store(owner_dash)
+    store(owner_dash)
     assert found(owner_dash, "dog")[:1] == [DACHSHUND]  # reads the index, writes the snapshot
     assert SearchSnapshot.objects.filter(owner=owner).exists()
     before = SearchStats.objects.get(owner=owner).generation
@@ -141,7 +130,7 @@ def test_the_switch_moves_the_users_generation_and_drops_their_snapshot(
 @pytest.fixture
 def moving(owner_dash: Actor, settings: SettingsWrapper) -> list[Memory]:
     """The owner's ten memories on MiniLM, the setting e5, four of them embedded with it."""
-    memories = _store(owner_dash)
+    memories = store(owner_dash)
     settings.EMBEDDING_MODEL = E5_MODEL
     maintenance.move(batch=2, memories=4)
     return memories
@@ -176,7 +165,7 @@ def test_a_memory_written_or_edited_during_the_move_is_found_before_and_after_th
 def test_a_text_changed_behind_the_services_back_is_embedded_again_before_the_switch(
     owner: User, owner_dash: Actor, settings: SettingsWrapper
 ) -> None:
-    memories = _store(owner_dash, STORE[:3])
+    memories = store(owner_dash, STORE[:3])
     settings.EMBEDDING_MODEL = E5_MODEL
     maintenance.mark(E5_MODEL)
     maintenance.move(memories=3)  # all three staged, and switched
@@ -200,7 +189,7 @@ def test_a_text_changed_behind_the_services_back_is_embedded_again_before_the_sw
 def test_a_move_cut_short_goes_on_from_what_it_embedded(
     owner: User, owner_dash: Actor, settings: SettingsWrapper
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     settings.EMBEDDING_MODEL = E5_MODEL
     first = maintenance.move(batch=3, memories=6)
     assert (first.embedded, first.users_switched) == (6, 0)
@@ -259,8 +248,8 @@ def test_a_write_during_the_move_is_labelled_as_on_a_store_already_moved(
     settings.EMBEDDING_MODEL = E5_MODEL
     maintenance.mark(E5_MODEL)
     assert live_model(owner) == MINILM_MODEL
-    moving = _store(owner_dash, LABELLED)
-    moved = _store(stranger_dash, LABELLED)
+    moving = store(owner_dash, LABELLED)
+    moved = store(stranger_dash, LABELLED)
     assert live_model(stranger) == E5_MODEL  # a first memory: on the setting's model
     labels = [m.categories for m in moving]
     assert labels == [m.categories for m in moved]
@@ -270,7 +259,7 @@ def test_a_write_during_the_move_is_labelled_as_on_a_store_already_moved(
 def test_related_memories_are_found_before_during_and_after_the_move(
     owner: User, owner_dash: Actor, settings: SettingsWrapper
 ) -> None:
-    dog, walks, *_ = _store(
+    dog, walks, *_ = store(
         owner_dash, (DACHSHUND, "Bruno loves long walks in the park.", *STORE[4:])
     )
 
@@ -328,7 +317,7 @@ def test_reembed_runs_the_move_here_and_status_says_how_far_it_is() -> None:
 def test_the_admin_shows_each_users_model_and_how_far_their_move_is(
     owner: User, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
-    _store(stranger_dash, STORE[:2])  # a first memory: on the setting's model, not moving
+    store(stranger_dash, STORE[:2])  # a first memory: on the setting's model, not moving
     operator = signed_in(User.objects.create_superuser("admin@example.com", "operator password"))
     page = operator.get(reverse("admin:memories_searchmodel_changelist"))
     rows = {row.owner_id: row for row in page.context["cl"].result_list}
@@ -345,7 +334,7 @@ def test_the_task_queues_itself_until_the_store_has_moved(
 ) -> None:
     from django_tasks_db.models import DBTaskResult
 
-    _store(owner_dash)
+    store(owner_dash)
     assert not schedule_move_if_needed()
     settings.EMBEDDING_MODEL = E5_MODEL
     assert schedule_move_if_needed()
@@ -367,7 +356,7 @@ def test_an_export_made_on_minilm_restores_on_e5_with_vectors_embedded_here(
     settings: SettingsWrapper,
     tmp_path: Path,
 ) -> None:
-    _store(owner_dash)
+    store(owner_dash)
     document = export_build(actor=owner_dash)
     assert {m["embedding_model"] for m in document["memories"]} == {MINILM_MODEL}
     assert not any("embedding" in m for m in document["memories"])  # no vector leaves
@@ -436,8 +425,8 @@ def test_an_upgraded_store_keeps_each_users_model_and_the_move_takes_every_memor
     """A store from before this release: no user has a model row, and one memory was embedded
     long ago with a model no longer set (invisible to the dense arm since). The migration gives
     each user the model most of their memories have; the move embeds every memory, that one too."""
-    mine = _store(owner_dash)
-    _store(stranger_dash, STORE[:2])
+    mine = store(owner_dash)
+    store(stranger_dash, STORE[:2])
     stray = mine[-1]
     with connection.cursor() as cur:
         cur.execute("DELETE FROM memories_searchmodel")
@@ -460,7 +449,7 @@ def test_an_upgraded_store_keeps_each_users_model_and_the_move_takes_every_memor
 def test_a_user_whose_memories_came_without_the_services_is_given_their_model_then_moved(
     owner: User, owner_dash: Actor, settings: SettingsWrapper
 ) -> None:
-    _store(owner_dash, STORE[:3])
+    store(owner_dash, STORE[:3])
     SearchModel.objects.filter(owner=owner).delete()  # as rows written by raw SQL leave it
     settings.EMBEDDING_MODEL = E5_MODEL
     assert maintenance.mark(E5_MODEL) == 1
@@ -475,10 +464,10 @@ def test_a_memory_with_a_credential_is_moved_with_what_apps_read_of_it(
     # Issue 37: the owner's own credential is kept private, and its vector is of the text with
     # the credential withheld; the move must not embed the credential under the new model.
     if during:
-        _store(owner_dash)
+        store(owner_dash)
         settings.EMBEDDING_MODEL = E5_MODEL
         maintenance.move(batch=2, memories=4)
-    [memory] = _store(owner_dash, ("Unser WLAN-Passwort ist Zuhause2024!",))
+    [memory] = store(owner_dash, ("Unser WLAN-Passwort ist Zuhause2024!",))
     assert memory.app_text and "Zuhause2024!" not in memory.app_text
     settings.EMBEDDING_MODEL = E5_MODEL
     maintenance.move()

@@ -80,7 +80,11 @@ class Command(BaseCommand):
                     f"searches use {share.model} until all of a user's memories are embedded."
                 )
             else:
-                on = "" if share.model == target else " (not yet queued for the move)"
+                on = (
+                    " (their own choice)"
+                    if share.chosen
+                    else ("" if share.model == target else " (not yet queued for the move)")
+                )
                 self.stdout.write(
                     f"  {share.users} users on {share.model}{on}: {share.memories} memories."
                 )
