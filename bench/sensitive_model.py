@@ -13,6 +13,8 @@ speed. No database: texts are labelled in memory, as `bench categories` does.
   words were written from these dev sets' misses, so the rules alone are near 1.0 here: the
   model's own out-of-fold recall is the honest figure of what it adds on unseen text, its false
   positives what it costs.
+  For English, which the model does not read, a sweep of the embedding model's `english_veto`
+  (the model dropping a label the embedding gave by nearness alone) on the English dev sets.
 - `--train`: trains on all of it and writes memories/sensitive_model.json, printing its sha256
   (for `WEIGHTS_SHA256`).
 - `--speed`: microseconds per text of the model (features and scoring) on the dev texts.
@@ -43,6 +45,8 @@ SETTINGS = tuple(
     for veto in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6)
 )
 RULE_SETS = ("multilingual", "dev2", "dev3")
+# `Thresholds.english_veto` values swept by `--cv` (English dev sets, the shipped pair).
+ENGLISH_VETOES = (0.0, 0.02, 0.05, 0.08, 0.1, 0.15, 0.2)
 
 
 def folds(examples: list[Any]) -> list[int]:
@@ -84,13 +88,23 @@ def labels_with(
     verdicts: dict[str, tuple[float, str]] | None,
     threshold: float = 0.0,
     veto: float = 0.0,
+    english_veto: float | None = None,
 ) -> list[frozenset[str]]:
-    """The sensitive labels a write gives each text (see `_model_as`)."""
-    from memories.categories import SENSITIVE
-    from memories.classify import classifier_for
+    """The sensitive labels a write gives each text (see `_model_as`); the embedding model's
+    English veto (`Thresholds.english_veto`) as given, none without the model's verdicts."""
+    from dataclasses import replace
 
+    from memories.categories import DEFAULT_CATEGORIES, SENSITIVE
+    from memories.classify import Classifier, classifier_for
+
+    classifier = classifier_for()
+    if verdicts is None:
+        english_veto = 0.0
+    if english_veto is not None:
+        thresholds = replace(classifier.thresholds, english_veto=english_veto)
+        classifier = Classifier(DEFAULT_CATEGORIES, thresholds)
     with _model_as(verdicts, threshold, veto):
-        labels = classifier_for().label_memories(vectors, texts)
+        labels = classifier.label_memories(vectors, texts)
     return [SENSITIVE & set(cats) for cats in labels]
 
 
@@ -154,7 +168,32 @@ def cross_validate() -> dict[str, Any]:
             }
             for g, c in sorted(groups.items())
         }
-    return {"folds": FOLDS, "texts": len(examples), "by_setting": table}
+    english = [e.lang == "en" for e in examples]
+    by_english_veto: dict[str, Any] = {}
+    for english_veto in ENGLISH_VETOES:
+        labels = labels_with(texts, vectors, verdicts, sm.THRESHOLD, sm.VETO, english_veto)
+        c: Counter[str] = Counter()
+        lost = []
+        for e, r, b, en in zip(examples, rules, labels, english, strict=True):
+            if not en:
+                continue
+            kind = "s" if e.label != sm.ORDINARY_CLASS else "o"
+            c[kind] += 1
+            c[f"{kind}_both"] += bool(b)
+            if kind == "s" and r and not b:
+                lost.append(e.text)
+        by_english_veto[str(english_veto)] = {
+            "recall": _rate(c["s_both"], c["s"]),
+            "fp": _rate(c["o_both"], c["o"]),
+            "n": f"{c['s']}/{c['o']}",
+            "lost_to_veto": lost,
+        }
+    return {
+        "folds": FOLDS,
+        "texts": len(examples),
+        "by_setting": table,
+        "by_english_veto": by_english_veto,
+    }
 
 
 def speed(rounds: int = 5) -> dict[str, float]:
@@ -234,6 +273,11 @@ def main(argv: list[str]) -> int:
                     f"{r['recall_rules']!s:>7}{r['wrong_category']!s:>7}{r['fp']!s:>7}"
                     f"{r['fp_model']!s:>7}{r['fp_rules']!s:>7}"
                 )
+        for english_veto, r in cv["by_english_veto"].items():
+            print(
+                f"  English veto {english_veto:5}: recall {r['recall']} false+ {r['fp']}"
+                f" (n {r['n']}), lost to the veto: {r['lost_to_veto']}"
+            )
     if args.speed:
         result["speed"] = speed()
         print(f"speed: {result['speed']}")
