@@ -143,10 +143,10 @@ MINILM = ModelProfile(
         # Chosen by `bench sensitive-model --cv` on the English dev sets by a rule fixed before
         # the sweep: the highest of 0.02, 0.05, 0.08, 0.1, 0.15, 0.2 at which no English dev
         # sensitive fact loses its label out of fold (0.08; 0.1 lost "I'm lactose intolerant."),
-        # then one step lower for margin. Out of fold it clears 2 of the 12 English dev ordinary
-        # facts only this model's nearness hid ("Lives near the law courts in Edinburgh", "I drive
-        # a blue Skoda estate"); 5 of 170 English dev sensitive facts score below it, each kept by
-        # a signal word or the absolute threshold.
+        # then one step lower for margin. Out of fold English ordinary false positives go from
+        # .034 to .031 (12 to 11 of 351: "Lives near the law courts in Edinburgh"); the few
+        # English dev sensitive facts scoring below it are kept by a signal word or the absolute
+        # threshold.
         english_veto=0.05,
     ),
     # Tuned on tests/memories/data/extraction_dev*.txt (`bench extract`).
