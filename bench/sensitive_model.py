@@ -133,6 +133,40 @@ def _group(e: Any) -> tuple[str, str]:
     return f"en:{e.source}", "english"
 
 
+def english_veto_sweep(
+    examples: list[Any],
+    texts: list[str],
+    vectors: list[Any],
+    verdicts: dict[str, tuple[float, str]],
+    rules: list[frozenset[str]],
+) -> dict[str, Any]:
+    """Per `ENGLISH_VETOES` value, on the English dev texts at the shipped (THRESHOLD, VETO):
+    hidden recall, ordinary false positives, and the sensitive texts the rules hid and the veto
+    let through."""
+    from memories import sensitive_model as sm
+
+    out: dict[str, Any] = {}
+    for english_veto in ENGLISH_VETOES:
+        labels = labels_with(texts, vectors, verdicts, sm.THRESHOLD, sm.VETO, english_veto)
+        counts: Counter[str] = Counter()
+        lost = []
+        for e, r, b in zip(examples, rules, labels, strict=True):
+            if e.lang != "en":
+                continue
+            kind = "s" if e.label != sm.ORDINARY_CLASS else "o"
+            counts[kind] += 1
+            counts[f"{kind}_both"] += bool(b)
+            if kind == "s" and r and not b:
+                lost.append(e.text)
+        out[str(english_veto)] = {
+            "recall": _rate(counts["s_both"], counts["s"]),
+            "fp": _rate(counts["o_both"], counts["o"]),
+            "n": f"{counts['s']}/{counts['o']}",
+            "lost_to_veto": lost,
+        }
+    return out
+
+
 def cross_validate() -> dict[str, Any]:
     from memories import sensitive_model as sm
     from memories.search.embeddings import get_embedder
@@ -168,26 +202,7 @@ def cross_validate() -> dict[str, Any]:
             }
             for g, c in sorted(groups.items())
         }
-    english = [e.lang == "en" for e in examples]
-    by_english_veto: dict[str, Any] = {}
-    for english_veto in ENGLISH_VETOES:
-        labels = labels_with(texts, vectors, verdicts, sm.THRESHOLD, sm.VETO, english_veto)
-        c: Counter[str] = Counter()
-        lost = []
-        for e, r, b, en in zip(examples, rules, labels, english, strict=True):
-            if not en:
-                continue
-            kind = "s" if e.label != sm.ORDINARY_CLASS else "o"
-            c[kind] += 1
-            c[f"{kind}_both"] += bool(b)
-            if kind == "s" and r and not b:
-                lost.append(e.text)
-        by_english_veto[str(english_veto)] = {
-            "recall": _rate(c["s_both"], c["s"]),
-            "fp": _rate(c["o_both"], c["o"]),
-            "n": f"{c['s']}/{c['o']}",
-            "lost_to_veto": lost,
-        }
+    by_english_veto = english_veto_sweep(examples, texts, vectors, verdicts, rules)
     return {
         "folds": FOLDS,
         "texts": len(examples),
