@@ -13,6 +13,8 @@ speed. No database: texts are labelled in memory, as `bench categories` does.
   words were written from these dev sets' misses, so the rules alone are near 1.0 here: the
   model's own out-of-fold recall is the honest figure of what it adds on unseen text, its false
   positives what it costs.
+  For English, which the model does not read, a sweep of the embedding model's `english_veto`
+  (the model dropping a label the embedding gave by nearness alone) on the English dev sets.
 - `--train`: trains on all of it and writes memories/sensitive_model.json, printing its sha256
   (for `WEIGHTS_SHA256`).
 - `--speed`: microseconds per text of the model (features and scoring) on the dev texts.
@@ -43,6 +45,8 @@ SETTINGS = tuple(
     for veto in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6)
 )
 RULE_SETS = ("multilingual", "dev2", "dev3")
+# `Thresholds.english_veto` values swept by `--cv` (English dev sets, the shipped pair).
+ENGLISH_VETOES = (0.0, 0.02, 0.05, 0.08, 0.1, 0.15, 0.2)
 
 
 def folds(examples: list[Any]) -> list[int]:
@@ -84,13 +88,23 @@ def labels_with(
     verdicts: dict[str, tuple[float, str]] | None,
     threshold: float = 0.0,
     veto: float = 0.0,
+    english_veto: float | None = None,
 ) -> list[frozenset[str]]:
-    """The sensitive labels a write gives each text (see `_model_as`)."""
-    from memories.categories import SENSITIVE
-    from memories.classify import classifier_for
+    """The sensitive labels a write gives each text (see `_model_as`); the embedding model's
+    English veto (`Thresholds.english_veto`) as given, none without the model's verdicts."""
+    from dataclasses import replace
 
+    from memories.categories import DEFAULT_CATEGORIES, SENSITIVE
+    from memories.classify import Classifier, classifier_for
+
+    classifier = classifier_for()
+    if verdicts is None:
+        english_veto = 0.0
+    if english_veto is not None:
+        thresholds = replace(classifier.thresholds, english_veto=english_veto)
+        classifier = Classifier(DEFAULT_CATEGORIES, thresholds)
     with _model_as(verdicts, threshold, veto):
-        labels = classifier_for().label_memories(vectors, texts)
+        labels = classifier.label_memories(vectors, texts)
     return [SENSITIVE & set(cats) for cats in labels]
 
 
@@ -117,6 +131,40 @@ def _group(e: Any) -> tuple[str, str]:
     if e.source in RULE_SETS:
         return e.lang, "languages" if e.lang != "en" else "english"
     return f"en:{e.source}", "english"
+
+
+def english_veto_sweep(
+    examples: list[Any],
+    texts: list[str],
+    vectors: list[Any],
+    verdicts: dict[str, tuple[float, str]],
+    rules: list[frozenset[str]],
+) -> dict[str, Any]:
+    """Per `ENGLISH_VETOES` value, on the English dev texts at the shipped (THRESHOLD, VETO):
+    hidden recall, ordinary false positives, and the sensitive texts the rules hid and the veto
+    let through."""
+    from memories import sensitive_model as sm
+
+    out: dict[str, Any] = {}
+    for english_veto in ENGLISH_VETOES:
+        labels = labels_with(texts, vectors, verdicts, sm.THRESHOLD, sm.VETO, english_veto)
+        counts: Counter[str] = Counter()
+        lost = []
+        for e, r, b in zip(examples, rules, labels, strict=True):
+            if e.lang != "en":
+                continue
+            kind = "s" if e.label != sm.ORDINARY_CLASS else "o"
+            counts[kind] += 1
+            counts[f"{kind}_both"] += bool(b)
+            if kind == "s" and r and not b:
+                lost.append(e.text)
+        out[str(english_veto)] = {
+            "recall": _rate(counts["s_both"], counts["s"]),
+            "fp": _rate(counts["o_both"], counts["o"]),
+            "n": f"{counts['s']}/{counts['o']}",
+            "lost_to_veto": lost,
+        }
+    return out
 
 
 def cross_validate() -> dict[str, Any]:
@@ -154,7 +202,13 @@ def cross_validate() -> dict[str, Any]:
             }
             for g, c in sorted(groups.items())
         }
-    return {"folds": FOLDS, "texts": len(examples), "by_setting": table}
+    by_english_veto = english_veto_sweep(examples, texts, vectors, verdicts, rules)
+    return {
+        "folds": FOLDS,
+        "texts": len(examples),
+        "by_setting": table,
+        "by_english_veto": by_english_veto,
+    }
 
 
 def speed(rounds: int = 5) -> dict[str, float]:
@@ -234,6 +288,11 @@ def main(argv: list[str]) -> int:
                     f"{r['recall_rules']!s:>7}{r['wrong_category']!s:>7}{r['fp']!s:>7}"
                     f"{r['fp_model']!s:>7}{r['fp_rules']!s:>7}"
                 )
+        for english_veto, r in cv["by_english_veto"].items():
+            print(
+                f"  English veto {english_veto:5}: recall {r['recall']} false+ {r['fp']}"
+                f" (n {r['n']}), lost to the veto: {r['lost_to_veto']}"
+            )
     if args.speed:
         result["speed"] = speed()
         print(f"speed: {result['speed']}")

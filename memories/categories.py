@@ -120,6 +120,10 @@ EVERYDAY: tuple[str, ...] = (
     # food one dislikes (issue 36.3's third dev set, bench/data/sensitive_dev3.json; a choir was
     # tried too and took "I sing in my church choir" out of religion on the English dev set)
     "I don't like olives or anchovies.",
+    # opening hours and errands (issue 36.3's fourth dev set, bench/data/sensitive_dev4.json)
+    "The post office closes at noon on Saturdays.",
+    "The shops are shut on public holidays.",
+    "I pay for the groceries by card.",
 )
 
 

@@ -31,7 +31,9 @@ list). A label only the embedding gave is dropped when the model finds the text 
 found sensitive gets the model's category when it is confident enough (`THRESHOLD`): the
 vocabulary the words were not written for. A signal word is never overruled, except by its own
 ordinary setting (`categories.ORDINARY_SETTINGS`: a course on salary negotiation, a concert in a
-church, a vote for a team captain).
+church, a vote for a team captain). In English, which the embedding reads, the model only speaks
+against a label the embedding gave by nearness alone (below the absolute threshold), and only
+when it is nearly sure the text is ordinary (`Thresholds.english_veto`, per embedding model).
 
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
@@ -258,6 +260,7 @@ class Classifier:
             picked: list[str] = []
             sensitive: list[str] = []
             by_embedding_only: set[str] = set()
+            by_nearness_only: set[str] = set()  # nor the absolute threshold
             for index in order:
                 category = self.categories[index]
                 score = float(row[index])
@@ -271,10 +274,14 @@ class Classifier:
                     sensitive.append(category.slug)
                     if index not in signalled:
                         by_embedding_only.add(category.slug)
+                        if score < t.sensitive:
+                            by_nearness_only.add(category.slug)
                 elif near_best and not category.sensitive:
                     picked.append(category.slug)
             if text and sensitive_model.reads(code):
                 sensitive = self._read_by_model(text, sensitive, by_embedding_only)
+            elif by_nearness_only and text and code == languages.ENGLISH and t.english_veto:
+                sensitive = self._checked_in_english(text, sensitive, by_nearness_only)
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])
         return results
@@ -296,6 +303,19 @@ class Classifier:
         if not sensitive and score >= sensitive_model.THRESHOLD:
             sensitive = [modelled]
         return sensitive
+
+    def _checked_in_english(
+        self, text: str, sensitive: list[str], by_nearness_only: set[str]
+    ) -> list[str]:
+        """English sensitive labels after the character model's veto: the embedding classifier
+        reads English, so the model never adds a label there and drops only one the embedding gave
+        by nearness alone (no signal word, below the absolute threshold), and only when it is
+        nearly sure the text is ordinary (`Thresholds.english_veto`, per embedding model: "I am
+        34 years old" was health, "I drive a blue Skoda estate" finance)."""
+        score, _ = sensitive_model.verdict(text)
+        if score >= self.thresholds.english_veto:
+            return sensitive
+        return [slug for slug in sensitive if slug not in by_nearness_only]
 
     def label_memories(
         self, vectors: Sequence[np.ndarray] | np.ndarray, texts: Sequence[str]

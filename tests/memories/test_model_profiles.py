@@ -43,6 +43,7 @@ def test_minilm_keeps_the_values_it_was_tuned_with() -> None:
         ordinary_margin=0.03,
         max_labels=3,
         top_k=3,
+        english_veto=0.05,
     )
     assert minilm.extractor == LocalThresholds(threshold=0.0, top_k=3)
     assert minilm.repeat_cosine == 0.6

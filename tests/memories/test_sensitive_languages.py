@@ -10,6 +10,7 @@ until the owner labels it, and the owner's page says why."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from django.test import Client
@@ -19,7 +20,7 @@ from accounts.models import User
 from kernel.errors import NotFound
 from memories import sensitive_model
 from memories.categories import DEFAULT_CATEGORIES, SENSITIVE, UNCHECKED, signals_pattern
-from memories.classify import classifier_for
+from memories.classify import Classifier, classifier_for
 from memories.models import Memory
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_get
@@ -401,3 +402,45 @@ def test_the_model_never_overrules_a_signal_word(
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "legal"))
     memory = services.memory_create(actor=owner_dash, text="Je suis dialysé depuis mars.").memory
     assert memory.categories[0] == "health" and _hidden_from(reader, memory)
+
+
+def test_an_english_fact_only_the_embeddings_nearness_hid_reaches_a_default_app(
+    owner_dash: Actor,
+    owner: User,
+    app_actor: Callable[[User, str], Actor],
+) -> None:
+    # Written for this test, in none of the sets: MiniLM's nearness files an age under health.
+    reader = app_actor(owner, "Claude Desktop")
+    text = "I am 41 years old."
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == "en"
+    assert not set(memory.categories) & SENSITIVE, memory.categories
+    assert not _hidden_from(reader, memory)
+
+    # Without the English veto (`Thresholds.english_veto`), the nearness alone hid it.
+    classifier = classifier_for()
+    assert classifier.thresholds.english_veto > 0
+    unvetoed = Classifier(DEFAULT_CATEGORIES, replace(classifier.thresholds, english_veto=0.0))
+    [labels] = unvetoed.label_memories(get_embedder().embed([text]), [text])
+    assert "health" in labels
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("I got a speeding fine last week.", "legal"),  # the embedding's absolute threshold
+        ("I was diagnosed with diabetes last year.", "health"),  # a signal word
+    ],
+)
+def test_the_english_veto_never_drops_a_signal_word_or_a_confident_embedding(
+    owner_dash: Actor,
+    owner: User,
+    app_actor: Callable[[User, str], Actor],
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+    category: str,
+) -> None:
+    reader = app_actor(owner, "Claude Desktop")
+    monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "religion"))
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert category in memory.categories and _hidden_from(reader, memory)
