@@ -1,8 +1,9 @@
 """The pair scorer of local reconciliation (`memories/reconciliation/scorer.py`), fitted for the
 configured embedding model (EMBEDDING_MODEL) on the dev splits of the `bench reconcile` sets only
 (reconcile_pairs, lookalikes, dev2, dev3; a held-out pair is never read), on the pairs the judge's
-rules leave beside each other for no hard reason (`judge.rules` says "different" and no name or
-number differs): the pairs the scorer will be asked about. A logistic regression (L2, Newton's
+rules leave beside each other for no hard reason (`judge.rules` says "different", no name or
+number differs, no third person on one side only: `judge._askable`): the pairs the scorer will be
+asked about. A logistic regression (L2, Newton's
 method), cross-validated in five folds fixed by sha256(id) mod 5; the Review threshold is the
 cross-validated probability that sends the most same-fact pairs (restate, update) to Review for
 the fewest that must stay (distinct, complementary): each of those costs half a caught pair.
@@ -53,7 +54,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = L2) -> tuple[np.ndarray, float
 
 def residual(model: str) -> list[tuple[dict[str, Any], tuple[float, ...]]]:
     """The dev pairs the rules leave beside each other for no hard reason, with their features."""
-    from memories.reconciliation.judge import _DIFFERENT, _names_clash, rules, slots
+    from memories.reconciliation.judge import _DIFFERENT, _askable, rules, slots
     from memories.reconciliation.scorer import features
     from memories.reconciliation.thresholds import for_model
 
@@ -64,7 +65,7 @@ def residual(model: str) -> list[tuple[dict[str, Any], tuple[float, ...]]]:
         dev = [p for p in pairs if p["split"] == "dev"]
         for pair, cosine in zip(dev, _cosines(model, dev), strict=True):
             new, old = pair["second"], pair["first"]
-            if rules(new, old, cosine, cut).why != _DIFFERENT or _names_clash(new, old):
+            if rules(new, old, cosine, cut).why != _DIFFERENT or not _askable(new, old):
                 continue
             out.append((pair, features(new, old, cosine, cut, (slots(new), slots(old)))))
     return out

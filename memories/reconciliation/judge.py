@@ -456,7 +456,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     model's pair scorer (`scorer`, fitted on the dev splits) finds it likely one fact: "when
     unsure, the change goes to the owner's Review", not stored beside as a second memory."""
     verdict = rules(new, old, cosine, cut)
-    if verdict.why != _DIFFERENT or cut.fitted is None or _names_clash(new, old):
+    if verdict.why != _DIFFERENT or cut.fitted is None or not _askable(new, old):
         return verdict
     found = scorer.probability(new, old, cosine, cut, (slots(new), slots(old)), cut.fitted)
     if found >= cut.fitted.review:
@@ -465,6 +465,13 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
 
 
 _DIFFERENT = "different"  # close enough to judge, and neither the same nor a change by the rules
+
+
+def _askable(new: str, old: str) -> bool:
+    """Whether the pair scorer may be asked: no name or number differs, and no third person is on
+    one side only ("我是护士" / "她是护士": two people, stored side by side, never the owner's
+    question)."""
+    return not _names_clash(new, old) and not wording.compare(new, old).someone_else
 
 
 def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:

@@ -2,7 +2,7 @@
 has, not from the lexicon's list of known wordings: the model's cosine on the model's own scale,
 how much of each text's content the other covers (by the `wording` keys, and by character
 trigrams, which match a word's other forms in every language: swim ~ swimming, Москве ~ Москва,
-学校 ~ 学校に), numbers, names, negation, another person, and the slot.
+学校 ~ 学校に), numbers, negation and the slot.
 
 The weights are a logistic regression per model (`thresholds.Fitted`), fitted on the dev splits of
 the `bench reconcile` sets only (`python -m bench reconcile-fit` prints them with their
@@ -31,7 +31,7 @@ FEATURES = (
     "trigrams",  # the share of the shorter text's character trigrams the other has
     "shared",  # words of the new text the old one has, up to 4, as a share of 4
     "numbers_differ",  # a number on one side the other lacks
-    "negation",  # negated on one side only, or someone else on one side only
+    "negation",  # negated on one side only (as read, or as written)
     "same_slot",  # both in one slot (job, home, car …)
     "other_slot",  # both slotted, in different slots
     "length",  # |log| of the two texts' key counts' ratio
@@ -78,7 +78,7 @@ def features(
         trigrams,
         min(said.shared, 4) / 4,
         float(bool(digits_a ^ digits_b)),
-        float(said.opposed or said.said_not),
+        float(a.negated != b.negated or said.said_not),
         float(bool(slot_a & slot_b)),
         float(bool(slot_a) and bool(slot_b) and not slot_a & slot_b),
         abs(math.log((len(a.keys) + 1) / (len(b.keys) + 1))),

@@ -43,9 +43,9 @@ COSINES: dict[str, Cosines] = {
         unsure=0.55,
         # `python -m bench reconcile-fit`, 6 December 2026 (branch `reconcile38c`)
         fitted=Fitted(
-            weights=(0.425, 0.170, -0.067, 0.077, 0.460, 0.191, 1.099, 0.0, -0.151, 1.081, 0.0),
-            bias=-2.120,
-            review=0.333,
+            weights=(0.624, 0.240, 0.105, 0.016, 0.546, 0.222, 1.538, 0.0, -0.153, 0.909, 0.0),
+            bias=-2.343,
+            review=0.365,
         ),
     ),
     # e5's slot_update is its update: not tuned for that model (branch `retune` owns it).
@@ -56,9 +56,9 @@ COSINES: dict[str, Cosines] = {
         restate=0.92,
         unsure=0.88,
         fitted=Fitted(
-            weights=(0.282, 0.061, 0.052, 0.233, 0.481, 0.341, 1.238, 1.093, -0.158, 1.070, -0.093),
-            bias=-2.224,
-            review=0.344,
+            weights=(0.498, 0.111, 0.197, 0.167, 0.586, 0.394, 1.657, 1.065, -0.168, 0.926, -0.076),
+            bias=-2.484,
+            review=0.374,
         ),
     ),
 }
