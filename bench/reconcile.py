@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ def run(model: str, data: str = "pairs") -> dict[str, Any]:
     if data in ALL_HELDOUT:
         pairs = [{**p, "split": "heldout"} for p in pairs]
     cut = for_model(model)
-    report: dict[str, Any] = {"model": model, "data": data, "cosines": cut.__dict__}
+    report: dict[str, Any] = {"model": model, "data": data, "cosines": asdict(cut)}
     verdicts = [
         judge(p["second"], p["first"], c, cut)
         for p, c in zip(pairs, _cosines(model, pairs), strict=True)
