@@ -29,6 +29,7 @@ from bench import (
     multilingual,
     profile,
     reconcile,
+    reconcile_fit,
     search,
     sensitive_model,
     shortqueries,
@@ -45,6 +46,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(categories.main(argv[1:]))
     if argv[:1] == ["reconcile"]:  # no database: the pairs are judged in memory
         sys.exit(reconcile.main(argv[1:]))
+    if argv[:1] == ["reconcile-fit"]:  # nor here: the dev pairs are embedded in memory
+        sys.exit(reconcile_fit.main(argv[1:]))
     if argv[:1] == ["extract"]:  # no database either: messages are extracted in memory
         sys.exit(extract.main(argv[1:]))
     if argv[:1] == ["harm"]:  # pure rules over a labelled file
@@ -90,6 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("language", help="Language identification: accuracy on short texts, speed.")
     sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
     sub.add_parser("reconcile", help="Local reconciliation on labelled pairs: merges, supersedes.")
+    sub.add_parser("reconcile-fit", help="Local reconciliation's pair scorer, fitted on dev pairs.")
     args = parser.parse_args(argv)
     if not getattr(args, "standalone", False):  # startup measures servers it starts itself
         set_threads(getattr(args, "layout", SERVE))  # before Django reads EMBEDDING_THREADS

@@ -4,7 +4,7 @@ dev and held-out splits apart. Reported per split: restatements merged, updates 
 distinct and complementary pairs wrongly merged or superseded (the bar: at most 1%), and how many
 of each went to the owner's Review (unsure). No database: the pairs are embedded in memory.
 
-    uv run python -m bench reconcile [--json] [--show dev] [--data lookalikes|dev2|fresh]
+    uv run python -m bench reconcile [--json] [--show dev] [--data lookalikes|dev2|dev3|fresh]
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench reconcile
 
 `--data lookalikes`: bench/data/reconcile_lookalikes.json, different people, roles and in-laws
@@ -14,6 +14,10 @@ languages, written before the judge's subject guard; its split is fixed by a has
 person, Spanish "son", other numbers, names, pets), complementary pairs, restates and updates
 (ages, schools, pets, plans) in the eight languages and xx-en, written before the rules it tests
 (branch `reconcile38b`); its split is fixed by a hash of the id, as lookalikes'.
+`--data dev3`: bench/data/reconcile_dev3.json, 179 pairs written before the rules of branch
+`reconcile38c` (issue 38.1: generalisation): restates and updates said the way people say them
+(other words, other order, shorter or longer, non-native English, the seven other languages and
+xx-en), distinct look-alikes and complementary pairs as controls; split by the id's hash.
 `--data fresh`: bench/data/reconcile_fresh.json, a second held-out set written by hand later by
 someone who never read the judge (restate / update / distinct / complementary in the eight
 languages and xx-en): every pair is evaluated as held-out whatever its split, and `--show` is
@@ -27,6 +31,7 @@ import argparse
 import json
 import os
 from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +42,7 @@ DATASETS = {
     "pairs": DATA / "reconcile_pairs.json",
     "lookalikes": DATA / "reconcile_lookalikes.json",
     "dev2": DATA / "reconcile_dev2.json",
+    "dev3": DATA / "reconcile_dev3.json",
     "fresh": DATA / "reconcile_fresh.json",
 }
 ALL_HELDOUT = {"fresh"}  # sets nobody tuned on: every pair held out, none ever listed
@@ -64,7 +70,7 @@ def run(model: str, data: str = "pairs") -> dict[str, Any]:
     if data in ALL_HELDOUT:
         pairs = [{**p, "split": "heldout"} for p in pairs]
     cut = for_model(model)
-    report: dict[str, Any] = {"model": model, "data": data, "cosines": cut.__dict__}
+    report: dict[str, Any] = {"model": model, "data": data, "cosines": asdict(cut)}
     verdicts = [
         judge(p["second"], p["first"], c, cut)
         for p, c in zip(pairs, _cosines(model, pairs), strict=True)

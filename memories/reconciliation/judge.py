@@ -8,12 +8,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from memories.reconciliation import wording
+from memories.reconciliation import scorer, wording
 from memories.reconciliation.lexicon import (
     ADDITIVE_CUES,
     CHANGE_CUES,
     COMMON_CJK,
     COMMON_WORDS,
+    NEW_CUES,
     PAST,
     PEOPLE,
     SLOTS,
@@ -434,10 +435,12 @@ def _older(new: str, old: str) -> Verdict | None:
 
 
 def _extends(said: wording.Comparison) -> bool:
-    """The new text says all the old one says and two words more ("I work at Spotify" / "… on
-    the payments team"): more than the stored fact, so never merged into it on the cosine."""
+    """The new text says all the old one says and more ("I work at Spotify" / "… on the payments
+    team", "I have a dog" / "My dog is called 旺财", "Tengo un gato" / "Mi gato tiene cinco
+    años"): more than the stored fact, so never merged into it on the cosine (the merge would
+    serve the old text and lose the new detail)."""
     old_only = said.missing - said.added
-    return not old_only and wording.words(said.added) >= 2
+    return not old_only and wording.words(said.added) >= 1
 
 
 def _few_shared(said: wording.Comparison) -> bool:
@@ -448,10 +451,34 @@ def _few_shared(said: wording.Comparison) -> bool:
 
 
 def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
-    """What the new text does to the stored one. Never a merge or a supersede across different
-    people (kinship and role words: a coach is not a team lead, a mother not a mother-in-law;
-    someone else is not the speaker), nor across subjects named differently ("Lena …" /
-    "Sofia …"), and never a merge across different names or numbers."""
+    """What the new text does to the stored one: the rules' verdict (`rules`), except that a pair
+    the rules leave beside each other for no hard reason goes to the owner's Review when the
+    model's pair scorer (`scorer`, fitted on the dev splits) finds it likely one fact: "when
+    unsure, the change goes to the owner's Review", not stored beside as a second memory."""
+    verdict = rules(new, old, cosine, cut)
+    if verdict.why != _DIFFERENT or cut.fitted is None or not _askable(new, old):
+        return verdict
+    found = scorer.probability(new, old, cosine, cut, (slots(new), slots(old)), cut.fitted)
+    if found >= cut.fitted.review:
+        return Verdict(UNSURE, f"may be the same fact ({found:.2f})")
+    return verdict
+
+
+_DIFFERENT = "different"  # close enough to judge, and neither the same nor a change by the rules
+
+
+def _askable(new: str, old: str) -> bool:
+    """Whether the pair scorer may be asked: no name or number differs, and no third person is on
+    one side only ("我是护士" / "她是护士": two people, stored side by side, never the owner's
+    question)."""
+    return not _names_clash(new, old) and not wording.compare(new, old).someone_else
+
+
+def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
+    """What the new text does to the stored one by the rules alone. Never a merge or a supersede
+    across different people (kinship and role words: a coach is not a team lead, a mother not a
+    mother-in-law; someone else is not the speaker), nor across subjects named differently
+    ("Lena …" / "Sofia …"), and never a merge across different names or numbers."""
     said = wording.compare(new, old)
     lexical = said.same and (
         said.keys >= LEXICAL_KEYS or cosine >= cut.floor or wording.all_meanings(new)
@@ -491,7 +518,8 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     if cues:
         if said.someone_else:  # "Ich wohne in Wien" / "Er wohnt jetzt in Wien": who moved?
             return Verdict(UNSURE, "may be about someone else: " + ", ".join(sorted(cues)))
-        if (cosine >= cut.update and (same_slot or _same_subject(new, old))) or (
+        subject = not (cues <= NEW_CUES) and _same_subject(new, old)
+        if (cosine >= cut.update and (same_slot or subject)) or (
             cosine >= cut.slot_update and _slotted_change(new, old)
         ):
             return Verdict(UPDATE, "changed: " + ", ".join(sorted(cues)))
@@ -512,4 +540,4 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         return Verdict(RESTATE, "says the same")
     if cosine >= cut.unsure and (same_slot or not conflict):
         return Verdict(UNSURE, "close, not the same")
-    return Verdict(DISTINCT, "different")
+    return Verdict(DISTINCT, _DIFFERENT)

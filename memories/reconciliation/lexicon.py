@@ -31,6 +31,15 @@ CHANGE_CUES = entries(
     "今は|もう|辞め|引っ越|売っ|変え|乗り換え|転職|始め|新しい|ではありません|やめ|別れ",
 )
 
+# "New" as a change cue: a new thing, which may be beside the stored one ("My Civic needs new
+# tyres") rather than in its place. Alone, beside a text naming the same thing but in no common
+# slot, it changes nothing; in the same slot it does ("I have a new phone").
+NEW_CUES = frozenset(
+    entries(
+        "new|neue|neuer|neues|nuevo|nueva|nouveau|nouvelle|novo|nova|нов|新的|新しい",
+    )
+)
+
 # Words that say a number is an age ("34 years old", "turned 35", "七岁", "5 лет"); a short
 # "… is 8." says it too (`wording.age`).
 AGE_WORDS = entries(

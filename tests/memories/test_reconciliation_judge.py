@@ -16,6 +16,7 @@ from memories.reconciliation.judge import (
     judge,
     lead_names,
     people,
+    rules,
 )
 from memories.reconciliation.thresholds import COSINES, E5_MODEL, MINILM_MODEL, for_model
 from memories.search.embeddings import current_model, get_embedder
@@ -364,3 +365,52 @@ def test_starting_another_activity_is_never_taken_as_the_end_of_the_stored_one(
     old: str, new: str, kind: str
 ) -> None:
     assert verdict(old, new) == kind
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我怕狗。", "看到狗我就很紧张，一直都害怕。"),  # noqa: RUF001
+        ("我每天早上跑步。", "早上起来第一件事就是去跑步，每天如此。"),  # noqa: RUF001
+        ("Ich rauche nicht.", "Zigaretten rühre ich nie an."),
+        ("辛い物は食べられません。", "私は辛い食べ物が苦手です。"),
+        ("I'm scared of heights.", "Heights terrify me, I never go near a cliff edge."),
+    ],
+)
+def test_a_close_restatement_the_rules_would_store_beside_waits_in_review(
+    old: str, new: str
+) -> None:
+    """The rules alone find no shared wording and store both; the pair scorer (fitted on the
+    bench's dev pairs) finds them likely one fact and asks the owner instead."""
+    a, b = get_embedder().embed([old, new])
+    cosine = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+    cut = for_model(current_model())
+    assert rules(new, old, cosine, cut).kind == DISTINCT
+    assert judge(new, old, cosine, cut).kind == UNSURE
+
+
+@pytest.mark.parametrize("model", [MINILM_MODEL, E5_MODEL])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我养了一只猫。", "我的猫叫豆豆。"),  # its name
+        ("Tenemos un perro.", "Nuestro perro tiene tres años."),  # its age
+        ("Ich habe einen Hund.", "Unser Hund heißt Bruno."),
+    ],
+)
+def test_a_new_text_adding_one_detail_is_never_merged_however_close(
+    model: str, old: str, new: str
+) -> None:
+    """Merged, the stored text would be served and the name or age lost."""
+    assert judge(new, old, 0.97, COSINES[model]).kind != RESTATE
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kind"),
+    [
+        ("I drive a Mazda 3.", "My Mazda needs new brakes.", UNSURE),  # new brakes, same car
+        ("My phone is a Pixel 7.", "I have a new phone, an iPhone 15.", UPDATE),  # the slot
+    ],
+)
+def test_new_alone_replaces_only_in_the_same_slot(old: str, new: str, kind: str) -> None:
+    assert judge(new, old, 0.6, COSINES[MINILM_MODEL]).kind == kind
