@@ -456,12 +456,17 @@ def _temporary_home() -> None:
 
 
 def _print_errors(examples: Sequence[Example], result: dict[str, Any]) -> None:
+    """Every wrong decision, then the gold facts a kept message's memories do not cover."""
     for example, memories in zip(examples, result["_memories"], strict=True):
         if bool(memories) != example.fact_bearing:
             kind = "FP" if memories else "FN"
             print(f"  {kind} {example.id} {' '.join(example.tags)}: {example.text[:100]!r}")
             for memory in memories:
                 print(f"       kept: {memory!r}")
+    kept = {e.id: ms for e, ms in zip(examples, result["_memories"], strict=True)}
+    for fact in result["_facts"]:
+        if kept[fact.example] and not fact.covered:
+            print(f"  fact missed {fact.example}: {fact.fact!r} (kept {kept[fact.example]!r})")
 
 
 def main(argv: list[str]) -> int:

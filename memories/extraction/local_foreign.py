@@ -135,6 +135,8 @@ LANGUAGES: tuple[Language, ...] = (
             r"nos (?:mudamos|casamos)",
             # a first person singular preterite: "me mudé", "terminé la carrera"
             r"(?!(?:josé|bebé|café|puré|comité|canapé|consomé)\b)\w{3,}é",
+            # a first person perfect: "me he sacado el carnet", "hemos comprado una casa"
+            r"(?:me |nos |lo |la |le |ya )?(?:he|hemos) (?:\w+ )?\w+(?:ado|ido|to|cho|sto)",
         ),
         _words(
             "puedes",
@@ -647,8 +649,9 @@ LANGUAGES: tuple[Language, ...] = (
             "妊娠",
             "をしています",
             "を使って",
-            # a pet or a person the writer has: "犬もいます", "子供が二人います"
-            r"(?:が|も)(?:\S{0,4})います",
+            # a pet or a person the writer has: "犬もいます", "子供が二人います" (not "ありがとう
+            # ございます")
+            r"(?:が|も)(?!とうございます)(?:\S{0,4})います",
         ),
         _chars(
             "ください",
@@ -667,6 +670,19 @@ LANGUAGES: tuple[Language, ...] = (
         _chars("今日", "昨日", "明日", "今夜", "今朝", "さっき"),
         _chars("もし", "仮に", "としたら", "^(?:友達|友人|同僚|知り合い)(?:の|が|は)"),
         _chars("あなたは.{1,30}です。", "として(?:答えて|振る舞って|話して)", "になりきって"),
+        # Japanese leaves the subject out: a sentence with no subject marked by "が" that ends on
+        # a polite past or ongoing verb speaks of the writer ("ピアノを始めました",
+        # "マイホームを買いました", "もう二年くらい続けています"), but not a one-off doing of the
+        # moment ("スクリプトを書きました", "見ました", "行きました").
+        pro_drop=re.compile(
+            r"(?:^|[。！!\n])[^。！!？?\nが]*?"
+            r"(?<!書き)(?<!作り)(?<!試し)(?<!見)(?<!聞き)(?<!読み)(?<!調べ)(?<!送り)(?<!行き)"
+            r"(?<!来)(?<!食べ)(?<!飲み)(?<!寝)(?<!起き)(?<!言い)(?<!思い)(?<!考え)(?<!忘れ)"
+            r"(?<!てみ)(?:ました|ています|ていました|てます|でいます|ております)[。！!]*(?=$|\n|[。！!])"
+        ),
+        someone_else=re.compile(
+            r"(?:^|[。！？\n])\s*(?:友達|友人|同僚|上司|知り合い|隣の人)(?:は|が|も)"
+        ),
     ),
 )
 
@@ -682,7 +698,7 @@ _SENTENCE = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*|\n+|\s*(?=[\u00bf\u00a1
 _PART = re.compile(r"(?<=[,;\uff0c\u3001\uff1b])\s*|\s+[\u2013\u2014-]\s+")
 
 
-def _is_aside(text: str) -> bool:
+def is_aside(text: str) -> bool:
     """Asks, requests, holds only for now, or imagines, in some language."""
     if _QUESTION_MARKS.search(text):
         return True
@@ -712,7 +728,7 @@ def foreign_verdict(message: str) -> bool:
     """Keep a non-English text whole? Only a self-statement in a language we know that asks
     nothing."""
     text = message.strip()
-    if len(text) > _MAX_CHARS or _is_game(text) or _is_aside(text):
+    if len(text) > _MAX_CHARS or _is_game(text) or is_aside(text):
         return False
     return _speaks_of_the_writer(text)
 
@@ -732,7 +748,7 @@ def _parts_kept(sentence: str) -> list[str]:
     out: list[str] = []
     run: list[str] = []
     for part in [*_PART.split(sentence), ""]:
-        if part.strip() and not _is_aside(part):
+        if part.strip() and not is_aside(part):
             run.append(part.strip())
             continue
         joined = " ".join(run).strip(" ,;\uff0c\u3001\uff1b-\u2013\u2014")
@@ -792,7 +808,7 @@ def foreign_followups(message: str) -> list[str]:
         if any(lang.someone_else and lang.someone_else.search(sentence) for lang in LANGUAGES):
             continue
         parts = [part for part in _PART.split(sentence) if part.strip()]
-        kept = [part.strip() for part in parts if not _is_aside(part)]
+        kept = [part.strip() for part in parts if not is_aside(part)]
         if kept and kept[0] == parts[0].strip() and not _is_aside_in_whole(sentence):
             out.append(" ".join(kept).strip(" ,;\uff0c\u3001\uff1b"))
     return out
