@@ -773,11 +773,55 @@ def foreign_statements(message: str) -> list[str]:
         sentence = sentence.strip()
         if not sentence:
             continue
-        if foreign_verdict(sentence):
+        if foreign_verdict(sentence) or standing_preference(sentence):
             out.append(sentence.rstrip(" ,;\uff0c\u3001\uff1b"))
         else:
             out.extend(_parts_kept(sentence))
     return out
+
+
+# How the writer wants to be answered, asked once for good: the form of address ("Bitte duz
+# mich", "Tutoie-moi", "Háblame de tú", "Говори со мной на ты"), emojis, or an order meant to
+# last ("from now on", "always", "never"). English has its own (`local_rules._STANDING`).
+_STANDING_WAY = re.compile(
+    r"(?<![\w'’])(?:duz\w*|siez\w*|tutoie\w*|tutoy\w+|vouvoie\w*|vouvoy\w+|de tú|de usted|"
+    r"на ты|на вы|emojis?|émojis?|smileys?|smilies|смайлик\w*|эмодзи|ab jetzt|künftig|"
+    r"in zukunft|immer|nie|niemals|всегда|никогда|впредь|siempre|nunca|de ahora en adelante|"
+    r"toujours|jamais|désormais|à l['’]avenir|sempre|a partir de agora|daqui pra frente|"
+    r"de agora em diante)(?![\w'’])"
+    r"|タメ口|絵文字|今後|これから(?:は)?|いつも|以后|今后|永远|总是|表情",
+    re.I,
+)
+# The request is about the assistant's answers or its way of speaking to the writer.
+_TO_ME = re.compile(
+    r"(?<![\w'’])(?:mich|mir|me|moi|-moi|mí|мне|меня|со мной|mim|comigo|conmigo|antworte\w*|"
+    r"schreib\w*|réponds|répond\w*|écris|responde\w*|escrib\w*|escreva|пиши\w*|отвеча\w*|"
+    r"говори\w*|обращайся)(?![\w'’])|我|私に|回答|返事|答え",
+    re.I,
+)
+
+
+# Something to write for the writer: the request is a task ("Напиши мне пост с эмодзи").
+_A_TASK = re.compile(
+    r"(?<![\w'’])(?:e-?mails?|mails?|brief|briefe|text|texte?s?|texto|post|posts|artikel|"
+    r"gedicht|rede|lettre|poème|discours|carta|correo|artículo|poema|discurso|legenda|artigo|"
+    r"mensagem|mensaje|message|пост|письмо|текст|статью|стих|речь|поздравление|сообщение|"
+    r"code|código|код)(?![\w'’])|邮件|文章|帖子|文案|メール|文章|投稿|手紙",
+    re.I,
+)
+
+
+def standing_preference(sentence: str) -> bool:
+    """A request of how the writer wants to be answered from now on, not a task: kept like a
+    statement ("Bitte duz mich einfach", "Пиши мне без смайликов, пожалуйста")."""
+    if _QUESTION_MARKS.search(sentence) or any(
+        language.temporary.search(sentence) or language.hypothetical.search(sentence)
+        for language in LANGUAGES
+    ):
+        return False
+    if _A_TASK.search(sentence):
+        return False
+    return bool(_STANDING_WAY.search(sentence) and _TO_ME.search(sentence))
 
 
 # A sentence that opens on someone or somewhere already named: "Ella só pega sol de manhã", "Der

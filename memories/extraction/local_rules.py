@@ -587,7 +587,8 @@ _LIFE_EVENT = (
     r"left\s+my|changed\s+(?:jobs|careers)|handed\s+in\s+(?:my|our)\s+(?:notice|resignation|thesis|"
     r"dissertation)|paid\s+off|had\s+(?:a|our|my)\s+(?:baby|son|daughter|first|"
     r"second|third)|bought\s+(?:a|our|my)\s+(?:first\s+)?(?:house|home|flat|apartment|condo|"
-    r"place|car|farm)|signed|got\s+(?:married|engaged|divorced|promoted|hired|diagnosed|"
+    r"place|car|farm)|signed|got\s+(?:into\s+(?:(?-i:[A-Z]\w+)|uni|university|college|med\s+school|law\s+school|grad\s+school)|"
+    r"accepted|married|engaged|divorced|promoted|hired|diagnosed|"
     r"(?:a|an|my|our|his|her|their)\s+(?:new\s+|first\s+)?(?:job|position|role|dog|puppy|cat|kitten|rabbit|horse|"
     r"tortoise|place|house|flat|apartment|diagnosis|degree|license|licence|phd|master's|phone|"
     r"smartphone|laptop|car|bike|passport|visa|green\s+card)))\b"
@@ -666,7 +667,7 @@ _REPORTED = re.compile(
     r"landlady|teacher|professor|roommate|flatmate|friend|client|customer)(?:'s\s+[\w-]+|s)?\s+"
     r"(?!(?:is|was)\s+(?:called|named)\b|name\b|'s\s+name\b|is\s+(?:also\s+)?my\b)"
     r"(?:always\s+|never\s+|keeps\s+|still\s+|just\s+)?(?:\w+s|\w+ed|is\s+\w+ing|are\s+\w+ing|"
-    r"write|do)\b",
+    r"write|do|got|had)\b",
     re.I,
 )
 _MAX_WORDS = 60
