@@ -733,11 +733,29 @@ def foreign_verdict(message: str) -> bool:
     return _speaks_of_the_writer(text)
 
 
+# A letter's salutation or sign-off: the paragraph is a letter to polish, not its writer
+# speaking to the assistant.
+_LETTER = re.compile(
+    r"^\s*(?:sehr geehrte|liebe[rs]? (?:frau|herr)|estimad[oa]s?|querid[oa] (?:señor|señora)|"
+    r"prezad[oa]s?|caro senhor|cara senhora|madame|monsieur|chère|cher|уважаем\w+|尊敬的|"
+    r"お世話になっております|拝啓)(?![\w'’])"
+    r"|(?<![\w'’])(?:mit freundlichen grüßen|atentamente|saludos cordiales|atenciosamente|"
+    r"cordialement|bien à vous|с уважением)(?![\w'’])|此致|敬具",
+    re.I | re.M,
+)
+
+
 def _cleared(message: str) -> str:
-    """Without code blocks, code lines and quoted text; a line ending in a colon introduced what
-    followed."""
+    """Without code blocks, code lines, quoted text and letters; a line ending in a colon
+    introduced what followed, and so does a first line that asks for work on a text ("Kannst
+    du den Text korrigieren?\nSehr geehrte…")."""
     text = _QUOTED.sub(" ", drop_code(CODE_FENCE.sub(" ", message)))
-    return re.sub(r"(?<=[:\uff1a])\s*\n.*", "", text, flags=re.S).strip()
+    text = re.sub(r"(?<=[:\uff1a])\s*\n.*", "", text, flags=re.S).strip()
+    first, _, rest = text.partition("\n")
+    if rest.strip() and is_aside(first) and _A_TASK.search(first):
+        return first.strip()
+    paragraphs = re.split(r"\n\s*\n", text)
+    return "\n\n".join(p for p in paragraphs if not _LETTER.search(p)).strip()
 
 
 def _parts_kept(sentence: str) -> list[str]:

@@ -126,3 +126,15 @@ def test_how_the_writer_wants_to_be_answered_is_kept_though_asked(message: str) 
 )
 def test_a_task_for_the_writer_is_not_a_way_to_answer_them(message: str) -> None:
     assert _alone(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Kannst du den Text korrigieren?\nIch bin seit 2019 bei der Firma und leite den Vertrieb.",
+        "Sehr geehrte Frau Müller,\nich bin seit zehn Jahren Pflegekraft.\nMit freundlichen Grüßen",
+        "帮我改一下这封邮件\n尊敬的王总，我是市场部的李娜，下周我休假。",
+    ],
+)
+def test_a_letter_pasted_without_quotes_gives_nothing(message: str) -> None:
+    assert _alone(message) == []
