@@ -18,6 +18,7 @@ from memories.classify import _normalised, _prototype_vectors
 from memories.extraction.local_answers import foreign_answer, reads_as_english
 from memories.extraction.local_context import Reading
 from memories.extraction.local_foreign import foreign_followups, foreign_statements
+from memories.extraction.local_lists import self_list
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_rules import SURE_LASTING, looks_english
 from memories.language import CLAIMED, OTHER, UNKNOWN, detect
@@ -78,9 +79,16 @@ class LocalExtractor:
         spoke: set[str] = set()  # conversations with a self-statement in another language
         for index, item in enumerate(messages):
             turn = item if isinstance(item, Turn) else Turn(item, f"#{index}")
-            message = turn.text
             key = turn.conversation or f"#{index}"
             reading = readings.get(key) or readings.setdefault(key, Reading(turn.title))
+            listed, message = self_list(turn.text)  # "About me:\n- 24\n- from Nigeria"
+            if listed:
+                owners.extend([index] * len(listed))
+                texts.extend(listed)
+                whole.extend([True] * len(listed))
+                spoke.add(key)
+                if not message.strip():
+                    continue
             if reads_as_english(message, turn.previous):
                 clauses = reading.clauses(message, turn.previous)
                 owners.extend([index] * len(clauses))

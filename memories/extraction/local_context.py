@@ -154,6 +154,15 @@ _AS_A = re.compile(
     re.I,
 )
 _MY_THING_IN = re.compile(r"\bmy\s+(?P<thing>[a-z][\w-]+)\s+in\s+(?P<place>[A-Z][\w-]+)")
+# "raise the rent on a flat I've lived in since 2018": how long the writer has had a thing.
+_HAD_SINCE = re.compile(
+    r"\b(?P<det>a|an|the|my|our)\s+(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that\s+|which\s+)?"
+    r"(?P<who>i|we)(?:'ve|\s+have)\s+(?P<verb>\w+ed|been|had|owned|run|driven|worn|kept)"
+    r"(?P<prep>\s+(?:in|at|for|with|on|to))?\s+(?P<time>since\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:\d{4}|(?-i:[A-Z])\w+|school|uni|college|birth|then)|for\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:years?|months?|decades?|ages|a\s+while))(?![\w-])",
+    re.I,
+)
 
 
 def _inside(question: str) -> str | None:
@@ -164,6 +173,13 @@ def _inside(question: str) -> str | None:
         return f"I have a {aged.group('who')}"
     if (as_a := _AS_A.search(question)) and re.search(r"\b(?:i|i'm|me|my)\b", question, re.I):
         return f"I'm {as_a.group('role')}"
+    if had := _HAD_SINCE.search(question):
+        who = "I" if had.group("who").lower() == "i" else "We"
+        prep = had.group("prep") or ""
+        return (
+            f"{who} have {had.group('verb')}{prep} {had.group('det').lower()} "
+            f"{had.group('thing')} {had.group('time').strip()}"
+        )
     if thing := _MY_THING_IN.search(question):
         return f"My {thing.group('thing')} is in {thing.group('place')}"
     return None

@@ -135,6 +135,8 @@ LANGUAGES: tuple[Language, ...] = (
             r"nos (?:mudamos|casamos)",
             # a first person singular preterite: "me mudé", "terminé la carrera"
             r"(?!(?:josé|bebé|café|puré|comité|canapé|consomé)\b)\w{3,}é",
+            # a first person perfect: "me he sacado el carnet", "hemos comprado una casa"
+            r"(?:me |nos |lo |la |le |ya )?(?:he|hemos) (?:\w+ )?\w+(?:ado|ido|to|cho|sto)",
         ),
         _words(
             "puedes",
@@ -647,8 +649,9 @@ LANGUAGES: tuple[Language, ...] = (
             "妊娠",
             "をしています",
             "を使って",
-            # a pet or a person the writer has: "犬もいます", "子供が二人います"
-            r"(?:が|も)(?:\S{0,4})います",
+            # a pet or a person the writer has: "犬もいます", "子供が二人います" (not "ありがとう
+            # ございます")
+            r"(?:が|も)(?!とうございます)(?:\S{0,4})います",
         ),
         _chars(
             "ください",
@@ -667,6 +670,19 @@ LANGUAGES: tuple[Language, ...] = (
         _chars("今日", "昨日", "明日", "今夜", "今朝", "さっき"),
         _chars("もし", "仮に", "としたら", "^(?:友達|友人|同僚|知り合い)(?:の|が|は)"),
         _chars("あなたは.{1,30}です。", "として(?:答えて|振る舞って|話して)", "になりきって"),
+        # Japanese leaves the subject out: a sentence with no subject marked by "が" that ends on
+        # a polite past or ongoing verb speaks of the writer ("ピアノを始めました",
+        # "マイホームを買いました", "もう二年くらい続けています"), but not a one-off doing of the
+        # moment ("スクリプトを書きました", "見ました", "行きました").
+        pro_drop=re.compile(
+            r"(?:^|[。！!\n])[^。！!？?\nが]*?"
+            r"(?<!書き)(?<!作り)(?<!試し)(?<!見)(?<!聞き)(?<!読み)(?<!調べ)(?<!送り)(?<!行き)"
+            r"(?<!来)(?<!食べ)(?<!飲み)(?<!寝)(?<!起き)(?<!言い)(?<!思い)(?<!考え)(?<!忘れ)"
+            r"(?<!てみ)(?:ました|ています|ていました|てます|でいます|ております)[。！!]*(?=$|\n|[。！!])"
+        ),
+        someone_else=re.compile(
+            r"(?:^|[。！？\n])\s*(?:友達|友人|同僚|上司|知り合い|隣の人)(?:は|が|も)"
+        ),
     ),
 )
 
@@ -682,7 +698,7 @@ _SENTENCE = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*|\n+|\s*(?=[\u00bf\u00a1
 _PART = re.compile(r"(?<=[,;\uff0c\u3001\uff1b])\s*|\s+[\u2013\u2014-]\s+")
 
 
-def _is_aside(text: str) -> bool:
+def is_aside(text: str) -> bool:
     """Asks, requests, holds only for now, or imagines, in some language."""
     if _QUESTION_MARKS.search(text):
         return True
@@ -712,16 +728,34 @@ def foreign_verdict(message: str) -> bool:
     """Keep a non-English text whole? Only a self-statement in a language we know that asks
     nothing."""
     text = message.strip()
-    if len(text) > _MAX_CHARS or _is_game(text) or _is_aside(text):
+    if len(text) > _MAX_CHARS or _is_game(text) or is_aside(text):
         return False
     return _speaks_of_the_writer(text)
 
 
+# A letter's salutation or sign-off: the paragraph is a letter to polish, not its writer
+# speaking to the assistant.
+_LETTER = re.compile(
+    r"^\s*(?:sehr geehrte|liebe[rs]? (?:frau|herr)|estimad[oa]s?|querid[oa] (?:señor|señora)|"
+    r"prezad[oa]s?|caro senhor|cara senhora|madame|monsieur|chère|cher|уважаем\w+|尊敬的|"
+    r"お世話になっております|拝啓)(?![\w'’])"
+    r"|(?<![\w'’])(?:mit freundlichen grüßen|atentamente|saludos cordiales|atenciosamente|"
+    r"cordialement|bien à vous|с уважением)(?![\w'’])|此致|敬具",
+    re.I | re.M,
+)
+
+
 def _cleared(message: str) -> str:
-    """Without code blocks, code lines and quoted text; a line ending in a colon introduced what
-    followed."""
+    """Without code blocks, code lines, quoted text and letters; a line ending in a colon
+    introduced what followed, and so does a first line that asks for work on a text ("Kannst
+    du den Text korrigieren?\nSehr geehrte…")."""
     text = _QUOTED.sub(" ", drop_code(CODE_FENCE.sub(" ", message)))
-    return re.sub(r"(?<=[:\uff1a])\s*\n.*", "", text, flags=re.S).strip()
+    text = re.sub(r"(?<=[:\uff1a])\s*\n.*", "", text, flags=re.S).strip()
+    first, _, rest = text.partition("\n")
+    if rest.strip() and is_aside(first) and _A_TASK.search(first):
+        return first.strip()
+    paragraphs = re.split(r"\n\s*\n", text)
+    return "\n\n".join(p for p in paragraphs if not _LETTER.search(p)).strip()
 
 
 def _parts_kept(sentence: str) -> list[str]:
@@ -732,7 +766,7 @@ def _parts_kept(sentence: str) -> list[str]:
     out: list[str] = []
     run: list[str] = []
     for part in [*_PART.split(sentence), ""]:
-        if part.strip() and not _is_aside(part):
+        if part.strip() and not is_aside(part):
             run.append(part.strip())
             continue
         joined = " ".join(run).strip(" ,;\uff0c\u3001\uff1b-\u2013\u2014")
@@ -757,11 +791,55 @@ def foreign_statements(message: str) -> list[str]:
         sentence = sentence.strip()
         if not sentence:
             continue
-        if foreign_verdict(sentence):
+        if foreign_verdict(sentence) or standing_preference(sentence):
             out.append(sentence.rstrip(" ,;\uff0c\u3001\uff1b"))
         else:
             out.extend(_parts_kept(sentence))
     return out
+
+
+# How the writer wants to be answered, asked once for good: the form of address ("Bitte duz
+# mich", "Tutoie-moi", "Háblame de tú", "Говори со мной на ты"), emojis, or an order meant to
+# last ("from now on", "always", "never"). English has its own (`local_rules._STANDING`).
+_STANDING_WAY = re.compile(
+    r"(?<![\w'’])(?:duz\w*|siez\w*|tutoie\w*|tutoy\w+|vouvoie\w*|vouvoy\w+|de tú|de usted|"
+    r"на ты|на вы|emojis?|émojis?|smileys?|smilies|смайлик\w*|эмодзи|ab jetzt|künftig|"
+    r"in zukunft|immer|nie|niemals|всегда|никогда|впредь|siempre|nunca|de ahora en adelante|"
+    r"toujours|jamais|désormais|à l['’]avenir|sempre|a partir de agora|daqui pra frente|"
+    r"de agora em diante)(?![\w'’])"
+    r"|タメ口|絵文字|今後|これから(?:は)?|いつも|以后|今后|永远|总是|表情",
+    re.I,
+)
+# The request is about the assistant's answers or its way of speaking to the writer.
+_TO_ME = re.compile(
+    r"(?<![\w'’])(?:mich|mir|me|moi|-moi|mí|мне|меня|со мной|mim|comigo|conmigo|antworte\w*|"
+    r"schreib\w*|réponds|répond\w*|écris|responde\w*|escrib\w*|escreva|пиши\w*|отвеча\w*|"
+    r"говори\w*|обращайся)(?![\w'’])|我|私に|回答|返事|答え",
+    re.I,
+)
+
+
+# Something to write for the writer: the request is a task ("Напиши мне пост с эмодзи").
+_A_TASK = re.compile(
+    r"(?<![\w'’])(?:e-?mails?|mails?|brief|briefe|text|texte?s?|texto|post|posts|artikel|"
+    r"gedicht|rede|lettre|poème|discours|carta|correo|artículo|poema|discurso|legenda|artigo|"
+    r"mensagem|mensaje|message|пост|письмо|текст|статью|стих|речь|поздравление|сообщение|"
+    r"code|código|код)(?![\w'’])|邮件|文章|帖子|文案|メール|文章|投稿|手紙",
+    re.I,
+)
+
+
+def standing_preference(sentence: str) -> bool:
+    """A request of how the writer wants to be answered from now on, not a task: kept like a
+    statement ("Bitte duz mich einfach", "Пиши мне без смайликов, пожалуйста")."""
+    if _QUESTION_MARKS.search(sentence) or any(
+        language.temporary.search(sentence) or language.hypothetical.search(sentence)
+        for language in LANGUAGES
+    ):
+        return False
+    if _A_TASK.search(sentence):
+        return False
+    return bool(_STANDING_WAY.search(sentence) and _TO_ME.search(sentence))
 
 
 # A sentence that opens on someone or somewhere already named: "Ella só pega sol de manhã", "Der
@@ -792,7 +870,7 @@ def foreign_followups(message: str) -> list[str]:
         if any(lang.someone_else and lang.someone_else.search(sentence) for lang in LANGUAGES):
             continue
         parts = [part for part in _PART.split(sentence) if part.strip()]
-        kept = [part.strip() for part in parts if not _is_aside(part)]
+        kept = [part.strip() for part in parts if not is_aside(part)]
         if kept and kept[0] == parts[0].strip() and not _is_aside_in_whole(sentence):
             out.append(" ".join(kept).strip(" ,;\uff0c\u3001\uff1b"))
     return out

@@ -205,3 +205,31 @@ def test_the_voices_set_holds_a_third_out_by_hash_and_speaks_every_claimed_langu
     shared = {e.text for e in voices} & {e.text for e in others}
     assert {text for text in shared if len(text) > 20} == set()
     assert {e.id for e in voices} & {e.id for e in others} == set()
+
+
+def test_the_threads_set_holds_a_third_out_by_hash_and_speaks_every_claimed_language(
+    sets: dict[str, list[Example]],
+) -> None:
+    threads = load(SPLITS["threads-dev"])
+    assert len(threads) >= 200
+
+    def held_out(example: Example) -> bool:
+        key = (example.conversation or example.id).encode()
+        return int(hashlib.sha256(key).hexdigest(), 16) % 3 == 0
+
+    assert [e.tags[-1] for e in threads] == ["heldout" if held_out(e) else "dev" for e in threads]
+    assert len(load_split("threads-dev")) + len(load_split("threads-heldout")) == len(threads)
+    languages = Counter(t for e in threads for t in e.tags if t.startswith("lang-"))
+    assert set(languages) == {f"lang-{c}" for c in ("en", "zh", "ja", "de", "es", "fr", "pt", "ru")}
+    assert min(languages.values()) >= 16
+    kinds = Counter(t for e in threads for t in e.tags)
+    for kind in ("passing", "list", "multi", "frag", "nonnative", "q", "ann", "ppl", "pref"):
+        assert kinds[kind] >= 8, kind
+    assert sum(bool(e.previous) for e in threads) >= 15  # answers to the assistant's question
+    assert sum(bool(e.conversation) for e in threads) >= 40  # fragments after the person's own
+    others = [e for examples in sets.values() for e in examples]
+    for split in ("dev", "heldout", "context-dev", "recall-dev", "voices-dev"):
+        others += load(SPLITS[split])
+    shared = {e.text for e in threads} & {e.text for e in others}
+    assert {text for text in shared if len(text) > 20} == set()
+    assert {e.id for e in threads} & {e.id for e in others} == set()
