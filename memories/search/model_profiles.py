@@ -155,8 +155,9 @@ MINILM = ModelProfile(
     repeat_cosine=0.6,
 )
 
-# multilingual-e5-small's search as tuned on branch `retune` (`bench locomo-sweep`, LoCoMo dev): its
-# baseline and cut-off are re-chosen with `bench multilingual` (next commit); until then MiniLM's.
+# multilingual-e5-small's search, shipped (session of 6 December 2026): ranking, baseline and
+# cut-off from branch `retune`, the short-query floor from `bench shortqueries`, and the unknown
+# discount counted by language (`unknown_by_language`) chosen on `bench multilingual`'s dev split.
 E5_SEARCH_RETUNE = SearchProfile(
     # Tuned on the LoCoMo dev set with `bench locomo-sweep` (docs/benchmarks.md,
     # "multilingual-e5-small"): the ranking by recall, the floor and cut-off by the most
