@@ -483,6 +483,15 @@ SEARCH_MODEL_NAMES: dict[str, Promise] = {
     MINILM_MODEL: gettext_lazy("English"),
     E5_MODEL: gettext_lazy("Many languages"),
 }
+# What the Search page says of each model beside its name.
+SEARCH_MODEL_HELP: dict[str, Promise] = {
+    MINILM_MODEL: gettext_lazy("the quickest; memories in other languages are found poorly."),
+    E5_MODEL: gettext_lazy(
+        "Chinese, Japanese, German, Spanish, French, Portuguese, Russian and English, and a "
+        "memory in one language with a query in another; a search takes about three times as "
+        "long."
+    ),
+}
 # A memory's language (memories/language.py), as the Search page counts them.
 LANGUAGE_NAMES: dict[str, Promise] = {
     language.ENGLISH: gettext_lazy("English"),

@@ -15,7 +15,7 @@ from memories.search.embeddings import E5_MODEL
 from memories.selectors.search_model import search_model_state
 from memories.services.search_model import OFFERED, search_model_choose
 from memories.tasks import schedule_move
-from memories.web.presentation import LANGUAGE_NAMES, search_model_name
+from memories.web.presentation import LANGUAGE_NAMES, SEARCH_MODEL_HELP, search_model_name
 
 
 @require_http_methods(["GET", "POST"])
@@ -46,7 +46,9 @@ def search_model_page(request: DashboardRequest) -> HttpResponse:
         "live_name": search_model_name(state.live),
         "moving_name": search_model_name(state.moving_to),
         "server_name": search_model_name(state.server),
-        "offered": [(model, search_model_name(model)) for model in OFFERED],
+        "offered": [
+            (model, search_model_name(model), SEARCH_MODEL_HELP[model]) for model in OFFERED
+        ],
         "languages": [(str(LANGUAGE_NAMES.get(code, code)), n) for code, n in state.languages],
         "suggest": state.suggests_multilingual and E5_MODEL not in (state.live, state.moving_to),
     }
