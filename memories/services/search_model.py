@@ -35,6 +35,12 @@ INSERT INTO memories_searchmodel (owner_id, model, next_model) VALUES (%(owner)s
 ON CONFLICT (owner_id) DO NOTHING
 """
 _ANY_MEMORY_SQL = "SELECT 1 FROM memories_memory m WHERE m.owner_id = %(owner)s LIMIT 1"
+# A user with no memories is put on their target at once: nothing to move.
+_ON_TARGET_SQL = f"""
+UPDATE memories_searchmodel
+SET model = {maintenance.USER_TARGET_SQL}, next_model = '', moving_since = NULL
+WHERE owner_id = %(owner)s
+"""  # noqa: S608 - only constants; values are bound parameters
 _CHOOSE_SQL = """
 UPDATE memories_searchmodel SET chosen = %(chosen)s WHERE owner_id = %(owner)s
 """
@@ -62,10 +68,6 @@ def search_model_choose(*, actor: Actor, model: str) -> bool:
             cur.execute(_CHOOSE_SQL, args)
             cur.execute(_ANY_MEMORY_SQL, args)
             if cur.fetchone() is None:
-                # Nothing to move: the next memory is written with the chosen model at once.
-                cur.execute(
-                    "UPDATE memories_searchmodel SET model = coalesce(nullif(chosen, ''), "
-                    "%(target)s), next_model = '', moving_since = NULL WHERE owner_id = %(owner)s",
-                    args,
-                )
+                # The next memory is written with the chosen model.
+                cur.execute(_ON_TARGET_SQL, args)
         return maintenance.retarget(actor.user.pk, args["target"])

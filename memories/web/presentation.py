@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from activity.models import AccessEvent
-from memories import language
 from memories.models import Memory, MemoryState, MemoryVersion, Origin
 from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 
@@ -491,19 +490,6 @@ SEARCH_MODEL_HELP: dict[str, Promise] = {
         "memory in one language with a query in another; a search takes about three times as "
         "long."
     ),
-}
-# A memory's language (memories/language.py), as the Search page counts them.
-LANGUAGE_NAMES: dict[str, Promise] = {
-    language.ENGLISH: gettext_lazy("English"),
-    language.CHINESE: gettext_lazy("Chinese"),
-    language.JAPANESE: gettext_lazy("Japanese"),
-    language.GERMAN: gettext_lazy("German"),
-    language.SPANISH: gettext_lazy("Spanish"),
-    language.FRENCH: gettext_lazy("French"),
-    language.PORTUGUESE: gettext_lazy("Portuguese"),
-    language.RUSSIAN: gettext_lazy("Russian"),
-    language.OTHER: gettext_lazy("other languages"),
-    language.UNKNOWN: gettext_lazy("too short to tell"),
 }
 
 
