@@ -404,7 +404,8 @@ class UserSearch:
         (`SearchProfile.unknown_by_language`); 1 otherwise. A query in another language than
         the store's shares no lexeme with it whatever it is about: that says nothing about
         whether the store knows the query's subject, so the discount does not count those
-        memories. The same for every path and every view of the store (a share of the whole)."""
+        memories. Counted over the caller's view, as the BM25 statistics are: a share of the
+        whole store would let a memory an app may not see move the scores the app reads."""
         if not self.profile.unknown_by_language:
             return 1.0
         kin = lexical.kin(self.query)
@@ -661,38 +662,42 @@ SELECT count(*), coalesce(sum(length(m.tsv)), 0) FROM memories_memory m WHERE {f
 """
 
 
-# How many of a user's searchable memories are in languages that could hold a query's words, of
+# How many of the memories a caller sees are in languages that could hold a query's words, of
 # how many, per process until the user's next write (`UserSearch.kin_share`).
-_KIN_SQL = f"""
+_KIN_SQL = """
 SELECT count(*) FILTER (WHERE m.language = ANY(%(kin)s::text[])), count(*)
-FROM memories_memory m WHERE m.owner_id = %(owner)s AND {ELIGIBLE}
-"""  # noqa: S608 - only constants; values are bound parameters
+FROM memories_memory m WHERE {filters}
+"""
 
 
 def _kin_counts(search: UserSearch, kin: tuple[str, ...]) -> tuple[int, int]:
-    key = (str(connection.settings_dict["NAME"]), search.owner_id, search.generation, "kin", kin)
-    subsets = search_index.current().subsets
-    counted = subsets.get(key) if search.generation is not None else None
-    if counted is None:
-        ((held, total),) = _fetch(_KIN_SQL, {"owner": search.owner_id, "kin": list(kin)})
-        counted = (int(held), int(total))
-        subsets.put(key, counted, 1, _SUBSETS)
-    return counted
+    return _view_counts(search, _KIN_SQL, {"kin": list(kin)}, ("kin", kin))
 
 
 def _subset_stats(search: UserSearch) -> tuple[int, int]:
+    return _view_counts(search, _SUBSET_SQL, {}, ())
+
+
+def _view_counts(
+    search: UserSearch, sql: str, args: dict[str, Any], tag: tuple[Any, ...]
+) -> tuple[int, int]:
+    """Two counts over the memories the caller sees (`sql` filtered by the view), kept per
+    process until the user's next write changes the generation."""
     key = (
         str(connection.settings_dict["NAME"]),
         search.owner_id,
         search.generation,
         search.visible,
         _frozen(search.params),
+        *tag,
     )
     subsets = search_index.current().subsets
     counted = subsets.get(key) if search.generation is not None else None
     if counted is None:
-        ((n, total),) = _fetch(_SUBSET_SQL.format(filters=filters(search.visible)), search.params)
-        counted = (int(n), int(total))
+        ((first, second),) = _fetch(
+            sql.format(filters=filters(search.visible)), {**search.params, **args}
+        )
+        counted = (int(first), int(second))
         subsets.put(key, counted, 1, _SUBSETS)
     return counted
 

@@ -2,10 +2,13 @@
 (memories/search/model_profiles.py). all-MiniLM-L6-v2 keeps the values it was tuned with, so a
 store can go back to it and search, classify and extract as before."""
 
+from collections.abc import Callable
+
 import pytest
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
+from accounts.models import User
 from memories.classify import classifier_for
 from memories.extraction.local import local_extractor
 from memories.extraction.repeats import RepeatIndex
@@ -15,7 +18,11 @@ from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 from memories.search.model_profiles import LocalThresholds, Thresholds, Weights
 from memories.search.scoring import UserSearch, meaning_relevance
 from memories.selectors.memories import memory_search
-from memories.services.memories import NewMemory, memory_create_many
+from memories.services.memories import (
+    NewMemory,
+    memory_create_many,
+    memory_set_private_many,
+)
 from memories.visibility import visible_sql
 
 
@@ -172,6 +179,50 @@ def test_e5_discounts_a_query_the_store_does_not_know_by_the_memories_in_its_lan
         ]
         assert answers[0] == answers[1], query
     assert memory_search(actor=owner_dash, query="food allergy")[0].memory.text == texts[0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
+def test_memories_an_app_may_not_see_do_not_move_the_scores_it_reads_under_e5(
+    settings: SettingsWrapper,
+    owner_dash: Actor,
+    stranger_dash: Actor,
+    app_actor: Callable[[User, str], Actor],
+    cache_mb: int,
+) -> None:
+    """The discount of an unknown query counts the memories in its language among those the
+    caller sees: the owner's private Chinese memories neither lower an app's scores nor tell it,
+    by a score, that they exist. Two stores the app sees alike answer it alike."""
+    settings.EMBEDDING_MODEL = E5_MODEL
+    settings.SEARCH_CACHE_MB = cache_mb
+    search_index.clear()
+    shared = [
+        "I play the cello in a community orchestra every Thursday.",
+        "My daughter starts kindergarten in September.",
+        "Wir haben einen Dackel namens Bruno und zwei Katzen.",
+        "我在一家软件公司做产品经理，已经工作五年了。",  # noqa: RUF001 - a Chinese comma
+    ]
+    private = [
+        "我对花生过敏，吃了会起疹子。",  # noqa: RUF001
+        "我们明年秋天打算带父母去日本旅行两周。",
+        "我每天早上六点起床跑步。",
+    ]
+    for dash in (owner_dash, stranger_dash):
+        memory_create_many(actor=dash, items=[NewMemory(text=t) for t in shared])
+    hidden = memory_create_many(actor=owner_dash, items=[NewMemory(text=t) for t in private])
+    memory_set_private_many(
+        actor=owner_dash, memory_ids=[r.memory.id for r in hidden], private=True
+    )
+    apps = [app_actor(dash.user, "Assistant") for dash in (owner_dash, stranger_dash)]
+
+    def answer(app: Actor, query: str) -> list[tuple[str, float]]:
+        hits = memory_search(actor=app, query=query, limit=10, min_score=0.0)
+        return [(hit.memory.text, hit.score) for hit in hits]
+
+    for query in ("dachshund", "peanut allergy", "cello"):
+        seen = answer(apps[0], query)
+        assert [text for text, _ in seen] and not {t for t, _ in seen} & set(private), query
+        assert sorted(seen) == sorted(answer(apps[1], query)), query  # ties go by random ids
 
 
 @pytest.mark.django_db
