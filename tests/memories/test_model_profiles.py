@@ -34,6 +34,7 @@ def test_minilm_keeps_the_values_it_was_tuned_with() -> None:
     assert minilm.search.short_unknown_floor == 0.7
     assert minilm.search.short_weights.unknown_floor == 0.7
     assert minilm.search.min_score == 0.2
+    assert minilm.search.unknown_min_score is None  # one cut-off for every query, as before
     assert minilm.classifier == Thresholds(
         minimum=0.25,
         margin=0.02,
