@@ -502,7 +502,8 @@ class UserSearch:
         raised = profile.unknown_min_score
         if raised is None or not self.short or corpus.ideal <= 0 or corpus.known > 0:
             return profile.min_score
-        return profile.min_score + (raised - profile.min_score) * corpus.kin
+        # Weighted so a whole share (or none) gives the profile's value to the digit.
+        return raised * corpus.kin + profile.min_score * (1 - corpus.kin)
 
     def best(
         self, qvec: np.ndarray, *, limit: int, min_score: float | None = None
