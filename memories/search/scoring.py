@@ -315,7 +315,7 @@ class UserSearch:
         self.index: search_index.UserIndex | None = None
         self.mask: np.ndarray | None = None
         # The cut-off the last `best` held its results to (`cut_off`, or the caller's).
-        self.applied_cut_off: float | None = None
+        self._applied_cut_off: float | None = None
         for _ in range(2):  # a write between the reads: once more, then PostgreSQL
             self._read_head()
             if not use_index or self._open_index():
@@ -493,6 +493,11 @@ class UserSearch:
 
     # -- both arms, scored --
 
+    @property
+    def applied_cut_off(self) -> float:
+        """The cut-off the last `best` held its results to; the profile's before any."""
+        return self.profile.min_score if self._applied_cut_off is None else self._applied_cut_off
+
     def cut_off(self, corpus: Corpus) -> float:
         """The profile's cut-off for this query: for a short query none of whose words a visible
         memory holds, raised towards the profile's `unknown_min_score` by the share of the store
@@ -516,7 +521,7 @@ class UserSearch:
         index = self.index
         corpus, bm25 = self._bm25(self.profile.bm25_k1, self.profile.bm25_b)
         min_score = self.cut_off(corpus) if min_score is None else min_score
-        self.applied_cut_off = min_score
+        self._applied_cut_off = min_score
         cosine = index.cosines(qvec)
         rows = self._contenders(cosine, bm25, limit)
         low, high = _bounds(cosine[rows], bm25[rows], corpus, self.weights)
@@ -643,7 +648,7 @@ class UserSearch:
             )
             # The corpus is the visible memories' whatever the depth: the same cut-off each round.
             min_score = self.cut_off(corpus) if min_score is None else min_score
-            self.applied_cut_off = min_score
+            self._applied_cut_off = min_score
             # Past the arms: at most the last cosine (none left when the last has no vector) and
             # the last BM25 (nothing left to match when the arm came back short).
             everything = len(dense) < depth

@@ -272,7 +272,6 @@ def memory_search(
     # that model's cut-off for this query (`UserSearch.cut_off`) unless the caller gave one.
     candidates = ranking.best(ranking.embed_query(), limit=limit, min_score=min_score)
     cut_off = ranking.applied_cut_off
-    assert cut_off is not None  # `best` always sets it
     # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
     # may not see is never loaded.
     ids = [c.id for c in candidates]
