@@ -314,6 +314,8 @@ class UserSearch:
         self.whole = whole_store and self.params["category"] is None
         self.index: search_index.UserIndex | None = None
         self.mask: np.ndarray | None = None
+        # The cut-off the last `best` held its results to (`cut_off`, or the caller's).
+        self._applied_cut_off: float | None = None
         for _ in range(2):  # a write between the reads: once more, then PostgreSQL
             self._read_head()
             if not use_index or self._open_index():
@@ -492,16 +494,36 @@ class UserSearch:
 
     # -- both arms, scored --
 
+    @property
+    def applied_cut_off(self) -> float:
+        """The cut-off the last `best` held its results to; the profile's before any."""
+        return self.profile.min_score if self._applied_cut_off is None else self._applied_cut_off
+
+    def cut_off(self, corpus: Corpus) -> float:
+        """The profile's cut-off for this query: for a short query none of whose words a visible
+        memory holds, raised towards the profile's `unknown_min_score` by the share of the
+        visible memories that could have held them (`Corpus.kin`, `kin_share`), so a query in
+        another language than the store's keeps `min_score`. A function of the query and the
+        visible memories alone: a caller is told it without learning anything it may not see."""
+        profile = self.profile
+        raised = profile.unknown_min_score
+        if raised is None or not self.short or corpus.ideal <= 0 or corpus.known > 0:
+            return profile.min_score
+        # Weighted so a whole share (or none) gives the profile's value to the digit.
+        return raised * corpus.kin + profile.min_score * (1 - corpus.kin)
+
     def best(
         self, qvec: np.ndarray, *, limit: int, min_score: float | None = None
     ) -> list[Candidate]:
         """The `limit` most relevant visible memories scoring at least `min_score` (the
-        profile's cut-off unless given)."""
-        min_score = self.profile.min_score if min_score is None else min_score
+        profile's cut-off for the query unless given, `cut_off`; the one applied is kept in
+        `applied_cut_off`)."""
         if self.index is None:
             return self._best_sql(qvec, limit=limit, min_score=min_score)
         index = self.index
         corpus, bm25 = self._bm25(self.profile.bm25_k1, self.profile.bm25_b)
+        min_score = self.cut_off(corpus) if min_score is None else min_score
+        self._applied_cut_off = min_score
         cosine = index.cosines(qvec)
         rows = self._contenders(cosine, bm25, limit)
         low, high = _bounds(cosine[rows], bm25[rows], corpus, self.weights)
@@ -615,7 +637,9 @@ class UserSearch:
                 return [(c.id, c.score) for c in found]
             fetch *= 4
 
-    def _best_sql(self, qvec: np.ndarray, *, limit: int, min_score: float) -> list[Candidate]:
+    def _best_sql(
+        self, qvec: np.ndarray, *, limit: int, min_score: float | None
+    ) -> list[Candidate]:
         """Each arm's best `depth`, the union scored; deeper while a memory outside both could
         still score among the best (it scores at most what the last of each arm scores)."""
         depth = max(ARM_DEPTH, limit)
@@ -624,6 +648,9 @@ class UserSearch:
             lexical, extra, corpus = self._lexical_sql(
                 depth, [m for m, _ in dense], k1=self.profile.bm25_k1, b=self.profile.bm25_b
             )
+            # The corpus is the visible memories' whatever the depth: the same cut-off each round.
+            min_score = self.cut_off(corpus) if min_score is None else min_score
+            self._applied_cut_off = min_score
             # Past the arms: at most the last cosine (none left when the last has no vector) and
             # the last BM25 (nothing left to match when the arm came back short).
             everything = len(dense) < depth

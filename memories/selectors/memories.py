@@ -232,8 +232,8 @@ def memory_search(
     expand: bool = True,
 ) -> SearchHits:
     """Hybrid search over the actor's active memories, best first, down to the relevance cut-off
-    (`min_score`, by default the model's cut-off, `model_profiles`; 0 returns the `limit` best
-    whatever they score).
+    (`min_score`, by default the model's cut-off for the query, `UserSearch.cut_off`; 0 returns
+    the `limit` best whatever they score).
 
     `filters` narrow the search as they narrow a list (`category` is `filters.category`);
     `record=False` is for the server's own look-ups (reconciliation), which no app reads;
@@ -267,11 +267,11 @@ def memory_search(
             break
         marks = None  # changed since remembered: read them afresh, as without a memory
     _remember_marks(memory_key, ranking.marks)
-    # The cut-off of the model of the user's vectors, which the search just read.
-    cut_off = ranking.profile.min_score if min_score is None else min_score
     # Embedded with the model of the user's vectors, which the search just read (a user whose
-    # store is moving to another model keeps the old one until all of theirs have moved).
-    candidates = ranking.best(ranking.embed_query(), limit=limit, min_score=cut_off)
+    # store is moving to another model keeps the old one until all of theirs have moved); held to
+    # that model's cut-off for this query (`UserSearch.cut_off`) unless the caller gave one.
+    candidates = ranking.best(ranking.embed_query(), limit=limit, min_score=min_score)
+    cut_off = ranking.applied_cut_off
     # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
     # may not see is never loaded.
     ids = [c.id for c in candidates]

@@ -8,8 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.models import User
+from memories.search.embeddings import E5_MODEL
+from memories.search.model_profiles import E5
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
@@ -20,6 +23,17 @@ MEMORIES = [
     "仕事が忙しくて、最近あまり眠れていません。",
     "Die Kinder spielen jeden Nachmittag im Garten.",
     "I drink oat milk flat whites every morning.",
+]
+# One person's German store, searched under multilingual-e5.
+GERMAN = [
+    "Wir haben einen Dackel namens Bruno.",
+    "Ich fahre jeden Tag mit dem Fahrrad zur Arbeit.",
+    "Meine Schwester studiert Medizin in Leipzig.",
+    "Ich bin allergisch gegen Erdnüsse.",
+    "Unsere Tochter kommt im Herbst in die Schule.",
+    "Ich arbeite als Buchhalterin bei einer Versicherung.",
+    "Am Wochenende backe ich gern Sauerteigbrot.",
+    "Meine Eltern wohnen in einem Dorf bei Freiburg.",
 ]
 
 
@@ -39,3 +53,22 @@ def test_a_word_in_each_script_finds_its_memory_first(
         assert not found.is_error, text_of(found)
         results = found.structured_content["results"]
         assert results and results[0]["text"] == expected, (query, results)
+
+
+def test_under_e5_a_word_about_nothing_here_finds_nothing_and_a_pets_word_finds_the_pet(
+    owner: User, mcp_for: Callable[..., McpHttp], settings: SettingsWrapper
+) -> None:
+    """A German store on multilingual-e5: "Posaune" (trombone) is in no memory and, short and
+    unknown, is held to e5's raised cut-off (its best memory scores just under it), while
+    "Haustier" (pet), in no memory either, still finds the dachshund."""
+    settings.EMBEDDING_MODEL = E5_MODEL
+    client = mcp_for(owner)
+    added = client.call("add_memories", {"texts": GERMAN})
+    assert not added.is_error, text_of(added)
+    nothing = client.call("search_memory", {"query": "Posaune"})
+    assert not nothing.is_error, text_of(nothing)
+    assert nothing.structured_content["results"] == []
+    assert nothing.structured_content["min_score"] == E5.search.unknown_min_score
+    found = client.call("search_memory", {"query": "Haustier"})
+    results = found.structured_content["results"]
+    assert results and results[0]["text"] == GERMAN[0], results

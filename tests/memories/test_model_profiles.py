@@ -41,6 +41,7 @@ def test_minilm_keeps_the_values_it_was_tuned_with() -> None:
     assert minilm.search.short_unknown_floor == 0.7
     assert minilm.search.short_weights.unknown_floor == 0.7
     assert minilm.search.min_score == 0.2
+    assert minilm.search.unknown_min_score is None  # one cut-off for every query, as before
     assert minilm.classifier == Thresholds(
         minimum=0.25,
         margin=0.02,
@@ -234,3 +235,39 @@ def test_minilm_counts_every_memory_in_the_discount(owner_dash: Actor) -> None:
     visible, params = visible_sql(owner_dash)
     found = UserSearch(owner_dash.user.pk, visible=visible, params=params, query="peanut allergy")
     assert found.model == MINILM_MODEL and found.kin_share == 1.0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
+def test_e5_holds_a_short_query_its_store_does_not_know_to_a_higher_cut_off(
+    settings: SettingsWrapper, owner_dash: Actor, cache_mb: int
+) -> None:
+    """Under e5 a one-word query sits near every memory: a short query none of whose words a
+    memory holds is held to the profile's `unknown_min_score`, raised from `min_score` by the
+    share of the store in a language that could have held its words, the same on both paths. A
+    word the store holds, a question, or a query in another language keep `min_score`."""
+    settings.EMBEDDING_MODEL = E5_MODEL
+    settings.SEARCH_CACHE_MB = cache_mb
+    search_index.clear()
+    texts = [
+        "我家有一只柯基，叫豆豆，三岁了。",  # noqa: RUF001 - a Chinese comma
+        "我每天早上坐地铁去公司上班。",
+        "我对花生过敏，吃了会起疹子。",  # noqa: RUF001
+        "Wir haben einen Dackel namens Bruno.",
+    ]
+    memory_create_many(actor=owner_dash, items=[NewMemory(text=t) for t in texts])
+    search = model_profiles.E5.search
+    assert search.unknown_min_score is not None and search.unknown_min_score > search.min_score
+    raised = search.min_score + (search.unknown_min_score - search.min_score) * 3 / 4
+    for query, cut_off in (
+        ("宠物", raised),  # "pet": no memory holds it; three of four could have
+        ("过敏", search.min_score),  # held by the allergy memory
+        ("我家的宠物叫什么名字，它几岁了？", search.min_score),  # a question, not short  # noqa: RUF001
+        ("Haustier", search.min_score + (search.unknown_min_score - search.min_score) / 4),
+    ):
+        hits = memory_search(actor=owner_dash, query=query)
+        assert hits.min_score == pytest.approx(cut_off), query
+        assert all(h.score >= hits.min_score for h in hits), query
+    assert memory_search(actor=owner_dash, query="宠物")[0].memory.text == texts[0]
+    # Asked for a cut-off, the caller gets that one.
+    assert memory_search(actor=owner_dash, query="宠物", min_score=0.0).min_score == 0.0
