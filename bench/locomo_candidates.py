@@ -24,6 +24,7 @@ categories, and the no-answer false-hit rate (the share with anything at or abov
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -78,19 +79,6 @@ class Conv:
     name: str
     asked: list[Asked] = field(default_factory=list)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # variant -> (rows, 384)
-
-
-def _related_for_every_query(query: str) -> list[tuple[str, str]]:
-    """`related_terms.expansions` without its short-query condition."""
-    from memories.search import related_terms
-
-    words = list(dict.fromkeys(related_terms._WORD.findall(query.lower())))
-    related = {w: list(related_terms._lookup(w)) for w in words}
-    for first, second in itertools.pairwise(words):
-        for word in (first, second):
-            more = related_terms._lookup(f"{first}_{second}")
-            related[word] += (t for t in more if t not in related[word])
-    return [(w, " ".join(t.replace("_", " ") for t in ts)) for w, ts in related.items() if ts]
 
 
 def _context_texts(path: Path) -> dict[str, dict[str, dict[str, str]]]:
@@ -153,7 +141,8 @@ def collect(path: Path) -> list[Conv]:
             k1, b = s.profile.bm25_k1, s.profile.bm25_b
             cosine, bm25, ideal, known, documents = s.arrays(qvec, k1=k1, b=b)
             shipped = related_terms.expansions
-            related_terms.expansions = _related_for_every_query
+            # Related terms for every question, not only short ones.
+            related_terms.expansions = functools.partial(shipped, any_length=True)
             try:
                 r = search.UserSearch(
                     tenant.user.pk, visible=visible, params=params, query=text, whole_store=True

@@ -26,9 +26,13 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
+from memories import language
 from memories.language import UNSPACED
+from memories.search.related_terms_languages import LEXICONS
 
 # A query of at most this many words is short.
 SHORT_WORDS = 3
@@ -36,6 +40,8 @@ _WORD = re.compile(r"[a-z0-9]+")
 # Any script's words (letters, digits), a run of Han or kana apart from the rest.
 _CJK_CHAR = re.compile(f"[{UNSPACED}]")
 _ANY_WORD = re.compile(f"[{UNSPACED}]+|[^\\W_{UNSPACED}]+")
+# The same, a word keeping its inner hyphens and apostrophes ("grands-parents", "aujourd'hui").
+_FOREIGN_WORD = re.compile(f"[{UNSPACED}]+|[^\\W_{UNSPACED}]+(?:[-'][^\\W_{UNSPACED}]+)*")
 
 LEXICON = """
 kid kids child children offspring > daughter daughters son sons baby toddler boy girl
@@ -184,16 +190,36 @@ childcare nanny babysitter sitter daycare creche
 """
 
 
-@cache
-def _lexicon() -> dict[str, tuple[str, ...]]:
+@dataclass(frozen=True)
+class Expansion:
+    """A query word's related terms from one language's lexicon: their lexemes come from that
+    language's analysis (`memories/search/lexical.py`), so a German term finds German stems."""
+
+    word: str  # as the query wrote it, folded to lower case
+    terms: str  # its related terms as one text
+    language: str  # a code of `memories/language.py`
+
+
+def _parse(text: str) -> dict[str, tuple[str, ...]]:
     related: dict[str, list[str]] = {}
-    for line in LEXICON.strip().splitlines():
+    for line in text.strip().splitlines():
         same, _, narrower = line.partition(">")
         heads, extra = same.split(), narrower.split()
         for head in heads:
             words = related.setdefault(head, [])
             words += [w for w in (*heads, *extra) if w != head and w not in words]
     return {head: tuple(words) for head, words in related.items()}
+
+
+@cache
+def _lexicon() -> dict[str, tuple[str, ...]]:
+    return _parse(LEXICON)
+
+
+@cache
+def _lexicons() -> dict[str, dict[str, tuple[str, ...]]]:
+    """The other languages' lexicons, by language."""
+    return {code: _parse(text) for code, text in LEXICONS.items()}
 
 
 def _lookup(term: str) -> tuple[str, ...]:
@@ -210,16 +236,43 @@ def is_short(query: str) -> bool:
     return 1 <= words <= SHORT_WORDS
 
 
-def expansions(query: str) -> list[tuple[str, str]]:
-    """(word, its related terms as one text) for each word of a short query that has any; a
-    two-word term's related terms go to both its words."""
-    if not is_short(query):
+def expansions(query: str, *, any_length: bool = False) -> list[Expansion]:
+    """Each word of a short query (`any_length`: of any query) that has related terms, with
+    them, once per lexicon that holds it; a two-word term's related terms go to both its words."""
+    if not any_length and not is_short(query):
         return []
-    words = list(dict.fromkeys(_WORD.findall(query.lower())))
-    related: dict[str, list[str]] = {w: list(_lookup(w)) for w in words}
+    found = [Expansion(w, t, language.ENGLISH) for w, t in _english(query)]
+    for code, lexicon in _lexicons().items():
+        found += (Expansion(w, t, code) for w, t in _related(_words(query), lexicon.get))
+    return found
+
+
+def _english(query: str) -> list[tuple[str, str]]:
+    return _related(list(dict.fromkeys(_WORD.findall(query.lower()))), _lookup)
+
+
+def _words(query: str) -> list[str]:
+    """A query's words for the other lexicons: words with their hyphens and apostrophes, and a
+    run of Chinese or Japanese characters with every part of it a lexicon could hold (it has no
+    spaces to tell its words)."""
+    words: list[str] = []
+    for run in _FOREIGN_WORD.findall(query.casefold()):
+        words.append(run)
+        if _CJK_CHAR.match(run):
+            words += (
+                run[i : i + n] for n in range(len(run) - 1, 0, -1) for i in range(len(run) - n + 1)
+            )
+    return list(dict.fromkeys(words))
+
+
+def _related(
+    words: list[str], lookup: Callable[[str], tuple[str, ...] | None]
+) -> list[tuple[str, str]]:
+    related: dict[str, list[str]] = {w: list(lookup(w) or ()) for w in words}
     for first, second in itertools.pairwise(words):
         for word in (first, second):
-            related[word] += (t for t in _lookup(f"{first}_{second}") if t not in related[word])
+            more = lookup(f"{first}_{second}") or ()
+            related[word] += (t for t in more if t not in related[word])
     return [
         (w, " ".join(t.replace("_", " ") for t in terms)) for w, terms in related.items() if terms
     ]

@@ -265,9 +265,10 @@ WITH q AS (
 ),
 r AS (
     SELECT e.n, h.lexeme AS head, x.lexeme
-    FROM unnest(%(heads)s::text[], %(related)s::text[]) WITH ORDINALITY AS e(head, rel, n),
-         unnest(to_tsvector(%(cfg)s::regconfig, e.head)) AS h,
-         unnest(to_tsvector(%(cfg)s::regconfig, e.rel)) AS x
+    FROM unnest(%(heads)s::text[], %(related)s::text[], %(rcfgs)s::text[], %(rprefixes)s::text[])
+             WITH ORDINALITY AS e(head, rel, cfg, prefix, n),
+         unnest(memory_tsvector(e.cfg::regconfig, e.prefix, e.head)) AS h,
+         unnest(memory_tsvector(e.cfg::regconfig, e.prefix, e.rel)) AS x
 )
 SELECT s.generation, s.documents, s.length, s.changes_from, {moves.LIVE_MODEL_SQL},
        ARRAY(SELECT ARRAY[a::text, lexeme, hashtextextended(lexeme, {KEY_SALT})::text,
@@ -327,11 +328,13 @@ class UserSearch:
         args = {
             "cfgs": [a.config for a in lexical.ANALYSES],
             "prefixes": [a.prefix for a in lexical.ANALYSES],
-            "cfg": lexical.DEFAULT.config,  # the related terms' (an English lexicon)
             "q": query,
             "owner": self.owner_id,
-            "heads": [word for word, _ in self.related],
-            "related": [terms for _, terms in self.related],
+            # Each word's related terms under the analysis of their lexicon's language.
+            "heads": [lexical.segment(e.word, characters=False) for e in self.related],
+            "related": [lexical.segment(e.terms, characters=False) for e in self.related],
+            "rcfgs": [lexical.analysis_of(e.language).config for e in self.related],
+            "rprefixes": [lexical.analysis_of(e.language).prefix for e in self.related],
             **moves.live_params(),
         }
         ((generation, documents, length, changes_from, model, found, related, marks),) = _fetch(

@@ -60,7 +60,7 @@ def test_under_e5_a_word_about_nothing_here_finds_nothing_and_a_pets_word_finds_
 ) -> None:
     """A German store on multilingual-e5: "Posaune" (trombone) is in no memory and, short and
     unknown, is held to e5's raised cut-off (its best memory scores just under it), while
-    "Haustier" (pet), in no memory either, still finds the dachshund."""
+    "Haustier" (pet) finds the dachshund, its related term "Dackel" held by it."""
     settings.EMBEDDING_MODEL = E5_MODEL
     client = mcp_for(owner)
     added = client.call("add_memories", {"texts": GERMAN})
@@ -72,3 +72,39 @@ def test_under_e5_a_word_about_nothing_here_finds_nothing_and_a_pets_word_finds_
     found = client.call("search_memory", {"query": "Haustier"})
     results = found.structured_content["results"]
     assert results and results[0]["text"] == GERMAN[0], results
+
+
+# One person's memories in six languages, none holding the everyday word that is asked for.
+EVERYDAY = [
+    "Unsere Tochter kommt im Herbst in die Schule.",
+    "我女儿今年六岁，上小学一年级。",
+    "娘は来年から小学校に通います。",
+    "Tenemos un perro que se llama Toby.",
+    "Je conduis une Peugeot 208 depuis trois ans.",
+    "Я езжу на старой Ладе.",
+    "I play the cello in a community orchestra every Thursday.",
+    "Ich arbeite als Buchhalterin bei einer Versicherung.",
+]
+EVERYDAY_QUERIES = {
+    "Kinder": EVERYDAY[0],
+    "孩子": EVERYDAY[1],
+    "子供": EVERYDAY[2],
+    "mascota": EVERYDAY[3],
+    "voiture": EVERYDAY[4],
+    "машина": EVERYDAY[5],
+}
+
+
+def test_an_everyday_word_finds_the_memory_that_says_it_in_other_words_in_its_language(
+    owner: User, mcp_for: Callable[..., McpHttp]
+) -> None:
+    """Related terms in each claimed language (`related_terms_languages.py`): under the default
+    English model, "Kinder" finds a daughter, "孩子" a 女儿, "mascota" a dog, "машина" a Lada."""
+    client = mcp_for(owner)
+    added = client.call("add_memories", {"texts": EVERYDAY})
+    assert not added.is_error, text_of(added)
+    for query, expected in EVERYDAY_QUERIES.items():
+        found = client.call("search_memory", {"query": query})
+        assert not found.is_error, text_of(found)
+        results = found.structured_content["results"]
+        assert results and results[0]["text"] == expected, (query, results)

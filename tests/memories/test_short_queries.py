@@ -17,6 +17,7 @@ from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_search
 from memories.services import memories as services
 from memories.visibility import visible_sql
+from tests.mcpbridge.test_search_languages import EVERYDAY, EVERYDAY_QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -109,10 +110,37 @@ def test_a_word_and_its_related_terms_count_as_one_term() -> None:
 
 
 def test_only_short_queries_are_expanded() -> None:
-    assert dict(related_terms.expansions("kids"))["kids"].split()[:3] == [
-        "kid",
-        "child",
-        "children",
-    ]
+    (kids,) = related_terms.expansions("kids")
+    assert kids.word == "kids" and kids.language == "en"
+    assert kids.terms.split()[:3] == ["kid", "child", "children"]
     assert related_terms.expansions("how old are my kids now") == []
     assert related_terms.expansions("xyzzy") == []
+
+
+@pytest.mark.django_db
+def test_the_other_languages_related_terms_raise_the_memory_they_find(owner_dash: Actor) -> None:
+    """The MCP journey's queries (tests/mcpbridge/test_search_languages.py) with their own words
+    only score their memory lower: their language's lexicon is the evidence that finds it."""
+    items = [services.NewMemory(text=t) for t in EVERYDAY]
+    services.memory_create_many(actor=owner_dash, items=items)
+
+    def score(query: str, expected: str, *, expand: bool) -> float:
+        hits = memory_search(actor=owner_dash, query=query, expand=expand, min_score=0, limit=20)
+        return next(hit.score for hit in hits if hit.memory.text == expected)
+
+    for query, expected in EVERYDAY_QUERIES.items():
+        assert score(query, expected, expand=False) < score(query, expected, expand=True), query
+
+
+def test_a_word_is_looked_up_in_its_own_languages_lexicon() -> None:
+    by_word = {
+        query: {(e.language, e.word) for e in related_terms.expansions(query)}
+        for query in ("Kinder", "我的孩子", "子供たち", "дети", "grands-parents")
+    }
+    assert by_word["Kinder"] == {("de", "kinder")}
+    assert by_word["我的孩子"] == {("zh", "孩子")}  # a part of a run without spaces
+    assert by_word["子供たち"] == {("ja", "子供")}
+    assert by_word["дети"] == {("ru", "дети")}
+    assert ("fr", "grands-parents") in by_word["grands-parents"]  # its hyphen kept
+    (german,) = related_terms.expansions("Haustier")
+    assert "dackel" in german.terms.split()
