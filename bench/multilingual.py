@@ -9,7 +9,8 @@ current embedding model, its default cut-off) and again without the cut-off. Rep
 (dev and held-out, fixed in the data by its author): recall@5 of same-language queries (word and
 question) and of cross-language ones, overall and per language, and the no-answer queries'
 false-hit rate (the share returning anything). The misses are printed for dev only, so nothing is
-tuned on the held-out third.
+tuned on the held-out third. `--pad N` adds up to N other memories in its language to each store
+(`PADDING`), to see how recall holds in a larger store.
 """
 
 from __future__ import annotations
@@ -78,6 +79,26 @@ def load(path: Path = DATA) -> tuple[dict[str, dict[str, str]], list[Query]]:
     ]
     assert all(q.split in SPLITS for q in queries)
     return dict(stores), queries
+
+
+# Other memories of the same person for `--pad`: the sensitive-label training texts, written as
+# first-person facts in every claimed language (none is a query's target; some are about the
+# same topics, as a larger store's memories would be).
+PADDING = Path(__file__).with_name("data") / "sensitive_train.json"
+
+
+def padded(stores: dict[str, dict[str, str]], per_store: int) -> dict[str, dict[str, str]]:
+    """Each store with up to `per_store` more memories in its language (the first of
+    `PADDING`'s texts in that language that the store does not hold), ids `pad-<lang>-<n>`."""
+    texts: dict[str, list[str]] = defaultdict(list)
+    for item in json.loads(PADDING.read_text())["memories"]:
+        texts[item["lang"]].append(item["text"])
+    out = {}
+    for lang, memories in stores.items():
+        held = set(memories.values())
+        extra = list(dict.fromkeys(t for t in texts[lang] if t not in held))[:per_store]
+        out[lang] = {**memories, **{f"pad-{lang}-{n}": t for n, t in enumerate(extra)}}
+    return out
 
 
 def _ratio(hit: int, of: int) -> float | None:
@@ -158,6 +179,9 @@ def run(args: Any) -> None:
     from django.conf import settings
 
     stores, queries = load(Path(args.path))
+    if args.pad:  # a larger store per language: how recall holds as the store grows
+        stores = padded(stores, args.pad)
+        print(f"stores padded: {({lang: len(m) for lang, m in stores.items()})}")
     if args.split:  # while tuning: the dev split alone, no held-out figure seen
         queries = [q for q in queries if q.split == args.split]
     result = evaluate(stores, queries)
@@ -187,6 +211,12 @@ def register(sub: Any) -> None:
     parser.add_argument("--path", default=str(DATA), help="The multilingual set (JSON).")
     parser.add_argument(
         "--split", choices=SPLITS, default=None, help="Only this split's queries (default: both)."
+    )
+    parser.add_argument(
+        "--pad",
+        type=int,
+        default=0,
+        help="Add up to this many other memories in its language to each store (PADDING).",
     )
     add_common(parser)
     parser.set_defaults(run=run)

@@ -219,3 +219,15 @@ def test_multilingual_reports_same_and_cross_language_recall_per_split_and_langu
     assert crossed and all(q.split == "dev" for q in crossed)
     own = {q.text: q.store for q in asked if q.group == multilingual.NO_ANSWER}
     assert all(own[q.text] != q.store and "en" in (own[q.text], q.store) for q in crossed)
+
+
+def test_multilingual_pads_each_store_with_other_memories_in_its_language() -> None:
+    stores, _ = multilingual.load()
+    grown = multilingual.padded(stores, 40)
+    for lang, memories in stores.items():
+        added = {k: v for k, v in grown[lang].items() if k not in memories}
+        assert len(added) == 40, lang  # every claimed language has more than enough
+        assert memories.items() <= grown[lang].items()  # the targets untouched
+        assert not set(added.values()) & set(memories.values())  # no text twice
+        assert len(set(added.values())) == len(added)
+        assert all(k.startswith(f"pad-{lang}-") for k in added), lang
