@@ -30,6 +30,7 @@ from bench import (
     profile,
     reconcile,
     reconcile_fit,
+    reconcile_signal,
     search,
     sensitive_model,
     shortqueries,
@@ -48,6 +49,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(reconcile.main(argv[1:]))
     if argv[:1] == ["reconcile-fit"]:  # nor here: the dev pairs are embedded in memory
         sys.exit(reconcile_fit.main(argv[1:]))
+    if argv[:1] == ["reconcile-signal"]:  # nor here: candidate signals on the dev pairs
+        sys.exit(reconcile_signal.main(argv[1:]))
     if argv[:1] == ["extract"]:  # no database either: messages are extracted in memory
         sys.exit(extract.main(argv[1:]))
     if argv[:1] == ["harm"]:  # pure rules over a labelled file
@@ -94,6 +97,9 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
     sub.add_parser("reconcile", help="Local reconciliation on labelled pairs: merges, supersedes.")
     sub.add_parser("reconcile-fit", help="Local reconciliation's pair scorer, fitted on dev pairs.")
+    sub.add_parser(
+        "reconcile-signal", help="Candidate paraphrase signals on dev pairs (uv run --with)."
+    )
     args = parser.parse_args(argv)
     if not getattr(args, "standalone", False):  # startup measures servers it starts itself
         set_threads(getattr(args, "layout", SERVE))  # before Django reads EMBEDDING_THREADS
