@@ -141,10 +141,19 @@ def test_the_search_page_suggests_many_languages_to_a_chinese_writer_and_queues_
     waiting = DBTaskResult.objects.filter(task_path=move_embeddings.module_path, status="READY")
     assert waiting.count() == 1
 
+    # While it runs, the "Now" section alone asks for itself again every two seconds (htmx).
+    polled = browser.get(reverse("memories:search_model"), HTTP_HX_REQUEST="true")
+    section = polled.content.decode()
+    assert section.lstrip().startswith('<section id="search-model-now-section"')
+    assert 'hx-trigger="every 2s"' in section and "<form" not in section
+    assert "0 of 4 ready" in section
+
     assert move_embeddings.call()["done"]
-    page = browser.get(reverse("memories:search_model")).content.decode()
-    assert f'data-search-model-live="{E5_MODEL}"' in page
-    assert "data-search-model-moving" not in page
+    polled = browser.get(reverse("memories:search_model"), HTTP_HX_REQUEST="true")
+    section = polled.content.decode()
+    assert f'data-search-model-live="{E5_MODEL}"' in section
+    assert "data-search-model-moving" not in section
+    assert "hx-trigger" not in section  # switched: it stops asking
 
 
 def test_the_search_page_refuses_an_unknown_model_in_words_and_changes_nothing(

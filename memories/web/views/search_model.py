@@ -1,5 +1,7 @@
 """The Search page (Account menu): which model the owner's memories are searched with, and the
-choice of another (memories/services/search_model.py). Owner only; GET changes nothing."""
+choice of another (memories/services/search_model.py). Owner only; GET changes nothing. While a
+move runs, its "Now" section reloads itself every two seconds (htmx), so the count of memories
+ready and the switch show without a reload."""
 
 from __future__ import annotations
 
@@ -53,4 +55,6 @@ def search_model_page(request: DashboardRequest) -> HttpResponse:
         "languages": [(str(LANGUAGE_NAMES.get(code, code)), n) for code, n in state.languages],
         "suggest": state.suggests_multilingual and E5_MODEL not in (state.live, state.moving_to),
     }
-    return render(request, "memories/search_model.html", context)
+    # While a move runs, the "Now" section asks for itself again (htmx) until the switch.
+    template = "memories/search_model.html" + ("#now" if request.htmx else "")
+    return render(request, template, context)
