@@ -181,7 +181,7 @@ def run(args: Any) -> None:
     stores, queries = load(Path(args.path))
     if args.pad:  # a larger store per language: how recall holds as the store grows
         stores = padded(stores, args.pad)
-        print(f"stores padded: {({lang: len(m) for lang, m in stores.items()})}")
+        print(f"stores padded: { ({lang: len(m) for lang, m in stores.items()}) }")
     if args.split:  # while tuning: the dev split alone, no held-out figure seen
         queries = [q for q in queries if q.split == args.split]
     result = evaluate(stores, queries)
