@@ -23,7 +23,7 @@ xx-en), distinct look-alikes and complementary pairs as controls; split by the i
 someone who never read the judge (restate / update / distinct / complementary in the eight
 languages and xx-en): every pair is evaluated as held-out whatever its split, and `--show` is
 refused with it.
-`--data fresh2`: bench/data/reconcile_fresh2.json, another author's 211 pairs (120 English, 13 in
+`--data fresh2`: bench/data/reconcile_fresh2.json, another author's 286 pairs (160 English, 18 in
 each other language), written by the helper of branch `fresh3`, who never read the judge or any
 rule; all held out, as `fresh`.
 Held-out misses are never listed, only counted.
