@@ -19,10 +19,13 @@ bench/data/sensitive_dev2.json, all dev: its misses are listed with `--verbose`)
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench categories-languages
     uv run python -m bench categories-languages --data bench/data/sensitive_fresh.json
     uv run python -m bench categories-languages --data bench/data/sensitive_fresh2.json
+    uv run python -m bench categories-languages --data bench/data/sensitive_fresh3.json
 
 `--data` reads another file of the same shape (a second held-out set written later by someone
 else, e.g. bench/data/sensitive_fresh.json): every memory is evaluated as held-out, whatever its
 split, and none of its texts is ever printed (`--verbose` is refused with it).
+bench/data/sensitive_fresh3.json (30 sensitive and 30 ordinary facts per language, most ordinary
+ones look-alikes) was written by the helper of branch `fresh3`, who never read the rules it tests.
 """
 
 from __future__ import annotations

@@ -3,19 +3,22 @@
     uv run python -m bench extract [--split dev|heldout|dev2|outside|fresh-dev|fresh-heldout|
                                             ml-dev|ml-heldout|context-dev|context-heldout|
                                             recall-dev|recall-heldout|voices-dev|
-                                            voices-heldout|threads-dev|threads-heldout|fresh2]
+                                            voices-heldout|threads-dev|threads-heldout|fresh2|
+                                            fresh3]
                                    [--repeat 3] [--show] [--sweep] [--check-facts N] [--json]
 
 Splits: dev, dev2, fresh-dev, ml-dev, context-dev, recall-dev, voices-dev and threads-dev are tuned
 on; heldout, outside, fresh-heldout, ml-heldout, context-heldout, recall-heldout, voices-heldout,
-threads-heldout and fresh2 are not (they give aggregate figures only: `--show`, `--sweep` and
-`--check-facts` print nothing of them; all but heldout run only when named). fresh-dev and
+threads-heldout, fresh2 and fresh3 are not (they give aggregate figures only: `--show`, `--sweep`
+and `--check-facts` print nothing of them; all but heldout run only when named). fresh-dev and
 fresh-heldout are the two parts of bench/data/extraction_fresh.txt, chosen by each record's `dev` or
 `heldout` tag (a conversation's records share one); fresh2 is bench/data/extraction_fresh2.txt, a
 second fresh set written later by another author who never read the extractor, every record held
-out. A record may carry a `%conversation <id> | <title>` line: records sharing an id are one
-conversation, fed to the extractor in file order with their conversation and title, as an import
-feeds a conversation's messages. It may also carry `%prev <role>: <text>` lines (role `assistant` or
+out; fresh3 is bench/data/extraction_fresh3.txt, a third, written by the helper of branch `fresh3`,
+who never read the extractor or its rules, every record held out. A record may carry a
+`%conversation <id> | <title>` line: records sharing an id are one conversation, fed to the
+extractor in file order with their conversation and title, as an import feeds a conversation's
+messages. It may also carry `%prev <role>: <text>` lines (role `assistant` or
 `user`): the messages said just before it that are not records themselves, oldest first, which its
 labels were completed from. The extractor is handed the person's messages, each with the assistant's
 message just before it (the last %prev line when its role is `assistant`), as an import hands them:
@@ -79,6 +82,8 @@ SPLITS = {
     "context-heldout": DATA / "extraction_context.txt",
     # A second fresh set by another author who never read the rules: all held out.
     "fresh2": BENCH_DATA / "extraction_fresh2.txt",
+    # A third, by the helper of branch `fresh3`, who never read the rules: all held out.
+    "fresh3": BENCH_DATA / "extraction_fresh3.txt",
     # The miss patterns left after the first pass of issue 38.3 (questions, announcements,
     # people, preferences in passing, fragments, non-English), written before their rules.
     "recall-dev": DATA / "extraction_recall.txt",
@@ -110,6 +115,7 @@ PART = {
     "threads-dev": "dev",
     "threads-heldout": "heldout",
     "fresh2": "heldout",
+    "fresh3": "heldout",
 }
 # Never tuned on: aggregate figures only, and not run unless named
 NOT_SHOWN = frozenset(
@@ -122,6 +128,7 @@ NOT_SHOWN = frozenset(
         "voices-heldout",
         "threads-heldout",
         "fresh2",
+        "fresh3",
     }
 )
 # Run by default, but never tuned on either: no wrong decision of it is printed

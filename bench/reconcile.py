@@ -4,7 +4,8 @@ dev and held-out splits apart. Reported per split: restatements merged, updates 
 distinct and complementary pairs wrongly merged or superseded (the bar: at most 1%), and how many
 of each went to the owner's Review (unsure). No database: the pairs are embedded in memory.
 
-    uv run python -m bench reconcile [--json] [--show dev] [--data lookalikes|dev2|dev3|fresh]
+    uv run python -m bench reconcile [--json] [--show dev]
+                                     [--data lookalikes|dev2|dev3|fresh|fresh2]
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 uv run python -m bench reconcile
 
 `--data lookalikes`: bench/data/reconcile_lookalikes.json, different people, roles and in-laws
@@ -22,6 +23,9 @@ xx-en), distinct look-alikes and complementary pairs as controls; split by the i
 someone who never read the judge (restate / update / distinct / complementary in the eight
 languages and xx-en): every pair is evaluated as held-out whatever its split, and `--show` is
 refused with it.
+`--data fresh2`: bench/data/reconcile_fresh2.json, another author's 286 pairs (160 English, 18 in
+each other language), written by the helper of branch `fresh3`, who never read the judge or any
+rule; all held out, as `fresh`.
 Held-out misses are never listed, only counted.
 """
 
@@ -44,8 +48,9 @@ DATASETS = {
     "dev2": DATA / "reconcile_dev2.json",
     "dev3": DATA / "reconcile_dev3.json",
     "fresh": DATA / "reconcile_fresh.json",
+    "fresh2": DATA / "reconcile_fresh2.json",
 }
-ALL_HELDOUT = {"fresh"}  # sets nobody tuned on: every pair held out, none ever listed
+ALL_HELDOUT = {"fresh", "fresh2"}  # sets nobody tuned on: every pair held out, none ever listed
 SPLITS = ("dev", "heldout")
 EXPECTED = {"restate": "restate", "update": "update"}  # distinct, complementary: both stay
 

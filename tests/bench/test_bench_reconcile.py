@@ -28,9 +28,10 @@ def test_no_look_alike_of_another_person_is_merged_and_held_out_misses_stay_unli
     assert report["heldout"]["misses"] == []  # held-out texts are counted, never listed
 
 
-def test_bench_reconcile_refuses_to_list_the_misses_of_the_fresh_held_out_set(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize("data", ["fresh", "fresh2"])
+def test_bench_reconcile_refuses_to_list_the_misses_of_a_fresh_held_out_set(
+    data: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit):
-        reconcile.main(["--data", "fresh", "--show", "dev"])
+        reconcile.main(["--data", data, "--show", "dev"])
     assert "held out" in capsys.readouterr().err

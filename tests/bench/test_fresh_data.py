@@ -1,5 +1,6 @@
 """The fresh held-out sets (bench/data/harm_fresh.json, sensitive_fresh.json, sensitive_fresh2.json,
-reconcile_fresh.json, extraction_fresh2.txt) keep the shape and coverage they were written with, all
+sensitive_fresh3.json, reconcile_fresh.json, reconcile_fresh2.json, extraction_fresh2.txt,
+extraction_fresh3.txt) keep the shape and coverage they were written with, all
 held out, none sharing a text with a set tuned on, and their identifiers stay valid: an
 edit that breaks a check digit would turn a credential into a look-alike and move the figure."""
 
@@ -11,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from stdnum import iban, luhn
 
 BENCH_DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
@@ -87,8 +89,9 @@ def _texts(name: str, key: str, fields: tuple[str, ...]) -> set[str]:
     return {" ".join(item[f].split()).casefold() for item in items for f in fields}
 
 
-def test_the_fresh_reconcile_pairs_cover_each_relation_and_language_all_held_out() -> None:
-    items = _items("reconcile_fresh.json", "items")
+@pytest.mark.parametrize("name", ["reconcile_fresh.json", "reconcile_fresh2.json"])
+def test_the_fresh_reconcile_pairs_cover_each_relation_and_language_all_held_out(name: str) -> None:
+    items = _items(name, "items")
     assert len(items) >= 200
     for item in items:
         assert set(item) == {"id", "first", "second", "relation", "lang", "split", "note"}, item
@@ -108,15 +111,38 @@ def test_the_fresh_reconcile_pairs_cover_each_relation_and_language_all_held_out
         assert {i["relation"] for i in items if i["lang"] == lang} == set(RELATIONS), lang
 
 
-def test_the_fresh_reconcile_pairs_share_no_text_with_the_sets_tuned_on() -> None:
-    fresh = _texts("reconcile_fresh.json", "items", ("first", "second"))
-    for name in ("reconcile_pairs.json", "reconcile_lookalikes.json"):
-        shared = len(fresh & _texts(name, "items", ("first", "second")))
-        assert shared == 0, name  # counted, never printed: one side is held out
+@pytest.mark.parametrize(
+    ("name", "others"),
+    [
+        ("reconcile_fresh.json", ("reconcile_pairs.json", "reconcile_lookalikes.json")),
+        (
+            "reconcile_fresh2.json",
+            (
+                "reconcile_pairs.json",
+                "reconcile_lookalikes.json",
+                "reconcile_dev2.json",
+                "reconcile_dev3.json",
+                "reconcile_fresh.json",
+            ),
+        ),
+    ],
+)
+def test_the_fresh_reconcile_pairs_share_no_text_with_the_other_sets(
+    name: str, others: tuple[str, ...]
+) -> None:
+    fresh = _texts(name, "items", ("first", "second"))
+    for other in others:
+        shared = len(fresh & _texts(other, "items", ("first", "second")))
+        assert shared == 0, other  # counted, never printed: one side is held out
 
 
-def test_the_second_fresh_sensitive_set_has_six_per_category_and_thirty_ordinary() -> None:
-    memories = _items("sensitive_fresh2.json", "memories")
+@pytest.mark.parametrize(
+    ("name", "mark"), [("sensitive_fresh2.json", "g"), ("sensitive_fresh3.json", "h")]
+)
+def test_the_later_fresh_sensitive_sets_have_six_per_category_and_thirty_ordinary(
+    name: str, mark: str
+) -> None:
+    memories = _items(name, "memories")
     assert {m["lang"] for m in memories} == LANGUAGES
     for lang in LANGUAGES:
         store = [m for m in memories if m["lang"] == lang]
@@ -130,34 +156,61 @@ def test_the_second_fresh_sensitive_set_has_six_per_category_and_thirty_ordinary
         assert len({" ".join(m["text"].split()).casefold() for m in store}) == len(store), lang
     for memory in memories:
         assert set(memory) == {"id", "lang", "text", "sensitive", "topic", "looks_like", "split"}
-        assert memory["id"].startswith(memory["lang"] + "-g"), memory["id"]
+        assert memory["id"].startswith(f"{memory['lang']}-{mark}"), memory["id"]
         assert memory["looks_like"] in (*CATEGORIES, None), memory["id"]
         assert memory["sensitive"] is None or memory["looks_like"] is None, memory["id"]
 
 
-def test_the_second_fresh_sensitive_set_shares_no_text_with_the_other_sensitive_sets() -> None:
-    fresh = _texts("sensitive_fresh2.json", "memories", ("text",))
-    for name in ("multilingual.json", "sensitive_dev2.json", "sensitive_fresh.json"):
-        shared = len(fresh & _texts(name, "memories", ("text",)))
-        assert shared == 0, name  # counted, never printed: one side is held out
+@pytest.mark.parametrize(
+    ("name", "others"),
+    [
+        (
+            "sensitive_fresh2.json",
+            ("multilingual.json", "sensitive_dev2.json", "sensitive_fresh.json"),
+        ),
+        (
+            "sensitive_fresh3.json",
+            (
+                "multilingual.json",
+                "sensitive_train.json",
+                "sensitive_dev2.json",
+                "sensitive_dev3.json",
+                "sensitive_dev4.json",
+                "sensitive_fresh.json",
+                "sensitive_fresh2.json",
+            ),
+        ),
+    ],
+)
+def test_the_later_fresh_sensitive_sets_share_no_text_with_the_other_sensitive_sets(
+    name: str, others: tuple[str, ...]
+) -> None:
+    fresh = _texts(name, "memories", ("text",))
+    for other in others:
+        shared = len(fresh & _texts(other, "memories", ("text",)))
+        assert shared == 0, other  # counted, never printed: one side is held out
 
 
-def test_the_categories_bench_reads_the_second_fresh_set_whole_as_held_out() -> None:
+@pytest.mark.parametrize("name", ["sensitive_fresh2.json", "sensitive_fresh3.json"])
+def test_the_categories_bench_reads_a_later_fresh_set_whole_as_held_out(name: str) -> None:
     from bench.categories_languages import load
 
-    loaded = load(BENCH_DATA / "sensitive_fresh2.json", all_heldout=True)
+    loaded = load(BENCH_DATA / name, all_heldout=True)
     assert len(loaded) == 8 * 60 and {m["split"] for m in loaded} == {"heldout"}
     assert all(m["text"] and m["lang"] in LANGUAGES for m in loaded)
 
 
-def test_the_second_fresh_extraction_set_is_held_out_a_quarter_in_other_languages() -> None:
-    from bench.extract import NOT_SHOWN, load, load_split
+@pytest.mark.parametrize("split", ["fresh2", "fresh3"])
+def test_the_later_fresh_extraction_sets_are_held_out_a_quarter_in_other_languages(
+    split: str,
+) -> None:
+    from bench.extract import NOT_SHOWN, SPLITS, load, load_split
 
-    records = load(BENCH_DATA / "extraction_fresh2.txt")
+    records = load(SPLITS[split])
     assert len(records) >= 150
     assert all(r.tags[-1] == "heldout" and "dev" not in r.tags for r in records)
-    assert [r.id for r in load_split("fresh2")] == [r.id for r in records]
-    assert "fresh2" in NOT_SHOWN  # aggregate figures only, never a record's text
+    assert [r.id for r in load_split(split)] == [r.id for r in records]
+    assert split in NOT_SHOWN  # aggregate figures only, never a record's text
     langs = Counter(next((t for t in r.tags if t.startswith("lang-")), "en") for r in records)
     assert set(langs) == {"en"} | {f"lang-{lang}" for lang in LANGUAGES - {"en"}}, langs
     assert 0.2 <= 1 - langs["en"] / len(records) <= 0.35, langs
@@ -168,14 +221,15 @@ def test_the_second_fresh_extraction_set_is_held_out_a_quarter_in_other_language
     assert any(r.previous for r in records) and any(r.conversation for r in records)
 
 
-def test_the_second_fresh_extraction_set_shares_no_message_with_the_other_sets() -> None:
+@pytest.mark.parametrize("split", ["fresh2", "fresh3"])
+def test_the_later_fresh_extraction_sets_share_no_message_with_the_other_sets(split: str) -> None:
     from bench.extract import SPLITS, load
 
     def texts(path: Path) -> set[str]:
         return {" ".join(r.text.split()).casefold() for r in load(path)}
 
-    fresh = texts(SPLITS["fresh2"])
+    fresh = texts(SPLITS[split])
     for name, path in SPLITS.items():
-        if name != "fresh2" and path.exists():
+        if path != SPLITS[split] and path.exists():
             shared = len(fresh & texts(path))
             assert shared == 0, name  # counted, never printed: one side is held out
