@@ -44,7 +44,7 @@ SETTINGS = tuple(
     for threshold in (0.65, 0.7, 0.75, 0.8, 0.85)
     for veto in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6)
 )
-RULE_SETS = ("multilingual", "dev2", "dev3")
+RULE_SETS = ("multilingual", "dev2", "dev3", "dev4", "dev5")
 # `Thresholds.english_veto` values swept by `--cv` (English dev sets, the shipped pair).
 ENGLISH_VETOES = (0.0, 0.02, 0.05, 0.08, 0.1, 0.15, 0.2)
 

@@ -70,6 +70,7 @@ from memories.categories import (
     DEFAULT_CATEGORIES,
     UNCHECKED,
     Category,
+    ordinary_phrases,
     ordinary_settings,
     signal_words,
 )
@@ -254,7 +255,12 @@ class Classifier:
             best = float(row[order[0]])
             text = texts[row_index] if texts is not None else ""
             code = codes[row_index] if codes is not None else None
-            signalled = self._signals_of(code).matching(text)
+            gates = self._signals_of(code)
+            signalled = gates.matching(text)
+            if signalled:
+                for slug, rest in ordinary_phrases(text).items():
+                    named = {i for i in signalled if self.categories[i].slug == slug}
+                    signalled -= named - gates.matching(rest)
             if signalled and (settings := ordinary_settings(text)):
                 signalled = {i for i in signalled if self.categories[i].slug not in settings}
             picked: list[str] = []
