@@ -31,7 +31,9 @@ list). A label only the embedding gave is dropped when the model finds the text 
 found sensitive gets the model's category when it is confident enough (`THRESHOLD`): the
 vocabulary the words were not written for. A signal word is never overruled, except by its own
 ordinary setting (`categories.ORDINARY_SETTINGS`: a course on salary negotiation, a concert in a
-church, a vote for a team captain). In English, which the embedding reads, the model only speaks
+church, a vote for a team captain) or phrase (`categories.ORDINARY_PHRASES`: a Buddhist temple
+seen as a tourist, a demonstration that blocked the road, a tax return to hand in by May; only the
+phrase's own words are set aside, a signal word elsewhere in the text still counts). In English, which the embedding reads, the model only speaks
 against a label the embedding gave by nearness alone (below the absolute threshold), and only
 when it is nearly sure the text is ordinary (`Thresholds.english_veto`, per embedding model).
 
