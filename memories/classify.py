@@ -33,9 +33,10 @@ vocabulary the words were not written for. A signal word is never overruled, exc
 ordinary setting (`categories.ORDINARY_SETTINGS`: a course on salary negotiation, a concert in a
 church, a vote for a team captain) or phrase (`categories.ORDINARY_PHRASES`: a Buddhist temple
 seen as a tourist, a demonstration that blocked the road, a tax return to hand in by May; only the
-phrase's own words are set aside, a signal word elsewhere in the text still counts). In English, which the embedding reads, the model only speaks
-against a label the embedding gave by nearness alone (below the absolute threshold), and only
-when it is nearly sure the text is ordinary (`Thresholds.english_veto`, per embedding model).
+phrase's own words are set aside, a signal word elsewhere in the text still counts). In English,
+which the embedding reads, the model only speaks against a label the embedding gave by nearness
+alone (below the absolute threshold), and only when it is nearly sure the text is ordinary
+(`Thresholds.english_veto`, per embedding model).
 
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
