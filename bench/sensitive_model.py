@@ -3,7 +3,7 @@ speed. No database: texts are labelled in memory, as `bench categories` does.
 
 - `--cv`: the dev items (every set the model trains on, never a held-out split) in FOLDS folds,
   stratified by set, language and class; each fold is scored by a model trained on the others and
-  the hand-written list. Reported per language over the multilingual, second and third dev sets,
+  the hand-written list. Reported per language over the multilingual and second to fifth dev sets,
   and for the English sets, for a sweep of (THRESHOLD, VETO): sensitive recall (hidden: any
   sensitive label), the share of hidden ones under a wrong category, and ordinary false
   positives, of the model alone, of the rules alone (signal words and embedding classifier) and
