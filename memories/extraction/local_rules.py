@@ -417,12 +417,34 @@ _NO_SUBJECT_AS = {
     "relocating": "I'm relocating",
     "have": "I have",
     "own": "I own",
+    "can't": "I can't",
+    "cannot": "I cannot",
 }
 _NO_SUBJECT = re.compile(
     r"^(?:(?:officially|finally|just|recently|mostly|really|always|still|also|only)\s+)?"
     rf"(?P<verb>{'|'.join(_NO_SUBJECT_AS)})\b(?!\s+(?:you|it|this|that)\b)",
     re.I,
 )
+# "Usually cycle to work", "Honestly can't eat anything spicy", "Always wanted to learn the
+# cello": an adverb of habit or stance, then a verb with its "I" left out. Only after such an
+# adverb: a bare "Work is busy" or "Cycle lanes here…" opens on a noun.
+_ADVERB_LED = re.compile(
+    r"^(?P<adverb>(?:usually|normally|generally|typically|currently|honestly|never|always|"
+    r"often|sometimes|rarely|seldom|mostly|mainly|only|still|already|finally|actually|"
+    r"basically|definitely|literally|barely|hardly)\s+)+"
+    r"(?P<verb>(?:can't|cannot|can|don't|didn't|won't|couldn't|do|did|was|am|cycle|bike|ride|"
+    r"drive|walk|run|swim|eat|ate|drink|drank|cook|work|worked|live|lived|speak|spoke|play|"
+    r"teach|study|train|go|went|take|took|use|wear|sleep|get|read|watch|listen|write|have|"
+    r"had|need|like|love|hate|prefer|enjoy|feel|felt|struggle|avoid|try|tried|bought|sold|"
+    r"made|grew|knew|know|think|thought|wanted|liked|loved|hated|enjoyed|struggled|"
+    r"avoided|preferred|owned|own))\b(?!\s+(?:you|it|this|that)\b)",
+    re.I,
+)
+# "was a project manager in construction for 12 years": what the writer was, the "I" left out.
+# The writer as a subject ("my stomach hates it" still leaves "Can't eat anything spicy" without
+# one).
+_SUBJECT_I = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|we|we're|we've|we'd)\b", re.I)
+_WAS_A = re.compile(r"^was\s+(?:an?|the)\s+\w", re.I)
 _GUESS_WHO = re.compile(r"^guess\s+who(?:('s|\s+is)|\s+(?=\w))\s*", re.I)
 # "Officially a grandma!", "Now a dad of two": an announcement with the "I'm" left out.
 _NOW_A = re.compile(r"^(?:officially|now|finally|proudly|newly)\s+(?:a|an)\s+\w", re.I)
@@ -450,13 +472,16 @@ def tidy(clause: str) -> str:
     being = re.match(r"^being\s+(?:an?\s+)?(\w[\w -]{2,40})$", text, re.I)
     dropped = _NO_SUBJECT.match(text)
     a_now = _NOW_A.match(text)
-    if a_now and not has_first_person(text):
+    led = _ADVERB_LED.match(text)
+    if ((led and not dropped) or _WAS_A.match(text)) and not _SUBJECT_I.search(text):
+        text = f"I {text[0].lower()}{text[1:]}"
+    elif a_now and not has_first_person(text):
         text = f"I'm {text[0].lower()}{text[1:]}"
     elif as_a and not has_first_person(text):
         text = f"I'm {as_a.group(1)} {as_a.group(2)}"
     elif being and not has_first_person(text):
         text = f"I'm {text[len('being ') :]}"
-    elif dropped and not has_first_person(text):
+    elif dropped and not _SUBJECT_I.search(text):
         subject = _NO_SUBJECT_AS[dropped.group("verb").lower()]
         adverb = text[: dropped.start("verb")].strip().lower()
         rest = text[dropped.end("verb") :]
@@ -688,6 +713,11 @@ def is_roleplay(message: str) -> bool:
     if _ROLEPLAY.search(message) or _STAGE_ACTION.search(message):
         return True
     return bool(_I_PLAY.search(message) and _YOU_PLAY.search(message))
+
+
+def asks(clause: str) -> bool:
+    """An order or a request ("Add more examples", "could you shorten it")."""
+    return bool(_IMPERATIVE.match(clause) or _REQUEST.search(clause))
 
 
 def clause_verdict(clause: str) -> str:
