@@ -156,7 +156,9 @@ _FRAGMENT_STOP = re.compile(
     r"should|thanks|thank|thx|ok|okay|lol|haha|yes|yeah|yep|no|nope|sure|great|perfect|cool|"
     r"nice|fair|enough|sounds|exactly|agreed|true|wow|hmm|please|pls|again|more|less|instead|"
     r"version|answer|reply|draft|option|one|bad|good|better|worse|fine|wrong|keep|go|going|"
-    r"let|let's|continue|stop|done|start)\b|[?:\"“]",
+    r"let|let's|continue|stop|done|start|"
+    # a question without its mark: "what tyres for ice then", "cargo or cabin then"
+    r"what|how|which|why|when|where|who|whose|should|or|then)\b|[?:\"“]",
     re.I,
 )
 _FRAGMENT_WORDS = (2, 14)
@@ -187,6 +189,15 @@ _HAD_SINCE = re.compile(
 )
 
 
+# "a weekend trip from Lyon, where we live": the place the writer lives, works or grew up in.
+_WHERE_I = re.compile(
+    r"\b(?:in|from|near|around|to|at)\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
+    r",?\s+where\s+(?P<who>i|we)(?:'ve|\s+have)?\s+(?P<verb>live|lived|work|worked|study|"
+    r"grew\s+up|was\s+born|were\s+born)\b",
+    re.I,
+)
+
+
 def _inside(question: str) -> str | None:
     """A statement a question or request makes of its writer on the way, or None."""
     if not has_first_person(question):
@@ -202,6 +213,9 @@ def _inside(question: str) -> str | None:
             f"{who} have {had.group('verb')}{prep} {had.group('det').lower()} "
             f"{had.group('thing')} {had.group('time').strip()}"
         )
+    if where := _WHERE_I.search(question):
+        who = "I" if where.group("who").lower() == "i" else "We"
+        return f"{who} {where.group('verb').lower()} in {where.group('place')}"
     if thing := _MY_THING_IN.search(question):
         return f"My {thing.group('thing')} is in {thing.group('place')}"
     return None

@@ -336,6 +336,11 @@ def clause_parts(sentence: str) -> list[str]:
         if _WHO.match(part) and sentence[kept[-1][1] : begin].strip() in ("\u2014", "\u2013", "-"):
             kept[-1] = (kept[-1][0], end)  # "two of them are coeliac - my brother and my niece"
             continue
+        if re.match(r"\s*where\s+(?:i|we)\b", part, re.I) and re.search(
+            r"\b(?-i:[A-Z])[\w-]+\s*,?\s*$", before
+        ):
+            kept[-1] = (kept[-1][0], end)  # "from Bristol, where we live": the place is hers
+            continue
         quoted = part.lstrip()[:1] in "\"\u201c'"  # "my intro: \"The French ...\"": a paste
         if _LABEL.match(before) and sentence[kept[-1][1] :].lstrip().startswith(":") and not quoted:
             kept[-1] = (kept[-1][0], end)  # "My homelab: Proxmox on a Dell R720": one fact
@@ -445,6 +450,14 @@ _ADVERB_LED = re.compile(
 # one).
 _SUBJECT_I = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|we|we're|we've|we'd)\b", re.I)
 _WAS_A = re.compile(r"^was\s+(?:an?|the)\s+\w", re.I)
+# "Since two years living in Dublin": a non-native "seit zwei Jahren" / "depuis deux ans" with
+# the "I" left out; said as "I have been living in Dublin for two years".
+_SINCE_YEARS = re.compile(
+    r"^since\s+(?P<time>(?:[\w-]+\s+){0,2}?(?:years?|months?|decades?))\s*,?\s+"
+    r"(?P<what>(?:i\s+(?:am|'m)\s+|i'm\s+|am\s+)?(?:living|working|studying|learning|playing|"
+    r"teaching|running|doing|married|vegetarian|vegan)\b.*)$",
+    re.I,
+)
 _GUESS_WHO = re.compile(r"^guess\s+who(?:('s|\s+is)|\s+(?=\w))\s*", re.I)
 # "Officially a grandma!", "Now a dad of two": an announcement with the "I'm" left out.
 _NOW_A = re.compile(r"^(?:officially|now|finally|proudly|newly)\s+(?:a|an)\s+\w", re.I)
@@ -473,6 +486,13 @@ def tidy(clause: str) -> str:
     dropped = _NO_SUBJECT.match(text)
     a_now = _NOW_A.match(text)
     led = _ADVERB_LED.match(text)
+    since = _SINCE_YEARS.match(text)
+    if since:
+        what = re.sub(r"^(?:i\s+am|i'm|am)\s+", "", since.group("what"), flags=re.I)
+        rest = re.match(r"([^,;.!]*)(.*)$", what)
+        head, tail = (rest.group(1), rest.group(2)) if rest else (what, "")
+        text = f"I have been {head.strip()} for {since.group('time')}{tail}"
+        led = dropped = a_now = None
     if ((led and not dropped) or _WAS_A.match(text)) and not _SUBJECT_I.search(text):
         text = f"I {text[0].lower()}{text[1:]}"
     elif a_now and not has_first_person(text):
@@ -567,7 +587,9 @@ _REQUEST_AS_STATEMENT = re.compile(
 )
 _HYPOTHETICAL = re.compile(
     r"\b(?:if\s+(?:i|we)\s+(?:were|was|had|could|won|wanted|bought|quit|moved|lived|told|became|"
-    r"got|went|didn't|did|took|left|sold|switched|stopped|started|changed|\w+ed)\b|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
+    r"got|went|didn't|did|took|left|sold|switched|stopped|started|changed|\w+ed)\b|"
+    # "If I ever have kids…", "if we one day move abroad": a life not (yet) lived
+    r"if\s+(?:i|we)\s+(?:ever|one\s+day|someday|some\s+day)\b|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
     r"what\s+if|pretend|in\s+a\s+world\s+where|would\s+i\b|if\s+i\s+had\s+to|i\s+would\s+be\b|"
     r"i'd\s+probably|i\s+would\s+probably)",
     re.I,
@@ -597,7 +619,7 @@ _LASTING_NEWS = re.compile(
     r"always\s+have\s+been|most\s+(?:days|weeks|mornings|evenings|nights|weekends)|"
     r"every\s+(?:day|week|morning|evening|night|weekend|\w+day)|usually|scared\s+of|afraid\s+of|"
     # A child's new school, a birth, a first car or phone: news that stays true.
-    r"started\s+(?:at\s+)?(?:nursery|school|kindergarten|daycare|preschool|reception|college|"
+    r"(?:start|starts|starting|started)\s+(?:at\s+)?(?:nursery|school|kindergarten|daycare|preschool|reception|college|"
     r"university|uni|high\s+school|secondary|year\s+\d+|grade\s+\d+|(?:a|my|her|his|their)\s+new\s+"
     r"(?:job|school|role|position)|working\s+(?:at|as|for))|"
     r"had\s+(?:twins|triplets|a\s+baby|a\s+(?:baby\s+)?(?:boy|girl))|"
