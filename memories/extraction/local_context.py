@@ -158,10 +158,12 @@ _FRAGMENT_STOP = re.compile(
     r"version|answer|reply|draft|option|one|bad|good|better|worse|fine|wrong|keep|go|going|"
     r"let|let's|continue|stop|done|start|"
     # a question without its mark: "what tyres for ice then", "cargo or cabin then"
-    r"what|how|which|why|when|where|who|whose|should|or|then)\b|[?:\"“]",
+    r"what|how|which|why|when|where|who|whose|should|or|then|"
+    # what someone or something else said: "wp-cli says:"
+    r"says|said|wrote|replied|sent|error)\b|[?:\"“]",
     re.I,
 )
-_FRAGMENT_WORDS = (2, 14)
+_FRAGMENT_WORDS = (4, 14)  # fewer is a reply ("nerd high five"), more a statement of its own
 
 
 # What a question says of its writer on the way: "explain to my 5 year old ..." (a child of

@@ -324,8 +324,6 @@ LANGUAGES: tuple[Language, ...] = (
             "heute abend",
             "diese woche",
             "schon wieder",
-            # "Gerade noch Kisten auspacken": right now ("gerade erst umgezogen" is news)
-            r"gerade(?! erst)",
             "müde",
             "genervt",
         ),
@@ -344,7 +342,7 @@ LANGUAGES: tuple[Language, ...] = (
         # an instruction, not a noun or a word that opens a sentence as something else).
         pro_drop=re.compile(
             r"(?:^|[.!?:;\n]\s*)(?!(?:Bitte|Danke|Meine|Deine|Seine|Ihre|Eure|Unsere|Diese|"
-            r"Jene|Jede|Keine|Eine|Alle|Beide|Heute|Gerne|Leider|Frage|Hilfe|Idee|Ende|Grüße|"
+            r"Jene|Jede|Keine|Eine|Alle|Beide|Heute|Gerade|Gerne|Leider|Frage|Hilfe|Idee|Ende|Grüße|"
             r"Liebe|Ganze|Schade|Gute|Große|Kleine|Neue|Alte|Sie|Die|Ohne|Seite|Woche|Schule|"
             r"Stelle|Sache|Firma|Aufgabe|Klasse|Gruppe|Sorge|Antwort|Erkläre|Erstelle|Schreibe|"
             r"Korrigiere|Übersetze|Fasse|Nenne|Beschreibe|Vergleiche|Analysiere|Formuliere|"

@@ -159,3 +159,9 @@ def test_a_dislike_a_job_or_what_the_writer_cannot_drink_is_kept_as_written(
     message: str, memory: str
 ) -> None:
     assert any(memory in kept for kept in _alone(message)), _alone(message)
+
+
+def test_german_gerade_opening_a_task_of_the_moment_is_not_a_verb_but_news_with_it_stays() -> None:
+    assert _alone("Gerade noch Kisten schleppen.") == []
+    news = "Wir haben gerade unsere erste Wohnung in Graz gekauft."
+    assert _alone(news) == [news]
