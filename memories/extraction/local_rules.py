@@ -489,11 +489,10 @@ def tidy(clause: str) -> str:
     since = _SINCE_YEARS.match(text)
     if since:
         what = re.sub(r"^(?:i\s+am|i'm|am)\s+", "", since.group("what"), flags=re.I)
-        rest = re.match(r"([^,;.!]*)(.*)$", what)
-        head, tail = (rest.group(1), rest.group(2)) if rest else (what, "")
+        cut = re.match(r"([^,;.!]*)(.*)$", what)
+        head, tail = (cut.group(1), cut.group(2)) if cut else (what, "")
         text = f"I have been {head.strip()} for {since.group('time')}{tail}"
-        led = dropped = a_now = None
-    if ((led and not dropped) or _WAS_A.match(text)) and not _SUBJECT_I.search(text):
+    elif ((led and not dropped) or _WAS_A.match(text)) and not _SUBJECT_I.search(text):
         text = f"I {text[0].lower()}{text[1:]}"
     elif a_now and not has_first_person(text):
         text = f"I'm {text[0].lower()}{text[1:]}"
