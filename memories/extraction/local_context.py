@@ -21,6 +21,7 @@ import re
 from memories.extraction.local_answers import english_answer
 from memories.extraction.local_rules import (
     QUOTED_SPAN,
+    asks,
     clause_parts,
     clause_verdict,
     has_first_person,
@@ -138,6 +139,31 @@ def _bare_relation(text: str) -> str:
 
 
 _THE_KIDS = re.compile(r"^the\s+(?=(?:kids|children|twins)\b)", re.I)
+# "They're 3 and 5" after "a long drive with the kids": the writer's children, named just before.
+_CHILDREN = re.compile(
+    r"\b(?:my|our|the)\s+(?P<who>kids|children|twins|boys|girls|sons|daughters|little\s+ones)\b",
+    re.I,
+)
+_THEY_LEAD = re.compile(r"^(?:they're|they\s+are|they)\s+", re.I)
+_THEY_VERB = {"they're": "are", "they are": "are", "they": ""}
+
+# A message that only goes on about what the person's previous message said: "Mostly easy runs
+# during the week.", "South-facing, mostly clay soil." — short, no verb of its own, no one else
+# as its subject, no "it" to resolve, and not a reply to the assistant ("fair enough", "thanks").
+_FRAGMENT_STOP = re.compile(
+    r"\b(?:it|it's|its|this|that|that's|these|those|them|he|she|they|he's|she's|they're|you|"
+    r"your|you're|there|here|is|are|was|were|has|have|had|does|did|will|would|can|could|"
+    r"should|thanks|thank|thx|ok|okay|lol|haha|yes|yeah|yep|no|nope|sure|great|perfect|cool|"
+    r"nice|fair|enough|sounds|exactly|agreed|true|wow|hmm|please|pls|again|more|less|instead|"
+    r"version|answer|reply|draft|option|one|bad|good|better|worse|fine|wrong|keep|go|going|"
+    r"let|let's|continue|stop|done|start|"
+    # a question without its mark: "what tyres for ice then", "cargo or cabin then"
+    r"what|how|which|why|when|where|who|whose|should|or|then|"
+    # what someone or something else said: "wp-cli says:"
+    r"says|said|wrote|replied|sent|error)\b|[?:\"“]",
+    re.I,
+)
+_FRAGMENT_WORDS = (4, 14)  # fewer is a reply ("nerd high five"), more a statement of its own
 
 
 # What a question says of its writer on the way: "explain to my 5 year old ..." (a child of
@@ -165,6 +191,15 @@ _HAD_SINCE = re.compile(
 )
 
 
+# "a weekend trip from Lyon, where we live": the place the writer lives, works or grew up in.
+_WHERE_I = re.compile(
+    r"\b(?:in|from|near|around|to|at)\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
+    r",?\s+where\s+(?P<who>i|we)(?:'ve|\s+have)?\s+(?P<verb>live|lived|work|worked|study|"
+    r"grew\s+up|was\s+born|were\s+born)\b",
+    re.I,
+)
+
+
 def _inside(question: str) -> str | None:
     """A statement a question or request makes of its writer on the way, or None."""
     if not has_first_person(question):
@@ -180,6 +215,9 @@ def _inside(question: str) -> str | None:
             f"{who} have {had.group('verb')}{prep} {had.group('det').lower()} "
             f"{had.group('thing')} {had.group('time').strip()}"
         )
+    if where := _WHERE_I.search(question):
+        who = "I" if where.group("who").lower() == "i" else "We"
+        return f"{who} {where.group('verb').lower()} in {where.group('place')}"
     if thing := _MY_THING_IN.search(question):
         return f"My {thing.group('thing')} is in {thing.group('place')}"
     return None
@@ -237,6 +275,7 @@ class Reading:
         self.title = title
         self._said: list[str] = []  # earlier sentences of the conversation, in order
         self._anchor: str | None = None  # the last clause kept, which "it" may lean on
+        self._kept_last = False  # whether the person's previous message kept something
 
     def clauses(self, message: str, previous: str = "") -> list[str]:
         """The clauses of an English message that may state a lasting fact about the writer;
@@ -247,6 +286,12 @@ class Reading:
         seen: set[str] = set()
         words = own_words(message)
         answer = english_answer(previous, words) if previous else None
+        going_on = self._going_on(words) if answer is None and self._kept_last else None
+        self._kept_last = False
+        if going_on is not None:
+            self._said.extend(sentences(words))
+            self._kept_last = True
+            return [going_on]
         if answer is not None:
             out.append(answer.text)
             seen.add(answer.text.lower())
@@ -291,7 +336,25 @@ class Reading:
             if sentence.rstrip().endswith("?"):
                 asked = sentence.strip()
             self._said.append(sentence)
+        self._kept_last = bool(out)
         return out
+
+    def _going_on(self, words: str) -> str | None:
+        """A whole message that only goes on about the person's previous one ("Mostly easy
+        runs during the week."): joined to what that message kept; the anchor stays, so a
+        second such message joins it too."""
+        text = tidy(words)
+        count = len(text.split())
+        if (
+            self._anchor is None
+            or not _FRAGMENT_WORDS[0] <= count <= _FRAGMENT_WORDS[1]
+            or has_first_person(text)
+            or _FRAGMENT_STOP.search(text)
+            or asks(text)
+        ):
+            return None
+        joined = f"{self._anchor.rstrip('.!;, ')}; {_continued(text)}"
+        return joined if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) == "keep" else None
 
     def _lean(self, text: str, out: list[str]) -> None:
         """A clause that needs what came before: joined to the last clause kept, in this message
@@ -309,7 +372,15 @@ class Reading:
         self._anchor = joined
 
     def _resolved(self, text: str) -> str:
-        """ "Her name is Sara" after "my partner ..." -> "My partner is called Sara"."""
+        """ "Her name is Sara" after "my partner ..." -> "My partner is called Sara"; "They're
+        3 and 5" after "with the kids" -> "My kids are 3 and 5"."""
+        they = _THEY_LEAD.match(text)
+        if they:
+            who = self._children()
+            if who is None:
+                return text
+            verb = _THEY_VERB[re.sub(r"\s+", " ", they.group(0).strip().lower())]
+            return re.sub(r"\s+", " ", f"{who} {verb} {text[they.end() :]}")
         lead = _PRONOUN_LEAD.match(text)
         if not lead:
             return text
@@ -325,6 +396,16 @@ class Reading:
         if lead.group("is"):
             return f"{who} is {rest}"
         return f"{who} {rest}"
+
+    def _children(self) -> str | None:
+        """The writer's children, when the sentence just before names them."""
+        for sentence in self._said[-1:]:
+            found = list(_CHILDREN.finditer(sentence))
+            if found:
+                who = found[-1].group("who").lower()
+                we = re.search(r"\b(?:we|our|us)\b", sentence, re.I)
+                return f"{'Our' if we else 'My'} {who}"
+        return None
 
     def _antecedent(self, gender: str) -> str | None:
         """The nearest earlier "my <relation>" (or "a <pet>") the pronoun can stand for."""

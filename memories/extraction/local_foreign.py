@@ -342,7 +342,7 @@ LANGUAGES: tuple[Language, ...] = (
         # an instruction, not a noun or a word that opens a sentence as something else).
         pro_drop=re.compile(
             r"(?:^|[.!?:;\n]\s*)(?!(?:Bitte|Danke|Meine|Deine|Seine|Ihre|Eure|Unsere|Diese|"
-            r"Jene|Jede|Keine|Eine|Alle|Beide|Heute|Gerne|Leider|Frage|Hilfe|Idee|Ende|Grüße|"
+            r"Jene|Jede|Keine|Eine|Alle|Beide|Heute|Gerade|Gerne|Leider|Frage|Hilfe|Idee|Ende|Grüße|"
             r"Liebe|Ganze|Schade|Gute|Große|Kleine|Neue|Alte|Sie|Die|Ohne|Seite|Woche|Schule|"
             r"Stelle|Sache|Firma|Aufgabe|Klasse|Gruppe|Sorge|Antwort|Erkläre|Erstelle|Schreibe|"
             r"Korrigiere|Übersetze|Fasse|Nenne|Beschreibe|Vergleiche|Analysiere|Formuliere|"
@@ -516,7 +516,7 @@ LANGUAGES: tuple[Language, ...] = (
             "обожаю",
             "предпочитаю",
             "ненавижу",
-            r"терпеть не могу",
+            r"терпеть (?:\w+ )?не могу",
             r"не (?:выношу|переношу)",
             # a family member's condition said without "my": "У дочки дислексия"
             r"у (?:дочки|дочери|сына|мамы|матери|папы|отца|жены|мужа|брата|сестры|бабушки|"
@@ -600,7 +600,7 @@ LANGUAGES: tuple[Language, ...] = (
         pro_drop=re.compile(
             r"(?:^|[。！？，；、\n])\s*(?:(?:一直|每天|平时|平常|从小|目前|已经|经常|常常|天天|"
             r"周末|长期|主要|也|还|刚刚|刚)\s*)*(?:在(?!吗|乎)\S{1,10}?(?:上班|工作|上学|读书|"
-            r"读|学习|住)|住在|对\S{1,8}?过敏|患有|得了|养了|养着|喜欢|不喜欢|讨厌|不吃|不喝|"
+            r"读|学习|住|做|当)|住在|对\S{1,8}?过敏|患有|得了|养了|养着|喜欢|不喜欢|讨厌|不吃|不喝|"
             r"不抽|吃素|骑车|跑步|做\S{1,6}?(?:工作|的)|当\S{1,6}?(?:老师|医生|护士|工程师))"
         ),
         someone_else=re.compile(r"(?:^|[。！？，；\n])\s*我(?:的)?(?:同事|邻居|老板|领导|同学)"),
@@ -642,6 +642,7 @@ LANGUAGES: tuple[Language, ...] = (
             "食べません",
             "飲みません",
             "食べられません",
+            "飲めません",
             "転勤",
             "転職",
             "引っ越",
@@ -848,7 +849,17 @@ _REFERS_BACK = re.compile(
     r"^(?:(?:ella|él|ellos|ellas|le|les|allí|allá|ahí|ela|ele|elas|eles|lá|ali|elle|il|elles|"
     r"ils|là-bas|sie|er|dort|da|он|она|оно|они|ему|ей|им|там)(?![\w'’])|"
     r"(?:der|die|das|el|la|los|las|le|les|o|a|os|as)\s+\w+\s+(?:dort|allí|ahí|lá|là-bas)\b|"
-    r"她|他|它|那里|那边|彼女|彼|そこ)",
+    r"她|他|它|那里|那边|彼女|彼|そこ|"
+    # or on how often or how much, going on about what the writer said before: "Meistens mit
+    # dem Rad", "Même quand il pleut", "Quase na metade já", "В основном по приложению",
+    # "だいたい週に三回", "一般周末去"; "Se llama Lupo" names what was named before
+    r"(?:meistens|meist|hauptsächlich|vor allem|normalerweise|fast immer|immer|fast|"
+    r"même|surtout|presque|toujours|d['’]habitude|souvent|principalement|"
+    r"casi|sobre todo|principalmente|normalmente|siempre|quase|sempre|geralmente|"
+    r"в основном|обычно|всегда|почти|чаще всего|даже)(?![\w'’])|"
+    r"(?:se llama|se llaman|se chama|chama-se|s['’]appelle|heißt|heisst|зовут)(?![\w'’])|"
+    r"大概|一般|通常|基本上|主要|平时|几乎|差不多|叫|"
+    r"だいたい|たいてい|いつも|主に|普段|ほとんど|ほぼ|名前は)",
     re.I,
 )
 

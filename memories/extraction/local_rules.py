@@ -336,6 +336,11 @@ def clause_parts(sentence: str) -> list[str]:
         if _WHO.match(part) and sentence[kept[-1][1] : begin].strip() in ("\u2014", "\u2013", "-"):
             kept[-1] = (kept[-1][0], end)  # "two of them are coeliac - my brother and my niece"
             continue
+        if re.match(r"\s*where\s+(?:i|we)\b", part, re.I) and re.search(
+            r"\b(?-i:[A-Z])[\w-]+\s*,?\s*$", before
+        ):
+            kept[-1] = (kept[-1][0], end)  # "from Bristol, where we live": the place is hers
+            continue
         quoted = part.lstrip()[:1] in "\"\u201c'"  # "my intro: \"The French ...\"": a paste
         if _LABEL.match(before) and sentence[kept[-1][1] :].lstrip().startswith(":") and not quoted:
             kept[-1] = (kept[-1][0], end)  # "My homelab: Proxmox on a Dell R720": one fact
@@ -417,10 +422,40 @@ _NO_SUBJECT_AS = {
     "relocating": "I'm relocating",
     "have": "I have",
     "own": "I own",
+    "can't": "I can't",
+    "cannot": "I cannot",
 }
 _NO_SUBJECT = re.compile(
     r"^(?:(?:officially|finally|just|recently|mostly|really|always|still|also|only)\s+)?"
     rf"(?P<verb>{'|'.join(_NO_SUBJECT_AS)})\b(?!\s+(?:you|it|this|that)\b)",
+    re.I,
+)
+# "Usually cycle to work", "Honestly can't eat anything spicy", "Always wanted to learn the
+# cello": an adverb of habit or stance, then a verb with its "I" left out. Only after such an
+# adverb: a bare "Work is busy" or "Cycle lanes here…" opens on a noun.
+_ADVERB_LED = re.compile(
+    r"^(?P<adverb>(?:usually|normally|generally|typically|currently|honestly|never|always|"
+    r"often|sometimes|rarely|seldom|mostly|mainly|only|still|already|finally|actually|"
+    r"basically|definitely|literally|barely|hardly)\s+)+"
+    r"(?P<verb>(?:can't|cannot|can|don't|didn't|won't|couldn't|do|did|was|am|cycle|bike|ride|"
+    r"drive|walk|run|swim|eat|ate|drink|drank|cook|work|worked|live|lived|speak|spoke|play|"
+    r"teach|study|train|go|went|take|took|use|wear|sleep|get|read|watch|listen|write|have|"
+    r"had|need|like|love|hate|prefer|enjoy|feel|felt|struggle|avoid|try|tried|bought|sold|"
+    r"made|grew|knew|know|think|thought|wanted|liked|loved|hated|enjoyed|struggled|"
+    r"avoided|preferred|owned|own))\b(?!\s+(?:you|it|this|that)\b)",
+    re.I,
+)
+# "was a project manager in construction for 12 years": what the writer was, the "I" left out.
+# The writer as a subject ("my stomach hates it" still leaves "Can't eat anything spicy" without
+# one).
+_SUBJECT_I = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|we|we're|we've|we'd)\b", re.I)
+_WAS_A = re.compile(r"^was\s+(?:an?|the)\s+\w", re.I)
+# "Since two years living in Dublin": a non-native "seit zwei Jahren" / "depuis deux ans" with
+# the "I" left out; said as "I have been living in Dublin for two years".
+_SINCE_YEARS = re.compile(
+    r"^since\s+(?P<time>(?:[\w-]+\s+){0,2}?(?:years?|months?|decades?))\s*,?\s+"
+    r"(?P<what>(?:i\s+(?:am|'m)\s+|i'm\s+|am\s+)?(?:living|working|studying|learning|playing|"
+    r"teaching|running|doing|married|vegetarian|vegan)\b.*)$",
     re.I,
 )
 _GUESS_WHO = re.compile(r"^guess\s+who(?:('s|\s+is)|\s+(?=\w))\s*", re.I)
@@ -450,13 +485,22 @@ def tidy(clause: str) -> str:
     being = re.match(r"^being\s+(?:an?\s+)?(\w[\w -]{2,40})$", text, re.I)
     dropped = _NO_SUBJECT.match(text)
     a_now = _NOW_A.match(text)
-    if a_now and not has_first_person(text):
+    led = _ADVERB_LED.match(text)
+    since = _SINCE_YEARS.match(text)
+    if since:
+        what = re.sub(r"^(?:i\s+am|i'm|am)\s+", "", since.group("what"), flags=re.I)
+        cut = re.match(r"([^,;.!]*)(.*)$", what)
+        head, tail = (cut.group(1), cut.group(2)) if cut else (what, "")
+        text = f"I have been {head.strip()} for {since.group('time')}{tail}"
+    elif ((led and not dropped) or _WAS_A.match(text)) and not _SUBJECT_I.search(text):
+        text = f"I {text[0].lower()}{text[1:]}"
+    elif a_now and not has_first_person(text):
         text = f"I'm {text[0].lower()}{text[1:]}"
     elif as_a and not has_first_person(text):
         text = f"I'm {as_a.group(1)} {as_a.group(2)}"
     elif being and not has_first_person(text):
         text = f"I'm {text[len('being ') :]}"
-    elif dropped and not has_first_person(text):
+    elif dropped and not _SUBJECT_I.search(text):
         subject = _NO_SUBJECT_AS[dropped.group("verb").lower()]
         adverb = text[: dropped.start("verb")].strip().lower()
         rest = text[dropped.end("verb") :]
@@ -542,7 +586,9 @@ _REQUEST_AS_STATEMENT = re.compile(
 )
 _HYPOTHETICAL = re.compile(
     r"\b(?:if\s+(?:i|we)\s+(?:were|was|had|could|won|wanted|bought|quit|moved|lived|told|became|"
-    r"got|went|didn't|did|took|left|sold|switched|stopped|started|changed|\w+ed)\b|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
+    r"got|went|didn't|did|took|left|sold|switched|stopped|started|changed|\w+ed)\b|"
+    # "If I ever have kids…", "if we one day move abroad": a life not (yet) lived
+    r"if\s+(?:i|we)\s+(?:ever|one\s+day|someday|some\s+day)\b|imagine|suppose|supposing|let'?s\s+say|say\s+i\b|hypothetically|"
     r"what\s+if|pretend|in\s+a\s+world\s+where|would\s+i\b|if\s+i\s+had\s+to|i\s+would\s+be\b|"
     r"i'd\s+probably|i\s+would\s+probably)",
     re.I,
@@ -572,7 +618,7 @@ _LASTING_NEWS = re.compile(
     r"always\s+have\s+been|most\s+(?:days|weeks|mornings|evenings|nights|weekends)|"
     r"every\s+(?:day|week|morning|evening|night|weekend|\w+day)|usually|scared\s+of|afraid\s+of|"
     # A child's new school, a birth, a first car or phone: news that stays true.
-    r"started\s+(?:at\s+)?(?:nursery|school|kindergarten|daycare|preschool|reception|college|"
+    r"(?:start|starts|starting|started)\s+(?:at\s+)?(?:nursery|school|kindergarten|daycare|preschool|reception|college|"
     r"university|uni|high\s+school|secondary|year\s+\d+|grade\s+\d+|(?:a|my|her|his|their)\s+new\s+"
     r"(?:job|school|role|position)|working\s+(?:at|as|for))|"
     r"had\s+(?:twins|triplets|a\s+baby|a\s+(?:baby\s+)?(?:boy|girl))|"
@@ -688,6 +734,11 @@ def is_roleplay(message: str) -> bool:
     if _ROLEPLAY.search(message) or _STAGE_ACTION.search(message):
         return True
     return bool(_I_PLAY.search(message) and _YOU_PLAY.search(message))
+
+
+def asks(clause: str) -> bool:
+    """An order or a request ("Add more examples", "could you shorten it")."""
+    return bool(_IMPERATIVE.match(clause) or _REQUEST.search(clause))
 
 
 def clause_verdict(clause: str) -> str:

@@ -233,3 +233,32 @@ def test_the_threads_set_holds_a_third_out_by_hash_and_speaks_every_claimed_lang
     shared = {e.text for e in threads} & {e.text for e in others}
     assert {text for text in shared if len(text) > 20} == set()
     assert {e.id for e in threads} & {e.id for e in others} == set()
+
+
+def test_the_asides_set_holds_a_third_out_by_hash_and_speaks_every_claimed_language(
+    sets: dict[str, list[Example]],
+) -> None:
+    asides = load(SPLITS["asides-dev"])
+    assert len(asides) >= 120
+
+    def held_out(example: Example) -> bool:
+        key = (example.conversation or example.id).encode()
+        return int(hashlib.sha256(key).hexdigest(), 16) % 3 == 0
+
+    assert [e.tags[-1] for e in asides] == ["heldout" if held_out(e) else "dev" for e in asides]
+    assert len(load_split("asides-dev")) + len(load_split("asides-heldout")) == len(asides)
+    languages = Counter(t for e in asides for t in e.tags if t.startswith("lang-"))
+    assert set(languages) == {f"lang-{c}" for c in ("en", "zh", "ja", "de", "es", "fr", "pt", "ru")}
+    assert sum(languages.values()) - languages["lang-en"] >= len(asides) / 3
+    kinds = Counter(t for e in asides for t in e.tags)
+    for kind in ("pref", "ans", "frag", "adv", "prodrop", "family", "passing"):
+        assert kinds[kind] >= 8, kind
+    assert kinds["clause"] >= 4  # German da / weil
+    assert sum(bool(e.previous) for e in asides) >= 20  # answers to the assistant's question
+    assert sum(bool(e.conversation) for e in asides) >= 30  # fragments after the person's own
+    others = [e for examples in sets.values() for e in examples]
+    for split in ("dev", "heldout", "context-dev", "recall-dev", "voices-dev", "threads-dev"):
+        others += load(SPLITS[split])
+    shared = {e.text for e in asides} & {e.text for e in others}
+    assert {text for text in shared if len(text) > 20} == set()
+    assert {e.id for e in asides} & {e.id for e in others} == set()

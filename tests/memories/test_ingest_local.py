@@ -231,6 +231,32 @@ def test_an_import_reads_a_later_message_against_the_earlier_ones_of_its_convers
     assert memory.provenance["message_id"] == "c-school-u1"
 
 
+def test_an_import_keeps_a_fragment_that_goes_on_about_the_persons_previous_message(
+    owner: User, tmp_path: Path
+) -> None:
+    """ "Two hives at the back of the plot…" says what only after the message before it; alone,
+    in another chat, it says nothing."""
+    export = [
+        _conversation(
+            "c-bees",
+            "2024-03-01T10:00:00Z",
+            "We keep bees on our allotment outside Bristol.",
+            "Two hives at the back of the plot, mostly for the honey.",
+        ),
+        _conversation(
+            "c-alone", "2024-03-02T10:00:00Z", "Three hives by the heather, mostly for the honey."
+        ),
+    ]
+    path = write_json(tmp_path / "conversations.json", export)
+    backfill(path, owner, "--extractor", "local", "--yes")
+    texts = memory_texts(owner)
+    going_on = [text for text in texts if "two hives" in text.lower()]
+    assert going_on and "Bristol" in going_on[0]
+    assert not any("heather" in text for text in texts)
+    memory = Memory.objects.get(owner=owner, text=going_on[0])
+    assert memory.provenance["message_id"] == "c-bees-u1"
+
+
 def test_the_dry_run_says_plainly_when_many_messages_are_in_a_language_local_reads_poorly(
     owner: User, tmp_path: Path
 ) -> None:
