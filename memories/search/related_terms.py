@@ -242,8 +242,9 @@ def expansions(query: str, *, any_length: bool = False) -> list[Expansion]:
     if not any_length and not is_short(query):
         return []
     found = [Expansion(w, t, language.ENGLISH) for w, t in _english(query)]
+    words = _words(query)
     for code, lexicon in _lexicons().items():
-        found += (Expansion(w, t, code) for w, t in _related(_words(query), lexicon.get))
+        found += (Expansion(w, t, code) for w, t in _related(words, lexicon.get))
     return found
 
 
@@ -254,7 +255,8 @@ def _english(query: str) -> list[tuple[str, str]]:
 def _words(query: str) -> list[str]:
     """A query's words for the other lexicons: words with their hyphens and apostrophes, and a
     run of Chinese or Japanese characters with every part of it a lexicon could hold (it has no
-    spaces to tell its words)."""
+    spaces to tell its words; a part's terms count only where the query's own lexemes hold the
+    part, so a single character inside a longer run adds nothing)."""
     words: list[str] = []
     for run in _FOREIGN_WORD.findall(query.casefold()):
         words.append(run)
