@@ -12,16 +12,21 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from kernel.errors import DomainError
+from memories.models import Memory, MemoryState
+from memories.search import index as search_index
 from memories.search import scoring as search
+from memories.search.embeddings import E5_MODEL
+from memories.search.lexical import kin as lexical_languages
 from memories.selectors.memories import memory_get
 from memories.services import memories as services
-from memories.visibility import visible_sql
+from memories.visibility import visible_q, visible_sql
 
 # English words, and German and Chinese ones: a memory's words decide its language, and so
 # which configuration's lexemes it holds (memories/search/lexical.py).
@@ -151,14 +156,8 @@ class _Rollback(Exception):
     pass
 
 
-def _build(
-    owner: User,
-    actor: Actor,
-    rows: list[Any],
-    edits: list[Any],
-    app: ConnectedApp,
-    stater: Actor,
-) -> None:
+def _make(actor: Actor, rows: list[Any], app: ConnectedApp) -> list[uuid.UUID]:
+    """The rows as the owner's memories, some private or hidden from `app`; their ids."""
     items = [
         services.NewMemory(text=f"{' '.join(words)} {n}", categories=cats)
         for n, (words, cats, _, _) in enumerate(rows)
@@ -172,7 +171,11 @@ def _build(
                 private=private,
                 hide_from_app=app.pk if hidden else None,
             )
-    ids = [r.memory.id for r in made]
+    return [r.memory.id for r in made]
+
+
+def _edit(actor: Actor, ids: list[uuid.UUID], edits: list[Any], stater: Actor) -> None:
+    """Each edit on the memory it picks; a refused change writes nothing."""
     for step, (op, pick, words) in enumerate(edits):
         mid = ids[pick % len(ids)]
         text = f"{' '.join(words)} edit {step}"
@@ -231,7 +234,7 @@ def test_lexical_arm_equals_the_full_pass_for_every_caller_after_any_writes(
                 hidden_categories=["health", "food"],
                 sees_uncategorised=False,
             )
-            _build(owner, dash, rows, edits, every, actor_for(owner, narrow))
+            _edit(dash, _make(dash, rows, every), edits, actor_for(owner, narrow))
             text = " ".join(query)
             for actor in (dash, actor_for(owner, every), actor_for(owner, narrow)):
                 want = full_pass(actor, text, category)
@@ -240,3 +243,110 @@ def test_lexical_arm_equals_the_full_pass_for_every_caller_after_any_writes(
             raise _Rollback
     except _Rollback:
         pass
+
+
+# Words of several languages: a memory's words decide its language (memories/language.py), so
+# writes move memories between the languages a query's share counts.
+PHRASES = [
+    *("I play the cello", "my sister lives in Porto", "wir haben einen Dackel"),
+    *("meine Tochter geht zur Schule", "我对花生过敏", "我在软件公司工作"),
+    *("私は東京に住んでいます", "j'habite à Lyon", "моя дочь ходит в школу"),
+]
+phrase_rows = st.lists(
+    st.tuples(
+        st.lists(st.sampled_from(PHRASES), min_size=1, max_size=3),
+        st.lists(st.sampled_from(CATEGORIES), max_size=2, unique=True),
+        st.booleans(),  # private
+        st.booleans(),  # hidden from the reading app
+    ),
+    min_size=1,
+    max_size=10,
+)
+phrase_edits = st.lists(
+    st.tuples(
+        st.sampled_from(["update", "delete", "archive", "private", "public", "work", "supersede"]),
+        st.integers(0, 100),
+        st.lists(st.sampled_from(PHRASES), min_size=1, max_size=2),
+    ),
+    min_size=1,
+    max_size=5,
+)
+
+
+def _language_share(actor: Actor, query: str, category: str | None) -> float:
+    """The share the discount reads, counted afresh with the ORM form of the consent rule."""
+    kin = lexical_languages(query)
+    seen = Memory.objects.filter(
+        visible_q(actor), state=MemoryState.ACTIVE, superseded_by__isnull=True
+    )
+    if category is not None:
+        seen = seen.filter(categories__contains=[category])
+    total = seen.count()
+    return 1.0 if kin is None or not total else seen.filter(language__in=kin).count() / total
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=phrase_rows,
+    edits=phrase_edits,
+    query=st.sampled_from(["cello", "Dackel", "过敏", "東京", "школу", "Lyon"]),
+    category=st.sampled_from([None, *CATEGORIES]),
+)
+def test_the_language_share_under_e5_is_the_callers_view_after_any_writes(
+    rows: list[Any], edits: list[Any], query: str, category: str | None
+) -> None:
+    """Under e5 an unknown query is discounted by the share of the caller's view in a language
+    that could hold its words (`UserSearch.kin_share`), kept per process until the next write:
+    after any writes it is the share counted afresh, for the owner and for apps that see less,
+    on both search paths."""
+    with override_settings(EMBEDDING_MODEL=E5_MODEL):
+        search_index.clear()
+        try:
+            with transaction.atomic():
+                owner = User.objects.create_user(f"kin-{uuid.uuid4().hex[:8]}@example.com")
+                dash = owner_actor(owner)
+                every = ConnectedApp.objects.create(
+                    owner=owner, kind=ConnectedApp.Kind.TOKEN, name="every", scopes=list(ALL_SCOPES)
+                )
+                narrow = ConnectedApp.objects.create(
+                    owner=owner,
+                    kind=ConnectedApp.Kind.TOKEN,
+                    name="work only",
+                    scopes=list(ALL_SCOPES),
+                    categories=["work"],
+                    sees_uncategorised=False,
+                )
+                ids = _make(dash, rows, every)
+                actors = (dash, actor_for(owner, every), actor_for(owner, narrow))
+
+                def shares() -> list[float]:
+                    got = []
+                    for actor in actors:
+                        visible, params = visible_sql(actor)
+                        for use_index in (True, False):
+                            found = search.UserSearch(
+                                owner.pk,
+                                visible=visible,
+                                params={**params, "category": category},
+                                query=query,
+                                use_index=use_index,
+                            )
+                            assert found.model == E5_MODEL
+                            got.append(found.kin_share)
+                    return got
+
+                def fresh() -> list[float]:
+                    return [_language_share(a, query, category) for a in actors for _ in (0, 1)]
+
+                assert shares() == pytest.approx(fresh())  # and now counted, kept
+                _edit(dash, ids, edits, actor_for(owner, narrow))
+                assert shares() == pytest.approx(fresh())
+                raise _Rollback
+        except _Rollback:
+            pass
+        finally:
+            search_index.clear()
