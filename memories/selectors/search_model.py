@@ -20,14 +20,12 @@ from memories.search import moves
 ENGLISH_SHARE_FOR_MINILM = 0.8
 
 _STATE_SQL = f"""
-SELECT {moves.LIVE_MODEL_SQL},
-       coalesce((SELECT e.next_model FROM memories_searchmodel e WHERE e.owner_id = %(owner)s), ''),
-       coalesce((SELECT e.chosen FROM memories_searchmodel e WHERE e.owner_id = %(owner)s), ''),
+SELECT {moves.LIVE_MODEL_SQL}, coalesce(e.next_model, ''), coalesce(e.chosen, ''),
        (SELECT count(*) FROM memories_memory m WHERE m.owner_id = %(owner)s),
        (SELECT count(*) FROM memories_memory m
-        JOIN memories_searchmodel e ON e.owner_id = m.owner_id
-        WHERE m.owner_id = %(owner)s AND e.next_model <> ''
+        WHERE m.owner_id = %(owner)s AND coalesce(e.next_model, '') <> ''
           AND EXISTS ({moves.staged_sql("e.next_model")}))
+FROM (SELECT 1) AS one LEFT JOIN memories_searchmodel e ON e.owner_id = %(owner)s
 """  # noqa: S608 - only constants; values are bound parameters
 _LANGUAGES_SQL = """
 SELECT m.language, count(*) FROM memories_memory m WHERE m.owner_id = %(owner)s
