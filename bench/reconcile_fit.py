@@ -32,7 +32,8 @@ L2 = 1.0
 STAY_COST = 0.5  # a distinct or complementary pair sent to Review, against a same-fact pair caught
 
 
-def _fold(pair_id: str) -> int:
+def fold_of(pair_id: str) -> int:
+    """The cross-validation fold of a pair, fixed by its id (every bench that folds agrees)."""
     return int(hashlib.sha256(pair_id.encode()).hexdigest(), 16) % FOLDS
 
 
@@ -102,7 +103,7 @@ def main(argv: list[str]) -> int:
     rows = residual(model)
     x = np.array([f for _, f in rows])
     y = np.array([p["relation"] in ("restate", "update") for p, _ in rows], dtype=float)
-    folds = np.array([_fold(p["id"]) for p, _ in rows])
+    folds = np.array([fold_of(p["id"]) for p, _ in rows])
     held, review = cross_validated(x, y, folds)
     chosen = held >= review
     w, b = fit(x, y)

