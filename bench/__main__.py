@@ -30,6 +30,7 @@ from bench import (
     profile,
     reconcile,
     reconcile_fit,
+    reconcile_head,
     reconcile_signal,
     search,
     sensitive_model,
@@ -49,6 +50,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(reconcile.main(argv[1:]))
     if argv[:1] == ["reconcile-fit"]:  # nor here: the dev pairs are embedded in memory
         sys.exit(reconcile_fit.main(argv[1:]))
+    if argv[:1] == ["reconcile-head"]:  # nor here: a head on the dev pairs' vectors
+        sys.exit(reconcile_head.main(argv[1:]))
     if argv[:1] == ["reconcile-signal"]:  # nor here: candidate signals on the dev pairs
         sys.exit(reconcile_signal.main(argv[1:]))
     if argv[:1] == ["extract"]:  # no database either: messages are extracted in memory
@@ -97,6 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
     sub.add_parser("reconcile", help="Local reconciliation on labelled pairs: merges, supersedes.")
     sub.add_parser("reconcile-fit", help="Local reconciliation's pair scorer, fitted on dev pairs.")
+    sub.add_parser("reconcile-head", help="A head learned on both models' vectors, dev pairs.")
     sub.add_parser(
         "reconcile-signal", help="Candidate paraphrase signals on dev pairs (uv run --with)."
     )
