@@ -4,12 +4,13 @@
                                             ml-dev|ml-heldout|context-dev|context-heldout|
                                             recall-dev|recall-heldout|voices-dev|
                                             voices-heldout|threads-dev|threads-heldout|asides-dev|
-                                            asides-heldout|fresh2|fresh3]
+                                            asides-heldout|ml2-dev|ml2-heldout|fresh2|fresh3]
                                    [--repeat 3] [--show] [--sweep] [--check-facts N] [--json]
 
-Splits: dev, dev2, fresh-dev, ml-dev, context-dev, recall-dev, voices-dev, threads-dev and
-asides-dev are tuned on; heldout, outside, fresh-heldout, ml-heldout, context-heldout,
-recall-heldout, voices-heldout, threads-heldout, asides-heldout, fresh2 and fresh3 are not (they
+Splits: dev, dev2, fresh-dev, ml-dev, context-dev, recall-dev, voices-dev, threads-dev,
+asides-dev and ml2-dev are tuned on; heldout, outside, fresh-heldout, ml-heldout, context-heldout,
+recall-heldout, voices-heldout, threads-heldout, asides-heldout, ml2-heldout, fresh2 and fresh3
+are not (they
 give aggregate figures only: `--show`, `--sweep` and `--check-facts` print nothing of them; all
 but heldout run only when named). fresh-dev and
 fresh-heldout are the two parts of bench/data/extraction_fresh.txt, chosen by each record's `dev` or
@@ -106,6 +107,12 @@ SPLITS = {
     # held out by sha256 of the conversation or record id, fixed before any rule.
     "asides-dev": DATA / "extraction_asides.txt",
     "asides-heldout": DATA / "extraction_asides.txt",
+    # Issue 36 (4) again: the seven other claimed languages, 31 messages each, in the shapes the
+    # ml set's misses took (announcements, facts in questions, people, passing preferences,
+    # fragments, answers to the assistant) and their negatives; written before the rules of
+    # branch mlx36, a third held out by sha256 of the conversation or record id, fixed first.
+    "ml2-dev": DATA / "extraction_ml2.txt",
+    "ml2-heldout": DATA / "extraction_ml2.txt",
 }
 # The records of a split sharing a file
 PART = {
@@ -123,6 +130,8 @@ PART = {
     "threads-heldout": "heldout",
     "asides-dev": "dev",
     "asides-heldout": "heldout",
+    "ml2-dev": "dev",
+    "ml2-heldout": "heldout",
     "fresh2": "heldout",
     "fresh3": "heldout",
 }
@@ -137,6 +146,7 @@ NOT_SHOWN = frozenset(
         "voices-heldout",
         "threads-heldout",
         "asides-heldout",
+        "ml2-heldout",
         "fresh2",
         "fresh3",
     }
