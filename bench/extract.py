@@ -37,6 +37,8 @@ FACT_WORDS of the fact's content words (memories/extraction/repeats.content_word
 memory. Recall = covered facts / all facts. `--check-facts N` prints N decisions at random and N
 near the thresholds (cosine 0.4-0.7 or words 0.3-0.7), to check the rule by hand.
 
+By language: for each `lang-xx` tag, message precision, recall and fact recall.
+
 Errors by type: for each tag, the fact-bearing messages it made nothing of (FN) and the messages
 without facts it kept (FP).
 
@@ -359,6 +361,25 @@ def by_tag(examples: Sequence[Example], kept: Sequence[bool]) -> dict[str, dict[
     return dict(sorted(out.items()))
 
 
+def by_language(
+    examples: Sequence[Example], kept: Sequence[bool], facts: Sequence[FactMatch]
+) -> dict[str, dict[str, Any]]:
+    """Per `lang-xx` tag: message precision and recall, and fact recall (aggregates, so they
+    are printed for held-out splits too)."""
+    out: dict[str, dict[str, Any]] = {}
+    covered = [(f.example, f.covered) for f in facts]
+    for tag in sorted({t for e in examples for t in e.tags if t.startswith("lang-")}):
+        ids = {e.id for e in examples if tag in e.tags}
+        pairs = [(e.fact_bearing, k) for e, k in zip(examples, kept, strict=True) if e.id in ids]
+        mine = [c for example, c in covered if example in ids]
+        out[tag[5:]] = {
+            "n": len(pairs),
+            **message_scores([g for g, _ in pairs], [k for _, k in pairs]),
+            "fact_recall": round(sum(mine) / len(mine), 3) if mine else 0.0,
+        }
+    return out
+
+
 def turns(examples: Sequence[Example]) -> list[Any]:
     """The messages as an import hands them over: each with its conversation and title (a
     record without a %conversation line is a conversation of its own)."""
@@ -424,6 +445,7 @@ def evaluate(examples: Sequence[Example], threshold: float | None = None) -> dic
         "memories": sum(len(ms) for ms in memories),
         "memory_precision": memory_precision(examples, memories, facts),
         "by_tag": by_tag(examples, decided),
+        "by_language": by_language(examples, decided, facts),
         "_memories": memories,
         "_facts": facts,
     }
@@ -549,6 +571,12 @@ def main(argv: list[str]) -> int:
             )
             tags = ", ".join(f"{t} {v['right']}/{v['n']}" for t, v in result["by_tag"].items())
             print(f"  right decisions by tag: {tags}")
+            languages = ", ".join(
+                f"{code} {v['precision']}/{v['recall']}/{v['fact_recall']}"
+                for code, v in result["by_language"].items()
+            )
+            if languages:
+                print(f"  by language (precision/recall/fact recall): {languages}")
             errors = ", ".join(
                 f"{t} fp {v['fp']} fn {v['fn']}"
                 for t, v in result["by_tag"].items()

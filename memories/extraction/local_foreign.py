@@ -176,6 +176,8 @@ LANGUAGES: tuple[Language, ...] = (
             "hoy",
             "ahora mismo",
             "en este momento",
+            # "now" with where the writer is at the moment ("Ahora estoy en el tren")
+            r"ahora (?:estoy|voy) (?:en|por)",
             "ayer",
             "mañana",
             "esta noche",
@@ -249,6 +251,7 @@ LANGUAGES: tuple[Language, ...] = (
         ),
         _words(
             "aujourd'hui",
+            r"maintenant je suis (?:dans|au|à la|en route)",
             "hier",
             "demain",
             "ce soir",
@@ -323,6 +326,7 @@ LANGUAGES: tuple[Language, ...] = (
         _words(
             "heute",
             "jetzt gerade",
+            r"jetzt bin ich (?:im|in der|am|auf dem|unterwegs)",
             "im moment",
             "gestern",
             "morgen",
@@ -459,6 +463,7 @@ LANGUAGES: tuple[Language, ...] = (
         _words(
             "hoje",
             "agora mesmo",
+            r"agora (?:estou|tô|to) (?:no|na|em)",
             "neste momento",
             "ontem",
             "amanhã",
@@ -582,6 +587,7 @@ LANGUAGES: tuple[Language, ...] = (
             "сегодня",
             "прямо сейчас",
             "в данный момент",
+            r"сейчас (?:я )?(?:еду|сижу|стою|иду|нахожусь)",
             "вчера",
             "завтра",
             "опять",
@@ -644,6 +650,7 @@ LANGUAGES: tuple[Language, ...] = (
             "刚才",
             "好(?:累|困|饿|烦)",
             "(?:现在|有点|很)(?:累|困|饿|烦|难受)",
+            r"现在在\S{1,6}?[上里](?:[。！，]|$)",
         ),
         # also what is said of a friend's or a colleague's people: "我朋友的孩子"
         _chars("假如", "如果", "要是", "假设", "我(?:的)?(?:朋友|同事|同学|邻居)的"),

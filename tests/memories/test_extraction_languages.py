@@ -204,9 +204,16 @@ def test_now_alone_is_not_a_state_of_the_moment(message: str, fact: str | None) 
 
 @pytest.mark.parametrize(
     "message",
-    ["现在好累，不想动。", "Сейчас очень устала, ничего не хочу.", "Ich bin jetzt gerade müde."],
+    [
+        "现在好累，不想动。",
+        "Сейчас очень устала, ничего не хочу.",
+        "Ich bin jetzt gerade müde.",
+        "我现在在地铁上。",
+        "Jetzt bin ich im Zug nach Hamburg.",
+        "Сейчас сижу в кафе у вокзала.",
+    ],
 )
-def test_a_mood_of_the_moment_still_gives_nothing(message: str) -> None:
+def test_a_mood_or_a_place_of_the_moment_still_gives_nothing(message: str) -> None:
     assert _alone(message) == []
 
 
