@@ -9,8 +9,9 @@ type 1, est-ce que je peux courir le marathon ?" keeps "Je suis diabétique de t
 mir ein Rezept ohne Koriander, ich mag ihn nicht" keeps "ich mag ihn nicht"; consecutive parts
 that ask nothing stay together, kept when one of them speaks of the writer.
 
-Written from bench/data/extraction_multilingual.txt's and extraction_fresh.txt's dev parts and
-tests/memories/data/extraction_recall.txt (issue 38, item 3), which were written before it.
+Written from bench/data/extraction_multilingual.txt's and extraction_fresh.txt's dev parts,
+tests/memories/data/extraction_recall.txt (issue 38, item 3) and the dev parts of the later sets
+there (voices, threads, asides, ml2), each written before the rules read from it.
 """
 
 from __future__ import annotations
