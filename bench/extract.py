@@ -4,12 +4,13 @@
                                             ml-dev|ml-heldout|context-dev|context-heldout|
                                             recall-dev|recall-heldout|voices-dev|
                                             voices-heldout|threads-dev|threads-heldout|asides-dev|
-                                            asides-heldout|fresh2|fresh3]
+                                            asides-heldout|ml2-dev|ml2-heldout|fresh2|fresh3]
                                    [--repeat 3] [--show] [--sweep] [--check-facts N] [--json]
 
-Splits: dev, dev2, fresh-dev, ml-dev, context-dev, recall-dev, voices-dev, threads-dev and
-asides-dev are tuned on; heldout, outside, fresh-heldout, ml-heldout, context-heldout,
-recall-heldout, voices-heldout, threads-heldout, asides-heldout, fresh2 and fresh3 are not (they
+Splits: dev, dev2, fresh-dev, ml-dev, context-dev, recall-dev, voices-dev, threads-dev,
+asides-dev and ml2-dev are tuned on; heldout, outside, fresh-heldout, ml-heldout, context-heldout,
+recall-heldout, voices-heldout, threads-heldout, asides-heldout, ml2-heldout, fresh2 and fresh3
+are not (they
 give aggregate figures only: `--show`, `--sweep` and `--check-facts` print nothing of them; all
 but heldout run only when named). fresh-dev and
 fresh-heldout are the two parts of bench/data/extraction_fresh.txt, chosen by each record's `dev` or
@@ -35,6 +36,8 @@ model the extractor runs on, so that the measure does not move with the model), 
 FACT_WORDS of the fact's content words (memories/extraction/repeats.content_words) appear in the
 memory. Recall = covered facts / all facts. `--check-facts N` prints N decisions at random and N
 near the thresholds (cosine 0.4-0.7 or words 0.3-0.7), to check the rule by hand.
+
+By language: for each `lang-xx` tag, message precision, recall and fact recall.
 
 Errors by type: for each tag, the fact-bearing messages it made nothing of (FN) and the messages
 without facts it kept (FP).
@@ -106,6 +109,12 @@ SPLITS = {
     # held out by sha256 of the conversation or record id, fixed before any rule.
     "asides-dev": DATA / "extraction_asides.txt",
     "asides-heldout": DATA / "extraction_asides.txt",
+    # Issue 36 (4) again: the seven other claimed languages, 31 messages each, in the shapes the
+    # ml set's misses took (announcements, facts in questions, people, passing preferences,
+    # fragments, answers to the assistant) and their negatives; written before the rules of
+    # branch mlx36, a third held out by sha256 of the conversation or record id, fixed first.
+    "ml2-dev": DATA / "extraction_ml2.txt",
+    "ml2-heldout": DATA / "extraction_ml2.txt",
 }
 # The records of a split sharing a file
 PART = {
@@ -123,6 +132,8 @@ PART = {
     "threads-heldout": "heldout",
     "asides-dev": "dev",
     "asides-heldout": "heldout",
+    "ml2-dev": "dev",
+    "ml2-heldout": "heldout",
     "fresh2": "heldout",
     "fresh3": "heldout",
 }
@@ -137,6 +148,7 @@ NOT_SHOWN = frozenset(
         "voices-heldout",
         "threads-heldout",
         "asides-heldout",
+        "ml2-heldout",
         "fresh2",
         "fresh3",
     }
@@ -349,6 +361,25 @@ def by_tag(examples: Sequence[Example], kept: Sequence[bool]) -> dict[str, dict[
     return dict(sorted(out.items()))
 
 
+def by_language(
+    examples: Sequence[Example], kept: Sequence[bool], facts: Sequence[FactMatch]
+) -> dict[str, dict[str, Any]]:
+    """Per `lang-xx` tag: message precision and recall, and fact recall (aggregates, so they
+    are printed for held-out splits too)."""
+    out: dict[str, dict[str, Any]] = {}
+    covered = [(f.example, f.covered) for f in facts]
+    for tag in sorted({t for e in examples for t in e.tags if t.startswith("lang-")}):
+        ids = {e.id for e in examples if tag in e.tags}
+        pairs = [(e.fact_bearing, k) for e, k in zip(examples, kept, strict=True) if e.id in ids]
+        mine = [c for example, c in covered if example in ids]
+        out[tag[5:]] = {
+            "n": len(pairs),
+            **message_scores([g for g, _ in pairs], [k for _, k in pairs]),
+            "fact_recall": round(sum(mine) / len(mine), 3) if mine else 0.0,
+        }
+    return out
+
+
 def turns(examples: Sequence[Example]) -> list[Any]:
     """The messages as an import hands them over: each with its conversation and title (a
     record without a %conversation line is a conversation of its own)."""
@@ -414,6 +445,7 @@ def evaluate(examples: Sequence[Example], threshold: float | None = None) -> dic
         "memories": sum(len(ms) for ms in memories),
         "memory_precision": memory_precision(examples, memories, facts),
         "by_tag": by_tag(examples, decided),
+        "by_language": by_language(examples, decided, facts),
         "_memories": memories,
         "_facts": facts,
     }
@@ -539,6 +571,12 @@ def main(argv: list[str]) -> int:
             )
             tags = ", ".join(f"{t} {v['right']}/{v['n']}" for t, v in result["by_tag"].items())
             print(f"  right decisions by tag: {tags}")
+            languages = ", ".join(
+                f"{code} {v['precision']}/{v['recall']}/{v['fact_recall']}"
+                for code, v in result["by_language"].items()
+            )
+            if languages:
+                print(f"  by language (precision/recall/fact recall): {languages}")
             errors = ", ".join(
                 f"{t} fp {v['fp']} fn {v['fn']}"
                 for t, v in result["by_tag"].items()

@@ -121,8 +121,8 @@ class LocalExtractor:
 # What the extractor does with messages it does not read as English: the self-statements of
 # `local_foreign`, kept as written. Measured on the held-out part of
 # bench/data/extraction_multilingual.txt (`uv run python -m bench extract --split ml-heldout`,
-# docs/benchmarks.md, 6 December 2026, after the fourth pass): 39 of 49 fact-bearing messages
-# kept, 75% of their facts ("about 3 in 4" in the note below). The check step of an import says
+# docs/benchmarks.md, 6 December 2026, after the ml2 pass): 40 of 49 fact-bearing messages
+# kept, 76% of their facts ("about 3 in 4" in the note below). The check step of an import says
 # so when a share of the messages is in another language, and offers `none`.
 OTHER_LANGUAGES_SHARE = 0.1  # from this share of the messages the check step says it
 

@@ -252,7 +252,9 @@ _DE_NO_ANSWER = re.compile(
     r"keine\s+Ahnung|egal|vielleicht|mal\s+sehen|noch\s+nicht\s+(?:sicher|entschieden))\b",
     re.I,
 )
-_ZH_ABOUT_THE_TASK = re.compile(r"要我|需要我|我(?:可以|应该|来)|帮你|这个|那个|哪个版本|哪一个")
+_ZH_ABOUT_THE_TASK = re.compile(
+    r"要我|需要我|我(?:可以|应该|来)|帮你|这个|那个|哪个版本|哪一个|想要|语气|格式|风格|版本"
+)
 _ZH_NO_ANSWER = re.compile(r"^(?:好的?|行|可以|谢谢|不知道|随便|都行|还没(?:想好|决定)|不确定|嗯)")
 
 
@@ -510,6 +512,10 @@ def _asked_in(question: str, answer: str) -> str | None:
         frame = re.sub(r"か?\s*[?\uff1f]\s*$", "", question)
         return f"{frame}\uff1a{answer}"
     asking = _ASKING.get(detect(question).code)
+    if asking is None or not asking.you.search(question):
+        # a short question is told apart better with its answer ("Tu as des allergies ?" alone
+        # reads as English)
+        asking = _ASKING.get(detect(f"{question} {answer}").code)
     if asking is None or not asking.you.search(question):
         return None
     if asking.about_the_task.search(question) or asking.no_answer.match(answer):

@@ -262,3 +262,37 @@ def test_the_asides_set_holds_a_third_out_by_hash_and_speaks_every_claimed_langu
     shared = {e.text for e in asides} & {e.text for e in others}
     assert {text for text in shared if len(text) > 20} == set()
     assert {e.id for e in asides} & {e.id for e in others} == set()
+
+
+def test_the_ml2_set_holds_a_third_out_by_hash_in_each_of_the_seven_other_languages(
+    sets: dict[str, list[Example]],
+) -> None:
+    ml2 = load(SPLITS["ml2-dev"])
+    assert len(ml2) >= 210
+
+    def held_out(example: Example) -> bool:
+        key = (example.conversation or example.id).encode()
+        return int(hashlib.sha256(key).hexdigest(), 16) % 3 == 0
+
+    assert [e.tags[-1] for e in ml2] == ["heldout" if held_out(e) else "dev" for e in ml2]
+    assert len(load_split("ml2-dev")) + len(load_split("ml2-heldout")) == len(ml2)
+    assert len(load_split("ml2-heldout")) >= len(ml2) / 4
+    languages = Counter(t for e in ml2 for t in e.tags if t.startswith("lang-"))
+    others = {f"lang-{c}": 30 for c in ("zh", "ja", "de", "es", "fr", "pt", "ru")}
+    assert {lang: n for lang, n in languages.items() if n < 30} == {}
+    assert set(languages) == set(others)
+    for lang in others:  # facts to keep and messages to drop in every language
+        pos = [e for e in ml2 if lang in e.tags and e.fact_bearing]
+        assert len(pos) >= 15 and len([e for e in ml2 if lang in e.tags]) - len(pos) >= 10, lang
+    kinds = Counter(t for e in ml2 for t in e.tags)
+    for kind in ("q", "ann", "ppl", "pref", "multi", "frag", "ans", "code", "paste", "chitchat"):
+        assert kinds[kind] >= 7, kind
+    assert sum(bool(e.previous) for e in ml2) >= 20  # answers to the assistant's question
+    assert sum(bool(e.conversation) for e in ml2) >= 30  # fragments after the person's own
+    others_sets = [e for examples in sets.values() for e in examples]
+    for split in ("dev", "heldout", "context-dev", "recall-dev", "voices-dev", "threads-dev"):
+        others_sets += load(SPLITS[split])
+    others_sets += load(SPLITS["asides-dev"])
+    shared = {e.text for e in ml2} & {e.text for e in others_sets}
+    assert {text for text in shared if len(text) > 20} == set()
+    assert {e.id for e in ml2} & {e.id for e in others_sets} == set()
