@@ -10,7 +10,8 @@ current embedding model, its default cut-off) and again without the cut-off. Rep
 question) and of cross-language ones, overall and per language, and the no-answer queries'
 false-hit rate (the share returning anything). The misses are printed for dev only, so nothing is
 tuned on the held-out third. `--pad N` adds up to N other memories in its language to each store
-(`PADDING`), to see how recall holds in a larger store.
+(`PADDING`), to see how recall holds in a larger store. `--dump FILE` writes what each dev query
+was scored from (`bench/evidence.py`), to replay a scoring rule on the tuning split offline.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ each query with the one memory it means; most share no word with it ("kids" for 
 is 6..."). Recall@5 = the share of queries whose target is among the first five results, through
 `memories.selectors.memories.memory_search` exactly as the app calls it (the real embedding model,
 the default cut-off) and again without the cut-off. Dev and held-out are reported apart; the misses
-are printed for the dev split only, so nothing is tuned on the held-out third.
+are printed for the dev split only, so nothing is tuned on the held-out third. `--dump FILE`
+writes what each dev query was scored from (`bench/evidence.py`), to replay a rule offline.
 """
 
 from __future__ import annotations
