@@ -10,7 +10,8 @@ current embedding model, its default cut-off) and again without the cut-off. Rep
 question) and of cross-language ones, overall and per language, and the no-answer queries'
 false-hit rate (the share returning anything). The misses are printed for dev only, so nothing is
 tuned on the held-out third. `--pad N` adds up to N other memories in its language to each store
-(`PADDING`), to see how recall holds in a larger store.
+(`PADDING`), to see how recall holds in a larger store. `--dump FILE` writes what each dev query
+was scored from (`bench/evidence.py`), to replay a scoring rule on the tuning split offline.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.environment import add_common, bench_user, drop_users, emit
+from bench.evidence import query_evidence
 
 DATA = Path(__file__).with_name("data") / "multilingual.json"
 SPLITS = ("dev", "heldout")
@@ -105,7 +107,11 @@ def _ratio(hit: int, of: int) -> float | None:
     return round(hit / of, 4) if of else None
 
 
-def evaluate(stores: dict[str, dict[str, str]], queries: list[Query]) -> dict[str, Any]:
+def evaluate(
+    stores: dict[str, dict[str, str]],
+    queries: list[Query],
+    dump: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     from accounts.actors import owner_actor
     from memories.selectors.memories import memory_search
     from memories.services.memories import NewMemory, memory_create_many
@@ -129,6 +135,18 @@ def evaluate(stores: dict[str, dict[str, str]], queries: list[Query]) -> dict[st
                 row = tally[(q.split, q.group, lang)]
                 row[2] += 1
                 hits = memory_search(actor=actor, query=q.text, limit=K, record=False)
+                if dump is not None and q.split == "dev":
+                    dump.append(
+                        {
+                            **query_evidence(actor, q.text, name_of),
+                            "id": q.id,
+                            "target": q.target,
+                            "store": q.store,
+                            "group": q.group,
+                            "found": [name_of[h.memory.id] for h in hits],
+                            "cut_off": hits.min_score,
+                        }
+                    )
                 if q.target is None:
                     row[0] += bool(hits)
                     continue
@@ -184,7 +202,10 @@ def run(args: Any) -> None:
         print(f"stores padded: { ({lang: len(m) for lang, m in stores.items()}) }")
     if args.split:  # while tuning: the dev split alone, no held-out figure seen
         queries = [q for q in queries if q.split == args.split]
-    result = evaluate(stores, queries)
+    dump: list[dict[str, Any]] | None = [] if args.dump else None
+    result = evaluate(stores, queries, dump)
+    if args.dump:  # dev queries only: a rule is replayed on what the tuning split scores
+        Path(args.dump).write_text(json.dumps(dump))
     for miss in result["dev_misses"]:
         print(f"  dev miss {miss}")
     print(f"model {settings.EMBEDDING_MODEL}")
@@ -217,6 +238,11 @@ def register(sub: Any) -> None:
         type=int,
         default=0,
         help="Add up to this many other memories in its language to each store (PADDING).",
+    )
+    parser.add_argument(
+        "--dump",
+        default=None,
+        help="Write each dev query's cosines, BM25s and corpus figures to this JSON file.",
     )
     add_common(parser)
     parser.set_defaults(run=run)

@@ -5,7 +5,8 @@ each query with the one memory it means; most share no word with it ("kids" for 
 is 6..."). Recall@5 = the share of queries whose target is among the first five results, through
 `memories.selectors.memories.memory_search` exactly as the app calls it (the real embedding model,
 the default cut-off) and again without the cut-off. Dev and held-out are reported apart; the misses
-are printed for the dev split only, so nothing is tuned on the held-out third.
+are printed for the dev split only, so nothing is tuned on the held-out third. `--dump FILE`
+writes what each dev query was scored from (`bench/evidence.py`), to replay a rule offline.
 """
 
 from __future__ import annotations
@@ -43,12 +44,17 @@ def load(path: Path = DATA) -> tuple[dict[str, str], list[ShortQuery]]:
 
 
 def evaluate(
-    memories: dict[str, str], queries: Sequence[ShortQuery], *, k: int = K
+    memories: dict[str, str],
+    queries: Sequence[ShortQuery],
+    *,
+    k: int = K,
+    dump: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Per split: recall@k at the cut-off, with a query's own words only (before related terms)
     and without the cut-off; the mean number of results; the false-hit rate of the queries with
     no answer (the share returning anything), also with their own words only. And the dev
-    split's misses (the query, its target's rank without the cut-off, what came first)."""
+    split's misses (the query, its target's rank without the cut-off, what came first).
+    `dump`: gets each dev query's evidence (`bench.evidence`)."""
     from accounts.actors import owner_actor
     from memories.selectors.memories import memory_search
     from memories.services.memories import NewMemory, memory_create_many
@@ -71,6 +77,8 @@ def evaluate(
                 target = q.target
                 assert target is not None
                 hits = memory_search(actor=actor, query=q.query, limit=k, record=False)
+                if dump is not None and split == "dev":
+                    dump.append(_dumped(actor, q, hits, name_of))
                 exact = memory_search(
                     actor=actor, query=q.query, limit=k, record=False, expand=False
                 )
@@ -98,7 +106,10 @@ def evaluate(
             unanswerable = [q for q in queries if q.split == split and q.target is None]
             false_hits = false_hits_exact = 0
             for q in unanswerable:
-                false_hits += bool(memory_search(actor=actor, query=q.query, record=False))
+                answer = memory_search(actor=actor, query=q.query, limit=k, record=False)
+                if dump is not None and split == "dev":
+                    dump.append(_dumped(actor, q, answer, name_of))
+                false_hits += bool(answer)
                 false_hits_exact += bool(
                     memory_search(actor=actor, query=q.query, record=False, expand=False)
                 )
@@ -118,6 +129,17 @@ def evaluate(
         return out
     finally:
         drop_users([user])
+
+
+def _dumped(actor: Any, q: ShortQuery, hits: Any, name_of: dict[Any, str]) -> dict[str, Any]:
+    from bench.evidence import query_evidence
+
+    return {
+        **query_evidence(actor, q.query, name_of),
+        "target": q.target,
+        "found": [name_of[h.memory.id] for h in hits],
+        "cut_off": hits.min_score,
+    }
 
 
 def sweep_floor(
@@ -184,7 +206,10 @@ def run(args: Any) -> None:
             }
         )
         return
-    result = evaluate(memories, queries)
+    dump: list[dict[str, Any]] | None = [] if args.dump else None
+    result = evaluate(memories, queries, dump=dump)
+    if args.dump:  # dev queries only: a rule is replayed on what the tuning split scores
+        Path(args.dump).write_text(json.dumps(dump))
     for miss in result["dev_misses"]:
         print(
             f"  dev miss {miss['query']!r} -> {miss['target']}: rank {miss['rank_uncut']} "
@@ -209,6 +234,11 @@ def register(sub: Any) -> None:
         "--floors",
         default=None,
         help="Instead: the dev split's figures for each of these short-query unknown floors.",
+    )
+    parser.add_argument(
+        "--dump",
+        default=None,
+        help="Write each dev query's cosines, BM25s and corpus figures to this JSON file.",
     )
     add_common(parser)
     parser.set_defaults(run=run)

@@ -502,6 +502,34 @@ class UserSearch:
         """The cut-off the last `best` held its results to; the profile's before any."""
         return self.profile.min_score if self._applied_cut_off is None else self._applied_cut_off
 
+    def cut_offs(self, corpus: Corpus, min_score: float | None) -> tuple[float, float]:
+        """The floor every result is held to and the score the best one must reach for the
+        query to be answered at all: the caller's `min_score` for both when given; else, for a
+        short query none of whose words a visible memory holds under a profile with an
+        `answered_floor`, that floor (at most the cut-off) and `cut_off`; else `cut_off` for
+        both. Such a query is found by meaning alone: whether the store knows its subject is
+        the best memory's to say, and a synonym's memory scores near the best one."""
+        if min_score is not None:
+            return min_score, min_score
+        answer = self.cut_off(corpus)
+        floor = self.profile.answered_floor
+        if floor is None or not self._unknown_short(corpus):
+            return answer, answer
+        return min(floor, answer), answer
+
+    def _answered(self, found: list[Candidate], floor: float, answer: float) -> list[Candidate]:
+        """`found` (the best at least `floor`), or nothing when the best is below `answer`; the
+        cut-off the caller is told is the one the answer was held to."""
+        if found and found[0].score >= answer:
+            self._applied_cut_off = floor
+            return found
+        self._applied_cut_off = answer
+        return []
+
+    def _unknown_short(self, corpus: Corpus) -> bool:
+        """A short query with words, none of which (nor a related term) a visible memory holds."""
+        return self.short and corpus.ideal > 0 and corpus.known <= 0
+
     def cut_off(self, corpus: Corpus) -> float:
         """The profile's cut-off for this query: for a short query none of whose words a visible
         memory holds, raised towards the profile's `unknown_min_score` by the share of the
@@ -510,7 +538,7 @@ class UserSearch:
         visible memories alone: a caller is told it without learning anything it may not see."""
         profile = self.profile
         raised = profile.unknown_min_score
-        if raised is None or not self.short or corpus.ideal <= 0 or corpus.known > 0:
+        if raised is None or not self._unknown_short(corpus):
             return profile.min_score
         # Weighted so a whole share (or none) gives the profile's value to the digit.
         return raised * corpus.kin + profile.min_score * (1 - corpus.kin)
@@ -518,26 +546,27 @@ class UserSearch:
     def best(
         self, qvec: np.ndarray, *, limit: int, min_score: float | None = None
     ) -> list[Candidate]:
-        """The `limit` most relevant visible memories scoring at least `min_score` (the
-        profile's cut-off for the query unless given, `cut_off`; the one applied is kept in
+        """The `limit` most relevant visible memories scoring at least `min_score` (unless given,
+        the profile's cut-offs for the query, `cut_offs`: nothing when the best is below the
+        one the query must reach; the one the results were held to is kept in
         `applied_cut_off`)."""
         if self.index is None:
             return self._best_sql(qvec, limit=limit, min_score=min_score)
         index = self.index
         corpus, bm25 = self._bm25(self.profile.bm25_k1, self.profile.bm25_b)
-        min_score = self.cut_off(corpus) if min_score is None else min_score
-        self._applied_cut_off = min_score
+        floor, answer = self.cut_offs(corpus, min_score)
         cosine = index.cosines(qvec)
         rows = self._contenders(cosine, bm25, limit)
         low, high = _bounds(cosine[rows], bm25[rows], corpus, self.weights)
-        rows = rows[_pick(low, high, limit, min_score)]
+        rows = rows[_pick(low, high, limit, floor)]
         exact = exact_cosines(index.matrix[rows], qvec)
         exact[~index.has_vector[rows]] = np.nan
         scores = [
             relevance_of(float(c), float(bm25[r]), corpus, self.weights)
             for c, r in zip(exact, rows, strict=True)
         ]
-        return _best_of([index.memory_id(r) for r in rows], scores, limit, min_score)
+        found = _best_of([index.memory_id(r) for r in rows], scores, limit, floor)
+        return self._answered(found, floor, answer)
 
     def _contenders(self, cosine: np.ndarray, bm25: np.ndarray, limit: int) -> np.ndarray:
         """The visible rows that may be among the `limit` most relevant, in row order: every
@@ -651,9 +680,8 @@ class UserSearch:
             lexical, extra, corpus = self._lexical_sql(
                 depth, [m for m, _ in dense], k1=self.profile.bm25_k1, b=self.profile.bm25_b
             )
-            # The corpus is the visible memories' whatever the depth: the same cut-off each round.
-            min_score = self.cut_off(corpus) if min_score is None else min_score
-            self._applied_cut_off = min_score
+            # The corpus is the visible memories' whatever the depth: the same cut-offs each round.
+            floor, answer = self.cut_offs(corpus, min_score)
             # Past the arms: at most the last cosine (none left when the last has no vector) and
             # the last BM25 (nothing left to match when the arm came back short).
             everything = len(dense) < depth
@@ -669,18 +697,18 @@ class UserSearch:
             scores = np.array([bm25.get(m, 0.0) for m in ids], dtype=np.float64)
             low, _ = _bounds(low_cos, scores, corpus, self.weights)
             _, high = _bounds(high_cos, scores, corpus, self.weights)
-            picked = [ids[i] for i in _pick(low, high, limit, min_score)]
+            picked = [ids[i] for i in _pick(low, high, limit, floor)]
             evidence = self._evidence(picked, qvec)
             exact = [
                 relevance_of(cos, corpus.bm25(dl, tf), corpus, self.weights)
                 for cos, dl, tf in (evidence[m] for m in picked if m in evidence)
             ]
-            found = _best_of([m for m in picked if m in evidence], exact, limit, min_score)
+            found = _best_of([m for m in picked if m in evidence], exact, limit, floor)
             if everything:
-                return found
+                return self._answered(found, floor, answer)
             _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus, self.weights)
-            if _complete(found, limit, min_score, float(outside[0])):
-                return found
+            if _complete(found, limit, floor, float(outside[0])):
+                return self._answered(found, floor, answer)
             depth *= 4
 
 

@@ -74,6 +74,31 @@ def test_under_e5_a_word_about_nothing_here_finds_nothing_and_a_pets_word_finds_
     assert results and results[0]["text"] == GERMAN[0], results
 
 
+def test_under_e5_a_short_query_answered_by_meaning_keeps_its_nearer_memories(
+    owner: User, mcp_for: Callable[..., McpHttp], settings: SettingsWrapper
+) -> None:
+    """The same German store: "Kleinkind" (toddler) is in no memory, but its best memory (the
+    daughter starting school) reaches e5's raised cut-off, so the client gets its other results
+    down to the lower `answered_floor`, some under the cut-off, and is told that floor.
+    "Kuchen" (cake): its best memory (the sourdough) is above that floor and under the cut-off,
+    so nothing is answered."""
+    settings.EMBEDDING_MODEL = E5_MODEL
+    assert E5.search.answered_floor is not None and E5.search.unknown_min_score is not None
+    client = mcp_for(owner)
+    added = client.call("add_memories", {"texts": GERMAN})
+    assert not added.is_error, text_of(added)
+    found = client.call("search_memory", {"query": "Kleinkind", "limit": 5})
+    assert not found.is_error, text_of(found)
+    out = found.structured_content
+    assert out["results"][0]["text"] == GERMAN[4], out
+    assert out["min_score"] == E5.search.answered_floor
+    assert any(r["score"] < E5.search.unknown_min_score for r in out["results"]), out
+    assert all(r["score"] >= E5.search.answered_floor for r in out["results"]), out
+    nothing = client.call("search_memory", {"query": "Kuchen"})
+    assert nothing.structured_content["results"] == []
+    assert nothing.structured_content["min_score"] == E5.search.unknown_min_score
+
+
 # One person's memories in six languages, none holding the everyday word that is asked for.
 EVERYDAY = [
     "Unsere Tochter kommt im Herbst in die Schule.",

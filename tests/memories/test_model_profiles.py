@@ -42,6 +42,7 @@ def test_minilm_keeps_the_values_it_was_tuned_with() -> None:
     assert minilm.search.short_weights.unknown_floor == 0.7
     assert minilm.search.min_score == 0.2
     assert minilm.search.unknown_min_score is None  # one cut-off for every query, as before
+    assert minilm.search.answered_floor is None  # every result held to it
     assert minilm.classifier == Thresholds(
         minimum=0.25,
         margin=0.02,
@@ -267,8 +268,80 @@ def test_e5_holds_a_short_query_its_store_does_not_know_to_a_higher_cut_off(
         ("Posaune", search.min_score + (search.unknown_min_score - search.min_score) / 4),
     ):
         hits = memory_search(actor=owner_dash, query=query)
-        assert hits.min_score == pytest.approx(cut_off), query
+        if cut_off == search.min_score:
+            assert hits.min_score == pytest.approx(cut_off), query
+        else:  # unknown and short: the best must reach the raised cut-off (see the next test)
+            assert (hits[0].score >= cut_off and hits.min_score == search.answered_floor) or (
+                not hits and hits.min_score == pytest.approx(cut_off)
+            ), query
         assert all(h.score >= hits.min_score for h in hits), query
     assert memory_search(actor=owner_dash, query="宠物")[0].memory.text == texts[0]
     # Asked for a cut-off, the caller gets that one.
     assert memory_search(actor=owner_dash, query="宠物", min_score=0.0).min_score == 0.0
+
+
+# One person's memories in German, Chinese and Japanese, none holding the words asked below.
+ANSWERED_AS_A_WHOLE = [
+    "Unser Sohn Paul ist zwei und geht in die Krippe.",
+    "Unsere Tochter Mila ist sechs und geht in die erste Klasse.",
+    "Ich arbeite als Krankenpflegerin in der Notaufnahme.",
+    "Wir haben einen Dackel namens Bruno.",
+    "Ich spiele Cello in einem Laienorchester.",
+    "Mein Bruder wohnt in Hamburg.",
+    "Ich fahre mit dem Rad zur Arbeit.",
+    "Ich bin allergisch gegen Erdnüsse.",
+    "我家有一只柯基，叫豆豆，三岁了。",  # noqa: RUF001 - a Chinese comma
+    "我每天早上坐地铁去公司上班。",
+    "我对花生过敏，吃了会起疹子。",  # noqa: RUF001
+    "我儿子今年六岁，上小学一年级。",  # noqa: RUF001
+    "我在一家软件公司做产品经理。",
+    "我周末喜欢去爬山。",
+    "我妈妈住在成都。",
+    "我每天晚上弹一个小时钢琴。",
+    "長男の蓮は小学三年生で、サッカー少年団に入っている。",
+    "次男の湊は四歳で、保育園の年中さん。",
+    "毎朝ジョギングをしています。",
+    "猫を二匹飼っています。",
+    "IT企業でエンジニアをしています。",
+    "実家は札幌にあります。",
+    "週末はよく料理をします。",
+    "花粉症がひどいです。",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
+def test_e5_answers_a_short_unknown_query_as_a_whole_its_results_held_to_a_lower_floor(
+    settings: SettingsWrapper, owner_dash: Actor, cache_mb: int
+) -> None:
+    """Under e5 a short query none of whose words a memory holds is found by meaning alone: it
+    is answered only when its best memory reaches the query's cut-off, and then its other
+    results are held to the profile's lower `answered_floor` (a synonym's memory scores near the
+    best one, not above the cut-off). The caller is told the floor the results were held to, or,
+    with nothing, the cut-off the best missed; the same on both paths, in each language."""
+    settings.EMBEDDING_MODEL = E5_MODEL
+    settings.SEARCH_CACHE_MB = cache_mb
+    search_index.clear()
+    memory_create_many(actor=owner_dash, items=[NewMemory(text=t) for t in ANSWERED_AS_A_WHOLE])
+    search = model_profiles.E5.search
+    assert search.answered_floor is not None and search.unknown_min_score is not None
+    assert search.answered_floor < search.min_score
+    visible, params = visible_sql(owner_dash)
+    below_cut_off = {}
+    for query in ("Musik", "サーフィン", "火山", "子供", "pets", "Vulkan"):
+        kin = UserSearch(owner_dash.user.pk, visible=visible, params=params, query=query).kin_share
+        cut_off = search.unknown_min_score * kin + search.min_score * (1 - kin)
+        hits = memory_search(actor=owner_dash, query=query, limit=5)
+        uncut = memory_search(actor=owner_dash, query=query, limit=5, min_score=0.0)
+        if uncut[0].score < cut_off:
+            assert not hits and hits.min_score == pytest.approx(cut_off), query
+            continue
+        assert hits.min_score == search.answered_floor, query
+        held = [(h.memory.text, h.score) for h in uncut if h.score >= search.answered_floor]
+        assert [(h.memory.text, h.score) for h in hits] == held, query
+        below_cut_off[query] = [text for text, score in held if score < cut_off]
+    # "Musik" finds the cello first, and keeps memories the cut-off alone would have left out;
+    # so does the Japanese "サーフィン" (surfing). "Vulkan" (volcano) is about nothing here.
+    assert memory_search(actor=owner_dash, query="Musik")[0].memory.text == ANSWERED_AS_A_WHOLE[4]
+    assert below_cut_off["Musik"] and below_cut_off["サーフィン"], below_cut_off
+    assert "Vulkan" not in below_cut_off
