@@ -5,7 +5,9 @@ Embedding is the floor: parsing, provenance, the manifest and the per-conversati
 should hide behind it (the import embeds the next window in a worker thread while it writes the
 current one). Aim: memories/s >= 0.7 x raw texts/s. `--extractor local` reports user messages
 examined per second against the same floor instead (the local extractor embeds only the clauses
-its rules keep). Prints readable lines, then one JSON object.
+its rules keep). The classifier is built before the import is timed (its category prototypes
+are embedded once per install and model; `classifier_build_seconds`). Prints readable lines, then
+one JSON object.
 """
 
 from __future__ import annotations
