@@ -68,6 +68,10 @@ EXTRACTORS = ("auto", "local", "llm", "none")
 LLM_PRICE_PER_MTOK = {"anthropic": 3.0, "openai": 2.5, "ollama": 0.0}
 CHARS_PER_TOKEN = 4
 EMBED_WINDOW = 256  # texts embedded together, ahead of the writes that use them
+# In `none` mode, smaller: the last window's writes wait for nothing and hide behind nothing, so
+# they add to the import's time whole (a quarter of 1,000 memories' writes at 256). 64 is the
+# engines' own batch (embeddings.BATCH_SIZE, e5.BATCH): the model runs as fast either way.
+MESSAGE_WINDOW = 64
 RESTORE_BATCH = 100  # memories per transaction when restoring our own export
 ESTIMATE_SAMPLE = 200  # user messages a dry run extracts (it runs inside the upload request)
 SAMPLE_SHOWN = 5  # memories a dry run shows as examples
@@ -569,13 +573,16 @@ def _replace(writer: Actor, conversation: Conversation, counter: _Counter) -> in
     return counter.redo.replace(writer, conversation, str(counter.run.pk))
 
 
-def _windows(conversations: Sequence[Conversation]) -> Iterator[list[Conversation]]:
+def _windows(
+    conversations: Sequence[Conversation], size: int = EMBED_WINDOW
+) -> Iterator[list[Conversation]]:
+    """Whole conversations, about `size` user messages a window."""
     window: list[Conversation] = []
     texts = 0
     for c in conversations:
         window.append(c)
         texts += sum(1 for m in c.messages if m.role == "user")
-        if texts >= EMBED_WINDOW:
+        if texts >= size:
             yield window
             window, texts = [], 0
     if window:
@@ -611,7 +618,10 @@ def _import_messages(
     """Each user message a memory: a window's texts embedded while the previous one is written."""
     embedder = get_embedder()
     _pipelined(
-        (_plans(writer, source, window, counter) for window in _windows(conversations)),
+        (
+            _plans(writer, source, window, counter)
+            for window in _windows(conversations, MESSAGE_WINDOW)
+        ),
         lambda plans: embedder.embed([item.text for plan in plans for item in plan.items]),
         lambda plans, vectors: _write_window(writer, source, plans, vectors, counter),
         thread="import-embed",
