@@ -124,6 +124,15 @@ EVERYDAY: tuple[str, ...] = (
     "The post office closes at noon on Saturdays.",
     "The shops are shut on public holidays.",
     "I pay for the groceries by card.",
+    # a place of worship as a landmark or a venue, a strike or a march in the way, paperwork with
+    # a deadline (issue 36.3's fifth dev set, bench/data/sensitive_dev5.json)
+    "There's an old church at the end of our street.",
+    "We saw a famous temple on our trip to Japan.",
+    "A march through the town centre held up the traffic.",
+    "The roads were closed for a protest, so I took the long way round.",
+    "We hired a hall for my dad's sixtieth birthday.",
+    "My train was cancelled because of a strike.",
+    "I have some paperwork to send off before the deadline.",
 )
 
 
@@ -591,7 +600,9 @@ SIGNALS_BY_LANGUAGE: dict[str, dict[str, tuple[str, ...]]] = {
             r"\b(слеп\w*|протез\w*|операци\w* на|перен[её]с\w* операци\w*|ВИЧ-\w*)\b",
         ),
         "finance": (
-            r"\b(зарплат\w*|получаю|на руки|оклад\w*|доход\w*|долг\w*|кредит\w*|ипотек\w*)\b",
+            r"\b(зарплат\w*|получаю|на руки|оклад\w*|доход\w*|кредит\w*|ипотек\w*)\b",
+            # a debt in its cases, not "долго" (long)
+            r"\b(долг(а|у|ом|е|и|ов|ам|ами|ах)?)\b",
             r"\b(микрозайм\w*|займ\w*|задолженност\w*|просрочк\w*|коллектор\w*|банкрот\w*)\b",
             r"\b(сбережени\w*|накоплени\w*|накопительн\w*|вклад\w*|на сч[её]те|инвестиц\w*)\b",
             r"\b(наследств\w*|налогов\w*|недоимк\w*|алимент\w*)\b",
@@ -1535,6 +1546,124 @@ def ordinary_settings(text: str) -> frozenset[str]:
         for slug, pattern in _ORDINARY_SETTINGS
         if pattern.search(text) and not (slug == "politics" and _POLITICAL.search(text))
     )
+
+
+# Phrases in which a signal word names a building seen as a sight, a landmark or a venue, a
+# public event met as an obstacle, a historical topic or an errand, not the writer's own life: a
+# Buddhist temple visited as a tourist, the house next to a church, a parish hall hired for a
+# birthday, the Reformation, a demonstration that blocked the road, a tax return to hand in by a
+# date. Unlike `ORDINARY_SETTINGS` (which set a category's signal words aside in the whole text),
+# only the phrase is set aside (`ordinary_phrases`): a signal word elsewhere in the text
+# ("I'm Buddhist", "I joined the march", "I owe 3,000 euros") still labels it, and the embedding
+# and the character model read the whole text as before. Each needs the word and its ordinary
+# use together, within one clause. Written as themes from the false alarms of
+# bench/data/sensitive_dev5.json's dev split (issue 36.3), not from its sentences.
+_PLACE_OF_WORSHIP = (
+    r"(temples?|shrines?|church(es)?|cathedrals?|chapels?|mosques?|synagogues?|monaster\w*"
+    r"|abbeys?|tempel\w*|kirche\w*|dom\w*|kapelle\w*|kathedrale\w*|moschee\w*|synagoge\w*"
+    r"|kl[oö]ster\w*|templos?|iglesias?|catedral\w*|capillas?|mezquitas?|sinagogas?|monasterios?"
+    r"|[ée]glises?|cath[ée]drales?|chapelles?|mosqu[ée]es?|monast[èe]res?|abbayes?|igrejas?"
+    r"|capelas?|mesquitas?|mosteiros?|храм\w*|церк\w*|собор\w*|часовн\w*|мечет\w*|синагог\w*"
+    r"|монастыр\w*)"
+)
+# The place with a word on each side ("a Buddhist temple", "un temple bouddhiste").
+_WORSHIP_PLACE = rf"(\w+\s+)?\b{_PLACE_OF_WORSHIP}\b(\s+\w+)?"
+_AS_A_SIGHT = (
+    r"\b(tourists?|sightseeing|photograph\w*|photos? of|guided tour|besichtig\w*|tourist\w*"
+    r"|fotografier\w*|f[üu]hrung|turistas?|fotograf\w*|visita guiada|touristes?|photographi\w*"
+    r"|visite guid[ée]e|туристом|туристы|экскурси\w*|фотографир\w*)\b"
+)
+_BESIDE = (
+    r"\b(next to|opposite|across (the street |the road )?from|neben|gegen[üu]ber|al lado de"
+    r"|enfrente de|[àa] c[ôo]t[ée] d|en face d|ao lado d|em frente|рядом с|напротив|возле)"
+)
+_PROTEST = (
+    r"\b(demonstrations?|protests?|march(es)?|strikes?|rall(y|ies)|demo|demos|kundgebung\w*"
+    r"|streik\w*|manifestaci\w+|protestas?|huelgas?|manifestations?|manifs?|gr[èe]ves?"
+    r"|manifesta[çc]\w+|protestos?|greves?|passeatas?|демонстраци\w*|митинг\w*|забастовк\w*"
+    r"|протест\w*)\b"
+)
+_IN_THE_WAY = (
+    r"\b(blocked|block(ing|s)?|closed|traffic|detours?|late|delayed|cancell?ed|stuck|diverted"
+    r"|blockiert\w*|gesperrt|stau|umleitung|zu sp[äa]t|versp[äa]t\w*|ausgefallen|fiel(en)?"
+    r"|cort[óa]\w*"
+    r"|bloque\w*|tr[áa]fico|atasco|desv[íi]o|tarde|retras\w*|bloqu\w*|circulation"
+    r"|embouteillage|d[ée]viation|retard\w*|tr[âa]nsito|engarrafamento|desvio|atras\w*"
+    r"|перекры\w*|заблокир\w*|пробк\w*|объезд\w*|опозда\w*|задерж\w*)\b"
+)
+_TAX_RETURN = (
+    r"\b(tax (returns?|forms?|declarations?)|steuererkl[äa]rung\w*|declaraci[oó]n de (la renta"
+    r"|impuestos)|d[ée]claration d'imp[ôo]ts?|d[ée]claration de revenus"
+    r"|declara[çc][ãa]o (do|de) imposto de renda|imposto de renda|налогов\w+ деклараци\w*)\b"
+)
+_ERRAND = (
+    r"\b(hand in|send in|submit|fill (in|out)|deadline|due|by the end of|abgeben|einreichen"
+    r"|ausf[üu]llen|frist|bis ende|entregar|presentar|rellenar|plazo|rendre|d[ée]poser|remplir"
+    r"|date limite|enviar|preencher|prazo|сдать|подать|заполнить|срок|до конца)\b"
+)
+
+
+def _either_order(a: str, b: str, gap: str = r"[^.!?;]{0,40}?") -> str:
+    return rf"(?:{a}{gap}{b}|{b}{gap}{a})"
+
+
+ORDINARY_PHRASES: dict[str, tuple[str, ...]] = {
+    "religion": (
+        _either_order(_AS_A_SIGHT, _WORSHIP_PLACE),
+        rf"{_BESIDE}\w*\s+(\w+\s+)?{_PLACE_OF_WORSHIP}\b",
+        r"\b(parish|church) (hall|centre|center|rooms?)\b|\bsalle paroissiale\b"
+        r"|\bsal[oó]n parroquial\b|\bsal[aã]o paroquial\b|\bприходск\w+ зал\w*",
+        # The Reformation, a chapel or a temple as a sight, in Chinese and Japanese.
+        r"宗教改革",
+        _either_order(
+            r"(旅游|观光|参观|游览|拍照|拍了|拍摄|観光|見学|写真|撮)",
+            r"(教堂|寺庙|佛寺|寺院|清真寺|修道院|教会|礼拝堂|大聖堂|お寺|神社|モスク)",
+            r"[^。！？]{0,8}?",
+        ),
+    ),
+    "politics": (
+        _either_order(_PROTEST, _IN_THE_WAY),
+        _either_order(
+            r"(游行|示威|罢工|デモ|ストライキ)",
+            r"(堵|封路|交通|迟到|晚点|绕路|停运|遅刻|渋滞|通行止め|ふさが|遅れ|運休|迂回)",
+            r"[^。！？]{0,12}?",
+        ),
+    ),
+    "finance": (
+        _either_order(_TAX_RETURN, _ERRAND),
+        _either_order(
+            r"(报税表|报税|个税申报|纳税申报|確定申告)",
+            r"(交|提交|填|截止|之前|出さ|出す|提出|締め切り|まで|書類)",
+            r"[^。！？]{0,12}?",
+        ),
+    ),
+}
+# What keeps a phrase in play: taking part in the protest, or a sum of money with the tax return.
+_PHRASE_KEPT = {
+    "politics": re.compile(
+        r"\b(i (joined|marched|went on|took part|was at|organi[sz]ed)|ich (war|bin) (auf|bei)"
+        r"|teilgenommen|fui a|particip\w*|je suis all[ée]|j'ai manifest[ée]|eu fui|я (был|ходил)"
+        r"|участвова\w*)\b|参加|去了.{0,4}游行",
+        re.IGNORECASE,
+    ),
+    "finance": re.compile(r"\d|€|\$|£|euro|рубл|元|円|dollar|pound", re.IGNORECASE),
+}
+_ORDINARY_PHRASES = [
+    (slug, re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE))
+    for slug, patterns in ORDINARY_PHRASES.items()
+]
+
+
+def ordinary_phrases(text: str) -> dict[str, str]:
+    """Per sensitive category with an ordinary phrase in `text` (`ORDINARY_PHRASES`), the text
+    with those phrases blanked, to match that category's signal words on: the rest of the text
+    keeps its words, and its length."""
+    out: dict[str, str] = {}
+    for slug, pattern in _ORDINARY_PHRASES:
+        kept = _PHRASE_KEPT.get(slug)
+        if pattern.search(text) and not (kept is not None and kept.search(text)):
+            out[slug] = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return out
 
 
 def signal_words(category: Category, language: str | None = None) -> list[str]:
