@@ -3,7 +3,7 @@ speed. No database: texts are labelled in memory, as `bench categories` does.
 
 - `--cv`: the dev items (every set the model trains on, never a held-out split) in FOLDS folds,
   stratified by set, language and class; each fold is scored by a model trained on the others and
-  the hand-written list. Reported per language over the multilingual and second to fifth dev sets,
+  the hand-written list. Reported per language over the multilingual, second and third dev sets,
   and for the English sets, for a sweep of (THRESHOLD, VETO): sensitive recall (hidden: any
   sensitive label), the share of hidden ones under a wrong category, and ordinary false
   positives, of the model alone, of the rules alone (signal words and embedding classifier) and
@@ -44,7 +44,7 @@ SETTINGS = tuple(
     for threshold in (0.65, 0.7, 0.75, 0.8, 0.85)
     for veto in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6)
 )
-RULE_SETS = ("multilingual", "dev2", "dev3", "dev4", "dev5")
+RULE_SETS = ("multilingual", "dev2", "dev3")
 # `Thresholds.english_veto` values swept by `--cv` (English dev sets, the shipped pair).
 ENGLISH_VETOES = (0.0, 0.02, 0.05, 0.08, 0.1, 0.15, 0.2)
 

@@ -124,15 +124,6 @@ EVERYDAY: tuple[str, ...] = (
     "The post office closes at noon on Saturdays.",
     "The shops are shut on public holidays.",
     "I pay for the groceries by card.",
-    # a place of worship as a landmark or a venue, a strike or a march in the way, paperwork with
-    # a deadline (issue 36.3's fifth dev set, bench/data/sensitive_dev5.json)
-    "There's an old church at the end of our street.",
-    "We saw a famous temple on our trip to Japan.",
-    "A march through the town centre held up the traffic.",
-    "The roads were closed for a protest, so I took the long way round.",
-    "We hired a hall for my dad's sixtieth birthday.",
-    "My train was cancelled because of a strike.",
-    "I have some paperwork to send off before the deadline.",
 )
 
 
@@ -601,8 +592,9 @@ SIGNALS_BY_LANGUAGE: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         "finance": (
             r"\b(зарплат\w*|получаю|на руки|оклад\w*|доход\w*|кредит\w*|ипотек\w*)\b",
-            # a debt in its cases, not "долго" (long)
-            r"\b(долг(а|у|ом|е|и|ов|ам|ами|ах)?)\b",
+            # a debt in its cases and as an adjective, owing; not "долго" (long), "долгий"
+            r"\b(долг(а|у|ом|е|и|ов|ам|ами|ах)?|долгов(ой|ая|ое|ые|ого|ую|ых|ым|ыми|ому)"
+            r"|задолжа\w*)\b",
             r"\b(микрозайм\w*|займ\w*|задолженност\w*|просрочк\w*|коллектор\w*|банкрот\w*)\b",
             r"\b(сбережени\w*|накоплени\w*|накопительн\w*|вклад\w*|на сч[её]те|инвестиц\w*)\b",
             r"\b(наследств\w*|налогов\w*|недоимк\w*|алимент\w*)\b",
@@ -1553,11 +1545,14 @@ def ordinary_settings(text: str) -> frozenset[str]:
 # Buddhist temple visited as a tourist, the house next to a church, a parish hall hired for a
 # birthday, the Reformation, a demonstration that blocked the road, a tax return to hand in by a
 # date. Unlike `ORDINARY_SETTINGS` (which set a category's signal words aside in the whole text),
-# only the phrase is set aside (`ordinary_phrases`): a signal word elsewhere in the text
-# ("I'm Buddhist", "I joined the march", "I owe 3,000 euros") still labels it, and the embedding
-# and the character model read the whole text as before. Each needs the word and its ordinary
-# use together, within one clause. Written as themes from the false alarms of
-# bench/data/sensitive_dev5.json's dev split (issue 36.3), not from its sentences.
+# only the phrase's own words are set aside (`ordinary_phrases`, `_PHRASE_WORDS`): a signal word
+# elsewhere in the text or between them ("I'm Buddhist", "converted to Buddhism at a temple", "I
+# owe 3,000 euros") still labels it, one's own place or march ("our mosque", "I joined the
+# march") keeps the phrase in play (`_PHRASE_KEPT`), and the embedding and the character model
+# read the whole text as before. Each needs the word and its ordinary use together, within one
+# clause. Branch sens36e narrowed them so (sens36d blanked the whole span, words between too).
+# Written as themes from the false alarms of bench/data/sensitive_dev5.json's dev split (issue
+# 36.3), not from its sentences.
 _PLACE_OF_WORSHIP = (
     r"(temples?|shrines?|church(es)?|cathedrals?|chapels?|mosques?|synagogues?|monaster\w*"
     r"|abbeys?|tempel\w*|kirche\w*|dom\w*|kapelle\w*|kathedrale\w*|moschee\w*|synagoge\w*"
@@ -1607,62 +1602,94 @@ def _either_order(a: str, b: str, gap: str = r"[^.!?;]{0,40}?") -> str:
     return rf"(?:{a}{gap}{b}|{b}{gap}{a})"
 
 
+# The words of each category's phrases: the building (with a word on either side), the sight, the
+# event, the obstacle, the form and the errand. Only these are set aside in a phrase found, not the
+# words between them: "As a tourist I converted to Buddhism at a temple" keeps "Buddhism".
+_SIGHT_ZH_JA = r"(旅游|观光|参观|游览|拍照|拍了|拍摄|観光|見学|写真|撮)"
+_PLACE_ZH_JA = r"(教堂|寺庙|佛寺|寺院|清真寺|修道院|教会|礼拝堂|大聖堂|お寺|神社|モスク)"
+_PROTEST_ZH_JA = r"(游行|示威|罢工|デモ|ストライキ)"
+_IN_THE_WAY_ZH_JA = r"(堵|封路|交通|迟到|晚点|绕路|停运|遅刻|渋滞|通行止め|ふさが|遅れ|運休|迂回)"
+_TAX_RETURN_ZH_JA = r"(报税表|报税|个税申报|纳税申报|確定申告)"
+_ERRAND_ZH_JA = r"(交|提交|填|截止|之前|出さ|出す|提出|締め切り|まで|書類)"
+_PARISH_HALL = (
+    r"\b(parish|church) (hall|centre|center|rooms?)\b|\bsalle paroissiale\b"
+    r"|\bsal[oó]n parroquial\b|\bsal[aã]o paroquial\b|\bприходск\w+ зал\w*"
+)
+_PHRASE_WORDS: dict[str, tuple[str, ...]] = {
+    "religion": (
+        _WORSHIP_PLACE,
+        _AS_A_SIGHT,
+        _BESIDE,
+        _PARISH_HALL,
+        r"宗教改革",
+        _SIGHT_ZH_JA,
+        _PLACE_ZH_JA,
+    ),
+    "politics": (_PROTEST, _IN_THE_WAY, _PROTEST_ZH_JA, _IN_THE_WAY_ZH_JA),
+    "finance": (_TAX_RETURN, _ERRAND, _TAX_RETURN_ZH_JA, _ERRAND_ZH_JA),
+}
 ORDINARY_PHRASES: dict[str, tuple[str, ...]] = {
     "religion": (
         _either_order(_AS_A_SIGHT, _WORSHIP_PLACE),
         rf"{_BESIDE}\w*\s+(\w+\s+)?{_PLACE_OF_WORSHIP}\b",
-        r"\b(parish|church) (hall|centre|center|rooms?)\b|\bsalle paroissiale\b"
-        r"|\bsal[oó]n parroquial\b|\bsal[aã]o paroquial\b|\bприходск\w+ зал\w*",
+        _PARISH_HALL,
         # The Reformation, a chapel or a temple as a sight, in Chinese and Japanese.
         r"宗教改革",
-        _either_order(
-            r"(旅游|观光|参观|游览|拍照|拍了|拍摄|観光|見学|写真|撮)",
-            r"(教堂|寺庙|佛寺|寺院|清真寺|修道院|教会|礼拝堂|大聖堂|お寺|神社|モスク)",
-            r"[^。！？]{0,8}?",
-        ),
+        _either_order(_SIGHT_ZH_JA, _PLACE_ZH_JA, r"[^。！？]{0,8}?"),
     ),
     "politics": (
         _either_order(_PROTEST, _IN_THE_WAY),
-        _either_order(
-            r"(游行|示威|罢工|デモ|ストライキ)",
-            r"(堵|封路|交通|迟到|晚点|绕路|停运|遅刻|渋滞|通行止め|ふさが|遅れ|運休|迂回)",
-            r"[^。！？]{0,12}?",
-        ),
+        _either_order(_PROTEST_ZH_JA, _IN_THE_WAY_ZH_JA, r"[^。！？]{0,12}?"),
     ),
     "finance": (
         _either_order(_TAX_RETURN, _ERRAND),
-        _either_order(
-            r"(报税表|报税|个税申报|纳税申报|確定申告)",
-            r"(交|提交|填|截止|之前|出さ|出す|提出|締め切り|まで|書類)",
-            r"[^。！？]{0,12}?",
-        ),
+        _either_order(_TAX_RETURN_ZH_JA, _ERRAND_ZH_JA, r"[^。！？]{0,12}?"),
     ),
 }
-# What keeps a phrase in play: taking part in the protest, or a sum of money with the tax return.
+# What keeps a category's phrases in play anywhere in the text: the writer's own place of worship
+# ("my church", "notre mosquée", "我们的教会"), taking part in the protest, or a sum of money with
+# the tax return.
 _PHRASE_KEPT = {
+    "religion": re.compile(
+        r"\b(my|our|mein\w*|unser\w*|mis?|nuestr[ao]s?|mon|ma|notre|nos|meus?|minhas?|noss[ao]s?"
+        rf"|мо[йяеи]\w*|наш\w*)\s+(\w+\s+)?{_PLACE_OF_WORSHIP}\b"
+        r"|(我们的|我的|我家的|私たちの|私の|うちの)" + _PLACE_ZH_JA,
+        re.IGNORECASE,
+    ),
     "politics": re.compile(
-        r"\b(i (joined|marched|went on|took part|was at|organi[sz]ed)|ich (war|bin) (auf|bei)"
-        r"|teilgenommen|fui a|particip\w*|je suis all[ée]|j'ai manifest[ée]|eu fui|я (был|ходил)"
+        r"\b((i|we) (joined|marched|went on|went to|took part|was at|were at|organi[sz]ed"
+        r"|support\w*)|ich (war|bin) (auf|bei)|wir (waren|sind) (auf|bei)|gestreikt"
+        r"|teilgenommen|fui a|fuimos a|particip\w*|je suis all[ée]|nous sommes all[ée]s"
+        r"|j'ai manifest[ée]|eu fui|n[óo]s fomos|я (был|ходил)|мы (были|ходили)"
         r"|участвова\w*)\b|参加|去了.{0,4}游行",
         re.IGNORECASE,
     ),
     "finance": re.compile(r"\d|€|\$|£|euro|рубл|元|円|dollar|pound", re.IGNORECASE),
 }
 _ORDINARY_PHRASES = [
-    (slug, re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE))
+    (
+        slug,
+        re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE),
+        re.compile("|".join(f"(?:{p})" for p in _PHRASE_WORDS[slug]), re.IGNORECASE),
+    )
     for slug, patterns in ORDINARY_PHRASES.items()
 ]
 
 
+def _blanked(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
 def ordinary_phrases(text: str) -> dict[str, str]:
     """Per sensitive category with an ordinary phrase in `text` (`ORDINARY_PHRASES`), the text
-    with those phrases blanked, to match that category's signal words on: the rest of the text
-    keeps its words, and its length."""
+    with those phrases' own words blanked (`_PHRASE_WORDS`), to match that category's signal
+    words on: the rest of the text, and any word between a phrase's own, keeps its words, and the
+    text its length."""
     out: dict[str, str] = {}
-    for slug, pattern in _ORDINARY_PHRASES:
+    for slug, pattern, words in _ORDINARY_PHRASES:
         kept = _PHRASE_KEPT.get(slug)
         if pattern.search(text) and not (kept is not None and kept.search(text)):
-            out[slug] = pattern.sub(lambda m: " " * len(m.group(0)), text)
+            out[slug] = pattern.sub(lambda m, w=words: w.sub(_blanked, m.group(0)), text)
     return out
 
 

@@ -18,8 +18,8 @@ probability is below `VETO` (MiniLM reads these languages poorly; its nearness h
 degree or a parents' committee). It never overrules a signal word.
 
 It is trained only on dev data and on examples written for it: the hand-written list in
-bench/data/sensitive_train.json, the dev items of bench/data/multilingual.json
-and bench/data/sensitive_dev2.json to sensitive_dev5.json (`DEV_SETS`), the dev halves of
+bench/data/sensitive_train.json, the dev items of bench/data/multilingual.json,
+bench/data/sensitive_dev2.json and bench/data/sensitive_dev3.json, the dev halves of
 tests/memories/data/categories_labelled.json and sensitive_labelled.json and of
 bench/data/ordinary_facts.json. Never on a held-out split.
 `uv run python -m bench sensitive-model --cv` estimates fold by fold what it does on dev texts it
@@ -50,22 +50,12 @@ import numpy as np
 from django.core.exceptions import ImproperlyConfigured
 
 WEIGHTS = Path(__file__).with_name("sensitive_model.json")
-WEIGHTS_SHA256 = "68df71235a1d43d1ced795dacf9f166c4c5e907b96834975a9640112e36df776"
+WEIGHTS_SHA256 = "ee3e26c096f4d2ef57e0de7f7086cbf92a8aa4e4f32d47f2230602f2de905f9a"
 ROOT = Path(__file__).resolve().parents[1]
 HAND_WRITTEN = ROOT / "bench" / "data" / "sensitive_train.json"
 MULTILINGUAL = ROOT / "bench" / "data" / "multilingual.json"
 SECOND_DEV = ROOT / "bench" / "data" / "sensitive_dev2.json"
 THIRD_DEV = ROOT / "bench" / "data" / "sensitive_dev3.json"
-FOURTH_DEV = ROOT / "bench" / "data" / "sensitive_dev4.json"
-FIFTH_DEV = ROOT / "bench" / "data" / "sensitive_dev5.json"
-# The dev sets whose dev splits it trains on (their held-out splits never), by source name.
-DEV_SETS = (
-    (MULTILINGUAL, "multilingual"),
-    (SECOND_DEV, "dev2"),
-    (THIRD_DEV, "dev3"),
-    (FOURTH_DEV, "dev4"),
-    (FIFTH_DEV, "dev5"),
-)
 ORDINARY = ROOT / "bench" / "data" / "ordinary_facts.json"
 ENGLISH = ROOT / "tests" / "memories" / "data"
 
@@ -92,10 +82,6 @@ WORDS = True
 # sensitive texts out of fold; the lower veto on a tie. 0.7 (model recall .66) had Spanish at 5.3%;
 # at 0.75 and 0.5 pooled false positives fall from 4.5% (no veto) to 1.3%, recall .992 either way,
 # and the model alone finds .597 out of fold. The run is in docs/benchmarks.md.
-# Retrained with sensitive_dev4/dev5 and batch 5 (branch sens36d), kept, not re-chosen: out of
-# fold at 0.75/0.5 the seven languages' false positives are .006 (.034 without the veto), recall
-# .994, the model alone .649; that rule would now take 0.65/0.2 (model .742, recall .995, false
-# positives .020), and this pass's aim was fewer false positives at recall >= .95.
 THRESHOLD = 0.75
 VETO = 0.5
 # L2 penalty, gradient steps and step size of the regression (chosen by `--cv`).
@@ -190,7 +176,7 @@ def dev_examples() -> list[Example]:
     """Every dev item of the sets named in the module's docstring, in a fixed order (the ones
     `bench sensitive-model --cv` folds)."""
     out: list[Example] = []
-    for path, source in DEV_SETS:
+    for path, source in ((MULTILINGUAL, "multilingual"), (SECOND_DEV, "dev2"), (THIRD_DEV, "dev3")):
         for m in json.loads(path.read_text(encoding="utf-8"))["memories"]:
             if m.get("split") == "dev":
                 out.append(Example(m["text"], _label(m["sensitive"]), m["lang"], source))
@@ -216,7 +202,7 @@ def held_out_texts() -> frozenset[str]:
     """Every text of those sets' held-out splits: never trained on, even where a dev item or a
     hand-written one says the same words ("I'm vegetarian.")."""
     out: set[str] = set()
-    for path, _ in DEV_SETS:
+    for path in (MULTILINGUAL, SECOND_DEV, THIRD_DEV):
         memories = json.loads(path.read_text(encoding="utf-8"))["memories"]
         out |= {m["text"] for m in memories if m.get("split", "heldout") != "dev"}
     for path in (

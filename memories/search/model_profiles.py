@@ -201,12 +201,10 @@ E5 = ModelProfile(
         uncertain_margin=0.0,
         uncertain_floor=0.82,
         ordinary_margin=0.01,
-        # By the rule MiniLM's came from: with the model retrained on sensitive_dev4/dev5 and
-        # batch 5 (branch sens36d), 0.05 is the highest that keeps every English dev sensitive
-        # fact out of fold (0.08 loses "I got a speeding fine last week."), one step lower is
-        # 0.02: English false positives out of fold .064 -> .059 (`bench sensitive-model --cv`
-        # under this model). Before that retraining the rule gave none.
-        english_veto=0.02,
+        # No English veto: by the rule MiniLM's came from, 0.02 is the highest that keeps every
+        # English dev sensitive fact out of fold (0.05 lost "I got a speeding fine last week."),
+        # one step lower is none (`bench sensitive-model --cv` under this model).
+        english_veto=0.0,
     ),
     # Chosen on tests/memories/data/extraction_dev*.txt with `bench extract --sweep`: the best
     # message F1 on dev2 (dev ties).

@@ -42,8 +42,5 @@ def test_each_language_has_nine_facts_per_category_and_forty_five_ordinary_ones(
 
 def test_the_model_trains_on_the_dev_items_and_never_on_the_held_out_ones() -> None:
     trained = {e.text for e in sensitive_model.training_list()}
-    # A dev text that another set holds out too ("Ich bin Mitglied der SPD.") is not trained on.
-    held_out = sensitive_model.held_out_texts()
     for memory in _memories():
-        dev = memory["split"] == "dev" and memory["text"] not in held_out
-        assert (memory["text"] in trained) == dev, memory["id"]
+        assert (memory["text"] in trained) == (memory["split"] == "dev"), memory["id"]

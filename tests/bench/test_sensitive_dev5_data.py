@@ -1,7 +1,8 @@
 """bench/data/sensitive_dev5.json (issue 36.3) keeps the shape and the split it was written with:
-its held-out third is fixed by each theme's hash, the same theme in every language, and its dev
-items train the sensitive-label model, so an edit that renames or relabels an item would silently
-move text between what the model learns from and what measures it."""
+its held-out third is fixed by each theme's hash, the same theme in every language, so an edit that
+renames or relabels an item would silently move text between what the rules were tuned on and what
+measures them. The shipped sensitive-label model is not trained on it (branch sens36e went back to
+main's weights: the retraining on it cost a held-out hidden label)."""
 
 from __future__ import annotations
 
@@ -40,11 +41,8 @@ def test_each_language_has_forty_look_alikes_and_three_facts_per_category() -> N
         assert all(look_alikes[(lang, c)] == 8 for c in CATEGORIES), lang
 
 
-def test_the_model_trains_on_the_dev_items_and_never_on_the_held_out_ones() -> None:
-    trained = {e.text for e in sensitive_model.training_list()}
-    held_out = sensitive_model.held_out_texts()
-    for memory in _memories():
-        dev = memory["split"] == "dev" and memory["text"] not in held_out
-        assert (memory["text"] in trained) == dev, memory["id"]
-        if memory["split"] != "dev":
-            assert memory["text"] in held_out, memory["id"]
+def test_the_shipped_model_is_not_trained_on_this_set() -> None:
+    # A short sentence another set's dev split holds too is in the training list by that set's name
+    # (two of the held-out third, counted, not read, on branch sens36e), never by this one's.
+    sources = {e.source for e in sensitive_model.training_list()}
+    assert "dev5" not in sources and "dev3" in sources

@@ -436,9 +436,9 @@ def test_the_english_veto_never_drops_a_signal_word_or_a_confident_embedding(
 # alarms as themes): a sensitive word naming a public event met on the way to work, an errand with
 # a deadline, a building seen as a sight (memories/categories.py, `ORDINARY_PHRASES`).
 LOOK_ALIKES_SHARING_THE_WORDS = [
-    ("My train was late because a protest march closed the bridge.", "en"),
+    ("Por una manifestación cortaron la calle y llegué tarde al trabajo.", "es"),
     ("罢工那天地铁停运，我只好打车上班。", "zh"),
-    ("Wegen einer Demo war die Straße gesperrt und ich kam zu spät.", "de"),
+    ("Wegen des Streiks fiel mein Zug aus.", "de"),
     ("確定申告の締め切りが近いので、週末に書類を作る。", "ja"),
 ]
 THE_SAME_WORDS_IN_A_SENSITIVE_FACT = [
@@ -480,3 +480,87 @@ def test_an_ordinary_phrase_sets_aside_only_its_own_words() -> None:
     # Taking part in the march, or a sum owed with the tax return, keeps the phrase in play.
     assert ordinary_phrases("I joined the march, so the traffic was blocked.") == {}
     assert ordinary_phrases("My tax return is due: I owe 900 euros.") == {}
+
+
+# Written for these tests, in none of the sets: a sensitive fact that holds an ordinary phrase
+# (`ORDINARY_PHRASES`) and a second, genuine signal of the same category, between the phrase's own
+# words or beside them. Only the phrase's own words are set aside, so the label stays.
+A_PHRASE_AND_A_SECOND_SIGNAL = [
+    ("As a tourist in Kyoto I converted to Buddhism at a temple.", "en", "religion"),
+    ("I live next to the church where I was baptised.", "en", "religion"),
+    (
+        "I have to submit my tax return by Friday and I still owe the bank for my overdraft.",
+        "en",
+        "finance",
+    ),
+    ("Hice fotos como turista en la mezquita donde me convertí al islam.", "es", "religion"),
+    ("確定申告の書類を出す前に、借金の返済を相談した。", "ja", "finance"),
+    (
+        "Je dois déposer ma déclaration d'impôts avant la date limite, mais mes dettes me font "
+        "peur.",
+        "fr",
+        "finance",
+    ),
+]
+# A phrase sets aside only its own category's words: a strike that made one late for treatment.
+A_PHRASE_OF_ANOTHER_CATEGORY = [
+    ("Wegen eines Streiks kam ich zu spät zu meiner Chemotherapie.", "de", "health"),
+    ("Por la huelga llegué tarde a mi sesión de quimioterapia.", "es", "health"),
+    ("Из-за забастовки я опоздал на химиотерапию.", "ru", "health"),
+    ("A greve atrasou o ônibus e eu perdi a consulta com o meu psiquiatra.", "pt", "health"),
+]
+# One's own place of worship, taking part in the march: the phrase is not set aside at all.
+ONES_OWN_PLACE_OR_PROTEST = [
+    ("We photographed our mosque after the renovation.", "en", "religion"),
+    ("我们的教会在市中心，我拍了很多照片。", "zh", "religion"),
+    ("Ich war auf der Demo gegen Rechts, deshalb kam ich zu spät.", "de", "politics"),
+    ("Мы ходили на митинг против войны, поэтому опоздали домой.", "ru", "politics"),
+    (
+        "Nous sommes allés à la manif contre la réforme des retraites, et on est rentrés en "
+        "retard.",
+        "fr",
+        "politics",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "category"), A_PHRASE_AND_A_SECOND_SIGNAL)
+def test_a_second_signal_beside_an_ordinary_phrase_keeps_the_fact_hidden(
+    owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
+) -> None:
+    rest = ordinary_phrases(text)[category]  # the phrase is there and set aside
+    assert category in _signalled(rest, code)  # and the second signal is not
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert category in memory.categories
+    assert _hidden_from(default_app, memory)
+
+
+@pytest.mark.parametrize(("text", "code", "category"), A_PHRASE_OF_ANOTHER_CATEGORY)
+def test_an_ordinary_phrase_never_sets_aside_another_categorys_signal(
+    owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
+) -> None:
+    assert set(ordinary_phrases(text)) == {"politics"}
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert category in memory.categories
+    assert _hidden_from(default_app, memory)
+
+
+@pytest.mark.parametrize(("text", "code", "category"), ONES_OWN_PLACE_OR_PROTEST)
+def test_ones_own_place_of_worship_or_march_is_no_ordinary_phrase(
+    owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
+) -> None:
+    assert ordinary_phrases(text) == {}
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert category in memory.categories
+    assert _hidden_from(default_app, memory)
+
+
+@pytest.mark.parametrize(
+    "text", ["Я долго ждал, а потом взял в долг у брата.", "У меня долговая нагрузка большая."]
+)
+def test_a_russian_debt_in_any_form_is_finance_and_long_is_not(text: str) -> None:
+    assert "finance" in _signalled(text, "ru")
+    assert "finance" not in _signalled("Я долго ждал автобус, это был долгий день.", "ru")
