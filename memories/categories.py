@@ -18,6 +18,7 @@ is the one home of that vocabulary (memories/services/categories.py uses it).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -1680,6 +1681,11 @@ def _blanked(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
+def _own_words_blanked(words: re.Pattern[str]) -> Callable[[re.Match[str]], str]:
+    """For `re.sub` over a phrase found: only its own words (`words`) blanked in it."""
+    return lambda match: words.sub(_blanked, match.group(0))
+
+
 def ordinary_phrases(text: str) -> dict[str, str]:
     """Per sensitive category with an ordinary phrase in `text` (`ORDINARY_PHRASES`), the text
     with those phrases' own words blanked (`_PHRASE_WORDS`), to match that category's signal
@@ -1689,7 +1695,7 @@ def ordinary_phrases(text: str) -> dict[str, str]:
     for slug, pattern, words in _ORDINARY_PHRASES:
         kept = _PHRASE_KEPT.get(slug)
         if pattern.search(text) and not (kept is not None and kept.search(text)):
-            out[slug] = pattern.sub(lambda m, w=words: w.sub(_blanked, m.group(0)), text)
+            out[slug] = pattern.sub(_own_words_blanked(words), text)
     return out
 
 
