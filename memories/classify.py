@@ -31,9 +31,12 @@ list). A label only the embedding gave is dropped when the model finds the text 
 found sensitive gets the model's category when it is confident enough (`THRESHOLD`): the
 vocabulary the words were not written for. A signal word is never overruled, except by its own
 ordinary setting (`categories.ORDINARY_SETTINGS`: a course on salary negotiation, a concert in a
-church, a vote for a team captain). In English, which the embedding reads, the model only speaks
-against a label the embedding gave by nearness alone (below the absolute threshold), and only
-when it is nearly sure the text is ordinary (`Thresholds.english_veto`, per embedding model).
+church, a vote for a team captain) or phrase (`categories.ORDINARY_PHRASES`: a Buddhist temple
+seen as a tourist, a demonstration that blocked the road, a tax return to hand in by May; only the
+phrase's own words are set aside, a signal word elsewhere in the text still counts). In English,
+which the embedding reads, the model only speaks against a label the embedding gave by nearness
+alone (below the absolute threshold), and only when it is nearly sure the text is ordinary
+(`Thresholds.english_veto`, per embedding model).
 
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
@@ -70,6 +73,7 @@ from memories.categories import (
     DEFAULT_CATEGORIES,
     UNCHECKED,
     Category,
+    ordinary_phrases,
     ordinary_settings,
     signal_words,
 )
@@ -254,7 +258,12 @@ class Classifier:
             best = float(row[order[0]])
             text = texts[row_index] if texts is not None else ""
             code = codes[row_index] if codes is not None else None
-            signalled = self._signals_of(code).matching(text)
+            gates = self._signals_of(code)
+            signalled = gates.matching(text)
+            if signalled:
+                for slug, rest in ordinary_phrases(text).items():
+                    named = {i for i in signalled if self.categories[i].slug == slug}
+                    signalled -= named - gates.matching(rest)
             if signalled and (settings := ordinary_settings(text)):
                 signalled = {i for i in signalled if self.categories[i].slug not in settings}
             picked: list[str] = []

@@ -19,7 +19,13 @@ from accounts.actors import Actor
 from accounts.models import User
 from kernel.errors import NotFound
 from memories import sensitive_model
-from memories.categories import DEFAULT_CATEGORIES, SENSITIVE, UNCHECKED, signals_pattern
+from memories.categories import (
+    DEFAULT_CATEGORIES,
+    SENSITIVE,
+    UNCHECKED,
+    ordinary_phrases,
+    signals_pattern,
+)
 from memories.classify import Classifier, classifier_for
 from memories.models import Memory
 from memories.search.embeddings import get_embedder
@@ -39,6 +45,12 @@ def _hidden_from(app: Actor, memory: Memory) -> bool:
     return False
 
 
+@pytest.fixture
+def default_app(owner: User, app_actor: Callable[[User, str], Actor]) -> Actor:
+    """An app with the default consent: no sensitive category in its grant."""
+    return app_actor(owner, "Claude Desktop")
+
+
 @pytest.mark.parametrize(
     ("text", "category"),
     [
@@ -48,26 +60,23 @@ def _hidden_from(app: Actor, memory: Memory) -> bool:
 )
 def test_a_japanese_and_a_spanish_sensitive_fact_get_their_label_and_stay_from_a_default_app(
     owner_dash: Actor,
-    owner: User,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
     text: str,
     category: str,
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")  # the default consent: nothing sensitive
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert category in memory.categories
     assert UNCHECKED not in memory.categories
-    assert _hidden_from(reader, memory)
+    assert _hidden_from(default_app, memory)
     assert memory_get(actor=owner_dash, memory_id=memory.id, record=False).text == text
 
 
 def test_an_ordinary_japanese_fact_reaches_a_default_app(
-    owner_dash: Actor, owner: User, app_actor: Callable[[User, str], Actor]
+    owner_dash: Actor, default_app: Actor
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     text = "週末はよく近所の公園を散歩します。"
     memory = services.memory_create(actor=owner_dash, text=text).memory
-    assert not _hidden_from(reader, memory), memory.categories
+    assert not _hidden_from(default_app, memory), memory.categories
 
 
 @pytest.mark.parametrize(
@@ -78,25 +87,23 @@ def test_an_ordinary_japanese_fact_reaches_a_default_app(
     ],
 )
 def test_a_memory_in_a_language_the_classifier_cannot_check_is_hidden_from_a_default_app(
-    owner_dash: Actor, owner: User, app_actor: Callable[[User, str], Actor], text: str
+    owner_dash: Actor, default_app: Actor, text: str
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == "other"
     assert memory.categories[0] == UNCHECKED
-    assert _hidden_from(reader, memory)
+    assert _hidden_from(default_app, memory)
 
 
 def test_an_apps_write_in_an_unchecked_language_keeps_the_label_beside_the_apps_own(
-    owner: User, app_actor: Callable[[User, str], Actor]
+    owner: User, app_actor: Callable[[User, str], Actor], default_app: Actor
 ) -> None:
     writer = app_actor(owner, "Cursor")
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(
         actor=writer, text="Vado in palestra tre volte a settimana.", categories=["hobbies"]
     ).memory
     assert set(memory.categories) == {"hobbies", UNCHECKED}
-    assert _hidden_from(reader, memory)
+    assert _hidden_from(default_app, memory)
     assert not _hidden_from(writer, memory)  # it reads back what it wrote
 
 
@@ -107,25 +114,22 @@ def test_text_too_short_to_tell_its_language_does_not_fail_closed(owner_dash: Ac
 
 
 def test_short_english_the_identifier_misreads_as_another_language_is_not_held_back(
-    owner_dash: Actor, owner: User, app_actor: Callable[[User, str], Actor]
+    owner_dash: Actor, default_app: Actor
 ) -> None:
     # fastText reads this as Hungarian, but not confidently enough to fail closed.
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(
         actor=owner_dash, text="I'm restoring a 1970s camper van."
     ).memory
     assert memory.language == "und"
     assert UNCHECKED not in memory.categories
-    assert not _hidden_from(reader, memory), memory.categories
+    assert not _hidden_from(default_app, memory), memory.categories
 
 
 def test_the_owners_page_says_why_and_marking_it_ordinary_shares_it(
     owner_dash: Actor,
-    owner: User,
     owner_client: Client,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(
         actor=owner_dash, text="주말마다 한강 공원에서 자전거를 타요.", categories=[]
     ).memory
@@ -141,25 +145,23 @@ def test_the_owners_page_says_why_and_marking_it_ordinary_shares_it(
     assert answer.status_code == 302
     memory.refresh_from_db()
     assert UNCHECKED not in memory.categories and memory.categories_set_by_user
-    assert not _hidden_from(reader, memory)
+    assert not _hidden_from(default_app, memory)
     assert NOTICE not in owner_client.get(f"/memories/{memory.id}/").content.decode()
 
 
 def test_the_owner_labelling_it_shares_it_as_its_categories_allow(
     owner_dash: Actor,
-    owner: User,
     owner_client: Client,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(
         actor=owner_dash, text="Ogni estate andiamo al mare in Puglia con i bambini."
     ).memory
-    assert UNCHECKED in memory.categories and _hidden_from(reader, memory)
+    assert UNCHECKED in memory.categories and _hidden_from(default_app, memory)
     owner_client.post(f"/memories/{memory.id}/categories/", {"categories": "family, travel"})
     memory.refresh_from_db()
     assert memory.categories == ["family", "travel"]
-    assert not _hidden_from(reader, memory)
+    assert not _hidden_from(default_app, memory)
     assert NOTICE not in owner_client.get(f"/memories/{memory.id}/").content.decode()
 
 
@@ -218,6 +220,7 @@ def test_a_signal_word_of_the_texts_own_language_makes_it_sensitive(
         ("Graças a Deus, a viagem correu bem.", "pt"),
         ("Слава богу, всё обошлось.", "ru"),
         ("Я откладываю поездку на весну.", "ru"),  # put off, not put aside
+        ("Я долго ждал автобус на остановке.", "ru"),  # долго: long, not a debt (долг)
         ("明治維新について本を読んでいます。", "ja"),
         ("配達予定日は金曜日です。", "ja"),
         ("我周末去做了盲人按摩。", "zh"),
@@ -261,48 +264,43 @@ LOOK_ALIKES_IN_FOUR_LANGUAGES = [
 @pytest.mark.parametrize(("text", "code", "category"), FACTS_IN_FOUR_LANGUAGES)
 def test_a_chinese_german_japanese_or_russian_sensitive_fact_is_hidden_from_a_default_app(
     owner_dash: Actor,
-    owner: User,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
     text: str,
     code: str,
     category: str,
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
-    assert _hidden_from(reader, memory)
+    assert _hidden_from(default_app, memory)
     # The character model reads it as the same category on its own.
     assert sensitive_model.category(text) == category
 
 
 def test_a_net_income_the_signal_words_miss_is_hidden_by_the_character_model(
     owner_dash: Actor,
-    owner: User,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     text = "Mein Nettoeinkommen beträgt 3.100 Euro."
     assert _signalled(text, "de") == set()
     memory = services.memory_create(actor=owner_dash, text=text).memory
-    assert memory.categories[0] == "finance" and _hidden_from(reader, memory)
+    assert memory.categories[0] == "finance" and _hidden_from(default_app, memory)
 
     # Without the model's reading, the same words reach the app.
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "finance"))
     again = services.memory_create(actor=owner_dash, text=f"{text} Netto, jeden Monat.").memory
     assert not set(again.categories) & SENSITIVE, again.categories
-    assert not _hidden_from(reader, again)
+    assert not _hidden_from(default_app, again)
 
 
 @pytest.mark.parametrize("text", LOOK_ALIKES_IN_FOUR_LANGUAGES)
 def test_ordinary_look_alikes_in_four_languages_reach_a_default_app(
-    owner_dash: Actor, owner: User, app_actor: Callable[[User, str], Actor], text: str
+    owner_dash: Actor, default_app: Actor, text: str
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not _hidden_from(reader, memory)
+    assert not _hidden_from(default_app, memory)
     assert sensitive_model.category(text) is None
 
 
@@ -333,34 +331,30 @@ THE_SAME_WORDS_ABOUT_ONES_OWN_LIFE = [
 @pytest.mark.parametrize(("text", "code", "category"), SIGNAL_WORDS_IN_ORDINARY_SETTINGS)
 def test_a_signal_word_in_an_ordinary_setting_reaches_a_default_app(
     owner_dash: Actor,
-    owner: User,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
     text: str,
     code: str,
     category: str,
 ) -> None:
     assert category in _signalled(text, code)  # the word is there
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not _hidden_from(reader, memory)
+    assert not _hidden_from(default_app, memory)
 
 
 @pytest.mark.parametrize(("text", "code", "category"), THE_SAME_WORDS_ABOUT_ONES_OWN_LIFE)
 def test_the_same_words_about_ones_own_pay_worship_or_vote_stay_hidden(
     owner_dash: Actor,
-    owner: User,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
     text: str,
     code: str,
     category: str,
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
-    assert _hidden_from(reader, memory)
+    assert _hidden_from(default_app, memory)
 
 
 # The embedding model reads these languages poorly: its nearness alone filed a cousin's politics
@@ -374,17 +368,15 @@ EMBEDDING_ALONE_IN_TWO_LANGUAGES = [
 @pytest.mark.parametrize(("text", "code"), EMBEDDING_ALONE_IN_TWO_LANGUAGES)
 def test_the_embeddings_nearness_alone_does_not_hide_what_the_model_reads_as_ordinary(
     owner_dash: Actor,
-    owner: User,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
     monkeypatch: pytest.MonkeyPatch,
     text: str,
     code: str,
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not _hidden_from(reader, memory)
+    assert not _hidden_from(default_app, memory)
 
     # Without the model's veto, the embedding's label would have hidden the same words.
     monkeypatch.setattr(sensitive_model, "VETO", 0.0)
@@ -394,28 +386,24 @@ def test_the_embeddings_nearness_alone_does_not_hide_what_the_model_reads_as_ord
 
 def test_the_model_never_overrules_a_signal_word(
     owner_dash: Actor,
-    owner: User,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "legal"))
     memory = services.memory_create(actor=owner_dash, text="Je suis dialysé depuis mars.").memory
-    assert memory.categories[0] == "health" and _hidden_from(reader, memory)
+    assert memory.categories[0] == "health" and _hidden_from(default_app, memory)
 
 
 def test_an_english_fact_only_the_embeddings_nearness_hid_reaches_a_default_app(
     owner_dash: Actor,
-    owner: User,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
 ) -> None:
     # Written for this test, in none of the sets: MiniLM's nearness files an age under health.
-    reader = app_actor(owner, "Claude Desktop")
     text = "I am 41 years old."
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == "en"
     assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not _hidden_from(reader, memory)
+    assert not _hidden_from(default_app, memory)
 
     # Without the English veto (`Thresholds.english_veto`), the nearness alone hid it.
     classifier = classifier_for()
@@ -434,13 +422,145 @@ def test_an_english_fact_only_the_embeddings_nearness_hid_reaches_a_default_app(
 )
 def test_the_english_veto_never_drops_a_signal_word_or_a_confident_embedding(
     owner_dash: Actor,
-    owner: User,
-    app_actor: Callable[[User, str], Actor],
+    default_app: Actor,
     monkeypatch: pytest.MonkeyPatch,
     text: str,
     category: str,
 ) -> None:
-    reader = app_actor(owner, "Claude Desktop")
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "religion"))
     memory = services.memory_create(actor=owner_dash, text=text).memory
-    assert category in memory.categories and _hidden_from(reader, memory)
+    assert category in memory.categories and _hidden_from(default_app, memory)
+
+
+# Written for these tests, in none of the sets (issue 36.3, bench/data/sensitive_dev5.json's false
+# alarms as themes): a sensitive word naming a public event met on the way to work, an errand with
+# a deadline, a building seen as a sight (memories/categories.py, `ORDINARY_PHRASES`).
+LOOK_ALIKES_SHARING_THE_WORDS = [
+    ("Por una manifestación cortaron la calle y llegué tarde al trabajo.", "es"),
+    ("罢工那天地铁停运，我只好打车上班。", "zh"),
+    ("Wegen des Streiks fiel mein Zug aus.", "de"),
+    ("確定申告の締め切りが近いので、週末に書類を作る。", "ja"),
+]
+THE_SAME_WORDS_IN_A_SENSITIVE_FACT = [
+    ("I joined the protest march against the new motorway.", "en", "politics"),
+    ("我参加了工人罢工，要求涨工资。", "zh", "politics"),
+    ("Ich war am Samstag auf der Demo gegen Rechts.", "de", "politics"),
+    ("確定申告で追徴課税を二十万円払った。", "ja", "finance"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), LOOK_ALIKES_SHARING_THE_WORDS)
+def test_a_look_alike_sharing_a_sensitive_word_reaches_a_default_app(
+    owner_dash: Actor, default_app: Actor, text: str, code: str
+) -> None:
+    assert _signalled(text, code)  # the word is there
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert not set(memory.categories) & SENSITIVE, memory.categories
+    assert memory_get(actor=default_app, memory_id=memory.id, record=False).text == text
+
+
+@pytest.mark.parametrize(("text", "code", "category"), THE_SAME_WORDS_IN_A_SENSITIVE_FACT)
+def test_the_same_word_in_a_fact_about_oneself_stays_hidden_from_a_default_app(
+    owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
+) -> None:
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert category in memory.categories
+    assert _hidden_from(default_app, memory)
+
+
+def test_an_ordinary_phrase_sets_aside_only_its_own_words() -> None:
+    # "Buddhist" names the temple a tourist saw; "I'm Buddhist" elsewhere still counts.
+    seen = "As tourists we photographed a Buddhist temple in Nara."
+    assert "religion" in ordinary_phrases(seen)
+    assert "Buddhist" not in ordinary_phrases(seen)["religion"]
+    believer = f"I'm Buddhist myself. {seen}"
+    assert "Buddhist myself" in ordinary_phrases(believer)["religion"]
+    # Taking part in the march, or a sum owed with the tax return, keeps the phrase in play.
+    assert ordinary_phrases("I joined the march, so the traffic was blocked.") == {}
+    assert ordinary_phrases("My tax return is due: I owe 900 euros.") == {}
+
+
+# Written for these tests, in none of the sets: a sensitive fact that holds an ordinary phrase
+# (`ORDINARY_PHRASES`) and a second, genuine signal of the same category, between the phrase's own
+# words or beside them. Only the phrase's own words are set aside, so the label stays.
+A_PHRASE_AND_A_SECOND_SIGNAL = [
+    ("As a tourist in Kyoto I converted to Buddhism at a temple.", "en", "religion"),
+    ("I live next to the church where I was baptised.", "en", "religion"),
+    (
+        "I have to submit my tax return by Friday and I still owe the bank for my overdraft.",
+        "en",
+        "finance",
+    ),
+    ("Hice fotos como turista en la mezquita donde me convertí al islam.", "es", "religion"),
+    ("確定申告の書類を出す前に、借金の返済を相談した。", "ja", "finance"),
+    (
+        "Je dois déposer ma déclaration d'impôts avant la date limite, mais mes dettes me font "
+        "peur.",
+        "fr",
+        "finance",
+    ),
+]
+# A phrase sets aside only its own category's words: a strike that made one late for treatment.
+A_PHRASE_OF_ANOTHER_CATEGORY = [
+    ("Wegen eines Streiks kam ich zu spät zu meiner Chemotherapie.", "de", "health"),
+    ("Por la huelga llegué tarde a mi sesión de quimioterapia.", "es", "health"),
+    ("Из-за забастовки я опоздал на химиотерапию.", "ru", "health"),
+    ("A greve atrasou o ônibus e eu perdi a consulta com o meu psiquiatra.", "pt", "health"),
+]
+# One's own place of worship, taking part in the march: the phrase is not set aside at all.
+ONES_OWN_PLACE_OR_PROTEST = [
+    ("We photographed our mosque after the renovation.", "en", "religion"),
+    ("我们的教会在市中心，我拍了很多照片。", "zh", "religion"),
+    ("Ich war auf der Demo gegen Rechts, deshalb kam ich zu spät.", "de", "politics"),
+    ("Мы ходили на митинг против войны, поэтому опоздали домой.", "ru", "politics"),
+    (
+        "Nous sommes allés à la manif contre la réforme des retraites, et on est rentrés en "
+        "retard.",
+        "fr",
+        "politics",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "category"), A_PHRASE_AND_A_SECOND_SIGNAL)
+def test_a_second_signal_beside_an_ordinary_phrase_keeps_the_fact_hidden(
+    owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
+) -> None:
+    rest = ordinary_phrases(text)[category]  # the phrase is there and set aside
+    assert category in _signalled(rest, code)  # and the second signal is not
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert category in memory.categories
+    assert _hidden_from(default_app, memory)
+
+
+@pytest.mark.parametrize(("text", "code", "category"), A_PHRASE_OF_ANOTHER_CATEGORY)
+def test_an_ordinary_phrase_never_sets_aside_another_categorys_signal(
+    owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
+) -> None:
+    assert set(ordinary_phrases(text)) == {"politics"}
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert category in memory.categories
+    assert _hidden_from(default_app, memory)
+
+
+@pytest.mark.parametrize(("text", "code", "category"), ONES_OWN_PLACE_OR_PROTEST)
+def test_ones_own_place_of_worship_or_march_is_no_ordinary_phrase(
+    owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
+) -> None:
+    assert ordinary_phrases(text) == {}
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert memory.language == code
+    assert category in memory.categories
+    assert _hidden_from(default_app, memory)
+
+
+@pytest.mark.parametrize(
+    "text", ["Я долго ждал, а потом взял в долг у брата.", "У меня долговая нагрузка большая."]
+)
+def test_a_russian_debt_in_any_form_is_finance_and_long_is_not(text: str) -> None:
+    assert "finance" in _signalled(text, "ru")
+    assert "finance" not in _signalled("Я долго ждал автобус, это был долгий день.", "ru")
