@@ -17,7 +17,6 @@ The rules that judge a clause on its own are in `local_rules.py`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from memories.extraction.local_answers import english_answer
 from memories.extraction.local_rules import (
@@ -268,17 +267,6 @@ def _continued(text: str) -> str:
     return text if re.match(r"I\b", text) else text[0].lower() + text[1:]
 
 
-def joined(anchor: str, text: str) -> str:
-    """A clause that leans on an earlier one, written after it as one memory."""
-    return f"{anchor.rstrip('.!;, ')}; {_continued(text)}"
-
-
-def extended(texts: Sequence[str], text: str) -> int | None:
-    """The index of the memory among `texts` that `text` holds whole, a clause joined to it
-    (`joined`): an import keeps `text` in its place rather than beside it."""
-    return next((i for i, t in enumerate(texts) if text.startswith(f"{t.rstrip('.!;, ')}; ")), None)
-
-
 class Reading:
     """One conversation read in order: each message's clauses worth scoring, with what the
     earlier sentences say about who "she" is and what "it" is."""
@@ -365,8 +353,8 @@ class Reading:
             or asks(text)
         ):
             return None
-        whole = joined(self._anchor, text)
-        return whole if clause_verdict(QUOTED_SPAN.sub(" it ", whole)) == "keep" else None
+        joined = f"{self._anchor.rstrip('.!;, ')}; {_continued(text)}"
+        return joined if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) == "keep" else None
 
     def _lean(self, text: str, out: list[str]) -> None:
         """A clause that needs what came before: joined to the last clause kept, in this message
@@ -374,14 +362,14 @@ class Reading:
         anchor = self._anchor
         if anchor is None or _HANDS_OVER.search(text):
             return
-        whole = joined(anchor, text)
-        if clause_verdict(QUOTED_SPAN.sub(" it ", whole)) != "keep":
+        joined = f"{anchor.rstrip('.!;, ')}; {_continued(text)}"
+        if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) != "keep":
             return
         if out and out[-1] == anchor:
-            out[-1] = whole
+            out[-1] = joined
         else:
-            out.append(whole)
-        self._anchor = whole
+            out.append(joined)
+        self._anchor = joined
 
     def _resolved(self, text: str) -> str:
         """ "Her name is Sara" after "my partner ..." -> "My partner is called Sara"; "They're
