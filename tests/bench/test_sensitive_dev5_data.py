@@ -7,11 +7,10 @@ main's weights: the retraining on it cost a held-out hidden label)."""
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
+from bench.categories_languages import load
 from memories import sensitive_model
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "sensitive_dev5.json"
@@ -19,13 +18,8 @@ LANGUAGES = ("en", "zh", "ja", "de", "es", "fr", "pt", "ru")
 CATEGORIES = ("health", "finance", "religion", "politics", "sexuality")
 
 
-def _memories() -> list[dict[str, Any]]:
-    memories: list[dict[str, Any]] = json.loads(DATA.read_text(encoding="utf-8"))["memories"]
-    return memories
-
-
 def test_a_theme_is_held_out_by_its_hash_in_every_language() -> None:
-    for memory in _memories():
+    for memory in load(DATA):
         lang, theme = memory["id"].split("-", 1)
         assert lang == memory["lang"]
         digest = int(hashlib.sha256(f"sensitive_dev5:{theme}".encode()).hexdigest(), 16)
@@ -33,8 +27,8 @@ def test_a_theme_is_held_out_by_its_hash_in_every_language() -> None:
 
 
 def test_each_language_has_forty_look_alikes_and_three_facts_per_category() -> None:
-    counts = Counter((m["lang"], m["sensitive"] or "ordinary") for m in _memories())
-    look_alikes = Counter((m["lang"], m["looks_like"]) for m in _memories() if m["looks_like"])
+    counts = Counter((m["lang"], m["sensitive"] or "ordinary") for m in load(DATA))
+    look_alikes = Counter((m["lang"], m["looks_like"]) for m in load(DATA) if m["looks_like"])
     for lang in LANGUAGES:
         assert counts[(lang, "ordinary")] == 40, lang
         assert all(counts[(lang, c)] == 3 for c in CATEGORIES), lang

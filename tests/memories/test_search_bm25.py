@@ -156,6 +156,24 @@ class _Rollback(Exception):
     pass
 
 
+def _callers(owner: User) -> tuple[Actor, ConnectedApp, ConnectedApp]:
+    """The owner's dashboard, an app granted everything, and an app that sees work only (health
+    and food hidden from it, nothing uncategorised)."""
+    every = ConnectedApp.objects.create(
+        owner=owner, kind=ConnectedApp.Kind.TOKEN, name="every", scopes=list(ALL_SCOPES)
+    )
+    narrow = ConnectedApp.objects.create(
+        owner=owner,
+        kind=ConnectedApp.Kind.TOKEN,
+        name="work only",
+        scopes=list(ALL_SCOPES),
+        categories=["work"],
+        hidden_categories=["health", "food"],
+        sees_uncategorised=False,
+    )
+    return owner_actor(owner), every, narrow
+
+
 def _make(actor: Actor, rows: list[Any], app: ConnectedApp) -> list[uuid.UUID]:
     """The rows as the owner's memories, some private or hidden from `app`; their ids."""
     items = [
@@ -221,19 +239,7 @@ def test_lexical_arm_equals_the_full_pass_for_every_caller_after_any_writes(
     try:
         with transaction.atomic():
             owner = User.objects.create_user(f"bm25-{uuid.uuid4().hex[:8]}@example.com")
-            dash = owner_actor(owner)
-            every = ConnectedApp.objects.create(
-                owner=owner, kind=ConnectedApp.Kind.TOKEN, name="every", scopes=list(ALL_SCOPES)
-            )
-            narrow = ConnectedApp.objects.create(
-                owner=owner,
-                kind=ConnectedApp.Kind.TOKEN,
-                name="work only",
-                scopes=list(ALL_SCOPES),
-                categories=["work"],
-                hidden_categories=["health", "food"],
-                sees_uncategorised=False,
-            )
+            dash, every, narrow = _callers(owner)
             _edit(dash, _make(dash, rows, every), edits, actor_for(owner, narrow))
             text = " ".join(query)
             for actor in (dash, actor_for(owner, every), actor_for(owner, narrow)):
@@ -308,18 +314,7 @@ def test_the_language_share_under_e5_is_the_callers_view_after_any_writes(
         try:
             with transaction.atomic():
                 owner = User.objects.create_user(f"kin-{uuid.uuid4().hex[:8]}@example.com")
-                dash = owner_actor(owner)
-                every = ConnectedApp.objects.create(
-                    owner=owner, kind=ConnectedApp.Kind.TOKEN, name="every", scopes=list(ALL_SCOPES)
-                )
-                narrow = ConnectedApp.objects.create(
-                    owner=owner,
-                    kind=ConnectedApp.Kind.TOKEN,
-                    name="work only",
-                    scopes=list(ALL_SCOPES),
-                    categories=["work"],
-                    sees_uncategorised=False,
-                )
+                dash, every, narrow = _callers(owner)
                 ids = _make(dash, rows, every)
                 actors = (dash, actor_for(owner, every), actor_for(owner, narrow))
 
