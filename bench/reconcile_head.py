@@ -30,7 +30,7 @@ import numpy as np
 
 from bench.reconcile import ALL_HELDOUT, DATASETS
 from bench.reconcile_fit import FOLDS, SETS, fit, fold_of
-from bench.reconcile_signal import dev_pairs
+from bench.reconcile_signal import auc, dev_pairs
 
 STAY = ("distinct", "complementary")
 PENALTIES = (0.01, 0.1, 1.0, 10.0)
@@ -56,6 +56,17 @@ def _pair_features(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return np.hstack([first * second, np.abs(first - second)])
 
 
+def _row(area: float, caught: int, wrong: int, y: np.ndarray) -> dict[str, float]:
+    """AUC, pairs of the relation above the cut of how many, pairs that must stay above it."""
+    return {
+        "auc": area,
+        "caught": caught,
+        "of": int(y.sum()),
+        "wrong": wrong,
+        "stay": int((1 - y).sum()),
+    }
+
+
 def _measure(x: np.ndarray, y: np.ndarray, folds: np.ndarray, l2: float) -> dict[str, float]:
     held = np.zeros(len(y))
     caught = wrong = 0
@@ -66,9 +77,7 @@ def _measure(x: np.ndarray, y: np.ndarray, folds: np.ndarray, l2: float) -> dict
         held[test] = x[test] @ w + bias
         caught += int(((held[test] > cut) & (y[test] == 1)).sum())
         wrong += int(((held[test] > cut) & (y[test] == 0)).sum())
-    auc = float((held[y == 1][:, None] > held[y == 0][None, :]).mean())
-    return {"auc": round(auc, 3), "caught": caught, "of": int(y.sum()), "wrong": wrong,
-            "stay": int((1 - y).sum())}  # fmt: skip
+    return _row(auc(held[y == 1], held[y == 0]), caught, wrong, y)
 
 
 def _upper_bound(scores: np.ndarray, y: np.ndarray) -> dict[str, float]:
@@ -76,9 +85,10 @@ def _upper_bound(scores: np.ndarray, y: np.ndarray) -> dict[str, float]:
     negatives = np.sort(scores[y == 0])[::-1]
     allowed = int(0.01 * len(negatives))
     cut = float(negatives[allowed]) if allowed < len(negatives) else -np.inf
-    auc = float((scores[y == 1][:, None] > scores[y == 0][None, :]).mean())
-    return {"auc": round(auc, 3), "caught": int((scores[y == 1] > cut).sum()), "of": int(y.sum()),
-            "wrong": int((scores[y == 0] > cut).sum()), "stay": int((1 - y).sum())}  # fmt: skip
+    above = scores > cut
+    return _row(
+        auc(scores[y == 1], scores[y == 0]), int(above[y == 1].sum()), int(above[y == 0].sum()), y
+    )
 
 
 def _heldout(vectors: dict[str, Any], pairs: list[dict[str, Any]], report: list[Any]) -> None:
