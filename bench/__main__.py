@@ -12,6 +12,7 @@ from bench import (
     categories_languages,
     coherence,
     embed,
+    embedding_candidates,
     extract,
     faults,
     harm,
@@ -64,6 +65,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(language.main(argv[1:]))
     if argv[:1] == ["language-candidates"]:
         sys.exit(language_candidates.main(argv[1:]))
+    if argv[:1] == ["embedding-candidates"]:  # models compared in memory, no database
+        sys.exit(embedding_candidates.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
     for module in (
@@ -98,6 +101,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     sub.add_parser("language", help="Language identification: accuracy on short texts, speed.")
     sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
+    sub.add_parser(
+        "embedding-candidates", help="Embedding models compared by cosine alone (uv run --with)."
+    )
     sub.add_parser("reconcile", help="Local reconciliation on labelled pairs: merges, supersedes.")
     sub.add_parser("reconcile-fit", help="Local reconciliation's pair scorer, fitted on dev pairs.")
     sub.add_parser("reconcile-head", help="A head learned on both models' vectors, dev pairs.")
