@@ -34,6 +34,7 @@ from bench import (
     reconcile_head,
     reconcile_signal,
     search,
+    sensitive_head,
     sensitive_model,
     shortqueries,
     startup,
@@ -59,6 +60,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(extract.main(argv[1:]))
     if argv[:1] == ["harm"]:  # pure rules over a labelled file
         sys.exit(harm.main(argv[1:]))
+    if argv[:1] == ["sensitive-head"]:  # no database: heads trained and read in memory
+        sys.exit(sensitive_head.main(argv[1:]))
     if argv[:1] == ["sensitive-model"]:  # no database: texts are labelled in memory
         sys.exit(sensitive_model.main(argv[1:]))
     if argv[:1] == ["language"]:  # nor here: texts are identified in memory
@@ -98,6 +101,9 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("harm", help="Credentials and instructions: recall, false positives, speed.")
     sub.add_parser(
         "sensitive-model", help="Sensitive-label model: cross-validation on dev, training, speed."
+    )
+    sub.add_parser(
+        "sensitive-head", help="A learned head on each model's vectors as sensitive detector."
     )
     sub.add_parser("language", help="Language identification: accuracy on short texts, speed.")
     sub.add_parser("language-candidates", help="The language identifiers compared (uv run --with).")
