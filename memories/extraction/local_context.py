@@ -111,11 +111,39 @@ _LEANS_ON_IT = re.compile(
 )
 
 
+# A clause that names its own subject is a new fact, never a fragment of the one before:
+# "This is my cat Miso", "That's my sister Lena", "These are my twins", "This is Pepper, my
+# greyhound" (someone introduced, by relation or by name), "my dog Biscuit" (named).
+_INTRODUCES = re.compile(
+    rf"^(?:this|that|these|those|it|they)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\s+"
+    rf"(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{_FEMALE}|{_MALE}|{_EITHER}|kids|children|twins|"
+    rf"parents|in-laws)\b|(?-i:(?!I\b)[A-Z][a-z]+)\b)"
+    rf"|\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{_FEMALE}|{_MALE}|{_EITHER})\s+(?-i:(?!I\b)[A-Z][a-z]+)\b",
+    re.I,
+)
+# After "about this", "with that", the word a determiner or "that" opening a clause would take:
+# "I sing with this choir", "I love that my commute is short" (their own object, not a lean).
+_OWN_OBJECT = re.compile(
+    r"^(?:my|our|your|his|her|their|the|a|an|you|he|she|they|it|someone|people|[\w-]+'s)\b"
+    r"|^(?!(?:for|to|in|on|at|with|from|by|since|every|each|all|now|too|as|so|and|but|or|"
+    r"because|when|until|after|before|again|anymore|much|more|most|very|still|already|though|"
+    r"here|there|once|twice|enough|either|over|up|down|out|off|back|around|about|instead|"
+    r"anyway|yet|if|than|one|ones|way|kind|sort|stuff|is|was|are|were|i|we|lol|haha)\b)"
+    r"[a-z][\w-]*(?<!ly)\b",
+)
+
+
 def _points_back(text: str) -> bool:
+    if _INTRODUCES.search(text):
+        return False
     if _LEANS_BACK.search(text):
         return True
     found = _POINTS_BACK.search(text)
     if found is None:
+        return False
+    if found.group(0).split()[-1].lower() not in ("it", "them") and _OWN_OBJECT.match(
+        text[found.end() :].lstrip()
+    ):
         return False
     before = text[: found.start()]
     # "I sell vintage vinyl on Discogs as a side thing, been doing it since 2021": a long
@@ -326,7 +354,9 @@ class Reading:
                     out.append(text)
                     self._anchor = text
                 elif (verdict == "keep" and not aside and _points_back(text)) or (
-                    verdict == "not-first-person" and _THE_ONE_BEFORE.match(text)
+                    verdict == "not-first-person"
+                    and _THE_ONE_BEFORE.match(text)
+                    and not _INTRODUCES.search(text)
                 ):
                     self._lean(text, out)
                 elif verdict == "keep":

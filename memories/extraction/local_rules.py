@@ -602,7 +602,9 @@ _META = re.compile(
     r"dont\s+think\s+you|get\s+an?\s+error|got\s+an?\s+error|keep\s+getting|am\s+getting|"
     r"see\s+(?:an?|the|what)|wonder|was\s+wondering|wanted\s+to\s+ask|have\s+a\s+question|agree|"
     r"disagree|copied|pasted|followed|installed|used\s+your|like\s+(?:it|this|that|these|those|"
-    r"the|your|option|both)|love\s+(?:it|this|that|the|your)|hate\s+(?:it|this|that)|"
+    # ("I love that my commute is short" is about the writer's own: "that" opens a clause)
+    r"the|your|option|both)(?!\s+(?:my|our|we|i)\b)|love\s+(?:it|this|that|the|your)"
+    r"(?!\s+(?:my|our|we|i)\b)|hate\s+(?:it|this|that)|"
     r"prefer\s+(?:the\s+(?:first|second|third|last|other|former|latter)|option|version|this|that|"
     r"it)|think\s+(?:you|it|this|that|the\s+(?:first|second|answer|code)|so|there)|guess|"
     r"need\s+(?:it|this|that)|want\s+(?:it|this|that)|appreciate|didn't\s+mean|was\s+asking|"

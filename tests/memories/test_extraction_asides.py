@@ -12,17 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from memories.extraction.local import Turn, local_extractor
+from memories.extraction.local import local_extractor
+from tests.memories.extracted import conversation_memories as _conversation
 
 
 def _alone(message: str) -> list[str]:
     (kept,) = local_extractor().extract([message])
     return [k.text for k in kept]
-
-
-def _conversation(*messages: str) -> list[list[str]]:
-    kept = local_extractor().extract([Turn(m, "asides", "A chat") for m in messages])
-    return [[k.text for k in memories] for memories in kept]
 
 
 @pytest.mark.parametrize(
