@@ -17,6 +17,7 @@ The rules that judge a clause on its own are in `local_rules.py`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memories.extraction.local_answers import english_answer
 from memories.extraction.local_rules import (
@@ -295,6 +296,17 @@ def _continued(text: str) -> str:
     return text if re.match(r"I\b", text) else text[0].lower() + text[1:]
 
 
+def joined(anchor: str, text: str) -> str:
+    """A clause that leans on an earlier one, written after it as one memory."""
+    return f"{anchor.rstrip('.!;, ')}; {_continued(text)}"
+
+
+def extended(texts: Sequence[str], text: str) -> int | None:
+    """The index of the memory among `texts` that `text` holds whole, a clause joined to it
+    (`joined`): an import keeps `text` in its place rather than beside it."""
+    return next((i for i, t in enumerate(texts) if text.startswith(f"{t.rstrip('.!;, ')}; ")), None)
+
+
 class Reading:
     """One conversation read in order: each message's clauses worth scoring, with what the
     earlier sentences say about who "she" is and what "it" is."""
@@ -383,8 +395,8 @@ class Reading:
             or asks(text)
         ):
             return None
-        joined = f"{self._anchor.rstrip('.!;, ')}; {_continued(text)}"
-        return joined if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) == "keep" else None
+        whole = joined(self._anchor, text)
+        return whole if clause_verdict(QUOTED_SPAN.sub(" it ", whole)) == "keep" else None
 
     def _lean(self, text: str, out: list[str]) -> None:
         """A clause that needs what came before: joined to the last clause kept, in this message
@@ -392,14 +404,14 @@ class Reading:
         anchor = self._anchor
         if anchor is None or _HANDS_OVER.search(text):
             return
-        joined = f"{anchor.rstrip('.!;, ')}; {_continued(text)}"
-        if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) != "keep":
+        whole = joined(anchor, text)
+        if clause_verdict(QUOTED_SPAN.sub(" it ", whole)) != "keep":
             return
         if out and out[-1] == anchor:
-            out[-1] = joined
+            out[-1] = whole
         else:
-            out.append(joined)
-        self._anchor = joined
+            out.append(whole)
+        self._anchor = whole
 
     def _resolved(self, text: str) -> str:
         """ "Her name is Sara" after "my partner ..." -> "My partner is called Sara"; "They're
