@@ -655,7 +655,7 @@ _TEMPORARY = re.compile(
         \b(?:i'm|im|i\s+am|i\s+feel|feeling|i'm\s+feeling|i\s+was|i\s+got|got)\s+
         (?:so\s+|really\s+|very\s+|super\s+|kind\s+of\s+|kinda\s+|a\s+bit\s+|a\s+little\s+|pretty\s+|
         too\s+|totally\s+|completely\s+|quite\s+|absolutely\s+)*
-        (?:tired|exhausted|hungry|starving|bored|sick|ill|stressed|nervous|excited|sleepy|drunk|
+        (?:tired|exhausted|hungry|thirsty|starving|bored|sick|ill|stressed|nervous|excited|sleepy|drunk|
         hungover|cold|sad|down|upset|angry|fuming|annoyed|frustrated|overwhelmed|stuck|confused|
         lost|late|busy|soaked|gutted|free|awake|worried|scared|panicking|freaking|back|home|here|
         ready|done|finished|off\s+work|on\s+my\s+way|almost\s+there)\b|
