@@ -114,11 +114,12 @@ _LEANS_ON_IT = re.compile(
 
 # A clause that names its own subject is a new fact, never a fragment of the one before:
 # "This is my cat Miso", "That's my sister Lena", "These are my twins", "This is Pepper, my
-# greyhound" (someone introduced, by relation or by name), "my dog Biscuit" (named).
+# greyhound" (someone introduced, by relation or by name, not "It's my sister's wedding"), "my
+# dog Biscuit" (named).
 _INTRODUCES = re.compile(
     rf"^(?:this|that|these|those|it|they)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\s+"
     rf"(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{_FEMALE}|{_MALE}|{_EITHER}|kids|children|twins|"
-    rf"parents|in-laws)\b|(?-i:(?!I\b)[A-Z][a-z]+)\b)"
+    rf"parents|in-laws)\b(?!['’]s)|(?-i:(?!I\b)[A-Z][a-z]+)\b)"
     rf"|\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{_FEMALE}|{_MALE}|{_EITHER})\s+(?-i:(?!I\b)[A-Z][a-z]+)\b",
     re.I,
 )
