@@ -119,7 +119,7 @@ _LEANS_ON_IT = re.compile(
 _INTRODUCES = re.compile(
     rf"^(?:this|that|these|those|it|they)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\s+"
     rf"(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{_FEMALE}|{_MALE}|{_EITHER}|kids|children|twins|"
-    rf"parents|in-laws)\b(?!['’]s)|(?-i:(?!I\b)[A-Z][a-z]+)\b)"
+    rf"parents|in-laws)\b(?!['\u2019]s)|(?-i:(?!I\b)[A-Z][a-z]+)\b)"
     rf"|\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{_FEMALE}|{_MALE}|{_EITHER})\s+(?-i:(?!I\b)[A-Z][a-z]+)\b",
     re.I,
 )

@@ -4,8 +4,6 @@ body or the mood said with no time word ("I'm really thirsty", "Ich habe Durst")
 lasting fact, in the eight languages. The examples are written here, not taken from the
 labelled sets."""
 
-# ruff: noqa: RUF001 - Chinese and Japanese text is written with its own punctuation
-
 from __future__ import annotations
 
 import pytest
