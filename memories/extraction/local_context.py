@@ -17,6 +17,7 @@ The rules that judge a clause on its own are in `local_rules.py`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memories.extraction.local_answers import english_answer
 from memories.extraction.local_rules import (
@@ -111,11 +112,40 @@ _LEANS_ON_IT = re.compile(
 )
 
 
+# A clause that names its own subject is a new fact, never a fragment of the one before:
+# "This is my cat Miso", "That's my sister Lena", "These are my twins", "This is Pepper, my
+# greyhound" (someone introduced, by relation or by name, not "It's my sister's wedding"), "my
+# dog Biscuit" (named).
+_INTRODUCES = re.compile(
+    rf"^(?:this|that|these|those|it|they)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\s+"
+    rf"(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{_FEMALE}|{_MALE}|{_EITHER}|kids|children|twins|"
+    rf"parents|in-laws)\b(?!['\u2019]s)|(?-i:(?!I\b)[A-Z][a-z]+)\b)"
+    rf"|\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{_FEMALE}|{_MALE}|{_EITHER})\s+(?-i:(?!I\b)[A-Z][a-z]+)\b",
+    re.I,
+)
+# After "about this", "with that", the word a determiner or "that" opening a clause would take:
+# "I sing with this choir", "I love that my commute is short" (their own object, not a lean).
+_OWN_OBJECT = re.compile(
+    r"^(?:my|our|your|his|her|their|the|a|an|you|he|she|they|it|someone|people|[\w-]+'s)\b"
+    r"|^(?!(?:for|to|in|on|at|with|from|by|since|every|each|all|now|too|as|so|and|but|or|"
+    r"because|when|until|after|before|again|anymore|much|more|most|very|still|already|though|"
+    r"here|there|once|twice|enough|either|over|up|down|out|off|back|around|about|instead|"
+    r"anyway|yet|if|than|one|ones|way|kind|sort|stuff|is|was|are|were|i|we|lol|haha)\b)"
+    r"[a-z][\w-]*(?<!ly)\b",
+)
+
+
 def _points_back(text: str) -> bool:
+    if _INTRODUCES.search(text):
+        return False
     if _LEANS_BACK.search(text):
         return True
     found = _POINTS_BACK.search(text)
     if found is None:
+        return False
+    if found.group(0).split()[-1].lower() not in ("it", "them") and _OWN_OBJECT.match(
+        text[found.end() :].lstrip()
+    ):
         return False
     before = text[: found.start()]
     # "I sell vintage vinyl on Discogs as a side thing, been doing it since 2021": a long
@@ -267,6 +297,17 @@ def _continued(text: str) -> str:
     return text if re.match(r"I\b", text) else text[0].lower() + text[1:]
 
 
+def joined(anchor: str, text: str) -> str:
+    """A clause that leans on an earlier one, written after it as one memory."""
+    return f"{anchor.rstrip('.!;, ')}; {_continued(text)}"
+
+
+def extended(texts: Sequence[str], text: str) -> int | None:
+    """The index of the memory among `texts` that `text` holds whole, a clause joined to it
+    (`joined`): an import keeps `text` in its place rather than beside it."""
+    return next((i for i, t in enumerate(texts) if text.startswith(f"{t.rstrip('.!;, ')}; ")), None)
+
+
 class Reading:
     """One conversation read in order: each message's clauses worth scoring, with what the
     earlier sentences say about who "she" is and what "it" is."""
@@ -326,7 +367,9 @@ class Reading:
                     out.append(text)
                     self._anchor = text
                 elif (verdict == "keep" and not aside and _points_back(text)) or (
-                    verdict == "not-first-person" and _THE_ONE_BEFORE.match(text)
+                    verdict == "not-first-person"
+                    and _THE_ONE_BEFORE.match(text)
+                    and not _INTRODUCES.search(text)
                 ):
                     self._lean(text, out)
                 elif verdict == "keep":
@@ -353,8 +396,8 @@ class Reading:
             or asks(text)
         ):
             return None
-        joined = f"{self._anchor.rstrip('.!;, ')}; {_continued(text)}"
-        return joined if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) == "keep" else None
+        whole = joined(self._anchor, text)
+        return whole if clause_verdict(QUOTED_SPAN.sub(" it ", whole)) == "keep" else None
 
     def _lean(self, text: str, out: list[str]) -> None:
         """A clause that needs what came before: joined to the last clause kept, in this message
@@ -362,14 +405,14 @@ class Reading:
         anchor = self._anchor
         if anchor is None or _HANDS_OVER.search(text):
             return
-        joined = f"{anchor.rstrip('.!;, ')}; {_continued(text)}"
-        if clause_verdict(QUOTED_SPAN.sub(" it ", joined)) != "keep":
+        whole = joined(anchor, text)
+        if clause_verdict(QUOTED_SPAN.sub(" it ", whole)) != "keep":
             return
         if out and out[-1] == anchor:
-            out[-1] = joined
+            out[-1] = whole
         else:
-            out.append(joined)
-        self._anchor = joined
+            out.append(whole)
+        self._anchor = whole
 
     def _resolved(self, text: str) -> str:
         """ "Her name is Sara" after "my partner ..." -> "My partner is called Sara"; "They're

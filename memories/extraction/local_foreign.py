@@ -186,6 +186,10 @@ LANGUAGES: tuple[Language, ...] = (
             "este fin de semana",
             r"cansad[oa]",
             r"atascad[oa]",
+            # the body's or the mood's state, with no time word ("Tengo hambre")
+            "hambre",
+            r"tengo (?:much[oa] |tanta |tanto )?(?:sed|sueño)",
+            r"aburrid[oa]",
         ),
         _words(
             r"si (?:yo )?\w+(?:ara|iera|ase|iese)",
@@ -264,6 +268,12 @@ LANGUAGES: tuple[Language, ...] = (
             r"coincée?",
             r"fatiguée?",
             "ça m'énerve",
+            "faim",
+            "soif",
+            r"j['’]ai sommeil",
+            r"crevée?",
+            r"épuisée?",
+            r"je m['’]ennuie",
         ),
         _words(
             r"si (?:j['’]|je |nous |on )(?:\w+ )?\w+(?:ais|ait|ions)",
@@ -336,6 +346,9 @@ LANGUAGES: tuple[Language, ...] = (
             "schon wieder",
             "müde",
             "genervt",
+            "hunger",
+            "durst",
+            "langweilig",
         ),
         _words(
             r"(?:wenn|falls) (?:ich|wir) [^.?!]*(?:würden?|wären?|hätten?|könnten?)",
@@ -471,6 +484,10 @@ LANGUAGES: tuple[Language, ...] = (
             "esta noite",
             "esta semana",
             r"cansad[oa]",
+            "fome",
+            r"(?:com|de) sede",
+            r"com sono",
+            r"entediad[oa]",
         ),
         _words(
             r"se (?:eu )?\w+(?:asse|esse|isse)", "imagine", "suponha", r"(?:diz|disse|acha) que"
@@ -595,6 +612,9 @@ LANGUAGES: tuple[Language, ...] = (
             "снова",
             r"устала?",
             r"застряла?",
+            r"хочу (?:спать|есть|пить)",
+            r"голод(?:ен|на)",
+            "скучно",
         ),
         _words("если бы", "представь", "допустим", "говорит", "считает"),
         _words(r"представь,? что ты", r"ты\s*[—-]?\s*\w+,? а я", "сыграй", "притворись"),
@@ -610,7 +630,15 @@ LANGUAGES: tuple[Language, ...] = (
             r"приём|систем|проблем|схем|тему|могу|иду|еду|воду|маму|работу|школу|почему|"
             r"кому|тому|всему|чему|одному|своему|моему|нему|ему|сейчас)(?!\w))"
             r"(?:\w+(?:аю|яю|ею|аюсь|яюсь|еюсь|усь|юсь|жу|шу|чу|щу|лю|рю|ву|ем|им|ём)|ем|пью)"
-            r"(?!\w)",
+            r"(?!\w)"
+            # the past tense says the person by its ending too, where a life is told:
+            # "Переехала в Казань в 2019 году", "Работал инженером десять лет", "Родилась в
+            # Минске" (a life's steps only: "ходил в кино", "забыл пароль" are one day's)
+            r"|(?:^|[.!?,;:\n\u2013\u2014]\s*|\s(?:и|а|но)\s+)(?:(?:давно|уже|раньше|когда-то|"
+            r"недавно|тоже|потом|сначала|в детстве|в \d{4}(?:-м)? году|после \w+)\s+){0,2}"
+            r"(?:пере[её]хал|родил(?:ся|ась)|вырос(?:ла)?|окончил|закончил|отучил(?:ся|ась)|"
+            r"учил(?:ся|ась)|работал|прожил|жил|служил|женил(?:ся)|вышла замуж|развел(?:ся|ась)|"
+            r"развёлся|эмигрировал|поступил|защитил)(?:а|и)?(?!\w)",
             re.I | re.M,
         ),
         someone_else=_opening(
@@ -650,6 +678,11 @@ LANGUAGES: tuple[Language, ...] = (
             "今晚",
             "刚才",
             "好(?:累|困|饿|烦)",
+            "饿了",
+            "饿死",
+            "困了",
+            "困死",
+            "好无聊",
             "(?:现在|有点|很)(?:累|困|饿|烦|难受)",
             r"现在在\S{1,6}?[上里](?:[。！，]|$)",
         ),
@@ -735,7 +768,19 @@ LANGUAGES: tuple[Language, ...] = (
             "かな",
             r"(?:して|作って|書いて|考えて|調べて|まとめて|直して|教えて)(?:[。！!]|$)",
         ),
-        _chars("今日", "昨日", "明日", "今夜", "今朝", "さっき"),
+        _chars(
+            "今日",
+            "昨日",
+            "明日",
+            "今夜",
+            "今朝",
+            "さっき",
+            # the body's or the mood's state ("すごく眠い", "お腹すいた")
+            "眠い",
+            "お腹(?:が)?(?:すい|空い)",
+            "腹減",
+            "退屈",
+        ),
         _chars("もし", "仮に", "としたら", "^(?:友達|友人|同僚|知り合い)(?:の|が|は)"),
         _chars("あなたは.{1,30}です。", "として(?:答えて|振る舞って|話して)", "になりきって"),
         # Japanese leaves the subject out: a sentence with no subject marked by "が" that ends on

@@ -602,7 +602,9 @@ _META = re.compile(
     r"dont\s+think\s+you|get\s+an?\s+error|got\s+an?\s+error|keep\s+getting|am\s+getting|"
     r"see\s+(?:an?|the|what)|wonder|was\s+wondering|wanted\s+to\s+ask|have\s+a\s+question|agree|"
     r"disagree|copied|pasted|followed|installed|used\s+your|like\s+(?:it|this|that|these|those|"
-    r"the|your|option|both)|love\s+(?:it|this|that|the|your)|hate\s+(?:it|this|that)|"
+    # ("I love that my commute is short" is about the writer's own: "that" opens a clause)
+    r"the|your|option|both)(?!\s+(?:my|our|we|i)\b)|love\s+(?:it|this|that|the|your)"
+    r"(?!\s+(?:my|our|we|i)\b)|hate\s+(?:it|this|that)|"
     r"prefer\s+(?:the\s+(?:first|second|third|last|other|former|latter)|option|version|this|that|"
     r"it)|think\s+(?:you|it|this|that|the\s+(?:first|second|answer|code)|so|there)|guess|"
     r"need\s+(?:it|this|that)|want\s+(?:it|this|that)|appreciate|didn't\s+mean|was\s+asking|"
@@ -653,7 +655,7 @@ _TEMPORARY = re.compile(
         \b(?:i'm|im|i\s+am|i\s+feel|feeling|i'm\s+feeling|i\s+was|i\s+got|got)\s+
         (?:so\s+|really\s+|very\s+|super\s+|kind\s+of\s+|kinda\s+|a\s+bit\s+|a\s+little\s+|pretty\s+|
         too\s+|totally\s+|completely\s+|quite\s+|absolutely\s+)*
-        (?:tired|exhausted|hungry|starving|bored|sick|ill|stressed|nervous|excited|sleepy|drunk|
+        (?:tired|exhausted|hungry|thirsty|starving|bored|sick|ill|stressed|nervous|excited|sleepy|drunk|
         hungover|cold|sad|down|upset|angry|fuming|annoyed|frustrated|overwhelmed|stuck|confused|
         lost|late|busy|soaked|gutted|free|awake|worried|scared|panicking|freaking|back|home|here|
         ready|done|finished|off\s+work|on\s+my\s+way|almost\s+there)\b|

@@ -36,6 +36,7 @@ from memories.extraction.local import (
     other_languages,
     other_languages_note,
 )
+from memories.extraction.local_context import extended
 from memories.extraction.repeats import RepeatIndex
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
 from memories.models import (
@@ -211,19 +212,22 @@ def _local_preview(messages: Sequence[tuple[Conversation, Message]]) -> _Preview
         [Turn(m.text, c.id, c.title, c.asked_before(m)) for c, m in chosen]
     )
     seen: RepeatIndex[int] = RepeatIndex()
-    sample: list[str] = []
+    texts: list[str] = []  # what the import would write, a joined memory in its anchor's place
     for kept in extracted:
         for k in kept:
-            if seen.find(k.text, k.vector) is None:
-                seen.add(len(seen), k.text, k.vector)
-                if len(sample) < SAMPLE_SHOWN:
-                    sample.append(k.text if len(k.text) <= 200 else k.text[:199] + "…")
+            at = extended(texts, k.text)
+            if at is None and seen.find(k.text, k.vector) is not None:
+                continue
+            at = len(texts) if at is None else at
+            seen.add(at, k.text, k.vector)
+            texts[at : at + 1] = [k.text]
+    sample = [t if len(t) <= 200 else t[:199] + "…" for t in texts[:SAMPLE_SHOWN]]
     kept_messages = sum(1 for kept in extracted if kept)
     scale = n / len(chosen) if chosen else 0.0
     other = other_languages([m.text for _, m in messages])
     return _Preview(
         kept_messages=round(kept_messages * scale),
-        kept_memories=round(len(seen) * scale),
+        kept_memories=round(len(texts) * scale),
         sampled_messages=len(chosen),
         sample=sample,
         other_languages=other,
@@ -816,8 +820,11 @@ def _write_kept(
         provenance = {**_provenance(source, c, message), "extractor": "local"}
         for k in memories:
             place = {key: provenance[key] for key in _PLACE}
-            earlier = said.find(k.text, k.vector)
-            item = here.find(k.text, k.vector) if earlier is None else None
+            # A later message's clause joined to a memory kept earlier here holds it whole:
+            # one memory, in the earlier one's place ("I run three times a week; mostly easy").
+            at = extended([e.text for e in items], k.text)
+            earlier = said.find(k.text, k.vector) if at is None else None
+            item = here.find(k.text, k.vector) if earlier is None and at is None else None
             if earlier is not None:
                 repeats.setdefault(earlier, []).append(place)
             elif item is not None:
@@ -825,11 +832,12 @@ def _write_kept(
             if earlier is not None or item is not None:
                 repeated += 1
                 continue
-            here.add(len(items), k.text, k.vector)
             when = message.created_at or c.created_at
             own = {**provenance, "excerpt": excerpt(message.text, k.text)}
-            items.append(NewMemory(text=k.text, provenance=own, created_at=when))
-            vectors.append(k.vector)
+            at = len(items) if at is None else at
+            here.add(at, k.text, k.vector)
+            items[at : at + 1] = [NewMemory(text=k.text, provenance=own, created_at=when)]
+            vectors[at : at + 1] = [k.vector]
     results = _create_all(writer, items, vectors) if items else []
     for index, result in enumerate(results):
         if result.created:

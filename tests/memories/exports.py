@@ -98,6 +98,23 @@ def gpt_node(
     return {"id": nid, "message": message, "parent": parent, "children": children}
 
 
+def chatgpt_conversation(cid: str, *said: tuple[str, str]) -> dict[str, Any]:
+    """One ChatGPT conversation: (role, text) in order, one branch."""
+    ids = [f"{cid}-{index}" for index in range(len(said))]
+    mapping = {"root": gpt_node("root", None, ids[:1])}
+    for index, (role, text) in enumerate(said):
+        parent = ids[index - 1] if index else "root"
+        mapping[ids[index]] = gpt_node(ids[index], parent, ids[index + 1 : index + 2], role, [text])
+    return {
+        "title": cid,
+        "create_time": 1_700_000_000.0,
+        "mapping": mapping,
+        "current_node": ids[-1],
+        "conversation_id": cid,
+        "id": cid,
+    }
+
+
 def chatgpt_export() -> list[dict[str, Any]]:
     """A tree: the user edited their first message (abandoned branch) and regenerated an answer."""
     mapping = {

@@ -10,19 +10,20 @@ sets."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from memories.extraction.local import Turn, local_extractor
+from accounts.models import User
+from memories.extraction.local import local_extractor
+from memories.models import Memory
+from tests.memories.exports import backfill, chatgpt_conversation, memory_texts, write_json
+from tests.memories.extracted import conversation_memories as _conversation
 
 
 def _alone(message: str) -> list[str]:
     (kept,) = local_extractor().extract([message])
     return [k.text for k in kept]
-
-
-def _conversation(*messages: str) -> list[list[str]]:
-    kept = local_extractor().extract([Turn(m, "asides", "A chat") for m in messages])
-    return [[k.text for k in memories] for memories in kept]
 
 
 @pytest.mark.parametrize(
@@ -165,3 +166,44 @@ def test_german_gerade_opening_a_task_of_the_moment_is_not_a_verb_but_news_with_
     assert _alone("Gerade noch Kisten schleppen.") == []
     news = "Wir haben gerade unsere erste Wohnung in Graz gekauft."
     assert _alone(news) == [news]
+
+
+def test_an_import_keeps_the_joined_memory_in_place_of_the_one_it_goes_on_about(
+    owner: User, tmp_path: Path
+) -> None:
+    """The person sees one memory with both halves, not the first half again beside it, and
+    what follows is kept as before."""
+    export = [
+        chatgpt_conversation(
+            "g-flat",
+            ("user", "We rent a flat on the top floor of an old building in Gdańsk."),
+            ("assistant", "Sounds lovely. Anything else I should know for the move?"),
+            ("user", "Two bedrooms, a tiny balcony facing the harbour."),
+            ("user", "I play the double bass in a jazz trio."),
+        ),
+    ]
+    backfill(write_json(tmp_path / "c.json", export), owner, "--extractor", "local", "--yes")
+    texts = memory_texts(owner)
+    assert sum("Gdańsk" in text for text in texts) == 1, texts
+    [flat] = [text for text in texts if "Gdańsk" in text]
+    assert "balcony" in flat
+    assert any("double bass" in text for text in texts)
+    memory = Memory.objects.get(owner=owner, text=flat)
+    assert memory.provenance["message_id"] == "g-flat-2"  # the message that completed it
+
+
+def test_an_import_keeps_a_later_fact_with_its_own_subject_beside_the_one_before(
+    owner: User, tmp_path: Path
+) -> None:
+    """The false join the fresh-clone CI met: with the joined memory in its anchor's place, a
+    join of these two would lose the daughter's memory inside the cat's."""
+    export = [
+        chatgpt_conversation(
+            "g-family",
+            ("user", "My son is called Jonah."),
+            ("assistant", "Nice to meet you both. How can I help?"),
+            ("user", "This is my dog Pixel."),
+        ),
+    ]
+    backfill(write_json(tmp_path / "c.json", export), owner, "--extractor", "local", "--yes")
+    assert sorted(memory_texts(owner)) == ["My son is called Jonah.", "This is my dog Pixel."]

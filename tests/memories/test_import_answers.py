@@ -8,29 +8,11 @@ read as before. The examples are written here, not taken from the labelled sets.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from accounts.models import User
 from memories.extraction.local import Turn, local_extractor
 from memories.models import Memory
-from tests.memories.exports import backfill, gpt_node, memory_texts, write_json
-
-
-def _chatgpt(cid: str, *said: tuple[str, str]) -> dict[str, Any]:
-    """One ChatGPT conversation: (role, text) in order, one branch."""
-    ids = [f"{cid}-{index}" for index in range(len(said))]
-    mapping = {"root": gpt_node("root", None, ids[:1])}
-    for index, (role, text) in enumerate(said):
-        parent = ids[index - 1] if index else "root"
-        mapping[ids[index]] = gpt_node(ids[index], parent, ids[index + 1 : index + 2], role, [text])
-    return {
-        "title": cid,
-        "create_time": 1_700_000_000.0,
-        "mapping": mapping,
-        "current_node": ids[-1],
-        "conversation_id": cid,
-        "id": cid,
-    }
+from tests.memories.exports import backfill, chatgpt_conversation, memory_texts, write_json
 
 
 def _kept(message: str, previous: str = "") -> list[str]:
@@ -42,7 +24,7 @@ def test_a_short_answer_to_the_assistants_question_is_imported_with_its_subject(
     owner: User, tmp_path: Path
 ) -> None:
     export = [
-        _chatgpt(
+        chatgpt_conversation(
             "g-plants",
             ("user", "Which house plants are easy to keep alive?"),
             ("assistant", "Pothos and snake plants. Do you have any pets that might eat them?"),
@@ -52,7 +34,7 @@ def test_a_short_answer_to_the_assistants_question_is_imported_with_its_subject(
             ("assistant", "Yes. Would you like a watering schedule as well?"),
             ("user", "yes please, weekly"),
         ),
-        _chatgpt(
+        chatgpt_conversation(
             "g-work",
             ("assistant", "Happy to help with your CV. What do you do for a living?"),
             ("user", "nurse, mostly night shifts on a cardiac ward"),
@@ -74,7 +56,7 @@ def test_a_german_and_a_chinese_short_answer_are_imported_with_their_subject(
     owner: User, tmp_path: Path
 ) -> None:
     export = [
-        _chatgpt(
+        chatgpt_conversation(
             "g-de",
             ("user", "Welche Zimmerpflanzen sind ungiftig?"),
             ("assistant", "Zum Beispiel Grünlilien. Haben Sie Haustiere?"),
@@ -82,7 +64,7 @@ def test_a_german_and_a_chinese_short_answer_are_imported_with_their_subject(
             ("assistant", "Soll ich die Liste kürzer machen?"),
             ("user", "Ja, bitte."),
         ),
-        _chatgpt(
+        chatgpt_conversation(
             "g-zh",
             ("assistant", "我可以帮你写简历。你是做什么工作的？"),
             ("user", "小学老师，教语文。"),
@@ -137,7 +119,7 @@ def test_a_spanish_and_a_french_short_answer_are_imported_with_their_subject(
     owner: User, tmp_path: Path
 ) -> None:
     export = [
-        _chatgpt(
+        chatgpt_conversation(
             "g-es",
             ("user", "Necesito un plan de comidas para la semana."),
             ("assistant", "¡Claro! Para ajustarlo, ¿tienes alguna alergia alimentaria?"),
@@ -145,7 +127,7 @@ def test_a_spanish_and_a_french_short_answer_are_imported_with_their_subject(
             ("assistant", "¿Quieres que lo haga más corto?"),
             ("user", "sí, por favor"),
         ),
-        _chatgpt(
+        chatgpt_conversation(
             "g-fr",
             ("assistant", "Pour adapter le programme, quel âge avez-vous ?"),
             ("user", "52 ans"),
@@ -165,7 +147,7 @@ def test_a_completed_health_answer_keeps_the_word_that_makes_it_sensitive(
     owner: User, tmp_path: Path
 ) -> None:
     export = [
-        _chatgpt(
+        chatgpt_conversation(
             "g-health",
             ("assistant", "Before I plan the hikes: do you have any medical conditions?"),
             ("user", "type 1 diabetes, on an insulin pump"),
