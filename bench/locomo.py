@@ -251,6 +251,10 @@ def evaluate(
     unanswerable = no_answer_questions(conversations)
     returned: list[int] = []
     returned_before: list[int] = []
+    # The no-answer questions answered only with issue 25's short-query path on (related terms
+    # and the short query's floor; `project_exact_words` has neither), with the memory each was
+    # answered by: what an extra false hit of that path is.
+    short_path_only: list[dict[str, str]] = []
     empty_answerable = 0
     # For the cut-off's leave-one-conversation-out figure: per conversation, each answerable
     # question's uncut results with scores and its gold, and each no-answer question's scores.
@@ -281,8 +285,14 @@ def evaluate(
             per_question[name] += mine[name]
         for text in unanswerable.get(sample, []):
             asked = Question(text, frozenset(), 0)
-            returned.append(len(tenant.project(asked, 10)))
+            found = tenant.project(asked, 10)
+            returned.append(len(found))
             returned_before.append(len(tenant.project(asked, 10, expand=False)))
+            if found and not returned_before[-1]:
+                text_of = {t.dia_id: t.text for t in tenant.conv.turns}
+                short_path_only.append(
+                    {"conversation": sample, "question": text, "first": text_of[found[0]]}
+                )
             unanswered[sample].append([score for _, score in tenant.scored(asked, 10, 0.0)])
         if verbose:
             print(
@@ -310,6 +320,7 @@ def evaluate(
         if returned_before
         else None,
         "mean_results": round(sum(returned) / len(returned), 3) if returned else None,
+        "answered_with_short_query_path_only": short_path_only,
         "answerable_with_nothing_returned": round(empty_answerable / answerable, 4)
         if answerable
         else None,
@@ -434,6 +445,8 @@ def run(args: Any) -> None:
         f"(mean results {na['mean_results']}); answerable questions with nothing returned: "
         f"{na['answerable_with_nothing_returned']}"
     )
+    for hit in na["answered_with_short_query_path_only"]:
+        print(f"  answered with the short-query path only: {hit}")
     emit(result)
 
 

@@ -161,7 +161,7 @@ def collect(path: Path) -> list[Conv]:
                     ideal,
                     known,
                     documents,
-                    s.weights,
+                    s.profile.weights_for(short=s.short, ideal=ideal, known=known),
                     bm25_r.copy(),
                     ideal_r,
                     known_r,

@@ -81,6 +81,21 @@ class SearchProfile:
     def short_weights(self) -> Weights:
         return replace(self.weights, unknown_floor=self.short_unknown_floor)
 
+    def weights_for(self, *, short: bool, ideal: float, known: float) -> Weights:
+        """The weights of one query: `ideal` its ideal BM25, `known` the part of it the store
+        holds. A short query none of whose words the store holds is judged by meaning (a
+        synonym's memory holds none of them): `short_unknown_floor`. One whose words the store
+        partly holds is judged by them, and its absent words are its own subject ("video game
+        console" asked of a store that only says "games"): the general floor, eased towards the
+        short query's by the share of the query the store holds."""
+        if not short or ideal <= 0:
+            return self.weights
+        if known <= 0:
+            return self.short_weights
+        general = self.weights.unknown_floor
+        eased = general + (self.short_unknown_floor - general) * min(known / ideal, 1.0)
+        return replace(self.weights, unknown_floor=eased)
+
 
 @dataclass(frozen=True)
 class Thresholds:

@@ -12,9 +12,9 @@ largest of its members', as Lucene's SynonymQuery does), and a group is known to
 member is. A memory holding "daughter" thus holds the query "kids" once, as if it said "kids".
 
 Built from general vocabulary, not from any evaluation set (bench/data/short_queries.json keeps a
-held-out third to check that). Each line: words that all mean each other (`a b c`; a two-word
-term joined by `_`), optionally followed by `> x y z`: narrower or related words they also
-find (but that do not find them).
+held-out third to check that). Each line: words that all mean each other (`a b c`; a two- or
+three-word term joined by `_`), optionally followed by `> x y z`: narrower or related words they
+also find (but that do not find them).
 Words with a second common sense ("lead", "call", "work", "home", "account") are left out: as a
 related term they would find memories about the other sense; so are terms the text-search parser
 splits into stray lexemes ("1:1" gives "1", "wi-fi" gives "wi" and "fi").
@@ -238,7 +238,8 @@ def is_short(query: str) -> bool:
 
 def expansions(query: str, *, any_length: bool = False) -> list[Expansion]:
     """Each word of a short query (`any_length`: of any query) that has related terms, with
-    them, once per lexicon that holds it; a two-word term's related terms go to both its words."""
+    them, once per lexicon that holds it; a two- or three-word term's related terms go to each
+    of its words."""
     if not any_length and not is_short(query):
         return []
     found = [Expansion(w, t, language.ENGLISH) for w, t in _english(query)]
@@ -271,9 +272,11 @@ def _related(
     words: list[str], lookup: Callable[[str], tuple[str, ...] | None]
 ) -> list[tuple[str, str]]:
     related: dict[str, list[str]] = {w: list(lookup(w) or ()) for w in words}
-    for first, second in itertools.pairwise(words):
-        for word in (first, second):
-            more = lookup(f"{first}_{second}") or ()
+    # A term of two or three words ("fiche de paie", "dolor de espalda"): each of its words.
+    runs = [*itertools.pairwise(words), *zip(words, words[1:], words[2:], strict=False)]
+    for run in runs:
+        more = lookup("_".join(run)) or ()
+        for word in run:
             related[word] += (t for t in more if t not in related[word])
     return [
         (w, " ".join(t.replace("_", " ") for t in terms)) for w, terms in related.items() if terms

@@ -5,9 +5,10 @@ synonyms, colloquial words — not from any evaluation set (bench/data/multiling
 held-out third to check that).
 
 The syntax is the English lexicon's: words that all mean each other, optionally followed by
-`> x y z`: narrower or related words they also find (but that do not find them). A two-word term
-is joined by `_`. Words are matched as a query writes them, folded to lower case: inflected forms
-a stemmer does not join (German plurals with an umlaut, Russian and Japanese forms) are listed.
+`> x y z`: narrower or related words they also find (but that do not find them). A two- or
+three-word term is joined by `_`. Words are matched as a query writes them, folded to lower case:
+inflected forms a stemmer does not join (German plurals with an umlaut, Russian and Japanese
+forms) are listed.
 Each term's lexemes come from its own language's analysis (`memories/search/lexical.py`), so a
 German term finds a German memory's stems; Chinese and Japanese terms are read as the character
 bigrams their memories are indexed with. Words with a second common sense are left out, as in
@@ -126,6 +127,90 @@ anwalt anwältin rechtsanwalt
 friseur friseurin haarschnitt
 spende spenden > ehrenamt
 kinderbetreuung kita kindergarten > babysitter tagesmutter
+freund freunde freundin freundinnen kumpel kumpels > bekannte
+nachbar nachbarin nachbarn
+schwiegereltern > schwiegermutter schwiegervater
+enkel enkelkinder enkelin enkelsohn enkeltochter
+schwanger schwangerschaft > geburtstermin entbindung
+scheidung geschieden getrennt > trennung
+umzug umziehen umgezogen > wohnung
+küche > kochen herd
+badezimmer > dusche badewanne
+haushalt putzen > wäsche staubsaugen abwasch
+waschmaschine spülmaschine geschirrspüler kühlschrank > haushaltsgeräte
+mitbewohner mitbewohnerin wg > wohngemeinschaft
+gehaltsabrechnung lohnabrechnung lohnzettel gehaltszettel > gehalt lohn
+schichtdienst > nachtschicht frühschicht spätschicht
+beförderung gehaltserhöhung > befördert
+arbeitslos arbeitslosigkeit jobsuche > bewerbung
+bewerbung vorstellungsgespräch bewerbungsgespräch
+büro > homeoffice
+selbstständig selbständig freiberufler freiberuflerin freelancer
+dienstreise geschäftsreise
+krank krankheit erkältung > krankgeschrieben grippe
+krankenhaus klinik > notaufnahme
+operation operiert
+rückenschmerzen > bandscheibe
+kopfschmerzen migräne
+diabetes diabetiker diabetikerin > insulin
+asthma > inhalator
+blutwerte blutabnahme bluttest
+physiotherapie physio krankengymnastik
+krankenversicherung krankenkasse
+angststörung panikattacken
+depression depressionen depressiv
+kochen rezepte > backen
+backen > kuchen brot
+obst früchte > äpfel bananen
+gemüse > salat
+süßigkeiten schokolade naschen
+tee > kräutertee
+mittagessen abendessen
+fisch > lachs meeresfrüchte
+nagetier nagetiere > hamster meerschweinchen ratte ratten
+wellensittich vögel
+aquarium fische
+pferd pferde reiten > pony
+gassi gassigehen
+nahverkehr öffis > bus straßenbahn u-bahn s-bahn
+taxi uber
+tanken benzin diesel sprit > tankstelle
+parkplatz parken > parkhaus
+monatskarte deutschlandticket > fahrkarte
+elektroauto e-auto
+karre > auto
+konto girokonto > überweisung
+rechnungen > nebenkosten
+steuern steuererklärung > finanzamt
+haushaltsbuch > ausgaben budget
+versicherung versicherungen > haftpflicht
+kreditkarte > visa mastercard
+stricken nähen häkeln > handarbeit
+malen zeichnen > aquarell skizzen
+singen chor > gesang
+tanzen tanzkurs > salsa
+basteln heimwerken
+camping zelten > zelt wohnmobil
+sammeln sammlung > briefmarken
+yoga > meditation
+klettern bouldern > kletterhalle
+schwimmen schwimmbad hallenbad
+muckibude fitnessstudio gym > krafttraining hanteln
+marathon halbmarathon
+reise reisen > urlaub
+hotel hotels > unterkunft ferienwohnung
+reisepass visum > ausweis
+schule > schüler schülerin
+prüfung prüfungen klausur klausuren > zeugnis
+kleidung klamotten > schuhe jacke
+schuhe > sneaker
+kirche religion > beten gottesdienst
+sprachen fremdsprachen > englisch französisch spanisch
+fernseher fernsehen
+tablet ipad
+überstunden mehrarbeit
+stau verkehrsstau
+angeln angler
 """,
     language.SPANISH: """
 hijo hijos niño niños niña niñas crío críos chaval chavales peques > hija hijas bebé
@@ -230,6 +315,81 @@ abogado abogada
 peluquero peluquera peluquería
 donación donar > voluntariado
 guardería > niñera canguro
+amigo amiga amigos amigas > mejor_amigo mejor_amiga
+vecino vecina vecinos vecinas
+suegros > suegra suegro
+nietos nieto nieta
+embarazada embarazo > parto
+divorcio divorciado divorciada separado separada
+mudanza mudarse > piso
+cocinar > receta recetas
+baño > ducha bañera
+limpieza limpiar > colada fregar aspiradora
+lavadora lavavajillas nevera frigorífico > electrodomésticos
+compañero_de_piso compañera_de_piso
+nómina > sueldo salario
+desempleo desempleado desempleada > buscar_trabajo
+entrevista_de_trabajo > currículum
+autónomo autónoma freelance
+enfermo enferma enfermedad resfriado > baja gripe
+hospital > urgencias
+cirugía operado operada
+dolor_de_espalda > lumbago
+dolor_de_cabeza migraña jaqueca
+diabetes diabético diabética > insulina
+asma > inhalador
+análisis_de_sangre analítica
+fisioterapia fisio fisioterapeuta
+seguro_médico mutua
+ansiedad > ataques_de_pánico
+depresión deprimido deprimida
+repostería hornear > tarta pastel bizcocho
+fruta frutas > manzanas plátanos
+verduras hortalizas > ensalada
+dulces chocolate chuches golosinas
+té infusión
+almuerzo cena
+pescado > salmón marisco
+roedor roedores > hámster cobaya rata
+pájaro pájaros periquito
+acuario peces
+caballo caballos equitación > poni
+transporte_público > autobús metro tren tranvía
+taxi uber
+gasolina diésel repostar > gasolinera
+aparcar aparcamiento > parking
+atasco tráfico
+cuenta_bancaria > transferencia
+facturas factura recibos
+impuestos hacienda > declaración_de_la_renta
+presupuesto gastos
+tarjeta_de_crédito > mastercard
+tejer coser ganchillo
+pintar dibujar dibujo > acuarela
+cantar coro
+bailar baile > salsa
+manualidades bricolaje
+pescar pesca
+camping acampar > autocaravana
+coleccionar colección > sellos
+yoga > meditación
+escalada escalar > rocódromo
+nadar natación piscina
+pesas musculación > gimnasio
+maratón media_maratón
+viaje viajes viajar > vacaciones
+hotel hoteles > alojamiento
+pasaporte visado
+colegio escuela instituto > clase alumno alumna
+examen exámenes
+maestro maestra > clase
+ropa > zapatos chaqueta
+zapatos zapatillas
+iglesia religión > rezar misa
+idiomas > inglés francés alemán
+tele televisión
+tableta ipad
+horas_extra horas_extras
 """,
     language.FRENCH: """
 enfant enfants gamin gamins gosses > fille filles fils bébé garçon
@@ -334,6 +494,83 @@ avocat avocate
 coiffeur coiffeuse coupe
 don dons > bénévolat
 crèche nounou > babysitter
+ami amie amis amies pote potes copains copines > meilleur_ami meilleure_amie
+voisin voisine voisins voisines
+beaux-parents > belle-mère beau-père
+petits-enfants > petit-fils petite-fille
+enceinte grossesse > accouchement
+divorce divorcé divorcée séparés > séparation
+déménagement déménager déménagé
+cuisiner > recette recettes
+salle_de_bain > douche baignoire
+ménage > lessive aspirateur vaisselle
+lave-linge lave-vaisselle frigo réfrigérateur > électroménager
+colocation coloc colocataire
+fiche_de_paie bulletin_de_salaire > salaire paie
+heures_sup heures_supplémentaires
+chômage chômeur chômeuse > recherche_d'emploi
+entretien_d'embauche > cv
+indépendant indépendante freelance auto-entrepreneur
+malade maladie rhume > arrêt_maladie grippe
+hôpital > urgences
+chirurgie opéré opérée
+mal_de_dos > lombalgie
+mal_de_tête migraine migraines
+diabète diabétique > insuline
+asthme asthmatique > inhalateur ventoline
+kiné kinésithérapeute kinésithérapie
+mutuelle sécu
+anxiété angoisse > crises_d'angoisse
+dépression déprimé déprimée
+pâtisserie gâteau gâteaux
+fruits > pommes bananes
+légumes > salade
+sucreries bonbons chocolat
+thé tisane
+déjeuner dîner repas
+poisson > saumon fruits_de_mer
+épicé piquant
+rongeur rongeurs > hamster cochon_d'inde
+oiseau oiseaux perruche
+aquarium poissons
+cheval chevaux équitation > poney
+transports_en_commun > bus métro tram rer
+taxi uber vtc
+essence diesel carburant > station-service
+stationnement se_garer > parking
+bouchons embouteillages
+banque compte_bancaire > virement
+factures facture
+impôts > déclaration_d'impôts
+budget dépenses
+assurance assurances > assuré assurée
+carte_bancaire carte_de_crédit > mastercard
+tricot tricoter couture coudre
+peinture dessin dessiner peindre > aquarelle
+chanter chorale
+danse danser > salsa
+pêcher pêcheur
+camping camper > tente camping-car
+collectionner > timbres
+yoga > méditation
+escalade grimper
+natation nager piscine
+tennis padel
+muscu musculation > haltères
+marathon semi-marathon
+voyage voyages voyager > vacances
+hôtel hôtels > hébergement airbnb
+passeport visa > carte_d'identité
+école collège lycée > classe élève élèves
+examen examens partiel partiels bac
+instituteur institutrice > classe
+vêtements fringues > chaussures veste
+chaussures baskets
+église religion > prier messe
+langues > anglais allemand espagnol
+télé télévision
+tablette ipad
+montre_connectée smartwatch
 """,
     language.PORTUGUESE: """
 filho filhos criança crianças miúdos > filha filhas bebê bebé menino menina
@@ -436,6 +673,77 @@ advogado advogada
 cabeleireiro cabeleireira barbeiro
 doação doar > voluntariado
 creche babá > berçário
+amigo amiga amigos amigas > melhor_amigo melhor_amiga
+vizinho vizinha vizinhos vizinhas
+sogros > sogra sogro
+netos neto neta
+grávida gravidez > parto
+divórcio divorciado divorciada separado separada
+cozinhar > receitas
+banheiro casa_de_banho > chuveiro banheira
+limpeza faxina > lavar_roupa aspirador louça
+máquina_de_lavar geladeira frigorífico > eletrodomésticos
+contracheque holerite recibo_de_vencimento > salário
+plantão > turno_da_noite
+promovido promovida
+desemprego desempregado desempregada > procurar_emprego
+entrevista_de_emprego > currículo
+autônomo autônoma freelancer
+doente doença resfriado constipação > atestado gripe
+hospital > pronto-socorro urgência
+cirurgia operado operada
+dor_nas_costas > lombar
+dor_de_cabeça enxaqueca
+diabetes diabético diabética > insulina
+asma asmático > bombinha inalador
+fisioterapia fisio fisioterapeuta
+plano_de_saúde convênio
+ansiedade > crise_de_pânico
+depressão deprimido deprimida
+bolo bolos confeitaria
+fruta frutas > maçãs bananas
+legumes verduras > salada
+doces chocolate
+almoço jantar
+peixe > salmão frutos_do_mar
+picante apimentado
+roedor roedores > hamster porquinho-da-índia
+pássaro pássaros periquito calopsita
+aquário peixes
+cavalo cavalos equitação > pônei
+transporte_público > ônibus metrô trem
+táxi uber
+gasolina diesel combustível abastecer
+estacionar estacionamento
+trânsito engarrafamento
+conta_bancária > transferência pix
+boletos > fatura
+impostos imposto_de_renda
+orçamento gastos despesas
+cartão_de_crédito > mastercard
+tricô costura costurar crochê
+pintar desenhar desenho > aquarela
+cantar coral
+dançar dança > forró samba
+artesanato bricolagem
+pescar pesca
+camping acampar > barraca
+colecionar coleção > selos
+ioga yoga > meditação
+escalada escalar
+natação nadar piscina
+maromba > musculação academia
+maratona meia_maratona
+viagem viagens viajar > férias
+hotel hotéis > hospedagem airbnb
+escola colégio > turma aluno aluna
+lição_de_casa dever_de_casa
+vestibular enem
+roupa roupas > sapatos casaco
+igreja religião > rezar missa
+idiomas > inglês espanhol francês
+tv televisão
+tablet ipad
 """,
     language.RUSSIAN: """
 дети ребёнок ребенок детей детки > дочь дочка сын малыш мальчик девочка
@@ -538,6 +846,75 @@ creche babá > berçário
 парикмахер стрижка
 пожертвование пожертвования > волонтёр волонтер
 садик няня
+друг друзья подруга подруги > лучший_друг
+сосед соседка соседи
+свекровь тёща тесть свёкор
+внуки внук внучка
+беременна беременность > роды
+развод развелись разведён разведена
+переезд переехали переехал переехала
+уборка убираться > стирка пылесос посуда
+стиральная_машина посудомойка холодильник
+расчётный_лист расчётка > зарплата
+переработки сверхурочные
+повысили > повышение
+безработный безработица > ищу_работу
+собеседование > резюме
+фриланс фрилансер самозанятый
+командировка командировки
+болею болезнь простуда > больничный грипп
+больница > скорая
+мигрень головная_боль
+диабет диабетик > инсулин
+астма астматик > ингалятор
+анализ_крови анализы
+физиотерапия массаж
+страховка полис > дмс омс
+тревожность > панические_атаки
+выпечка > торт пирог
+фрукты > яблоки бананы
+овощи > салат
+сладкое сладости шоколад конфеты
+обед ужин
+рыба > лосось морепродукты
+грызун грызуны > хомяк хомячок морская_свинка крыса
+аквариум рыбки
+лошадь лошади верховая_езда
+общественный_транспорт > автобус метро электричка трамвай
+бензин заправка > топливо
+парковка парковаться
+тачка > машина автомобиль
+коммуналка квитанции
+налоги > вычет декларация
+бюджет расходы траты
+кредитка кредитная_карта
+наличные наличка
+вязание вязать шитьё шить
+рисование рисовать живопись > акварель
+петь пение хор
+танцы танцевать
+рыбалка рыбачить
+кемпинг палатка
+коллекция > марки
+йога > медитация
+плавание плавать бассейн
+качалка тренажёрка > спортзал штанга
+марафон полумарафон
+путешествие путешествия путешествовать > отпуск
+отель гостиница
+загранпаспорт паспорт виза
+за_границей заграница
+школа > ученик ученица
+домашка домашнее_задание
+экзамен экзамены егэ сессия > оценки
+одежда > обувь куртка
+обувь кроссовки
+шопинг покупки
+церковь религия > молиться
+языки > английский немецкий
+телевизор телик
+планшет ipad
+депрессия депрессивный
 """,
     language.CHINESE: """
 孩子 小孩 儿女 子女 > 女儿 儿子 宝宝 宝贝
@@ -640,6 +1017,85 @@ creche babá > berçário
 理发 > 理发店
 捐款 捐 > 志愿者
 托儿所 幼儿园 保姆
+朋友 好友 闺蜜 哥们 > 好朋友
+岳父 岳母 婆婆 公婆
+孙子 孙女 外孙 外孙女
+怀孕 孕期 > 预产期
+离婚 分居 > 前妻 前夫
+搬家 > 新家
+厨房 > 做饭
+浴室 卫生间 > 洗澡
+家务 打扫 > 洗衣服 拖地 洗碗
+洗衣机 洗碗机 冰箱 > 家电
+室友 合租
+工资条 工资单 > 工资 薪水
+升职 加薪 晋升
+失业 找工作 > 求职
+面试 > 简历
+自由职业 个体户
+生病 感冒 发烧 > 病假
+医院 > 急诊 住院
+手术 > 开刀
+腰疼 腰痛 背疼 > 腰椎
+头疼 头痛 偏头痛
+糖尿病 > 胰岛素 血糖
+验血 体检
+理疗 康复 > 按摩
+医保 保险 > 社保
+抑郁 抑郁症
+做饭 下厨 烹饪 > 菜谱 食谱
+烘焙 > 蛋糕 面包
+水果 > 苹果 香蕉
+蔬菜 青菜 > 沙拉
+甜食 零食 巧克力 > 糖果
+喝茶 绿茶 红茶 > 茶叶
+午饭 午餐 晚饭 晚餐
+海鲜 > 三文鱼
+吃辣 > 辣椒
+啮齿动物 > 仓鼠 豚鼠
+鹦鹉 小鸟
+鱼缸 养鱼 > 金鱼
+骑马 > 马术
+公交 地铁 公共交通 > 公交车 高铁
+打车 出租车 > 滴滴
+汽油 加油站
+停车 > 停车场 车位
+电动车 新能源 > 充电
+车子 私家车 爱车 > 汽车 开车
+银行 > 转账
+账单 水电费 > 缴费
+交税 个税 > 报税
+预算 开销 花销
+信用卡 > 花呗
+织毛衣 编织 缝纫 > 手工
+画画 绘画 > 水彩 素描
+唱歌 合唱
+跳舞 舞蹈 > 广场舞
+露营 > 帐篷
+集邮 > 邮票
+瑜伽 > 冥想
+游泳 > 游泳池
+网球 羽毛球 乒乓球
+撸铁 举铁 健身房 > 力量训练
+旅行 旅游 出游 > 度假
+酒店 宾馆 民宿 > 住宿
+护照 签证
+出国 国外
+景点 观光
+学校 上学 > 学生 班级
+作业 写作业
+考试 高考 期末 > 成绩 分数
+衣服 穿搭 > 鞋子 外套
+鞋子 球鞋 运动鞋
+购物 逛街 网购 > 淘宝
+教会 宗教 信仰 > 祈祷 基督教 佛教
+语言 外语 > 英语 日语
+平板电脑 ipad
+智能手表 手表
+邻居 街坊 邻里
+堵车 塞车
+钓鱼 垂钓
+焦虑 焦虑症
 """,
     language.JAPANESE: """
 子供 子ども こども > 娘 息子 赤ちゃん
@@ -741,5 +1197,77 @@ creche babá > berçário
 美容院 床屋
 寄付 > ボランティア
 保育園 幼稚園 ベビーシッター
+友達 友だち 友人 親友
+近所 ご近所 > 隣人
+義理の両親 > 義母 義父
+妊娠 > 出産 予定日
+離婚 別居 > 元夫 元妻
+引っ越し 引越し > 新居
+台所 キッチン > 料理
+お風呂 風呂 > シャワー 浴室
+家事 掃除 > 洗濯 皿洗い 掃除機
+洗濯機 食洗機 冷蔵庫 > 家電
+ルームメイト シェアハウス
+給与明細 給料明細 > 給料 給与
+シフト 夜勤
+昇進 昇給
+失業 無職 > 就活 転職活動
+面接 > 履歴書
+オフィス 職場
+フリーランス 自営業 個人事業主
+病気 風邪 > 病欠 発熱
+入院 病院 > 救急
+腰痛 > ぎっくり腰 ヘルニア
+頭痛 片頭痛 偏頭痛
+糖尿病 > インスリン 血糖
+喘息 ぜんそく
+血液検査 健康診断 健診
+リハビリ 理学療法 > 整体 マッサージ
+保険 健康保険 > 保険証
+料理 自炊 > レシピ
+お菓子作り パン作り > ケーキ
+果物 フルーツ > りんご バナナ
+野菜 > サラダ
+甘いもの お菓子 チョコ チョコレート
+お茶 紅茶 緑茶
+昼ごはん 昼食 ランチ 晩ごはん 夕食 夕飯
+海鮮 > 鮭 サーモン
+激辛 辛いもの
+小動物 > うさぎ ハムスター モルモット
+インコ 小鳥
+金魚 熱帯魚 水槽
+電車 地下鉄 バス 公共交通機関 > 通勤
+ガソリン 給油 > ガソリンスタンド
+駐車 駐車場
+電気自動車 > 充電
+クルマ 自家用車 > 自動車 マイカー
+銀行 口座 > 振込
+請求書 光熱費 公共料金
+税金 確定申告 > 住民税
+予算 出費 家計簿
+クレジットカード クレカ
+編み物 裁縫 手芸 > ミシン
+お絵描き 水彩 > イラスト スケッチ
+カラオケ 合唱
+キャンプ > テント
+コレクション > 切手
+ヨガ > 瞑想
+ボルダリング クライミング
+水泳 泳ぐ プール
+マラソン ハーフマラソン
+旅行 > 観光
+ホテル 旅館 > 宿泊
+パスポート ビザ
+学校 > 生徒 クラス
+試験 テスト 受験 > 成績
+洋服 > コート
+買い物 ショッピング 通販
+教会 宗教 > お寺 神社
+言語 外国語 > 英語
+タブレット ipad
+スマートウォッチ 腕時計
+うつ病 鬱病
+残業 時間外労働
+海外 外国
 """,
 }

@@ -397,10 +397,9 @@ class UserSearch:
         query with (`model`: the user's, not the process's EMBEDDING_MODEL)."""
         return profile_for(self.model).search
 
-    @property
-    def weights(self) -> Weights:
-        """The profile's weights; a short query's floor for a store that lacks its words."""
-        return self.profile.short_weights if self.short else self.profile.weights
+    def weights(self, corpus: Corpus) -> Weights:
+        """The profile's weights for this query (`SearchProfile.weights_for`)."""
+        return self.profile.weights_for(short=self.short, ideal=corpus.ideal, known=corpus.known)
 
     @cached_property
     def kin_share(self) -> float:
@@ -555,14 +554,15 @@ class UserSearch:
         index = self.index
         corpus, bm25 = self._bm25(self.profile.bm25_k1, self.profile.bm25_b)
         floor, answer = self.cut_offs(corpus, min_score)
+        weights = self.weights(corpus)
         cosine = index.cosines(qvec)
         rows = self._contenders(cosine, bm25, limit)
-        low, high = _bounds(cosine[rows], bm25[rows], corpus, self.weights)
+        low, high = _bounds(cosine[rows], bm25[rows], corpus, weights)
         rows = rows[_pick(low, high, limit, floor)]
         exact = exact_cosines(index.matrix[rows], qvec)
         exact[~index.has_vector[rows]] = np.nan
         scores = [
-            relevance_of(float(c), float(bm25[r]), corpus, self.weights)
+            relevance_of(float(c), float(bm25[r]), corpus, weights)
             for c, r in zip(exact, rows, strict=True)
         ]
         found = _best_of([index.memory_id(r) for r in rows], scores, limit, floor)
@@ -580,7 +580,7 @@ class UserSearch:
         matched = bm25 > 0
         plain = np.flatnonzero(visible & ~matched)
         clipped = np.nan_to_num(cosine[plain], nan=0.0)
-        zero, full = self.weights.cosine_zero, self.weights.cosine_full
+        zero, full = self.profile.weights.cosine_zero, self.profile.weights.cosine_full
         low = np.clip(clipped - COSINE_ERROR, zero, full)
         high = np.clip(clipped + COSINE_ERROR, zero, full)
         visible[plain] = False
@@ -682,6 +682,7 @@ class UserSearch:
             )
             # The corpus is the visible memories' whatever the depth: the same cut-offs each round.
             floor, answer = self.cut_offs(corpus, min_score)
+            weights = self.weights(corpus)
             # Past the arms: at most the last cosine (none left when the last has no vector) and
             # the last BM25 (nothing left to match when the arm came back short).
             everything = len(dense) < depth
@@ -695,18 +696,18 @@ class UserSearch:
             low_cos = np.array([cosines.get(m, math.nan) for m in ids], dtype=np.float64)
             high_cos = np.array([cosines.get(m, last_cos) for m in ids], dtype=np.float64)
             scores = np.array([bm25.get(m, 0.0) for m in ids], dtype=np.float64)
-            low, _ = _bounds(low_cos, scores, corpus, self.weights)
-            _, high = _bounds(high_cos, scores, corpus, self.weights)
+            low, _ = _bounds(low_cos, scores, corpus, weights)
+            _, high = _bounds(high_cos, scores, corpus, weights)
             picked = [ids[i] for i in _pick(low, high, limit, floor)]
             evidence = self._evidence(picked, qvec)
             exact = [
-                relevance_of(cos, corpus.bm25(dl, tf), corpus, self.weights)
+                relevance_of(cos, corpus.bm25(dl, tf), corpus, weights)
                 for cos, dl, tf in (evidence[m] for m in picked if m in evidence)
             ]
             found = _best_of([m for m in picked if m in evidence], exact, limit, floor)
             if everything:
                 return self._answered(found, floor, answer)
-            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus, self.weights)
+            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus, weights)
             if _complete(found, limit, floor, float(outside[0])):
                 return self._answered(found, floor, answer)
             depth *= 4

@@ -58,6 +58,22 @@ def test_minilm_keeps_the_values_it_was_tuned_with() -> None:
     assert minilm.repeat_cosine == 0.6
 
 
+def test_a_short_query_the_store_partly_holds_is_discounted_more_the_less_it_holds() -> None:
+    """A short query none of whose words the store holds keeps the short floor (judged by
+    meaning); one the store holds a part of has its absent words discounted from the general
+    floor, eased towards the short one by the part held; a long query the general floor."""
+    search = model_profiles.profile_for(MINILM_MODEL).search
+
+    def floor(*, short: bool, known: float) -> float:
+        return search.weights_for(short=short, ideal=10.0, known=known).unknown_floor
+
+    assert floor(short=True, known=0.0) == search.short_unknown_floor
+    eased = [floor(short=True, known=k) for k in (1.0, 3.0, 6.0, 10.0)]
+    assert search.weights.unknown_floor < eased[0] < eased[1] < eased[2] < eased[3]
+    assert eased[3] == pytest.approx(search.short_unknown_floor)
+    assert floor(short=False, known=0.0) == floor(short=False, known=3.0) == 0.25
+
+
 def test_a_model_without_a_profile_of_its_own_gets_minilms() -> None:
     assert model_profiles.profile_for("BAAI/bge-small-en-v1.5") is model_profiles.MINILM
     assert set(model_profiles.PROFILES) == {MINILM_MODEL, E5_MODEL}

@@ -144,3 +144,16 @@ def test_a_word_is_looked_up_in_its_own_languages_lexicon() -> None:
     assert ("fr", "grands-parents") in by_word["grands-parents"]  # its hyphen kept
     (german,) = related_terms.expansions("Haustier")
     assert "dackel" in german.terms.split()
+
+
+def test_a_three_word_term_gives_its_related_terms_to_each_of_its_words() -> None:
+    """A payslip is three words in French and a backache three in Spanish: the term is looked
+    up as a whole, and its words that are words of the store carry its related terms."""
+    by_word = {
+        (e.language, e.word): e.terms.split() for e in related_terms.expansions("fiche de paie")
+    }
+    assert "salaire" in by_word["fr", "fiche"]
+    assert "lumbago" in next(
+        e.terms.split() for e in related_terms.expansions("dolor de espalda") if e.word == "espalda"
+    )
+    assert all(e.word != "fiche" for e in related_terms.expansions("fiche de lecture"))
