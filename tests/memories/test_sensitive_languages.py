@@ -23,6 +23,7 @@ from memories.categories import (
     DEFAULT_CATEGORIES,
     SENSITIVE,
     UNCHECKED,
+    about_a_topic,
     ordinary_phrases,
     signals_pattern,
 )
@@ -432,6 +433,40 @@ def test_the_english_veto_never_drops_a_signal_word_or_a_confident_embedding(
     assert category in memory.categories and _hidden_from(default_app, memory)
 
 
+# Written for these tests, in none of the sets (issue 36.3, bench/data/sensitive_dev6.json's false
+# alarms as kinds, not sentences): a sensitive word used in an ordinary sense — an illness or an
+# operation whose patient is an animal or a plant, a faith's word as a figure of speech ("football
+# is a religion", "my gardening bible"), a debt of gratitude, an advertising campaign
+# (memories/categories.py, `ORDINARY_PHRASES`). In English MiniLM's nearness may still hide a pet's
+# operation (the phrase sets aside the word, not the embedding), so the English case is a gratitude.
+WORDS_IN_AN_ORDINARY_SENSE = [
+    ("Notre lapin a été opéré des dents hier.", "fr", "health"),
+    ("Meine Katze wurde gestern am Auge operiert.", "de", "health"),
+    ("我家的猫得了皮肤病。", "zh", "health"),
+    ("El rosal del balcón tiene una enfermedad.", "es", "health"),
+    ("Для нашей семьи хоккей — это религия.", "ru", "religion"),
+    ("Este livro é a minha bíblia da jardinagem.", "pt", "religion"),
+    ("I owe my career to my first piano teacher.", "en", "finance"),
+]
+# The same words in a fact about the writer: the writer as the subject beside the animal, a faith
+# named besides the figure, a sum owed beside the gratitude.
+THE_SAME_SENSE_WORDS_ABOUT_ONESELF = [
+    ("I needed surgery on my hand after the dog bit me.", "en", "health"),
+    ("我的狗生病那年，我得了抑郁症。", "zh", "health"),
+    ("Ich wurde operiert, während meine Katze bei der Nachbarin war.", "de", "health"),
+    ("Islam is the religion I converted to last year.", "en", "religion"),
+    ("I owe my brother 3,000 euros, and my career too.", "en", "finance"),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "category"), WORDS_IN_AN_ORDINARY_SENSE)
+def test_a_sensitive_word_in_an_ordinary_sense_is_set_aside(
+    text: str, code: str, category: str
+) -> None:
+    assert category in _signalled(text, code)  # the word is there
+    assert category not in _signalled(ordinary_phrases(text)[category], code)  # and set aside
+
+
 # Written for these tests, in none of the sets (issue 36.3, bench/data/sensitive_dev5.json's false
 # alarms as themes): a sensitive word naming a public event met on the way to work, an errand with
 # a deadline, a building seen as a sight (memories/categories.py, `ORDINARY_PHRASES`).
@@ -440,12 +475,15 @@ LOOK_ALIKES_SHARING_THE_WORDS = [
     ("罢工那天地铁停运，我只好打车上班。", "zh"),
     ("Wegen des Streiks fiel mein Zug aus.", "de"),
     ("確定申告の締め切りが近いので、週末に書類を作る。", "ja"),
+    # sensitive_dev6's false alarms as kinds, not sentences: a word in an ordinary sense
+    *((text, code) for text, code, _ in WORDS_IN_AN_ORDINARY_SENSE),
 ]
 THE_SAME_WORDS_IN_A_SENSITIVE_FACT = [
     ("I joined the protest march against the new motorway.", "en", "politics"),
     ("我参加了工人罢工，要求涨工资。", "zh", "politics"),
     ("Ich war am Samstag auf der Demo gegen Rechts.", "de", "politics"),
     ("確定申告で追徴課税を二十万円払った。", "ja", "finance"),
+    *THE_SAME_SENSE_WORDS_ABOUT_ONESELF,
 ]
 
 
@@ -564,3 +602,38 @@ def test_ones_own_place_of_worship_or_march_is_no_ordinary_phrase(
 def test_a_russian_debt_in_any_form_is_finance_and_long_is_not(text: str) -> None:
     assert "finance" in _signalled(text, "ru")
     assert "finance" not in _signalled("Я долго ждал автобус, это был долгий день.", "ru")
+
+
+def test_a_work_about_a_sensitive_topic_is_not_hidden_by_nearness_alone(
+    owner_dash: Actor, default_app: Actor
+) -> None:
+    # Written for this test: a study or a book whose topic is near a sensitive category in
+    # English, with no signal word (memories/categories.py, `about_a_topic`).
+    text = "I'm writing a dissertation on the history of tuberculosis sanatoriums."
+    assert about_a_topic(text) and not _signalled(text, "en")
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert not set(memory.categories) & SENSITIVE, memory.categories
+    assert memory_get(actor=default_app, memory_id=memory.id, record=False).text == text
+
+
+def test_a_signal_word_inside_a_work_about_a_topic_still_hides_the_fact(
+    owner_dash: Actor, default_app: Actor
+) -> None:
+    text = "I'm reading a book about depression because my own depression came back."
+    assert about_a_topic(text)
+    memory = services.memory_create(actor=owner_dash, text=text).memory
+    assert "health" in memory.categories and _hidden_from(default_app, memory)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"), [("我每个月给工党捐一百块。", "zh"), ("毎月、緑の党に寄付しています。", "ja")]
+)
+def test_any_party_named_with_its_chinese_or_japanese_suffix_is_politics(
+    text: str, code: str
+) -> None:
+    assert "politics" in _signalled(text, code)
+
+
+@pytest.mark.parametrize(("text", "code"), [("他是我的死党。", "zh"), ("私は甘党です。", "ja")])
+def test_a_best_friend_or_a_sweet_tooth_is_no_party(text: str, code: str) -> None:
+    assert "politics" not in _signalled(text, code)
