@@ -1795,24 +1795,6 @@ def ordinary_phrases(text: str) -> dict[str, str]:
     return out
 
 
-# A text that names a sensitive topic as the subject of a work or a study, not as the writer's
-# life: a thesis on vaccines, a book about the Reformation, a course in political science, a
-# documentary about a surgeon. In English the embedding puts such a text near the topic's category;
-# its nearness alone (no signal word, below the absolute threshold) is then no reason to hide it
-# (memories/classify.py). Written from the dev splits' English false alarms as a construction, not
-# as themes (issue 36.3, seventh pass).
-_TOPIC_FRAME = re.compile(
-    r"\b(thesis|dissertation|essay|paper|book|novel|biography|history|documentary|film|movie"
-    r"|series|show|podcast|course|class|lecture|degree|article|exhibition)\s+(on|about|of|in)\b",
-    re.IGNORECASE,
-)
-
-
-def about_a_topic(text: str) -> bool:
-    """Whether an English text names its subject as the topic of a work or a study."""
-    return bool(_TOPIC_FRAME.search(text))
-
-
 def signal_words(category: Category, language: str | None = None) -> list[str]:
     """The category's signals for a text in `language`: its English ones, and those of that
     language, `SIGNALS_BY_LANGUAGE` and `LEXICONS` (a code of memories/language.py; any code but a

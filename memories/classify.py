@@ -35,10 +35,11 @@ church, a vote for a team captain) or phrase (`categories.ORDINARY_PHRASES`: a B
 seen as a tourist, a demonstration that blocked the road, a tax return to hand in by May; only the
 phrase's own words are set aside, a signal word elsewhere in the text still counts; also a dog
 operated on, "football is a religion here", a debt of gratitude). In English, which the embedding
-reads, a label the embedding gave by nearness alone (below the absolute threshold) is dropped when
-the text names its topic as a work's or a study's (`categories.about_a_topic`: a thesis on
-vaccines, a book about the Reformation); otherwise the model only speaks against such a label, and
-only when it is nearly sure the text is ordinary (`Thresholds.english_veto`, per embedding model).
+reads, the model only speaks against a label the embedding gave by nearness alone (below the
+absolute threshold), and only when it is nearly sure the text is ordinary
+(`Thresholds.english_veto`, per embedding model). A text's frame (a book about, a course in) is no
+reason to drop such a label: "a family history of heart trouble" and "a book about my years of
+drinking" are the writer's own life.
 
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
@@ -75,7 +76,6 @@ from memories.categories import (
     DEFAULT_CATEGORIES,
     UNCHECKED,
     Category,
-    about_a_topic,
     ordinary_phrases,
     ordinary_settings,
     signal_words,
@@ -292,11 +292,8 @@ class Classifier:
                     picked.append(category.slug)
             if text and sensitive_model.reads(code):
                 sensitive = self._read_by_model(text, sensitive, by_embedding_only)
-            elif by_nearness_only and text and code == languages.ENGLISH:
-                if about_a_topic(text):  # a thesis on vaccines: nearness is no reason
-                    sensitive = [s for s in sensitive if s not in by_nearness_only]
-                elif t.english_veto:
-                    sensitive = self._checked_in_english(text, sensitive, by_nearness_only)
+            elif by_nearness_only and text and code == languages.ENGLISH and t.english_veto:
+                sensitive = self._checked_in_english(text, sensitive, by_nearness_only)
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])
         return results

@@ -23,7 +23,6 @@ from memories.categories import (
     DEFAULT_CATEGORIES,
     SENSITIVE,
     UNCHECKED,
-    about_a_topic,
     ordinary_phrases,
     signals_pattern,
 )
@@ -604,25 +603,22 @@ def test_a_russian_debt_in_any_form_is_finance_and_long_is_not(text: str) -> Non
     assert "finance" not in _signalled("Я долго ждал автобус, это был долгий день.", "ru")
 
 
-def test_a_work_about_a_sensitive_topic_is_not_hidden_by_nearness_alone(
-    owner_dash: Actor, default_app: Actor
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("I have a family history of heart trouble on my dad's side.", "health"),
+        ("I'm writing a book about my years of drinking too much.", "health"),
+        ("I'm doing a degree in theology because I want to become a priest.", "religion"),
+    ],
+)
+def test_a_life_told_in_the_frame_of_a_work_or_a_study_stays_hidden(
+    owner_dash: Actor, default_app: Actor, text: str, category: str
 ) -> None:
-    # Written for this test: a study or a book whose topic is near a sensitive category in
-    # English, with no signal word (memories/categories.py, `about_a_topic`).
-    text = "I'm writing a dissertation on the history of tuberculosis sanatoriums."
-    assert about_a_topic(text) and not _signalled(text, "en")
+    # The seventh pass dropped a label the embedding gave by nearness alone when an English text
+    # named a work or a study ("a book about", "a history of", "a degree in"); these facts of the
+    # writer's own life then reached every app. Written by the lead as the rule was taken out.
     memory = services.memory_create(actor=owner_dash, text=text).memory
-    assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert memory_get(actor=default_app, memory_id=memory.id, record=False).text == text
-
-
-def test_a_signal_word_inside_a_work_about_a_topic_still_hides_the_fact(
-    owner_dash: Actor, default_app: Actor
-) -> None:
-    text = "I'm reading a book about depression because my own depression came back."
-    assert about_a_topic(text)
-    memory = services.memory_create(actor=owner_dash, text=text).memory
-    assert "health" in memory.categories and _hidden_from(default_app, memory)
+    assert category in memory.categories and _hidden_from(default_app, memory)
 
 
 @pytest.mark.parametrize(
