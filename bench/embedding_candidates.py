@@ -79,10 +79,11 @@ def _minilm() -> Candidate:
     from memories.search.embeddings import MINILM_MODEL, get_embedder
 
     embedder = get_embedder(MINILM_MODEL)
+    model = embedder._load()  # its queries without the process's query cache: each one embedded
     return Candidate(
         "all-MiniLM-L6-v2 (shipped default)",
         lambda texts: np.stack(embedder.embed(texts)),
-        lambda texts: np.stack([embedder.embed_query(t) for t in texts]),
+        lambda texts: np.stack([model.query(t) for t in texts]),
         {},
     )
 
