@@ -42,14 +42,11 @@ reason to drop such a label: "a family history of heart trouble" and "a book abo
 drinking" are the writer's own life.
 
 Where the embedding model has a sensitive head (memories/sensitive_head.py: multilingual-e5-small
-has one, MiniLM none), the head reads each memory's vector instead of the prototypes' nearness for
-the sensitive categories it knows: a label nearness alone gave is dropped, and a memory nothing
-else found sensitive gets the head's category when the head is sure enough
-(`sensitive_head.THRESHOLD`). On sets nobody tuned on, nearness hid ordinary facts ("a jar of
-coins for the laundromat" as finance) and missed sensitive ones outside English (a medicine for
-anxiety in Chinese); the head, trained on examples in every claimed language, reads them by
-meaning. Nearness stays for a user's own sensitive categories and for a category's name
-(`Classifier._settle`).
+has one, MiniLM none), the head reads each memory's vector last: a memory nothing else found
+sensitive gets the head's category when the head is sure enough (`sensitive_head.THRESHOLD`). It
+finds what the words, nearness and the character model miss outside English (a medicine for
+anxiety in Chinese), since it was trained on examples in every claimed language and reads them by
+meaning. It never takes a label away (`Classifier._settle`).
 
 Languages. A text's signal words are the English ones and its own language's
 (memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
@@ -324,30 +321,24 @@ class Classifier:
         head: tuple[float, str] | None,
     ) -> list[str]:
         """A memory's sensitive labels after the learned readers (the one home of how they
-        combine with the signal words and the embedding's scores).
-
-        Where the embedding model has a head (memories/sensitive_head.py) and the text is a
-        memory's (`code` given, not a category's name), the head reads instead of nearness: a
-        label of a category the head knows that only nearness gave is dropped, and a memory
-        nothing else found sensitive gets the head's category when its probability of not being
-        ordinary reaches `sensitive_head.THRESHOLD`. Nearness stays for a user's own sensitive
-        categories, which the head has never seen. The character model then reads as before:
-        after the head's drop, before its addition."""
-        if head is not None and code is not None:
-            dropped = by_nearness_only & set(sensitive_head.KNOWN)
-            sensitive = [slug for slug in sensitive if slug not in dropped]
-            by_embedding_only = by_embedding_only - dropped
-            by_nearness_only = by_nearness_only - dropped
-        else:
-            head = None
+        combine with the signal words and the embedding's scores): the character model in the
+        languages it reads, the English veto in English, then the head, where the embedding model
+        has one (memories/sensitive_head.py) and the text is a memory's (`code` given, not a
+        category's name): a memory nothing else found sensitive gets the head's category when its
+        probability of not being ordinary reaches `sensitive_head.THRESHOLD`. The head only adds:
+        letting it drop what nearness gave hid fewer ordinary facts on the dev sets but shared
+        facts told sideways ("a book about my years of drinking too much", a family history of
+        heart trouble) that nearness had caught."""
         if text and sensitive_model.reads(code):
             sensitive = self._read_by_model(text, sensitive, by_embedding_only)
         elif (
             by_nearness_only and text and code == languages.ENGLISH and self.thresholds.english_veto
         ):
             sensitive = self._checked_in_english(text, sensitive, by_nearness_only)
-        if head is not None and not sensitive and head[0] >= sensitive_head.THRESHOLD:
-            sensitive = [head[1]]
+        if head is not None and code is not None and not sensitive:
+            score, category = head
+            if score >= sensitive_head.THRESHOLD:
+                sensitive = [category]
         return sensitive
 
     @staticmethod

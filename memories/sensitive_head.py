@@ -14,7 +14,8 @@ matrix product and no second embedding.
 A head belongs to one embedding model (its vectors are that model's): `HEADS` names the weights
 file of each model that has one. all-MiniLM-L6-v2 has none: its head hid a quarter of the ordinary
 facts outside English (`bench sensitive-head`), since MiniLM reads those languages as noise. How
-`Classifier.classify` uses the head's verdict is documented there (the one home of the decision).
+`Classifier._settle` uses the head's verdict is documented there (the one home of the decision):
+it labels a memory nothing else found sensitive, and never takes a label away.
 
 Trained on exactly the character model's training list (`sensitive_model.training_list()`: the
 hand-written list and the dev items it names, never a held-out text), with settings fixed before
@@ -48,8 +49,6 @@ HEADS: dict[str, tuple[str, str]] = {
         "9efabed970b5ba42d2dad6615ecbc8fd37fa2a730b7fc1cabad203c6373a4423",
     ),
 }
-# The sensitive categories the head knows (a user's own are not among them).
-KNOWN = tuple(c for c in CLASSES if c != ORDINARY_CLASS)
 # At or above: a memory nothing else found sensitive is labelled with the head's category. Chosen
 # by the character model's rule (memories/sensitive_model.py), fixed before the sweep, on the
 # head's out-of-fold scores on its own training list (five folds by the text's sha256; `bench

@@ -1,7 +1,7 @@
 """The sensitive head of issue 36.3 (memories/sensitive_head.py) on multilingual-e5's vectors: it
-reads instead of nearness for the categories it knows (it labels a fact nothing else found and
-clears an ordinary one nearness alone had hidden), nearness still labels a user's own sensitive
-category and a category's name, and its weights are the file whose sha256 the code names."""
+labels a fact nothing else found and never takes away a label another reader gave (a fact told
+sideways that only nearness caught, a user's own sensitive category, a category's name), and its
+weights are the file whose sha256 the code names."""
 
 from __future__ import annotations
 
@@ -26,13 +26,15 @@ from memories.search.embeddings import E5_MODEL, MINILM_MODEL, get_embedder
 from memories.sensitive_model import SensitiveModelInvalid
 from memories.services import memories as services
 
-# Written for these tests, not taken from a dev or held-out set. Under e5 the shipped labels
-# before the head: the anxiety medicine had none (no signal word, too far from the prototypes,
-# the character model under its threshold), the coin jar was "finance" and the cycling "health"
-# by nearness alone.
+# Written for these tests, not taken from a dev or held-out set. Under e5 without the head the
+# anxiety medicine had no label (no signal word, too far from the prototypes, the character model
+# under its threshold); the two English facts were labelled by nearness alone, and the head
+# reads both as ordinary (.06 and .41).
 ANXIETY_MEDICINE = "我最近在吃治疗焦虑的药。"
-COIN_JAR = "I keep a jar of coins for the laundromat."
-CYCLING = "I lost ten pounds since I started cycling to work."
+TOLD_SIDEWAYS = [
+    "I'm writing a book about my years of drinking too much.",
+    "I have a family history of heart trouble on my dad's side.",
+]
 
 
 @pytest.fixture
@@ -51,14 +53,22 @@ def _without_head(categories: list[Category]) -> classify.Classifier:
     return classifier
 
 
-def test_the_head_labels_a_chinese_fact_nothing_else_found_and_clears_ordinary_english_ones(
+def test_the_head_labels_a_chinese_fact_nothing_else_found(e5: None) -> None:
+    before = _labels(_without_head(list(DEFAULT_CATEGORIES)), [ANXIETY_MEDICINE])
+    assert before == [[]]
+    after = _labels(classify.Classifier(list(DEFAULT_CATEGORIES)), [ANXIETY_MEDICINE])
+    assert after == [["health"]]
+
+
+def test_the_head_never_takes_away_a_label_nearness_gave_to_a_fact_told_sideways(
     e5: None,
 ) -> None:
-    texts = [ANXIETY_MEDICINE, COIN_JAR, CYCLING]
-    before = _labels(_without_head(list(DEFAULT_CATEGORIES)), texts)
-    assert before == [[], ["finance"], ["health"]]
-    after = _labels(classify.Classifier(list(DEFAULT_CATEGORIES)), texts)
-    assert after == [["health"], [], []]
+    head = sensitive_head.head_for(E5_MODEL)
+    assert head is not None
+    vectors = get_embedder(E5_MODEL).embed(TOLD_SIDEWAYS)
+    assert all(score < sensitive_head.THRESHOLD for score, _ in head.verdicts(vectors))
+    for labels in _labels(classify.Classifier(list(DEFAULT_CATEGORIES)), TOLD_SIDEWAYS):
+        assert "health" in labels
 
 
 def test_nearness_still_labels_a_users_own_sensitive_category_the_head_does_not_know(
