@@ -39,6 +39,7 @@ from bench import (
     shortqueries,
     startup,
     stdio,
+    use_arm,
 )
 from bench.environment import setup_django
 from contextlayer.process import SERVE, set_threads
@@ -70,6 +71,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(language_candidates.main(argv[1:]))
     if argv[:1] == ["embedding-candidates"]:  # models compared in memory, no database
         sys.exit(embedding_candidates.main(argv[1:]))
+    if argv[:1] == ["use-arm-costs"]:  # one model loaded and timed, no database
+        sys.exit(use_arm.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="name", required=True)
     for module in (
@@ -94,6 +97,7 @@ def main(argv: list[str] | None = None) -> None:
         coherence,
         profile,
         move,
+        use_arm,
     ):
         module.register(sub)
     sub.add_parser("categories", help="Local category classifier: precision/recall, macro-F1.")
@@ -110,6 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser(
         "embedding-candidates", help="Embedding models compared by cosine alone (uv run --with)."
     )
+    sub.add_parser("use-arm-costs", help="USE's and e5's load, memory and speed (uv run --with).")
     sub.add_parser("reconcile", help="Local reconciliation on labelled pairs: merges, supersedes.")
     sub.add_parser("reconcile-fit", help="Local reconciliation's pair scorer, fitted on dev pairs.")
     sub.add_parser("reconcile-head", help="A head learned on both models' vectors, dev pairs.")

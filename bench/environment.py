@@ -55,6 +55,27 @@ def bench_user(label: str) -> Any:
     return User.objects.create_user(f"bench-{label}-{uuid.uuid4().hex[:8]}@example.invalid")
 
 
+def write_store(
+    label: str, memories: dict[str, str], users: list[Any]
+) -> tuple[Any, dict[Any, str]]:
+    """`memories` (set id -> text) written through the services as a new user's (appended to
+    `users`, for `drop_users`): the owner's actor, and each memory's set id by its database id.
+    Every text must be its own memory: a merge would leave a query's target unfindable."""
+    from accounts.actors import owner_actor
+    from memories.services.memories import NewMemory, memory_create_many
+
+    user = bench_user(label)
+    users.append(user)
+    actor = owner_actor(user)
+    ids = list(memories)
+    made = memory_create_many(actor=actor, items=[NewMemory(text=memories[i]) for i in ids])
+    name_of = {}
+    for mid, result in zip(ids, made, strict=True):
+        assert result.created, f"memory {mid} was merged as a duplicate"
+        name_of[result.memory.id] = mid
+    return actor, name_of
+
+
 def read_client(user: Any, name: str) -> tuple[Any, Any]:
     """A read-only client token of `user`, made as the owner makes one, and the actor its bearer
     acts as (resolved the way the server resolves it): what the benchmarks search with."""

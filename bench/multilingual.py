@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.environment import add_common, bench_user, drop_users, emit
+from bench.environment import add_common, drop_users, emit, write_store
 from bench.evidence import query_evidence
 
 DATA = Path(__file__).with_name("data") / "multilingual.json"
@@ -112,25 +112,15 @@ def evaluate(
     queries: list[Query],
     dump: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    from accounts.actors import owner_actor
     from memories.selectors.memories import memory_search
-    from memories.services.memories import NewMemory, memory_create_many
 
-    users = []
+    users: list[Any] = []
     # (split, group, language) -> [found at the cut-off, found without it, asked]
     tally: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     misses = []
     try:
         for lang, memories in stores.items():
-            user = bench_user(f"multilingual-{lang}")
-            users.append(user)
-            actor = owner_actor(user)
-            ids = list(memories)
-            made = memory_create_many(actor=actor, items=[NewMemory(text=memories[i]) for i in ids])
-            name_of = {}
-            for mid, result in zip(ids, made, strict=True):
-                assert result.created, f"memory {mid} was merged as a duplicate"
-                name_of[result.memory.id] = mid
+            actor, name_of = write_store(f"multilingual-{lang}", memories, users)
             for q in (q for q in queries if q.store == lang):
                 row = tally[(q.split, q.group, lang)]
                 row[2] += 1

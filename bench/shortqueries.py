@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bench.environment import add_common, bench_user, drop_users, emit
+from bench.environment import add_common, bench_user, drop_users, emit, write_store
 
 DATA = Path(__file__).with_name("data") / "short_queries.json"
 SPLITS = ("dev", "held_out")
@@ -55,19 +55,11 @@ def evaluate(
     no answer (the share returning anything), also with their own words only. And the dev
     split's misses (the query, its target's rank without the cut-off, what came first).
     `dump`: gets each dev query's evidence (`bench.evidence`)."""
-    from accounts.actors import owner_actor
     from memories.selectors.memories import memory_search
-    from memories.services.memories import NewMemory, memory_create_many
 
-    user = bench_user("shortqueries")
+    users: list[Any] = []
     try:
-        actor = owner_actor(user)
-        ids = list(memories)
-        results = memory_create_many(actor=actor, items=[NewMemory(text=memories[i]) for i in ids])
-        name_of = {}
-        for mid, result in zip(ids, results, strict=True):
-            assert result.created, f"memory {mid} was merged as a duplicate"
-            name_of[result.memory.id] = mid
+        actor, name_of = write_store("shortqueries", memories, users)
         out: dict[str, Any] = {}
         misses = []
         for split in SPLITS:
@@ -128,7 +120,7 @@ def evaluate(
         out["dev_misses"] = misses
         return out
     finally:
-        drop_users([user])
+        drop_users(users)
 
 
 def _dumped(actor: Any, q: ShortQuery, hits: Any, name_of: dict[Any, str]) -> dict[str, Any]:
