@@ -40,7 +40,7 @@ import numpy as np
 
 from memories import sensitive_model
 from memories.search.embeddings import DIMENSIONS, E5_MODEL
-from memories.sensitive_model import CLASSES, ORDINARY_CLASS, SensitiveModelInvalid
+from memories.sensitive_model import CLASSES, SensitiveModelInvalid
 
 # Each model with a head: its weights file (beside this module) and that file's sha256.
 HEADS: dict[str, tuple[str, str]] = {
