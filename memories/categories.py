@@ -413,7 +413,7 @@ SIGNALS_BY_LANGUAGE: dict[str, dict[str, tuple[str, ...]]] = {
             r"\b(th[ée]rapie|th[ée]rapeute|psychologue|psychiatre|psy|diagnostiqu\w*|maladie)\b",
             r"\b(chronique|m[ée]dicaments?|cachets?|antid[ée]presseurs?|enceinte|grossesse)\b",
             r"\b(fausse couche|ivg|avortement|pma|fiv|handicap\w*|fauteuil roulant|sourde?s?)\b",
-            r"\b(aveugle|alcoolique|addiction|addict[ée])\b",
+            r"\b(aveugle|alcooliques?|addiction|addict[ée])\b",
             r"\b(sevrage|allergi\w*|asthme|cancer|tumeur)\b",
             r"\b(chimio\w*|vih|sida|[ée]pilepsie)\b",
             r"\b(migraines?|thyro\w*|levothyrox|insuline|op[ée]r[ée]e?)\b",
@@ -1225,6 +1225,7 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
             r"\b(depress(ed|ion)|anxiety|panic attacks?|ptsd|adhd|ocd|bipolar|schizophreni\w*)\b",
             r"\b(anorexi|bulimi|self-?harm|suicid)\w*",
             r"\b(addict\w*|alcoholi\w*|rehab|sober|sobriety|overdos\w*|relapse\w*)\b",
+            r"\b(aa|na) meetings?\b",  # Alcoholics / Narcotics Anonymous, by their initials
             r"\b(medications?|medicines?|prescri(bed|ption|ptions)|pills?|dose|doses|dosage)\b",
             r"\b\d+ ?mg\b",
             r"\b(inhaler|insulin|chemo\w*|radiotherapy|dialysis|antibiotics?|antidepressants?)\b",

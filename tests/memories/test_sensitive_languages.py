@@ -633,3 +633,22 @@ def test_any_party_named_with_its_chinese_or_japanese_suffix_is_politics(
 @pytest.mark.parametrize(("text", "code"), [("他是我的死党。", "zh"), ("私は甘党です。", "ja")])
 def test_a_best_friend_or_a_sweet_tooth_is_no_party(text: str, code: str) -> None:
     assert "politics" not in _signalled(text, code)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("I go to AA meetings on Tuesdays.", "en"),
+        ("Since March I've been going to NA meetings twice a week.", "en"),
+        ("Je vais aux Alcooliques anonymes le mardi.", "fr"),
+    ],
+)
+def test_a_self_help_group_for_drinking_or_drugs_is_health(text: str, code: str) -> None:
+    # Probed under multilingual-e5: no signal word, and neither nearness, the character model nor
+    # the sensitive head read these as health ("AA" is initials; the French plural was missed).
+    assert "health" in _signalled(text, code)
+
+
+def test_aa_batteries_and_a_meeting_about_na_values_are_not_health() -> None:
+    assert _signalled("I need AA batteries for the remote.", "en") == set()
+    assert _signalled("The meeting about NA values in the dataset ran late.", "en") == set()
