@@ -1,4 +1,5 @@
-"""Fixtures of the memories tests: another user's browser, bulk rows, app actors, upload folders.
+"""Fixtures of the memories tests: another user's browser, bulk rows, app actors, upload folders,
+migrations run from a test.
 
 The fake LLM fixtures (`brain`, `fake_provider`, `stub_server`, `llm`) live in tests/conftest.py:
 every door's tests use them."""
@@ -9,6 +10,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
@@ -91,3 +94,12 @@ def fresh_indexes() -> Iterator[None]:
     search_index.clear()
     yield
     search_index.clear()
+
+
+@pytest.fixture
+def migration_executor() -> Iterator[MigrationExecutor]:
+    """Migrations run from the test (tests/memories/migrations_run.py); the database is left at
+    the latest whatever happens."""
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    yield MigrationExecutor(connection)
+    MigrationExecutor(connection).migrate(latest)

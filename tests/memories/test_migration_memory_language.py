@@ -10,7 +10,6 @@ on both paths."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from django.db import connection
@@ -23,6 +22,7 @@ from memories.search import scoring as search
 from memories.selectors.memories import memory_search
 from memories.services import memories as services
 from memories.visibility import visible_sql
+from tests.memories.migrations_run import migrate, migrate_to_latest
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
@@ -32,19 +32,6 @@ GARDEN = "Die Kinder spielen jeden Nachmittag im Garten."
 OAT_MILK = "I drink oat milk flat whites every morning."
 BUSY = "仕事が忙しくて、最近あまり眠れていません。"
 THEIRS = "我在一家软件公司做产品经理，已经工作五年了。"
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    """Migrations run from the test; the database is left at the latest whatever happens."""
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
-    yield MigrationExecutor(connection)
-    MigrationExecutor(connection).migrate(latest)
-
-
-def _migrate(executor: MigrationExecutor, targets: list[tuple[str, str]]) -> None:
-    executor.loader.build_graph()  # what the last run applied
-    executor.migrate(targets)
 
 
 def _row(memory_id: uuid.UUID, *columns: str) -> tuple[object, ...]:
@@ -80,7 +67,7 @@ def _first(actor: Actor, query: str) -> str:
 def test_a_store_from_before_migrates_forward_and_searches_in_every_script_at_once(
     owner_dash: Actor,
     stranger_dash: Actor,
-    executor: MigrationExecutor,
+    migration_executor: MigrationExecutor,
     settings: SettingsWrapper,
 ) -> None:
     settings.SEARCH_CACHE_MB = 128  # the in-memory index first: it holds an old generation
@@ -94,7 +81,7 @@ def test_a_store_from_before_migrates_forward_and_searches_in_every_script_at_on
     assert _keyword_hits(owner_dash, "过敏") == [ids[PEANUTS]]  # this process's index, cached
 
     # The previous migration: English lexemes for every memory, no language.
-    _migrate(executor, BEFORE)
+    migrate(migration_executor, BEFORE)
     assert not _column_exists()
     for text, memory_id in (*ids.items(), (THEIRS, theirs)):
         (same,) = _row(memory_id, "tsv = to_tsvector('english', text)")
@@ -109,7 +96,7 @@ def test_a_store_from_before_migrates_forward_and_searches_in_every_script_at_on
         )
     generations = dict(SearchStats.objects.values_list("owner_id", "generation"))
 
-    _migrate(executor, MigrationExecutor(connection).loader.graph.leaf_nodes())
+    migrate_to_latest(migration_executor)
 
     languages = dict(Memory.objects.values_list("id", "language"))
     assert languages == {

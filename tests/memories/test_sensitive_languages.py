@@ -17,7 +17,6 @@ from django.test import Client
 
 from accounts.actors import Actor
 from accounts.models import User
-from kernel.errors import NotFound
 from memories import sensitive_model
 from memories.categories import (
     DEFAULT_CATEGORIES,
@@ -27,22 +26,14 @@ from memories.categories import (
     signals_pattern,
 )
 from memories.classify import Classifier, classifier_for
-from memories.models import Memory
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_get
 from memories.services import memories as services
+from tests.memories.consent_checks import hidden_from
 
 pytestmark = pytest.mark.django_db
 
 NOTICE = "Context Layer can't check this language for sensitive facts"
-
-
-def _hidden_from(app: Actor, memory: Memory) -> bool:
-    try:
-        memory_get(actor=app, memory_id=memory.id, record=False)
-    except NotFound:
-        return True
-    return False
 
 
 @pytest.fixture
@@ -67,7 +58,7 @@ def test_a_japanese_and_a_spanish_sensitive_fact_get_their_label_and_stay_from_a
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert category in memory.categories
     assert UNCHECKED not in memory.categories
-    assert _hidden_from(default_app, memory)
+    assert hidden_from(default_app, memory)
     assert memory_get(actor=owner_dash, memory_id=memory.id, record=False).text == text
 
 
@@ -76,7 +67,7 @@ def test_an_ordinary_japanese_fact_reaches_a_default_app(
 ) -> None:
     text = "週末はよく近所の公園を散歩します。"
     memory = services.memory_create(actor=owner_dash, text=text).memory
-    assert not _hidden_from(default_app, memory), memory.categories
+    assert not hidden_from(default_app, memory), memory.categories
 
 
 @pytest.mark.parametrize(
@@ -92,7 +83,7 @@ def test_a_memory_in_a_language_the_classifier_cannot_check_is_hidden_from_a_def
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == "other"
     assert memory.categories[0] == UNCHECKED
-    assert _hidden_from(default_app, memory)
+    assert hidden_from(default_app, memory)
 
 
 def test_an_apps_write_in_an_unchecked_language_keeps_the_label_beside_the_apps_own(
@@ -103,8 +94,8 @@ def test_an_apps_write_in_an_unchecked_language_keeps_the_label_beside_the_apps_
         actor=writer, text="Vado in palestra tre volte a settimana.", categories=["hobbies"]
     ).memory
     assert set(memory.categories) == {"hobbies", UNCHECKED}
-    assert _hidden_from(default_app, memory)
-    assert not _hidden_from(writer, memory)  # it reads back what it wrote
+    assert hidden_from(default_app, memory)
+    assert not hidden_from(writer, memory)  # it reads back what it wrote
 
 
 def test_text_too_short_to_tell_its_language_does_not_fail_closed(owner_dash: Actor) -> None:
@@ -122,7 +113,7 @@ def test_short_english_the_identifier_misreads_as_another_language_is_not_held_b
     ).memory
     assert memory.language == "und"
     assert UNCHECKED not in memory.categories
-    assert not _hidden_from(default_app, memory), memory.categories
+    assert not hidden_from(default_app, memory), memory.categories
 
 
 def test_the_owners_page_says_why_and_marking_it_ordinary_shares_it(
@@ -145,7 +136,7 @@ def test_the_owners_page_says_why_and_marking_it_ordinary_shares_it(
     assert answer.status_code == 302
     memory.refresh_from_db()
     assert UNCHECKED not in memory.categories and memory.categories_set_by_user
-    assert not _hidden_from(default_app, memory)
+    assert not hidden_from(default_app, memory)
     assert NOTICE not in owner_client.get(f"/memories/{memory.id}/").content.decode()
 
 
@@ -157,11 +148,11 @@ def test_the_owner_labelling_it_shares_it_as_its_categories_allow(
     memory = services.memory_create(
         actor=owner_dash, text="Ogni estate andiamo al mare in Puglia con i bambini."
     ).memory
-    assert UNCHECKED in memory.categories and _hidden_from(default_app, memory)
+    assert UNCHECKED in memory.categories and hidden_from(default_app, memory)
     owner_client.post(f"/memories/{memory.id}/categories/", {"categories": "family, travel"})
     memory.refresh_from_db()
     assert memory.categories == ["family", "travel"]
-    assert not _hidden_from(default_app, memory)
+    assert not hidden_from(default_app, memory)
     assert NOTICE not in owner_client.get(f"/memories/{memory.id}/").content.decode()
 
 
@@ -272,7 +263,7 @@ def test_a_chinese_german_japanese_or_russian_sensitive_fact_is_hidden_from_a_de
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
-    assert _hidden_from(default_app, memory)
+    assert hidden_from(default_app, memory)
     # The character model reads it as the same category on its own.
     assert sensitive_model.category(text) == category
 
@@ -285,13 +276,13 @@ def test_a_net_income_the_signal_words_miss_is_hidden_by_the_character_model(
     text = "Mein Nettoeinkommen beträgt 3.100 Euro."
     assert _signalled(text, "de") == set()
     memory = services.memory_create(actor=owner_dash, text=text).memory
-    assert memory.categories[0] == "finance" and _hidden_from(default_app, memory)
+    assert memory.categories[0] == "finance" and hidden_from(default_app, memory)
 
     # Without the model's reading, the same words reach the app.
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "finance"))
     again = services.memory_create(actor=owner_dash, text=f"{text} Netto, jeden Monat.").memory
     assert not set(again.categories) & SENSITIVE, again.categories
-    assert not _hidden_from(default_app, again)
+    assert not hidden_from(default_app, again)
 
 
 @pytest.mark.parametrize("text", LOOK_ALIKES_IN_FOUR_LANGUAGES)
@@ -300,7 +291,7 @@ def test_ordinary_look_alikes_in_four_languages_reach_a_default_app(
 ) -> None:
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not _hidden_from(default_app, memory)
+    assert not hidden_from(default_app, memory)
     assert sensitive_model.category(text) is None
 
 
@@ -340,7 +331,7 @@ def test_a_signal_word_in_an_ordinary_setting_reaches_a_default_app(
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not _hidden_from(default_app, memory)
+    assert not hidden_from(default_app, memory)
 
 
 @pytest.mark.parametrize(("text", "code", "category"), THE_SAME_WORDS_ABOUT_ONES_OWN_LIFE)
@@ -354,7 +345,7 @@ def test_the_same_words_about_ones_own_pay_worship_or_vote_stay_hidden(
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
-    assert _hidden_from(default_app, memory)
+    assert hidden_from(default_app, memory)
 
 
 # The embedding model reads these languages poorly: its nearness alone filed a cousin's politics
@@ -376,7 +367,7 @@ def test_the_embeddings_nearness_alone_does_not_hide_what_the_model_reads_as_ord
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not _hidden_from(default_app, memory)
+    assert not hidden_from(default_app, memory)
 
     # Without the model's veto, the embedding's label would have hidden the same words.
     monkeypatch.setattr(sensitive_model, "VETO", 0.0)
@@ -391,7 +382,7 @@ def test_the_model_never_overrules_a_signal_word(
 ) -> None:
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "legal"))
     memory = services.memory_create(actor=owner_dash, text="Je suis dialysé depuis mars.").memory
-    assert memory.categories[0] == "health" and _hidden_from(default_app, memory)
+    assert memory.categories[0] == "health" and hidden_from(default_app, memory)
 
 
 def test_an_english_fact_only_the_embeddings_nearness_hid_reaches_a_default_app(
@@ -403,7 +394,7 @@ def test_an_english_fact_only_the_embeddings_nearness_hid_reaches_a_default_app(
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == "en"
     assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not _hidden_from(default_app, memory)
+    assert not hidden_from(default_app, memory)
 
     # Without the English veto (`Thresholds.english_veto`), the nearness alone hid it.
     classifier = classifier_for()
@@ -429,7 +420,7 @@ def test_the_english_veto_never_drops_a_signal_word_or_a_confident_embedding(
 ) -> None:
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "religion"))
     memory = services.memory_create(actor=owner_dash, text=text).memory
-    assert category in memory.categories and _hidden_from(default_app, memory)
+    assert category in memory.categories and hidden_from(default_app, memory)
 
 
 # Written for these tests, in none of the sets (issue 36.3, bench/data/sensitive_dev6.json's false
@@ -504,7 +495,7 @@ def test_the_same_word_in_a_fact_about_oneself_stays_hidden_from_a_default_app(
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
-    assert _hidden_from(default_app, memory)
+    assert hidden_from(default_app, memory)
 
 
 def test_an_ordinary_phrase_sets_aside_only_its_own_words() -> None:
@@ -570,7 +561,7 @@ def test_a_second_signal_beside_an_ordinary_phrase_keeps_the_fact_hidden(
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
-    assert _hidden_from(default_app, memory)
+    assert hidden_from(default_app, memory)
 
 
 @pytest.mark.parametrize(("text", "code", "category"), A_PHRASE_OF_ANOTHER_CATEGORY)
@@ -581,7 +572,7 @@ def test_an_ordinary_phrase_never_sets_aside_another_categorys_signal(
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
-    assert _hidden_from(default_app, memory)
+    assert hidden_from(default_app, memory)
 
 
 @pytest.mark.parametrize(("text", "code", "category"), ONES_OWN_PLACE_OR_PROTEST)
@@ -592,7 +583,7 @@ def test_ones_own_place_of_worship_or_march_is_no_ordinary_phrase(
     memory = services.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
-    assert _hidden_from(default_app, memory)
+    assert hidden_from(default_app, memory)
 
 
 @pytest.mark.parametrize(
@@ -618,7 +609,7 @@ def test_a_life_told_in_the_frame_of_a_work_or_a_study_stays_hidden(
     # named a work or a study ("a book about", "a history of", "a degree in"); these facts of the
     # writer's own life then reached every app. Written by the lead as the rule was taken out.
     memory = services.memory_create(actor=owner_dash, text=text).memory
-    assert category in memory.categories and _hidden_from(default_app, memory)
+    assert category in memory.categories and hidden_from(default_app, memory)
 
 
 @pytest.mark.parametrize(
