@@ -50,7 +50,7 @@ import numpy as np
 from django.core.exceptions import ImproperlyConfigured
 
 WEIGHTS = Path(__file__).with_name("sensitive_model.json")
-WEIGHTS_SHA256 = "4d3aba20624c7d9079061c08cb4ce8bd289548c4e1a2b8b24a14c7cf78bb960a"
+WEIGHTS_SHA256 = "ee3e26c096f4d2ef57e0de7f7086cbf92a8aa4e4f32d47f2230602f2de905f9a"
 ROOT = Path(__file__).resolve().parents[1]
 HAND_WRITTEN = ROOT / "bench" / "data" / "sensitive_train.json"
 MULTILINGUAL = ROOT / "bench" / "data" / "multilingual.json"
