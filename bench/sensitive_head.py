@@ -11,7 +11,8 @@ the character model's own training list (`sensitive_model.training_list()`: the 
 and the dev items it names, never a held-out text), then read every text of the test files that
 is not in that list. A text is sensitive when its probability of not being ordinary reaches the
 threshold; "model|char" is sensitive when either is. Per language: the share of sensitive facts
-found (hidden recall, whatever the category) and of ordinary facts called sensitive. These are
+found (hidden recall, whatever the category) and of ordinary facts called sensitive, over all
+test texts, per split, and per file and split when several files are read. These are
 detectors alone, without the signal words and nearness of `memories/classify.py`: what the
 shipped labels would become with one of them wired in is not measured here. Test files of
 `bench/data/` default to sensitive_dev4 and sensitive_dev5 (never in the training list); the
