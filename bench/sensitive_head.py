@@ -14,7 +14,8 @@ the character model's own training list (`sensitive_model.training_list()`: the 
 and the dev items it names, never a held-out text), then read every text of the test files that
 is not in that list. A text is sensitive when its probability of not being ordinary reaches the
 threshold; "model|char" is sensitive when either is. Per language: the share of sensitive facts
-found (hidden recall, whatever the category) and of ordinary facts called sensitive. These are
+found (hidden recall, whatever the category) and of ordinary facts called sensitive, over all
+test texts, per split, and per file and split when several files are read. These are
 detectors alone, without the signal words and nearness of `memories/classify.py` (`bench
 categories-languages` measures the shipped labels). Test files of
 `bench/data/` default to sensitive_dev4 and sensitive_dev5 (never in the training list); the
@@ -51,7 +52,10 @@ Encode = Callable[[list[str]], np.ndarray]
 
 
 def rates(
-    sensitive_scores: np.ndarray, truth: Sequence[bool], langs: Sequence[str], threshold: float
+    sensitive_scores: np.ndarray,
+    truth: Sequence[bool] | np.ndarray,
+    langs: Sequence[str] | np.ndarray,
+    threshold: float,
 ) -> dict[str, Any]:
     """Hidden recall and false positives, overall and per language, at one threshold."""
     said = np.asarray(sensitive_scores) >= threshold
@@ -93,14 +97,16 @@ def run(models: list[str], tests: list[str]) -> dict[str, Any]:
     train = sm.training_list()
     known = {e.text for e in train}
     test = [
-        m
+        m | {"file": name}
         for name in tests
         for m in json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))["memories"]
         if m["text"] not in known
     ]
     texts = [m["text"] for m in test]
-    truth = [m["sensitive"] is not None for m in test]
-    langs = [m["lang"] for m in test]
+    truth = np.array([m["sensitive"] is not None for m in test])
+    langs = np.array([m["lang"] for m in test])
+    splits = np.array([m.get("split", "heldout") for m in test])
+    files = np.array([m["file"] for m in test])
     classes = list(sm.CLASSES)
     ordinary = classes.index(sm.ORDINARY_CLASS)
     y = np.array([classes.index(e.label) for e in train])
@@ -112,13 +118,25 @@ def run(models: list[str], tests: list[str]) -> dict[str, Any]:
         own = 1 - heads.probabilities(head, heads.features(encode(texts)))[:, ordinary]
         scores[name] = own
         scores[f"{name}|char"] = np.maximum(own, char)
+    # Each split apart as well, and each file's splits when there are several files (a file's
+    # held-out items are reported, never tuned on).
+    parts = {"all": np.ones(len(test), dtype=bool)} | {s: splits == s for s in sorted(set(splits))}
+    if len(tests) > 1:
+        parts |= {
+            f"{f}:{s}": (files == f) & (splits == s)
+            for f in tests
+            for s in sorted(set(splits[files == f]))
+        }
     return {
         "train": len(train),
         "test": len(test),
         "files": tests,
         "detectors": {
-            name: {str(t): rates(values, truth, langs, t) for t in THRESHOLDS}
-            for name, values in scores.items()
+            part: {
+                name: {str(t): rates(values[mask], truth[mask], langs[mask], t) for t in THRESHOLDS}
+                for name, values in scores.items()
+            }
+            for part, mask in parts.items()
         },
     }
 
@@ -227,15 +245,16 @@ def main(argv: list[str]) -> int:
         return 0
     report = run(args.models.split(","), args.test.split(","))
     print(f"trained on {report['train']} texts; tested on {report['test']} of {args.test}")
-    for name, by_threshold in report["detectors"].items():
-        for threshold, row in by_threshold.items():
-            per = " ".join(
-                f"{lang} {v['recall']}/{v['false_positive']}"
-                for lang, v in row["per_language"].items()
-            )
-            print(
-                f"{name:12} at {threshold}: hidden {row['recall']} false+ "
-                f"{row['false_positive']} | {per}"
-            )
+    for part, detectors in report["detectors"].items():
+        for name, by_threshold in detectors.items():
+            for threshold, row in by_threshold.items():
+                per = " ".join(
+                    f"{lang} {v['recall']}/{v['false_positive']}"
+                    for lang, v in row["per_language"].items()
+                )
+                print(
+                    f"{part:22} {name:10} at {threshold}: hidden {row['recall']} false+ "
+                    f"{row['false_positive']} | {per}"
+                )
     print(json.dumps(report))
     return 0
