@@ -150,10 +150,13 @@ def staged_sql(model: str, *, select: str = "1") -> str:
 # its text's digest (an edit changes both).
 EMBEDDED_TEXT = "coalesce(m.app_text, m.text)"
 
-# A staged vector holds for the text it was embedded from: written only while the memory still
-# has that text, with the digest of the text it has.
-_STAGE_SQL = f"""
-INSERT INTO memories_stagedvector (memory_id, owner_id, model, embedding, text_md5)
+
+# A vector kept beside a memory's own (a staged one, the second search arm's: tables of the same
+# columns) holds for the text it was embedded from: written only while the memory still has
+# that text, with the digest of the text it has.
+def _keep_sql(table: str) -> str:
+    return f"""
+INSERT INTO {table} (memory_id, owner_id, model, embedding, text_md5)
 SELECT m.id, m.owner_id, %(model)s, u.emb::vector, md5(m.text)
 FROM unnest(%(ids)s::uuid[], %(texts)s::text[], %(embs)s::text[]) AS u(id, text, emb)
 JOIN memories_memory m ON m.id = u.id AND {EMBEDDED_TEXT} = u.text
@@ -161,6 +164,36 @@ WHERE m.owner_id = %(owner)s
 ON CONFLICT (memory_id) DO UPDATE
 SET model = excluded.model, embedding = excluded.embedding, text_md5 = excluded.text_md5
 """  # noqa: S608 - only constants; values are bound parameters
+
+
+STAGED = "memories_stagedvector"
+_KEEP_SQL = {table: _keep_sql(table) for table in (STAGED, "memories_memoryaltvector")}
+
+
+def keep(
+    table: str,
+    owner_id: int,
+    model: str,
+    ids: Sequence[uuid.UUID],
+    texts: Sequence[str],
+    vectors: Sequence[Any],
+) -> int:
+    """Keep these memories' vectors under `model` in `table` (`_KEEP_SQL`'s); a memory whose
+    text is no longer `texts[i]` is left out. Returns how many were kept."""
+    if not ids:
+        return 0
+    with connection.cursor() as cur:
+        cur.execute(
+            _KEEP_SQL[table],
+            {
+                "owner": owner_id,
+                "model": model,
+                "ids": list(ids),
+                "texts": list(texts),
+                "embs": [vector_literal(np.asarray(v)) for v in vectors],
+            },
+        )
+        return int(cur.rowcount)
 
 
 def stage(
@@ -173,20 +206,7 @@ def stage(
     """Keep these memories' vectors under `model` (the one their owner is moving to) beside
     their live ones; a memory whose text is no longer `texts[i]` is left out. Returns how many
     were kept."""
-    if not ids:
-        return 0
-    with connection.cursor() as cur:
-        cur.execute(
-            _STAGE_SQL,
-            {
-                "owner": owner_id,
-                "model": model,
-                "ids": list(ids),
-                "texts": list(texts),
-                "embs": [vector_literal(np.asarray(v)) for v in vectors],
-            },
-        )
-        return int(cur.rowcount)
+    return keep(STAGED, owner_id, model, ids, texts, vectors)
 
 
 # Each memory's vector under `model`: its own when it is of that model, else the one staged for

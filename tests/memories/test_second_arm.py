@@ -1,0 +1,131 @@
+"""The search's second arm's vectors (memories/search/second_arm.py, `MemoryAltVector`): written
+with a memory's own vector for memories not in English of a store on multilingual-e5, kept true
+to the text through edits, the trash and a move, gone with the memory, never for MiniLM stores;
+the model refused when its files are not the pinned ones. Real PostgreSQL, the real models."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from django.core.management import call_command
+from pytest_django.fixtures import Settings as SettingsWrapper
+
+from accounts.actors import owner_actor
+from accounts.models import User
+from memories.models import Memory, MemoryAltVector
+from memories.search import second_arm
+from memories.search.embeddings import E5_MODEL
+from memories.search.model_files import EmbeddingModelUnavailable
+from memories.selectors.memories import memory_search
+from memories.services import maintenance
+from memories.services import memories as services
+from memories.services.erasure import user_erase
+from memories.services.trash import trash_delete_forever, trash_restore
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SPANISH = "Tengo un gato naranja que se llama Tofu."
+PORTUGUESE = "Faço aulas de natação às terças e quintas."
+ENGLISH = "I drink oat milk flat whites every morning."
+
+
+@pytest.fixture
+def e5(settings: SettingsWrapper) -> Iterator[None]:
+    settings.EMBEDDING_MODEL = E5_MODEL
+    yield
+
+
+def _add(owner: User, *texts: str) -> list[Memory]:
+    items = [services.NewMemory(text=t) for t in texts]
+    return [r.memory for r in services.memory_create_many(actor=owner_actor(owner), items=items)]
+
+
+def _md5(text: str) -> str:
+    return hashlib.md5(text.encode()).hexdigest()  # noqa: S324 - PostgreSQL's md5(), a digest
+
+
+def test_use_vectors_are_unit_512_floats_and_a_translation_is_nearer_than_another_subject() -> None:
+    cat, gato, swim = second_arm.MODEL_OF_PROCESS.embed(
+        ["I have an orange cat called Tofu.", SPANISH, PORTUGUESE]
+    )
+    assert cat.shape == (512,) and cat.dtype == np.float32
+    assert np.isclose(np.linalg.norm(cat), 1.0, atol=1e-5)
+    assert float(cat @ gato) > float(cat @ swim) + 0.2
+
+
+def test_an_e5_store_keeps_a_use_vector_for_each_memory_not_in_english_and_of_its_text(
+    owner: User, e5: None
+) -> None:
+    spanish, portuguese, english = _add(owner, SPANISH, PORTUGUESE, ENGLISH)
+    rows = {r.memory_id: r for r in MemoryAltVector.objects.filter(owner=owner)}
+    assert set(rows) == {spanish.id, portuguese.id}
+    assert rows[spanish.id].text_md5 == _md5(SPANISH)
+    assert rows[spanish.id].model == second_arm.MODEL
+    (expected,) = second_arm.MODEL_OF_PROCESS.embed([SPANISH])
+    assert np.allclose(np.asarray(rows[spanish.id].embedding), expected, atol=1e-6)
+
+
+def test_a_minilm_store_writes_no_use_vector(owner: User) -> None:
+    _add(owner, SPANISH, PORTUGUESE)
+    assert not MemoryAltVector.objects.filter(owner=owner).exists()
+
+
+def test_a_text_edit_refreshes_the_vector_and_an_edit_into_english_drops_it(
+    owner: User, e5: None
+) -> None:
+    (memory,) = _add(owner, SPANISH)
+    before = np.asarray(MemoryAltVector.objects.get(memory_id=memory.id).embedding)
+    edited = "Tengo un perro negro que se llama Bruno."
+    services.memory_update(actor=owner_actor(owner), memory_id=memory.id, text=edited)
+    row = MemoryAltVector.objects.get(memory_id=memory.id)
+    assert row.text_md5 == _md5(edited)
+    assert not np.allclose(np.asarray(row.embedding), before, atol=1e-3)
+    services.memory_update(
+        actor=owner_actor(owner), memory_id=memory.id, text="I have a black dog called Bruno."
+    )
+    assert not MemoryAltVector.objects.filter(memory_id=memory.id).exists()
+
+
+def test_the_trash_keeps_the_vector_for_a_restore_and_deleting_forever_or_erasing_removes_it(
+    owner: User, e5: None
+) -> None:
+    actor = owner_actor(owner)
+    spanish, portuguese = _add(owner, SPANISH, PORTUGUESE)
+    services.memory_delete(actor=actor, memory_id=spanish.id)
+    trash_restore(actor=actor, memory_ids=[spanish.id])
+    assert MemoryAltVector.objects.get(memory_id=spanish.id).text_md5 == _md5(SPANISH)
+    found = memory_search(actor=actor, query="mascota", record=False)
+    assert found and found[0].memory.id == spanish.id
+    services.memory_delete(actor=actor, memory_id=spanish.id)
+    trash_delete_forever(actor=actor, memory_ids=[spanish.id])
+    assert not MemoryAltVector.objects.filter(memory_id=spanish.id).exists()
+    assert MemoryAltVector.objects.filter(memory_id=portuguese.id).exists()
+    user_erase(actor=actor)
+    assert not MemoryAltVector.objects.filter(owner=owner).exists()
+
+
+def test_a_stale_vector_is_never_used_and_the_fill_writes_only_what_is_missing(
+    owner: User, e5: None
+) -> None:
+    spanish, portuguese, _english = _add(owner, SPANISH, PORTUGUESE, ENGLISH)
+    MemoryAltVector.objects.filter(memory_id=spanish.id).delete()
+    MemoryAltVector.objects.filter(memory_id=portuguese.id).update(text_md5=_md5("another text"))
+    actor = owner_actor(owner)
+    assert second_arm.cosines(owner.pk, "natação", [portuguese.id], "TRUE", {}) == {}
+    call_command("reembed", "--second-arm")
+    rows = {r.memory_id: r.text_md5 for r in MemoryAltVector.objects.filter(owner=owner)}
+    assert rows == {spanish.id: _md5(SPANISH), portuguese.id: _md5(PORTUGUESE)}
+    assert set(second_arm.cosines(owner.pk, "natação", [portuguese.id], "TRUE", {})) == {
+        portuguese.id
+    }
+    assert maintenance.second_arm_fill() == 0  # once more: nothing left to write
+    assert memory_search(actor=actor, query="natação", record=False)
+
+
+def test_altered_use_files_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(second_arm.SHA256, "resources/weights.npz", "0" * 64)
+    with pytest.raises(EmbeddingModelUnavailable, match="refusing an unknown"):
+        second_arm._Model().embed(["hola"])
