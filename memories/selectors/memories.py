@@ -275,6 +275,9 @@ def memory_search(
     candidates = ranking.best(qvec, limit=limit, min_score=min_score)
     cut_off = ranking.applied_cut_off
     candidates = _second_arm(ranking, qvec, candidates, visible, params)
+    # The arm may answer with a memory of the uncut ranking below the cut-off: the caller is told
+    # the score every result was held to (a no-op without the arm).
+    cut_off = min([cut_off, *(c.score for c in candidates)])
     # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
     # may not see is never loaded.
     ids = [c.id for c in candidates]
@@ -300,7 +303,8 @@ def _second_arm(
 ) -> list[search.Candidate]:
     """The answer re-ranked by the profile's second arm for a query not in English
     (`memories/search/second_arm.py`): as many memories as the cut-off gave, the best of the
-    uncut ranking by relevance + the arm's weight x USE cosine. Otherwise `candidates`."""
+    uncut ranking by relevance + the arm's weight x USE cosine (each keeps its relevance as its
+    score, so the answer is no longer in score order). Otherwise `candidates`."""
     arm = ranking.profile.second_arm
     if not candidates or arm is None or not second_arm.applies(arm, ranking.query):
         return candidates

@@ -6,7 +6,6 @@ in English; "off" below is the same search with the profile's arm taken away."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,11 +14,10 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory, MemoryAltVector
-from memories.search import model_profiles
 from memories.search.embeddings import E5_MODEL
-from memories.search.model_profiles import E5
 from memories.services.memories import memory_set_private_many
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
+from tests.search_profiles import without_second_arm
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
@@ -51,12 +49,6 @@ def e5(settings: SettingsWrapper) -> Iterator[None]:
     yield
 
 
-def _off(monkeypatch: pytest.MonkeyPatch) -> None:
-    """e5's search without its second arm, in every thread of this process (the server's too)."""
-    search = replace(E5.search, second_arm=None)
-    monkeypatch.setitem(model_profiles.PROFILES, E5_MODEL, replace(E5, search=search))
-
-
 def _results(client: McpHttp, query: str) -> list[dict[str, Any]]:
     found = client.call("search_memory", {"query": query, "limit": 5})
     assert not found.is_error, text_of(found)
@@ -75,7 +67,7 @@ def test_under_e5_a_query_not_in_english_is_answered_first_by_the_memory_the_sec
     assert not added.is_error, text_of(added)
     assert MemoryAltVector.objects.filter(owner=owner).count() == 11  # all but the English three
     with_arm = _results(client, ALLERGIES)
-    _off(monkeypatch)
+    without_second_arm(monkeypatch)
     without = _results(client, ALLERGIES)
     assert with_arm[0]["text"] == CELIAC, with_arm
     assert without and without[0]["text"] != CELIAC, without
@@ -91,7 +83,7 @@ def test_under_e5_an_english_query_gets_exactly_what_it_got_without_the_arm(
     assert not added.is_error, text_of(added)
     queries = ["What does my brother do for a living?", "food I cannot eat", "sports I play"]
     with_arm = [_results(client, q) for q in queries]
-    _off(monkeypatch)
+    without_second_arm(monkeypatch)
     assert [_results(client, q) for q in queries] == with_arm
     assert all(with_arm), with_arm
 

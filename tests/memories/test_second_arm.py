@@ -19,17 +19,29 @@ from memories.models import Memory, MemoryAltVector
 from memories.search import second_arm
 from memories.search.embeddings import E5_MODEL
 from memories.search.model_files import EmbeddingModelUnavailable
+from memories.search.model_profiles import E5, SecondArm
 from memories.selectors.memories import memory_search
 from memories.services import maintenance
 from memories.services import memories as services
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever, trash_restore
+from tests.search_profiles import second_arm_as
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SPANISH = "Tengo un gato naranja que se llama Tofu."
 PORTUGUESE = "Faço aulas de natação às terças e quintas."
 ENGLISH = "I drink oat milk flat whites every morning."
+STORE = [
+    "Mi hermano vive en Valencia y trabaja de enfermero.",
+    "Tengo un gato naranja que se llama Tofu.",
+    "No puedo comer gluten porque soy celíaca.",
+    "Corro cinco kilómetros cada mañana por el parque.",
+    "Mi pareja es profesora de historia en un instituto.",
+    "Eu tenho medo de altura desde criança.",
+    "Trabalho como engenheiro civil numa construtora.",
+    "Gosto de cozinhar feijoada aos sábados.",
+]
 
 
 @pytest.fixture
@@ -59,7 +71,7 @@ def test_use_vectors_are_unit_512_floats_and_a_translation_is_nearer_than_anothe
 def test_an_e5_store_keeps_a_use_vector_for_each_memory_not_in_english_and_of_its_text(
     owner: User, e5: None
 ) -> None:
-    spanish, portuguese, english = _add(owner, SPANISH, PORTUGUESE, ENGLISH)
+    spanish, portuguese, _english = _add(owner, SPANISH, PORTUGUESE, ENGLISH)
     rows = {r.memory_id: r for r in MemoryAltVector.objects.filter(owner=owner)}
     assert set(rows) == {spanish.id, portuguese.id}
     assert rows[spanish.id].text_md5 == _md5(SPANISH)
@@ -129,3 +141,17 @@ def test_altered_use_files_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(second_arm.SHA256, "resources/weights.npz", "0" * 64)
     with pytest.raises(EmbeddingModelUnavailable, match="refusing an unknown"):
         second_arm._Model().embed(["hola"])
+
+
+def test_an_answer_the_arm_takes_from_below_the_cut_off_tells_the_caller_the_score_it_held_to(
+    owner: User, e5: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An arm weighted far above the measured one (USE's order decides) takes, for a question
+    only some memories are relevant to, memories from below the cut-off: the caller is told the
+    lowest score it answered with, not the cut-off, so no result is under what it is told."""
+    _add(owner, *STORE)
+    second_arm_as(monkeypatch, SecondArm(weight=100.0, depth=100))
+    hits = memory_search(actor=owner_actor(owner), query="¿Dónde vive mi hermano?", limit=5)
+    scores = [h.score for h in hits]
+    assert scores and min(scores) < E5.search.min_score, scores
+    assert hits.min_score == min(scores)
