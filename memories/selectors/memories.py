@@ -231,6 +231,7 @@ def memory_search(
     record: bool = True,
     min_score: float | None = None,
     expand: bool = True,
+    use_second_arm: bool = True,
 ) -> SearchHits:
     """Hybrid search over the actor's active memories, best first, down to the relevance cut-off
     (`min_score`, by default the model's cut-off for the query, `UserSearch.cut_off`; 0 returns
@@ -238,7 +239,9 @@ def memory_search(
 
     `filters` narrow the search as they narrow a list (`category` is `filters.category`);
     `record=False` is for the server's own look-ups (reconciliation), which no app reads;
-    `expand=False` searches a short query's own words only (benchmarks compare the two).
+    `expand=False` searches a short query's own words only (benchmarks compare the two);
+    `use_second_arm=False` leaves a query not in English the shipped ranking (reconciliation's
+    neighbours, measured without it).
     """
     require(actor, SCOPE_READ)
     filters = filters or MemoryFilters()
@@ -274,7 +277,8 @@ def memory_search(
     qvec = ranking.embed_query()
     candidates = ranking.best(qvec, limit=limit, min_score=min_score)
     cut_off = ranking.applied_cut_off
-    candidates = _second_arm(ranking, qvec, candidates, visible, params)
+    if use_second_arm:
+        candidates = _second_arm(ranking, qvec, candidates, visible, params)
     # The arm may answer with a memory of the uncut ranking below the cut-off: the caller is told
     # the score every result was held to (a no-op without the arm).
     cut_off = min([cut_off, *(c.score for c in candidates)])

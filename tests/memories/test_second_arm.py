@@ -25,7 +25,7 @@ from memories.services import maintenance
 from memories.services import memories as services
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever, trash_restore
-from tests.search_profiles import second_arm_as
+from tests.search_profiles import second_arm_as, without_second_arm
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -155,3 +155,20 @@ def test_an_answer_the_arm_takes_from_below_the_cut_off_tells_the_caller_the_sco
     scores = [h.score for h in hits]
     assert scores and min(scores) < E5.search.min_score, scores
     assert hits.min_score == min(scores)
+
+
+def test_a_search_asked_without_the_second_arm_gets_the_ranking_of_a_profile_without_it(
+    owner: User, e5: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What reconciliation's neighbours are read with (`use_second_arm=False`)."""
+    _add(owner, *STORE)
+    actor = owner_actor(owner)
+
+    def ranked(arm: bool = True) -> list[tuple[object, float]]:
+        query = "alergias alimentarias"
+        hits = memory_search(actor=actor, query=query, min_score=0, use_second_arm=arm)
+        return [(h.memory.id, h.score) for h in hits]
+
+    with_arm, asked_without = ranked(), ranked(arm=False)
+    without_second_arm(monkeypatch)
+    assert asked_without == ranked() != with_arm
