@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +26,7 @@ from memories.services import maintenance
 from memories.services import memories as services
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever, trash_restore
+from tests.memories.exports import backfill, claude_message, write_json
 from tests.search_profiles import second_arm_as, without_second_arm
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -172,3 +174,26 @@ def test_a_search_asked_without_the_second_arm_gets_the_ranking_of_a_profile_wit
     with_arm, asked_without = ranked(), ranked(arm=False)
     without_second_arm(monkeypatch)
     assert asked_without == ranked() != with_arm
+
+
+def test_an_import_writes_the_use_vectors_of_its_memories_not_in_english(
+    owner: User, e5: None, tmp_path: Path
+) -> None:
+    messages = [SPANISH, PORTUGUESE, ENGLISH]
+    export = [
+        {
+            "uuid": "arm-c0",
+            "name": "chat",
+            "created_at": "2024-03-01T09:00:00.000000Z",
+            "chat_messages": [
+                claude_message(f"arm-m{i}", "human", text) for i, text in enumerate(messages)
+            ],
+        }
+    ]
+    summary = backfill(
+        write_json(tmp_path / "export.json", export), owner, "--yes", "--extractor", "none"
+    )
+    assert "failed 0" in summary, summary
+    stored = dict(Memory.objects.filter(owner=owner).values_list("text", "id"))
+    rows = set(MemoryAltVector.objects.filter(owner=owner).values_list("memory_id", flat=True))
+    assert rows == {stored[SPANISH], stored[PORTUGUESE]}, stored
