@@ -299,6 +299,10 @@ def _move_user(
         started = time.monotonic()
         switched = switch(owner_id)
         if switched is not None:
+            # Onto a model with the second search arm: its vectors of the user's memories, now
+            # (about a millisecond a memory), so a store moved to e5 needs no operator's fill.
+            if second_arm.arm_of([model]) is not None:
+                _second_arm_fill_user(owner_id, batch)
             report.users_switched += 1
             report.memories_switched += switched
             report.longest_switch = max(report.longest_switch, time.monotonic() - started)
@@ -523,30 +527,36 @@ def second_arm_fill(*, batch: int = BATCH) -> int:
     with cross_tenant(reason), connection.cursor() as cur:
         cur.execute(_ARM_USERS_SQL)
         users = [(owner, (model, nxt)) for owner, model, nxt in cur.fetchall()]
+    return sum(
+        _second_arm_fill_user(owner_id, batch)
+        for owner_id, models in users
+        if second_arm.arm_of(m for m in models if m) is not None
+    )
+
+
+def _second_arm_fill_user(owner_id: int, batch: int) -> int:
+    """`second_arm_fill` for one user whose models have the arm (else nothing is written, after
+    a scan of their memories not in English)."""
     written = 0
-    for owner_id, models in users:
-        if second_arm.arm_of(m for m in models if m) is None:
-            continue
-        after = _NO_ID
-        while True:
-            with connection.cursor() as cur:
-                cur.execute(
-                    _ARM_MISSING_SQL,
-                    {
-                        "owner": owner_id,
-                        "english": language.ENGLISH,
-                        "after": after,
-                        "model": second_arm.MODEL,
-                        "batch": batch,
-                    },
-                )
-                rows = cur.fetchall()
-            if not rows:
-                break
-            after = rows[-1][0]
-            with transaction.atomic():
-                held = moves.held(owner_id)  # the models of this transaction decide
-                written += second_arm.write(
-                    owner_id, held.written, [r[0] for r in rows], [r[1] for r in rows]
-                )
-    return written
+    after = _NO_ID
+    while True:
+        with connection.cursor() as cur:
+            cur.execute(
+                _ARM_MISSING_SQL,
+                {
+                    "owner": owner_id,
+                    "english": language.ENGLISH,
+                    "after": after,
+                    "model": second_arm.MODEL,
+                    "batch": batch,
+                },
+            )
+            rows = cur.fetchall()
+        if not rows:
+            return written
+        after = rows[-1][0]
+        with transaction.atomic():
+            held = moves.held(owner_id)  # the models of this transaction decide
+            written += second_arm.write(
+                owner_id, held.written, [r[0] for r in rows], [r[1] for r in rows]
+            )

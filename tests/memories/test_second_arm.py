@@ -18,7 +18,7 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory, MemoryAltVector
 from memories.search import second_arm
-from memories.search.embeddings import E5_MODEL
+from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 from memories.search.model_files import EmbeddingModelUnavailable
 from memories.search.model_profiles import E5, SecondArm
 from memories.selectors.memories import memory_search
@@ -197,3 +197,17 @@ def test_an_import_writes_the_use_vectors_of_its_memories_not_in_english(
     stored = dict(Memory.objects.filter(owner=owner).values_list("text", "id"))
     rows = set(MemoryAltVector.objects.filter(owner=owner).values_list("memory_id", flat=True))
     assert rows == {stored[SPANISH], stored[PORTUGUESE]}, stored
+
+
+def test_a_store_moved_to_e5_gets_its_use_vectors_at_the_switch_and_loses_them_moving_back(
+    owner: User, settings: SettingsWrapper
+) -> None:
+    spanish, portuguese, _english = _add(owner, SPANISH, PORTUGUESE, ENGLISH)
+    assert not MemoryAltVector.objects.filter(owner=owner).exists()  # written on MiniLM
+    settings.EMBEDDING_MODEL = E5_MODEL
+    assert maintenance.move().users_switched == 1
+    rows = set(MemoryAltVector.objects.filter(owner=owner).values_list("memory_id", flat=True))
+    assert rows == {spanish.id, portuguese.id}
+    settings.EMBEDDING_MODEL = MINILM_MODEL
+    assert maintenance.move().users_switched == 1
+    assert not MemoryAltVector.objects.filter(owner=owner).exists()
