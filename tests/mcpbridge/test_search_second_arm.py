@@ -16,7 +16,9 @@ from accounts.models import User
 from memories.models import Memory, MemoryAltVector
 from memories.search.embeddings import E5_MODEL
 from memories.services.memories import memory_set_private_many
+from tests.api.tokens import bearer
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
+from tests.personas import issue_token
 from tests.search_profiles import without_second_arm
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
@@ -73,6 +75,20 @@ def test_under_e5_a_query_not_in_english_is_answered_first_by_the_memory_the_sec
     assert without and without[0]["text"] != CELIAC, without
     # The arm re-orders: the shipped search still decided how much to answer.
     assert len(with_arm) == len(without)
+
+
+def test_the_rest_api_answers_a_query_not_in_english_with_the_same_memories_as_mcp(
+    owner: User, server_url: str, e5: None
+) -> None:
+    secret = issue_token(owner, name="Claude Desktop").secret
+    client, program = McpHttp(server_url, secret), bearer(secret)
+    added = client.call("add_memories", {"texts": MEMORIES})
+    assert not added.is_error, text_of(added)
+    response = program.get("/api/v1/memories/search", {"q": ALLERGIES, "limit": "5"})
+    assert response.status_code == 200, response.content
+    by_rest = [hit["memory"]["text"] for hit in response.json()["results"]]
+    assert by_rest == _texts(_results(client, ALLERGIES))
+    assert by_rest[0] == CELIAC
 
 
 def test_under_e5_an_english_query_gets_exactly_what_it_got_without_the_arm(

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import owner_actor
@@ -211,3 +212,25 @@ def test_a_store_moved_to_e5_gets_its_use_vectors_at_the_switch_and_loses_them_m
     settings.EMBEDDING_MODEL = MINILM_MODEL
     assert maintenance.move().users_switched == 1
     assert not MemoryAltVector.objects.filter(owner=owner).exists()
+
+
+def test_the_dashboard_search_lists_first_the_memory_the_arm_puts_first(
+    owner: User,
+    e5: None,
+    owner_client: Client,
+    htmx: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _add(owner, *STORE)
+
+    def listed() -> list[str]:
+        page = owner_client.get("/", {"q": "alergias alimentarias"}, headers=htmx)
+        html = page.content.decode()
+        return [text for _, text in sorted((html.find(t), t) for t in STORE if t in html)]
+
+    shown = listed()
+    hits = memory_search(actor=owner_actor(owner), query="alergias alimentarias", limit=50)
+    assert shown == [h.memory.text for h in hits]
+    assert shown[0] == STORE[2]  # the celiac memory
+    without_second_arm(monkeypatch)
+    assert listed()[0] != STORE[2]
