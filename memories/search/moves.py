@@ -20,6 +20,7 @@ import threading
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -196,17 +197,9 @@ def keep(
         return int(cur.rowcount)
 
 
-def stage(
-    owner_id: int,
-    model: str,
-    ids: Sequence[uuid.UUID],
-    texts: Sequence[str],
-    vectors: Sequence[Any],
-) -> int:
-    """Keep these memories' vectors under `model` (the one their owner is moving to) beside
-    their live ones; a memory whose text is no longer `texts[i]` is left out. Returns how many
-    were kept."""
-    return keep(STAGED, owner_id, model, ids, texts, vectors)
+# Keep these memories' vectors under the model their owner is moving to beside their live ones
+# (`keep` into the staging table): stage(owner_id, model, ids, texts, vectors).
+stage = partial(keep, STAGED)
 
 
 # Each memory's vector under `model`: its own when it is of that model, else the one staged for

@@ -51,6 +51,13 @@ def e5(settings: SettingsWrapper) -> Iterator[None]:
     yield
 
 
+def _with_store(client: McpHttp) -> McpHttp:
+    """`client`, having written MEMORIES as an app writes them."""
+    added = client.call("add_memories", {"texts": MEMORIES})
+    assert not added.is_error, text_of(added)
+    return client
+
+
 def _results(client: McpHttp, query: str) -> list[dict[str, Any]]:
     found = client.call("search_memory", {"query": query, "limit": 5})
     assert not found.is_error, text_of(found)
@@ -64,9 +71,7 @@ def _texts(results: list[dict[str, Any]]) -> list[str]:
 def test_under_e5_a_query_not_in_english_is_answered_first_by_the_memory_the_second_arm_finds(
     owner: User, mcp_for: Callable[..., McpHttp], e5: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    client = mcp_for(owner)
-    added = client.call("add_memories", {"texts": MEMORIES})
-    assert not added.is_error, text_of(added)
+    client = _with_store(mcp_for(owner))
     assert MemoryAltVector.objects.filter(owner=owner).count() == 11  # all but the English three
     with_arm = _results(client, ALLERGIES)
     without_second_arm(monkeypatch)
@@ -81,9 +86,7 @@ def test_the_rest_api_answers_a_query_not_in_english_with_the_same_memories_as_m
     owner: User, server_url: str, e5: None
 ) -> None:
     secret = issue_token(owner, name="Claude Desktop").secret
-    client, program = McpHttp(server_url, secret), bearer(secret)
-    added = client.call("add_memories", {"texts": MEMORIES})
-    assert not added.is_error, text_of(added)
+    client, program = _with_store(McpHttp(server_url, secret)), bearer(secret)
     response = program.get("/api/v1/memories/search", {"q": ALLERGIES, "limit": "5"})
     assert response.status_code == 200, response.content
     by_rest = [hit["memory"]["text"] for hit in response.json()["results"]]
@@ -94,9 +97,7 @@ def test_the_rest_api_answers_a_query_not_in_english_with_the_same_memories_as_m
 def test_under_e5_an_english_query_gets_exactly_what_it_got_without_the_arm(
     owner: User, mcp_for: Callable[..., McpHttp], e5: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    client = mcp_for(owner)
-    added = client.call("add_memories", {"texts": MEMORIES})
-    assert not added.is_error, text_of(added)
+    client = _with_store(mcp_for(owner))
     queries = ["What does my brother do for a living?", "food I cannot eat", "sports I play"]
     with_arm = [_results(client, q) for q in queries]
     without_second_arm(monkeypatch)
@@ -110,9 +111,7 @@ def test_a_memory_the_app_may_not_see_is_never_returned_nor_moves_its_answer(
     """The owner makes the celiac memory private: the app's search for food allergies, which the
     arm answers with it for the owner, never shows it, and its USE vector changes nothing the
     app reads (the same answer with and without that vector)."""
-    client = mcp_for(owner)
-    added = client.call("add_memories", {"texts": MEMORIES})
-    assert not added.is_error, text_of(added)
+    client = _with_store(mcp_for(owner))
     celiac = Memory.objects.get(owner=owner, text=CELIAC)
     assert memory_set_private_many(actor=owner_actor(owner), memory_ids=[celiac.id], private=True)
     seen = _results(client, ALLERGIES)
