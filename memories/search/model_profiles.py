@@ -49,6 +49,17 @@ class Weights:
 
 
 @dataclass(frozen=True)
+class SecondArm:
+    """A second model's re-ranking of the answer to a query not in English
+    (`memories/search/second_arm.py`): the answer keeps its size (the cut-off decides whether
+    and how much to answer), its memories become the best of the uncut ranking's first `depth`
+    by relevance + `weight` x the second model's cosine (0 for a memory without its vector)."""
+
+    weight: float
+    depth: int
+
+
+@dataclass(frozen=True)
 class SearchProfile:
     """The relevance score and its cut-off."""
 
@@ -76,6 +87,8 @@ class SearchProfile:
     # and a synonym's memory scores near the best one, not above the cut-off. None: every result
     # is held to the cut-off.
     answered_floor: float | None = None
+    # None: no second arm, every query gets the ranking above.
+    second_arm: SecondArm | None = None
 
     @property
     def short_weights(self) -> Weights:
@@ -212,6 +225,14 @@ E5_SEARCH_RETUNE = SearchProfile(
     # multilingual --split dev [--pad 200]`, docs/benchmarks.md): the highest that gains the most
     # dev recall; no false hit moves (whether such a query is answered is unchanged).
     answered_floor=0.25,
+    # USE multilingual v3 under the answer of a query memories/language.py does not call
+    # English: chosen on the dev split of bench/data/multilingual.json (`bench use-arm --split
+    # dev`, docs/benchmarks.md, "USE as an extra arm for queries not in English") by a rule
+    # written before the sweep (score-sum at .5, 1, 2 and rrf): the highest dev same-language
+    # R@5 that lowers neither cross-language nor the padded stores' (~275) recall. Held-out,
+    # run once: same-language R@5 .871 -> .932, cross and no-answer false hits unchanged. 100:
+    # the bench's uncut ranking (`DEEP`), the search's largest limit.
+    second_arm=SecondArm(weight=0.5, depth=100),
 )
 
 E5 = ModelProfile(

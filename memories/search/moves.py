@@ -20,6 +20,7 @@ import threading
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -150,10 +151,13 @@ def staged_sql(model: str, *, select: str = "1") -> str:
 # its text's digest (an edit changes both).
 EMBEDDED_TEXT = "coalesce(m.app_text, m.text)"
 
-# A staged vector holds for the text it was embedded from: written only while the memory still
-# has that text, with the digest of the text it has.
-_STAGE_SQL = f"""
-INSERT INTO memories_stagedvector (memory_id, owner_id, model, embedding, text_md5)
+
+# A vector kept beside a memory's own (a staged one, the second search arm's: tables of the same
+# columns) holds for the text it was embedded from: written only while the memory still has
+# that text, with the digest of the text it has.
+def _keep_sql(table: str) -> str:
+    return f"""
+INSERT INTO {table} (memory_id, owner_id, model, embedding, text_md5)
 SELECT m.id, m.owner_id, %(model)s, u.emb::vector, md5(m.text)
 FROM unnest(%(ids)s::uuid[], %(texts)s::text[], %(embs)s::text[]) AS u(id, text, emb)
 JOIN memories_memory m ON m.id = u.id AND {EMBEDDED_TEXT} = u.text
@@ -163,21 +167,25 @@ SET model = excluded.model, embedding = excluded.embedding, text_md5 = excluded.
 """  # noqa: S608 - only constants; values are bound parameters
 
 
-def stage(
+STAGED = "memories_stagedvector"
+_KEEP_SQL = {table: _keep_sql(table) for table in (STAGED, "memories_memoryaltvector")}
+
+
+def keep(
+    table: str,
     owner_id: int,
     model: str,
     ids: Sequence[uuid.UUID],
     texts: Sequence[str],
     vectors: Sequence[Any],
 ) -> int:
-    """Keep these memories' vectors under `model` (the one their owner is moving to) beside
-    their live ones; a memory whose text is no longer `texts[i]` is left out. Returns how many
-    were kept."""
+    """Keep these memories' vectors under `model` in `table` (`_KEEP_SQL`'s); a memory whose
+    text is no longer `texts[i]` is left out. Returns how many were kept."""
     if not ids:
         return 0
     with connection.cursor() as cur:
         cur.execute(
-            _STAGE_SQL,
+            _KEEP_SQL[table],
             {
                 "owner": owner_id,
                 "model": model,
@@ -187,6 +195,11 @@ def stage(
             },
         )
         return int(cur.rowcount)
+
+
+# Keep these memories' vectors under the model their owner is moving to beside their live ones
+# (`keep` into the staging table): stage(owner_id, model, ids, texts, vectors).
+stage = partial(keep, STAGED)
 
 
 # Each memory's vector under `model`: its own when it is of that model, else the one staged for

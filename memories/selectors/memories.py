@@ -28,6 +28,7 @@ from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_READ, require, require_owner
 from memories.models import LIVE_STATES, UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
 from memories.search import scoring as search
+from memories.search import second_arm
 from memories.search.model_profiles import profile_for
 from memories.search.sql import ELIGIBLE
 from memories.text import clean_text
@@ -230,6 +231,7 @@ def memory_search(
     record: bool = True,
     min_score: float | None = None,
     expand: bool = True,
+    use_second_arm: bool = True,
 ) -> SearchHits:
     """Hybrid search over the actor's active memories, best first, down to the relevance cut-off
     (`min_score`, by default the model's cut-off for the query, `UserSearch.cut_off`; 0 returns
@@ -237,7 +239,9 @@ def memory_search(
 
     `filters` narrow the search as they narrow a list (`category` is `filters.category`);
     `record=False` is for the server's own look-ups (reconciliation), which no app reads;
-    `expand=False` searches a short query's own words only (benchmarks compare the two).
+    `expand=False` searches a short query's own words only (benchmarks compare the two);
+    `use_second_arm=False` leaves a query not in English the shipped ranking (reconciliation's
+    neighbours, measured without it).
     """
     require(actor, SCOPE_READ)
     filters = filters or MemoryFilters()
@@ -270,8 +274,14 @@ def memory_search(
     # Embedded with the model of the user's vectors, which the search just read (a user whose
     # store is moving to another model keeps the old one until all of theirs have moved); held to
     # that model's cut-off for this query (`UserSearch.cut_off`) unless the caller gave one.
-    candidates = ranking.best(ranking.embed_query(), limit=limit, min_score=min_score)
+    qvec = ranking.embed_query()
+    candidates = ranking.best(qvec, limit=limit, min_score=min_score)
     cut_off = ranking.applied_cut_off
+    if use_second_arm:
+        candidates = _second_arm(ranking, qvec, candidates, visible, params)
+    # The arm may answer with a memory of the uncut ranking below the cut-off: the caller is told
+    # the score every result was held to (a no-op without the arm).
+    cut_off = min([cut_off, *(c.score for c in candidates)])
     # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
     # may not see is never loaded.
     ids = [c.id for c in candidates]
@@ -286,6 +296,28 @@ def memory_search(
     elif record:
         activity.record(actor, AccessEvent.Action.SEARCH, found, durable=False)
     return SearchHits(hits, min_score=cut_off)
+
+
+def _second_arm(
+    ranking: search.UserSearch,
+    qvec: np.ndarray,
+    candidates: list[search.Candidate],
+    visible: str,
+    params: dict[str, Any],
+) -> list[search.Candidate]:
+    """The answer re-ranked by the profile's second arm for a query not in English
+    (`memories/search/second_arm.py`): as many memories as the cut-off gave, the best of the
+    uncut ranking by relevance + the arm's weight x USE cosine (each keeps its relevance as its
+    score, so the answer is no longer in score order). Otherwise `candidates`."""
+    arm = ranking.profile.second_arm
+    if not candidates or arm is None or not second_arm.applies(arm, ranking.query):
+        return candidates
+    uncut = [(c.id, c.score) for c in ranking.best(qvec, limit=arm.depth, min_score=0.0)]
+    cosine = second_arm.cosines(
+        ranking.owner_id, ranking.query, [i for i, _ in uncut], visible, params
+    )
+    picked = second_arm.rerank(uncut, cosine, arm, len(candidates))
+    return [search.Candidate(memory_id, score) for memory_id, score in picked]
 
 
 # The owner's category marks (slug, sensitive) as this process last read them, per database and

@@ -49,6 +49,7 @@ from memories.models import (
     ImportedConversation,
     ImportRun,
     Memory,
+    MemoryAltVector,
     MemoryProposal,
     MemoryVersion,
     SearchSnapshot,
@@ -79,7 +80,8 @@ _ORDER = {"memories.memory": 0, "accounts.connectedapp": 2}
 
 # Tables whose rows hold what a person told their memory (text, lexemes, vectors, provenance,
 # their own category names, imported file names and conversation ids; the search snapshot's
-# vectors and lexeme keys; vectors of a model the user is moving to), and the search statistics,
+# vectors and lexeme keys; vectors of a model the user is moving to, and of the search's second
+# arm), and the search statistics,
 # whose salt reads those keys.
 CONTENT_MODELS: tuple[type[models.Model], ...] = (
     Memory,
@@ -91,6 +93,7 @@ CONTENT_MODELS: tuple[type[models.Model], ...] = (
     SearchSnapshot,
     SearchStats,
     StagedVector,
+    MemoryAltVector,
 )
 
 # What a person types to confirm an erasure (dashboard and API).
@@ -236,6 +239,9 @@ KIND_LABELS: dict[str, Any] = {
     "memories.searchsnapshot": _("Search index (stored copy)"),
     "memories.searchmodel": _("Search index (which embedding model it uses)"),
     "memories.stagedvector": _("Search index (memories embedded with a new model, not yet in use)"),
+    "memories.memoryaltvector": _(
+        "Search index (memories not in English, for a second search arm)"
+    ),
     "memories.trashbatch": _("Deletes whose memories were in the trash"),
     "activity.accessevent": _("Access log entries"),
     "memories.accessevent": _("Access log entries"),  # its label on receipts made before the move

@@ -29,7 +29,8 @@ from typing import Any
 from django.db import OperationalError, connection, transaction
 
 from kernel.tenancy import cross_tenant
-from memories.search import moves
+from memories import language
+from memories.search import moves, second_arm
 from memories.search.embeddings import current_model, get_embedder, vector_literal
 
 logger = logging.getLogger("contextlayer.embeddings")
@@ -253,6 +254,8 @@ def _switch_locked(cur: Any, args: dict[str, Any]) -> int | None:
     cur.execute(_SWITCH_SQL, args)
     switched = int(cur.rowcount)
     cur.execute("DELETE FROM memories_stagedvector WHERE owner_id = %(owner)s", args)
+    if second_arm.arm_of([args["model"]]) is None:  # a model without the second arm: none kept
+        cur.execute("DELETE FROM memories_memoryaltvector WHERE owner_id = %(owner)s", args)
     cur.execute("DELETE FROM memories_searchsnapshot WHERE owner_id = %(owner)s", args)
     cur.execute(_SWITCHED_SQL, args)
     return switched
@@ -296,6 +299,10 @@ def _move_user(
         started = time.monotonic()
         switched = switch(owner_id)
         if switched is not None:
+            # Onto a model with the second search arm: its vectors of the user's memories, now
+            # (about a millisecond a memory), so a store moved to e5 needs no operator's fill.
+            if second_arm.arm_of([model]) is not None:
+                _second_arm_fill_user(owner_id, batch)
             report.users_switched += 1
             report.memories_switched += switched
             report.longest_switch = max(report.longest_switch, time.monotonic() - started)
@@ -493,3 +500,63 @@ def progress() -> list[ModelShare]:
         return [
             ModelShare(str(a), str(b), int(c), int(d), int(e), bool(f)) for a, b, c, d, e, f in cur
         ]
+
+
+# ---- the search's second arm: USE vectors of existing memories (memories/search/second_arm.py) --
+
+_ARM_USERS_SQL = "SELECT e.owner_id, e.model, e.next_model FROM memories_searchmodel e"
+# The user's memories not in English without a USE vector for the text apps read now.
+_ARM_MISSING_SQL = f"""
+SELECT m.id, {moves.EMBEDDED_TEXT} FROM memories_memory m
+WHERE m.owner_id = %(owner)s AND m.language <> %(english)s AND m.id > %(after)s
+  AND NOT EXISTS (
+    SELECT 1 FROM memories_memoryaltvector a
+    WHERE a.owner_id = m.owner_id AND a.memory_id = m.id AND a.model = %(model)s
+      AND a.text_md5 = md5(m.text))
+ORDER BY m.id
+LIMIT %(batch)s
+"""  # noqa: S608 - only constants; values are bound parameters
+
+
+def second_arm_fill(*, batch: int = BATCH) -> int:
+    """Write the missing USE vectors of every user whose models have the second arm (a store
+    that was on multilingual-e5 before the arm, or moved to it): their memories not in English
+    without a current one, a batch per transaction as a write writes them. Idempotent: a memory
+    whose vector holds for its text is not embedded again. Returns how many were written."""
+    reason = "the operator's fill of every e5 user's second-arm vectors"
+    with cross_tenant(reason), connection.cursor() as cur:
+        cur.execute(_ARM_USERS_SQL)
+        users = [(owner, (model, nxt)) for owner, model, nxt in cur.fetchall()]
+    return sum(
+        _second_arm_fill_user(owner_id, batch)
+        for owner_id, models in users
+        if second_arm.arm_of(m for m in models if m) is not None
+    )
+
+
+def _second_arm_fill_user(owner_id: int, batch: int) -> int:
+    """`second_arm_fill` for one user whose models have the arm (else nothing is written, after
+    a scan of their memories not in English)."""
+    written = 0
+    after = _NO_ID
+    while True:
+        with connection.cursor() as cur:
+            cur.execute(
+                _ARM_MISSING_SQL,
+                {
+                    "owner": owner_id,
+                    "english": language.ENGLISH,
+                    "after": after,
+                    "model": second_arm.MODEL,
+                    "batch": batch,
+                },
+            )
+            rows = cur.fetchall()
+        if not rows:
+            return written
+        after = rows[-1][0]
+        with transaction.atomic():
+            held = moves.held(owner_id)  # the models of this transaction decide
+            written += second_arm.write(
+                owner_id, held.written, [r[0] for r in rows], [r[1] for r in rows]
+            )

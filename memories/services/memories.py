@@ -39,7 +39,7 @@ from memories.models import (
     Origin,
 )
 from memories.ownership import check_relabel, mark_changed_by, protected_categories, reclassified
-from memories.search import lexical, moves
+from memories.search import lexical, moves, second_arm
 from memories.search.embeddings import current_model, get_embedder
 from memories.search.scoring import _vector_literal
 from memories.selectors.memories import get_visible, parse_memory_id, readers_of
@@ -706,7 +706,15 @@ def _stage(
     embedded: moves.Vectors,
 ) -> None:
     """While the owner moves to another model, the written rows' vectors of that model too
-    (`moves.stage`): at the owner's switch they become the rows' own."""
+    (`moves.stage`): at the owner's switch they become the rows' own. And, under a model with a
+    second search arm (multilingual-e5), the rows' USE vectors (`second_arm.write`: those not in
+    English; an English text's goes)."""
+    second_arm.write(
+        actor.user.pk,
+        models.written,
+        [ids[n] for n in rows],
+        [embedded.texts[n] for n in rows],
+    )
     if models.next and rows:
         moves.stage(
             actor.user.pk,

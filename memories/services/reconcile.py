@@ -57,6 +57,7 @@ def gather(
             limit=settings.RECONCILE_NEIGHBOURS + len(exclude),
             record=False,
             min_score=0,
+            use_second_arm=False,  # the neighbours the LLM's reconciliation was measured with
         )
         hits = [h for h in found if h.memory.id not in exclude][: settings.RECONCILE_NEIGHBOURS]
         neighbours = {}

@@ -14,6 +14,7 @@ from accounts.models import User
 from memories.search.embeddings import E5_MODEL
 from memories.search.model_profiles import E5
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
+from tests.search_profiles import without_second_arm
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
@@ -75,14 +76,19 @@ def test_under_e5_a_word_about_nothing_here_finds_nothing_and_a_pets_word_finds_
 
 
 def test_under_e5_a_short_query_answered_by_meaning_keeps_its_nearer_memories(
-    owner: User, mcp_for: Callable[..., McpHttp], settings: SettingsWrapper
+    owner: User,
+    mcp_for: Callable[..., McpHttp],
+    settings: SettingsWrapper,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The same German store: "Kleinkind" (toddler) is in no memory, but its best memory (the
     daughter starting school) reaches e5's raised cut-off, so the client gets its other results
     down to the lower `answered_floor`, some under the cut-off, and is told that floor.
     "Kuchen" (cake): its best memory (the sourdough) is above that floor and under the cut-off,
-    so nothing is answered."""
+    so nothing is answered. The cut-offs alone: without the second arm, which re-orders an
+    answer after them (tests/mcpbridge/test_search_second_arm.py)."""
     settings.EMBEDDING_MODEL = E5_MODEL
+    without_second_arm(monkeypatch)
     assert E5.search.answered_floor is not None and E5.search.unknown_min_score is not None
     client = mcp_for(owner)
     added = client.call("add_memories", {"texts": GERMAN})

@@ -24,6 +24,7 @@ from memories.services.memories import (
     memory_set_private_many,
 )
 from memories.visibility import visible_sql
+from tests.search_profiles import without_second_arm
 
 
 def test_minilm_keeps_the_values_it_was_tuned_with() -> None:
@@ -257,12 +258,14 @@ def test_minilm_counts_every_memory_in_the_discount(owner_dash: Actor) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
 def test_e5_holds_a_short_query_its_store_does_not_know_to_a_higher_cut_off(
-    settings: SettingsWrapper, owner_dash: Actor, cache_mb: int
+    settings: SettingsWrapper, owner_dash: Actor, cache_mb: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Under e5 a one-word query sits near every memory: a short query none of whose words a
     memory holds is held to the profile's `unknown_min_score`, raised from `min_score` by the
     share of the store in a language that could have held its words, the same on both paths. A
     word the store holds, a question, or a query in another language keep `min_score`."""
+    # The cut-offs alone: the second arm re-orders an answer after them (test_second_arm.py).
+    without_second_arm(monkeypatch)
     settings.EMBEDDING_MODEL = E5_MODEL
     settings.SEARCH_CACHE_MB = cache_mb
     search_index.clear()
@@ -328,13 +331,15 @@ ANSWERED_AS_A_WHOLE = [
 @pytest.mark.django_db
 @pytest.mark.parametrize("cache_mb", [128, 0], ids=["in-memory index", "PostgreSQL"])
 def test_e5_answers_a_short_unknown_query_as_a_whole_its_results_held_to_a_lower_floor(
-    settings: SettingsWrapper, owner_dash: Actor, cache_mb: int
+    settings: SettingsWrapper, owner_dash: Actor, cache_mb: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Under e5 a short query none of whose words a memory holds is found by meaning alone: it
     is answered only when its best memory reaches the query's cut-off, and then its other
     results are held to the profile's lower `answered_floor` (a synonym's memory scores near the
     best one, not above the cut-off). The caller is told the floor the results were held to, or,
     with nothing, the cut-off the best missed; the same on both paths, in each language."""
+    # The cut-offs alone: the second arm re-orders an answer after them (test_second_arm.py).
+    without_second_arm(monkeypatch)
     settings.EMBEDDING_MODEL = E5_MODEL
     settings.SEARCH_CACHE_MB = cache_mb
     search_index.clear()

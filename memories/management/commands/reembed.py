@@ -19,7 +19,7 @@ class Command(BaseCommand):
     help = (
         "Embed every memory again with EMBEDDING_MODEL, user by user; each user's searches switch "
         "to it once all their memories have moved (the background worker does the same on its "
-        "own). --status: how far it is."
+        "own). --status: how far it is. --second-arm: the second search arm's missing vectors."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -34,6 +34,15 @@ class Command(BaseCommand):
             help="Also embed again the memories already on EMBEDDING_MODEL.",
         )
         parser.add_argument(
+            "--second-arm",
+            action="store_true",
+            help=(
+                "Only write the second search arm's vectors (USE, for memories not in English of "
+                "users on multilingual-e5) that are missing: once, for a store that was on e5 "
+                "before the arm existed or moved to it. Safe to run again."
+            ),
+        )
+        parser.add_argument(
             "--batch", type=int, default=maintenance.BATCH, help="Memories per transaction."
         )
 
@@ -43,6 +52,10 @@ class Command(BaseCommand):
             return
         if opts["batch"] < 1:
             raise CommandError("--batch must be at least 1.")
+        if opts["second_arm"]:
+            written = maintenance.second_arm_fill(batch=opts["batch"])
+            self.stdout.write(f"Wrote the second search arm's vectors of {written} memories.")
+            return
         report = maintenance.move(
             again=opts["all"], batch=opts["batch"], progress=progress_bar(self.stderr)
         )
