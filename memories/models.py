@@ -344,7 +344,7 @@ class MemoryAltVector(OwnedRow):
     written for (`model`, `text_md5`, as a staged vector's): a stale one counts as none. Goes
     with its memory (a database cascade)."""
 
-    # PostgreSQL's own foreign key, ON DELETE CASCADE (migration 0028), as StagedVector's.
+    # PostgreSQL's own foreign key, ON DELETE CASCADE (migration 0029), as StagedVector's.
     memory = models.OneToOneField(
         Memory, primary_key=True, on_delete=models.CASCADE, related_name="+", db_constraint=False
     )

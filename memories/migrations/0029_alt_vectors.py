@@ -13,7 +13,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('memories', '0027_searchmodel_chosen'),
+        ('memories', '0028_sensitive_head_once'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
