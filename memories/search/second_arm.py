@@ -111,7 +111,8 @@ def write(
     if not ids or arm_of(models) is None:
         return 0
     other = [i for i, text in enumerate(texts) if language.detect(text).code != language.ENGLISH]
-    english = [ids[i] for i in range(len(ids)) if i not in set(other)]
+    not_english = set(other)
+    english = [ids[i] for i in range(len(ids)) if i not in not_english]
     with connection.cursor() as cur:
         if english:
             cur.execute(_DROP_SQL, {"owner": owner_id, "ids": list(english)})
