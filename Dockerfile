@@ -39,8 +39,8 @@ RUN CONTEXT_LAYER_ENV=production SECRET_KEY=build-time-only OIDC_PRIVATE_KEY=bui
         PUBLIC_URL=https://build.invalid \
         python manage.py collectstatic --noinput \
     && SECRET_KEY=build-time-only python -c "import django; django.setup(); \
-from memories.search.embeddings import prepare; from memories.classify import warm_up; \
-prepare(); warm_up()" \
+from memories.search.embeddings import prepare; from memories.warm import warm_up; \
+from memories.search.second_arm import verify_files; prepare(); verify_files(); warm_up()" \
     && python -m compileall -q accounts activity contextlayer doctor oauth kernel mcpbridge memories manage.py \
     && rm -f /var/lib/context-layer/secret_key
 

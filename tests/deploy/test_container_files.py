@@ -56,6 +56,16 @@ def test_dockerfile_is_multi_stage_non_root_and_bakes_static_files_and_model(
     assert '"gunicorn", "--config", "gunicorn.conf.py", "contextlayer.asgi:application"' in runtime
 
 
+def test_every_name_the_image_build_imports_exists(dockerfile: str) -> None:
+    # The build runs Python inline (prepare the models, check USE's files, warm up); a name moved
+    # to another module broke the build unseen (`warm_up` left memories/classify.py for
+    # memories/warm.py), since Docker itself cannot run here.
+    imports = re.findall(r"from ([\w.]+) import (\w+)", dockerfile)
+    assert ("memories.warm", "warm_up") in imports
+    for module, name in imports:
+        assert hasattr(importlib.import_module(module), name), f"{module}.{name}"
+
+
 def test_gunicorn_uses_uvicorn_workers_that_are_installed() -> None:
     config: dict[str, Any] = {}
     exec((ROOT / "gunicorn.conf.py").read_text(), config)  # noqa: S102 - our own config file
