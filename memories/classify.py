@@ -87,7 +87,7 @@ from memories.categories import (
     ordinary_settings,
     signal_words,
 )
-from memories.search.embeddings import DIMENSIONS, get_embedder
+from memories.search.embeddings import DIMENSIONS, get_embedder, unit_rows
 from memories.search.model_profiles import Thresholds, profile_for
 from memories.signal_gate import SignalGate, SignalGates
 
@@ -98,14 +98,6 @@ VALIDATED = frozenset(languages.CLAIMED)
 def fails_closed(language: str) -> bool:
     """A memory in this language without a sensitive label is treated as possibly sensitive."""
     return language != languages.UNKNOWN and language not in VALIDATED
-
-
-def _normalised(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
-    matrix = np.asarray(vectors, dtype=np.float32)
-    if matrix.ndim == 1:
-        matrix = matrix[None, :]
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.maximum(norms, 1e-12)
 
 
 _VECTORS_MAX = 4096
@@ -194,7 +186,7 @@ class Classifier:
             if category.sensitive:
                 lookalikes += category.ordinary
                 lookalike_owners += [index] * len(category.ordinary)
-        vectors = _normalised(_prototype_vectors([*texts, *lookalikes]))  # one file on disk
+        vectors = unit_rows(_prototype_vectors([*texts, *lookalikes]))  # one file on disk
         self._prototypes = vectors[: len(texts)]
         self._owners = np.asarray(owners)
         self._lookalikes = vectors[len(texts) :]
@@ -224,7 +216,7 @@ class Classifier:
     def ordinary_scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """One row per memory, one column per category: the mean of the best `top_k`
         similarities to the category's ordinary look-alikes (-1 for a category without)."""
-        matrix = _normalised(vectors)
+        matrix = unit_rows(vectors)
         out = np.full((matrix.shape[0], len(self.categories)), -1.0, dtype=np.float32)
         if not len(self._lookalikes):
             return out
@@ -237,7 +229,7 @@ class Classifier:
 
     def scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """One row per memory, one column per category."""
-        sims = _normalised(vectors) @ self._prototypes.T
+        sims = unit_rows(vectors) @ self._prototypes.T
         out = np.empty((sims.shape[0], len(self.categories)), dtype=np.float32)
         k = self.thresholds.top_k
         for index in range(len(self.categories)):

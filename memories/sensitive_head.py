@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from memories import sensitive_model
-from memories.search.embeddings import DIMENSIONS, E5_MODEL
+from memories.search.embeddings import DIMENSIONS, E5_MODEL, unit_rows
 from memories.sensitive_model import CLASSES, SensitiveModelInvalid
 
 # Each model with a head: its weights file (beside this module) and that file's sha256.
@@ -80,12 +80,6 @@ class SensitiveHead:
         return [(1.0 - float(row[0]), CLASSES[1 + int(np.argmax(row[1:]))]) for row in p]
 
 
-def _unit(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
-    matrix = np.asarray(vectors, dtype=np.float64).reshape(-1, DIMENSIONS)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms > 0, norms, 1.0)
-
-
 def probabilities(weights: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Softmax of a head's logits for rows of features (unit vectors times `SCALE`)."""
     z = np.hstack([x, np.ones((len(x), 1))]) @ weights
@@ -111,7 +105,7 @@ def fit(x: np.ndarray, y: np.ndarray, classes: int) -> np.ndarray:
 
 def features(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     """The head's input: the vectors at unit length, scaled by `SCALE`."""
-    return _unit(vectors) * SCALE
+    return unit_rows(vectors) * SCALE
 
 
 def training_digest(model_name: str) -> str:

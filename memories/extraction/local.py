@@ -14,7 +14,7 @@ import numpy as np
 from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from memories.categories import DEFAULT_CATEGORIES
-from memories.classify import _normalised, _prototype_vectors
+from memories.classify import _prototype_vectors
 from memories.extraction.local_answers import foreign_answer, reads_as_english
 from memories.extraction.local_context import Reading
 from memories.extraction.local_foreign import foreign_followups, foreign_statements
@@ -22,7 +22,7 @@ from memories.extraction.local_lists import self_list
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
 from memories.extraction.local_rules import SURE_LASTING, looks_english
 from memories.language import CLAIMED, OTHER, UNKNOWN, detect
-from memories.search.embeddings import get_embedder
+from memories.search.embeddings import get_embedder, unit_rows
 from memories.search.model_profiles import LocalThresholds, profile_for
 
 
@@ -56,8 +56,8 @@ class LocalExtractor:
         # The thresholds of the model that embeds the prototypes and the clauses.
         self.thresholds = thresholds or profile_for(get_embedder().model_name).extractor
         lasting = [*LASTING, *(e for c in DEFAULT_CATEGORIES for e in c.examples)]
-        self._lasting = _normalised(_prototype_vectors(lasting))
-        self._not_lasting = _normalised(_prototype_vectors(list(NOT_LASTING)))
+        self._lasting = unit_rows(_prototype_vectors(lasting))
+        self._not_lasting = unit_rows(_prototype_vectors(list(NOT_LASTING)))
 
     def _side(self, sims: np.ndarray) -> np.ndarray:
         k = min(self.thresholds.top_k, sims.shape[1])
@@ -66,7 +66,7 @@ class LocalExtractor:
     def scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         if len(vectors) == 0:
             return np.zeros(0, dtype=np.float32)
-        unit = _normalised(vectors)
+        unit = unit_rows(vectors)
         return self._side(unit @ self._lasting.T) - self._side(unit @ self._not_lasting.T)
 
     def extract(self, messages: Sequence[str | Turn]) -> list[list[Kept]]:

@@ -214,6 +214,16 @@ def current_model() -> str:
     return str(settings.EMBEDDING_MODEL)
 
 
+def unit_rows(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """Vectors (one, or rows of them) as float32 rows of length one; a zero vector stays zero.
+    The classifier, the local extractor and the sensitive head compare by these."""
+    matrix = np.asarray(vectors, dtype=np.float32)
+    if matrix.ndim == 1:
+        matrix = matrix[None, :]
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-12)
+
+
 def vector_literal(vector: np.ndarray) -> str:
     """A vector as pgvector's text input."""
     return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
