@@ -68,14 +68,10 @@ were written from the dev half's misses); `uv run python -m bench categories` re
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import numpy as np
-from django.conf import settings
 
 from memories import language as languages
 from memories import sensitive_head, sensitive_model
@@ -87,7 +83,8 @@ from memories.categories import (
     ordinary_settings,
     signal_words,
 )
-from memories.search.embeddings import DIMENSIONS, get_embedder, unit_rows
+from memories.prototypes import prototype_vectors
+from memories.search.embeddings import get_embedder, unit_rows
 from memories.search.model_profiles import Thresholds, profile_for
 from memories.signal_gate import SignalGate, SignalGates
 
@@ -98,68 +95,6 @@ VALIDATED = frozenset(languages.CLAIMED)
 def fails_closed(language: str) -> bool:
     """A memory in this language without a sensitive label is treated as possibly sensitive."""
     return language != languages.UNKNOWN and language not in VALIDATED
-
-
-_VECTORS_MAX = 4096
-_DEFAULT_TEXTS = frozenset(
-    text
-    for category in DEFAULT_CATEGORIES
-    for text in (category.description, *category.examples, *category.ordinary)
-)
-_vectors: dict[tuple[str, str], np.ndarray] = {}
-_vectors_lock = threading.Lock()
-
-
-def _prototype_vectors(texts: Sequence[str]) -> list[np.ndarray]:
-    """Embeddings of prototype texts, each embedded once per process and model.
-
-    A user's own category then costs a classifier its few texts, not the whole default vocabulary
-    again (hundreds of texts: seconds of CPU inside a request). The default vocabulary's are also
-    kept on disk (`_stored`), so a server starting again does not embed them again.
-    """
-    embedder = get_embedder()
-    model = embedder.model_name
-    with _vectors_lock:
-        known = {t: _vectors[(model, t)] for t in texts if (model, t) in _vectors}
-    missing = [t for t in dict.fromkeys(texts) if t not in known]
-    ours = [t for t in missing if t in _DEFAULT_TEXTS]
-    theirs = [t for t in missing if t not in _DEFAULT_TEXTS]  # a user's category: never on disk
-    if ours:
-        known.update(zip(ours, _stored(model, ours, embedder.embed), strict=True))
-    if theirs:
-        known.update(zip(theirs, embedder.embed(theirs), strict=True))
-    with _vectors_lock:
-        if len(_vectors) + len(missing) > _VECTORS_MAX:
-            _vectors.clear()
-        _vectors.update({(model, t): known[t] for t in missing})
-    return [known[t] for t in texts]
-
-
-def _stored(
-    model: str, texts: list[str], embed: Callable[[Sequence[str]], list[np.ndarray]]
-) -> list[np.ndarray]:
-    """`embed(texts)` of the default vocabulary's prototypes, read from CONTEXT_LAYER_HOME/models
-    when this model embedded exactly these texts before (every start-up would otherwise spend
-    about a second of CPU on them). Only the shipped vocabulary is written there, never a user's
-    category."""
-    digest = hashlib.sha256("\n".join([model, *texts]).encode()).hexdigest()[:32]
-    path = Path(settings.HOME) / "models" / f"prototypes-{digest}.npy"
-    try:
-        stored = np.load(path, allow_pickle=False)
-        if stored.shape == (len(texts), DIMENSIONS):
-            return list(stored)
-    except (OSError, ValueError):
-        pass
-    vectors = embed(texts)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        with partial.open("wb") as handle:
-            np.save(handle, np.asarray(vectors, dtype=np.float32), allow_pickle=False)
-        partial.replace(path)  # atomic: another process never reads half a file
-    except OSError:
-        pass  # a read-only home: embed again next time
-    return vectors
 
 
 class Classifier:
@@ -186,7 +121,7 @@ class Classifier:
             if category.sensitive:
                 lookalikes += category.ordinary
                 lookalike_owners += [index] * len(category.ordinary)
-        vectors = unit_rows(_prototype_vectors([*texts, *lookalikes]))  # one file on disk
+        vectors = unit_rows(prototype_vectors([*texts, *lookalikes]))  # one file on disk
         self._prototypes = vectors[: len(texts)]
         self._owners = np.asarray(owners)
         self._lookalikes = vectors[len(texts) :]
@@ -262,14 +197,7 @@ class Classifier:
             best = float(row[order[0]])
             text = texts[row_index] if texts is not None else ""
             code = codes[row_index] if codes is not None else None
-            gates = self._signals_of(code)
-            signalled = gates.matching(text)
-            if signalled:
-                for slug, rest in ordinary_phrases(text).items():
-                    named = {i for i in signalled if self.categories[i].slug == slug}
-                    signalled -= named - gates.matching(rest)
-            if signalled and (settings := ordinary_settings(text)):
-                signalled = {i for i in signalled if self.categories[i].slug not in settings}
+            signalled = self._signalled(text, code)
             picked: list[str] = []
             sensitive: list[str] = []
             by_embedding_only: set[str] = set()
@@ -302,6 +230,19 @@ class Classifier:
             kept = picked[: max(t.max_labels - len(sensitive), 0)]
             results.append([*sensitive, *kept])
         return results
+
+    def _signalled(self, text: str, code: str | None) -> set[int]:
+        """The sensitive categories (indexes) whose signal words `text` shows, less those it uses
+        only in an ordinary phrase or setting (`ordinary_phrases`, `ordinary_settings`)."""
+        gates = self._signals_of(code)
+        signalled = gates.matching(text)
+        if signalled:
+            for slug, rest in ordinary_phrases(text).items():
+                named = {i for i in signalled if self.categories[i].slug == slug}
+                signalled -= named - gates.matching(rest)
+        if signalled and (settings := ordinary_settings(text)):
+            signalled = {i for i in signalled if self.categories[i].slug not in settings}
+        return signalled
 
     def _settle(
         self,

@@ -308,6 +308,22 @@ def extended(texts: Sequence[str], text: str) -> int | None:
     return next((i for i, t in enumerate(texts) if text.startswith(f"{t.rstrip('.!;, ')}; ")), None)
 
 
+def _judged(text: str) -> tuple[str, str, str | None]:
+    """A clause's verdict (`clause_verdict`), on the self-statement said inside it when it is a
+    request, question or report that carries one: the text judged, its verdict, and the aside
+    said in passing in a request, if any."""
+    # Quoted words are someone else's (or a sample): judged without them.
+    verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
+    aside = _said_in_passing(text) if verdict == "request" else None
+    if aside:  # it carries what its "them" is
+        return aside, clause_verdict(QUOTED_SPAN.sub(" it ", aside)), aside
+    if verdict in ("question", "request", "reported") and (inside := _inside(text)):
+        return inside, clause_verdict(inside), aside
+    if verdict in ("question", "request", "not-first-person") and (like := _someone_like_me(text)):
+        return like, clause_verdict(like), aside
+    return text, verdict, aside
+
+
 class Reading:
     """One conversation read in order: each message's clauses worth scoring, with what the
     earlier sentences say about who "she" is and what "it" is."""
@@ -344,17 +360,7 @@ class Reading:
                 text = self._resolved(_bare_relation(tidy(clause)))
                 if not text or text.lower() in seen:
                     continue
-                # Quoted words are someone else's (or a sample): judged without them.
-                verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
-                aside = _said_in_passing(text) if verdict == "request" else None
-                if aside:  # it carries what its "them" is
-                    text, verdict = aside, clause_verdict(QUOTED_SPAN.sub(" it ", aside))
-                elif verdict in ("question", "request", "reported") and (inside := _inside(text)):
-                    text, verdict = inside, clause_verdict(inside)
-                elif verdict in ("question", "request", "not-first-person") and (
-                    like := _someone_like_me(text)
-                ):
-                    text, verdict = like, clause_verdict(like)
+                text, verdict, aside = _judged(text)
                 if (
                     verdict == "keep"
                     and self._anchor is None

@@ -474,15 +474,9 @@ def _askable(new: str, old: str) -> bool:
     return not _names_clash(new, old) and not wording.compare(new, old).someone_else
 
 
-def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
-    """What the new text does to the stored one by the rules alone. Never a merge or a supersede
-    across different people (kinship and role words: a coach is not a team lead, a mother not a
-    mother-in-law; someone else is not the speaker), nor across subjects named differently
-    ("Lena …" / "Sofia …"), and never a merge across different names or numbers."""
-    said = wording.compare(new, old)
-    lexical = said.same and (
-        said.keys >= LEXICAL_KEYS or cosine >= cut.floor or wording.all_meanings(new)
-    )
+def _apart(new: str, old: str, cosine: float, cut: Cosines, *, lexical: bool) -> Verdict | None:
+    """The rules' first step: the verdict when the two are not close enough to compare, are about
+    different people or subjects, the new one adds to the old, or one is the other's older age."""
     if cosine < cut.floor and not (
         lexical or (cosine >= cut.slot_update and _slotted_change(new, old))
     ):
@@ -493,9 +487,21 @@ def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         return Verdict(DISTINCT, "about someone else")
     if _additive(new):
         return Verdict(DISTINCT, "adds to it")
-    older = _older(new, old)
-    if older is not None:
-        return older
+    return _older(new, old)
+
+
+def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
+    """What the new text does to the stored one by the rules alone. Never a merge or a supersede
+    across different people (kinship and role words: a coach is not a team lead, a mother not a
+    mother-in-law; someone else is not the speaker), nor across subjects named differently
+    ("Lena …" / "Sofia …"), and never a merge across different names or numbers."""
+    said = wording.compare(new, old)
+    lexical = said.same and (
+        said.keys >= LEXICAL_KEYS or cosine >= cut.floor or wording.all_meanings(new)
+    )
+    apart = _apart(new, old, cosine, cut, lexical=lexical)
+    if apart is not None:
+        return apart
     past = _past(new) != _past(old) and not _event(new, old)
     cues = _cues(new) - _cues(old)
     if (

@@ -17,7 +17,7 @@ from accounts.models import ConnectedApp
 from activity import services as activity
 from activity.models import AccessEvent
 from kernel.gates import SCOPE_READ, require_owner
-from memories.ingest.contextlayer import FORMAT, VERSION
+from memories.ingest.own_export import FORMAT, VERSION
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.selectors.trash import restorable_until
 

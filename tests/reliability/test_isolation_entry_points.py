@@ -48,7 +48,7 @@ from mcp.client.streamable_http import streamable_http_client
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.categories import SENSITIVE
-from memories.ingest.contextlayer import FORMAT, VERSION
+from memories.ingest.own_export import FORMAT, VERSION
 from memories.models import ImportRun
 from memories.services import memories as services
 from memories.services.proposals import proposal_create

@@ -56,6 +56,45 @@ def memory(raw: Any, where: str) -> ExportedMemory:
         where,
         "'categories' must be a list of strings.",
     )
+    _check_details(raw, where)
+    versions = _versions(raw, where)
+    # The id is how a restore recognises a memory it brought back before (the manifest's key).
+    memory_id = _scalar(raw.get("id"))
+    expect(bool(memory_id.strip()), where, "'id' must be a non-empty string.")
+    expect(len(memory_id) <= MAX_ID_CHARS, where, f"'id' is longer than {MAX_ID_CHARS} characters.")
+    superseded_by = _scalar(raw.get("superseded_by"))
+    return ExportedMemory(
+        id=memory_id,
+        text=text,
+        categories=tuple(categories),
+        state=_scalar(raw.get("state")) or "active",
+        provenance=dict(raw.get("provenance") or {}),
+        metadata=dict(raw.get("metadata") or {}),
+        created_at=_required_time(raw, "created_at", where),
+        updated_at=_required_time(raw, "updated_at", where),
+        user_edited_at=parse_timestamp(raw.get("user_edited_at")),
+        categories_set_by_user=bool(raw.get("categories_set_by_user")),
+        is_private=bool(raw.get("is_private")),
+        origin=_scalar(raw.get("origin")) or "import",
+        origin_app_name=_scalar(raw.get("origin_app_name")),
+        superseded_by=superseded_by or None,
+        versions=versions,
+        in_trash=bool(raw.get("trash")),
+        pinned_at=parse_timestamp(raw.get("pinned_at")),
+    )
+
+
+def _scalar(value: Any) -> str:
+    """A string field as text; a number is written out, anything else (an object, a list) is
+    treated as absent rather than turned into its repr."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool) and value:
+        return str(value)
+    return ""
+
+
+def _check_details(raw: dict[str, Any], where: str) -> None:
     for key in ("provenance", "metadata"):
         expect(isinstance(raw.get(key, {}), dict), where, f"'{key}' must be an object.")
         # Kept whole with each memory until the import writes it: bounded like a memory's text.
@@ -64,6 +103,9 @@ def memory(raw: Any, where: str) -> ExportedMemory:
             where,
             f"'{key}' is larger than {MAX_DETAIL_CHARS:,} characters.",
         )
+
+
+def _versions(raw: dict[str, Any], where: str) -> tuple[ExportedVersion, ...]:
     versions = []
     raw_versions = raw.get("versions") or []
     expect(isinstance(raw_versions, list), where, "'versions' must be a list.")
@@ -86,37 +128,4 @@ def memory(raw: Any, where: str) -> ExportedMemory:
                 created_at=parse_timestamp(item.get("created_at")),
             )
         )
-    # The id is how a restore recognises a memory it brought back before (the manifest's key).
-    memory_id = _scalar(raw.get("id"))
-    expect(bool(memory_id.strip()), where, "'id' must be a non-empty string.")
-    expect(len(memory_id) <= MAX_ID_CHARS, where, f"'id' is longer than {MAX_ID_CHARS} characters.")
-    superseded_by = _scalar(raw.get("superseded_by"))
-    return ExportedMemory(
-        id=memory_id,
-        text=text,
-        categories=tuple(categories),
-        state=_scalar(raw.get("state")) or "active",
-        provenance=dict(raw.get("provenance") or {}),
-        metadata=dict(raw.get("metadata") or {}),
-        created_at=_required_time(raw, "created_at", where),
-        updated_at=_required_time(raw, "updated_at", where),
-        user_edited_at=parse_timestamp(raw.get("user_edited_at")),
-        categories_set_by_user=bool(raw.get("categories_set_by_user")),
-        is_private=bool(raw.get("is_private")),
-        origin=_scalar(raw.get("origin")) or "import",
-        origin_app_name=_scalar(raw.get("origin_app_name")),
-        superseded_by=superseded_by or None,
-        versions=tuple(versions),
-        in_trash=bool(raw.get("trash")),
-        pinned_at=parse_timestamp(raw.get("pinned_at")),
-    )
-
-
-def _scalar(value: Any) -> str:
-    """A string field as text; a number is written out, anything else (an object, a list) is
-    treated as absent rather than turned into its repr."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int | float) and not isinstance(value, bool) and value:
-        return str(value)
-    return ""
+    return tuple(versions)
