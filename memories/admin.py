@@ -27,7 +27,7 @@ from accounts.admin import OperatorAdmin, operator_actor
 from accounts.models import User
 from activity.models import AccessEvent
 from kernel.errors import DomainError
-from memories.categories import DEFAULT_CATEGORIES
+from memories.categories.vocabulary import DEFAULT_CATEGORIES
 from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryTombstone, SearchModel
 from memories.services import maintenance
 from memories.services import memories as services

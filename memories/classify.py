@@ -11,7 +11,7 @@ opts in (a wrongly hidden memory is one click away for the owner, and the app th
 reads it back; a wrongly shared one cannot be unread). So a sensitive category is kept whenever
 the memory looks sensitive: it is the best category, or close enough to the best that the
 classifier cannot tell (uncertain), or above a lower threshold of its own, or the text shows one
-of the category's signal words (memories/categories.py: the embedding model alone misses e.g.
+of the category's signal words (memories/categories/: the embedding model alone misses e.g.
 "Alice had an abortion"). Sensitive labels are never cut by the label limit.
 
 Failing closed on nearness alone hid ordinary facts from every app (a payments team's tech lead,
@@ -30,10 +30,11 @@ list). A label only the embedding gave is dropped when the model finds the text 
 (`sensitive_model.VETO`: the embedding model reads these languages poorly), and a memory nothing
 found sensitive gets the model's category when it is confident enough (`THRESHOLD`): the
 vocabulary the words were not written for. A signal word is never overruled, except by its own
-ordinary setting (`categories.ORDINARY_SETTINGS`: a course on salary negotiation, a concert in a
-church, a vote for a team captain) or phrase (`categories.ORDINARY_PHRASES`: a Buddhist temple
-seen as a tourist, a demonstration that blocked the road, a tax return to hand in by May; only the
-phrase's own words are set aside, a signal word elsewhere in the text still counts; also a dog
+ordinary setting (memories/categories/ordinary.py, `ORDINARY_SETTINGS`: a course on salary
+negotiation, a concert in a church, a vote for a team captain) or phrase (`ORDINARY_PHRASES`: a
+Buddhist temple seen as a tourist, a demonstration that blocked the road, a tax return to hand in
+by May; only the phrase's own words are set aside, a signal word elsewhere in the text still
+counts; also a dog
 operated on, "football is a religion here", a debt of gratitude). In English, which the embedding
 reads, the model only speaks against a label the embedding gave by nearness alone (below the
 absolute threshold), and only when it is nearly sure the text is ordinary
@@ -49,11 +50,12 @@ anxiety in Chinese), since it was trained on examples in every claimed language 
 meaning. It never takes a label away (`Classifier._settle`).
 
 Languages. A text's signal words are the English ones and its own language's
-(memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
-classifier is validated for the languages in `VALIDATED` only: the eight claimed ones, each of which
-reaches sensitive recall 1.0 on the multilingual set's dev split under MiniLM and
-multilingual-e5-small (`uv run python -m bench categories-languages`, docs/benchmarks.md; the
-held-out third is lower, and ordinary false positives miss the 5% bar in some languages: failing
+(memories/categories/signals_by_language.py, `SIGNALS_BY_LANGUAGE`, and lexicons.py; its language
+from memories/language.py). The classifier is validated for the languages in `VALIDATED` only:
+the eight claimed ones, each of which reaches sensitive recall 1.0 on the multilingual set's dev
+split under MiniLM and multilingual-e5-small (`uv run python -m bench categories-languages`,
+docs/benchmarks.md; the held-out third is lower, and ordinary false positives miss the 5% bar in
+some languages: failing
 closed would only hide more). A memory in any other
 language it can tell ("other": Italian, Korean, ...) that gets no sensitive label gets `UNCHECKED`
 instead (`Classifier.unchecked`): a sensitive label like the others, so an app whose grant leaves
@@ -75,14 +77,9 @@ import numpy as np
 
 from memories import language as languages
 from memories import sensitive_head, sensitive_model
-from memories.categories import (
-    DEFAULT_CATEGORIES,
-    UNCHECKED,
-    Category,
-    ordinary_phrases,
-    ordinary_settings,
-    signal_words,
-)
+from memories.categories.ordinary import ordinary_phrases, ordinary_settings
+from memories.categories.signals import signal_words
+from memories.categories.vocabulary import DEFAULT_CATEGORIES, UNCHECKED, Category
 from memories.prototypes import prototype_vectors
 from memories.search.embeddings import get_embedder, unit_rows
 from memories.search.model_profiles import Thresholds, profile_for

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from django.conf import settings
 
-from memories.categories import DEFAULT_CATEGORIES
+from memories.categories.vocabulary import DEFAULT_CATEGORIES
 from memories.search.embeddings import DIMENSIONS, get_embedder
 
 _VECTORS_MAX = 4096

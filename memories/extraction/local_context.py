@@ -20,17 +20,9 @@ import re
 from collections.abc import Sequence
 
 from memories.extraction.local_answers import english_answer
-from memories.extraction.local_rules import (
-    QUOTED_SPAN,
-    asks,
-    clause_parts,
-    clause_verdict,
-    has_first_person,
-    is_roleplay,
-    own_words,
-    sentences,
-    tidy,
-)
+from memories.extraction.local_clauses import clause_parts, sentences, tidy
+from memories.extraction.local_paste import QUOTED_SPAN, own_words
+from memories.extraction.local_rules import asks, clause_verdict, has_first_person, is_roleplay
 
 _FEMALE = (
     r"wife|girlfriend|daughter|step-?daughter|mother|mum|mom|mama|sister|grandmother|grandma|"

@@ -456,7 +456,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     model's pair scorer (`scorer`, fitted on the dev splits) finds it likely one fact: "when
     unsure, the change goes to the owner's Review", not stored beside as a second memory."""
     verdict = rules(new, old, cosine, cut)
-    if verdict.why != _DIFFERENT or cut.fitted is None or not _askable(new, old):
+    if verdict.why != DIFFERENT or cut.fitted is None or not scorer_may_ask(new, old):
         return verdict
     found = scorer.probability(new, old, cosine, cut, (slots(new), slots(old)), cut.fitted)
     if found >= cut.fitted.review:
@@ -464,10 +464,10 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     return verdict
 
 
-_DIFFERENT = "different"  # close enough to judge, and neither the same nor a change by the rules
+DIFFERENT = "different"  # close enough to judge, and neither the same nor a change by the rules
 
 
-def _askable(new: str, old: str) -> bool:
+def scorer_may_ask(new: str, old: str) -> bool:
     """Whether the pair scorer may be asked: no name or number differs, and no third person is on
     one side only ("我是护士" / "她是护士": two people, stored side by side, never the owner's
     question)."""
@@ -546,4 +546,4 @@ def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         return Verdict(RESTATE, "says the same")
     if cosine >= cut.unsure and (same_slot or not conflict):
         return Verdict(UNSURE, "close, not the same")
-    return Verdict(DISTINCT, _DIFFERENT)
+    return Verdict(DISTINCT, DIFFERENT)

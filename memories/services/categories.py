@@ -25,7 +25,8 @@ from activity.models import AccessEvent
 from kernel.category_names import category_name
 from kernel.errors import Conflict, InvalidInput
 from kernel.gates import SCOPE_WRITE, require, require_owner
-from memories.categories import DEFAULT_SLUGS, Category, sensitive_meaning
+from memories.categories.signals import sensitive_meaning
+from memories.categories.vocabulary import DEFAULT_SLUGS, Category
 from memories.classify import classifier_for
 from memories.models import Memory, UserCategory
 from memories.ownership import mark_changed_by, protected_categories

@@ -49,7 +49,7 @@ from activity.models import AccessEvent
 from kernel.category_names import category_name, fold
 from kernel.errors import Conflict, InvalidInput, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
-from memories.categories import DEFAULT_SLUGS
+from memories.categories.vocabulary import DEFAULT_SLUGS
 from memories.models import UserCategory
 from memories.services.categories import category_description, name_meaning
 from memories.visibility import hidden_categories, sensitive_categories

@@ -45,9 +45,6 @@ from activity.models import AccessEvent
 from kernel.errors import NotFound
 from kernel.gates import SCOPE_DELETE, require_owner
 from memories.models import (
-    ErasureReceipt,
-    ImportedConversation,
-    ImportRun,
     Memory,
     MemoryAltVector,
     MemoryProposal,
@@ -59,6 +56,7 @@ from memories.models import (
 )
 from memories.search import index as search_index
 from memories.selectors.counting import memory_count_keys
+from memories.transfer_models import ErasureReceipt, ImportedConversation, ImportRun
 
 logger = logging.getLogger("contextlayer.erase")
 

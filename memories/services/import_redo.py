@@ -42,8 +42,6 @@ from kernel.errors import Conflict
 from memories.ingest.types import Conversation, ParsedExport
 from memories.models import (
     UNSHOWN_COLUMNS,
-    ImportedConversation,
-    ImportRun,
     Memory,
     MemoryState,
     MemoryTombstone,
@@ -53,6 +51,7 @@ from memories.models import (
 )
 from memories.provenance import source_ref_hash
 from memories.services.trash import move_to_trash
+from memories.transfer_models import ImportedConversation, ImportRun
 
 REDOABLE_SOURCES = ("claude", "chatgpt")  # our own export restores as it was: no extractor
 

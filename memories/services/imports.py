@@ -27,7 +27,7 @@ from activity import services as activity
 from activity.models import AccessEvent
 from kernel.errors import DomainError, InvalidInput, LLMNotConfigured, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
-from memories.categories import SENSITIVE
+from memories.categories.vocabulary import SENSITIVE
 from memories.extraction.llm import llm_configured
 from memories.extraction.local import (
     Kept,
@@ -39,15 +39,7 @@ from memories.extraction.local import (
 from memories.extraction.local_context import extended
 from memories.extraction.repeats import RepeatIndex
 from memories.ingest.types import Conversation, ExportedMemory, Message, ParsedExport
-from memories.models import (
-    ImportedConversation,
-    ImportRun,
-    Memory,
-    MemoryState,
-    MemoryTombstone,
-    MemoryVersion,
-    TrashBatch,
-)
+from memories.models import Memory, MemoryState, MemoryTombstone, MemoryVersion, TrashBatch
 from memories.provenance import excerpt, source_ref_hash
 from memories.search import moves
 from memories.search.embeddings import current_model, get_embedder
@@ -60,6 +52,7 @@ from memories.services.memories import (
 )
 from memories.services.remember import memory_remember
 from memories.services.trash import trash_batch_create, trash_batch_drop_if_empty
+from memories.transfer_models import ImportedConversation, ImportRun
 
 logger = logging.getLogger("contextlayer.imports")
 

@@ -29,7 +29,7 @@ from kernel.category_names import category_name
 from kernel.errors import Conflict, InvalidInput, NotFound, UserEdited
 from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, require, require_owner
 from memories import write_budget
-from memories.categories import UNCHECKED
+from memories.categories.vocabulary import UNCHECKED
 from memories.models import (
     LIVE_STATES,
     UNSHOWN_COLUMNS,

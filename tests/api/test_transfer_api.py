@@ -10,8 +10,9 @@ from django.test import Client
 
 from accounts.actors import owner_actor
 from accounts.models import User
-from memories.models import ErasureReceipt, ImportRun, Memory
+from memories.models import Memory
 from memories.services.memories import memory_create
+from memories.transfer_models import ErasureReceipt, ImportRun
 from tests.api.tokens import TokenFactory
 from tests.memories.exports import claude_export
 from tests.personas import reauthenticate, signed_in

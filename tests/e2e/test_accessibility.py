@@ -16,9 +16,10 @@ import pytest
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from memories.models import ImportRun, Memory
+from memories.models import Memory
 from memories.services import memories as services
 from memories.services.erasure import user_erase
+from memories.transfer_models import ImportRun
 from tests.e2e.seed import seed_store
 from tests.e2e.steps import TIMEOUT, sign_in
 from tests.personas import issue_token

@@ -12,9 +12,10 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories.models import ErasureReceipt, ImportRun, Memory
+from memories.models import Memory
 from memories.services import memories as services
 from memories.services.import_runs import run_import
+from memories.transfer_models import ErasureReceipt, ImportRun
 from tests.e2e.steps import TIMEOUT, confirm_password, log_in, rows, within_width
 from tests.memories.exports import claude_export
 

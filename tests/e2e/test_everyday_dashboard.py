@@ -15,10 +15,11 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
-from memories.models import ImportRun, Memory
+from memories.models import Memory
 from memories.services import memories as services
 from memories.services.import_runs import run_import
 from memories.services.memories import NewMemory
+from memories.transfer_models import ImportRun
 from tests.e2e.seed import app_actor, seed_store
 from tests.e2e.steps import TIMEOUT, confirm_password, log_in
 from tests.memories.exports import claude_export

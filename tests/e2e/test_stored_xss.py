@@ -15,10 +15,11 @@ from allauth.idp.oidc.models import Client as OAuthClient
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
-from memories.models import ImportRun, MemoryProposal
+from memories.models import MemoryProposal
 from memories.selectors import memories as selectors
 from memories.services import memories as services
 from memories.services.categories import category_add
+from memories.transfer_models import ImportRun
 from tests.accounts.oauth_client import register
 from tests.e2e.steps import sign_in, watch_dialogs
 from tests.personas import issue_token

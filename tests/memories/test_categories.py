@@ -15,8 +15,8 @@ from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from bench.categories import load, load_sensitive, run
 from kernel.errors import Conflict, InvalidInput, NotFound, OwnerOnly
-from memories import classify
-from memories.categories import Category
+from memories import classify, prototypes
+from memories.categories.vocabulary import Category
 from memories.search.embeddings import Embedder, get_embedder
 from memories.selectors.categories import category_list
 from memories.selectors.memories import memory_get
@@ -201,7 +201,7 @@ def test_the_default_prototypes_are_embedded_once_per_data_folder_and_no_user_ca
         return real_embed(self, texts)
 
     def new_process() -> None:  # nothing embedded or built in memory yet
-        monkeypatch.setattr(classify, "_vectors", {})
+        monkeypatch.setattr(prototypes, "_vectors", {})
         monkeypatch.setattr(classify, "_cache", {})
         embedded.clear()
 

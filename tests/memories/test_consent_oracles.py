@@ -31,7 +31,7 @@ from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
 from kernel.errors import Conflict, NotFound
 from kernel.gates import SCOPE_WRITE
-from memories.categories import DEFAULT_SLUGS
+from memories.categories.vocabulary import DEFAULT_SLUGS
 from memories.models import Memory
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import (

@@ -14,8 +14,9 @@ from django_tasks_db.models import DBTaskResult
 from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
-from memories.models import ErasureReceipt, ImportRun, Memory
+from memories.models import Memory
 from memories.services.memories import memory_create
+from memories.transfer_models import ErasureReceipt, ImportRun
 from tests.memories.exports import claude_export, zip_bytes
 from tests.personas import reauthenticate, signed_in
 

@@ -22,7 +22,7 @@ from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
 from kernel.logging import JsonFormatter
-from memories.models import ErasureReceipt, ImportRun, Memory, MemoryTombstone, MemoryVersion
+from memories.models import Memory, MemoryTombstone, MemoryVersion
 from memories.selectors.memories import memory_search
 from memories.services.erasure import receipt_lines, subject_hash
 from memories.services.memories import (
@@ -34,6 +34,7 @@ from memories.services.memories import (
     memory_set_visibility,
     memory_update,
 )
+from memories.transfer_models import ErasureReceipt, ImportRun
 from tests.memories.exports import claude_export, write_json
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from accounts.models import User
-from memories.models import ImportRun, Memory
+from memories.models import Memory
+from memories.transfer_models import ImportRun
 from tests.memories.exports import claude_export
 
 pytestmark = pytest.mark.usefixtures("upload_dir")

@@ -10,9 +10,10 @@ from pathlib import Path
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from kernel.gates import SCOPE_WRITE
-from memories.models import ImportRun, Memory, MemoryProposal
+from memories.models import Memory, MemoryProposal
 from memories.services.memories import memory_create, memory_set_visibility
 from memories.services.remember import memory_remember
+from memories.transfer_models import ImportRun
 from tests.memories import fake_llm
 from tests.memories.exports import backfill, claude_export, memory_texts, write_json
 

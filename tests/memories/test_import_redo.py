@@ -18,13 +18,14 @@ from accounts.models import ALL_SCOPES, User
 from activity.models import AccessEvent
 from memories.ingest.detect import load_export
 from memories.ingest.types import ParsedExport
-from memories.models import ImportRun, Memory, MemoryState, TrashBatch
+from memories.models import Memory, MemoryState, TrashBatch
 from memories.services import imports
 from memories.services.import_redo import REDO_BUSY
 from memories.services.imports import import_execute, import_run_create
 from memories.services.memories import memory_create, memory_delete, memory_update
 from memories.services.remember import RememberResult
 from memories.services.trash import trash_restore
+from memories.transfer_models import ImportRun
 from tests.memories.exports import backfill, claude_export, claude_message, write_json
 from tests.personas import issue_token, signed_in
 

@@ -17,11 +17,12 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from memories.ingest.detect import load_export
-from memories.models import ImportedConversation, ImportRun, Memory, MemoryState, MemoryVersion
+from memories.models import Memory, MemoryState, MemoryVersion
 from memories.services import imports
 from memories.services.export import export_build
 from memories.services.imports import import_execute
 from memories.services.memories import memory_create, memory_delete, memory_set_state
+from memories.transfer_models import ImportedConversation, ImportRun
 from tests.memories.exports import backfill, memory_texts, write_json
 
 pytestmark = pytest.mark.usefixtures("upload_dir", "immediate_tasks")

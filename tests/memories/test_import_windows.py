@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from memories.models import ImportedConversation, ImportRun, Memory
+from memories.models import Memory
 from memories.services import imports
+from memories.transfer_models import ImportedConversation, ImportRun
 from tests.memories.exports import backfill, claude_message, write_json
 
 # Each conversation's user messages; a message said again in a later conversation and one said

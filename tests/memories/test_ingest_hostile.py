@@ -14,7 +14,8 @@ from accounts.models import User
 from memories.ingest.archive import Limits, read_export
 from memories.ingest.detect import load_export
 from memories.ingest.types import IngestError
-from memories.models import ImportedConversation, ImportRun, Memory
+from memories.models import Memory
+from memories.transfer_models import ImportedConversation, ImportRun
 from tests.memories.exports import claude_export, zip_bytes
 
 GOOD = json.dumps(claude_export()).encode()

@@ -11,9 +11,10 @@ from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
 from memories.ingest.detect import load_export
-from memories.models import ImportedConversation, ImportRun, Memory
+from memories.models import Memory
 from memories.services.imports import import_estimate, import_execute
 from memories.services.memories import memory_delete
+from memories.transfer_models import ImportedConversation, ImportRun
 from tests.memories.exports import (
     backfill,
     chatgpt_export,

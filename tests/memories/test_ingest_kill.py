@@ -23,8 +23,9 @@ from django.utils.module_loading import import_string
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
 from bench.backfill import make_claude_export
-from memories.models import ImportedConversation, ImportRun, Memory
+from memories.models import Memory
 from memories.services.import_runs import import_prepare, import_run_start, run_import
+from memories.transfer_models import ImportedConversation, ImportRun
 from tests.personas import signed_in
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,9 @@ from django.core.management import CommandError
 from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
-from memories.models import ImportedConversation, ImportRun, Memory
+from memories.models import Memory
 from memories.services.memories import memory_delete, memory_set_state
+from memories.transfer_models import ImportedConversation, ImportRun
 from tests.memories.exports import backfill, claude_message, memory_texts, write_json
 
 

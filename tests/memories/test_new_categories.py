@@ -10,7 +10,7 @@ from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from activity.models import AccessEvent
 from kernel.errors import Conflict, InvalidInput, OwnersChoice
-from memories.categories import sensitive_meaning
+from memories.categories.signals import sensitive_meaning
 from memories.models import Memory, UserCategory
 from memories.selectors import memories as selectors
 from memories.selectors.grants import category_notices, known_categories

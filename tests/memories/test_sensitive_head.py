@@ -20,7 +20,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor
 from accounts.models import User
 from memories import classify, sensitive_head
-from memories.categories import DEFAULT_CATEGORIES, Category
+from memories.categories.vocabulary import DEFAULT_CATEGORIES, Category
 from memories.models import Memory
 from memories.search.embeddings import E5_MODEL, MINILM_MODEL, get_embedder
 from memories.sensitive_model import SensitiveModelInvalid

@@ -18,13 +18,9 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from memories import sensitive_model
-from memories.categories import (
-    DEFAULT_CATEGORIES,
-    SENSITIVE,
-    UNCHECKED,
-    ordinary_phrases,
-    signals_pattern,
-)
+from memories.categories.ordinary import ordinary_phrases
+from memories.categories.signals import signals_pattern
+from memories.categories.vocabulary import DEFAULT_CATEGORIES, SENSITIVE, UNCHECKED
 from memories.classify import Classifier, classifier_for
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_get
@@ -173,7 +169,7 @@ def _signalled(text: str, code: str) -> set[str]:
         ("Je suis sans-papiers.", "fr", "legal"),
         ("Tenho uma dívida enorme no cartão de crédito.", "pt", "finance"),
         ("Я православный и хожу в церковь.", "ru", "religion"),
-        # the lexicons (memories/categories.py, LEXICONS)
+        # the lexicons (memories/categories/lexicons.py, LEXICONS)
         ("Мы откладываем по 10 тысяч в месяц на машину.", "ru", "finance"),
         ("Я плохо слышу и ношу слуховой аппарат.", "ru", "health"),
         ("確定申告で追加の所得税を払いました。", "ja", "finance"),
@@ -296,7 +292,8 @@ def test_ordinary_look_alikes_in_four_languages_reach_a_default_app(
 
 
 # Written for these tests, in none of the sets (issue 36.3, bench/data/sensitive_dev3.json's false
-# alarms): a signal word in an ordinary setting (memories/categories.py, `ORDINARY_SETTINGS`).
+# alarms): a signal word in an ordinary setting (memories/categories/ordinary.py,
+# `ORDINARY_SETTINGS`).
 SIGNAL_WORDS_IN_ORDINARY_SETTINGS = [
     ("I signed up for a weekend workshop on salary negotiation.", "en", "finance"),
     ("Hice un taller para aprender a negociar el sueldo.", "es", "finance"),
@@ -427,8 +424,9 @@ def test_the_english_veto_never_drops_a_signal_word_or_a_confident_embedding(
 # alarms as kinds, not sentences): a sensitive word used in an ordinary sense — an illness or an
 # operation whose patient is an animal or a plant, a faith's word as a figure of speech ("football
 # is a religion", "my gardening bible"), a debt of gratitude, an advertising campaign
-# (memories/categories.py, `ORDINARY_PHRASES`). In English MiniLM's nearness may still hide a pet's
-# operation (the phrase sets aside the word, not the embedding), so the English case is a gratitude.
+# (memories/categories/ordinary.py, `ORDINARY_PHRASES`). In English MiniLM's nearness may still
+# hide a pet's operation (the phrase sets aside the word, not the embedding), so the English case
+# is a gratitude.
 WORDS_IN_AN_ORDINARY_SENSE = [
     ("Notre lapin a été opéré des dents hier.", "fr", "health"),
     ("Meine Katze wurde gestern am Auge operiert.", "de", "health"),
@@ -459,7 +457,7 @@ def test_a_sensitive_word_in_an_ordinary_sense_is_set_aside(
 
 # Written for these tests, in none of the sets (issue 36.3, bench/data/sensitive_dev5.json's false
 # alarms as themes): a sensitive word naming a public event met on the way to work, an errand with
-# a deadline, a building seen as a sight (memories/categories.py, `ORDINARY_PHRASES`).
+# a deadline, a building seen as a sight (memories/categories/ordinary.py, `ORDINARY_PHRASES`).
 LOOK_ALIKES_SHARING_THE_WORDS = [
     ("Por una manifestación cortaron la calle y llegué tarde al trabajo.", "es"),
     ("罢工那天地铁停运，我只好打车上班。", "zh"),

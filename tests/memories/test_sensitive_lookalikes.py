@@ -10,7 +10,7 @@ from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from bench.categories import load_ordinary, run
 from kernel.errors import NotFound
-from memories.categories import SENSITIVE
+from memories.categories.vocabulary import SENSITIVE
 from memories.classify import classifier_for
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_get

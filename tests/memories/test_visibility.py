@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from memories.categories import DEFAULT_SLUGS
+from memories.categories.vocabulary import DEFAULT_SLUGS
 from memories.models import Memory
 from memories.visibility import visible_q, visible_sql
 

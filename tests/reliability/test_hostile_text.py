@@ -20,9 +20,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.ingest.detect import load_export
-from memories.models import ImportRun, Memory
+from memories.models import Memory
 from memories.services.imports import import_execute
 from memories.services.memories import memory_create
+from memories.transfer_models import ImportRun
 from tests.memories.exports import claude_export, claude_message
 from tests.personas import signed_in
 

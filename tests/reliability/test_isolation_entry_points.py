@@ -47,11 +47,11 @@ from mcp.client.streamable_http import streamable_http_client
 
 from accounts.actors import owner_actor
 from accounts.models import User
-from memories.categories import SENSITIVE
+from memories.categories.vocabulary import SENSITIVE
 from memories.ingest.own_export import FORMAT, VERSION
-from memories.models import ImportRun
 from memories.services import memories as services
 from memories.services.proposals import proposal_create
+from memories.transfer_models import ImportRun
 from tests.mcpbridge.mcp_clients import stdio_server
 from tests.personas import issue_token, signed_in
 from tests.reliability.observations import http_answer, record_figures

@@ -24,7 +24,6 @@ from accounts.models import ConnectedApp
 from kernel.errors import Conflict, DomainError, LLMNotConfigured
 from memories.extraction.llm import llm_configured
 from memories.ingest.types import SOURCES
-from memories.models import ErasureReceipt, ImportRun
 from memories.selectors.imports import import_run_get, import_run_list
 from memories.services.erasure import (
     ERASE_PHRASE,
@@ -37,6 +36,7 @@ from memories.services.erasure import (
 from memories.services.export import export_build, export_markdown
 from memories.services.import_runs import import_prepare, import_run_start
 from memories.services.uploads import LimitedUploadHandler, keep_upload
+from memories.transfer_models import ErasureReceipt, ImportRun
 from memories.web.presentation import app_display_name, source_name
 from memories.web.views.memories import CHANGED
 

@@ -18,7 +18,7 @@ from django_htmx.http import reswap, trigger_client_event
 from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from accounts.selectors import app_names
 from kernel.errors import Conflict, InvalidInput
-from memories.categories import UNCHECKED
+from memories.categories.vocabulary import UNCHECKED
 from memories.models import Memory
 from memories.selectors.grants import category_notices
 from memories.selectors.memories import (
