@@ -25,14 +25,9 @@ from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.provenance import excerpt
 from memories.services import harm
+from memories.services.adding import WriteResult, clean_categories, memory_create
 from memories.services.app_review import PENDING_NOTE, pending_note
-from memories.services.memories import (
-    WriteResult,
-    clean_categories,
-    memory_create,
-    memory_supersede,
-    readback_note,
-)
+from memories.services.changing import memory_supersede, readback_note
 from memories.services.proposals import proposal_create
 from memories.services.reconcile import SKIP, SUPERSEDE, Decision, decide, gather
 from memories.text import clean_text

@@ -11,7 +11,7 @@ from django.test import Client
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import ErasureReceipt, ImportRun, Memory
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.api.tokens import TokenFactory
 from tests.memories.exports import claude_export
 from tests.personas import reauthenticate, signed_in

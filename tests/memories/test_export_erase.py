@@ -24,16 +24,11 @@ from activity.models import AccessEvent
 from kernel.logging import JsonFormatter
 from memories.models import ErasureReceipt, ImportRun, Memory, MemoryTombstone, MemoryVersion
 from memories.selectors.memories import memory_search
+from memories.services.adding import memory_create
+from memories.services.changing import memory_set_categories, memory_set_state, memory_update
+from memories.services.deleting import memory_delete
 from memories.services.erasure import receipt_lines, subject_hash
-from memories.services.memories import (
-    memory_create,
-    memory_delete,
-    memory_set_categories,
-    memory_set_pinned,
-    memory_set_state,
-    memory_set_visibility,
-    memory_update,
-)
+from memories.services.marks import memory_set_pinned, memory_set_visibility
 from tests.memories.exports import claude_export, write_json
 
 ROOT = Path(__file__).resolve().parents[2]
