@@ -25,12 +25,7 @@ from kernel.category_names import category_name
 from kernel.errors import Conflict, InvalidInput
 from kernel.gates import SCOPE_WRITE, require
 from memories import write_budget
-from memories.models import (
-    LIVE_STATES,
-    Memory,
-    MemoryState,
-    Origin,
-)
+from memories.models import LIVE_STATES, Memory, MemoryState, Origin
 from memories.search import moves
 from memories.search.embeddings import current_model, get_embedder
 from memories.selectors.pending import PendingWrite
@@ -61,6 +56,8 @@ class NewMemory:
 
 @dataclass(frozen=True)
 class WriteResult:
+    """What an add (or a supersede) answers, per text."""
+
     memory: Memory
     created: bool  # False: an identical active memory already existed and is returned instead
     # Held for the owner's review (memories/services/app_review.py): nothing was stored; `memory` is

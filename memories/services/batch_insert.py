@@ -16,9 +16,7 @@ from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
 
 from accounts.actors import Actor
-from memories.models import (
-    Memory,
-)
+from memories.models import Memory
 from memories.search import lexical
 
 # What the batch INSERT writes in each column of memories_memory: `u.<alias>` is this row's

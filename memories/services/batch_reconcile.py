@@ -11,10 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from accounts.actors import Actor
-from memories.models import (
-    Memory,
-    MemoryState,
-)
+from memories.models import Memory, MemoryState
 from memories.selectors.pending import PendingWrite
 from memories.services import app_review, reconcile_local
 from memories.services.superseding import memory_supersede_into

@@ -20,12 +20,7 @@ from activity import services as activity
 from activity.models import AccessEvent
 from kernel.errors import Conflict, InvalidInput, UserEdited
 from kernel.gates import SCOPE_READ, SCOPE_WRITE, require, require_owner
-from memories.models import (
-    LIVE_STATES,
-    Memory,
-    MemoryState,
-    MemoryVersion,
-)
+from memories.models import LIVE_STATES, Memory, MemoryState, MemoryVersion
 from memories.ownership import check_relabel, mark_changed_by
 from memories.search import moves
 from memories.selectors.memories import parse_memory_id
@@ -50,6 +45,8 @@ from memories.wording import category_names
 
 @dataclass(frozen=True)
 class ChangeResult:
+    """What a change answers: the memory as it now is (as it was, when held)."""
+
     memory: Memory
     # For an app: where its change left the memory, when that is out of its grant or its sight
     # (`readback_note`); the same sentence through every entry point.

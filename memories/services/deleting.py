@@ -14,10 +14,7 @@ from accounts.actors import Actor
 from activity import services as activity
 from activity.models import AccessEvent
 from kernel.gates import SCOPE_DELETE, require
-from memories.models import (
-    UNSHOWN_COLUMNS,
-    Memory,
-)
+from memories.models import UNSHOWN_COLUMNS, Memory
 from memories.selectors.memories import readers_of
 from memories.selectors.pending import PendingWrite
 from memories.services import app_review, trash
@@ -27,6 +24,8 @@ from memories.visibility import visible_q
 
 @dataclass(frozen=True)
 class DeleteResult:
+    """What a delete answers, per memory."""
+
     memory_id: uuid.UUID
     # Apps that had read it, for the owner's own apps (we cannot make them forget, but the owner
     # must know); None for an app, which is not told which other apps the owner connected.

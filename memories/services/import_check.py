@@ -15,12 +15,7 @@ from kernel.errors import InvalidInput, LLMNotConfigured
 from kernel.gates import SCOPE_WRITE
 from memories.categories import SENSITIVE
 from memories.extraction.llm import llm_configured
-from memories.extraction.local import (
-    Turn,
-    local_extractor,
-    other_languages,
-    other_languages_note,
-)
+from memories.extraction.local import Turn, local_extractor, other_languages, other_languages_note
 from memories.extraction.local_context import extended
 from memories.extraction.repeats import RepeatIndex
 from memories.ingest.types import Conversation, Message, ParsedExport

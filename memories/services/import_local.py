@@ -11,18 +11,11 @@ from functools import partial
 from typing import Any
 
 from accounts.actors import Actor
-from memories.extraction.local import (
-    Kept,
-    Turn,
-    local_extractor,
-)
+from memories.extraction.local import Kept, Turn, local_extractor
 from memories.extraction.local_context import extended
 from memories.extraction.repeats import RepeatIndex
 from memories.ingest.types import Conversation
-from memories.models import (
-    Memory,
-    MemoryState,
-)
+from memories.models import Memory, MemoryState
 from memories.provenance import excerpt
 from memories.search import moves
 from memories.search.embeddings import current_model

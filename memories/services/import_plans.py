@@ -19,11 +19,7 @@ from django.utils import timezone
 from accounts.actors import Actor
 from kernel.errors import DomainError
 from memories.ingest.types import Conversation, Message
-from memories.models import (
-    ImportedConversation,
-    ImportRun,
-    MemoryTombstone,
-)
+from memories.models import ImportedConversation, ImportRun, MemoryTombstone
 from memories.provenance import excerpt, source_ref_hash
 from memories.services.adding import NewMemory, WriteResult, memory_create_many
 from memories.services.import_redo import Redo

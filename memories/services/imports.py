@@ -22,10 +22,7 @@ from activity.models import AccessEvent
 from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories.ingest.types import Conversation, ParsedExport
-from memories.models import (
-    ImportRun,
-    TrashBatch,
-)
+from memories.models import ImportRun, TrashBatch
 from memories.search.embeddings import get_embedder
 from memories.services.adding import NewMemory
 from memories.services.import_check import Estimate, import_app, limited, resolve_extractor

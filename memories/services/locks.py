@@ -11,11 +11,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from kernel.errors import Conflict, InvalidInput, NotFound
-from memories.models import (
-    UNSHOWN_COLUMNS,
-    Memory,
-    MemoryState,
-)
+from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState
 from memories.selectors.memories import get_visible, parse_memory_id
 from memories.services import categories as user_categories
 from memories.visibility import dedup_q, visible_q

@@ -16,9 +16,7 @@ from activity import services as activity
 from activity.models import AccessEvent
 from kernel.errors import NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
-from memories.models import (
-    Memory,
-)
+from memories.models import Memory
 from memories.ownership import changed_by, mark_changed_by
 from memories.services.locks import locked, locked_many
 

@@ -11,10 +11,7 @@ from accounts.actors import Actor
 from activity import services as activity
 from activity.models import AccessEvent
 from kernel.gates import SCOPE_WRITE, require
-from memories.models import (
-    Memory,
-    MemoryVersion,
-)
+from memories.models import Memory, MemoryVersion
 from memories.ownership import changed_by, mark_changed_by, protected_categories
 
 

@@ -17,10 +17,7 @@ from activity.models import AccessEvent
 from kernel.errors import Conflict, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories import write_budget
-from memories.models import (
-    Memory,
-    MemoryVersion,
-)
+from memories.models import Memory, MemoryVersion
 from memories.ownership import changed_by, reclassified
 from memories.search import lexical, moves
 from memories.search.embeddings import vector_literal
