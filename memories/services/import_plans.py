@@ -26,15 +26,15 @@ from memories.services.import_redo import Redo
 
 logger = logging.getLogger("contextlayer.imports")
 
-
 EMBED_WINDOW = 256  # texts embedded together, ahead of the writes that use them
-
 
 Progress = Callable[[int, int], None]
 
 
 @dataclass
 class Counter:
+    """A run's counts as it goes, saved at most twice a second (and the redo it belongs to)."""
+
     run: ImportRun
     progress: Progress | None
     last_save: float = field(default_factory=time.monotonic)
@@ -103,6 +103,8 @@ def failure_message(exc: BaseException) -> str:
 
 @dataclass
 class Plan:
+    """What one conversation of a window still needs written (and the manifest keys it adds)."""
+
     conversation: Conversation
     manifest: ImportedConversation | None
     items: list[NewMemory]
@@ -185,7 +187,7 @@ def plans_of(
             if m.role == "user":
                 refs[c.id, m.id] = source_ref_hash(message_provenance(source, c, m))
     # The owner's explicit redo reads the archive's deleted messages again.
-    deleted = set() if counter.redo is not None else deleted_refs(user, set(refs.values()))
+    deleted = set() if counter.redo is not None else _deleted_refs(user, set(refs.values()))
     limit = settings.MEMORY_MAX_CHARS
     plans: list[Plan] = []
     for c in conversations:
@@ -219,7 +221,7 @@ def plans_of(
     return plans
 
 
-def deleted_refs(user: Any, refs: set[str]) -> set[str]:
+def _deleted_refs(user: Any, refs: set[str]) -> set[str]:
     return set(
         MemoryTombstone.objects.filter(owner=user, source_ref_hash__in=refs).values_list(
             "source_ref_hash", flat=True
@@ -258,20 +260,20 @@ def windows_of(
         yield window
 
 
-R = TypeVar("R")  # what a window's model work gives the writer
+_R = TypeVar("_R")  # what a window's model work gives the writer
 
 
 def pipelined(
     windows: Iterable[list[Plan]],
-    work: Callable[[list[Plan]], R],
-    write: Callable[[list[Plan], R], None],
+    work: Callable[[list[Plan]], _R],
+    write: Callable[[list[Plan], _R], None],
     *,
     thread: str,
 ) -> None:
     """Each window's model work (embedding or extraction) in a worker thread while the previous
     window is written: the model and the database work at once, in window order."""
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix=thread) as pool:
-        pending: tuple[list[Plan], Future[R]] | None = None
+        pending: tuple[list[Plan], Future[_R]] | None = None
         for plans in windows:
             future = pool.submit(work, plans)
             if pending is not None:
