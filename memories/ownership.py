@@ -6,7 +6,7 @@ see): the owner outranks every app.
   it did not write. It may re-categorise only memories it wrote that the owner has not labelled.
 - An app may add to a memory only categories it was granted. A new memory an app writes may go
   into any category, given or classified (it only narrows who sees the app's own statement, and
-  the app is told: `services.readback_note`).
+  the app is told: `services.changing.readback_note`).
 - Private and hidden are the owner's alone (`require_owner` in `memory_set_visibility`).
 - A text change re-classifies automatic labels; for an app, the categories it may not remove
   stay (`reclassified`), so a rewrite cannot carry a memory out of a sensitive category either.
