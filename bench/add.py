@@ -96,7 +96,7 @@ def measure_add(n: int, batch: int, as_app: bool = False) -> dict[str, Any]:
     from kernel.gates import SCOPE_READ, SCOPE_WRITE
     from memories.categories.vocabulary import SENSITIVE
     from memories.search.embeddings import get_embedder
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
     from memories.warm import warm_up
 
     texts = memory_texts(n)

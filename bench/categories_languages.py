@@ -97,7 +97,7 @@ def evaluate(memories: list[dict[str, Any]], labels: list[list[str]]) -> dict[st
 def stored_labels(memories: list[dict[str, Any]], label: str) -> list[list[str]]:
     """The memories written as one store through the services; the labels each was stored with."""
     from accounts.actors import owner_actor
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     user = bench_user(label)
     try:

@@ -62,7 +62,7 @@ def write_store(
     `users`, for `drop_users`): the owner's actor, and each memory's set id by its database id.
     Every text must be its own memory: a merge would leave a query's target unfindable."""
     from accounts.actors import owner_actor
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     user = bench_user(label)
     users.append(user)

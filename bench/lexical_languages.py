@@ -44,7 +44,7 @@ def evaluate(data: dict[str, Any]) -> dict[str, Any]:
     queries the arm matches; and the dev split's word queries the arm misses though their
     target holds one of their words (rank beyond five)."""
     from accounts.actors import owner_actor
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     by_lang: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for memory in data["memories"]:

@@ -213,7 +213,7 @@ def seed_tenant(prefix: str, memories: int, clients: int) -> tuple[Any, list[str
     from accounts.client_tokens import client_token_create
     from accounts.models import User
     from memories.selectors.grants import known_categories
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     run_id = uuid.uuid4().hex[:8]
     user = User.objects.create_user(f"{prefix}-{run_id}@bench.invalid")

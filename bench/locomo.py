@@ -149,7 +149,7 @@ class Tenant:
         from rank_bm25 import BM25Okapi
 
         from accounts.actors import owner_actor
-        from memories.services.memories import NewMemory, memory_create_many
+        from memories.services.adding import NewMemory, memory_create_many
 
         self.conv = conv
         self.user = bench_user(f"locomo-{conv.sample_id}")

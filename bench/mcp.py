@@ -86,7 +86,7 @@ def measure(
     from accounts.models import ClientToken, ConnectedApp, User
     from memories.selectors.grants import known_categories
     from memories.selectors.memories import memory_search
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     # One client calls back to back for minutes: lift the per-client and per-user limits, as
     # `bench load` does for its server (this server runs in-process, so the settings do).
@@ -502,7 +502,7 @@ def measure_server_cpu(memories: int, calls: int, blocks: int) -> dict[str, Any]
     from contextlayer.process import GUNICORN, describe
     from mcpbridge.http import MCPHttpApp
     from memories.selectors.memories import memory_search
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "1000000/m", "mcp_user": "1000000/m"}
     user = User.objects.create_user(f"bench-cpu-{time.time_ns()}@example.invalid")

@@ -47,8 +47,7 @@ from mcpbridge.schemas import (
 from memories.selectors import memories as selectors
 from memories.selectors import profile
 from memories.selectors.pending import PendingWrite, pending_matching, pending_writes
-from memories.services import app_review, remember
-from memories.services import memories as services
+from memories.services import adding, app_review, changing, deleting, remember
 
 T = TypeVar("T")
 
@@ -297,12 +296,12 @@ async def add_memories(
     are already stored are returned instead of duplicated.
     """
     cats = [category] if category else []
-    items = [services.NewMemory(text=t, categories=cats) for t in texts]
+    items = [adding.NewMemory(text=t, categories=cats) for t in texts]
 
-    def work(actor: Actor) -> tuple[list[services.WriteResult], str]:
-        results = services.memory_create_many(actor=actor, items=items, max_items=MAX_BATCH)
+    def work(actor: Actor) -> tuple[list[adding.WriteResult], str]:
+        results = adding.memory_create_many(actor=actor, items=items, max_items=MAX_BATCH)
         stored = [r.memory for r in results if r.pending is None and not r.dropped]
-        return results, services.readback_note(actor, stored)
+        return results, changing.readback_note(actor, stored)
 
     results, note = await _call(work)
     # What the server did not keep, or holds for the user, and why (each sentence once).
@@ -390,7 +389,7 @@ async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolRe
     where this app may no longer read it.
     """
     changed = await _call(
-        lambda actor: services.memory_change(actor=actor, memory_id=memory_id, text=text)
+        lambda actor: changing.memory_change(actor=actor, memory_id=memory_id, text=text)
     )
     held = [PendingOut.of(changed.pending)] if changed.pending is not None else []
     out = UpdateOut(memory=MemoryOut.of(changed.memory), note=changed.note, pending=held)
@@ -403,7 +402,7 @@ async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolRe
 async def delete_memory(memory_id: MemoryId) -> Annotated[CallToolResult, DeleteOut]:
     """Delete one memory. Only when the user asks to forget it. It moves to the user's trash,
     where the user can restore it for some days; then it is deleted for good."""
-    deleted = await _call(lambda actor: services.memory_delete(actor=actor, memory_id=memory_id))
+    deleted = await _call(lambda actor: deleting.memory_delete(actor=actor, memory_id=memory_id))
     days = settings.TRASH_DAYS
     if deleted.pending is not None:
         held = [PendingOut.of(deleted.pending)]
@@ -436,7 +435,7 @@ async def delete_all_memories(
             "explicitly asked to delete all of their memories."
         )
     count, held = await _call(
-        lambda actor: (services.memory_delete_all(actor=actor), app_review.held(actor))
+        lambda actor: (deleting.memory_delete_all(actor=actor), app_review.held(actor))
     )
     days = settings.TRASH_DAYS
     if held:

@@ -22,8 +22,17 @@ from memories.selectors.categories import category_list
 from memories.selectors.grants import CategoryRow, category_overview
 from memories.selectors.pending import pending_matching, pending_writes
 from memories.selectors.proposals import proposal_list
-from memories.services import app_review, category_changes, proposals, remember, trash
-from memories.services import memories as services
+from memories.services import (
+    app_review,
+    category_changes,
+    changing,
+    deleting,
+    marks,
+    proposals,
+    remember,
+    text_changes,
+    trash,
+)
 from memories.services.categories import category_add
 
 FilterText = Annotated[StoredText, Field(max_length=200)]
@@ -425,7 +434,7 @@ def bulk_state(request: HttpRequest, payload: BulkStateIn) -> Any:
     """All or nothing: one id that is missing (or someone else's) refuses the whole batch.
     202 when the owner reviews this app's changes first (one proposal per memory)."""
     actor = request_actor(request)
-    changed = services.memory_set_state(
+    changed = changing.memory_set_state(
         actor=actor, memory_ids=payload.memory_ids, state=payload.state
     )
     if app_review.held(actor):
@@ -441,7 +450,7 @@ def bulk_state(request: HttpRequest, payload: BulkStateIn) -> Any:
 )
 def bulk_private(request: HttpRequest, payload: BulkPrivateIn) -> Any:
     """All or nothing; no app sees a private memory. A connected app's token: 403 owner_only."""
-    changed = services.memory_set_private_many(
+    changed = marks.memory_set_private_many(
         actor=request_actor(request), memory_ids=payload.memory_ids, private=payload.private
     )
     return {"changed": changed}
@@ -455,7 +464,7 @@ def bulk_private(request: HttpRequest, payload: BulkPrivateIn) -> Any:
 def bulk_delete(request: HttpRequest, payload: BulkIds) -> Any:
     """All or nothing, into the owner's trash as one delete; each result says which apps had
     read that memory. 202 when the owner reviews this app's changes first."""
-    results = services.memory_delete_many(
+    results = deleting.memory_delete_many(
         actor=request_actor(request), memory_ids=payload.memory_ids
     )
     held = [r.pending for r in results if r.pending is not None]
@@ -464,7 +473,7 @@ def bulk_delete(request: HttpRequest, payload: BulkIds) -> Any:
     return {"deleted": [_deleted(r) for r in results]}
 
 
-def _deleted(result: services.DeleteResult) -> dict[str, Any]:
+def _deleted(result: deleting.DeleteResult) -> dict[str, Any]:
     days = settings.TRASH_DAYS
     return {"id": result.memory_id, "read_by": result.read_by, "restorable_days": days}
 
@@ -488,7 +497,7 @@ def update_memory(request: HttpRequest, memory_id: MemoryId, payload: MemoryPatc
     keeps the old one as a version. A connected app may add categories it was granted, and
     remove them only from memories it wrote that the owner has not labelled (never a sensitive
     one); `private` is the owner's alone (403 `owner_only`)."""
-    changed = services.memory_change(
+    changed = changing.memory_change(
         actor=request_actor(request),
         memory_id=memory_id,
         text=payload.text,
@@ -512,7 +521,7 @@ def update_memory(request: HttpRequest, memory_id: MemoryId, payload: MemoryPatc
 def delete_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
     """Into the owner's trash, restorable for `restorable_days`, then deleted for real (text,
     embedding, versions); `read_by` names apps that had read it."""
-    result = services.memory_delete(actor=request_actor(request), memory_id=memory_id)
+    result = deleting.memory_delete(actor=request_actor(request), memory_id=memory_id)
     if result.pending is not None:
         return Status(202, {"pending": [result.pending], "note": app_review.PENDING_NOTE})
     return _deleted(result)
@@ -541,7 +550,7 @@ def unpin_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
 
 def _pinned(request: HttpRequest, memory_id: MemoryId, *, pinned: bool) -> dict[str, Any]:
     actor = request_actor(request)
-    changed = services.memory_set_pinned(actor=actor, memory_ids=[memory_id], pinned=pinned)
+    changed = marks.memory_set_pinned(actor=actor, memory_ids=[memory_id], pinned=pinned)
     memory = selectors.memory_get(actor=actor, memory_id=memory_id, record=False)
     return {"memory": memory, "changed": bool(changed)}
 
@@ -561,7 +570,7 @@ def list_versions(request: HttpRequest, memory_id: MemoryId) -> list[MemoryVersi
     summary="Bring back an earlier text",
 )
 def restore_version(request: HttpRequest, memory_id: MemoryId, version_id: VersionId) -> Any:
-    return services.memory_restore_version(
+    return text_changes.memory_restore_version(
         actor=request_actor(request), memory_id=memory_id, version_id=version_id
     )
 

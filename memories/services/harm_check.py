@@ -20,7 +20,9 @@ from memories.harm.screen import hold_kind, screen
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.search import moves
 from memories.selectors.memories import parse_memory_id
-from memories.services.memories import apply_screened_text, embedded_for, mark_private
+from memories.services.marks import mark_private
+from memories.services.text_changes import apply_screened_text
+from memories.services.write_vectors import embedded_for
 
 HOLD_CREDENTIAL, HOLD_INSTRUCTION = "credential", "instruction"
 

@@ -7,7 +7,7 @@ another memory and are left out, like the apps' echoes).
 
 A redo (an `ImportRun` with `redo`) reads every message of the archive again with the chosen
 extractor, conversation by conversation, each in the one transaction the engine already uses
-(`memories.services.imports._commit`): the conversation's replaceable memories go to the run's
+(`memories.services.import_plans.commit`): the conversation's replaceable memories go to the run's
 single trash batch (so "Restore all" on the Trash page undoes the redo's deletes), its new memories
 are written ignoring the archive's tombstones, and its manifest row names the redo run. A crash
 mid-run leaves every conversation either as the earlier import left it or fully redone; resuming

@@ -21,13 +21,9 @@ from activity.models import AccessEvent
 from kernel.errors import Conflict, NotFound
 from kernel.gates import SCOPE_WRITE, require, require_owner
 from memories.models import LIVE_STATES, Memory, MemoryProposal
-from memories.services.memories import (
-    NewMemory,
-    memory_change,
-    memory_create_many,
-    memory_delete,
-    memory_update,
-)
+from memories.services.adding import NewMemory, memory_create_many
+from memories.services.changing import memory_change, memory_update
+from memories.services.deleting import memory_delete
 from memories.text import text_key
 
 

@@ -12,7 +12,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from activity import services as activity
 from activity.models import AccessEvent
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 
 
 def test_a_change_that_rolls_back_takes_its_access_event_with_it(

@@ -7,7 +7,7 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.api.tokens import TokenFactory, token_app
 
 API = "/api/v1/access-events"

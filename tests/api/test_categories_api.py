@@ -10,7 +10,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, UserCategory
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.api.tokens import TokenFactory
 from tests.personas import signed_in
 

@@ -19,11 +19,8 @@ from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.search.model_profiles import current as current_profile
 from memories.selectors import memories as selectors
-from memories.services.memories import (
-    memory_create,
-    memory_set_pinned,
-    memory_set_private_many,
-)
+from memories.services.adding import memory_create
+from memories.services.marks import memory_set_pinned, memory_set_private_many
 from tests.api.tokens import TokenFactory, token_app
 from tests.memories.fake_llm import Brain
 from tests.personas import issue_token, signed_in

@@ -13,7 +13,7 @@ from accounts.models import User
 from activity.models import AccessEvent
 from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryVersion
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.api.tokens import TokenFactory, token_app
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from accounts.models import User
 from activity.models import AccessEvent
 from kernel.gates import SCOPE_READ
 from memories.models import Memory
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.api.tokens import TokenFactory, bearer
 from tests.personas import signed_in
 

@@ -25,7 +25,8 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import MemoryVersion
 from memories.selectors.memories import memory_versions
-from memories.services.memories import memory_create, memory_update
+from memories.services.adding import memory_create
+from memories.services.changing import memory_update
 from tests.personas import signed_in
 
 pytestmark = pytest.mark.slow

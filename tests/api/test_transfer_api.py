@@ -11,7 +11,7 @@ from django.test import Client
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from memories.transfer_models import ErasureReceipt, ImportRun
 from tests.api.tokens import TokenFactory
 from tests.memories.exports import claude_export

@@ -15,7 +15,7 @@ from accounts.models import User
 from kernel.errors import OwnerOnly
 from memories.models import Memory
 from memories.selectors.memories import memory_versions
-from memories.services import memories as services
+from memories.services import adding, changing, text_changes
 from tests.personas import issue_token, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -24,11 +24,11 @@ API = "/api/v1/memories"
 
 
 def _edited_health_memory(owner_dash: Actor) -> Memory:
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=owner_dash, text="Takes insulin twice a day", categories=["health"]
     ).memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Likes green tea")
-    return services.memory_set_categories(
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Likes green tea")
+    return changing.memory_set_categories(
         actor=owner_dash, memory_id=memory.id, categories=["food"]
     )
 
@@ -88,6 +88,6 @@ def test_versions_are_owner_only_at_the_service_layer_for_every_app(
     with pytest.raises(OwnerOnly):
         memory_versions(actor=actor, memory_id=memory.id)
     with pytest.raises(OwnerOnly):
-        services.memory_restore_version(
+        text_changes.memory_restore_version(
             actor=actor, memory_id=memory.id, version_id=memory.versions.get().id
         )

@@ -17,8 +17,7 @@ from memories.models import Memory, MemoryProposal, MemoryState
 from memories.selectors import memories as selectors
 from memories.selectors.pending import pending_matching, pending_writes
 from memories.selectors.proposals import proposal_list
-from memories.services import app_review
-from memories.services import memories as services
+from memories.services import adding, app_review, changing, deleting, marks
 from memories.services.import_runs import import_prepare
 from memories.services.proposals import proposal_accept, proposal_decline
 
@@ -40,7 +39,7 @@ def proposal_of(owner: User, kind: str) -> MemoryProposal:
 def test_review_is_off_for_a_new_app_and_its_writes_are_stored_at_once(owner: User) -> None:
     app = actor_for(owner, stdio_app(owner, "Cursor"))
     assert app.app.review_writes is False
-    result = services.memory_create(actor=app, text="Drinks green tea")
+    result = adding.memory_create(actor=app, text="Drinks green tea")
     assert result.pending is None and Memory.objects.filter(owner=owner).count() == 1
 
 
@@ -48,7 +47,7 @@ def test_an_add_waits_in_review_and_stores_nothing_until_accepted(
     owner: User, owner_dash: Actor
 ) -> None:
     app = reviewed_app(owner)
-    result = services.memory_create(actor=app, text="Drinks green tea", categories=["food"])
+    result = adding.memory_create(actor=app, text="Drinks green tea", categories=["food"])
     assert result.pending is not None and result.pending.kind == "add"
     assert not Memory.objects.filter(owner=owner).exists()
     event = AccessEvent.objects.get(owner=owner, action=AccessEvent.Action.PROPOSE)
@@ -65,17 +64,17 @@ def test_an_add_waits_in_review_and_stores_nothing_until_accepted(
 
 def test_the_same_pending_add_is_not_proposed_twice(owner: User) -> None:
     app = reviewed_app(owner)
-    services.memory_create(actor=app, text="Drinks green tea")
-    services.memory_create(actor=app, text="Drinks green tea")
+    adding.memory_create(actor=app, text="Drinks green tea")
+    adding.memory_create(actor=app, text="Drinks green tea")
     assert MemoryProposal.objects.filter(owner=owner, kind="add").count() == 1
 
 
 def test_an_update_waits_and_accepting_applies_it_as_the_app(
     owner: User, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
+    memory = adding.memory_create(actor=owner_dash, text="Lives in Berlin").memory
     app = reviewed_app(owner)
-    changed = services.memory_change(actor=app, memory_id=memory.id, text="Lives in Lisbon")
+    changed = changing.memory_change(actor=app, memory_id=memory.id, text="Lives in Lisbon")
     assert changed.pending is not None and changed.note == app_review.PENDING_NOTE
     memory.refresh_from_db()
     assert memory.text == "Lives in Berlin"
@@ -87,10 +86,10 @@ def test_an_update_waits_and_accepting_applies_it_as_the_app(
 def test_a_pending_delete_does_not_hide_the_memory_until_accepted(
     owner: User, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Plays chess").memory
+    memory = adding.memory_create(actor=owner_dash, text="Plays chess").memory
     app = reviewed_app(owner)
     other = actor_for(owner, stdio_app(owner, "Claude Desktop"))
-    deleted = services.memory_delete(actor=app, memory_id=memory.id)
+    deleted = deleting.memory_delete(actor=app, memory_id=memory.id)
     assert deleted.pending is not None and deleted.trash_batch is None
     for reader in (app, other, owner_dash):
         assert selectors.memory_get(actor=reader, memory_id=memory.id, record=False).text
@@ -100,9 +99,9 @@ def test_a_pending_delete_does_not_hide_the_memory_until_accepted(
 
 
 def test_declining_changes_nothing_and_is_recorded(owner: User, owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Plays chess").memory
+    memory = adding.memory_create(actor=owner_dash, text="Plays chess").memory
     app = reviewed_app(owner)
-    services.memory_delete(actor=app, memory_id=memory.id)
+    deleting.memory_delete(actor=app, memory_id=memory.id)
     proposal_decline(actor=owner_dash, proposal_id=proposal_of(owner, "delete").pk)
     memory.refresh_from_db()
     assert memory.state == MemoryState.ACTIVE
@@ -112,9 +111,9 @@ def test_declining_changes_nothing_and_is_recorded(owner: User, owner_dash: Acto
 
 def test_the_owners_own_writes_never_go_to_review(owner: User, owner_dash: Actor) -> None:
     reviewed_app(owner)
-    memory = services.memory_create(actor=owner_dash, text="Plays chess").memory
-    services.memory_change(actor=owner_dash, memory_id=memory.id, text="Plays chess online")
-    services.memory_delete(actor=owner_dash, memory_id=memory.id)
+    memory = adding.memory_create(actor=owner_dash, text="Plays chess").memory
+    changing.memory_change(actor=owner_dash, memory_id=memory.id, text="Plays chess online")
+    deleting.memory_delete(actor=owner_dash, memory_id=memory.id)
     assert not MemoryProposal.objects.filter(owner=owner).exists()
     with pytest.raises(Conflict):
         app_set_review(
@@ -124,15 +123,15 @@ def test_the_owners_own_writes_never_go_to_review(owner: User, owner_dash: Actor
 
 def test_bulk_entry_points_cannot_bypass_review(owner: User, owner_dash: Actor) -> None:
     ids = [
-        services.memory_create(actor=owner_dash, text=t, categories=["hobbies"]).memory.id
+        adding.memory_create(actor=owner_dash, text=t, categories=["hobbies"]).memory.id
         for t in ("Plays chess", "Collects stamps")
     ]
     app = reviewed_app(owner)
-    items = [services.NewMemory(text=t) for t in ("Likes jazz", "Likes blues")]
-    assert all(r.pending for r in services.memory_create_many(actor=app, items=items))
-    assert services.memory_set_state(actor=app, memory_ids=ids, state="archived") == 0
-    assert all(r.pending for r in services.memory_delete_many(actor=app, memory_ids=ids))
-    assert services.memory_delete_all(actor=app) == 2  # two delete proposals more
+    items = [adding.NewMemory(text=t) for t in ("Likes jazz", "Likes blues")]
+    assert all(r.pending for r in adding.memory_create_many(actor=app, items=items))
+    assert changing.memory_set_state(actor=app, memory_ids=ids, state="archived") == 0
+    assert all(r.pending for r in deleting.memory_delete_many(actor=app, memory_ids=ids))
+    assert deleting.memory_delete_all(actor=app) == 2  # two delete proposals more
     assert Memory.objects.filter(owner=owner, state=MemoryState.ACTIVE).count() == 2
     assert Memory.objects.filter(owner=owner).count() == 2
     kinds = list(MemoryProposal.objects.filter(owner=owner).values_list("kind", flat=True))
@@ -150,12 +149,12 @@ def test_an_app_cannot_reach_the_import_entry_point_at_all(owner: User, tmp_path
 def test_the_app_reads_back_its_own_pending_writes_and_not_another_apps(
     owner: User, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
+    memory = adding.memory_create(actor=owner_dash, text="Lives in Berlin").memory
     app = reviewed_app(owner)
     other = reviewed_app(owner, "Claude Desktop")
-    services.memory_create(actor=app, text="Drinks green tea")
-    services.memory_change(actor=app, memory_id=memory.id, text="Lives in Lisbon")
-    services.memory_create(actor=other, text="Owns a cat")
+    adding.memory_create(actor=app, text="Drinks green tea")
+    changing.memory_change(actor=app, memory_id=memory.id, text="Lives in Lisbon")
+    adding.memory_create(actor=other, text="Owns a cat")
     mine = pending_writes(app)
     assert [(p.kind, p.text) for p in mine] == [
         ("add", "Drinks green tea"),
@@ -169,11 +168,11 @@ def test_the_app_reads_back_its_own_pending_writes_and_not_another_apps(
 def test_a_pending_change_of_a_memory_hidden_since_says_nothing_about_it(
     owner: User, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
+    memory = adding.memory_create(actor=owner_dash, text="Lives in Berlin").memory
     app = reviewed_app(owner)
-    services.memory_change(actor=app, memory_id=memory.id, text="Lives in Lisbon")
-    services.memory_delete(actor=app, memory_id=memory.id)
-    services.memory_set_visibility(actor=owner_dash, memory_id=memory.id, hide_from_app=app.app.pk)
+    changing.memory_change(actor=app, memory_id=memory.id, text="Lives in Lisbon")
+    deleting.memory_delete(actor=app, memory_id=memory.id)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=memory.id, hide_from_app=app.app.pk)
     assert pending_writes(app) == []
     assert pending_matching(app, "Lisbon", []) == []
     # The owner still sees it, and accepting it as the app is refused in words, not applied.
@@ -202,8 +201,8 @@ def test_the_access_log_says_what_waits_and_what_the_owner_decided(
     from memories.web.presentation import change_summary
 
     app = reviewed_app(owner)
-    services.memory_create(actor=app, text="Drinks green tea")
-    services.memory_create(actor=app, text="Owns a cat")
+    adding.memory_create(actor=app, text="Drinks green tea")
+    adding.memory_create(actor=app, text="Owns a cat")
     first, second = MemoryProposal.objects.filter(owner=owner).order_by("pk")
     proposal_accept(actor=owner_dash, proposal_id=first.pk)
     proposal_decline(actor=owner_dash, proposal_id=second.pk)
@@ -228,7 +227,7 @@ def test_with_an_llm_the_apps_new_and_changed_facts_wait_too(
 ) -> None:
     from memories.services import remember
 
-    berlin = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
+    berlin = adding.memory_create(actor=owner_dash, text="Lives in Berlin").memory
     app = reviewed_app(owner)
     fake_provider.facts = {"Lisbon": ["Lives in Lisbon", "Has a dog named Rex"]}
     fake_provider.supersede = [("Lisbon", "Berlin", "Moved.")]

@@ -15,7 +15,7 @@ from kernel.errors import Conflict, InvalidInput, NotFound, OwnerOnly
 from memories.models import Memory, UserCategory
 from memories.selectors import memories as selectors
 from memories.selectors.grants import category_notices, category_overview, known_categories
-from memories.services import memories as services
+from memories.services import adding, changing, marks
 from memories.services.categories import category_add
 from memories.services.category_changes import (
     category_delete,
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _add(actor: Actor, text: str, *categories: str) -> Memory:
-    return services.memory_create(actor=actor, text=text, categories=categories).memory
+    return adding.memory_create(actor=actor, text=text, categories=categories).memory
 
 
 def _sees(app: Actor, text: str) -> bool:
@@ -249,7 +249,7 @@ def test_deleting_a_category_keeps_the_others_and_reveals_nothing(
     alone = _add(owner_dash, "Alice's second IVF round is in May", "fertility")
     paired = _add(owner_dash, "Alice told her boss about the IVF leave", "fertility", "work")
     told = _add(cursor, "Alice asked Cursor about clinics", "kids")  # the app's own
-    services.memory_set_categories(actor=owner_dash, memory_id=told.id, categories=["fertility"])
+    changing.memory_set_categories(actor=owner_dash, memory_id=told.id, categories=["fertility"])
     trusted = actor_for(owner, issue_token(owner, name="Trusted", categories="fertility").token.app)
     before = {(a, t): _sees(a, t) for a in (cursor, trusted) for t in (alone.text, paired.text)}
     assert before == {
@@ -404,7 +404,7 @@ def test_the_overview_counts_and_names_the_apps_that_see_each(
 ) -> None:
     _add(owner_dash, "Alice's son is nine", "kids")
     private = _add(owner_dash, "Alice's daughter is four", "kids")
-    services.memory_set_visibility(actor=owner_dash, memory_id=private.id, private=True)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=private.id, private=True)
     _add(owner_dash, "Alice takes insulin", "health")
     issue_token(owner, name="Reader", scopes=["memories:read"], categories="health")
     issue_token(owner, name="Writer", scopes=["memories:write"])  # reads nothing

@@ -12,7 +12,7 @@ from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import Memory, UserCategory
 from memories.selectors import memories as selectors
-from memories.services import memories as services
+from memories.services import adding, changing, marks
 from tests.personas import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def _cursor_sees(cursor: Actor, memory: Memory) -> bool:
 def test_the_rows_toggle_makes_a_memory_private_and_the_row_says_so(
     owner_client: Client, owner_dash: Actor, cursor: Actor, htmx: dict[str, str]
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Alice's PIN hint is her cat").memory
+    memory = adding.memory_create(actor=owner_dash, text="Alice's PIN hint is her cat").memory
     row = _text(owner_client.get("/"))
     assert "Make private" in row and 'class="badge private"' not in row
     response = owner_client.post(f"/memories/{memory.id}/private/", {"private": "on"}, headers=htmx)
@@ -52,8 +52,8 @@ def test_the_rows_toggle_makes_a_memory_private_and_the_row_says_so(
 def test_the_detail_page_has_the_private_badge_and_its_undo(
     owner_client: Client, owner_dash: Actor, cursor: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Alice's PIN hint is her cat").memory
-    services.memory_set_visibility(actor=owner_dash, memory_id=memory.id, private=True)
+    memory = adding.memory_create(actor=owner_dash, text="Alice's PIN hint is her cat").memory
+    marks.memory_set_visibility(actor=owner_dash, memory_id=memory.id, private=True)
     page = _text(owner_client.get(f"/memories/{memory.id}/"))
     assert "Private</span>" in page and "Unmark private" in page
     response = owner_client.post(f"/memories/{memory.id}/private/", {"private": "off"})
@@ -71,9 +71,9 @@ def test_the_bulk_bar_makes_several_private_all_or_none(
     cursor: Actor,
     htmx: dict[str, str],
 ) -> None:
-    first = services.memory_create(actor=owner_dash, text="Alice's first secret").memory
-    second = services.memory_create(actor=owner_dash, text="Alice's second secret").memory
-    theirs = services.memory_create(actor=stranger_dash, text="Bob's note").memory
+    first = adding.memory_create(actor=owner_dash, text="Alice's first secret").memory
+    second = adding.memory_create(actor=owner_dash, text="Alice's second secret").memory
+    theirs = adding.memory_create(actor=stranger_dash, text="Bob's note").memory
     # One id that is not the owner's: nothing changes.
     owner_client.post(
         "/memories/bulk/",
@@ -103,7 +103,7 @@ def test_the_bulk_bar_makes_several_private_all_or_none(
 def test_another_users_private_toggle_is_a_404(
     owner_dash: Actor, stranger: User, cursor: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Alice's note").memory
+    memory = adding.memory_create(actor=owner_dash, text="Alice's note").memory
     response = signed_in(stranger).post(f"/memories/{memory.id}/private/", {"private": "on"})
     assert response.status_code == 404
     assert not Memory.objects.get(pk=memory.pk).is_private
@@ -150,8 +150,8 @@ def test_a_sensitive_looking_name_in_the_add_form_starts_sensitive(
 def test_the_categories_page_lists_every_category_with_its_count_and_apps(
     owner: User, owner_client: Client, owner_dash: Actor, cursor: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Alice's son plays chess", categories=["kids"])
-    services.memory_create(actor=owner_dash, text="Alice takes insulin", categories=["health"])
+    adding.memory_create(actor=owner_dash, text="Alice's son plays chess", categories=["kids"])
+    adding.memory_create(actor=owner_dash, text="Alice takes insulin", categories=["health"])
     page = _text(owner_client.get("/categories/"))
     assert 'aria-current="page">Categories' in page
     for slug in ("personal", "health", "legal", "kids"):
@@ -176,7 +176,7 @@ def test_the_categories_page_adds_renames_merges_and_deletes(
     assert response.status_code == 302
     page = _text(owner_client.get("/categories/"))
     assert "Added Kids. Cursor sees it." in page
-    son = services.memory_create(
+    son = adding.memory_create(
         actor=owner_dash, text="Alice's son is nine", categories=["kids"]
     ).memory
     owner_client.post("/categories/kids/edit/", {"name": "Children", "description": "My kids"})
@@ -191,7 +191,7 @@ def test_the_categories_page_adds_renames_merges_and_deletes(
         owner_client.get("/categories/")
     )
     owner_client.post("/categories/add/", {"name": "pets"})
-    services.memory_set_categories(actor=owner_dash, memory_id=son.id, categories=["pets", "home"])
+    changing.memory_set_categories(actor=owner_dash, memory_id=son.id, categories=["pets", "home"])
     owner_client.post("/categories/pets/delete/")
     son.refresh_from_db()
     assert son.categories == ["home"]
@@ -214,7 +214,7 @@ def test_a_new_category_with_a_sensitive_name_says_why_it_starts_sensitive(
 def test_another_user_cannot_change_the_owners_categories(
     owner: User, owner_dash: Actor, stranger: User
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Alice's son", categories=["kids"])
+    adding.memory_create(actor=owner_dash, text="Alice's son", categories=["kids"])
     browser = signed_in(stranger)
     for path, data in (
         ("/categories/kids/sensitive/", {"sensitive": "on"}),

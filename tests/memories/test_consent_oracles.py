@@ -42,8 +42,7 @@ from memories.selectors.memories import (
     memory_search,
     memory_versions,
 )
-from memories.services import memories as services
-from memories.services import remember
+from memories.services import adding, batch_insert, changing, deleting, marks, remember
 from memories.services.erasure import user_erase
 from memories.services.export import export_build
 from memories.services.trash import trash_delete_forever, trash_restore
@@ -76,11 +75,11 @@ def make_app(user: User, name: str = "Cursor", **grant: Any) -> Actor:
 def hide(owner: Actor, app: Actor, text: str, how: str) -> Memory:
     """The owner's memory `text`, kept from `app` in the way named by `how`."""
     cats = ["health"] if how == "ungranted" else ["personal"]
-    memory = services.memory_create(actor=owner, text=text, categories=cats).memory
+    memory = adding.memory_create(actor=owner, text=text, categories=cats).memory
     if how == "private":
-        services.memory_set_visibility(actor=owner, memory_id=memory.id, private=True)
+        marks.memory_set_visibility(actor=owner, memory_id=memory.id, private=True)
     elif how == "hidden":
-        services.memory_set_visibility(actor=owner, memory_id=memory.id, hide_from_app=app.app.pk)
+        marks.memory_set_visibility(actor=owner, memory_id=memory.id, hide_from_app=app.app.pk)
     return memory
 
 
@@ -110,7 +109,7 @@ class World:
                 "created_at": value.created_at,
                 "updated_at": value.updated_at,
             }
-        if isinstance(value, services.WriteResult):
+        if isinstance(value, adding.WriteResult):
             value = {"memory": value.memory, "created": value.created}
         if isinstance(value, dict):
             return {k: self.shown(v) for k, v in value.items()}
@@ -138,7 +137,7 @@ def twin_worlds(how: str | None) -> tuple[World, World]:
     for n in range(2):
         user = User.objects.create_user(f"twin{n}-{uuid.uuid4().hex[:6]}@example.com")
         owner, app = owner_actor(user), make_app(user)
-        services.memory_create(actor=owner, text="Likes jazz", categories=["hobbies"])
+        adding.memory_create(actor=owner, text="Likes jazz", categories=["hobbies"])
         if n == 0 and how is not None:
             hide(owner, app, SECRET, how)
         worlds.append(World(owner=owner, app=app, start=timezone.now()))
@@ -162,7 +161,7 @@ def follow_ups(world: World, ids: list[uuid.UUID]) -> list[Any]:
     out.append(world.shown(sorted(listed, key=lambda m: m.text)))
     hits = memory_search(actor=app, query="abortion in March", limit=10)
     out.append(world.shown([(h.memory, h.score) for h in hits]))
-    out.append(answer(world, services.memory_create, text=GUESS))
+    out.append(answer(world, adding.memory_create, text=GUESS))
     return out
 
 
@@ -177,21 +176,21 @@ def work_done() -> Iterator[dict[str, list[str]]]:
         seen["embed"].append(str(len(texts)))
         return original(texts)
 
-    raw_insert = services._insert_rows
+    raw_insert = batch_insert.insert_rows
 
     def counting_insert(params: dict[str, Any]) -> Any:
         seen["sql"].append("INSERT(raw)")
         return raw_insert(params)
 
     embedder.embed = counting  # type: ignore[method-assign]
-    services._insert_rows = counting_insert
+    batch_insert.insert_rows = counting_insert
     try:
         with CaptureQueriesContext(connection) as queries:
             yield seen
         seen["sql"] += [q["sql"].split()[0] for q in queries.captured_queries]
     finally:
         del embedder.embed  # the class's method again (not a bound copy shadowing it)
-        services._insert_rows = raw_insert
+        batch_insert.insert_rows = raw_insert
 
 
 def same_in_both(how: str, attack: Callable[[World], list[Any]]) -> tuple[World, World]:
@@ -213,7 +212,7 @@ def _ids(world: World) -> list[uuid.UUID]:
 
 
 def _add(world: World) -> list[Any]:
-    result = services.memory_create(actor=world.app, text=GUESS)
+    result = adding.memory_create(actor=world.app, text=GUESS)
     return [world.shown(result.memory), result.created]
 
 
@@ -224,17 +223,17 @@ def _remember(world: World) -> list[Any]:
 
 def _add_many(world: World) -> list[Any]:
     texts = [GUESS, "Likes jazz", "Plays the oboe", SECRET, "Had a tooth out in 2023"]
-    items = [services.NewMemory(text=t) for t in texts]
-    results = services.memory_create_many(actor=world.app, items=items)
+    items = [adding.NewMemory(text=t) for t in texts]
+    results = adding.memory_create_many(actor=world.app, items=items)
     return [[world.shown(r.memory), r.created] for r in results]
 
 
 def _update(world: World) -> list[Any]:
-    mine = services.memory_create(actor=world.app, text="Went to the dentist").memory
+    mine = adding.memory_create(actor=world.app, text="Went to the dentist").memory
     theirs = memory_list(actor=world.app).items[-1]  # the owner's "Likes jazz"
     out = [world.shown(mine)]
     for target in (mine, theirs):
-        out.append(answer(world, services.memory_update, memory_id=target.id, text=GUESS))
+        out.append(answer(world, changing.memory_update, memory_id=target.id, text=GUESS))
         out.append(answer(world, memory_get, memory_id=target.id))
     return out
 
@@ -263,10 +262,10 @@ def test_an_app_cannot_learn_a_hidden_memory_by_writing_its_text(
 
 def test_the_access_event_records_the_id_the_app_received() -> None:
     secret, _ = twin_worlds("private")
-    result = services.memory_create(actor=secret.app, text=GUESS)
+    result = adding.memory_create(actor=secret.app, text=GUESS)
     event = AccessEvent.objects.filter(owner=secret.owner.user, action="add").latest("id")
     assert event.memory_ids == [result.memory.id]
-    again = services.memory_create(actor=secret.app, text=GUESS)
+    again = adding.memory_create(actor=secret.app, text=GUESS)
     assert not again.created and again.memory.id == result.memory.id
     event = AccessEvent.objects.filter(owner=secret.owner.user, action="add").latest("id")
     assert event.memory_ids == [result.memory.id]
@@ -275,19 +274,19 @@ def test_the_access_event_records_the_id_the_app_received() -> None:
 def test_a_visible_duplicate_is_still_answered_already_known(owner: User) -> None:
     owner_app = owner_actor(owner)
     app = make_app(owner)
-    known = services.memory_create(actor=owner_app, text="Likes jazz").memory
-    again = services.memory_create(actor=app, text="likes JAZZ!")
+    known = adding.memory_create(actor=owner_app, text="Likes jazz").memory
+    again = adding.memory_create(actor=app, text="likes JAZZ!")
     assert not again.created and again.memory.id == known.id
-    mine = services.memory_create(actor=app, text="Plays the oboe").memory
+    mine = adding.memory_create(actor=app, text="Plays the oboe").memory
     with pytest.raises(Conflict, match="Another active memory already has this text"):
-        services.memory_update(actor=app, memory_id=mine.id, text="Likes jazz.")
+        changing.memory_update(actor=app, memory_id=mine.id, text="Likes jazz.")
 
 
 def test_an_apps_restatement_of_a_private_memory_is_shown_to_no_one_else(owner: User) -> None:
     owner_app = owner_actor(owner)
     writer, other = make_app(owner, "Cursor"), make_app(owner, "Claude")
     secret = hide(owner_app, writer, SECRET, "private")
-    stated = services.memory_create(actor=writer, text=GUESS).memory
+    stated = adding.memory_create(actor=writer, text=GUESS).memory
     assert memory_get(actor=writer, memory_id=stated.id).text == GUESS.strip()
     for outsider in (other, owner_app):
         with pytest.raises(NotFound):
@@ -297,9 +296,7 @@ def test_an_apps_restatement_of_a_private_memory_is_shown_to_no_one_else(owner: 
         hits = memory_search(actor=outsider, query="abortion", limit=50)
         assert stated.id not in [h.memory.id for h in hits]
     # The owner's controls on the memory reach the app's statement of it.
-    services.memory_set_visibility(
-        actor=owner_app, memory_id=secret.id, hide_from_app=writer.app.pk
-    )
+    marks.memory_set_visibility(actor=owner_app, memory_id=secret.id, hide_from_app=writer.app.pk)
     with pytest.raises(NotFound):
         memory_get(actor=writer, memory_id=stated.id)
 
@@ -308,12 +305,12 @@ def test_once_the_app_may_see_the_memory_it_sees_that_one_instead(owner: User) -
     owner_app = owner_actor(owner)
     app = make_app(owner)
     secret = hide(owner_app, app, SECRET, "hidden")
-    stated = services.memory_create(actor=app, text=GUESS).memory
-    services.memory_set_visibility(actor=owner_app, memory_id=secret.id, show_to_app=app.app.pk)
+    stated = adding.memory_create(actor=app, text=GUESS).memory
+    marks.memory_set_visibility(actor=owner_app, memory_id=secret.id, show_to_app=app.app.pk)
     with pytest.raises(NotFound):
         memory_get(actor=app, memory_id=stated.id)
     assert [m.id for m in memory_list(actor=app).items if m.text == SECRET] == [secret.id]
-    again = services.memory_create(actor=app, text=GUESS)
+    again = adding.memory_create(actor=app, text=GUESS)
     assert not again.created and again.memory.id == secret.id
 
 
@@ -321,8 +318,8 @@ def test_deleting_the_memory_deletes_the_apps_statements_of_it(owner: User) -> N
     owner_app = owner_actor(owner)
     app = make_app(owner)
     secret = hide(owner_app, app, SECRET, "private")
-    stated = services.memory_create(actor=app, text=GUESS).memory
-    deleted = services.memory_delete(actor=owner_app, memory_id=secret.id)
+    stated = adding.memory_create(actor=app, text=GUESS).memory
+    deleted = deleting.memory_delete(actor=owner_app, memory_id=secret.id)
     # Into the trash with the memory: the app no longer reads its statement either...
     assert Memory.objects.get(owner=owner, pk=stated.pk).trashed_with_id == secret.id
     with pytest.raises(NotFound):
@@ -331,7 +328,7 @@ def test_deleting_the_memory_deletes_the_apps_statements_of_it(owner: User) -> N
     restore = trash_restore(actor=owner_app, batch_id=deleted.batch_id)
     assert restore.restored == [secret.id]
     assert memory_get(actor=app, memory_id=stated.id).text == GUESS.strip()
-    services.memory_delete(actor=owner_app, memory_id=secret.id)
+    deleting.memory_delete(actor=owner_app, memory_id=secret.id)
     trash_delete_forever(actor=owner_app, memory_ids=[secret.id])
     assert not Memory.objects.filter(owner=owner, pk__in=[secret.pk, stated.pk]).exists()
 
@@ -342,8 +339,8 @@ def test_edits_and_history_of_a_statement_stay_with_it(owner: User) -> None:
     owner_app = owner_actor(owner)
     app = make_app(owner)
     secret = hide(owner_app, app, SECRET, "private")
-    stated = services.memory_create(actor=app, text=GUESS).memory
-    services.memory_update(actor=app, memory_id=stated.id, text="Had a tooth out in 2023")
+    stated = adding.memory_create(actor=app, text=GUESS).memory
+    changing.memory_update(actor=app, memory_id=stated.id, text="Had a tooth out in 2023")
     assert stated.id in [m.id for m in memory_list(actor=owner_app).items]
     assert Memory.objects.get(owner=owner, pk=secret.pk).text == SECRET
     assert [v.text for v in memory_versions(actor=owner_app, memory_id=stated.id)] == [
@@ -372,13 +369,11 @@ def test_an_app_reads_back_what_it_wrote_in_a_category_it_was_not_granted(owner:
 def test_an_app_cannot_read_back_what_the_user_made_private_or_hid(owner: User, how: str) -> None:
     owner_app = owner_actor(owner)
     app = make_app(owner)
-    memory = services.memory_create(actor=app, text="Is allergic to peanuts").memory
+    memory = adding.memory_create(actor=app, text="Is allergic to peanuts").memory
     if how == "private":
-        services.memory_set_visibility(actor=owner_app, memory_id=memory.id, private=True)
+        marks.memory_set_visibility(actor=owner_app, memory_id=memory.id, private=True)
     else:
-        services.memory_set_visibility(
-            actor=owner_app, memory_id=memory.id, hide_from_app=app.app.pk
-        )
+        marks.memory_set_visibility(actor=owner_app, memory_id=memory.id, hide_from_app=app.app.pk)
     with pytest.raises(NotFound):
         memory_get(actor=app, memory_id=memory.id)
     assert memory.id not in [h.memory.id for h in memory_search(actor=app, query="peanuts")]
@@ -397,7 +392,7 @@ def test_an_app_granted_only_chosen_categories_reads_back_its_uncategorised_writ
     owner: User,
 ) -> None:
     app = make_app(owner, **ONLY_FOOD)
-    memory = services.memory_create(actor=app, text="Zxq").memory
+    memory = adding.memory_create(actor=app, text="Zxq").memory
     assert memory_get(actor=app, memory_id=memory.id).id == memory.id
 
 
@@ -410,7 +405,7 @@ def test_the_owner_sees_an_apps_statement_on_the_memory_not_as_another_memory(
     owner_app = owner_actor(owner)
     app = make_app(owner)
     secret = hide(owner_app, app, SECRET, "private")
-    stated = services.memory_create(actor=app, text=GUESS).memory
+    stated = adding.memory_create(actor=app, text=GUESS).memory
     page = owner_client.get(f"/memories/{secret.id}/").content.decode()
     assert "Also stated by" in page and "Hide from Cursor" in page and GUESS.strip() in page
     listing = owner_client.get("/", {"state": "all"}).content.decode()
@@ -432,6 +427,6 @@ def test_erase_removes_the_apps_statements_too(owner: User) -> None:
     owner_app = owner_actor(owner)
     app = make_app(owner)
     hide(owner_app, app, SECRET, "private")
-    services.memory_create(actor=app, text=GUESS)
+    adding.memory_create(actor=app, text=GUESS)
     user_erase(actor=owner_app)
     assert not Memory.objects.filter(owner=owner).exists()

@@ -16,7 +16,7 @@ from memories.selectors import memories as selectors
 from memories.selectors import stats as stats_selectors
 from memories.selectors.imports import import_run_get, import_run_list
 from memories.selectors.proposals import proposal_list
-from memories.services import memories as services
+from memories.services import adding, changing, marks
 from memories.services.export import export_build
 
 pytestmark = pytest.mark.django_db
@@ -25,10 +25,10 @@ pytestmark = pytest.mark.django_db
 def test_related_memories_are_the_owners_nearest_neighbours_only(
     owner_dash: Actor, stranger_dash: Actor
 ) -> None:
-    seat = services.memory_create(actor=owner_dash, text="Prefers window seats on planes").memory
-    services.memory_create(actor=owner_dash, text="Likes aisle seats on long flights")
-    services.memory_create(actor=owner_dash, text="Has a cat called Miso")
-    services.memory_create(actor=stranger_dash, text="Prefers window seats on flights too")
+    seat = adding.memory_create(actor=owner_dash, text="Prefers window seats on planes").memory
+    adding.memory_create(actor=owner_dash, text="Likes aisle seats on long flights")
+    adding.memory_create(actor=owner_dash, text="Has a cat called Miso")
+    adding.memory_create(actor=stranger_dash, text="Prefers window seats on flights too")
     related = selectors.memory_related(actor=owner_dash, memory_id=seat.id, limit=5)
     texts = [hit.memory.text for hit in related]
     assert texts[0] == "Likes aisle seats on long flights"
@@ -41,7 +41,7 @@ def test_related_memories_are_the_owners_nearest_neighbours_only(
 def test_readers_and_trail_name_the_apps_and_hide_others_memories(
     app_actor: Callable[[User, str], Actor], owner: User, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Read by two apps").memory
+    memory = adding.memory_create(actor=owner_dash, text="Read by two apps").memory
     for name in ["Cursor", "Claude"]:
         selectors.memory_get(actor=app_actor(owner, name), memory_id=memory.id)
     assert selectors.memory_readers(actor=owner_dash, memory_ids=[memory.id]) == [
@@ -71,12 +71,12 @@ def test_map_counts_each_category_and_uncategorised_per_app(
 ) -> None:
     settings.AUTO_CATEGORIZE = False  # "No category" must stay uncategorised here
     cursor = app_actor(owner, "Cursor")
-    services.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
-    services.memory_create(actor=cursor, text="Uses Vim at work", categories=["technology", "work"])
-    services.memory_create(actor=owner_dash, text="No category")
-    archived = services.memory_create(actor=owner_dash, text="Old", categories=["work"]).memory
-    services.memory_set_state(actor=owner_dash, memory_ids=[archived.id], state="archived")
-    services.memory_create(actor=stranger_dash, text="Not mine", categories=["technology"])
+    adding.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
+    adding.memory_create(actor=cursor, text="Uses Vim at work", categories=["technology", "work"])
+    adding.memory_create(actor=owner_dash, text="No category")
+    archived = adding.memory_create(actor=owner_dash, text="Old", categories=["work"]).memory
+    changing.memory_set_state(actor=owner_dash, memory_ids=[archived.id], state="archived")
+    adding.memory_create(actor=stranger_dash, text="Not mine", categories=["technology"])
     data = stats_selectors.memory_map(actor=owner_dash)
     assert data.cells == {("technology", "Cursor"): 2, ("work", "Cursor"): 1, ("", "dashboard"): 1}
     assert data.categories[0] == ("technology", 2)
@@ -88,10 +88,10 @@ def test_activity_counts_reads_and_writes_per_app_per_day(
     app_actor: Callable[[User, str], Actor], owner: User, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
     claude = app_actor(owner, "Claude")
-    memory = services.memory_create(actor=claude, text="Claude wrote this").memory
+    memory = adding.memory_create(actor=claude, text="Claude wrote this").memory
     selectors.memory_get(actor=claude, memory_id=memory.id)
     selectors.memory_search(actor=claude, query="wrote")
-    services.memory_create(actor=stranger_dash, text="Stranger activity")
+    adding.memory_create(actor=stranger_dash, text="Stranger activity")
     daily = activity.activity_daily(actor=owner_dash, days=7)
     assert [(d.app_name, d.reads, d.writes) for d in daily] == [("Claude", 2, 1)]
     page = activity.activity_events(
@@ -108,7 +108,7 @@ def test_activity_counts_reads_and_writes_per_app_per_day(
 def test_an_export_counts_as_a_read_on_the_activity_page_as_in_the_erasure_receipt(
     owner_dash: Actor,
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Exported with everything else")
+    adding.memory_create(actor=owner_dash, text="Exported with everything else")
     export_build(actor=owner_dash)
     daily = activity.activity_daily(actor=owner_dash, days=7)
     assert [(d.app_name, d.reads, d.writes) for d in daily] == [("dashboard", 1, 1)]
@@ -144,13 +144,13 @@ def test_a_grants_hidden_memories_are_counted_once_each_and_add_up(
 
     app = stdio_app(owner, "claude-desktop")
     private = _add(owner_dash, "Takes insulin twice a day", ["health"])
-    services.memory_set_visibility(actor=owner_dash, memory_id=private.id, private=True)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=private.id, private=True)
     hid = _add(owner_dash, "Sees a therapist on Fridays", ["health"])
-    services.memory_set_visibility(actor=owner_dash, memory_id=hid.id, hide_from_app=app.pk)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=hid.id, hide_from_app=app.pk)
     _add(owner_dash, "Blood pressure is fine", ["health"])
     kept = _add(owner_dash, "Keeps a diary", ["hobbies"])
     Memory.objects.filter(owner=owner, pk=kept.id).update(seen_only_by=[])
-    services.memory_create(
+    adding.memory_create(
         actor=actor_for(owner, app), text="Asked about a cardiologist", categories=["health"]
     )  # written by the app: visible to it, not hidden
     _add(owner_dash, "Likes tea", ["food"])
@@ -169,4 +169,4 @@ def test_a_grants_hidden_memories_are_counted_once_each_and_add_up(
 
 
 def _add(actor: Actor, text: str, categories: list[str]) -> Any:
-    return services.memory_create(actor=actor, text=text, categories=categories).memory
+    return adding.memory_create(actor=actor, text=text, categories=categories).memory

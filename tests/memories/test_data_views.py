@@ -15,7 +15,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import Memory
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from memories.transfer_models import ErasureReceipt, ImportRun
 from tests.memories.exports import claude_export, zip_bytes
 from tests.personas import reauthenticate, signed_in

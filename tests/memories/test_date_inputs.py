@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from accounts.actors import Actor
-from memories.services import memories as services
+from memories.services import adding
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ EDGE_CURSORS = ["99999999999999999999999", "²", "-1", "0", "1" * 400]
 def test_a_dashboard_date_filter_at_the_edge_of_the_calendar_answers_a_page(
     owner_client: Client, owner_dash: Actor, url: str, param: str, value: str, zone: str
 ) -> None:
-    services.memory_create(actor=owner_dash, text="A fact from today")
+    adding.memory_create(actor=owner_dash, text="A fact from today")
     owner_client.cookies["tz"] = zone
     response = owner_client.get(url, {param: value})
     assert response.status_code == 200
@@ -33,7 +33,7 @@ def test_a_dashboard_date_filter_at_the_edge_of_the_calendar_answers_a_page(
 def test_the_last_day_of_the_calendar_includes_todays_memories(
     owner_client: Client, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="A fact from today")
+    adding.memory_create(actor=owner_dash, text="A fact from today")
     assert "A fact from today" in owner_client.get("/", {"before": "9999-12-31"}).content.decode()
     assert "A fact from today" in owner_client.get("/", {"after": "0001-01-01"}).content.decode()
 
@@ -43,7 +43,7 @@ def test_the_last_day_of_the_calendar_includes_todays_memories(
 def test_a_dashboard_cursor_nobody_issued_answers_a_page(
     owner_client: Client, owner_dash: Actor, url: str, param: str, value: str
 ) -> None:
-    services.memory_create(actor=owner_dash, text="A fact from today")
+    adding.memory_create(actor=owner_dash, text="A fact from today")
     response = owner_client.get(url, {param: value})
     assert response.status_code in (200, 400)
 
@@ -63,6 +63,6 @@ def test_a_dashboard_cursor_nobody_issued_answers_a_page(
 def test_an_api_date_filter_at_the_edge_of_the_calendar_is_input_not_a_crash(
     owner_client: Client, owner_dash: Actor, url: str, param: str, value: str
 ) -> None:
-    services.memory_create(actor=owner_dash, text="A fact from today")
+    adding.memory_create(actor=owner_dash, text="A fact from today")
     response = owner_client.get(url, {param: value})
     assert response.status_code in (200, 400, 422), response.content[:300]

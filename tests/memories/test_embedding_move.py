@@ -25,8 +25,7 @@ from memories.models import Memory, SearchModel, SearchSnapshot, SearchStats, St
 from memories.search import index as search_index
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_related
-from memories.services import maintenance
-from memories.services import memories as services
+from memories.services import adding, changing, deleting, maintenance
 from memories.services.erasure import user_erase
 from memories.services.export import export_build
 from memories.services.trash import trash_delete_forever
@@ -142,12 +141,12 @@ def test_a_memory_written_or_edited_during_the_move_is_found_before_and_after_th
     memories = moving
     assert live_model(owner) == MINILM_MODEL
 
-    added = services.memory_create(actor=owner_dash, text="Our cat Mochi sleeps on the piano.")
+    added = adding.memory_create(actor=owner_dash, text="Our cat Mochi sleeps on the piano.")
     staged = StagedVector.objects.get(owner=owner, memory_id=added.memory.id)
     assert staged.model == E5_MODEL
     assert np.allclose(staged.embedding, _e5(added.memory.text), atol=1e-5)
     edited = next(m for m in memories if m.text.startswith("Our flat"))
-    services.memory_update(
+    changing.memory_update(
         actor=owner_dash, memory_id=edited.id, text="Our flat in Lisbon needs a new boiler."
     )
     assert found(owner_dash, "kitten")[:1] == [added.memory.text]  # by meaning alone
@@ -244,7 +243,7 @@ def test_a_write_during_the_move_is_labelled_as_on_a_store_already_moved(
     """The classifier compares vectors of its own model (EMBEDDING_MODEL): a write by a user
     whose vectors are still MiniLM's is labelled from its e5 vector, as the same text is for a
     user already on e5."""
-    services.memory_create(actor=owner_dash, text="I keep a vegetable garden.")
+    adding.memory_create(actor=owner_dash, text="I keep a vegetable garden.")
     settings.EMBEDDING_MODEL = E5_MODEL
     maintenance.mark(E5_MODEL)
     assert live_model(owner) == MINILM_MODEL
@@ -282,7 +281,7 @@ def test_purged_and_erased_memories_take_their_staged_vectors_with_them(
     memories = moving
     staged = set(StagedVector.objects.filter(owner=owner).values_list("memory_id", flat=True))
     first, second = [m for m in memories if m.id in staged][:2]
-    services.memory_delete(actor=owner_dash, memory_id=first.id)
+    deleting.memory_delete(actor=owner_dash, memory_id=first.id)
     assert StagedVector.objects.filter(memory_id=first.id).exists()  # restorable from the trash
     trash_delete_forever(actor=owner_dash, memory_ids=[first.id])
     assert not StagedVector.objects.filter(memory_id=first.id).exists()

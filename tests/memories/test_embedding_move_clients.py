@@ -12,8 +12,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import StagedVector
-from memories.services import maintenance
-from memories.services import memories as services
+from memories.services import adding, maintenance
 from tests.api.tokens import bearer
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
 from tests.memories.model_moves import (
@@ -59,8 +58,8 @@ class Reader:
 
 
 def _store(user: User, texts: tuple[str, ...]) -> None:
-    items = [services.NewMemory(text=t) for t in texts]
-    services.memory_create_many(actor=owner_actor(user), items=items)
+    items = [adding.NewMemory(text=t) for t in texts]
+    adding.memory_create_many(actor=owner_actor(user), items=items)
 
 
 def test_both_doors_find_each_users_memories_before_half_way_and_after_the_move(

@@ -23,8 +23,7 @@ from accounts.models import User
 from memories.models import Memory, StagedVector
 from memories.search import moves
 from memories.search.embeddings import get_embedder
-from memories.services import maintenance
-from memories.services import memories as services
+from memories.services import adding, maintenance
 from tests.mcpbridge.mcp_clients import stdio_env
 from tests.memories.model_moves import (
     DACHSHUND,
@@ -43,9 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_writer_holding_the_users_models_makes_the_switch_back_off_and_switches_with_it(
     owner: User, owner_dash: Actor, settings: SettingsWrapper
 ) -> None:
-    services.memory_create_many(
-        actor=owner_dash, items=[services.NewMemory(text=t) for t in STORE[:4]]
-    )
+    adding.memory_create_many(actor=owner_dash, items=[adding.NewMemory(text=t) for t in STORE[:4]])
     settings.EMBEDDING_MODEL = E5_MODEL
     maintenance.move(batch=4, memories=4)  # every memory staged, nobody switched yet
     assert live_model(owner) == MINILM_MODEL
@@ -58,9 +55,7 @@ def test_a_writer_holding_the_users_models_makes_the_switch_back_off_and_switche
                 assert moves.held(owner.pk) == moves.Models(MINILM_MODEL, E5_MODEL)
                 holding.set()
                 write.wait(30)
-                written.append(
-                    services.memory_create(actor=owner_dash, text="I knit socks.").memory
-                )
+                written.append(adding.memory_create(actor=owner_dash, text="I knit socks.").memory)
         finally:
             connection.close()
             done.set()
@@ -95,7 +90,7 @@ def test_reembed_killed_mid_move_resumes_and_search_answers_all_along(
             for n, w in enumerate(["bakery", "florist", "bike", "book", "tea"] * 12)
         ),
     ]
-    services.memory_create_many(actor=owner_dash, items=[services.NewMemory(text=t) for t in texts])
+    adding.memory_create_many(actor=owner_dash, items=[adding.NewMemory(text=t) for t in texts])
     env = {**os.environ, **stdio_env(), "EMBEDDING_MODEL": E5_MODEL}
     worker = subprocess.Popen(
         [sys.executable, "manage.py", "reembed", "--batch", "4"],

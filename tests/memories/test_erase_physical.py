@@ -17,8 +17,10 @@ from accounts.models import User
 from memories.models import Memory
 from memories.search import index as search_index
 from memories.selectors.memories import memory_search
+from memories.services.adding import memory_create
+from memories.services.changing import memory_update
+from memories.services.deleting import memory_delete
 from memories.services.erasure import CONTENT_MODELS, user_erase
-from memories.services.memories import memory_create, memory_delete, memory_update
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

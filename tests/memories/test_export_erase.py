@@ -24,16 +24,11 @@ from activity.models import AccessEvent
 from kernel.logging import JsonFormatter
 from memories.models import Memory, MemoryTombstone, MemoryVersion
 from memories.selectors.memories import memory_search
+from memories.services.adding import memory_create
+from memories.services.changing import memory_set_categories, memory_set_state, memory_update
+from memories.services.deleting import memory_delete
 from memories.services.erasure import receipt_lines, subject_hash
-from memories.services.memories import (
-    memory_create,
-    memory_delete,
-    memory_set_categories,
-    memory_set_pinned,
-    memory_set_state,
-    memory_set_visibility,
-    memory_update,
-)
+from memories.services.marks import memory_set_pinned, memory_set_visibility
 from memories.transfer_models import ErasureReceipt, ImportRun
 from tests.memories.exports import claude_export, write_json
 
@@ -297,9 +292,9 @@ def test_a_connected_app_cannot_export_or_erase(owner: User) -> None:
 def test_every_kind_an_erasure_removes_has_words_on_the_receipt(owner: User) -> None:
     """No model name leaks onto the receipt ("Search statss"): each kind has a label written for
     people, and the memory rows are split the way the header counts them."""
-    from memories.services.erasure import KIND_LABELS, _owned_querysets
+    from memories.services.erasure import KIND_LABELS, owned_querysets
 
-    kinds = {label for label, _ in _owned_querysets(owner)}
+    kinds = {label for label, _ in owned_querysets(owner)}
     assert kinds - set(KIND_LABELS) == set()
     receipt = ErasureReceipt(counts={"memories.memory": 3, "memories.memory.trash": 1})
     assert receipt_lines(receipt) == [("Memories", 3), ("Memories in the trash", 1)]

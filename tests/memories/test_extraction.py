@@ -14,8 +14,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory, MemoryProposal, MemoryVersion
 from memories.selectors.memories import memory_search, memory_versions
-from memories.services import memories as services
-from memories.services import remember
+from memories.services import adding, changing, remember
 from tests.memories.fake_llm import Brain, StubServer
 
 pytestmark = pytest.mark.django_db
@@ -47,8 +46,8 @@ def test_a_conversation_yields_the_expected_facts(owner_dash: Actor, llm: Brain)
 
 
 def test_a_changed_fact_supersedes_the_old_memory(owner_dash: Actor, llm: Brain) -> None:
-    old = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
-    services.memory_create(actor=owner_dash, text="Likes strong coffee")
+    old = adding.memory_create(actor=owner_dash, text="Lives in Berlin").memory
+    adding.memory_create(actor=owner_dash, text="Likes strong coffee")
     llm.facts = {"moved from Berlin to Lisbon": ["Lives in Lisbon"]}
     llm.supersede = [("Lisbon", "Berlin", "Moved from Berlin to Lisbon.")]
 
@@ -76,7 +75,7 @@ def test_a_changed_fact_supersedes_the_old_memory(owner_dash: Actor, llm: Brain)
 
 
 def test_a_repeated_fact_is_skipped(owner_dash: Actor, llm: Brain) -> None:
-    known = services.memory_create(actor=owner_dash, text="Likes jazz").memory
+    known = adding.memory_create(actor=owner_dash, text="Likes jazz").memory
     llm.facts = {"jazz": ["Enjoys listening to jazz"]}
     llm.skip = [("jazz", "jazz")]
     result = remember.memory_remember(actor=owner_dash, text="I really enjoy jazz, you know")
@@ -89,8 +88,8 @@ def test_a_repeated_fact_is_skipped(owner_dash: Actor, llm: Brain) -> None:
 def test_a_memory_the_user_edited_is_left_alone_and_a_proposal_is_made(
     owner_dash: Actor, llm: Brain
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Berlin-Kreuzberg")
+    memory = adding.memory_create(actor=owner_dash, text="Lives in Berlin").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Berlin-Kreuzberg")
     llm.facts = {"Lisbon": ["Lives in Lisbon"]}
     llm.supersede = [("Lisbon", "Berlin", "Moved to Lisbon.")]
 
@@ -111,8 +110,8 @@ def test_a_memory_the_user_edited_is_left_alone_and_a_proposal_is_made(
 def test_an_id_the_model_was_not_given_is_rejected(
     owner_dash: Actor, stranger_dash: Actor, llm: Brain
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Lives in Berlin")
-    foreign = services.memory_create(actor=stranger_dash, text="Lives in Paris").memory
+    adding.memory_create(actor=owner_dash, text="Lives in Berlin")
+    foreign = adding.memory_create(actor=stranger_dash, text="Lives in Paris").memory
     llm.facts = {"Lisbon": ["Lives in Lisbon"]}
     llm.supersede = [("Lisbon", "Berlin", "Moved.")]
     for rogue in ("m99", str(foreign.id)):
@@ -185,7 +184,7 @@ def test_no_facts_stores_nothing_and_says_so(owner_dash: Actor, llm: Brain) -> N
 def test_deferred_extraction_runs_once_the_model_is_back(
     owner: User, owner_dash: Actor, llm: Brain
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Lives in Berlin")
+    adding.memory_create(actor=owner_dash, text="Lives in Berlin")
     llm.mode = "down"
     raw = remember.memory_remember(actor=owner_dash, text="I moved from Berlin to Lisbon")
     raw_memory = raw.results[0].memory

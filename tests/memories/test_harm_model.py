@@ -18,7 +18,7 @@ from memories.harm.screen import screen
 from memories.models import Memory
 from memories.selectors import memories as selectors
 from memories.selectors.proposals import proposal_list
-from memories.services import memories as services
+from memories.services import adding
 from tests.memories.hashed_features import features_in_fresh_processes
 from tests.memories.test_harm_writes import app_actor
 
@@ -61,7 +61,7 @@ def test_an_order_hidden_after_an_ordinary_sentence_is_scored_on_its_own() -> No
 @pytest.mark.django_db
 def test_an_apps_paraphrased_order_waits_for_the_owner(owner: User, owner_dash: Actor) -> None:
     writer, reader = app_actor(owner, "Cursor"), app_actor(owner, "Claude")
-    result = services.memory_create(actor=writer, text=PARAPHRASES[0])
+    result = adding.memory_create(actor=writer, text=PARAPHRASES[0])
     assert result.pending is not None and "Review" in result.note
     assert not Memory.objects.filter(owner=owner).exists()
     assert selectors.memory_list(actor=reader).items == []

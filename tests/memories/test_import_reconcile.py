@@ -11,7 +11,8 @@ from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from kernel.gates import SCOPE_WRITE
 from memories.models import Memory, MemoryProposal
-from memories.services.memories import memory_create, memory_set_visibility
+from memories.services.adding import memory_create
+from memories.services.marks import memory_set_visibility
 from memories.services.remember import memory_remember
 from memories.transfer_models import ImportRun
 from tests.memories import fake_llm

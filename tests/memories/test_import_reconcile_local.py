@@ -14,7 +14,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory, MemoryProposal, MemoryVersion
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.memories.exports import backfill, claude_message, memory_texts, write_json
 
 

@@ -19,10 +19,12 @@ from activity.models import AccessEvent
 from memories.ingest.detect import load_export
 from memories.ingest.types import ParsedExport
 from memories.models import Memory, MemoryState, TrashBatch
-from memories.services import imports
+from memories.services import import_plans, imports
+from memories.services.adding import memory_create
+from memories.services.changing import memory_update
+from memories.services.deleting import memory_delete
 from memories.services.import_redo import REDO_BUSY
 from memories.services.imports import import_execute, import_run_create
-from memories.services.memories import memory_create, memory_delete, memory_update
 from memories.services.remember import RememberResult
 from memories.services.trash import trash_restore
 from memories.transfer_models import ImportRun
@@ -279,14 +281,14 @@ def test_a_conversation_that_fails_in_a_redo_keeps_its_earlier_memories(
     export = _two_conversations(tmp_path)
     import_execute(actor=owner_dash, export=export, extractor="none")
     run = import_run_create(actor=owner_dash, source="claude", extractor="none", redo=True)
-    real = imports.memory_create_many
+    real = import_plans.memory_create_many
 
     def refuse_the_second(*, actor: Actor, items: Any, **kw: Any) -> Any:
         if any(i.provenance["conversation_id"] == "c-2" for i in items):
             raise RuntimeError("disk full")
         return real(actor=actor, items=items, **kw)
 
-    monkeypatch.setattr(imports, "memory_create_many", refuse_the_second)
+    monkeypatch.setattr(import_plans, "memory_create_many", refuse_the_second)
     done = import_execute(actor=owner_dash, export=export, extractor="none", run=run)
     assert (done.conversations_imported, done.conversations_failed) == (1, 1)
     assert done.memories_replaced == 4  # c-1's four; c-2's was put back with its failure

@@ -18,10 +18,12 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories.ingest.detect import load_export
 from memories.models import Memory, MemoryState, MemoryVersion
-from memories.services import imports
+from memories.services import import_restore
+from memories.services.adding import memory_create
+from memories.services.changing import memory_set_state
+from memories.services.deleting import memory_delete
 from memories.services.export import export_build
 from memories.services.imports import import_execute
-from memories.services.memories import memory_create, memory_delete, memory_set_state
 from memories.transfer_models import ImportedConversation, ImportRun
 from tests.memories.exports import backfill, memory_texts, write_json
 
@@ -113,14 +115,14 @@ def test_the_rest_api_reports_the_repeat_as_skipped_with_its_message(
         1,
     )
     assert done["errors"] == [
-        {"id": FIGS, "error": imports.repeated_id_message(FIGS), "skipped": True}
+        {"id": FIGS, "error": import_restore.repeated_id_message(FIGS), "skipped": True}
     ]
 
 
 def test_an_id_named_again_in_a_later_batch_is_skipped_the_same_way(
     owner: User, owner_dash: Actor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(imports, "RESTORE_BATCH", 2)
+    monkeypatch.setattr(import_restore, "RESTORE_BATCH", 2)
     run = _restore(
         owner_dash,
         tmp_path,
@@ -145,7 +147,7 @@ def test_backfill_prints_the_repeat_as_skipped_not_failed(owner: User, tmp_path:
         _document(_memory(FIGS, "I like figs."), _memory(FIGS, "I like figs.")),
     )
     summary = backfill(path, owner, "--yes", "--source", "contextlayer")
-    assert f"  skipped {FIGS}: {imports.repeated_id_message(FIGS)}" in summary
+    assert f"  skipped {FIGS}: {import_restore.repeated_id_message(FIGS)}" in summary
     assert "failed 0." in summary
 
 

@@ -12,8 +12,9 @@ from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
 from memories.ingest.detect import load_export
 from memories.models import Memory
-from memories.services.imports import import_estimate, import_execute
-from memories.services.memories import memory_delete
+from memories.services.deleting import memory_delete
+from memories.services.import_check import import_estimate
+from memories.services.imports import import_execute
 from memories.transfer_models import ImportedConversation, ImportRun
 from tests.memories.exports import (
     backfill,
@@ -178,7 +179,7 @@ def test_llm_extractor_sends_each_conversations_new_messages_through_memory_reme
     """The extraction engine is stood in for: the import's contract is one transcript of the
     conversation's not-yet-imported messages per call, with provenance."""
     from memories.services import imports
-    from memories.services.memories import memory_create
+    from memories.services.adding import memory_create
     from memories.services.remember import RememberResult
 
     settings.EXTRACTION_MODE = "anthropic"  # type: ignore[attr-defined]
@@ -215,9 +216,9 @@ def test_llm_extractor_sends_each_conversations_new_messages_through_memory_reme
 def test_restoring_an_export_never_brings_back_its_trash(
     owner: User, owner_dash: Actor, tmp_path: Path
 ) -> None:
+    from memories.services.adding import memory_create
     from memories.services.erasure import user_erase
     from memories.services.export import export_build
-    from memories.services.memories import memory_create
 
     kept = memory_create(actor=owner_dash, text="Keeps a garden").memory
     gone = memory_create(actor=owner_dash, text="Was in a band").memory

@@ -15,7 +15,8 @@ from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import Memory
-from memories.services.memories import memory_delete, memory_set_state
+from memories.services.changing import memory_set_state
+from memories.services.deleting import memory_delete
 from memories.transfer_models import ImportedConversation, ImportRun
 from tests.memories.exports import backfill, claude_message, memory_texts, write_json
 
@@ -182,9 +183,9 @@ def test_auto_picks_local_without_an_llm_and_the_dry_run_shows_what_it_would_kee
 def test_the_dry_run_estimates_from_a_sample_of_a_large_export(
     owner: User, tmp_path: Path, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memories.services import imports
+    from memories.services import import_check
 
-    monkeypatch.setattr(imports, "ESTIMATE_SAMPLE", 4)
+    monkeypatch.setattr(import_check, "ESTIMATE_SAMPLE", 4)
     export = [
         _conversation(f"c-{n}", "2024-01-01T00:00:00Z", text)
         for n, text in enumerate(["I'm a pilot.", "write a haiku"] * 5)

@@ -14,7 +14,7 @@ from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import ConnectedApp, User
 from memories.models import Memory, UserCategory
 from memories.selectors import memories as selectors
-from memories.services import memories as services
+from memories.services import adding
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ MIGRATION = importlib.import_module("memories.migrations.0014_usercategory_names
 
 def _labelled(actor: Actor, text: str, labels: list[str]) -> Memory:
     """A memory carrying labels as an older version stored them (not folded)."""
-    memory = services.memory_create(actor=actor, text=text).memory
+    memory = adding.memory_create(actor=actor, text=text).memory
     with connection.cursor() as cur:
         cur.execute(
             "UPDATE memories_memory SET categories = %s::varchar[] WHERE id = %s",

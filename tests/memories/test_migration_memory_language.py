@@ -20,7 +20,7 @@ from accounts.actors import Actor
 from memories.models import Memory, SearchStats
 from memories.search import scoring as search
 from memories.selectors.memories import memory_search
-from memories.services import memories as services
+from memories.services import adding
 from memories.visibility import visible_sql
 from tests.memories.migrations_run import migrate, migrate_to_latest
 
@@ -71,12 +71,12 @@ def test_a_store_from_before_migrates_forward_and_searches_in_every_script_at_on
     settings: SettingsWrapper,
 ) -> None:
     settings.SEARCH_CACHE_MB = 128  # the in-memory index first: it holds an old generation
-    made = services.memory_create_many(
+    made = adding.memory_create_many(
         actor=owner_dash,
-        items=[services.NewMemory(text=t) for t in (PEANUTS, GARDEN, OAT_MILK, BUSY)],
+        items=[adding.NewMemory(text=t) for t in (PEANUTS, GARDEN, OAT_MILK, BUSY)],
     )
     ids = {r.memory.text: r.memory.id for r in made}
-    theirs = services.memory_create(actor=stranger_dash, text=THEIRS).memory.id
+    theirs = adding.memory_create(actor=stranger_dash, text=THEIRS).memory.id
     english_before = _row(ids[OAT_MILK], "tsv")[0]
     assert _keyword_hits(owner_dash, "过敏") == [ids[PEANUTS]]  # this process's index, cached
 
@@ -134,5 +134,5 @@ def test_a_store_from_before_migrates_forward_and_searches_in_every_script_at_on
         assert _first(owner_dash, "过敏") == PEANUTS
         assert _first(owner_dash, "oat milk") == OAT_MILK
     # A write after the migration is analysed as the migration analysed the old ones.
-    kita = services.memory_create(actor=owner_dash, text="Unser Kind geht in die Kita.").memory
+    kita = adding.memory_create(actor=owner_dash, text="Unser Kind geht in die Kita.").memory
     assert set(_keyword_hits(owner_dash, "Kind")) == {ids[GARDEN], kita.id}

@@ -17,7 +17,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory
 from memories.search.embeddings import E5_MODEL, MINILM_MODEL
-from memories.services import memories as services
+from memories.services import adding
 from tests.memories.consent_checks import hidden_from
 from tests.memories.migrations_run import migrate, migrate_to_latest
 
@@ -47,7 +47,7 @@ def test_migrating_forward_hides_what_the_head_reads_as_sensitive_and_nothing_el
     settings.EMBEDDING_MODEL = E5_MODEL
     default_app = app_actor(owner, "Claude Desktop")  # sensitive categories hidden
     medicine, kites, chosen, marked = (
-        services.memory_create(actor=owner_dash, text=text).memory
+        adding.memory_create(actor=owner_dash, text=text).memory
         for text in (ANXIETY_MEDICINE, KITES, PARTY_MEMBER, ANTIDEPRESSANTS)
     )
     _as_labelled_before_the_head(medicine, [])
@@ -72,7 +72,7 @@ def test_a_minilm_store_is_left_as_it_was(
     owner: User, owner_dash: Actor, migration_executor: MigrationExecutor, settings: SettingsWrapper
 ) -> None:
     settings.EMBEDDING_MODEL = MINILM_MODEL
-    memory = services.memory_create(actor=owner_dash, text=ANXIETY_MEDICINE).memory
+    memory = adding.memory_create(actor=owner_dash, text=ANXIETY_MEDICINE).memory
     _as_labelled_before_the_head(memory, [])
 
     migrate(migration_executor, BEFORE)

@@ -18,11 +18,8 @@ from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 from memories.search.model_profiles import LocalThresholds, Thresholds, Weights
 from memories.search.scoring import UserSearch, meaning_relevance
 from memories.selectors.memories import memory_search
-from memories.services.memories import (
-    NewMemory,
-    memory_create_many,
-    memory_set_private_many,
-)
+from memories.services.adding import NewMemory, memory_create_many
+from memories.services.marks import memory_set_private_many
 from memories.visibility import visible_sql
 from tests.search_profiles import without_second_arm
 

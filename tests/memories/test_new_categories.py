@@ -14,11 +14,10 @@ from memories.categories.signals import sensitive_meaning
 from memories.models import Memory, UserCategory
 from memories.selectors import memories as selectors
 from memories.selectors.grants import category_notices, known_categories
+from memories.services import adding, changing, remember
 from memories.services import categories as user_categories
-from memories.services import memories as services
-from memories.services import remember
 from memories.services.categories import categories_lock, name_meaning
-from memories.services.imports import import_app
+from memories.services.import_check import import_app
 from tests.personas import issue_token
 
 FULLWIDTH_HEALTH = "\uff48\uff45\uff41\uff4c\uff54\uff48"
@@ -46,14 +45,12 @@ def test_a_fullwidth_health_from_an_app_is_health_and_gets_healths_answer(
     owner: User, cursor: Actor
 ) -> None:
     """The attack of issue 24 item 12: the look-alike is not a new, shared category."""
-    plain = services.memory_create(
-        actor=cursor, text="Alice takes sertraline", categories=["health"]
-    )
-    look_alike = services.memory_create(
+    plain = adding.memory_create(actor=cursor, text="Alice takes sertraline", categories=["health"])
+    look_alike = adding.memory_create(
         actor=cursor, text="Alice sees a therapist", categories=[FULLWIDTH_HEALTH]
     )
     assert plain.memory.categories == look_alike.memory.categories == ["health"]
-    notes = [services.readback_note(cursor, [r.memory]) for r in (plain, look_alike)]
+    notes = [changing.readback_note(cursor, [r.memory]) for r in (plain, look_alike)]
     assert notes[0] == notes[1] != ""
     assert not UserCategory.objects.filter(owner=owner).exists()
     other = actor_for(owner, stdio_app(owner, "Claude Desktop"))
@@ -64,7 +61,7 @@ def test_a_fullwidth_health_from_an_app_is_health_and_gets_healths_answer(
 def test_an_app_granted_health_files_the_look_alike_under_health(owner: User) -> None:
     issued = issue_token(owner, name="Health coach", categories="health")
     coach = actor_for(owner, issued.token.app)
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=coach, text="Alice takes sertraline", categories=[f" {FULLWIDTH_HEALTH.upper()} "]
     ).memory
     assert memory.categories == ["health"]
@@ -75,7 +72,7 @@ def test_an_app_granted_health_files_the_look_alike_under_health(owner: User) ->
 def test_a_new_name_that_means_a_sensitive_category_starts_sensitive_for_an_app_not_granted_it(
     owner: User, cursor: Actor, name: str
 ) -> None:
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=cursor, text="Alice saw a specialist", categories=[name]
     ).memory
     (row,) = UserCategory.objects.filter(owner=owner)
@@ -88,7 +85,7 @@ def test_a_new_name_that_means_a_sensitive_category_starts_sensitive_for_an_app_
 def test_a_new_shared_name_from_an_app_becomes_a_category_of_the_owner_with_a_notice(
     owner: User, owner_dash: Actor, cursor: Actor
 ) -> None:
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=cursor, text="Alice's son plays chess", categories=["Kids"]
     ).memory
     assert memory.categories == ["kids"]
@@ -128,8 +125,8 @@ def test_the_owner_typing_a_sensitive_looking_name_starts_it_sensitive(
 def test_a_duplicate_under_a_new_name_leaves_no_empty_category(
     owner: User, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Alice likes chess", categories=["hobbies"])
-    again = services.memory_create(actor=owner_dash, text="Alice likes chess", categories=["Games"])
+    adding.memory_create(actor=owner_dash, text="Alice likes chess", categories=["hobbies"])
+    again = adding.memory_create(actor=owner_dash, text="Alice likes chess", categories=["Games"])
     assert not again.created
     assert not UserCategory.objects.filter(owner=owner, slug="games").exists()
 
@@ -137,15 +134,15 @@ def test_a_duplicate_under_a_new_name_leaves_no_empty_category(
 def test_setting_categories_names_new_ones_too_and_is_atomic(
     owner: User, owner_dash: Actor, cursor: Actor
 ) -> None:
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=cursor, text="Alice runs along the river", categories=["hobbies"]
     ).memory
     with pytest.raises(OwnersChoice, match="not granted Diagnosis"):
-        services.memory_set_categories(
+        changing.memory_set_categories(
             actor=cursor, memory_id=memory.id, categories=["hobbies", "sport", "diagnosis"]
         )
     assert not UserCategory.objects.filter(owner=owner).exists()
-    services.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["Sport!"])
+    changing.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["Sport!"])
     memory.refresh_from_db()
     assert memory.categories == ["sport"]
     assert UserCategory.objects.get(owner=owner, slug="sport").created_by == "dashboard"
@@ -153,13 +150,13 @@ def test_setting_categories_names_new_ones_too_and_is_atomic(
 
 def test_a_name_mixing_alphabets_is_refused_at_every_write(owner: User, cursor: Actor) -> None:
     with pytest.raises(InvalidInput, match="mixes"):
-        services.memory_create(actor=cursor, text="Alice", categories=["\u04bb\u0435alth"])
+        adding.memory_create(actor=cursor, text="Alice", categories=["\u04bb\u0435alth"])
     with pytest.raises(InvalidInput, match="mixes"):
         remember.memory_remember(actor=cursor, text="Alice", categories=["h\u03b5alth"])
 
 
 def test_filters_fold_the_name_too(owner_dash: Actor) -> None:
-    services.memory_create(actor=owner_dash, text="Alice works at Acme", categories=["work"])
+    adding.memory_create(actor=owner_dash, text="Alice works at Acme", categories=["work"])
     wide = "\uff37\uff2f\uff32\uff2b"  # "WORK", fullwidth
     listed = selectors.memory_list(
         actor=owner_dash, filters=selectors.MemoryFilters(category=wide), record=False
@@ -202,7 +199,7 @@ def test_the_classifier_reads_a_name_the_word_list_does_not_know(owner: User) ->
 
 def test_an_import_files_under_any_name_it_carries(owner: User) -> None:
     importer = actor_for(owner, import_app(owner, "contextlayer"))
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=importer, text="Alice had IVF in 2024", categories=["fertility"]
     ).memory
     assert memory.categories == ["fertility"]
@@ -212,14 +209,14 @@ def test_an_import_files_under_any_name_it_carries(owner: User) -> None:
 def test_a_write_under_a_category_that_went_away_is_refused(owner: User, owner_dash: Actor) -> None:
     """What a write finds once it holds the owner's categories (memories/services/categories.py):
     a name that a rename, merge or delete took away meanwhile is reported, never stored."""
-    services.memory_create(actor=owner_dash, text="Alice's son", categories=["kids"])
+    adding.memory_create(actor=owner_dash, text="Alice's son", categories=["kids"])
     assert categories_lock(owner_dash, ["kids", "work"]) == set()
     UserCategory.objects.filter(owner=owner, slug="kids").delete()
     assert categories_lock(owner_dash, ["kids", "work"]) == {"kids"}
 
 
 def test_every_write_names_its_memories_in_the_access_log(owner: User, cursor: Actor) -> None:
-    memory = services.memory_create(actor=cursor, text="Alice's son", categories=["kids"]).memory
+    memory = adding.memory_create(actor=cursor, text="Alice's son", categories=["kids"]).memory
     event = AccessEvent.objects.filter(owner=owner, action=AccessEvent.Action.ADD).get()
     assert event.memory_ids == [memory.id]
 
@@ -229,7 +226,7 @@ def test_a_delete_between_the_check_and_the_write_refuses_the_write(
 ) -> None:
     """The category goes after the write checked its names and before it holds them (where a
     concurrent delete commits): the write is refused, not stored under a name no one knows."""
-    services.memory_create(actor=cursor, text="Alice's son", categories=["kids"])
+    adding.memory_create(actor=cursor, text="Alice's son", categories=["kids"])
 
     def after_a_delete(actor: Actor, labels: object) -> set[str]:
         UserCategory.objects.filter(owner=owner, slug="kids").delete()
@@ -237,5 +234,5 @@ def test_a_delete_between_the_check_and_the_write_refuses_the_write(
 
     monkeypatch.setattr(user_categories, "categories_lock", after_a_delete)
     with pytest.raises(Conflict, match="categories changed"):
-        services.memory_create(actor=cursor, text="Alice's daughter", categories=["kids"])
+        adding.memory_create(actor=cursor, text="Alice's daughter", categories=["kids"])
     assert not Memory.objects.filter(owner=owner, text="Alice's daughter").exists()

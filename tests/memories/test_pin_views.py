@@ -10,14 +10,14 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory
-from memories.services import memories as services
+from memories.services import adding
 from tests.personas import signed_in
 
 pytestmark = pytest.mark.django_db
 
 
 def _add(actor: Actor, text: str) -> Memory:
-    return services.memory_create(actor=actor, text=text, categories=["work"]).memory
+    return adding.memory_create(actor=actor, text=text, categories=["work"]).memory
 
 
 def test_the_owner_pins_from_the_row_and_the_row_shows_the_marker(

@@ -6,7 +6,7 @@ import pytest
 
 from accounts.actors import Actor
 from memories.selectors.memories import memory_versions
-from memories.services import memories as services
+from memories.services import adding, changing
 from memories.web.presentation import history_entries
 
 pytestmark = pytest.mark.django_db
@@ -15,9 +15,9 @@ pytestmark = pytest.mark.django_db
 def test_history_labels_each_text_as_restore_would_bring_it_back(owner_dash: Actor) -> None:
     """Each entry shows one text; its Restore brings back exactly that text, and its diff
     highlights what that text added to the one before it."""
-    memory = services.memory_create(actor=owner_dash, text="Lives in Leeds").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in York")
-    memory = services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Bath")
+    memory = adding.memory_create(actor=owner_dash, text="Lives in Leeds").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in York")
+    memory = changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Bath")
     entries = history_entries(memory, memory_versions(actor=owner_dash, memory_id=memory.id))
     assert [(e.label, e.text) for e in entries] == [
         ("Current", "Lives in Bath"),

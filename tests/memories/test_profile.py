@@ -23,7 +23,7 @@ from memories.models import Memory
 from memories.selectors import profile as profile_module
 from memories.selectors.memories import memory_get, memory_list, memory_search
 from memories.selectors.profile import memory_profile
-from memories.services import memories as services
+from memories.services import adding, deleting, marks
 
 pytestmark = pytest.mark.django_db
 
@@ -31,11 +31,11 @@ AppActor = Callable[[User, str], Actor]
 
 
 def _add(actor: Actor, text: str, categories: list[str] | None = None) -> Memory:
-    return services.memory_create(actor=actor, text=text, categories=categories or ["work"]).memory
+    return adding.memory_create(actor=actor, text=text, categories=categories or ["work"]).memory
 
 
 def _pin(owner_dash: Actor, *memories: Memory) -> None:
-    services.memory_set_pinned(actor=owner_dash, memory_ids=[m.id for m in memories], pinned=True)
+    marks.memory_set_pinned(actor=owner_dash, memory_ids=[m.id for m in memories], pinned=True)
 
 
 def _texts(actor: Actor) -> list[str]:
@@ -68,7 +68,7 @@ def test_unpinning_takes_a_memory_out_of_the_profile(
     cursor = app_actor(owner, "Cursor on laptop")
     memory = _add(owner_dash, "Works as a data engineer in Lisbon")
     _pin(owner_dash, memory)
-    changed = services.memory_set_pinned(actor=owner_dash, memory_ids=[memory.id], pinned=False)
+    changed = marks.memory_set_pinned(actor=owner_dash, memory_ids=[memory.id], pinned=False)
     assert changed == 1
     assert _texts(cursor) == []
     assert Memory.objects.get(pk=memory.pk).pinned_at is None
@@ -86,12 +86,10 @@ def test_a_pinned_memory_the_app_may_not_see_is_absent_and_its_existence_not_rev
     private = _add(owner_dash, "Is planning a surprise party for Ana")
     hidden = _add(owner_dash, "Is interviewing with another company")
     trashed = _add(owner_dash, "Used to live in Porto")
-    services.memory_set_visibility(actor=owner_dash, memory_id=private.id, private=True)
-    services.memory_set_visibility(
-        actor=owner_dash, memory_id=hidden.id, hide_from_app=cursor.app.pk
-    )
+    marks.memory_set_visibility(actor=owner_dash, memory_id=private.id, private=True)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=hidden.id, hide_from_app=cursor.app.pk)
     _pin(owner_dash, health, private, hidden, trashed)
-    services.memory_delete(actor=owner_dash, memory_id=trashed.id)
+    deleting.memory_delete(actor=owner_dash, memory_id=trashed.id)
     # Reads that would make them "most read" do not bring them in either.
     for memory in (health, private, hidden):
         memory_get(actor=owner_dash, memory_id=memory.id)
@@ -165,7 +163,7 @@ def test_an_app_cannot_pin_or_unpin(owner: User, owner_dash: Actor, app_actor: A
     events = AccessEvent.objects.count()
     for memory, pinned in ((mine, True), (owners, False)):
         with pytest.raises(OwnerOnly):
-            services.memory_set_pinned(actor=cursor, memory_ids=[memory.id], pinned=pinned)
+            marks.memory_set_pinned(actor=cursor, memory_ids=[memory.id], pinned=pinned)
     assert Memory.objects.get(pk=mine.pk).pinned_at is None
     assert Memory.objects.get(pk=owners.pk).pinned_at is not None
     assert AccessEvent.objects.count() == events
@@ -178,7 +176,7 @@ def test_pinning_records_one_event_and_leaves_the_memory_unchanged(
     b = _add(owner_dash, "Prefers short answers with code first")
     _pin(owner_dash, a)
     before = Memory.objects.get(pk=b.pk)
-    assert services.memory_set_pinned(actor=owner_dash, memory_ids=[a.id, b.id], pinned=True) == 1
+    assert marks.memory_set_pinned(actor=owner_dash, memory_ids=[a.id, b.id], pinned=True) == 1
     event = AccessEvent.objects.filter(owner=owner).latest("id")
     assert event.action == AccessEvent.Action.STATE and event.memory_ids == [b.id]
     assert event.detail == {"from": {"pinned": False}, "to": {"pinned": True}}
@@ -198,7 +196,7 @@ def test_the_activity_page_says_what_a_pin_and_a_profile_read_were(
     memory = _add(owner_dash, "Works as a data engineer in Lisbon")
     _pin(owner_dash, memory)
     memory_profile(actor=cursor)
-    services.memory_set_pinned(actor=owner_dash, memory_ids=[memory.id], pinned=False)
+    marks.memory_set_pinned(actor=owner_dash, memory_ids=[memory.id], pinned=False)
     page = owner_client.get("/activity/").content.decode()
     assert "pinned to the profile" in page
     assert "loaded as the profile" in page

@@ -9,7 +9,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory, MemoryProposal, MemoryVersion
 from memories.selectors.proposals import proposal_list
-from memories.services import memories as services
+from memories.services import adding, changing
 from memories.services.proposals import proposal_create
 from tests.personas import signed_in
 
@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def proposal(owner_dash: Actor) -> MemoryProposal:
-    memory = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Berlin-Mitte")
+    memory = adding.memory_create(actor=owner_dash, text="Lives in Berlin").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Berlin-Mitte")
     return proposal_create(
         actor=owner_dash, memory=memory, proposed_text="Lives in Lisbon", reason="Moved."
     )

@@ -15,7 +15,7 @@ from memories.search import scoring as search
 from memories.search.embeddings import get_embedder
 from memories.search.model_profiles import current as current_profile
 from memories.selectors.memories import MemoryFilters, memory_search, search_scope
-from memories.services import memories as services
+from memories.services import adding, changing, marks
 from memories.services.categories import category_add
 from memories.services.category_changes import category_update
 from memories.visibility import visible_sql
@@ -79,7 +79,7 @@ DISTRACTORS = [
 
 
 def _add_all(actor: Actor, texts: list[str]) -> None:
-    services.memory_create_many(actor=actor, items=[services.NewMemory(text=t) for t in texts])
+    adding.memory_create_many(actor=actor, items=[adding.NewMemory(text=t) for t in texts])
 
 
 def test_semantic_search_finds_a_paraphrase_that_shares_no_word(owner_dash: Actor) -> None:
@@ -131,17 +131,17 @@ def test_keyword_search_finds_a_rare_proper_noun_the_vector_arm_ranks_low(
 
 
 def test_archived_and_paused_memories_never_appear_in_search(owner_dash: Actor) -> None:
-    a = services.memory_create(actor=owner_dash, text="The spare key is under the blue pot").memory
-    b = services.memory_create(actor=owner_dash, text="The spare key is with the neighbour").memory
-    services.memory_set_state(actor=owner_dash, memory_ids=[a.id], state="archived")
-    services.memory_set_state(actor=owner_dash, memory_ids=[b.id], state="paused")
+    a = adding.memory_create(actor=owner_dash, text="The spare key is under the blue pot").memory
+    b = adding.memory_create(actor=owner_dash, text="The spare key is with the neighbour").memory
+    changing.memory_set_state(actor=owner_dash, memory_ids=[a.id], state="archived")
+    changing.memory_set_state(actor=owner_dash, memory_ids=[b.id], state="paused")
     assert memory_search(actor=owner_dash, query="where is the spare key") == []
 
 
 def test_update_makes_search_find_the_new_text_not_the_old(owner_dash: Actor) -> None:
     _add_all(owner_dash, DISTRACTORS[:20])
-    memory = services.memory_create(actor=owner_dash, text="My dentist is Dr Okafor").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="My dentist is Dr Lindqvist")
+    memory = adding.memory_create(actor=owner_dash, text="My dentist is Dr Okafor").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="My dentist is Dr Lindqvist")
     assert memory_search(actor=owner_dash, query="Okafor", limit=5) == [] or all(
         "Okafor" not in h.memory.text for h in memory_search(actor=owner_dash, query="Okafor")
     )
@@ -150,8 +150,8 @@ def test_update_makes_search_find_the_new_text_not_the_old(owner_dash: Actor) ->
 
 
 def test_category_filter_limits_search(owner_dash: Actor) -> None:
-    services.memory_create(actor=owner_dash, text="Standup is at nine", categories=["work"])
-    services.memory_create(actor=owner_dash, text="Yoga is at nine", categories=["hobbies"])
+    adding.memory_create(actor=owner_dash, text="Standup is at nine", categories=["work"])
+    adding.memory_create(actor=owner_dash, text="Yoga is at nine", categories=["hobbies"])
     hits = memory_search(actor=owner_dash, query="what is at nine", category="work")
     assert [h.memory.text for h in hits] == ["Standup is at nine"]
 
@@ -236,7 +236,7 @@ def _top_texts(actor: Actor, query: str, limit: int = 3) -> list[str]:
 
 def test_a_write_behind_the_service_layer_is_seen_by_the_next_search(owner_dash: Actor) -> None:
     _add_all(owner_dash, DISTRACTORS[:20])
-    target = services.memory_create(actor=owner_dash, text="The spare key is under the doormat")
+    target = adding.memory_create(actor=owner_dash, text="The spare key is under the doormat")
     assert _top_texts(owner_dash, "spare key")[0] == "The spare key is under the doormat"
     text = "The quokka sanctuary opens at dawn"
     vector = get_embedder().embed([text])[0]
@@ -259,13 +259,13 @@ def test_a_rolled_back_write_never_shows_in_a_later_search(owner_dash: Actor) ->
 
     try:
         with transaction.atomic():
-            services.memory_create(actor=owner_dash, text="Feeds the quokkas at the sanctuary")
+            adding.memory_create(actor=owner_dash, text="Feeds the quokkas at the sanctuary")
             assert _top_texts(owner_dash, "quokkas")[0] == "Feeds the quokkas at the sanctuary"
             raise Undo
     except Undo:
         pass
     assert "Feeds the quokkas at the sanctuary" not in _top_texts(owner_dash, "quokkas", 10)
-    services.memory_create(actor=owner_dash, text="Another memory, written after the rollback")
+    adding.memory_create(actor=owner_dash, text="Another memory, written after the rollback")
     assert "Feeds the quokkas at the sanctuary" not in _top_texts(owner_dash, "quokkas", 10)
 
 
@@ -282,7 +282,7 @@ def test_an_apps_next_search_hides_a_category_the_owner_just_marked_sensitive(
     app = app_actor(owner_dash.user, "Claude")
     _add_all(owner_dash, DISTRACTORS[:10])
     category_add(actor=owner_dash, slug="diary", description="")
-    entry = services.memory_create(
+    entry = adding.memory_create(
         actor=owner_dash, text="Wrote in my diary about the panic attacks", categories=["diary"]
     ).memory
     assert entry.id in {h.memory.id for h in memory_search(actor=app, query="panic attacks")}
@@ -303,18 +303,18 @@ def test_an_apps_scores_never_depend_on_memories_it_cannot_see(
     settings.SEARCH_CACHE_MB = cache_mb
     app = app_actor(owner, "Claude")
     _add_all(owner_dash, DISTRACTORS[:30])
-    services.memory_create(actor=owner_dash, text="I run by the river before work")
+    adding.memory_create(actor=owner_dash, text="I run by the river before work")
     before = [(h.memory.id, h.score) for h in memory_search(actor=app, query="running route")]
     assert before
 
     # Memories about running the app may not see: a sensitive category, private, hidden from it.
-    services.memory_create(
+    adding.memory_create(
         actor=owner_dash, text="I run to manage my heart condition", categories=["health"]
     )
-    private = services.memory_create(actor=owner_dash, text="My running route passes her house")
-    services.memory_set_visibility(actor=owner_dash, memory_id=private.memory.id, private=True)
-    hidden = services.memory_create(actor=owner_dash, text="Running route: the canal path")
-    services.memory_set_visibility(
+    private = adding.memory_create(actor=owner_dash, text="My running route passes her house")
+    marks.memory_set_visibility(actor=owner_dash, memory_id=private.memory.id, private=True)
+    hidden = adding.memory_create(actor=owner_dash, text="Running route: the canal path")
+    marks.memory_set_visibility(
         actor=owner_dash, memory_id=hidden.memory.id, hide_from_app=app.app.pk
     )
 
@@ -331,7 +331,7 @@ def test_the_in_memory_index_and_postgresql_rank_the_same(
 ) -> None:
     app = app_actor(owner, "Cursor")
     _add_all(owner_dash, [*DISTRACTORS, *LOOKALIKE_NAMES])
-    services.memory_create(
+    adding.memory_create(
         actor=owner_dash, text="My cardiologist checks my heart every spring", categories=["health"]
     )
     qvecs = {q: get_embedder().embed_query(q) for q in ("Okonkwo", "heart doctor", "coffee tea")}
@@ -362,9 +362,9 @@ def test_a_filtered_search_ranks_the_same_in_the_index_and_in_postgresql(
     claude = app_actor(owner, "Claude")
     _add_all(owner_dash, DISTRACTORS)
     for i, text in enumerate(["I run along the river", "I run in the park", "Running shoes"]):
-        made = services.memory_create(actor=claude, text=f"{text} ({i})").memory
+        made = adding.memory_create(actor=claude, text=f"{text} ({i})").memory
         if i:
-            services.memory_set_pinned(actor=owner_dash, memory_ids=[made.id], pinned=True)
+            marks.memory_set_pinned(actor=owner_dash, memory_ids=[made.id], pinned=True)
     qvec = get_embedder().embed_query("running")
     for filters in (
         MemoryFilters(app_name="Claude"),
@@ -495,13 +495,13 @@ def test_whatever_ranked_them_the_row_fetch_loads_only_memories_the_caller_may_s
     from activity.models import AccessEvent
 
     app = app_actor(owner, "Claude")
-    shown = services.memory_create(actor=owner_dash, text="I run by the river before work")
-    sensitive = services.memory_create(
+    shown = adding.memory_create(actor=owner_dash, text="I run by the river before work")
+    sensitive = adding.memory_create(
         actor=owner_dash, text="I run to manage my heart condition", categories=["health"]
     )
-    private = services.memory_create(actor=owner_dash, text="My running route passes her house")
-    services.memory_set_visibility(actor=owner_dash, memory_id=private.memory.id, private=True)
-    theirs = services.memory_create(actor=stranger_dash, text="I run marathons every spring")
+    private = adding.memory_create(actor=owner_dash, text="My running route passes her house")
+    marks.memory_set_visibility(actor=owner_dash, memory_id=private.memory.id, private=True)
+    theirs = adding.memory_create(actor=stranger_dash, text="I run marathons every spring")
     ranked = [sensitive, private, theirs, shown]
     # A ranking that went wrong (or a memory hidden between ranking and fetch): the fetch's own
     # consent check is the last word.

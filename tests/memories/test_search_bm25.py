@@ -25,7 +25,7 @@ from memories.search import scoring as search
 from memories.search.embeddings import E5_MODEL
 from memories.search.lexical import kin as lexical_languages
 from memories.selectors.memories import memory_get
-from memories.services import memories as services
+from memories.services import adding, changing, deleting, marks
 from memories.visibility import visible_q, visible_sql
 
 # English words, and German and Chinese ones: a memory's words decide its language, and so
@@ -177,13 +177,13 @@ def _callers(owner: User) -> tuple[Actor, ConnectedApp, ConnectedApp]:
 def _make(actor: Actor, rows: list[Any], app: ConnectedApp) -> list[uuid.UUID]:
     """The rows as the owner's memories, some private or hidden from `app`; their ids."""
     items = [
-        services.NewMemory(text=f"{' '.join(words)} {n}", categories=cats)
+        adding.NewMemory(text=f"{' '.join(words)} {n}", categories=cats)
         for n, (words, cats, _, _) in enumerate(rows)
     ]
-    made = services.memory_create_many(actor=actor, items=items)
+    made = adding.memory_create_many(actor=actor, items=items)
     for result, (_, _, private, hidden) in zip(made, rows, strict=True):
         if private or hidden:
-            services.memory_set_visibility(
+            marks.memory_set_visibility(
                 actor=actor,
                 memory_id=result.memory.id,
                 private=private,
@@ -200,27 +200,25 @@ def _edit(actor: Actor, ids: list[uuid.UUID], edits: list[Any], stater: Actor) -
         try:
             with transaction.atomic():
                 if op == "update":
-                    services.memory_update(actor=actor, memory_id=mid, text=text)
+                    changing.memory_update(actor=actor, memory_id=mid, text=text)
                 elif op == "delete":
-                    services.memory_delete(actor=actor, memory_id=mid)
+                    deleting.memory_delete(actor=actor, memory_id=mid)
                     ids.remove(mid)
                 elif op == "restate":
                     stated = memory_get(actor=actor, memory_id=mid, record=False)
-                    services.memory_create(actor=stater, text=stated.text)
+                    adding.memory_create(actor=stater, text=stated.text)
                 elif op in ("private", "public"):
-                    services.memory_set_visibility(
-                        actor=actor, memory_id=mid, private=op == "private"
-                    )
+                    marks.memory_set_visibility(actor=actor, memory_id=mid, private=op == "private")
                 elif op == "work":
-                    services.memory_set_categories(actor=actor, memory_id=mid, categories=["work"])
+                    changing.memory_set_categories(actor=actor, memory_id=mid, categories=["work"])
                 elif op == "supersede":
-                    new = services.memory_supersede(
+                    new = changing.memory_supersede(
                         actor=actor, memory_id=mid, text=text, reason="x", respect_user_edits=False
                     )
                     ids.append(new.memory.id)
                 else:
                     state = {"archive": "archived", "pause": "paused", "activate": "active"}[op]
-                    services.memory_set_state(actor=actor, memory_ids=[mid], state=state)
+                    changing.memory_set_state(actor=actor, memory_ids=[mid], state=state)
         except DomainError:
             pass  # a refused change (no longer active, duplicate text): nothing written
         if not ids:

@@ -20,7 +20,7 @@ from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories.models import SearchStats
 from memories.search import index as search_index
 from memories.selectors.memories import memory_search
-from memories.services import memories as services
+from memories.services import adding, changing, deleting
 from memories.services.trash import trash_delete_forever
 
 ORDINARY = [
@@ -73,10 +73,10 @@ def test_a_mask_is_never_applied_to_an_index_read_again_in_another_row_order(
     was remembered for the index brought up to date (changed rows appended); that index was
     evicted, and another app's search read the store again in physical order at the same
     generation. The first app's next search must not pair the old mask with the new order."""
-    created = [services.memory_create(actor=owner_dash, text=t).memory for t in ORDINARY]
+    created = [adding.memory_create(actor=owner_dash, text=t).memory for t in ORDINARY]
     for text in HEALTH:
-        memory = services.memory_create(actor=owner_dash, text=text).memory
-        services.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["health"])
+        memory = adding.memory_create(actor=owner_dash, text=text).memory
+        changing.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["health"])
     default_app = _app(owner, "default grant")  # health is sensitive: hidden from it
     health_app = _app(owner, "health grant", categories=["health"])
     query = "medical condition"
@@ -85,12 +85,12 @@ def test_a_mask_is_never_applied_to_an_index_read_again_in_another_row_order(
     # Deletes for good, VACUUM (the freed slots are reused), adds: the refreshed index appends
     # the new rows, a full read finds them where the old ones were.
     for memory in created[:4]:
-        services.memory_delete(actor=owner_dash, memory_id=memory.id)
+        deleting.memory_delete(actor=owner_dash, memory_id=memory.id)
     trash_delete_forever(actor=owner_dash, everything=True)
     with connection.cursor() as cur:
         cur.execute("VACUUM memories_memory")
     for i in range(4):
-        services.memory_create(actor=owner_dash, text=f"Bakes sourdough bread, batch {i}")
+        adding.memory_create(actor=owner_dash, text=f"Bakes sourdough bread, batch {i}")
     before = _answer(default_app, query, limit=3, min_score=0)  # brought up to date
 
     key = search_index._key(owner.pk)
@@ -163,7 +163,7 @@ def test_the_index_is_accounted_at_its_real_size(owner: User, owner_dash: Actor)
     """What admission reckons from the user's statistics is what the index holds: every array
     of the index, postings included."""
     _wordy_store(owner, memories=5, words=300)
-    services.memory_create(actor=owner_dash, text="Prefers aisle seats on long flights")
+    adding.memory_create(actor=owner_dash, text="Prefers aisle seats on long flights")
     _answer(owner_dash, "Lisbon")
     ((_, index),) = search_index.current().indexes.items()
     arrays = [v for v in vars(index).values() if hasattr(v, "nbytes")]
@@ -180,10 +180,10 @@ def test_a_store_that_its_apps_echoes_push_over_the_budget_is_read_once_then_sea
     take past the budget is read once, and its echoes' size remembered, so the next search goes
     to PostgreSQL without reading it again."""
     _wordy_store(owner, memories=3, words=200)
-    secret = services.memory_create(actor=owner_dash, text=HEALTH[0]).memory
-    services.memory_set_categories(actor=owner_dash, memory_id=secret.id, categories=["health"])
+    secret = adding.memory_create(actor=owner_dash, text=HEALTH[0]).memory
+    changing.memory_set_categories(actor=owner_dash, memory_id=secret.id, categories=["health"])
     app = _app(owner, "default grant")
-    assert services.memory_create(actor=app, text=HEALTH[0]).memory.echo_of_id == secret.id
+    assert adding.memory_create(actor=app, text=HEALTH[0]).memory.echo_of_id == secret.id
     stats = SearchStats.objects.get(owner=owner)
     room = search_index.predicted_bytes(stats.documents, stats.length) + 100  # but no echo
     expected = _answer(owner_dash, "Lisbon trip medical", min_score=0)  # the full budget

@@ -17,7 +17,7 @@ from accounts.models import User
 from memories.models import SearchStats
 from memories.search import index as search_index
 from memories.selectors.memories import memory_search
-from memories.services import memories as services
+from memories.services import adding, changing
 
 
 @pytest.fixture(autouse=True)
@@ -52,8 +52,8 @@ def test_a_write_that_waited_for_the_statistics_row_is_found_by_every_process(
     """T2 holds the user's statistics row (a first write) while T1's write waits in the trigger;
     T2 writes once more and commits; another process searches between T2's commit and T1's; T1
     commits. T1's generation must be above T2's last, and that process must find T1's memory."""
-    first = services.memory_create(actor=owner_dash, text="Walks the dog along the canal").memory
-    other = services.memory_create(actor=owner_dash, text="Keeps bees in the orchard").memory
+    first = adding.memory_create(actor=owner_dash, text="Walks the dog along the canal").memory
+    other = adding.memory_create(actor=owner_dash, text="Keeps bees in the orchard").memory
     node = search_index.SearchCache()  # another server process
     with search_index.serving(node):
         assert _texts(owner_dash, "canal dog")
@@ -62,12 +62,12 @@ def test_a_write_that_waited_for_the_statistics_row_is_found_by_every_process(
     if write == "create":
 
         def t1() -> object:
-            return services.memory_create(actor=owner_dash, text="Collects vintage harmonicas")
+            return adding.memory_create(actor=owner_dash, text="Collects vintage harmonicas")
 
     else:
 
         def t1() -> object:
-            return services.memory_update(
+            return changing.memory_update(
                 actor=owner_dash, memory_id=other.id, text="Collects vintage harmonicas"
             )
 

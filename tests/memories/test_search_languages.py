@@ -21,7 +21,7 @@ from memories.search import index as search_index
 from memories.search import scoring as search
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_search
-from memories.services import memories as services
+from memories.services import adding, changing
 from memories.visibility import visible_sql
 
 pytestmark = pytest.mark.django_db
@@ -60,9 +60,7 @@ def path(request: pytest.FixtureRequest, settings: SettingsWrapper) -> int:
 
 
 def _store(actor: Actor) -> dict[str, uuid.UUID]:
-    made = services.memory_create_many(
-        actor=actor, items=[services.NewMemory(text=t) for t in STORE]
-    )
+    made = adding.memory_create_many(actor=actor, items=[adding.NewMemory(text=t) for t in STORE])
     return {r.memory.text: r.memory.id for r in made}
 
 
@@ -158,9 +156,9 @@ def test_a_word_as_long_as_the_parser_takes_is_stored_in_every_language(
     for letters in (2040, 2044, 2046):
         # The language is told from the beginning: German, before the long word.
         text = "Die Kinder spielen im Garten. " * 70 + "a" * letters
-        one = services.memory_create(actor=owner_dash, text=text).memory
-        (batch,) = services.memory_create_many(
-            actor=owner_dash, items=[services.NewMemory(text=f"{text} Sie lachen.")]
+        one = adding.memory_create(actor=owner_dash, text=text).memory
+        (batch,) = adding.memory_create_many(
+            actor=owner_dash, items=[adding.NewMemory(text=f"{text} Sie lachen.")]
         )
         for memory in (one, batch.memory):
             assert memory.language == "de", letters
@@ -177,7 +175,7 @@ def test_each_memory_stores_its_language_and_a_new_text_tells_it_again(
     assert stored[KITA] == "de"
     assert stored["Mi restaurante favorito es un pequeño tailandés en la calle Mayor."] == "es"
     memory_id = ids["My daughter Mila turned six in March and loves drawing horses."]
-    services.memory_update(actor=owner_dash, memory_id=memory_id, text="我女儿今年六岁，喜欢画马。")
+    changing.memory_update(actor=owner_dash, memory_id=memory_id, text="我女儿今年六岁，喜欢画马。")
     assert Memory.objects.get(pk=memory_id).language == "zh"
     assert {"画马", "六岁"} <= _lexemes(memory_id)
     assert _found(owner_dash, "画马")[0] == "我女儿今年六岁，喜欢画马。"

@@ -20,7 +20,7 @@ from memories.search import index as search_index
 from memories.search import snapshot as search_snapshot
 from memories.search.background import writer as search_writer
 from memories.search.embeddings import DIMENSIONS
-from memories.services import memories as services
+from memories.services import adding, changing, deleting, marks
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever
 from tests.memories.snapshot_answers import (
@@ -82,7 +82,7 @@ def test_a_snapshot_read_in_many_slices_is_the_same_and_one_rewritten_meanwhile_
     for name, *_ in search_snapshot.FIELDS:
         assert np.array_equal(sliced.arrays[name], whole.arrays[name]), name
 
-    services.memory_create(actor=owner_dash, text="Parks the car on level three")
+    adding.memory_create(actor=owner_dash, text="Parks the car on level three")
     rewrite = search_index.read_full(owner.pk)[0]
     fetch = psycopg.Cursor.fetchone
 
@@ -102,8 +102,8 @@ def test_a_write_after_the_snapshot_is_found_by_a_process_that_loads_it(
 ) -> None:
     store(owner_dash)
     written = _snapshot(owner)
-    services.memory_create(actor=owner_dash, text="The spare key for the shed is on the hook")
-    services.memory_update(
+    adding.memory_create(actor=owner_dash, text="The spare key for the shed is on the hook")
+    changing.memory_update(
         actor=owner_dash,
         memory_id=Memory.objects.get(owner=owner, text=TEXTS[2]).id,
         text="Prefers window seats on long flights",
@@ -124,8 +124,8 @@ def test_many_changes_since_the_snapshot_rewrite_it_at_the_current_generation(
 ) -> None:
     store(owner_dash)
     monkeypatch.setattr(search_index, "SNAPSHOT_REWRITE_CHANGES", 1)
-    services.memory_create(actor=owner_dash, text="Parks the car on level three")
-    services.memory_create(actor=owner_dash, text="Takes the train on Fridays")
+    adding.memory_create(actor=owner_dash, text="Parks the car on level three")
+    adding.memory_create(actor=owner_dash, text="Takes the train on Fridays")
 
     cold_answer(owner_dash, "car")
     snap = _snapshot(owner)
@@ -138,7 +138,7 @@ def test_a_memory_trashed_after_the_snapshot_is_not_found_by_a_process_that_load
     owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = store(owner_dash)
-    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    deleting.memory_delete(actor=owner_dash, memory_id=ids[0])
 
     cold = cold_answer(owner_dash, "spare key flowerpot")
     assert TEXTS[0] not in [text for text, _ in cold]
@@ -153,7 +153,7 @@ def test_a_memory_deleted_forever_takes_the_users_snapshot_with_it(
     store(stranger_dash)
     assert _snapshot_holds(owner, ids[0])
 
-    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    deleting.memory_delete(actor=owner_dash, memory_id=ids[0])
     trash_delete_forever(actor=owner_dash, memory_ids=[ids[0]])
     assert _snapshot(owner) is None  # its vector and lexeme keys went with the row
     assert _snapshot(stranger) is not None  # another user's is left alone
@@ -183,7 +183,7 @@ def test_a_snapshot_read_before_a_write_is_not_stored(owner: User, owner_dash: A
     ids = store(owner_dash)
     SearchSnapshot.objects.filter(owner=owner).delete()
     before, _ = search_index.read_full(owner.pk)
-    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    deleting.memory_delete(actor=owner_dash, memory_id=ids[0])
 
     assert not search_index.save_snapshot(owner.pk, before)
     assert _snapshot(owner) is None
@@ -204,8 +204,8 @@ def test_an_app_loading_the_snapshot_never_sees_a_memory_hidden_from_it_since(
     ids = store(owner_dash)
     assert TEXTS[0] in [text for text, _ in cold_answer(claude, "spare key flowerpot")]
     assert claude.app is not None
-    services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
-    services.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
 
     cold = cold_answer(claude, "spare key flowerpot penicillin")
     assert TEXTS[0] not in [text for text, _ in cold]
@@ -220,7 +220,7 @@ def test_a_snapshot_written_behind_the_search_holds_the_generation_it_read(
 ) -> None:
     search_writer.background = True
     for text in TEXTS:
-        services.memory_create(actor=owner_dash, text=text)
+        adding.memory_create(actor=owner_dash, text=text)
     cold_answer(owner_dash, "spare key")
     search_writer.flush()
     snap = _snapshot(owner)

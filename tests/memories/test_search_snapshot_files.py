@@ -25,7 +25,7 @@ from memories.models import SearchSnapshot, SearchStats
 from memories.search import index as search_index
 from memories.search import lexical, snapshot_files
 from memories.search import snapshot as search_snapshot
-from memories.services import memories as services
+from memories.services import adding, deleting, marks
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever
 from tests.memories.snapshot_answers import (
@@ -103,8 +103,8 @@ def test_a_write_after_the_file_is_found_by_a_process_that_maps_it(
     owner: User, owner_dash: Actor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = store(owner_dash)
-    services.memory_create(actor=owner_dash, text="The spare key for the shed is on the hook")
-    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    adding.memory_create(actor=owner_dash, text="The spare key for the shed is on the hook")
+    deleting.memory_delete(actor=owner_dash, memory_id=ids[0])
 
     assert _source(owner) == "file"
     cold = cold_answer(owner_dash, "spare key")
@@ -126,7 +126,7 @@ def test_a_memory_deleted_forever_removes_the_users_file_when_the_purge_commits(
     purged, kept = _traces(ids[0]), _traces(ids[1])
     assert _files_hold(owner, purged)
 
-    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    deleting.memory_delete(actor=owner_dash, memory_id=ids[0])
     with django_capture_on_commit_callbacks(execute=True):
         trash_delete_forever(actor=owner_dash, memory_ids=[ids[0]])
     assert not _file(owner).exists()
@@ -164,7 +164,7 @@ def test_a_purge_on_another_machine_leaves_a_file_that_is_never_used_and_goes_at
     ids = store(owner_dash)
     store(stranger_dash, OTHER_TEXTS)
     purged = _traces(ids[0])
-    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    deleting.memory_delete(actor=owner_dash, memory_id=ids[0])
     trash_delete_forever(actor=owner_dash, memory_ids=[ids[0]])  # its on-commit runs elsewhere
     assert _file(owner).exists()
 
@@ -179,7 +179,7 @@ def test_a_file_whose_row_is_gone_is_removed_by_the_next_search_instead_of_used(
     owner: User, owner_dash: Actor
 ) -> None:
     ids = store(owner_dash)
-    services.memory_delete(actor=owner_dash, memory_id=ids[0])
+    deleting.memory_delete(actor=owner_dash, memory_id=ids[0])
     trash_delete_forever(actor=owner_dash, memory_ids=[ids[0]])  # its on-commit runs elsewhere
 
     assert search_snapshot.read(owner.pk) is None  # no row: read in full
@@ -192,7 +192,7 @@ def test_a_file_of_an_older_snapshot_is_replaced_not_used(
 ) -> None:
     store(owner_dash)
     older = _file(owner).read_bytes()
-    services.memory_create(actor=owner_dash, text="Parks the car on level three")
+    adding.memory_create(actor=owner_dash, text="Parks the car on level three")
     assert search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
     _file(owner).write_bytes(older)  # as a machine that missed the rewrite holds it
 
@@ -301,7 +301,7 @@ def test_an_apps_mask_is_kept_beside_the_snapshot_and_a_later_process_answers_th
 ) -> None:
     claude = app_actor(owner, "Claude")
     ids = store(owner_dash)
-    services.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
     cold_answer(owner_dash, "spare key")  # the snapshot rewritten at the current generation
     search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
     assert _masks(owner) == []
@@ -328,7 +328,7 @@ def test_a_memory_hidden_from_the_app_after_its_mask_was_kept_stays_hidden(
     assert TEXTS[0] in [text for text, _ in cold_answer(claude, "spare key flowerpot")]
     assert len(_masks(owner)) == 1
     assert claude.app is not None
-    services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
 
     cold = cold_answer(claude, "spare key flowerpot")  # the kept mask, brought up to date
     assert TEXTS[0] not in [text for text, _ in cold]
@@ -343,7 +343,7 @@ def test_a_forged_mask_that_admits_everything_still_shows_the_app_nothing_it_may
     consent again in SQL."""
     claude = app_actor(owner, "Claude")
     ids = store(owner_dash)
-    services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], private=True)
+    marks.memory_set_visibility(actor=owner_dash, memory_id=ids[0], private=True)
     search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
     cold_answer(claude, "spare key flowerpot")
     (mask,) = _masks(owner)
@@ -399,7 +399,7 @@ def test_the_sweep_removes_masks_of_an_older_snapshot_and_keeps_the_current(
     cold_answer(claude, "spare key")
     (mask,) = _masks(owner)
     older = mask.read_bytes()
-    services.memory_create(actor=owner_dash, text="Parks the car on level three")
+    adding.memory_create(actor=owner_dash, text="Parks the car on level three")
     assert search_index.save_snapshot(owner.pk, search_index.read_full(owner.pk)[0])
     cold_answer(claude, "spare key")  # a mask of the new snapshot, under the same name
     assert mask.read_bytes() != older
@@ -421,14 +421,14 @@ def test_a_user_who_wrote_since_the_snapshot_has_the_apps_mask_read_once_for_the
     claude = app_actor(owner, "Claude")
     assert claude.app is not None
     ids = store(owner_dash)
-    services.memory_create(actor=owner_dash, text="The spare bike key hangs by the door")
-    services.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
+    adding.memory_create(actor=owner_dash, text="The spare bike key hangs by the door")
+    marks.memory_set_visibility(actor=owner_dash, memory_id=ids[0], hide_from_app=claude.app.pk)
     query = "spare key flowerpot bike"
 
     first = cold_answer(claude, query)  # behind the snapshot: the mask read now, and kept
     assert len(_masks(owner)) == 1
-    services.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
-    services.memory_create(actor=owner_dash, text="The spare car key is in the kitchen drawer")
+    marks.memory_set_visibility(actor=owner_dash, memory_id=ids[1], private=True)
+    adding.memory_create(actor=owner_dash, text="The spare car key is in the kitchen drawer")
 
     found = _kept_masks_found(monkeypatch)
     later = cold_answer(claude, query)
@@ -494,7 +494,7 @@ def test_an_erase_takes_the_salt_so_a_file_left_elsewhere_cannot_be_read(
         user_erase(actor=owner_dash)
     assert not SearchStats.objects.filter(owner=owner).exists()
     assert _key(_lexeme(RARE), salt) in left  # only the erased salt would read it
-    services.memory_create(actor=owner_actor(owner), text=f"Named the dog {RARE}")
+    adding.memory_create(actor=owner_actor(owner), text=f"Named the dog {RARE}")
     assert SearchStats.objects.get(owner=owner).salt != salt
 
 

@@ -21,8 +21,7 @@ from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, SearchStats
 from memories.search import index as search_index
 from memories.search import scoring as search
-from memories.services import maintenance
-from memories.services import memories as services
+from memories.services import adding, changing, deleting, maintenance, marks
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever, trash_restore
 from memories.visibility import visible_sql
@@ -116,35 +115,35 @@ def _apply(
         own.filter(state="active", superseded_by__isnull=True).values_list("id", flat=True)
     )
     if op == "add" or not ids:
-        services.memory_create(actor=actor, text=text)
+        adding.memory_create(actor=actor, text=text)
     elif op == "add_many":
-        items = [services.NewMemory(text=f"{w} item {step}") for w in words]
-        services.memory_create_many(actor=actor, items=items)
+        items = [adding.NewMemory(text=f"{w} item {step}") for w in words]
+        adding.memory_create_many(actor=actor, items=items)
     elif op == "raw_insert":
         _raw_insert(user, text)
     elif op in ("update", "supersede", "categories") and active:
         mid = active[pick % len(active)]
         if op == "update":
-            services.memory_update(actor=actor, memory_id=mid, text=text)
+            changing.memory_update(actor=actor, memory_id=mid, text=text)
         elif op == "supersede":
-            services.memory_supersede(
+            changing.memory_supersede(
                 actor=actor, memory_id=mid, text=text, reason="changed", respect_user_edits=False
             )
         else:
-            services.memory_set_categories(actor=actor, memory_id=mid, categories=words[:1])
+            changing.memory_set_categories(actor=actor, memory_id=mid, categories=words[:1])
     elif op in ("archive", "pause", "activate"):
         state = {"archive": "archived", "pause": "paused", "activate": "active"}[op]
         try:
             with transaction.atomic():
-                services.memory_set_state(
+                changing.memory_set_state(
                     actor=actor, memory_ids=[ids[pick % len(ids)]], state=state
                 )
         except Conflict:
             pass  # reactivating a text that is active again elsewhere: refused, nothing written
     elif op == "delete":
-        services.memory_delete(actor=actor, memory_id=ids[pick % len(ids)])
+        deleting.memory_delete(actor=actor, memory_id=ids[pick % len(ids)])
     elif op == "delete_many":
-        services.memory_delete_many(actor=actor, memory_ids=ids[pick % len(ids) :][:3])
+        deleting.memory_delete_many(actor=actor, memory_ids=ids[pick % len(ids) :][:3])
     elif op == "untrash" and trashed:
         trash_restore(actor=actor, memory_ids=[trashed[pick % len(trashed)]])
     elif op == "purge" and trashed:
@@ -158,9 +157,9 @@ def _apply(
             )
     elif op == "restate" and app is not None and active:
         stated = Memory.objects.get(owner=user, id=active[pick % len(active)])
-        services.memory_create(actor=app, text=stated.text)
+        adding.memory_create(actor=app, text=stated.text)
     elif op in ("private", "public") and active:
-        services.memory_set_visibility(
+        marks.memory_set_visibility(
             actor=actor, memory_id=active[pick % len(active)], private=op == "private"
         )
     elif op == "raw_delete":
@@ -277,20 +276,20 @@ def test_statistics_and_the_in_memory_index_stay_true_after_any_writes(
 def test_every_write_takes_a_new_generation_and_a_rollback_never_reuses_one(
     owner: User, owner_dash: Actor
 ) -> None:
-    first = services.memory_create(actor=owner_dash, text="Plays the cello on Sundays").memory
+    first = adding.memory_create(actor=owner_dash, text="Plays the cello on Sundays").memory
     seen = {_kept(owner)[2]}  # type: ignore[index]
     try:
         with transaction.atomic():
-            services.memory_create(actor=owner_dash, text="Rolled back, never stored")
+            adding.memory_create(actor=owner_dash, text="Rolled back, never stored")
             seen.add(_kept(owner)[2])  # type: ignore[index]
             raise _Rollback
     except _Rollback:
         pass
     assert _kept(owner)[2] in seen  # type: ignore[index]
-    services.memory_update(actor=owner_dash, memory_id=first.id, text="Plays the viola")
+    changing.memory_update(actor=owner_dash, memory_id=first.id, text="Plays the viola")
     assert _kept(owner)[2] not in seen  # type: ignore[index]
     seen.add(_kept(owner)[2])  # type: ignore[index]
-    services.memory_set_state(actor=owner_dash, memory_ids=[first.id], state="paused")
+    changing.memory_set_state(actor=owner_dash, memory_ids=[first.id], state="paused")
     assert _kept(owner)[2] not in seen  # type: ignore[index]
     assert _kept(owner)[:2] == (0, 0)  # type: ignore[index]
 
@@ -298,10 +297,10 @@ def test_every_write_takes_a_new_generation_and_a_rollback_never_reuses_one(
 def test_erase_reembed_and_account_deletion_keep_the_statistics_true(
     owner: User, owner_dash: Actor, stranger: User, stranger_dash: Actor
 ) -> None:
-    services.memory_create_many(
-        actor=owner_dash, items=[services.NewMemory(text=f"{w} every week") for w in WORDS]
+    adding.memory_create_many(
+        actor=owner_dash, items=[adding.NewMemory(text=f"{w} every week") for w in WORDS]
     )
-    services.memory_create(actor=stranger_dash, text="The stranger keeps this one")
+    adding.memory_create(actor=stranger_dash, text="The stranger keeps this one")
     generation = _kept(owner)[2]  # type: ignore[index]
 
     maintenance.move(again=True)
@@ -312,7 +311,7 @@ def test_erase_reembed_and_account_deletion_keep_the_statistics_true(
     assert _recount(owner) == (0, 0)
     kept = _kept(owner)
     assert kept is None or kept[:2] == (0, 0)
-    services.memory_create(actor=owner_actor(owner), text="A fresh start after the erase")
+    adding.memory_create(actor=owner_actor(owner), text="A fresh start after the erase")
     assert _kept(owner)[:2] == _recount(owner)  # type: ignore[index]
 
     stranger_id = stranger.pk
@@ -328,10 +327,10 @@ def test_a_write_that_changes_no_row_succeeds_in_a_fresh_session(
     """A duplicate add inserts nothing (ON CONFLICT DO NOTHING) and an UPDATE may match nothing:
     the statement trigger still runs, and in a session that never took a generation it must not
     ask the sequence for one it never took (currval raised: a duplicate add answered 500)."""
-    services.memory_create(actor=owner_dash, text="Drinks green tea in the morning")
+    adding.memory_create(actor=owner_dash, text="Drinks green tea in the morning")
     before = _kept(owner)
     connection.close()
-    again = services.memory_create(actor=owner_dash, text="Drinks green tea in the morning")
+    again = adding.memory_create(actor=owner_dash, text="Drinks green tea in the morning")
     assert not again.created
     connection.close()
     with connection.cursor() as cur:

@@ -19,7 +19,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories.search import index as search_index
 from memories.selectors.memories import memory_search
-from memories.services import memories as services
+from memories.services import adding, deleting
 from memories.services.erasure import user_erase
 
 TEXTS = [
@@ -48,7 +48,7 @@ def _holds(owner: User, memory_id: uuid.UUID) -> bool:
 
 
 def _store(owner_dash: Actor) -> list[uuid.UUID]:
-    ids = [services.memory_create(actor=owner_dash, text=t).memory.id for t in TEXTS]
+    ids = [adding.memory_create(actor=owner_dash, text=t).memory.id for t in TEXTS]
     assert memory_search(actor=owner_dash, query="spare key")  # the index is read and cached
     return ids
 
@@ -58,7 +58,7 @@ def test_a_memory_deleted_elsewhere_leaves_the_cache_at_the_next_sweep(
     owner: User, owner_dash: Actor
 ) -> None:
     key, *kept = _store(owner_dash)
-    services.memory_delete(actor=owner_dash, memory_id=key)
+    deleting.memory_delete(actor=owner_dash, memory_id=key)
     assert _holds(owner, key)  # no search since: the vector is still in this process
 
     assert search_index.sweep() == 1
@@ -87,7 +87,7 @@ def test_each_process_sweeps_on_its_own_every_few_seconds(
 ) -> None:
     settings.SEARCH_CACHE_SWEEP_SECONDS = 1
     key, *_ = _store(owner_dash)  # caching the index starts this process's sweeper
-    services.memory_delete(actor=owner_dash, memory_id=key)
+    deleting.memory_delete(actor=owner_dash, memory_id=key)
     assert _holds(owner, key)
     deadline = time.monotonic() + 60  # a generous bound for a loaded machine, not a speed test
     while _holds(owner, key) and time.monotonic() < deadline:

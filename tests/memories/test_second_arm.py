@@ -23,8 +23,7 @@ from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 from memories.search.model_files import EmbeddingModelUnavailable
 from memories.search.model_profiles import E5, SecondArm
 from memories.selectors.memories import memory_search
-from memories.services import maintenance
-from memories.services import memories as services
+from memories.services import adding, changing, deleting, maintenance
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever, trash_restore
 from tests.memories.exports import backfill, claude_message, write_json
@@ -54,8 +53,8 @@ def e5(settings: SettingsWrapper) -> Iterator[None]:
 
 
 def _add(owner: User, *texts: str) -> list[Memory]:
-    items = [services.NewMemory(text=t) for t in texts]
-    return [r.memory for r in services.memory_create_many(actor=owner_actor(owner), items=items)]
+    items = [adding.NewMemory(text=t) for t in texts]
+    return [r.memory for r in adding.memory_create_many(actor=owner_actor(owner), items=items)]
 
 
 def _md5(text: str) -> str:
@@ -94,11 +93,11 @@ def test_a_text_edit_refreshes_the_vector_and_an_edit_into_english_drops_it(
     (memory,) = _add(owner, SPANISH)
     before = np.asarray(MemoryAltVector.objects.get(memory_id=memory.id).embedding)
     edited = "Tengo un perro negro que se llama Bruno."
-    services.memory_update(actor=owner_actor(owner), memory_id=memory.id, text=edited)
+    changing.memory_update(actor=owner_actor(owner), memory_id=memory.id, text=edited)
     row = MemoryAltVector.objects.get(memory_id=memory.id)
     assert row.text_md5 == _md5(edited)
     assert not np.allclose(np.asarray(row.embedding), before, atol=1e-3)
-    services.memory_update(
+    changing.memory_update(
         actor=owner_actor(owner), memory_id=memory.id, text="I have a black dog called Bruno."
     )
     assert not MemoryAltVector.objects.filter(memory_id=memory.id).exists()
@@ -109,12 +108,12 @@ def test_the_trash_keeps_the_vector_for_a_restore_and_deleting_forever_or_erasin
 ) -> None:
     actor = owner_actor(owner)
     spanish, portuguese = _add(owner, SPANISH, PORTUGUESE)
-    services.memory_delete(actor=actor, memory_id=spanish.id)
+    deleting.memory_delete(actor=actor, memory_id=spanish.id)
     trash_restore(actor=actor, memory_ids=[spanish.id])
     assert MemoryAltVector.objects.get(memory_id=spanish.id).text_md5 == _md5(SPANISH)
     found = memory_search(actor=actor, query="mascota", record=False)
     assert found and found[0].memory.id == spanish.id
-    services.memory_delete(actor=actor, memory_id=spanish.id)
+    deleting.memory_delete(actor=actor, memory_id=spanish.id)
     trash_delete_forever(actor=actor, memory_ids=[spanish.id])
     assert not MemoryAltVector.objects.filter(memory_id=spanish.id).exists()
     assert MemoryAltVector.objects.filter(memory_id=portuguese.id).exists()

@@ -24,7 +24,7 @@ from memories.categories.vocabulary import DEFAULT_CATEGORIES, SENSITIVE, UNCHEC
 from memories.classify import Classifier, classifier_for
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_get
-from memories.services import memories as services
+from memories.services import adding
 from tests.memories.consent_checks import hidden_from
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_a_japanese_and_a_spanish_sensitive_fact_get_their_label_and_stay_from_a
     text: str,
     category: str,
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert category in memory.categories
     assert UNCHECKED not in memory.categories
     assert hidden_from(default_app, memory)
@@ -62,7 +62,7 @@ def test_an_ordinary_japanese_fact_reaches_a_default_app(
     owner_dash: Actor, default_app: Actor
 ) -> None:
     text = "週末はよく近所の公園を散歩します。"
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert not hidden_from(default_app, memory), memory.categories
 
 
@@ -76,7 +76,7 @@ def test_an_ordinary_japanese_fact_reaches_a_default_app(
 def test_a_memory_in_a_language_the_classifier_cannot_check_is_hidden_from_a_default_app(
     owner_dash: Actor, default_app: Actor, text: str
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == "other"
     assert memory.categories[0] == UNCHECKED
     assert hidden_from(default_app, memory)
@@ -86,7 +86,7 @@ def test_an_apps_write_in_an_unchecked_language_keeps_the_label_beside_the_apps_
     owner: User, app_actor: Callable[[User, str], Actor], default_app: Actor
 ) -> None:
     writer = app_actor(owner, "Cursor")
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=writer, text="Vado in palestra tre volte a settimana.", categories=["hobbies"]
     ).memory
     assert set(memory.categories) == {"hobbies", UNCHECKED}
@@ -95,7 +95,7 @@ def test_an_apps_write_in_an_unchecked_language_keeps_the_label_beside_the_apps_
 
 
 def test_text_too_short_to_tell_its_language_does_not_fail_closed(owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="+49 151 2345 6789").memory
+    memory = adding.memory_create(actor=owner_dash, text="+49 151 2345 6789").memory
     assert memory.language == "und"
     assert UNCHECKED not in memory.categories
 
@@ -104,9 +104,7 @@ def test_short_english_the_identifier_misreads_as_another_language_is_not_held_b
     owner_dash: Actor, default_app: Actor
 ) -> None:
     # fastText reads this as Hungarian, but not confidently enough to fail closed.
-    memory = services.memory_create(
-        actor=owner_dash, text="I'm restoring a 1970s camper van."
-    ).memory
+    memory = adding.memory_create(actor=owner_dash, text="I'm restoring a 1970s camper van.").memory
     assert memory.language == "und"
     assert UNCHECKED not in memory.categories
     assert not hidden_from(default_app, memory), memory.categories
@@ -117,7 +115,7 @@ def test_the_owners_page_says_why_and_marking_it_ordinary_shares_it(
     owner_client: Client,
     default_app: Actor,
 ) -> None:
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=owner_dash, text="주말마다 한강 공원에서 자전거를 타요.", categories=[]
     ).memory
     page = owner_client.get(f"/memories/{memory.id}/")
@@ -141,7 +139,7 @@ def test_the_owner_labelling_it_shares_it_as_its_categories_allow(
     owner_client: Client,
     default_app: Actor,
 ) -> None:
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=owner_dash, text="Ogni estate andiamo al mare in Puglia con i bambini."
     ).memory
     assert UNCHECKED in memory.categories and hidden_from(default_app, memory)
@@ -226,7 +224,7 @@ def test_an_app_filing_an_unchecked_language_under_a_sensitive_category_adds_no_
     owner: User, app_actor: Callable[[User, str], Actor]
 ) -> None:
     writer = app_actor(owner, "Cursor")
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=writer, text="Vado dal dentista ogni sei mesi.", categories=["health"]
     ).memory
     assert memory.categories == ["health"]
@@ -256,7 +254,7 @@ def test_a_chinese_german_japanese_or_russian_sensitive_fact_is_hidden_from_a_de
     code: str,
     category: str,
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
     assert hidden_from(default_app, memory)
@@ -271,12 +269,12 @@ def test_a_net_income_the_signal_words_miss_is_hidden_by_the_character_model(
 ) -> None:
     text = "Mein Nettoeinkommen beträgt 3.100 Euro."
     assert _signalled(text, "de") == set()
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.categories[0] == "finance" and hidden_from(default_app, memory)
 
     # Without the model's reading, the same words reach the app.
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "finance"))
-    again = services.memory_create(actor=owner_dash, text=f"{text} Netto, jeden Monat.").memory
+    again = adding.memory_create(actor=owner_dash, text=f"{text} Netto, jeden Monat.").memory
     assert not set(again.categories) & SENSITIVE, again.categories
     assert not hidden_from(default_app, again)
 
@@ -285,7 +283,7 @@ def test_a_net_income_the_signal_words_miss_is_hidden_by_the_character_model(
 def test_ordinary_look_alikes_in_four_languages_reach_a_default_app(
     owner_dash: Actor, default_app: Actor, text: str
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert not set(memory.categories) & SENSITIVE, memory.categories
     assert not hidden_from(default_app, memory)
     assert sensitive_model.category(text) is None
@@ -325,7 +323,7 @@ def test_a_signal_word_in_an_ordinary_setting_reaches_a_default_app(
     category: str,
 ) -> None:
     assert category in _signalled(text, code)  # the word is there
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert not set(memory.categories) & SENSITIVE, memory.categories
     assert not hidden_from(default_app, memory)
@@ -339,7 +337,7 @@ def test_the_same_words_about_ones_own_pay_worship_or_vote_stay_hidden(
     code: str,
     category: str,
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
     assert hidden_from(default_app, memory)
@@ -361,7 +359,7 @@ def test_the_embeddings_nearness_alone_does_not_hide_what_the_model_reads_as_ord
     text: str,
     code: str,
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert not set(memory.categories) & SENSITIVE, memory.categories
     assert not hidden_from(default_app, memory)
@@ -378,7 +376,7 @@ def test_the_model_never_overrules_a_signal_word(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "legal"))
-    memory = services.memory_create(actor=owner_dash, text="Je suis dialysé depuis mars.").memory
+    memory = adding.memory_create(actor=owner_dash, text="Je suis dialysé depuis mars.").memory
     assert memory.categories[0] == "health" and hidden_from(default_app, memory)
 
 
@@ -388,7 +386,7 @@ def test_an_english_fact_only_the_embeddings_nearness_hid_reaches_a_default_app(
 ) -> None:
     # Written for this test, in none of the sets: MiniLM's nearness files an age under health.
     text = "I am 41 years old."
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == "en"
     assert not set(memory.categories) & SENSITIVE, memory.categories
     assert not hidden_from(default_app, memory)
@@ -416,7 +414,7 @@ def test_the_english_veto_never_drops_a_signal_word_or_a_confident_embedding(
     category: str,
 ) -> None:
     monkeypatch.setattr(sensitive_model, "verdict", lambda text, weights=None: (0.0, "religion"))
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert category in memory.categories and hidden_from(default_app, memory)
 
 
@@ -480,7 +478,7 @@ def test_a_look_alike_sharing_a_sensitive_word_reaches_a_default_app(
     owner_dash: Actor, default_app: Actor, text: str, code: str
 ) -> None:
     assert _signalled(text, code)  # the word is there
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert not set(memory.categories) & SENSITIVE, memory.categories
     assert memory_get(actor=default_app, memory_id=memory.id, record=False).text == text
@@ -490,7 +488,7 @@ def test_a_look_alike_sharing_a_sensitive_word_reaches_a_default_app(
 def test_the_same_word_in_a_fact_about_oneself_stays_hidden_from_a_default_app(
     owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
     assert hidden_from(default_app, memory)
@@ -556,7 +554,7 @@ def test_a_second_signal_beside_an_ordinary_phrase_keeps_the_fact_hidden(
 ) -> None:
     rest = ordinary_phrases(text)[category]  # the phrase is there and set aside
     assert category in _signalled(rest, code)  # and the second signal is not
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
     assert hidden_from(default_app, memory)
@@ -567,7 +565,7 @@ def test_an_ordinary_phrase_never_sets_aside_another_categorys_signal(
     owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
 ) -> None:
     assert set(ordinary_phrases(text)) == {"politics"}
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
     assert hidden_from(default_app, memory)
@@ -578,7 +576,7 @@ def test_ones_own_place_of_worship_or_march_is_no_ordinary_phrase(
     owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
 ) -> None:
     assert ordinary_phrases(text) == {}
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert memory.language == code
     assert category in memory.categories
     assert hidden_from(default_app, memory)
@@ -606,7 +604,7 @@ def test_a_life_told_in_the_frame_of_a_work_or_a_study_stays_hidden(
     # The seventh pass dropped a label the embedding gave by nearness alone when an English text
     # named a work or a study ("a book about", "a history of", "a degree in"); these facts of the
     # writer's own life then reached every app. Written by the lead as the rule was taken out.
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert category in memory.categories and hidden_from(default_app, memory)
 
 

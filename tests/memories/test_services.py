@@ -19,14 +19,14 @@ from memories.selectors.memories import (
     memory_search,
     memory_versions,
 )
-from memories.services import memories as services
+from memories.services import adding, batch_insert, changing, deleting, text_changes
 from memories.services.trash import trash_delete_forever
 
 pytestmark = pytest.mark.django_db
 
 
 def test_add_stores_text_with_embedding_and_provenance(owner_dash: Actor) -> None:
-    result = services.memory_create(actor=owner_dash, text="  I prefer tea over coffee  ")
+    result = adding.memory_create(actor=owner_dash, text="  I prefer tea over coffee  ")
     memory = result.memory
     assert result.created
     assert memory.text == "I prefer tea over coffee"
@@ -40,26 +40,28 @@ def test_the_batch_insert_writes_every_column_of_memory() -> None:
     """A field added to Memory must be added to the raw-SQL batch INSERT too (its column list
     is not Django's, so nothing else would notice a column left to NULL)."""
     columns = {f.column for f in Memory._meta.concrete_fields}
-    assert set(services._INSERT_COLUMNS) == columns
-    aliases = {alias for _, alias in services._ROW_ARRAYS.values()}
-    used = {a for sql in services._INSERT_COLUMNS.values() for a in re.findall(r"\bu\.(\w+)", sql)}
+    assert set(batch_insert.INSERT_COLUMNS) == columns
+    aliases = {alias for _, alias in batch_insert.ROW_ARRAYS.values()}
+    used = {
+        a for sql in batch_insert.INSERT_COLUMNS.values() for a in re.findall(r"\bu\.(\w+)", sql)
+    }
     assert used == aliases, "every per-row array is written to a column, and only those"
 
 
 def test_a_batch_written_memory_is_what_a_read_back_of_its_row_gives(owner_dash: Actor) -> None:
     when = timezone.now() - timedelta(days=3)
     items = [
-        services.NewMemory(
+        adding.NewMemory(
             text="Plays the oboe on Sundays",
             categories=["Hobbies"],
             provenance={"source": "claude", "conversation_title": "Music"},
             metadata={"needs_extraction": True},
             created_at=when,
         ),
-        services.NewMemory(text="Used to live in Berlin", state=MemoryState.ARCHIVED),
-        services.NewMemory(text="Likes green tea"),
+        adding.NewMemory(text="Used to live in Berlin", state=MemoryState.ARCHIVED),
+        adding.NewMemory(text="Likes green tea"),
     ]
-    written = [r.memory for r in services.memory_create_many(actor=owner_dash, items=items)]
+    written = [r.memory for r in adding.memory_create_many(actor=owner_dash, items=items)]
     fields = [f.attname for f in Memory._meta.concrete_fields if f.attname != "tsv"]
     for memory in written:
         stored = Memory.objects.get(owner=owner_dash.user, pk=memory.pk)
@@ -73,16 +75,16 @@ def test_a_batch_written_memory_is_what_a_read_back_of_its_row_gives(owner_dash:
 
 
 def test_same_text_after_normalisation_is_stored_once(owner_dash: Actor) -> None:
-    first = services.memory_create(actor=owner_dash, text="I live in Lisbon.")
-    second = services.memory_create(actor=owner_dash, text="  i LIVE in   lisbon ")
+    first = adding.memory_create(actor=owner_dash, text="I live in Lisbon.")
+    second = adding.memory_create(actor=owner_dash, text="  i LIVE in   lisbon ")
     assert not second.created
     assert second.memory.id == first.memory.id
     assert Memory.objects.filter(owner=owner_dash.user).count() == 1
 
 
 def test_batch_add_dedups_within_the_batch(owner_dash: Actor) -> None:
-    items = [services.NewMemory(text=t) for t in ("Likes jazz", "likes jazz!", "Plays chess")]
-    results = services.memory_create_many(actor=owner_dash, items=items)
+    items = [adding.NewMemory(text=t) for t in ("Likes jazz", "likes jazz!", "Plays chess")]
+    results = adding.memory_create_many(actor=owner_dash, items=items)
     assert [r.created for r in results] == [True, False, True]
     assert results[0].memory.id == results[1].memory.id
     assert Memory.objects.filter(owner=owner_dash.user).count() == 2
@@ -91,21 +93,21 @@ def test_batch_add_dedups_within_the_batch(owner_dash: Actor) -> None:
 @pytest.mark.parametrize("bad", ["", "   ", "x" * 10_001, None, 42])
 def test_bad_text_is_refused_and_nothing_is_written(owner_dash: Actor, bad: object) -> None:
     with pytest.raises(InvalidInput):
-        services.memory_create(actor=owner_dash, text=bad)  # type: ignore[arg-type]
+        adding.memory_create(actor=owner_dash, text=bad)  # type: ignore[arg-type]
     assert Memory.objects.count() == 0
 
 
 def test_one_bad_item_refuses_the_whole_batch(owner_dash: Actor) -> None:
-    items = [services.NewMemory(text="fine"), services.NewMemory(text="  ")]
+    items = [adding.NewMemory(text="fine"), adding.NewMemory(text="  ")]
     with pytest.raises(InvalidInput) as err:
-        services.memory_create_many(actor=owner_dash, items=items)
+        adding.memory_create_many(actor=owner_dash, items=items)
     assert err.value.field == "texts[1]"
     assert Memory.objects.count() == 0
 
 
 def test_update_keeps_prior_text_as_a_version(owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Works at Acme").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Works at Globex")
+    memory = adding.memory_create(actor=owner_dash, text="Works at Acme").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Works at Globex")
     memory.refresh_from_db()
     assert memory.text == "Works at Globex"
     assert memory.user_edited_at is not None
@@ -114,10 +116,12 @@ def test_update_keeps_prior_text_as_a_version(owner_dash: Actor) -> None:
 
 
 def test_restore_version_brings_back_old_text(owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Drives a Volvo").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Drives a Saab")
+    memory = adding.memory_create(actor=owner_dash, text="Drives a Volvo").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Drives a Saab")
     version = MemoryVersion.objects.get(memory=memory)
-    services.memory_restore_version(actor=owner_dash, memory_id=memory.id, version_id=version.pk)
+    text_changes.memory_restore_version(
+        actor=owner_dash, memory_id=memory.id, version_id=version.pk
+    )
     memory.refresh_from_db()
     assert memory.text == "Drives a Volvo"
     assert sorted(v.text for v in memory_versions(actor=owner_dash, memory_id=memory.id)) == [
@@ -128,9 +132,9 @@ def test_restore_version_brings_back_old_text(owner_dash: Actor) -> None:
 
 def test_delete_then_purge_leaves_no_text_or_embedding_in_any_table(owner_dash: Actor) -> None:
     canary = f"canary-{uuid.uuid4().hex}"
-    memory = services.memory_create(actor=owner_dash, text=f"My secret is {canary}").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text=f"My secret was {canary}")
-    services.memory_delete(actor=owner_dash, memory_id=memory.id)
+    memory = adding.memory_create(actor=owner_dash, text=f"My secret is {canary}").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text=f"My secret was {canary}")
+    deleting.memory_delete(actor=owner_dash, memory_id=memory.id)
     assert Memory.objects.filter(pk=memory.pk, state="trashed").exists()  # in the trash first
     trash_delete_forever(actor=owner_dash, memory_ids=[memory.id])
 
@@ -154,18 +158,18 @@ def test_delete_then_purge_leaves_no_text_or_embedding_in_any_table(owner_dash: 
 
 def test_delete_names_the_apps_that_read_the_memory(owner: User, owner_dash: Actor) -> None:
     # Not a sensitive category: an app only reads those when granted them by name.
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=owner_dash, text="Plays the cello", categories=["hobbies"]
     ).memory
     cursor_app = actor_for(owner, stdio_app(owner, "cursor"))
     memory_get(actor=cursor_app, memory_id=memory.id)
-    result = services.memory_delete(actor=owner_dash, memory_id=memory.id)
+    result = deleting.memory_delete(actor=owner_dash, memory_id=memory.id)
     assert result.read_by == ["cursor"]
 
 
 def test_state_changes_are_recorded_with_from_and_to(owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Training for a marathon").memory
-    services.memory_set_state(actor=owner_dash, memory_ids=[memory.id], state=MemoryState.ARCHIVED)
+    memory = adding.memory_create(actor=owner_dash, text="Training for a marathon").memory
+    changing.memory_set_state(actor=owner_dash, memory_ids=[memory.id], state=MemoryState.ARCHIVED)
     event = AccessEvent.objects.get(action=AccessEvent.Action.STATE)
     assert event.detail == {"from": "active", "to": "archived"}
     assert event.app_name == "dashboard"
@@ -175,7 +179,7 @@ def test_state_changes_are_recorded_with_from_and_to(owner_dash: Actor) -> None:
 
 
 def test_every_read_and_write_records_an_access_event(owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Has a cat named Miso").memory
+    memory = adding.memory_create(actor=owner_dash, text="Has a cat named Miso").memory
     memory_get(actor=owner_dash, memory_id=memory.id)
     memory_search(actor=owner_dash, query="pet")
     memory_list(actor=owner_dash)
@@ -185,7 +189,7 @@ def test_every_read_and_write_records_an_access_event(owner_dash: Actor) -> None
 
 def test_list_paginates_newest_first_with_a_cursor(owner_dash: Actor) -> None:
     for i in range(7):
-        services.memory_create(actor=owner_dash, text=f"Fact number {i}")
+        adding.memory_create(actor=owner_dash, text=f"Fact number {i}")
     seen: list[str] = []
     cursor = None
     while True:
@@ -205,7 +209,7 @@ def test_a_forged_cursor_is_a_domain_error(owner_dash: Actor) -> None:
 def test_missing_scope_refuses_before_writing(owner: User) -> None:
     reader = actor_for(owner, stdio_app(owner, "reader"), scopes=[SCOPE_READ])
     with pytest.raises(ScopeRequired):
-        services.memory_create(actor=reader, text="should not be stored")
+        adding.memory_create(actor=reader, text="should not be stored")
     assert Memory.objects.count() == 0
 
 
@@ -216,5 +220,5 @@ def test_paused_app_is_refused(owner: User) -> None:
     with pytest.raises(AppPaused):
         memory_search(actor=actor_for(owner, app), query="anything")
     with pytest.raises(AppPaused):
-        services.memory_create(actor=actor_for(owner, app), text="nope")
+        adding.memory_create(actor=actor_for(owner, app), text="nope")
     assert Memory.objects.count() == 0

@@ -15,7 +15,7 @@ from memories.search import related_terms
 from memories.search import scoring as search
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_search
-from memories.services import memories as services
+from memories.services import adding, marks
 from memories.visibility import visible_sql
 from tests.mcpbridge.test_search_languages import EVERYDAY, EVERYDAY_QUERIES
 
@@ -29,7 +29,7 @@ def _store(actor: Actor) -> None:
     memories, _ = load()
     texts = list(memories.values())
     assert DAUGHTER in texts and MANAGER in texts
-    services.memory_create_many(actor=actor, items=[services.NewMemory(text=t) for t in texts])
+    adding.memory_create_many(actor=actor, items=[adding.NewMemory(text=t) for t in texts])
 
 
 def _texts(actor: Actor, query: str, limit: int = 5) -> list[str]:
@@ -62,7 +62,7 @@ def test_an_app_finds_the_daughter_by_kids_only_when_it_may_see_the_memory(
     (daughter,) = [
         h for h in memory_search(actor=owner_dash, query="kids") if h.memory.text == DAUGHTER
     ]
-    services.memory_set_visibility(
+    marks.memory_set_visibility(
         actor=owner_dash, memory_id=daughter.memory.id, hide_from_app=app.app.pk
     )
     assert DAUGHTER not in _texts(app, "kids", limit=10)
@@ -121,8 +121,8 @@ def test_only_short_queries_are_expanded() -> None:
 def test_the_other_languages_related_terms_raise_the_memory_they_find(owner_dash: Actor) -> None:
     """The MCP journey's queries (tests/mcpbridge/test_search_languages.py) with their own words
     only score their memory lower: their language's lexicon is the evidence that finds it."""
-    items = [services.NewMemory(text=t) for t in EVERYDAY]
-    services.memory_create_many(actor=owner_dash, items=items)
+    items = [adding.NewMemory(text=t) for t in EVERYDAY]
+    adding.memory_create_many(actor=owner_dash, items=items)
 
     def score(query: str, expected: str, *, expand: bool) -> float:
         hits = memory_search(actor=owner_dash, query=query, expand=expand, min_score=0, limit=20)

@@ -38,7 +38,7 @@ from memories.selectors.memories import (
 )
 from memories.selectors.stats import memory_categories, memory_map, memory_stats
 from memories.selectors.trash import trash_groups, trash_notices
-from memories.services import memories as services
+from memories.services import adding, changing, deleting, marks
 from memories.services.export import export_build, export_markdown
 from memories.services.trash import (
     SAME_TEXT,
@@ -69,22 +69,20 @@ def test_a_restore_brings_back_text_versions_categories_visibility_and_state(
     owner: User, owner_dash: Actor, app_actor: AppFactory
 ) -> None:
     cursor = app_actor(owner, "Cursor")
-    old = services.memory_create(actor=owner_dash, text="Lives in Berlin").memory
-    moved = services.memory_supersede(
+    old = adding.memory_create(actor=owner_dash, text="Lives in Berlin").memory
+    moved = changing.memory_supersede(
         actor=owner_dash, memory_id=old.id, text="Lives in Lisbon", reason="moved"
     ).memory
-    services.memory_update(actor=owner_dash, memory_id=moved.id, text="Lives in Lisbon, Alfama")
-    services.memory_set_categories(actor=owner_dash, memory_id=moved.id, categories=["home"])
-    services.memory_set_visibility(
-        actor=owner_dash, memory_id=moved.id, hide_from_app=cursor.app.pk
-    )
-    quiet = services.memory_create(actor=owner_dash, text="Sees a therapist on Mondays").memory
-    services.memory_set_visibility(actor=owner_dash, memory_id=quiet.id, private=True)
-    services.memory_set_state(actor=owner_dash, memory_ids=[quiet.id], state="archived")
+    changing.memory_update(actor=owner_dash, memory_id=moved.id, text="Lives in Lisbon, Alfama")
+    changing.memory_set_categories(actor=owner_dash, memory_id=moved.id, categories=["home"])
+    marks.memory_set_visibility(actor=owner_dash, memory_id=moved.id, hide_from_app=cursor.app.pk)
+    quiet = adding.memory_create(actor=owner_dash, text="Sees a therapist on Mondays").memory
+    marks.memory_set_visibility(actor=owner_dash, memory_id=quiet.id, private=True)
+    changing.memory_set_state(actor=owner_dash, memory_ids=[quiet.id], state="archived")
     everything = [old.id, moved.id, quiet.id]
     before = memory_snapshot(owner)
 
-    results = services.memory_delete_many(actor=owner_dash, memory_ids=[moved.id, quiet.id])
+    results = deleting.memory_delete_many(actor=owner_dash, memory_ids=[moved.id, quiet.id])
 
     # One delete: both memories and the predecessor that exists only through the first.
     assert _trashed(owner) == set(everything)
@@ -121,15 +119,15 @@ def test_nobody_reads_a_trashed_memory_and_search_finds_it_again_after_a_restore
     owner: User, owner_dash: Actor, app_actor: AppFactory
 ) -> None:
     claude = app_actor(owner, "Claude")
-    target = services.memory_create(
+    target = adding.memory_create(
         actor=owner_dash, text="Keeps the spare key under the blue flowerpot", categories=["home"]
     ).memory
-    services.memory_create(actor=owner_dash, text="Allergic to penicillin", categories=["home"])
+    adding.memory_create(actor=owner_dash, text="Allergic to penicillin", categories=["home"])
     query = "where is the spare key"
     for actor in (owner_dash, claude):  # the in-memory index is warm for both
         assert memory_search(actor=actor, query=query)[0].memory.id == target.id
 
-    deleted = services.memory_delete(actor=claude, memory_id=target.id)
+    deleted = deleting.memory_delete(actor=claude, memory_id=target.id)
 
     for actor in (owner_dash, claude):
         assert target.id not in [h.memory.id for h in memory_search(actor=actor, query=query)]
@@ -138,7 +136,7 @@ def test_nobody_reads_a_trashed_memory_and_search_finds_it_again_after_a_restore
         with pytest.raises(NotFound):
             memory_get(actor=actor, memory_id=target.id)
         with pytest.raises(NotFound):  # a second delete answers like a missing id
-            services.memory_delete(actor=actor, memory_id=target.id)
+            deleting.memory_delete(actor=actor, memory_id=target.id)
     other = Memory.objects.get(owner=owner, text="Allergic to penicillin")
     assert memory_related(actor=owner_dash, memory_id=other.id) == []
     assert memory_stats(actor=owner_dash).total == 1
@@ -167,10 +165,10 @@ def _export_texts(owner_dash: Actor) -> dict[str, str | None]:
 def test_the_export_includes_the_trash_marked_in_its_state_before(
     owner: User, owner_dash: Actor
 ) -> None:
-    kept = services.memory_create(actor=owner_dash, text="Plays the cello").memory
-    gone = services.memory_create(actor=owner_dash, text="Collects stamps").memory
-    services.memory_set_state(actor=owner_dash, memory_ids=[gone.id], state="paused")
-    services.memory_delete(actor=owner_dash, memory_id=gone.id)
+    kept = adding.memory_create(actor=owner_dash, text="Plays the cello").memory
+    gone = adding.memory_create(actor=owner_dash, text="Collects stamps").memory
+    changing.memory_set_state(actor=owner_dash, memory_ids=[gone.id], state="paused")
+    deleting.memory_delete(actor=owner_dash, memory_id=gone.id)
     by_id = {m["id"]: m for m in export_build(actor=owner_dash)["memories"]}
     assert by_id[str(kept.id)]["trash"] is None
     assert by_id[str(gone.id)]["state"] == "paused"  # what it comes back as
@@ -183,10 +181,10 @@ def test_the_export_includes_the_trash_marked_in_its_state_before(
 def test_a_restore_leaves_in_the_trash_a_memory_whose_text_is_active_again(
     owner: User, owner_dash: Actor
 ) -> None:
-    tea = services.memory_create(actor=owner_dash, text="Prefers tea over coffee").memory
-    jazz = services.memory_create(actor=owner_dash, text="Listens to jazz").memory
-    batch = services.memory_delete_many(actor=owner_dash, memory_ids=[tea.id, jazz.id])[0].batch_id
-    again = services.memory_create(actor=owner_dash, text="prefers tea over coffee!").memory
+    tea = adding.memory_create(actor=owner_dash, text="Prefers tea over coffee").memory
+    jazz = adding.memory_create(actor=owner_dash, text="Listens to jazz").memory
+    batch = deleting.memory_delete_many(actor=owner_dash, memory_ids=[tea.id, jazz.id])[0].batch_id
+    again = adding.memory_create(actor=owner_dash, text="prefers tea over coffee!").memory
     assert again.id != tea.id  # the trash holds no text: a new memory, not a duplicate
 
     result = trash_restore(actor=owner_dash, batch_id=batch)
@@ -196,7 +194,7 @@ def test_a_restore_leaves_in_the_trash_a_memory_whose_text_is_active_again(
     assert _trashed(owner) == {tea.id}
     assert Memory.objects.get(pk=again.id).state == "active"
     # Both in the trash: the older comes back, the other stays.
-    services.memory_delete(actor=owner_dash, memory_id=again.id)
+    deleting.memory_delete(actor=owner_dash, memory_id=again.id)
     both = trash_restore(actor=owner_dash, memory_ids=[again.id, tea.id])
     assert both.restored == [tea.id] and [r.memory.id for r in both.refused] == [again.id]
 
@@ -206,20 +204,20 @@ def test_memories_older_than_trash_days_are_purged_for_real_by_the_hourly_clean_
 ) -> None:
     settings.TRASH_DAYS = 30
     canary = f"canary{uuid.uuid4().hex[:10]}"
-    old = services.memory_create(actor=owner_dash, text=f"{canary} first text").memory
-    services.memory_update(actor=owner_dash, memory_id=old.id, text=f"{canary} second text")
-    newer = services.memory_supersede(
+    old = adding.memory_create(actor=owner_dash, text=f"{canary} first text").memory
+    changing.memory_update(actor=owner_dash, memory_id=old.id, text=f"{canary} second text")
+    newer = changing.memory_supersede(
         actor=owner_dash,
         memory_id=old.id,
         text=f"{canary} third text",
         reason="changed",
         respect_user_edits=False,
     ).memory
-    recent = services.memory_create(actor=owner_dash, text="Deleted yesterday").memory
-    theirs = services.memory_create(actor=stranger_dash, text="The stranger's, expired").memory
-    expired_batch = services.memory_delete(actor=owner_dash, memory_id=newer.id).batch_id
-    recent_batch = services.memory_delete(actor=owner_dash, memory_id=recent.id).batch_id
-    theirs_batch = services.memory_delete(actor=stranger_dash, memory_id=theirs.id).batch_id
+    recent = adding.memory_create(actor=owner_dash, text="Deleted yesterday").memory
+    theirs = adding.memory_create(actor=stranger_dash, text="The stranger's, expired").memory
+    expired_batch = deleting.memory_delete(actor=owner_dash, memory_id=newer.id).batch_id
+    recent_batch = deleting.memory_delete(actor=owner_dash, memory_id=recent.id).batch_id
+    theirs_batch = deleting.memory_delete(actor=stranger_dash, memory_id=theirs.id).batch_id
     TrashBatch.objects.filter(pk__in=[expired_batch, theirs_batch]).update(
         created_at=timezone.now() - timedelta(days=30, minutes=1)
     )
@@ -262,8 +260,8 @@ def _rows_holding(needle: str) -> list[str]:
 def test_the_scheduled_clean_up_task_purges_the_trash_and_schedules_itself_again(
     owner: User, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Old news").memory
-    batch = services.memory_delete(actor=owner_dash, memory_id=memory.id).batch_id
+    memory = adding.memory_create(actor=owner_dash, text="Old news").memory
+    batch = deleting.memory_delete(actor=owner_dash, memory_id=memory.id).batch_id
     TrashBatch.objects.filter(pk=batch).update(created_at=timezone.now() - timedelta(days=31))
     result = cleanup_oauth.call()
     assert result["purged_memories"] == 1
@@ -277,12 +275,12 @@ def test_the_owner_deletes_for_good_one_a_batch_or_everything(
     owner: User, owner_dash: Actor
 ) -> None:
     a, b, c, d = (
-        services.memory_create(actor=owner_dash, text=t).memory
+        adding.memory_create(actor=owner_dash, text=t).memory
         for t in ("Likes figs", "Likes plums", "Likes pears", "Likes limes")
     )
-    services.memory_delete(actor=owner_dash, memory_id=a.id)
-    batch = services.memory_delete_many(actor=owner_dash, memory_ids=[b.id, c.id])[0].batch_id
-    services.memory_delete(actor=owner_dash, memory_id=d.id)
+    deleting.memory_delete(actor=owner_dash, memory_id=a.id)
+    batch = deleting.memory_delete_many(actor=owner_dash, memory_ids=[b.id, c.id])[0].batch_id
+    deleting.memory_delete(actor=owner_dash, memory_id=d.id)
     assert trash_delete_forever(actor=owner_dash, memory_ids=[a.id]) == 1
     assert trash_delete_forever(actor=owner_dash, batch_id=batch) == 2
     with pytest.raises(InvalidInput):
@@ -298,12 +296,12 @@ def test_an_apps_delete_is_a_notice_until_the_owner_restores_or_dismisses_it(
 ) -> None:
     claude = app_actor(owner, "Claude Desktop")
     for text in ("Runs on Sundays", "Reads sci-fi", "Bakes sourdough"):
-        services.memory_create(actor=owner_dash, text=text, categories=["hobbies"])
-    mine = services.memory_create(actor=owner_dash, text="Deleted in the dashboard").memory
-    services.memory_delete(actor=owner_dash, memory_id=mine.id)
+        adding.memory_create(actor=owner_dash, text=text, categories=["hobbies"])
+    mine = adding.memory_create(actor=owner_dash, text="Deleted in the dashboard").memory
+    deleting.memory_delete(actor=owner_dash, memory_id=mine.id)
     assert trash_notices(actor=owner_dash) == []  # the owner saw "Deleted · Undo" already
 
-    assert services.memory_delete_all(actor=claude) == 3
+    assert deleting.memory_delete_all(actor=claude) == 3
 
     [notice] = trash_notices(actor=owner_dash)
     assert (notice.app_name, notice.left) == ("Claude Desktop", 3)  # type: ignore[attr-defined]
@@ -312,7 +310,7 @@ def test_an_apps_delete_is_a_notice_until_the_owner_restores_or_dismisses_it(
     assert trash_notices(actor=owner_dash) == []
     assert len(_trashed(owner)) == 3  # the rest stays in the trash
 
-    again = services.memory_delete(actor=claude, memory_id=one.id).batch_id
+    again = deleting.memory_delete(actor=claude, memory_id=one.id).batch_id
     assert [n.id for n in trash_notices(actor=owner_dash)] == [again]
     trash_notice_seen(actor=owner_dash, batch_id=again)
     assert trash_notices(actor=owner_dash) == []
@@ -326,8 +324,8 @@ def test_another_user_and_every_app_find_nothing_of_the_owners_trash(
     stranger_dash: Actor,
     app_actor: AppFactory,
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Owner's secret plan").memory
-    batch = services.memory_delete(actor=owner_dash, memory_id=memory.id).batch_id
+    memory = adding.memory_create(actor=owner_dash, text="Owner's secret plan").memory
+    batch = deleting.memory_delete(actor=owner_dash, memory_id=memory.id).batch_id
     attempts: list[Callable[[], object]] = [
         lambda: trash_restore(actor=stranger_dash, memory_ids=[memory.id]),
         lambda: trash_restore(actor=stranger_dash, batch_id=batch),
@@ -358,12 +356,12 @@ def test_an_app_cannot_trash_or_restore_through_a_state_change(
     owner: User, owner_dash: Actor, app_actor: AppFactory
 ) -> None:
     app = app_actor(owner, "Cursor")
-    memory = services.memory_create(actor=app, text="Uses Neovim").memory
+    memory = adding.memory_create(actor=app, text="Uses Neovim").memory
     with pytest.raises(InvalidInput):
-        services.memory_set_state(actor=app, memory_ids=[memory.id], state="trashed")
-    services.memory_delete(actor=owner_dash, memory_id=memory.id)
+        changing.memory_set_state(actor=app, memory_ids=[memory.id], state="trashed")
+    deleting.memory_delete(actor=owner_dash, memory_id=memory.id)
     with pytest.raises(NotFound):
-        services.memory_set_state(actor=owner_dash, memory_ids=[memory.id], state="active")
+        changing.memory_set_state(actor=owner_dash, memory_ids=[memory.id], state="active")
     assert _trashed(owner) == {memory.id}
 
 
@@ -377,8 +375,8 @@ def test_trash_days_below_one_is_refused_at_start(monkeypatch: pytest.MonkeyPatc
 
 
 def test_purging_with_nothing_expired_changes_nothing(owner: User, owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Fresh delete").memory
-    services.memory_delete(actor=owner_dash, memory_id=memory.id)
+    memory = adding.memory_create(actor=owner_dash, text="Fresh delete").memory
+    deleting.memory_delete(actor=owner_dash, memory_id=memory.id)
     report = trash_purge_expired()
     assert (report.users, report.memories) == (0, 0)
     assert _trashed(owner) == {memory.id}
@@ -389,7 +387,7 @@ def test_a_large_delete_lists_its_first_hundred_and_restores_whole(
     owner: User, owner_dash: Actor, bulk_memories: Callable[[User, int], None]
 ) -> None:
     bulk_memories(owner, 105)
-    assert services.memory_delete_all(actor=owner_dash) == 105
+    assert deleting.memory_delete_all(actor=owner_dash) == 105
     [group] = trash_groups(actor=owner_dash)
     assert (len(group.memories), group.count, group.more) == (100, 105, 5)
     assert len({m.id for m in group.memories}) == 100
@@ -400,7 +398,7 @@ def test_a_large_delete_lists_its_first_hundred_and_restores_whole(
 def test_a_delete_of_nothing_leaves_no_trace_after_trash_days(
     owner: User, owner_dash: Actor
 ) -> None:
-    assert services.memory_delete_all(actor=owner_dash) == 0
+    assert deleting.memory_delete_all(actor=owner_dash) == 0
     assert trash_groups(actor=owner_dash) == [] and trash_notices(actor=owner_dash) == []
     TrashBatch.objects.filter(owner=owner).update(created_at=timezone.now() - timedelta(days=31))
     assert trash_purge_expired().memories == 0

@@ -14,7 +14,7 @@ from django.test import Client
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory, TrashBatch
-from memories.services import memories as services
+from memories.services import adding, deleting
 from tests.memories.memory_rows import memory_snapshot, memory_with_history
 
 pytestmark = pytest.mark.django_db
@@ -77,10 +77,9 @@ def test_the_trash_page_lists_deletes_and_restores_what_is_ticked(
     claude = app_actor(owner, "Claude Desktop")
     texts = ["Owns a kayak", "Knits scarves", "Keeps bees"]
     memories = [
-        services.memory_create(actor=owner_dash, text=t, categories=["hobbies"]).memory
-        for t in texts
+        adding.memory_create(actor=owner_dash, text=t, categories=["hobbies"]).memory for t in texts
     ]
-    services.memory_delete_all(actor=claude)
+    deleting.memory_delete_all(actor=claude)
     page = _text(owner_client.get("/trash/"))
     assert "Claude Desktop deleted 3 memories" in page
     for text in texts:
@@ -99,11 +98,11 @@ def test_delete_for_good_asks_first_and_empty_trash_takes_everything(
     owner: User, owner_client: Client, owner_dash: Actor
 ) -> None:
     a, b, c = (
-        services.memory_create(actor=owner_dash, text=t).memory
+        adding.memory_create(actor=owner_dash, text=t).memory
         for t in ("Old habit", "Old address", "Old phone")
     )
     for memory in (a, b, c):
-        services.memory_delete(actor=owner_dash, memory_id=memory.id)
+        deleting.memory_delete(actor=owner_dash, memory_id=memory.id)
     ask = owner_client.post("/trash/delete/", {"ids": [a.id]})
     assert "Delete 1 memory for good?" in _text(ask) and "cannot be undone" in _text(ask)
     assert Memory.objects.filter(owner=owner).count() == 3  # asked, nothing done
@@ -121,8 +120,8 @@ def test_an_apps_delete_shows_a_notice_on_every_page_until_dismissed(
     owner: User, owner_client: Client, owner_dash: Actor, app_actor: Callable[[User, str], Actor]
 ) -> None:
     claude = app_actor(owner, "Claude Desktop")
-    memory = services.memory_create(actor=owner_dash, text="Visits Porto", categories=["travel"])
-    services.memory_delete(actor=claude, memory_id=memory.memory.id)
+    memory = adding.memory_create(actor=owner_dash, text="Visits Porto", categories=["travel"])
+    deleting.memory_delete(actor=claude, memory_id=memory.memory.id)
     notice = "<strong>Claude Desktop</strong> deleted 1 memory"
     for path in ("/", "/activity/", "/trash/", "/export/"):
         assert notice in _text(owner_client.get(path)), path
@@ -135,8 +134,8 @@ def test_an_apps_delete_shows_a_notice_on_every_page_until_dismissed(
 def test_someone_elses_or_a_spent_undo_is_a_404_like_any_missing_id(
     owner: User, owner_client: Client, owner_dash: Actor, stranger_client: Client
 ) -> None:
-    mine = services.memory_create(actor=owner_dash, text="Mine").memory
-    batch = services.memory_delete(actor=owner_dash, memory_id=mine.id).batch_id
+    mine = adding.memory_create(actor=owner_dash, text="Mine").memory
+    batch = deleting.memory_delete(actor=owner_dash, memory_id=mine.id).batch_id
     for data in ({"batch": str(batch)}, {"ids": [str(mine.id)]}):
         assert stranger_client.post("/trash/restore/", data).status_code == 404
         assert stranger_client.post("/trash/delete/", data).status_code == 404

@@ -1,4 +1,4 @@
-"""The `vector` type is read once per database connection (`memories/services/memories.py`,
+"""The `vector` type is read once per database connection (`memories/services/batch_insert.py`,
 `_vector_type`): a write on a new connection reads it again, and every memory keeps the vector its
 text was embedded to, whatever order writes and reconnections come in."""
 
@@ -16,7 +16,7 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory
 from memories.search.embeddings import get_embedder
-from memories.services import memories as services
+from memories.services import adding, batch_insert
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +36,7 @@ class _Counted:
 def test_each_connection_reads_the_vector_type_once_and_every_write_keeps_its_vector(
     monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
-    monkeypatch.setattr(services, "TypeInfo", _Counted)
+    monkeypatch.setattr(batch_insert, "TypeInfo", _Counted)
     _Counted.reads = 0
     actor = owner_actor(User.objects.create_user(f"cache{seed}@example.com", "a long passphrase"))
     rng = random.Random(seed)
@@ -50,7 +50,7 @@ def test_each_connection_reads_the_vector_type_once_and_every_write_keeps_its_ve
             continue
         pet = rng.choice(["bees", "ferrets", "orchids", "snails"])
         text = f"Note {seed}-{step}: I look after {rng.randint(2, 40)} {pet} at home."
-        written[services.memory_create(actor=actor, text=text).memory.id] = text
+        written[adding.memory_create(actor=actor, text=text).memory.id] = text
         if not wrote_here:
             segments_with_writes += 1
             wrote_here = True

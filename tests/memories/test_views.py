@@ -18,7 +18,7 @@ from activity.models import AccessEvent
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.selectors import memories as selectors
 from memories.selectors import stats as stats_selectors
-from memories.services import memories as services
+from memories.services import adding, changing
 from memories.web.views import memories as memory_views
 from tests.memories.fake_llm import Brain
 
@@ -39,9 +39,9 @@ def test_pages_require_sign_in(client: Client) -> None:
 def test_memories_page_lists_own_memories_newest_first(
     owner_client: Client, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Older fact about tea")
-    services.memory_create(actor=owner_dash, text="Newer fact about coffee")
-    services.memory_create(actor=stranger_dash, text="Stranger's secret")
+    adding.memory_create(actor=owner_dash, text="Older fact about tea")
+    adding.memory_create(actor=owner_dash, text="Newer fact about coffee")
+    adding.memory_create(actor=stranger_dash, text="Stranger's secret")
     html = _text(owner_client.get("/"))
     assert html.index("Newer fact about coffee") < html.index("Older fact about tea")
     assert "Stranger&#x27;s secret" not in html and "Stranger's secret" not in html
@@ -49,7 +49,7 @@ def test_memories_page_lists_own_memories_newest_first(
 
 def test_memory_text_is_escaped_everywhere(owner_client: Client, owner_dash: Actor) -> None:
     hostile = "<img src=x onerror=alert(1)><script>alert(2)</script>"
-    memory = services.memory_create(actor=owner_dash, text=hostile).memory
+    memory = adding.memory_create(actor=owner_dash, text=hostile).memory
     for url in ["/", f"/memories/{memory.id}/", f"/memories/{memory.id}/delete/"]:
         html = _text(owner_client.get(url))
         assert "<script>alert(2)" not in html and "<img src=x" not in html
@@ -66,7 +66,7 @@ def test_every_page_sends_a_csp_without_inline_script(owner_client: Client) -> N
 def test_htmx_request_gets_the_results_fragment_only(
     owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
 ) -> None:
-    services.memory_create(actor=owner_dash, text="A fact for the fragment")
+    adding.memory_create(actor=owner_dash, text="A fact for the fragment")
     html = _text(owner_client.get("/", headers=htmx))
     assert "A fact for the fragment" in html
     assert "<html" not in html and 'id="filters"' not in html
@@ -75,9 +75,9 @@ def test_htmx_request_gets_the_results_fragment_only(
 def test_search_uses_hybrid_search_and_finds_a_paraphrase(
     owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
 ) -> None:
-    services.memory_create(actor=owner_dash, text="My daughter Alice is allergic to peanuts")
-    services.memory_create(actor=owner_dash, text="I work as a data engineer at Acme Corp")
-    services.memory_create(actor=owner_dash, text="Flying to Lisbon in May")
+    adding.memory_create(actor=owner_dash, text="My daughter Alice is allergic to peanuts")
+    adding.memory_create(actor=owner_dash, text="I work as a data engineer at Acme Corp")
+    adding.memory_create(actor=owner_dash, text="Flying to Lisbon in May")
     html = _text(owner_client.get("/", {"q": "which nuts must my kid avoid"}, headers=htmx))
     assert "Best matches for" in html
     assert "allergic to peanuts" in html
@@ -90,8 +90,8 @@ def test_search_uses_hybrid_search_and_finds_a_paraphrase(
 def test_a_search_with_nothing_relevant_says_so(
     owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
 ) -> None:
-    services.memory_create(actor=owner_dash, text="My daughter Alice is allergic to peanuts")
-    services.memory_create(actor=owner_dash, text="I work as a data engineer at Acme Corp")
+    adding.memory_create(actor=owner_dash, text="My daughter Alice is allergic to peanuts")
+    adding.memory_create(actor=owner_dash, text="I work as a data engineer at Acme Corp")
     html = _text(owner_client.get("/", {"q": "xyzzy qwerty nonsense"}, headers=htmx))
     assert "Nothing relevant" in html and "xyzzy qwerty nonsense" in html
     assert "Best matches for" not in html and "Acme Corp" not in html
@@ -108,9 +108,9 @@ def test_a_filtered_search_fills_its_page_when_enough_memories_match(
     monkeypatch.setattr(memory_views, "PAGE_SIZE", 3)
     claude = app_actor(owner, "Claude")
     for where in ("Alps", "Dolomites", "Pyrenees", "Tatras", "Rockies"):
-        services.memory_create(actor=owner_dash, text=f"I go hiking in the {where} every summer")
+        adding.memory_create(actor=owner_dash, text=f"I go hiking in the {where} every summer")
     for where in ("Andes", "Atlas", "Carpathians", "Urals"):
-        services.memory_create(actor=claude, text=f"Planned a hiking trip to the {where}")
+        adding.memory_create(actor=claude, text=f"Planned a hiking trip to the {where}")
     query = {"q": "hiking every summer"}
     best = _text(owner_client.get("/", query, headers=htmx))
     assert best.count("I go hiking in the") == 3 and "Planned a hiking trip" not in best
@@ -121,9 +121,9 @@ def test_a_filtered_search_fills_its_page_when_enough_memories_match(
 
 
 def test_search_in_archived_memories_matches_words(owner_client: Client, owner_dash: Actor) -> None:
-    kept = services.memory_create(actor=owner_dash, text="Old address in Leeds").memory
-    services.memory_create(actor=owner_dash, text="Old phone number")
-    services.memory_set_state(actor=owner_dash, memory_ids=[kept.id], state="archived")
+    kept = adding.memory_create(actor=owner_dash, text="Old address in Leeds").memory
+    adding.memory_create(actor=owner_dash, text="Old phone number")
+    changing.memory_set_state(actor=owner_dash, memory_ids=[kept.id], state="archived")
     html = _text(owner_client.get("/", {"q": "leeds", "state": "archived"}))
     assert "Old address in Leeds" in html and "Old phone number" not in html
 
@@ -132,11 +132,11 @@ def test_filters_by_app_category_state_date_and_uncategorised(
     app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client, owner_dash: Actor
 ) -> None:
     claude = app_actor(owner, "Claude")
-    services.memory_create(actor=claude, text="Claude fact about work", categories=["work"])
-    services.memory_create(actor=owner_dash, text="Dashboard fact about food", categories=["food"])
-    bare = services.memory_create(actor=owner_dash, text="Fact without category").memory
-    paused = services.memory_create(actor=owner_dash, text="Paused fact").memory
-    services.memory_set_state(actor=owner_dash, memory_ids=[paused.id], state="paused")
+    adding.memory_create(actor=claude, text="Claude fact about work", categories=["work"])
+    adding.memory_create(actor=owner_dash, text="Dashboard fact about food", categories=["food"])
+    bare = adding.memory_create(actor=owner_dash, text="Fact without category").memory
+    paused = adding.memory_create(actor=owner_dash, text="Paused fact").memory
+    changing.memory_set_state(actor=owner_dash, memory_ids=[paused.id], state="paused")
 
     def shown(**params: str) -> set[str]:
         html = _text(owner_client.get("/", params))
@@ -225,7 +225,7 @@ def test_an_add_the_model_finds_nothing_in_says_nothing_was_stored(
 def test_a_message_is_shown_once_in_the_messages_region_not_in_every_row(
     owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
 ) -> None:
-    ids = [services.memory_create(actor=owner_dash, text=f"Fact {n}").memory.id for n in "abc"]
+    ids = [adding.memory_create(actor=owner_dash, text=f"Fact {n}").memory.id for n in "abc"]
     added = _text(owner_client.post("/memories/add/", {"text": "Fact d"}, headers=htmx))
     bulk = _text(
         owner_client.post("/memories/bulk/", {"action": "paused", "ids": ids[:2]}, headers=htmx)
@@ -254,7 +254,7 @@ def test_a_refused_add_keeps_the_text_and_says_why(
 def test_a_refused_edit_on_the_detail_page_keeps_the_text(
     owner_client: Client, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Short").memory
+    memory = adding.memory_create(actor=owner_dash, text="Short").memory
     response = owner_client.post(f"/memories/{memory.id}/edit/", {"text": "y" * 12_000})
     assert response.status_code == 400
     assert "the limit is 10000" in _text(response) and "y" * 12_000 in _text(response)
@@ -277,7 +277,7 @@ def test_add_empty_memory_shows_an_error(owner_client: Client, htmx: dict[str, s
 def test_inline_edit_keeps_the_previous_text_as_a_version(
     owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Lives in Leeds").memory
+    memory = adding.memory_create(actor=owner_dash, text="Lives in Leeds").memory
     form = _text(owner_client.get(f"/memories/{memory.id}/edit/", headers=htmx))
     assert "<textarea" in form and "Lives in Leeds" in form
     response = owner_client.post(
@@ -292,8 +292,8 @@ def test_inline_edit_keeps_the_previous_text_as_a_version(
 def test_edit_to_an_existing_text_is_refused_with_a_message(
     owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Fact one")
-    other = services.memory_create(actor=owner_dash, text="Fact two").memory
+    adding.memory_create(actor=owner_dash, text="Fact one")
+    other = adding.memory_create(actor=owner_dash, text="Fact two").memory
     response = owner_client.post(f"/memories/{other.id}/edit/", {"text": "fact ONE"}, headers=htmx)
     assert "Another active memory already has this text." in _text(response)
     other.refresh_from_db()
@@ -303,7 +303,7 @@ def test_edit_to_an_existing_text_is_refused_with_a_message(
 def test_state_changes_archive_pause_restore(
     owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Changeable").memory
+    memory = adding.memory_create(actor=owner_dash, text="Changeable").memory
     for state, button in [("archived", "Restore"), ("paused", "Resume"), ("active", "Archive")]:
         response = owner_client.post(
             f"/memories/{memory.id}/state/", {"state": state}, headers=htmx
@@ -316,7 +316,7 @@ def test_state_changes_archive_pause_restore(
 
 
 def test_categories_can_be_edited(owner_client: Client, owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Has a cat", categories=["pets"]).memory
+    memory = adding.memory_create(actor=owner_dash, text="Has a cat", categories=["pets"]).memory
     response = owner_client.post(f"/memories/{memory.id}/categories/", {"categories": "home, Cats"})
     assert response.status_code == 302
     memory.refresh_from_db()
@@ -326,9 +326,9 @@ def test_categories_can_be_edited(owner_client: Client, owner_dash: Actor) -> No
 def test_detail_shows_history_diff_related_and_access_trail(
     app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Prefers window seats").memory
-    services.memory_create(actor=owner_dash, text="Likes aisle seats on trains")
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Prefers aisle seats")
+    memory = adding.memory_create(actor=owner_dash, text="Prefers window seats").memory
+    adding.memory_create(actor=owner_dash, text="Likes aisle seats on trains")
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Prefers aisle seats")
     selectors.memory_get(actor=app_actor(owner, "Cursor"), memory_id=memory.id)
     html = _text(owner_client.get(f"/memories/{memory.id}/"))
     assert "<del>window</del><ins>aisle</ins>" in html
@@ -343,8 +343,8 @@ def test_detail_shows_history_diff_related_and_access_trail(
 
 
 def test_restore_a_version(owner_client: Client, owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Version one").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Version two")
+    memory = adding.memory_create(actor=owner_dash, text="Version one").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Version two")
     version = MemoryVersion.objects.get(memory=memory)
     response = owner_client.post(f"/memories/{memory.id}/versions/{version.id}/restore/")
     assert response.status_code == 302
@@ -363,7 +363,7 @@ def test_delete_confirmation_names_the_apps_that_read_it(
     owner_dash: Actor,
     htmx: dict[str, str],
 ) -> None:
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=owner_dash, text="Read by others", categories=["preferences"]
     ).memory
     selectors.memory_search(actor=app_actor(owner, "Claude Desktop"), query="read by others")
@@ -380,7 +380,7 @@ def test_delete_confirmation_names_the_apps_that_read_it(
 def test_delete_without_htmx_confirms_on_a_page_then_redirects(
     owner_client: Client, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Delete me plainly").memory
+    memory = adding.memory_create(actor=owner_dash, text="Delete me plainly").memory
     page = _text(owner_client.get(f"/memories/{memory.id}/delete/"))
     assert "<html" in page and "It goes to the trash" in page
     response = owner_client.post(f"/memories/{memory.id}/delete/")
@@ -393,9 +393,9 @@ def test_delete_without_htmx_confirms_on_a_page_then_redirects(
 def test_bulk_state_change(
     owner_client: Client, owner_dash: Actor, htmx: dict[str, str], action: str, expected_state: str
 ) -> None:
-    a = services.memory_create(actor=owner_dash, text="Bulk A").memory
-    b = services.memory_create(actor=owner_dash, text="Bulk B").memory
-    c = services.memory_create(actor=owner_dash, text="Bulk C").memory
+    a = adding.memory_create(actor=owner_dash, text="Bulk A").memory
+    b = adding.memory_create(actor=owner_dash, text="Bulk B").memory
+    c = adding.memory_create(actor=owner_dash, text="Bulk C").memory
     response = owner_client.post(
         "/memories/bulk/", {"action": action, "ids": [a.id, b.id]}, headers=htmx
     )
@@ -408,8 +408,8 @@ def test_bulk_state_change(
 
 
 def test_bulk_set_categories(owner_client: Client, owner_dash: Actor, htmx: dict[str, str]) -> None:
-    a = services.memory_create(actor=owner_dash, text="Cat A", categories=["x"]).memory
-    b = services.memory_create(actor=owner_dash, text="Cat B").memory
+    a = adding.memory_create(actor=owner_dash, text="Cat A", categories=["x"]).memory
+    b = adding.memory_create(actor=owner_dash, text="Cat B").memory
     owner_client.post(
         "/memories/bulk/",
         {"action": "categories", "ids": [a.id, b.id], "categories": "work, projects"},
@@ -421,8 +421,8 @@ def test_bulk_set_categories(owner_client: Client, owner_dash: Actor, htmx: dict
 def test_bulk_delete_asks_first_then_deletes(
     owner_client: Client, owner_dash: Actor, htmx: dict[str, str]
 ) -> None:
-    a = services.memory_create(actor=owner_dash, text="Doomed A").memory
-    b = services.memory_create(actor=owner_dash, text="Doomed B").memory
+    a = adding.memory_create(actor=owner_dash, text="Doomed A").memory
+    b = adding.memory_create(actor=owner_dash, text="Doomed B").memory
     ask = owner_client.post(
         "/memories/bulk/", {"action": "delete", "ids": [a.id, b.id]}, headers=htmx
     )
@@ -444,10 +444,10 @@ def test_bulk_without_selection_explains(owner_client: Client, htmx: dict[str, s
 def test_stats_header_counts_states_apps_and_this_week(
     app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Stat one")
-    gone = services.memory_create(actor=owner_dash, text="Stat two").memory
-    services.memory_create(actor=app_actor(owner, "Cursor"), text="Stat three")
-    services.memory_set_state(actor=owner_dash, memory_ids=[gone.id], state="archived")
+    adding.memory_create(actor=owner_dash, text="Stat one")
+    gone = adding.memory_create(actor=owner_dash, text="Stat two").memory
+    adding.memory_create(actor=app_actor(owner, "Cursor"), text="Stat three")
+    changing.memory_set_state(actor=owner_dash, memory_ids=[gone.id], state="archived")
     stats = stats_selectors.memory_stats(actor=owner_dash)
     assert stats.total == 3 and stats.added_this_week == 3
     assert stats.by_state == {"active": 2, "paused": 0, "archived": 1}
@@ -460,9 +460,9 @@ def test_map_counts_categories_by_app_and_links_to_the_list(
     app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client, owner_dash: Actor
 ) -> None:
     cursor = app_actor(owner, "Cursor")
-    services.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
-    services.memory_create(actor=cursor, text="Uses Vim", categories=["technology", "tools"])
-    services.memory_create(actor=owner_dash, text="Zxq qwv")  # no sign of any category
+    adding.memory_create(actor=cursor, text="Uses Rust", categories=["technology"])
+    adding.memory_create(actor=cursor, text="Uses Vim", categories=["technology", "tools"])
+    adding.memory_create(actor=owner_dash, text="Zxq qwv")  # no sign of any category
     html = _text(owner_client.get("/map/"))
     assert "<svg" in html
     assert 'href="/?app=Cursor&amp;category=technology"' in html
@@ -478,7 +478,7 @@ def test_activity_page_filters_the_log_and_charts_reads_and_writes(
     htmx: dict[str, str],
 ) -> None:
     claude = app_actor(owner, "Claude")
-    memory = services.memory_create(actor=claude, text="Something Claude saved").memory
+    memory = adding.memory_create(actor=claude, text="Something Claude saved").memory
     selectors.memory_get(actor=claude, memory_id=memory.id)
     html = _text(owner_client.get("/activity/"))
     assert 'class="bar read"' in html and 'class="bar write"' in html
@@ -502,7 +502,7 @@ def test_connect_page_shows_each_client_configuration(owner_client: Client, sett
 
 
 def test_get_requests_change_nothing(owner: User, owner_client: Client, owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Stable").memory
+    memory = adding.memory_create(actor=owner_dash, text="Stable").memory
     before = (AccessEvent.objects.count(), Memory.objects.count(), MemoryVersion.objects.count())
     for url in [
         "/",
@@ -537,7 +537,7 @@ def test_activity_day_bars_fall_on_the_owners_own_day_when_the_browser_reports_i
     app_actor: Callable[[User, str], Actor], owner: User, owner_client: Client
 ) -> None:
     claude = app_actor(owner, "Claude")
-    services.memory_create(actor=claude, text="Saved late in the evening, Honolulu time")
+    adding.memory_create(actor=claude, text="Saved late in the evening, Honolulu time")
     # At 03:00 UTC today it is 17:00 yesterday in Honolulu (UTC-10 all year).
     at = timezone.now().astimezone(UTC).replace(hour=3, minute=0, second=0, microsecond=0)
     AccessEvent.objects.filter(owner=owner, app_name="Claude").update(created_at=at)

@@ -12,7 +12,7 @@ from django.test import Client
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
 from memories.models import Memory, MemoryVersion
-from memories.services import memories as services
+from memories.services import adding, changing
 from tests.personas import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +40,8 @@ def test_another_users_memory_is_a_404_on_every_url(
     data: dict[str, str],
     as_htmx: bool,
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Owner only").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Owner only, edited")
+    memory = adding.memory_create(actor=owner_dash, text="Owner only").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Owner only, edited")
     version = MemoryVersion.objects.get(memory=memory)
     memory.refresh_from_db()
     categories_before = list(memory.categories)  # automatic ones, from the local classifier
@@ -58,8 +58,8 @@ def test_another_users_memory_is_a_404_on_every_url(
 def test_bulk_actions_on_another_users_memories_are_a_404(
     owner_dash: Actor, stranger_client: Client, stranger_dash: Actor
 ) -> None:
-    mine = services.memory_create(actor=owner_dash, text="Owner's").memory
-    theirs = services.memory_create(actor=stranger_dash, text="Stranger's own").memory
+    mine = adding.memory_create(actor=owner_dash, text="Owner's").memory
+    theirs = adding.memory_create(actor=stranger_dash, text="Stranger's own").memory
     for action in ["archived", "paused", "categories", "delete"]:
         data = {"action": action, "ids": [theirs.id, mine.id], "confirm": "on"}
         response = stranger_client.post("/memories/bulk/", data, headers={"HX-Request": "true"})
@@ -69,7 +69,7 @@ def test_bulk_actions_on_another_users_memories_are_a_404(
 
 
 def test_mutations_need_a_csrf_token(owner: User, owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Protected").memory
+    memory = adding.memory_create(actor=owner_dash, text="Protected").memory
     client = signed_in(owner, enforce_csrf=True)
     refused = client.post(f"/memories/{memory.id}/state/", {"state": "archived"})
     assert refused.status_code == 403

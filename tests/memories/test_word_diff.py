@@ -20,8 +20,9 @@ from django.test import Client
 from accounts.actors import Actor
 from memories.ingest.detect import load_export
 from memories.models import Memory, MemoryVersion
+from memories.services.adding import memory_create
+from memories.services.changing import memory_update
 from memories.services.imports import import_execute
-from memories.services.memories import memory_create, memory_update
 from memories.web import presentation
 from memories.web.presentation import DiffPart, diff_opcodes, word_diff
 

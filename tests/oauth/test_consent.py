@@ -26,8 +26,8 @@ from kernel.errors import NotFound
 from memories.models import Memory, MemoryProposal, UserCategory
 from memories.selectors.grants import grant_preview, known_categories
 from memories.selectors.memories import memory_get, memory_list, memory_search
+from memories.services.adding import memory_create
 from memories.services.categories import category_add
-from memories.services.memories import memory_create
 from tests.accounts.oauth_client import PASSWORD, authorize_url, hidden, pkce
 from tests.personas import issue_token
 

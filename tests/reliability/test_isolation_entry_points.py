@@ -49,7 +49,7 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from memories.categories.vocabulary import SENSITIVE
 from memories.ingest.own_export import FORMAT, VERSION
-from memories.services import memories as services
+from memories.services import adding, deleting
 from memories.services.proposals import proposal_create
 from memories.transfer_models import ImportRun
 from tests.mcpbridge.mcp_clients import stdio_server
@@ -155,12 +155,12 @@ def _world() -> World:
     )
     for i, user in enumerate(users):
         actor = owner_actor(user)
-        memory = services.memory_create(actor=actor, text=world.text(i, "seed", 0)).memory
+        memory = adding.memory_create(actor=actor, text=world.text(i, "seed", 0)).memory
         proposal_create(
             actor=actor, memory=memory, proposed_text=world.text(i, "proposed", 0), reason="model"
         )
-        doomed = services.memory_create(actor=actor, text=world.text(i, "deleted", 0)).memory
-        services.memory_delete(actor=actor, memory_id=doomed.id)
+        doomed = adding.memory_create(actor=actor, text=world.text(i, "deleted", 0)).memory
+        deleting.memory_delete(actor=actor, memory_id=doomed.id)
         ImportRun.objects.create(
             owner=user,
             source="claude",

@@ -14,14 +14,9 @@ from kernel.errors import LLMNotConfigured
 from memories.ingest.detect import load_export
 from memories.ingest.types import SOURCES
 from memories.management.progress import progress_bar
+from memories.services.import_check import EXTRACTORS, Estimate, import_estimate
 from memories.services.import_redo import Previous, previous_import
-from memories.services.imports import (
-    EXTRACTORS,
-    Estimate,
-    import_estimate,
-    import_execute,
-    import_run_create,
-)
+from memories.services.imports import import_execute, import_run_create
 
 
 class Command(UserCommand):

@@ -28,7 +28,7 @@ from memories.models import MemoryState
 from memories.selectors.grants import category_notices
 from memories.selectors.memories import memory_list, memory_readers, memory_search
 from memories.selectors.stats import MemoryStats, memory_categories, memory_changers, memory_stats
-from memories.services import memories as services
+from memories.services import changing, deleting, marks
 from memories.services.remember import memory_remember
 from memories.web.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_categories
 from memories.web.presentation import undo_tag
@@ -196,7 +196,7 @@ def memory_bulk(request: DashboardRequest) -> HttpResponse:
         return reswap(retarget(response, "#bulk-confirm"), "innerHTML")
     try:
         if action == "delete":
-            results = services.memory_delete_many(actor=actor, memory_ids=ids)
+            results = deleting.memory_delete_many(actor=actor, memory_ids=ids)
             n = len(results)
             undo = undo_tag(results[0].batch_id)
             said = ngettext("Deleted %(n)d memory.", "Deleted %(n)d memories.", n) % {"n": n}
@@ -214,13 +214,13 @@ def _bulk_apply(actor: Actor, action: str, ids: list[str], data: dict[str, Any])
     """Apply one bulk action other than delete; what to tell the person."""
     if action == "categories":
         cats = split_categories(data["categories"])
-        n = services.memory_set_categories_many(actor=actor, memory_ids=ids, categories=cats)
+        n = changing.memory_set_categories_many(actor=actor, memory_ids=ids, categories=cats)
         return ngettext(
             "Set categories on %(n)d memory.", "Set categories on %(n)d memories.", n
         ) % {"n": n}
     if action in ("pin", "unpin"):
         pinned = action == "pin"
-        n = services.memory_set_pinned(actor=actor, memory_ids=ids, pinned=pinned)
+        n = marks.memory_set_pinned(actor=actor, memory_ids=ids, pinned=pinned)
         if pinned:
             return ngettext(
                 "%(n)d memory pinned to the profile.", "%(n)d memories pinned to the profile.", n
@@ -228,7 +228,7 @@ def _bulk_apply(actor: Actor, action: str, ids: list[str], data: dict[str, Any])
         return ngettext("%(n)d memory unpinned.", "%(n)d memories unpinned.", n) % {"n": n}
     if action in ("private", "not-private"):
         private = action == "private"
-        n = services.memory_set_private_many(actor=actor, memory_ids=ids, private=private)
+        n = marks.memory_set_private_many(actor=actor, memory_ids=ids, private=private)
         if private:
             return ngettext(
                 "%(n)d memory now private: no app sees it.",
@@ -238,7 +238,7 @@ def _bulk_apply(actor: Actor, action: str, ids: list[str], data: dict[str, Any])
         return ngettext(
             "%(n)d memory no longer private.", "%(n)d memories no longer private.", n
         ) % {"n": n}
-    n = services.memory_set_state(actor=actor, memory_ids=ids, state=action)
+    n = changing.memory_set_state(actor=actor, memory_ids=ids, state=action)
     label = str(dict(MemoryState.choices)[action]).lower()
     return ngettext("%(n)d memory now %(state)s.", "%(n)d memories now %(state)s.", n) % {
         "n": n,

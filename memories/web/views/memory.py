@@ -29,7 +29,7 @@ from memories.selectors.memories import (
     memory_related,
     memory_versions,
 )
-from memories.services import memories as services
+from memories.services import changing, deleting, marks, text_changes
 from memories.web.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
 from memories.web.presentation import history_entries, join_names, restatements, undo_tag
 from memories.web.views.common import next_url
@@ -108,7 +108,7 @@ def memory_edit(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse
     error = note = ""
     if form.is_valid():
         try:
-            changed = services.memory_change(
+            changed = changing.memory_change(
                 actor=actor, memory_id=memory.id, text=form.cleaned_data["text"]
             )
             memory, note = changed.memory, changed.note
@@ -135,7 +135,7 @@ def memory_state(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespons
     error = ""
     if form.is_valid():
         try:
-            services.memory_set_state(
+            changing.memory_set_state(
                 actor=actor, memory_ids=[memory.id], state=form.cleaned_data["state"]
             )
         except Conflict as err:
@@ -162,7 +162,7 @@ def memory_private(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespo
     """Mark the memory private or not (the row's and the detail page's toggle)."""
     actor = actor_for_request(request)
     private = request.POST.get("private") == "on"
-    memory = services.memory_set_visibility(actor=actor, memory_id=memory_id, private=private)
+    memory = marks.memory_set_visibility(actor=actor, memory_id=memory_id, private=private)
     return _toggled(request, memory, PRIVATE_SAID[private], counts_changed=True)
 
 
@@ -180,7 +180,7 @@ def memory_pin(request: DashboardRequest, memory_id: uuid.UUID) -> HttpResponse:
     """Pin the memory to the profile or unpin it (the row's and the detail page's toggle)."""
     actor = actor_for_request(request)
     pinned = request.POST.get("pinned") == "on"
-    services.memory_set_pinned(actor=actor, memory_ids=[memory_id], pinned=pinned)
+    marks.memory_set_pinned(actor=actor, memory_ids=[memory_id], pinned=pinned)
     memory = memory_get(actor=actor, memory_id=memory_id, record=False)
     return _toggled(request, memory, PIN_SAID[pinned], counts_changed=False)
 
@@ -203,7 +203,7 @@ def memory_unrestrict(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRe
     """Let every app whose grant covers the memory see it again, after a sensitive category
     was deleted from it (it was kept for the apps that could see that category)."""
     actor = actor_for_request(request)
-    services.memory_set_visibility(actor=actor, memory_id=memory_id, unrestrict=True)
+    marks.memory_set_visibility(actor=actor, memory_id=memory_id, unrestrict=True)
     messages.success(request, _("Apps see it again as their access allows."))
     return redirect(_detail_url(memory_id))
 
@@ -217,7 +217,7 @@ def memory_hide_from_app(request: DashboardRequest, memory_id: uuid.UUID) -> Htt
     if not app_id.isdigit() or len(app_id) > 18:
         messages.error(request, _("Choose an app to hide this memory from."))
     else:
-        services.memory_set_visibility(actor=actor, memory_id=memory_id, hide_from_app=int(app_id))
+        marks.memory_set_visibility(actor=actor, memory_id=memory_id, hide_from_app=int(app_id))
         messages.success(request, _("Hidden from that app, and so is its own statement of it."))
     return redirect(_detail_url(memory_id))
 
@@ -229,7 +229,7 @@ def memory_categories_edit(request: DashboardRequest, memory_id: uuid.UUID) -> H
     form = CategoriesForm(request.POST)
     if form.is_valid():
         try:
-            services.memory_set_categories(
+            changing.memory_set_categories(
                 actor=actor,
                 memory_id=memory_id,
                 categories=split_categories(form.cleaned_data["categories"]),
@@ -247,7 +247,7 @@ def memory_restore(
 ) -> HttpResponse:
     actor = actor_for_request(request)
     try:
-        services.memory_restore_version(actor=actor, memory_id=memory_id, version_id=version_id)
+        text_changes.memory_restore_version(actor=actor, memory_id=memory_id, version_id=version_id)
         messages.success(request, _("Restored. The text it replaced is kept in the history."))
     except Conflict as err:
         messages.error(request, error_sentence(err))
@@ -267,7 +267,7 @@ def memory_delete(request: DashboardRequest, memory_id: uuid.UUID) -> HttpRespon
         if htmx:
             return render(request, f"{TEMPLATE}#confirm-delete", context)
         return render(request, "memories/confirm_delete.html", context)
-    result = services.memory_delete(actor=actor, memory_id=memory_id)
+    result = deleting.memory_delete(actor=actor, memory_id=memory_id)
     said = _("Deleted.")
     if result.read_by:
         said += " " + _("%(apps)s had read it.") % {"apps": join_names(result.read_by)}
