@@ -23,8 +23,7 @@ from kernel.origin import public_origin
 from memories.selectors.grants import category_counts, grant_preview
 from memories.web.app_forms import grant_initial
 from oauth.forms import ConsentForm
-from oauth.oidc import add_issuer, check_redirect_uri
-from oauth.oidc import normalized_scope as _normalized_scope
+from oauth.oidc import add_issuer, check_redirect_uri, normalized_scope
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
@@ -74,10 +73,10 @@ class ConsentView(oidc_views.AuthorizationView):
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         raw = request.GET.get("scope")
-        if raw is not None and (not raw or raw != _normalized_scope(raw)):
+        if raw is not None and (not raw or raw != normalized_scope(raw)):
             params = request.GET.copy()
-            if _normalized_scope(raw):
-                params["scope"] = _normalized_scope(raw)
+            if normalized_scope(raw):
+                params["scope"] = normalized_scope(raw)
             else:
                 del params["scope"]  # no scope: the client's default scopes apply (read)
             return HttpResponseRedirect(f"{request.path}?{params.urlencode()}")
