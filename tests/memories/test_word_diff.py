@@ -22,8 +22,8 @@ from memories.ingest.detect import load_export
 from memories.models import Memory, MemoryVersion
 from memories.services.imports import import_execute
 from memories.services.memories import memory_create, memory_update
-from memories.web import presentation
-from memories.web.presentation import DiffPart, diff_opcodes, word_diff
+from web import presentation
+from web.presentation import DiffPart, diff_opcodes, word_diff
 
 LIMIT = 10_000
 
