@@ -41,7 +41,7 @@ GRANTS: list[dict[str, Any]] = [
     {"categories": ["health"]},
     {"hidden_categories": ["garden-party", "food"]},
 ]
-# The REST search's filters (memories/api/memories.py, SearchQuery), combined at random.
+# The REST search's filters (api/search.py, SearchQuery), combined at random.
 FILTER_KINDS = [
     "category",
     "app_name",

@@ -21,9 +21,9 @@ from accounts.services import Grant, oauth_app_for, oauth_code_hold_grant
 from kernel.gates import SCOPE_DELETE
 from kernel.origin import public_origin
 from memories.selectors.grants import category_counts, grant_preview
-from memories.web.app_forms import grant_initial
 from oauth.forms import ConsentForm
 from oauth.oidc import add_issuer, check_redirect_uri, normalized_scope
+from web.app_forms import grant_initial
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 

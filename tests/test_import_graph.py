@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NOT_APPS = {"tests", "bench"}
 ENTRY_POINT_PARTS = {"web", "api", "views", "management", "admin"}
-ENTRY_POINT_PACKAGES = {"mcpbridge", "contextlayer"}
+ENTRY_POINT_PACKAGES = {"mcpbridge", "contextlayer", "api", "web"}
 PURE = ("memories.extraction", "memories.ingest")
 
 Graph = dict[str, set[str]]

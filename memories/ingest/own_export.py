@@ -113,7 +113,7 @@ def _versions(raw: dict[str, Any], where: str) -> tuple[ExportedVersion, ...]:
         vwhere = f"{where}.versions[{index}]"
         expect(isinstance(item, dict) and isinstance(item.get("text"), str), vwhere, "bad version.")
         # A version is a memory's former text: no longer than a memory may be, so the history
-        # page's diffs stay bounded (memories/web/presentation.py).
+        # page's diffs stay bounded (web/presentation.py).
         expect(
             len(item["text"]) <= settings.MEMORY_MAX_CHARS,
             vwhere,

@@ -198,7 +198,7 @@ def test_turning_review_on_and_off_is_recorded_and_owner_only(owner: User) -> No
 def test_the_access_log_says_what_waits_and_what_the_owner_decided(
     owner: User, owner_dash: Actor
 ) -> None:
-    from memories.web.presentation import change_summary
+    from web.presentation import change_summary
 
     app = reviewed_app(owner)
     adding.memory_create(actor=app, text="Drinks green tea")

@@ -1,4 +1,4 @@
-"""The language switch (memories/web/views/language.py): in Account it is saved on the account and
+"""The language switch (web/views/language.py): in Account it is saved on the account and
 applies from the next page on, on every browser the person signs in from; on the sign-in page it
 is kept in a cookie. kernel/language.py applies it; tests/kernel/test_language.py covers the
 browser's own language and the machines' English."""

@@ -1,6 +1,6 @@
 """The owner's labels are the owner's (`memories/ownership.py`) on the paths that are not a
 front door of their own: bulk changes, automatic re-classification, the one supersede path and
-deferred extraction. The doors themselves: tests/api/test_owners_labels_api.py (REST),
+deferred extraction. The doors themselves: tests/api/test_memories_owner_labels.py (REST),
 tests/mcpbridge/test_owner_rule.py (MCP), tests/e2e/test_owner_controls_browser.py."""
 
 from __future__ import annotations

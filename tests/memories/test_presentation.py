@@ -7,7 +7,7 @@ import pytest
 from accounts.actors import Actor
 from memories.selectors.memories import memory_versions
 from memories.services import adding, changing
-from memories.web.presentation import history_entries
+from web.presentation import history_entries
 
 pytestmark = pytest.mark.django_db
 

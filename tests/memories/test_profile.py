@@ -2,7 +2,7 @@
 through the service layer: what an app's profile holds, what it never reveals, its size bound, who
 may pin.
 
-The doors have their own tests: tests/api/test_profile_api.py, tests/mcpbridge/test_profile.py
+The doors have their own tests: tests/api/test_profile.py, tests/mcpbridge/test_profile.py
 and tests/e2e/test_profile_browser.py."""
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from memories.models import Memory, MemoryState, MemoryVersion
 from memories.selectors import memories as selectors
 from memories.selectors import stats as stats_selectors
 from memories.services import adding, changing
-from memories.web.views import memories as memory_views
 from tests.memories.fake_llm import Brain
+from web.views import memory_list as memory_views
 
 pytestmark = pytest.mark.django_db
 

@@ -23,8 +23,8 @@ from memories.models import Memory, MemoryVersion
 from memories.services.adding import memory_create
 from memories.services.changing import memory_update
 from memories.services.imports import import_execute
-from memories.web import presentation
-from memories.web.presentation import DiffPart, diff_opcodes, word_diff
+from web import presentation
+from web.presentation import DiffPart, diff_opcodes, word_diff
 
 LIMIT = 10_000
 

@@ -15,16 +15,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from kernel.category_names import label
 from kernel.errors import Conflict, InvalidInput, NotFound
 from memories.selectors.grants import apps_seeing, category_overview
 from memories.services import category_changes
 from memories.services.categories import DESCRIPTION_MAX, category_add
 from memories.visibility import sensitive_categories
-from memories.web.forms import CategoryAddForm, CategoryEditForm
-from memories.web.presentation import join_names
-from memories.web.views.common import next_url
+from web.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
+from web.forms import CategoryAddForm, CategoryEditForm
+from web.presentation import join_names
+from web.views.common import next_url
 
 PAGE = "/categories/"
 

@@ -1,4 +1,4 @@
-"""The REST API under /api/v1/: one NinjaAPI, one router per app, one error shape.
+"""The REST API under /api/v1/: one NinjaAPI, one router per subject, one error shape.
 
 Adding a capability is one line in ROUTERS: a router module's `router`, mounted at its prefix.
 """
@@ -8,16 +8,25 @@ from __future__ import annotations
 from ninja import NinjaAPI, Router
 from ninja.operation import Operation
 
-from accounts.api import router as apps_router
 from accounts.api_auth import API_AUTH
-from activity.api import events_router
+from api.access_events import events_router
+from api.apps import router as apps_router
+from api.categories import categories_router
+from api.memories import router as memories_router
+from api.profile import profile_router
+from api.review import proposals_router
+from api.search import search_router
+from api.transfer import erase_router, export_router, imports_router
+from api.trash import trash_router
+from api.versions import versions_router
 from kernel.api_errors import install_error_handlers
-from memories.api.memories import categories_router, proposals_router, trash_router
-from memories.api.memories import router as memories_router
-from memories.api.transfer import erase_router, export_router, imports_router
 
 ROUTERS: tuple[tuple[str, Router], ...] = (
+    # /search and /profile before /{memory_id}, which would take them.
+    ("/memories", search_router),
+    ("/memories", profile_router),
     ("/memories", memories_router),
+    ("/memories", versions_router),
     ("/categories", categories_router),
     ("/apps", apps_router),
     ("/access-events", events_router),
@@ -29,11 +38,18 @@ ROUTERS: tuple[tuple[str, Router], ...] = (
 )
 
 # Operation ids (what API clients generate code from) are named after the module a route lives in;
-# these kept the names they had before the routes moved (ARCHITECTURE.md, "The tree").
+# these keep the names they had before the routes moved into api/ (tests/api/openapi_ids.json).
 _OPERATION_ID_MODULES = {
-    "memories.api.memories": "memories.api",
-    "activity.api": "memories.api",
-    "memories.api.transfer": "memories.api_transfer",
+    "api.memories": "memories.api",
+    "api.search": "memories.api",
+    "api.profile": "memories.api",
+    "api.versions": "memories.api",
+    "api.categories": "memories.api",
+    "api.trash": "memories.api",
+    "api.review": "memories.api",
+    "api.access_events": "memories.api",
+    "api.transfer": "memories.api_transfer",
+    "api.apps": "accounts.api",
 }
 
 

@@ -1,4 +1,4 @@
-"""What the memories app's dashboard views share beyond `accounts.dashboard`: safe redirects."""
+"""What the memories app's dashboard views share beyond `web.dashboard`: safe redirects."""
 
 from __future__ import annotations
 

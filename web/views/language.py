@@ -7,10 +7,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from accounts.dashboard import actor_for_request
 from accounts.languages import user_language_set
 from kernel.language import offered, remember
-from memories.web.views.common import next_url
+from web.dashboard import actor_for_request
+from web.views.common import next_url
 
 
 @require_POST

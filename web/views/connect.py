@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from accounts.dashboard import DashboardRequest, dashboard_view
 from kernel import origin
+from web.dashboard import DashboardRequest, dashboard_view
 
 SERVER_NAME = "context-layer"
 TOKEN_PLACEHOLDER = "YOUR_CLIENT_TOKEN"  # noqa: S105 (a placeholder the user replaces)

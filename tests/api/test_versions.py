@@ -16,6 +16,7 @@ from kernel.errors import OwnerOnly
 from memories.models import Memory
 from memories.selectors.memories import memory_versions
 from memories.services import adding, changing, text_changes
+from tests.api.memory_calls import add_memory
 from tests.personas import issue_token, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +92,23 @@ def test_versions_are_owner_only_at_the_service_layer_for_every_app(
         text_changes.memory_restore_version(
             actor=actor, memory_id=memory.id, version_id=memory.versions.get().id
         )
+
+
+def test_versions_list_and_restore(
+    owner_api: Client, owner_dash: Actor, stranger_dash: Actor
+) -> None:
+    memory = add_memory(owner_dash, "I like green tea")
+    owner_api.patch(
+        f"{API}/{memory.id}", {"text": "I like oolong"}, content_type="application/json"
+    )
+    versions = owner_api.get(f"{API}/{memory.id}/versions").json()
+    assert [v["text"] for v in versions] == ["I like green tea"]
+    restored = owner_api.post(f"{API}/{memory.id}/versions/{versions[0]['id']}/restore")
+    assert restored.status_code == 200
+    assert restored.json()["text"] == "I like green tea"
+
+    theirs = add_memory(stranger_dash, "I like coffee")
+    assert owner_api.get(f"{API}/{theirs.id}/versions").status_code == 404
+    wrong = owner_api.post(f"{API}/{theirs.id}/versions/{versions[0]['id']}/restore")
+    assert wrong.status_code == 404
+    assert owner_api.post(f"{API}/{memory.id}/versions/999999/restore").status_code == 404

@@ -11,14 +11,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from kernel.errors import InvalidInput
 from memories.extraction.local import LANGUAGE_NAMES
 from memories.search.embeddings import E5_MODEL
 from memories.selectors.search_model import search_model_state
 from memories.services.search_model import OFFERED, search_model_choose
 from memories.tasks import schedule_move
-from memories.web.presentation import SEARCH_MODEL_HELP, search_model_name
+from web.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
+from web.presentation import SEARCH_MODEL_HELP, search_model_name
 
 
 @require_http_methods(["GET", "POST"])

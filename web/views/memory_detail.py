@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, trigger_client_event
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from accounts.selectors import app_names
 from kernel.errors import Conflict, InvalidInput
 from memories.categories.vocabulary import UNCHECKED
@@ -30,10 +29,11 @@ from memories.selectors.memories import (
     memory_versions,
 )
 from memories.services import changing, deleting, marks, text_changes
-from memories.web.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
-from memories.web.presentation import history_entries, join_names, restatements, undo_tag
-from memories.web.views.common import next_url
-from memories.web.views.memories import CHANGED, TEMPLATE
+from web.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
+from web.forms import CategoriesForm, MemoryTextForm, StateForm, split_categories
+from web.presentation import history_entries, join_names, restatements, undo_tag
+from web.views.common import next_url
+from web.views.memory_list import CHANGED, TEMPLATE
 
 
 def _detail_url(memory_id: uuid.UUID) -> str:

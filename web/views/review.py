@@ -16,14 +16,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from kernel.errors import Conflict
 from memories.models import MemoryProposal
 from memories.selectors.harm import held_memories
 from memories.selectors.proposals import proposal_list
 from memories.services.harm_check import CONFIRM, DECISIONS, PRIVATE, REDACT, harm_decide
 from memories.services.proposals import proposal_accept, proposal_decline
-from memories.web.presentation import word_diff
+from web.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
+from web.presentation import word_diff
 
 
 @require_GET

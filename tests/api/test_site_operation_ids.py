@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from contextlayer.api import api
+from api.site import api
 
-# Every operation id as it was before the routes moved into memories/api/ and activity/api.py,
-# and those added since.
+# Every operation id as it was before the routes moved (into memories/api/ and activity/api.py, then
+# into api/), and those added since.
 BEFORE_THE_MOVE = json.loads((Path(__file__).parent / "openapi_ids.json").read_text())
 
 

@@ -8,13 +8,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view
 from activity.models import AccessEvent
 from activity.selectors import activity_apps, activity_daily, activity_events
 from memories.selectors.memories import event_memories
 from memories.selectors.stats import app_recent_reads, memory_map
-from memories.web.charts import activity_chart, map_layout
-from memories.web.forms import ActivityFilterForm
+from web.charts import activity_chart, map_layout
+from web.dashboard import DashboardRequest, actor_for_request, dashboard_view
+from web.forms import ActivityFilterForm
 
 CHART_DAYS = 14
 

@@ -17,7 +17,6 @@ from django.utils.html import format_html
 from django.utils.timesince import timesince
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from accounts.dashboard import actor_for_request
 from accounts.models import User
 from activity.models import AccessEvent
 from kernel import language
@@ -25,8 +24,9 @@ from memories.models import Memory
 from memories.selectors.review_work import ReviewWork, review_work
 from memories.selectors.stats import MemoryStats, memory_stats
 from memories.selectors.trash import trash_notices
-from memories.web import presentation
-from memories.web.presentation import (
+from web import presentation
+from web.dashboard import actor_for_request
+from web.presentation import (
     OriginInfo,
     SourceInfo,
     change_summary,

@@ -1,4 +1,5 @@
-"""Memories over REST: every route, another user's ids → 404, missing scope → 403."""
+"""Memories over REST (api/memories.py): every route, another user's ids → 404, missing scope
+→ 403."""
 
 from __future__ import annotations
 
@@ -17,32 +18,18 @@ from accounts.client_tokens import hash_secret
 from accounts.models import ClientToken, User
 from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryState, MemoryVersion
-from memories.search.model_profiles import current as current_profile
 from memories.selectors import memories as selectors
 from memories.services.adding import memory_create
-from memories.services.marks import memory_set_pinned, memory_set_private_many
+from tests.api.memory_calls import API, add_memory, error_of
 from tests.api.tokens import TokenFactory, token_app
 from tests.memories.fake_llm import Brain
 from tests.personas import issue_token, signed_in
-
-API = "/api/v1/memories"
-
-
-def _error(response) -> dict:  # type: ignore[no-untyped-def]
-    body = response.json()
-    assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message", "field"}
-    return body["error"]
-
-
-def _add(actor: Actor, text: str, categories: tuple[str, ...] = ()) -> Memory:
-    return memory_create(actor=actor, text=text, categories=categories).memory
 
 
 def test_anonymous_requests_get_401_json_with_a_bearer_challenge(db: None) -> None:
     response = Client().get(API)
     assert response.status_code == 401
-    assert _error(response)["code"] == "unauthenticated"
+    assert error_of(response)["code"] == "unauthenticated"
     assert response["WWW-Authenticate"].startswith("Bearer")
 
 
@@ -104,7 +91,7 @@ def test_every_fact_the_model_extracts_is_in_the_answer_not_only_the_first(
 def test_empty_text_is_a_400_naming_the_field(owner_api: Client) -> None:
     response = owner_api.post(API, {"text": "   "}, content_type="application/json")
     assert response.status_code == 400
-    error = _error(response)
+    error = error_of(response)
     assert error["code"] == "invalid"
     assert error["field"] == "text"
 
@@ -112,29 +99,29 @@ def test_empty_text_is_a_400_naming_the_field(owner_api: Client) -> None:
 def test_schema_validation_errors_use_the_same_shape(owner_api: Client) -> None:
     response = owner_api.post(API, {"categories": "x"}, content_type="application/json")
     assert response.status_code == 400
-    assert _error(response)["field"] == "text"
+    assert error_of(response)["field"] == "text"
 
 
 def test_a_body_over_the_upload_limit_is_413(owner_api: Client, settings) -> None:  # type: ignore[no-untyped-def]
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
     response = owner_api.post(API, {"text": "x" * 2000}, content_type="application/json")
     assert response.status_code == 413
-    assert _error(response)["code"] == "too_large"
+    assert error_of(response)["code"] == "too_large"
 
 
 def test_a_host_this_server_does_not_serve_gets_the_api_error_shape(owner_api: Client) -> None:
     response = owner_api.get(API, HTTP_HOST="")
     assert response.status_code == 400
     assert response["Content-Type"] == "application/json"
-    assert _error(response)["code"] == "bad_request"
+    assert error_of(response)["code"] == "bad_request"
 
 
 def test_list_filters_by_state_category_app_and_date_and_pages_with_a_cursor(
     owner_api: Client, owner_dash: Actor
 ) -> None:
-    tea = _add(owner_dash, "I like green tea", ("food",))
-    _add(owner_dash, "I work at Acme", ("work",))
-    old = _add(owner_dash, "I lived in Oslo")
+    tea = add_memory(owner_dash, "I like green tea", ("food",))
+    add_memory(owner_dash, "I work at Acme", ("work",))
+    old = add_memory(owner_dash, "I lived in Oslo")
     Memory.objects.filter(pk=old.pk).update(state=MemoryState.ARCHIVED)
 
     assert [m["id"] for m in owner_api.get(API, {"category": "food"}).json()["items"]] == [
@@ -160,140 +147,25 @@ def test_list_filters_by_state_category_app_and_date_and_pages_with_a_cursor(
 def test_a_forged_cursor_is_a_400(owner_api: Client) -> None:
     response = owner_api.get(API, {"cursor": "not-a-cursor"})
     assert response.status_code == 400
-    assert _error(response)["field"] == "cursor"
-
-
-def test_search_finds_by_meaning_and_never_returns_another_users_memory(
-    owner_api: Client, owner_dash: Actor, stranger_dash: Actor
-) -> None:
-    _add(owner_dash, "My daughter is allergic to peanuts")
-    _add(stranger_dash, "My son is allergic to peanuts")
-    response = owner_api.get(f"{API}/search", {"q": "food allergies in my family"})
-    assert response.status_code == 200
-    texts = [hit["memory"]["text"] for hit in response.json()["results"]]
-    assert texts == ["My daughter is allergic to peanuts"]
-
-
-def test_search_finds_a_chinese_or_german_word_inside_its_memory(
-    owner_api: Client, owner_dash: Actor
-) -> None:
-    _add(owner_dash, "我对花生过敏，吃了会起疹子。")  # noqa: RUF001 - a Chinese comma
-    _add(owner_dash, "Die Kinder spielen jeden Nachmittag im Garten.")
-    _add(owner_dash, "I drink oat milk flat whites every morning.")
-    for query, expected in (
-        ("过敏", "我对花生过敏，吃了会起疹子。"),  # noqa: RUF001 - a Chinese comma
-        ("Kind", "Die Kinder spielen jeden Nachmittag im Garten."),
-    ):
-        response = owner_api.get(f"{API}/search", {"q": query})
-        assert response.status_code == 200
-        assert response.json()["results"][0]["memory"]["text"] == expected, query
-
-
-def test_search_says_when_nothing_relevant_and_min_score_zero_returns_the_best_anyway(
-    owner_api: Client, owner_dash: Actor
-) -> None:
-    _add(owner_dash, "My daughter is allergic to peanuts")
-    _add(owner_dash, "I work as a data engineer")
-    body = owner_api.get(f"{API}/search", {"q": "submarine periscope maintenance"}).json()
-    assert body["results"] == [] and body["nothing_relevant"] is True
-    assert body["min_score"] == current_profile().search.min_score
-    anyway = owner_api.get(f"{API}/search", {"q": "submarine periscope", "min_score": "0"}).json()
-    assert len(anyway["results"]) == 2 and anyway["nothing_relevant"] is False
-    assert all(hit["score"] < current_profile().search.min_score for hit in anyway["results"])
-    refused = owner_api.get(f"{API}/search", {"q": "tea", "min_score": "2"})
-    assert refused.status_code == 400
-
-
-def test_search_takes_the_dashboards_filters_and_a_filtered_page_is_full(
-    owner_api: Client, owner: User, owner_dash: Actor, make_token: TokenFactory
-) -> None:
-    claude = Client(headers={"Authorization": f"Bearer {make_token(owner, name='claude')}"})
-    for where in ("Alps", "Dolomites", "Pyrenees", "Tatras"):
-        _add(owner_dash, f"I go hiking in the {where} every summer")
-    for where in ("Andes", "Atlas", "Urals"):
-        made = claude.post(
-            API, {"text": f"Planned a hiking trip to the {where}"}, content_type="application/json"
-        )
-        assert made.status_code == 201
-    boots = _add(owner_dash, "Hiking boots for the summer need new laces", ("shopping",))
-    assert memory_set_pinned(actor=owner_dash, memory_ids=[boots.id], pinned=True) == 1
-
-    def texts(**filters: str) -> list[str]:
-        response = owner_api.get(f"{API}/search", {"q": "hiking every summer", **filters})
-        assert response.status_code == 200, response.json()
-        return [hit["memory"]["text"] for hit in response.json()["results"]]
-
-    assert not any("Planned" in text for text in texts(limit="3"))
-    # Claude's memories rank below the owner's: the filter narrows the search, the page is full.
-    assert sorted(texts(limit="3", app="claude")) == [
-        "Planned a hiking trip to the Andes",
-        "Planned a hiking trip to the Atlas",
-        "Planned a hiking trip to the Urals",
-    ]
-    assert texts(pinned="true") == ["Hiking boots for the summer need new laces"]
-    assert texts(category="shopping") == ["Hiking boots for the summer need new laces"]
-    assert "Hiking boots for the summer need new laces" not in texts(uncategorised="true")
-    later = (timezone.now() + timedelta(days=1)).isoformat()
-    assert texts(created_after=later) == [] and len(texts(created_before=later)) == 8
-    for bad in ({"pinned": "maybe"}, {"created_after": "soon"}, {"app": "x" * 201}):
-        response = owner_api.get(f"{API}/search", {"q": "hiking", **bad})
-        assert response.status_code == 400, bad
-        assert _error(response)["field"] == next(iter(bad)), bad
-
-
-def test_an_apps_filtered_search_learns_nothing_of_what_it_may_not_see(
-    owner: User,
-    owner_dash: Actor,
-    stranger_dash: Actor,
-    make_token: TokenFactory,
-) -> None:
-    """The filters narrow what the app may see, never widen it: a private memory, one in a
-    sensitive category (hidden from a new app) and another user's, all pinned and all from the
-    dashboard, stay out whichever filter asks for them."""
-    seen = _add(owner_dash, "I go hiking in the Alps every summer")
-    private = _add(owner_dash, "I go hiking alone every summer to cope with grief")
-    health = _add(owner_dash, "Hiking every summer helps my knee therapy", ("health",))
-    theirs = _add(stranger_dash, "I go hiking in the Alps every summer too")
-    assert memory_set_private_many(actor=owner_dash, memory_ids=[private.id], private=True) == 1
-    for memory in (seen, private, health):
-        assert memory_set_pinned(actor=owner_dash, memory_ids=[memory.id], pinned=True) == 1
-    assert memory_set_pinned(actor=stranger_dash, memory_ids=[theirs.id], pinned=True) == 1
-    claude = Client(headers={"Authorization": f"Bearer {make_token(owner, name='claude')}"})
-    later = (timezone.now() + timedelta(days=1)).isoformat()
-    shown = {str(seen.id)}
-    for filters, want in (
-        ({}, shown),
-        ({"pinned": "true"}, shown),
-        ({"app": "dashboard"}, shown),
-        ({"created_before": later}, shown),
-        ({"category": "health"}, set()),
-        ({"uncategorised": "true", "pinned": "true"}, None),  # the classifier may file `seen`
-    ):
-        query = {"q": "hiking every summer", "min_score": "0", **filters}
-        response = claude.get(f"{API}/search", query)
-        assert response.status_code == 200, (filters, response.json())
-        found = {hit["memory"]["id"] for hit in response.json()["results"]}
-        assert found == want if want is not None else found <= shown, (filters, found)
-        assert "grief" not in response.content.decode(), filters
-        assert "therapy" not in response.content.decode(), filters
+    assert error_of(response)["field"] == "cursor"
 
 
 def test_get_returns_the_memory_and_another_users_or_a_malformed_id_is_404(
     owner_api: Client, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
-    mine = _add(owner_dash, "I like green tea")
-    theirs = _add(stranger_dash, "I like black coffee")
+    mine = add_memory(owner_dash, "I like green tea")
+    theirs = add_memory(stranger_dash, "I like black coffee")
     assert owner_api.get(f"{API}/{mine.id}").json()["text"] == "I like green tea"
     for memory_id in (theirs.id, uuid.uuid4(), "not-a-uuid"):
         response = owner_api.get(f"{API}/{memory_id}")
         assert response.status_code == 404
-        assert _error(response)["code"] == "not_found"
+        assert error_of(response)["code"] == "not_found"
 
 
 def test_patch_changes_text_categories_state_and_privacy_keeping_a_version(
     owner_api: Client, owner_dash: Actor
 ) -> None:
-    memory = _add(owner_dash, "I like green tea")
+    memory = add_memory(owner_dash, "I like green tea")
     response = owner_api.patch(
         f"{API}/{memory.id}",
         {
@@ -318,19 +190,19 @@ def test_patch_changes_text_categories_state_and_privacy_keeping_a_version(
 def test_patch_to_another_active_memorys_text_is_a_409(
     owner_api: Client, owner_dash: Actor
 ) -> None:
-    _add(owner_dash, "I like green tea")
-    other = _add(owner_dash, "I like coffee")
+    add_memory(owner_dash, "I like green tea")
+    other = add_memory(owner_dash, "I like coffee")
     response = owner_api.patch(
         f"{API}/{other.id}", {"text": "I like green tea."}, content_type="application/json"
     )
     assert response.status_code == 409
-    assert _error(response)["code"] == "conflict"
+    assert error_of(response)["code"] == "conflict"
 
 
 def test_patch_and_delete_of_another_users_memory_are_404_and_change_nothing(
     owner_api: Client, stranger_dash: Actor
 ) -> None:
-    theirs = _add(stranger_dash, "I like black coffee")
+    theirs = add_memory(stranger_dash, "I like black coffee")
     patch = owner_api.patch(
         f"{API}/{theirs.id}", {"text": "hijacked"}, content_type="application/json"
     )
@@ -340,30 +212,10 @@ def test_patch_and_delete_of_another_users_memory_are_404_and_change_nothing(
     assert theirs.text == "I like black coffee"
 
 
-def test_versions_list_and_restore(
-    owner_api: Client, owner_dash: Actor, stranger_dash: Actor
-) -> None:
-    memory = _add(owner_dash, "I like green tea")
-    owner_api.patch(
-        f"{API}/{memory.id}", {"text": "I like oolong"}, content_type="application/json"
-    )
-    versions = owner_api.get(f"{API}/{memory.id}/versions").json()
-    assert [v["text"] for v in versions] == ["I like green tea"]
-    restored = owner_api.post(f"{API}/{memory.id}/versions/{versions[0]['id']}/restore")
-    assert restored.status_code == 200
-    assert restored.json()["text"] == "I like green tea"
-
-    theirs = _add(stranger_dash, "I like coffee")
-    assert owner_api.get(f"{API}/{theirs.id}/versions").status_code == 404
-    wrong = owner_api.post(f"{API}/{theirs.id}/versions/{versions[0]['id']}/restore")
-    assert wrong.status_code == 404
-    assert owner_api.post(f"{API}/{memory.id}/versions/999999/restore").status_code == 404
-
-
 def test_delete_removes_the_memory_and_names_the_apps_that_read_it(
     owner_api: Client, owner: User, owner_dash: Actor, make_token: TokenFactory
 ) -> None:
-    memory = _add(owner_dash, "I like green tea")
+    memory = add_memory(owner_dash, "I like green tea")
     reader = Client(headers={"Authorization": f"Bearer {make_token(owner, name='claude')}"})
     assert reader.get(f"{API}/{memory.id}").status_code == 200
     response = owner_api.delete(f"{API}/{memory.id}")
@@ -375,9 +227,9 @@ def test_delete_removes_the_memory_and_names_the_apps_that_read_it(
 def test_bulk_state_changes_all_or_refuses_all_when_one_id_is_someone_elses(
     owner_api: Client, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
-    a = _add(owner_dash, "I like tea")
-    b = _add(owner_dash, "I like cake")
-    theirs = _add(stranger_dash, "I like coffee")
+    a = add_memory(owner_dash, "I like tea")
+    b = add_memory(owner_dash, "I like cake")
+    theirs = add_memory(stranger_dash, "I like coffee")
     url = f"{API}/bulk/state"
     refused = owner_api.post(
         url, {"memory_ids": [str(a.id), str(theirs.id)], "state": "archived"}, "application/json"
@@ -397,8 +249,8 @@ def test_bulk_state_changes_all_or_refuses_all_when_one_id_is_someone_elses(
 def test_bulk_delete_deletes_only_when_every_id_is_visible(
     owner_api: Client, owner_dash: Actor, stranger_dash: Actor
 ) -> None:
-    a = _add(owner_dash, "I like tea")
-    theirs = _add(stranger_dash, "I like coffee")
+    a = add_memory(owner_dash, "I like tea")
+    theirs = add_memory(stranger_dash, "I like coffee")
     url = f"{API}/bulk/delete"
     refused = owner_api.post(url, {"memory_ids": [str(a.id), str(theirs.id)]}, "application/json")
     assert refused.status_code == 404
@@ -432,7 +284,7 @@ def test_a_token_without_the_scope_gets_403(
     body: object,
     missing: str,
 ) -> None:
-    memory = _add(owner_dash, "I like green tea")
+    memory = add_memory(owner_dash, "I like green tea")
     client = Client(headers={"Authorization": f"Bearer {make_token(owner, scopes=scopes)}"})
     if body == "state":
         body = {"memory_ids": [str(memory.id)], "state": "archived"}
@@ -441,7 +293,7 @@ def test_a_token_without_the_scope_gets_403(
     kwargs = {"data": body, "content_type": "application/json"} if body is not None else {}
     response = getattr(client, method)(API + path.format(id=memory.id), **kwargs)
     assert response.status_code == 403
-    error = _error(response)
+    error = error_of(response)
     assert error["code"] == "insufficient_scope"
     assert missing in error["message"]
     memory.refresh_from_db()
@@ -451,8 +303,8 @@ def test_a_token_without_the_scope_gets_403(
 def test_a_token_app_sees_only_its_granted_categories(
     owner: User, owner_dash: Actor, make_token: TokenFactory
 ) -> None:
-    food = _add(owner_dash, "I like green tea", ("food",))
-    health = _add(owner_dash, "I take insulin", ("health",))
+    food = add_memory(owner_dash, "I like green tea", ("food",))
+    health = add_memory(owner_dash, "I take insulin", ("health",))
     client = Client(headers={"Authorization": f"Bearer {make_token(owner, categories=['food'])}"})
     assert [m["id"] for m in client.get(API).json()["items"]] == [str(food.id)]
     assert client.get(f"{API}/{health.id}").status_code == 404
@@ -465,7 +317,7 @@ def test_a_paused_apps_token_gets_403_app_paused(owner: User, make_token: TokenF
     app.save()
     response = Client(headers={"Authorization": f"Bearer {token}"}).get(API)
     assert response.status_code == 403
-    assert _error(response)["code"] == "app_paused"
+    assert error_of(response)["code"] == "app_paused"
 
 
 def test_the_browser_session_works_and_unsafe_methods_need_the_csrf_token(owner: User) -> None:
@@ -473,7 +325,7 @@ def test_the_browser_session_works_and_unsafe_methods_need_the_csrf_token(owner:
     assert browser.get(API).status_code == 200
     refused = browser.post(API, {"text": "I like tea"}, content_type="application/json")
     assert refused.status_code == 403
-    assert _error(refused)["code"] == "csrf_failed"
+    assert error_of(refused)["code"] == "csrf_failed"
     token = _get_new_csrf_string()
     browser.cookies["csrftoken"] = token
     accepted = browser.post(
@@ -491,7 +343,7 @@ def test_categories_lists_the_vocabulary_with_sensitive_flags(owner_api: Client)
     assert by_slug["health"]["sensitive"] is True
 
 
-def test_a_database_outage_is_a_503_json_error(
+def test_a_database_outage_is_a_503_jsonerror_of(
     owner_api: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def down(**kwargs: object) -> None:
@@ -500,7 +352,7 @@ def test_a_database_outage_is_a_503_json_error(
     monkeypatch.setattr(selectors, "memory_list", down)
     response = owner_api.get(API)
     assert response.status_code == 503
-    assert _error(response)["code"] == "unavailable"
+    assert error_of(response)["code"] == "unavailable"
     assert response["Retry-After"]
 
 
@@ -541,7 +393,7 @@ def test_the_bearer_hook_is_asked_about_the_api_resource(
 def test_a_token_past_its_expiry_is_refused_with_401_and_reads_nothing(
     owner: User, owner_dash: Actor, make_token: TokenFactory
 ) -> None:
-    _add(owner_dash, "Plays the oboe")
+    add_memory(owner_dash, "Plays the oboe")
     token = make_token(owner)
     client = Client(headers={"Authorization": f"Bearer {token}"})
     assert [m["text"] for m in client.get(API).json()["items"]] == ["Plays the oboe"]
@@ -550,7 +402,7 @@ def test_a_token_past_its_expiry_is_refused_with_401_and_reads_nothing(
     )
     expired = client.get(API)
     assert expired.status_code == 401
-    assert _error(expired)["code"] == "unauthenticated"
+    assert error_of(expired)["code"] == "unauthenticated"
     assert "Plays the oboe" not in expired.content.decode()
 
 

@@ -16,13 +16,6 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget, trigger_client_event
 
 from accounts.actors import Actor
-from accounts.dashboard import (
-    DashboardRequest,
-    actor_for_request,
-    dashboard_view,
-    error_sentence,
-    service_sentence,
-)
 from kernel.errors import Conflict, InvalidInput
 from memories.models import MemoryState
 from memories.selectors.grants import category_notices
@@ -30,8 +23,15 @@ from memories.selectors.memories import memory_list, memory_readers, memory_sear
 from memories.selectors.stats import MemoryStats, memory_categories, memory_changers, memory_stats
 from memories.services import changing, deleting, marks
 from memories.services.remember import memory_remember
-from memories.web.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_categories
-from memories.web.presentation import undo_tag
+from web.dashboard import (
+    DashboardRequest,
+    actor_for_request,
+    dashboard_view,
+    error_sentence,
+    service_sentence,
+)
+from web.forms import AddMemoryForm, BulkForm, MemoryFilterForm, split_categories
+from web.presentation import undo_tag
 
 PAGE_SIZE = 50
 TEMPLATE = "memories/list.html"

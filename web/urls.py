@@ -1,13 +1,13 @@
 from django.urls import path
 
-from memories.web.views import (
+from web.views import (
     categories,
     connect,
     data,
     insights,
     language,
-    memories,
-    memory,
+    memory_detail,
+    memory_list,
     review,
     search_model,
     trash,
@@ -15,28 +15,34 @@ from memories.web.views import (
 
 app_name = "memories"
 urlpatterns = [
-    path("", memories.memory_list_page, name="home"),
-    path("memories/add/", memories.memory_add, name="add"),
-    path("memories/bulk/", memories.memory_bulk, name="bulk"),
-    path("memories/<uuid:memory_id>/", memory.memory_detail, name="detail"),
-    path("memories/<uuid:memory_id>/row/", memory.memory_row, name="row"),
-    path("memories/<uuid:memory_id>/edit/", memory.memory_edit, name="edit"),
-    path("memories/<uuid:memory_id>/state/", memory.memory_state, name="state"),
-    path("memories/<uuid:memory_id>/categories/", memory.memory_categories_edit, name="categories"),
-    path("memories/<uuid:memory_id>/hide/", memory.memory_hide_from_app, name="hide"),
-    path("memories/<uuid:memory_id>/private/", memory.memory_private, name="private"),
-    path("memories/<uuid:memory_id>/unrestrict/", memory.memory_unrestrict, name="unrestrict"),
-    path("memories/<uuid:memory_id>/pin/", memory.memory_pin, name="pin"),
+    path("", memory_list.memory_list_page, name="home"),
+    path("memories/add/", memory_list.memory_add, name="add"),
+    path("memories/bulk/", memory_list.memory_bulk, name="bulk"),
+    path("memories/<uuid:memory_id>/", memory_detail.memory_detail, name="detail"),
+    path("memories/<uuid:memory_id>/row/", memory_detail.memory_row, name="row"),
+    path("memories/<uuid:memory_id>/edit/", memory_detail.memory_edit, name="edit"),
+    path("memories/<uuid:memory_id>/state/", memory_detail.memory_state, name="state"),
+    path(
+        "memories/<uuid:memory_id>/categories/",
+        memory_detail.memory_categories_edit,
+        name="categories",
+    ),
+    path("memories/<uuid:memory_id>/hide/", memory_detail.memory_hide_from_app, name="hide"),
+    path("memories/<uuid:memory_id>/private/", memory_detail.memory_private, name="private"),
+    path(
+        "memories/<uuid:memory_id>/unrestrict/", memory_detail.memory_unrestrict, name="unrestrict"
+    ),
+    path("memories/<uuid:memory_id>/pin/", memory_detail.memory_pin, name="pin"),
     path(
         "memories/<uuid:memory_id>/versions/<int:version_id>/restore/",
-        memory.memory_restore,
+        memory_detail.memory_restore,
         name="restore",
     ),
-    path("memories/<uuid:memory_id>/delete/", memory.memory_delete, name="delete"),
-    path("stats/", memories.stats_fragment, name="stats"),
+    path("memories/<uuid:memory_id>/delete/", memory_detail.memory_delete, name="delete"),
+    path("stats/", memory_list.stats_fragment, name="stats"),
     path("language/", language.language_set, name="language"),
     path("search-languages/", search_model.search_model_page, name="search_model"),
-    # The Categories page (memories/web/views/categories.py)
+    # The Categories page (web/views/categories.py)
     path("categories/", categories.categories_page, name="category_list"),
     path("categories/add/", categories.category_create, name="category_add"),
     path("categories/<str:slug>/edit/", categories.category_edit, name="category_edit"),
@@ -60,7 +66,7 @@ urlpatterns = [
     path("activity/", insights.activity_page, name="activity"),
     path("activity/<int:event_id>/", insights.activity_event_page, name="activity_event"),
     path("connect/", connect.connect_page, name="connect"),
-    # Import, export, erase (memories/web/views/data.py)
+    # Import, export, erase (web/views/data.py)
     path("import/", data.import_page, name="import"),
     path("import/<uuid:run_id>/", data.import_run_page, name="import_run"),
     path("import/<uuid:run_id>/start/", data.import_start, name="import_start"),

@@ -15,17 +15,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.dashboard import (
+from kernel.errors import Conflict, InvalidInput
+from memories.selectors import trash as trash_reads
+from memories.services import trash
+from web.dashboard import (
     DashboardRequest,
     actor_for_request,
     dashboard_view,
     error_sentence,
     service_sentence,
 )
-from kernel.errors import Conflict, InvalidInput
-from memories.selectors import trash as trash_reads
-from memories.services import trash
-from memories.web.views.common import next_url
+from web.views.common import next_url
 
 
 def _trash_url() -> str:

@@ -14,7 +14,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.client_tokens import client_token_create
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from accounts.models import ConnectedApp
 from accounts.selectors import app_get, disconnected_apps
 from accounts.services import (
@@ -32,7 +31,8 @@ from memories.selectors.grants import (
     grant_preview,
     known_categories,
 )
-from memories.web.app_forms import ClientTokenForm, GrantForm, grant_initial
+from web.app_forms import ClientTokenForm, GrantForm, grant_initial
+from web.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 
 
 def _apps_page(request: DashboardRequest, **extra: Any) -> HttpResponse:

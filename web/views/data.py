@@ -19,7 +19,6 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from accounts.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
 from accounts.models import ConnectedApp
 from kernel.errors import Conflict, DomainError, LLMNotConfigured
 from memories.extraction.llm import llm_configured
@@ -37,8 +36,9 @@ from memories.services.export import export_build, export_markdown
 from memories.services.import_runs import import_prepare, import_run_start
 from memories.services.uploads import LimitedUploadHandler, keep_upload
 from memories.transfer_models import ErasureReceipt, ImportRun
-from memories.web.presentation import app_display_name, source_name
-from memories.web.views.memories import CHANGED
+from web.dashboard import DashboardRequest, actor_for_request, dashboard_view, error_sentence
+from web.presentation import app_display_name, source_name
+from web.views.memory_list import CHANGED
 
 
 @dashboard_view

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories.web.views import apps as views
+from web.views import apps as views
 
 # Mounted at /apps/ by contextlayer/urls.py.
 app_name = "accounts"
