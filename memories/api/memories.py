@@ -20,7 +20,7 @@ from memories.selectors import profile
 from memories.selectors import trash as trash_reads
 from memories.selectors.categories import category_list
 from memories.selectors.grants import CategoryRow, category_overview
-from memories.selectors.pending import pending_matching, pending_writes
+from memories.selectors.pending import pending_writes
 from memories.selectors.proposals import proposal_list
 from memories.services import app_review, category_changes, proposals, remember, trash
 from memories.services import memories as services
@@ -365,7 +365,7 @@ def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
         "results": [{"memory": h.memory, "score": h.score} for h in hits],
         "min_score": hits.min_score,
         "nothing_relevant": hits.nothing_relevant,
-        "pending": pending_matching(actor, params.q, [h.memory.id for h in hits]),
+        "pending": hits.pending,
     }
 
 

@@ -15,7 +15,7 @@ from activity.models import AccessEvent
 from kernel.errors import Conflict, OwnerOnly
 from memories.models import Memory, MemoryProposal, MemoryState
 from memories.selectors import memories as selectors
-from memories.selectors.pending import pending_matching, pending_writes
+from memories.selectors.pending import pending_writes
 from memories.selectors.proposals import proposal_list
 from memories.services import app_review
 from memories.services import memories as services
@@ -175,7 +175,7 @@ def test_a_pending_change_of_a_memory_hidden_since_says_nothing_about_it(
     services.memory_delete(actor=app, memory_id=memory.id)
     services.memory_set_visibility(actor=owner_dash, memory_id=memory.id, hide_from_app=app.app.pk)
     assert pending_writes(app) == []
-    assert pending_matching(app, "Lisbon", []) == []
+    assert selectors.memory_search(actor=app, query="Lisbon").pending == []
     # The owner still sees it, and accepting it as the app is refused in words, not applied.
     waiting = proposal_list(actor=owner_dash)
     assert len(waiting) == 2
