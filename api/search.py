@@ -13,7 +13,6 @@ from api.schemas import CategoryName, FilterText, MemoryOut, MemoryText, Pending
 from kernel.api_errors import error_responses
 from kernel.api_types import UtcDatetime
 from memories.selectors import memories as selectors
-from memories.selectors.pending import pending_matching
 
 search_router = Router(tags=["memories"])
 
@@ -80,5 +79,5 @@ def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
         "results": [{"memory": h.memory, "score": h.score} for h in hits],
         "min_score": hits.min_score,
         "nothing_relevant": hits.nothing_relevant,
-        "pending": pending_matching(actor, params.q, [h.memory.id for h in hits]),
+        "pending": hits.pending,
     }

@@ -308,7 +308,7 @@ class Coherence:
         from kernel.category_names import fold
         from kernel.errors import AppPaused
         from memories.search import index as search_index
-        from memories.search import scoring as search
+        from memories.search import scoring
         from memories.selectors.memories import MAX_PAGE, memory_list, memory_search, search_scope
 
         # None: the cut-off of the model of the owner's vectors
@@ -317,7 +317,7 @@ class Coherence:
         if not actor.app.paused:
             visible, params, whole_store = search_scope(actor, filters)
             category = fold(filters.category) if filters.category else None
-            exact_search = search.UserSearch(
+            exact_search = scoring.UserSearch(
                 self.owner.pk,
                 visible=visible,
                 params={**params, "category": category},

@@ -29,11 +29,11 @@ K = 5
 
 
 def _arm(actor: Any, query: str) -> list[Any]:
-    from memories.search import scoring as search
+    from memories.search import scoring
     from memories.visibility import visible_sql
 
     visible, params = visible_sql(actor)
-    found = search.lexical_arm(
+    found = scoring.lexical_arm(
         query, owner_id=actor.user.pk, visible=visible, params=params, whole_store=True
     )
     return [memory_id for memory_id, _ in found]

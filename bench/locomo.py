@@ -194,13 +194,13 @@ class Tenant:
         return [self.conv.turns[i].dia_id for i in order]
 
     def dense(self, question: Question, k: int) -> list[str]:
-        from memories.search import scoring as search
+        from memories.search import scoring
         from memories.search.embeddings import get_embedder
         from memories.visibility import visible_sql
 
         visible, params = visible_sql(self.actor)
         qvec = get_embedder().embed_query(question.question)
-        rows = search.dense_arm(
+        rows = scoring.dense_arm(
             qvec, owner_id=self.user.pk, visible=visible, params=params, depth=k
         )
         return [self.dia_of[mid] for mid, _ in rows]

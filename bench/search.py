@@ -302,7 +302,7 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
     from activity.models import AccessEvent
     from memories.models import UNSHOWN_COLUMNS, Memory
     from memories.search import index as search_index
-    from memories.search import scoring as search
+    from memories.search import scoring, statements
     from memories.search.embeddings import get_embedder
     from memories.selectors.memories import memory_search
     from memories.visibility import visible_sql
@@ -335,7 +335,7 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
         returned.append(len(hits))
 
         marks = [time.perf_counter()]
-        s = search.UserSearch(user.pk, visible=visible, params=params, query=q, whole_store=True)
+        s = scoring.UserSearch(user.pk, visible=visible, params=params, query=q, whole_store=True)
         marks.append(time.perf_counter())
         best = s.best(qvec, limit=10)
         marks.append(time.perf_counter())
@@ -347,13 +347,13 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
         for name, a, b in zip(PARTS, marks, marks[1:], strict=False):
             times[name].append((b - a) * 1000)
         if i % sql_every == 0:
-            sql, args = search.dense_statement(qvec, visible=visible, params=params)
+            sql, args = statements.dense_statement(qvec, visible=visible, params=params)
             t4 = time.perf_counter()
             with connection.cursor() as cur:
                 cur.execute(sql, args)
                 cur.fetchall()
             t5 = time.perf_counter()
-            in_sql = search.UserSearch(
+            in_sql = scoring.UserSearch(
                 user.pk, visible=visible, params=params, query=q, whole_store=True, use_index=False
             )
             in_sql.lexical()

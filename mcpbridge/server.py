@@ -46,7 +46,7 @@ from mcpbridge.schemas import (
 )
 from memories.selectors import memories as selectors
 from memories.selectors import profile
-from memories.selectors.pending import PendingWrite, pending_matching, pending_writes
+from memories.selectors.pending import PendingWrite, pending_writes
 from memories.services import adding, app_review, changing, deleting, remember
 
 T = TypeVar("T")
@@ -207,12 +207,12 @@ async def search_memory(
     stored.
     """
 
-    def work(actor: Actor) -> tuple[selectors.SearchHits, list[PendingWrite]]:
-        hits = selectors.memory_search(actor=actor, query=query, limit=limit, category=category)
-        return hits, pending_matching(actor, query, [h.memory.id for h in hits])
-
-    hits, held = await _call(work)
-    pending = [PendingOut.of(p) for p in held]
+    hits = await _call(
+        lambda actor: selectors.memory_search(
+            actor=actor, query=query, limit=limit, category=category
+        )
+    )
+    pending = [PendingOut.of(p) for p in hits.pending]
     out = SearchOut(
         query=query,
         results=[SearchHitOut.of_hit(h.memory, h.score) for h in hits],

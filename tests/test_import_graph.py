@@ -219,9 +219,9 @@ def test_the_graph_reader_sees_a_cycle_through_a_lazy_import(tmp_path: Path) -> 
 def test_each_rule_sees_what_breaks_it() -> None:
     graph: Graph = {
         "kernel.errors": {"accounts.models"},
-        "accounts.services": {"accounts.api", "kernel.errors"},
+        "accounts.services": {"api.apps", "kernel.errors"},
         "accounts.models": set(),
-        "accounts.api": {"accounts.services"},
+        "api.apps": {"accounts.services"},
         "memories.services.remember": {"mcpbridge.server", "memories.search.index"},
         "memories.selectors.memories": {"memories.services.remember", "activity.services"},
         "memories.extraction.matching": {"memories.selectors.memories", "kernel.errors"},
@@ -233,7 +233,7 @@ def test_each_rule_sees_what_breaks_it() -> None:
     raw = {"memories.ingest.text": {"django.db.models", "json"}, "kernel.env": {"django.db"}}
     assert kernel_imports_of_apps(graph) == {"kernel.errors": {"accounts.models"}}
     assert services_imports_of_entry_points(graph) == {
-        "accounts.services": {"accounts.api"},
+        "accounts.services": {"api.apps"},
         "memories.services.remember": {"mcpbridge.server"},
     }
     assert selectors_imports_of_services(graph) == {
@@ -245,7 +245,7 @@ def test_each_rule_sees_what_breaks_it() -> None:
         "memories.ingest.text": {"django.db.models"},
     }
     assert cycles(collapsed(graph, 1)) == [["accounts", "kernel"]]
-    assert cycles(collapsed(graph, 2)) == [["accounts.api", "accounts.services"]]
+    assert cycles(collapsed(graph, 2)) == [["api.apps", "accounts.services"]]
 
 
 def test_the_rules_read_the_whole_tree() -> None:

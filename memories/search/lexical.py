@@ -30,6 +30,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.db import connection
+
 from memories import language as languages
 
 
@@ -107,6 +109,34 @@ def for_memory(text: str) -> Analysed:
     language = languages.detect(text).code
     analysis = analysis_of(language)
     return Analysed(language, analysis.config, analysis.prefix, segment(text, characters=True))
+
+
+# Which texts, analysed as memories are, hold one of a query's lexemes (1-based positions).
+_HOLDING_SQL = """
+SELECT t.n FROM unnest(%(cfgs)s::text[], %(prefixes)s::text[], %(bodies)s::text[])
+    WITH ORDINALITY AS t(cfg, prefix, body, n)
+WHERE tsvector_to_array(memory_tsvector(t.cfg::regconfig, t.prefix, t.body)) && %(lexemes)s::text[]
+"""
+
+
+def holding(texts: Sequence[str], lexemes: Sequence[str]) -> list[bool]:
+    """Which of `texts` hold one of a query's `lexemes` (`UserSearch.lexemes`: its words under
+    every analysis, and their related terms), each text analysed as a memory's is: the lexical
+    arm's own rule for what a query's words match, for texts that are not in the index (an
+    app's writes held for the owner's review). One statement; none without texts or lexemes."""
+    if not lexemes or not any(texts):
+        return [False] * len(texts)
+    analysed = [for_memory(text) for text in texts]
+    args = {
+        "cfgs": [a.config for a in analysed],
+        "prefixes": [a.prefix for a in analysed],
+        "bodies": [a.body for a in analysed],
+        "lexemes": list(lexemes),
+    }
+    with connection.cursor() as cur:
+        cur.execute(_HOLDING_SQL, args)
+        held = {int(n) - 1 for (n,) in cur.fetchall()}
+    return [i in held for i in range(len(texts))]
 
 
 def for_query(query: str) -> tuple[str, int]:

@@ -40,8 +40,7 @@ from memories.models import (
 )
 from memories.ownership import check_relabel, mark_changed_by, protected_categories, reclassified
 from memories.search import lexical, moves, second_arm
-from memories.search.embeddings import current_model, get_embedder
-from memories.search.scoring import _vector_literal
+from memories.search.embeddings import current_model, get_embedder, vector_literal
 from memories.selectors.memories import get_visible, parse_memory_id, readers_of
 from memories.selectors.pending import PendingWrite
 from memories.services import app_review, harm, reconcile_local, trash
@@ -996,7 +995,7 @@ def _apply_text(
                     "text": new_text,
                     "app_text": app_text,
                     "key": key,
-                    "emb": _vector_literal(embedded.of(models.live)[0]),
+                    "emb": vector_literal(embedded.of(models.live)[0]),
                     "model": models.live,
                     "language": analysed.language,
                     "cfg": analysed.config,
@@ -1074,7 +1073,7 @@ def apply_screened_text(
             """,
             {
                 "app_text": app_text,
-                "emb": _vector_literal(embedded.of(models.live)[0]),
+                "emb": vector_literal(embedded.of(models.live)[0]),
                 "model": models.live,
                 "cfg": analysed.config,
                 "prefix": analysed.prefix,

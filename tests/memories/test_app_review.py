@@ -15,7 +15,7 @@ from activity.models import AccessEvent
 from kernel.errors import Conflict, OwnerOnly
 from memories.models import Memory, MemoryProposal, MemoryState
 from memories.selectors import memories as selectors
-from memories.selectors.pending import pending_matching, pending_writes
+from memories.selectors.pending import pending_writes
 from memories.selectors.proposals import proposal_list
 from memories.services import adding, app_review, changing, deleting, marks
 from memories.services.import_runs import import_prepare
@@ -174,7 +174,7 @@ def test_a_pending_change_of_a_memory_hidden_since_says_nothing_about_it(
     deleting.memory_delete(actor=app, memory_id=memory.id)
     marks.memory_set_visibility(actor=owner_dash, memory_id=memory.id, hide_from_app=app.app.pk)
     assert pending_writes(app) == []
-    assert pending_matching(app, "Lisbon", []) == []
+    assert selectors.memory_search(actor=app, query="Lisbon").pending == []
     # The owner still sees it, and accepting it as the app is refused in words, not applied.
     waiting = proposal_list(actor=owner_dash)
     assert len(waiting) == 2

@@ -15,7 +15,7 @@ from django.test import override_settings
 from hypothesis import strategies as st
 
 from memories.search import e5, embeddings, model_profiles
-from memories.search.scoring import meaning_relevance
+from memories.search.relevance import meaning_relevance
 
 
 def test_torch_is_not_installed() -> None:

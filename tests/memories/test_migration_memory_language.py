@@ -18,7 +18,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor
 from memories.models import Memory, SearchStats
-from memories.search import scoring as search
+from memories.search import scoring
 from memories.selectors.memories import memory_search
 from memories.services import adding
 from memories.visibility import visible_sql
@@ -54,7 +54,7 @@ def _column_exists() -> bool:
 
 def _keyword_hits(actor: Actor, query: str) -> list[uuid.UUID]:
     visible, params = visible_sql(actor)
-    found = search.lexical_arm(
+    found = scoring.lexical_arm(
         query, owner_id=actor.user.pk, visible=visible, params=params, whole_store=True
     )
     return [memory_id for memory_id, _ in found]

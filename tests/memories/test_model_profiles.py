@@ -16,7 +16,8 @@ from memories.search import index as search_index
 from memories.search import model_profiles
 from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 from memories.search.model_profiles import LocalThresholds, Thresholds, Weights
-from memories.search.scoring import UserSearch, meaning_relevance
+from memories.search.relevance import meaning_relevance
+from memories.search.scoring import UserSearch
 from memories.selectors.memories import memory_search
 from memories.services.adding import NewMemory, memory_create_many
 from memories.services.marks import memory_set_private_many

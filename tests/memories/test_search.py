@@ -10,8 +10,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import User
-from memories.search import model_profiles
-from memories.search import scoring as search
+from memories.search import embeddings, model_profiles, relevance, scoring
 from memories.search.embeddings import get_embedder
 from memories.search.model_profiles import current as current_profile
 from memories.selectors.memories import MemoryFilters, memory_search, search_scope
@@ -91,7 +90,9 @@ def test_semantic_search_finds_a_paraphrase_that_shares_no_word(owner_dash: Acto
     assert target in [h.memory.text for h in hits]
 
     visible, params = visible_sql(owner_dash)
-    lexical = search.lexical_arm(query, owner_id=owner_dash.user.pk, visible=visible, params=params)
+    lexical = scoring.lexical_arm(
+        query, owner_id=owner_dash.user.pk, visible=visible, params=params
+    )
     texts_by_id = {h.memory.id: h.memory.text for h in hits}
     assert all(texts_by_id.get(mid) != target for mid, _ in lexical)
     assert target not in _texts(owner_dash, [mid for mid, _ in lexical])
@@ -119,7 +120,7 @@ def test_keyword_search_finds_a_rare_proper_noun_the_vector_arm_ranks_low(
     visible, params = visible_sql(owner_dash)
     dense = [
         mid
-        for mid, _ in search.dense_arm(
+        for mid, _ in scoring.dense_arm(
             qvec, owner_id=owner_dash.user.pk, visible=visible, params=params
         )
     ]
@@ -212,7 +213,7 @@ def test_search_is_exact_for_every_tenant_size_in_a_shared_table(db: None, use_i
         actor = owner_actor(user)
         visible, params = visible_sql(actor)
         qvec = rng.standard_normal(384).astype(np.float32)
-        got = search.dense_arm(
+        got = scoring.dense_arm(
             qvec, owner_id=user.pk, visible=visible, params=params, depth=10, use_index=use_index
         )
         with connection.cursor() as cur:
@@ -244,7 +245,7 @@ def test_a_write_behind_the_service_layer_is_seen_by_the_next_search(owner_dash:
         cur.execute(
             "UPDATE memories_memory SET text = %s, tsv = to_tsvector('english', %s), "
             "embedding = %s::vector WHERE owner_id = %s AND id = %s",
-            [text, text, search._vector_literal(vector), owner_dash.user.pk, target.memory.id],
+            [text, text, embeddings.vector_literal(vector), owner_dash.user.pk, target.memory.id],
         )
     assert _top_texts(owner_dash, "quokka sanctuary")[0] == text
     assert "The spare key is under the doormat" not in _top_texts(owner_dash, "spare key", 10)
@@ -340,7 +341,7 @@ def test_the_in_memory_index_and_postgresql_rank_the_same(
         for q, qvec in qvecs.items():
             results = []
             for use_index in (True, False):
-                found = search.UserSearch(
+                found = scoring.UserSearch(
                     owner.pk,
                     visible=visible,
                     params=params,
@@ -374,7 +375,7 @@ def test_a_filtered_search_ranks_the_same_in_the_index_and_in_postgresql(
         visible, params, whole_store = search_scope(owner_dash, filters)
         assert whole_store is False
         indexed, in_sql = (
-            search.UserSearch(
+            scoring.UserSearch(
                 owner.pk,
                 visible=visible,
                 params=params,
@@ -414,14 +415,14 @@ def test_the_index_keeps_every_contender_when_cosines_tie_at_either_clip(
     # The closer a copy, the later its id: ranking the ties by cosine would pick the wrong ones.
     near = [qvec + rng.uniform(-s, s, 384).astype(np.float32) for s in np.linspace(0.3, 0.05, 40)]
     full = current_profile().search.weights.cosine_full
-    assert min(search.exact_cosines(np.array(near), qvec)) > full
+    assert min(relevance.exact_cosines(np.array(near), qvec)) > full
     with connection.cursor() as cur:
         cur.execute("SELECT id FROM memories_memory WHERE owner_id = %s ORDER BY id", [owner.pk])
         ids = [row[0] for row in cur.fetchall()]
         for memory_id, vector in zip(ids[:40], near, strict=True):
             cur.execute(
                 "UPDATE memories_memory SET embedding = %s::vector WHERE id = %s",
-                [search._vector_literal(vector), memory_id],
+                [embeddings.vector_literal(vector), memory_id],
             )
         cur.execute(
             "UPDATE memories_memory SET text = text || ' quokka', "
@@ -439,7 +440,7 @@ def test_the_index_keeps_every_contender_when_cosines_tie_at_either_clip(
         visible, params = visible_sql(actor)
         for limit, min_score in ((10, current_profile().search.min_score), (1200, 0.0)):
             indexed, in_sql = (
-                search.UserSearch(
+                scoring.UserSearch(
                     owner.pk,
                     visible=visible,
                     params=params,
@@ -506,9 +507,11 @@ def test_whatever_ranked_them_the_row_fetch_loads_only_memories_the_caller_may_s
     # A ranking that went wrong (or a memory hidden between ranking and fetch): the fetch's own
     # consent check is the last word.
     monkeypatch.setattr(
-        search.UserSearch,
+        scoring.UserSearch,
         "best",
-        lambda *a, **k: [search.Candidate(r.memory.id, 0.9 - i / 10) for i, r in enumerate(ranked)],
+        lambda *a, **k: [
+            relevance.Candidate(r.memory.id, 0.9 - i / 10) for i, r in enumerate(ranked)
+        ],
     )
     hits = memory_search(actor=app, query="running")
     assert [(h.memory.id, h.memory.text) for h in hits] == [(shown.memory.id, shown.memory.text)]

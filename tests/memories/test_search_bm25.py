@@ -21,7 +21,7 @@ from accounts.models import ALL_SCOPES, ConnectedApp, User
 from kernel.errors import DomainError
 from memories.models import Memory, MemoryState
 from memories.search import index as search_index
-from memories.search import scoring as search
+from memories.search import scoring, statements
 from memories.search.embeddings import E5_MODEL
 from memories.search.lexical import kin as lexical_languages
 from memories.selectors.memories import memory_get
@@ -82,7 +82,7 @@ LIMIT %(depth)s
 def full_pass(actor: Actor, query: str, category: str | None) -> list[tuple[uuid.UUID, float]]:
     visible, params = visible_sql(actor)
     params = {**params, "category": category}
-    terms = search.UserSearch(
+    terms = scoring.UserSearch(
         actor.user.pk, visible=visible, params=params, query=query, use_index=False
     )
     args = {
@@ -91,10 +91,10 @@ def full_pass(actor: Actor, query: str, category: str | None) -> list[tuple[uuid
         "groups": list(terms.groups),
         "k1": terms.profile.bm25_k1,
         "b": terms.profile.bm25_b,
-        "depth": search.ARM_DEPTH,
+        "depth": statements.ARM_DEPTH,
     }
     with connection.cursor() as cur:
-        cur.execute(FULL_PASS_SQL.format(filters=search.filters(visible)), args)
+        cur.execute(FULL_PASS_SQL.format(filters=statements.filters(visible)), args)
         return [(row[0], float(row[1])) for row in cur.fetchall()]
 
 
@@ -102,7 +102,7 @@ def lexical(
     actor: Actor, query: str, category: str | None, use_index: bool
 ) -> list[tuple[uuid.UUID, float]]:
     visible, params = visible_sql(actor)
-    return search.lexical_arm(
+    return scoring.lexical_arm(
         query,
         owner_id=actor.user.pk,
         visible=visible,
@@ -321,7 +321,7 @@ def test_the_language_share_under_e5_is_the_callers_view_after_any_writes(
                     for actor in actors:
                         visible, params = visible_sql(actor)
                         for use_index in (True, False):
-                            found = search.UserSearch(
+                            found = scoring.UserSearch(
                                 owner.pk,
                                 visible=visible,
                                 params={**params, "category": category},

@@ -19,6 +19,7 @@ from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from memories.models import SearchStats
 from memories.search import index as search_index
+from memories.search.user_index import predicted_bytes
 from memories.selectors.memories import memory_search
 from memories.services import adding, changing, deleting
 from memories.services.trash import trash_delete_forever
@@ -169,7 +170,7 @@ def test_the_index_is_accounted_at_its_real_size(owner: User, owner_dash: Actor)
     arrays = [v for v in vars(index).values() if hasattr(v, "nbytes")]
     assert index.nbytes == sum(a.nbytes for a in arrays)
     stats = SearchStats.objects.get(owner=owner)
-    assert search_index.predicted_bytes(stats.documents, stats.length) == index.nbytes
+    assert predicted_bytes(stats.documents, stats.length) == index.nbytes
 
 
 @pytest.mark.django_db
@@ -185,7 +186,7 @@ def test_a_store_that_its_apps_echoes_push_over_the_budget_is_read_once_then_sea
     app = _app(owner, "default grant")
     assert adding.memory_create(actor=app, text=HEALTH[0]).memory.echo_of_id == secret.id
     stats = SearchStats.objects.get(owner=owner)
-    room = search_index.predicted_bytes(stats.documents, stats.length) + 100  # but no echo
+    room = predicted_bytes(stats.documents, stats.length) + 100  # but no echo
     expected = _answer(owner_dash, "Lisbon trip medical", min_score=0)  # the full budget
     search_index.clear()
     with mock.patch.object(search_index, "budget_bytes", return_value=room), _reads() as reads:

@@ -18,7 +18,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory
 from memories.search import index as search_index
-from memories.search import scoring as search
+from memories.search import scoring
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_search
 from memories.services import adding, changing
@@ -72,7 +72,7 @@ def _keyword_hits(actor: Actor, query: str) -> dict[uuid.UUID, float]:
     """The lexical arm alone (BM25 by memory), on the path the settings chose."""
     visible, params = visible_sql(actor)
     return dict(
-        search.lexical_arm(
+        scoring.lexical_arm(
             query,
             owner_id=actor.user.pk,
             visible=visible,
@@ -191,7 +191,7 @@ def test_both_paths_give_the_same_results_and_scores(
         for query in ("过敏", "猫", "仕事", "Kinder", "Kind", "工作 Garten", "peanuts 过敏"):
             qvec = get_embedder().embed_query(query)
             answers = [
-                search.UserSearch(
+                scoring.UserSearch(
                     actor.user.pk,
                     visible=visible,
                     params=params,

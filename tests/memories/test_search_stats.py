@@ -20,7 +20,8 @@ from kernel.errors import Conflict
 from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, SearchStats
 from memories.search import index as search_index
-from memories.search import scoring as search
+from memories.search import statements
+from memories.search.user_index import UserIndex
 from memories.services import adding, changing, deleting, maintenance, marks
 from memories.services.erasure import user_erase
 from memories.services.trash import trash_delete_forever, trash_restore
@@ -171,7 +172,7 @@ def _apply(
             )
 
 
-def _contents(index: search_index.UserIndex, mask: Any = None) -> dict[bytes, Any]:
+def _contents(index: UserIndex, mask: Any = None) -> dict[bytes, Any]:
     """What an index holds per memory, whatever the row order: flag, vector, length, postings,
     and (with a mask) whether the view sees it."""
     postings: dict[int, list[tuple[int, float]]] = {}
@@ -244,7 +245,7 @@ def test_statistics_and_the_in_memory_index_stay_true_after_any_writes(
             app_actor = actor_for(users[0], app)
             visible, params = visible_sql(app_actor)
             params = {**params, "category": None}
-            view = search_index.View(search.filters(visible), params, tuple(sorted(params)))
+            view = search_index.View(statements.filters(visible), params, tuple(sorted(params)))
             for step, (who, op, pick, words) in enumerate(script):
                 before = [_kept(u) for u in users]
                 _apply(actors[who], op, pick, words, step, app_actor if who == 0 else None)

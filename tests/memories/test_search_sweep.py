@@ -18,6 +18,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor
 from accounts.models import User
 from memories.search import index as search_index
+from memories.search.user_index import UserIndex
 from memories.selectors.memories import memory_search
 from memories.services import adding, deleting
 from memories.services.erasure import user_erase
@@ -38,7 +39,7 @@ def empty_cache() -> Iterator[None]:
     search_index.clear()
 
 
-def _cached(owner: User) -> search_index.UserIndex | None:
+def _cached(owner: User) -> UserIndex | None:
     return search_index._indexes.get(search_index._key(owner.pk))
 
 

@@ -11,8 +11,7 @@ import pytest
 from accounts.actors import Actor
 from accounts.models import User
 from bench.shortqueries import load
-from memories.search import related_terms
-from memories.search import scoring as search
+from memories.search import related_terms, relevance, scoring
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_search
 from memories.services import adding, marks
@@ -77,7 +76,7 @@ def test_related_terms_score_the_same_in_the_index_and_in_postgresql(
     for query in ("kids", "boss", "meds", "car insurance", "board games"):
         qvec = get_embedder().embed_query(query)
         indexed, in_sql = (
-            search.UserSearch(
+            scoring.UserSearch(
                 owner.pk,
                 visible=visible,
                 params=params,
@@ -92,7 +91,7 @@ def test_related_terms_score_the_same_in_the_index_and_in_postgresql(
 
 
 def test_a_word_and_its_related_terms_count_as_one_term() -> None:
-    corpus = search.Corpus(
+    corpus = relevance.Corpus(
         keys=(1, 2, 3),
         df=(0, 4, 9),
         documents=100,
