@@ -36,7 +36,7 @@ from memories.services.memories import (
 )
 from tests.memories.exports import claude_export, write_json
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "docs" / "export.schema.json").read_text())
 COMPARED = (
     "text",
