@@ -23,8 +23,8 @@ from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor, actor_for, live_app
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import DomainError, InvalidInput, LLMNotConfigured, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories.categories import SENSITIVE
@@ -387,7 +387,7 @@ def import_execute(
         trash_batch_drop_if_empty(writer, counter.redo.batch.pk)
     if run.upload_path:
         _discard_upload(run)
-    activity.record(
+    access_event_create(
         actor,
         AccessEvent.Action.IMPORT,
         count=run.memories_created,

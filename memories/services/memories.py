@@ -23,8 +23,8 @@ from psycopg.types import TypeInfo
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.category_names import category_name
 from kernel.errors import Conflict, InvalidInput, NotFound, UserEdited
 from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, require, require_owner
@@ -498,7 +498,7 @@ def _create_cleaned(
                 results.append(WriteResult(memory=known[key], created=False))
         received = list(dict.fromkeys(r.memory.id for r in results if r.pending is None))
         duplicates = sum(1 for r in results if not r.created)
-        activity.record(
+        access_event_create(
             actor,
             AccessEvent.Action.ADD,
             received,
@@ -912,7 +912,7 @@ def memory_change(
                 reason=reason,
                 app_text=screened.app_text if screened else None,
             )
-            activity.record(
+            access_event_create(
                 actor, AccessEvent.Action.UPDATE, [memory.id], detail={"text": "edited"}
             )
         if cats is not None:
@@ -1105,7 +1105,7 @@ def _apply_categories(actor: Actor, memory: Memory, cats: list[str], now: dateti
     memory.updated_at = now
     fields = ["categories", "categories_set_by_user", "updated_at"]
     memory.save(update_fields=[*fields, *mark_changed_by(actor, memory, now)])
-    activity.record(
+    access_event_create(
         actor,
         AccessEvent.Action.UPDATE,
         [memory.id],
@@ -1128,7 +1128,7 @@ def _apply_state(actor: Actor, memory: Memory, state: str, now: datetime) -> boo
         raise Conflict(
             gettext_noop("An identical active memory already exists; delete one of them first.")
         ) from None
-    activity.record(
+    access_event_create(
         actor, AccessEvent.Action.STATE, [memory.id], detail={"from": previous, "to": state}
     )
     return True
@@ -1224,7 +1224,7 @@ def memory_supersede_into(
         changed_by=actor.label,
         reason=reason[:500],
     )
-    activity.record(
+    access_event_create(
         actor,
         AccessEvent.Action.UPDATE,
         [old.id, new.id],
@@ -1261,7 +1261,7 @@ def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) 
         )
         if screened.private and not memory.is_private:
             _apply_visibility(actor, memory, timezone.now(), private=True)
-        activity.record(
+        access_event_create(
             actor, AccessEvent.Action.UPDATE, [memory.id], detail={"restored": version_id}
         )
     return memory
@@ -1365,7 +1365,7 @@ def _apply_visibility(
     memory.save(update_fields=[*fields, *mark_changed_by(actor, memory, now)])
     _restate_visibility(memory, private, hide_from_app, show_to_app)
     after = _visibility_marks(memory)
-    activity.record(
+    access_event_create(
         actor, AccessEvent.Action.STATE, [memory.id], detail={"from": before, "to": after}
     )
 
@@ -1399,7 +1399,7 @@ def memory_set_private_many(*, actor: Actor, memory_ids: Sequence[object], priva
                 changed_at=now,
             )
             owned.filter(echo_of_id__in=changed).update(is_private=private)
-            activity.record(
+            access_event_create(
                 actor,
                 AccessEvent.Action.STATE,
                 changed,
@@ -1421,7 +1421,7 @@ def memory_set_pinned(*, actor: Actor, memory_ids: Sequence[object], pinned: boo
         if changed:
             owned = Memory.objects.filter(owner=actor.user, pk__in=changed)
             owned.update(pinned_at=timezone.now() if pinned else None)
-            activity.record(
+            access_event_create(
                 actor,
                 AccessEvent.Action.STATE,
                 changed,
@@ -1461,7 +1461,7 @@ def memory_delete(*, actor: Actor, memory_id: object) -> DeleteResult:
             return DeleteResult(memory.id, None, None, pending=pending)
         readers = readers_of(actor.user.pk, [memory.id])
         batch = trash.move_to_trash(actor, [memory])
-        activity.record(
+        access_event_create(
             actor,
             AccessEvent.Action.DELETE,
             [memory.id],
@@ -1492,7 +1492,7 @@ def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[De
             DeleteResult(m.id, _told(actor, readers_of(actor.user.pk, [m.id])), batch.id)
             for m in memories
         ]
-        activity.record(
+        access_event_create(
             actor,
             AccessEvent.Action.DELETE,
             [m.id for m in memories],
@@ -1512,7 +1512,7 @@ def memory_delete_all(*, actor: Actor) -> int:
         if app_review.held(actor):  # one proposal per memory: the owner decides each
             return len(app_review.propose_deletes(actor, memories))
         batch = trash.move_to_trash(actor, memories)
-        activity.record(  # each memory's trail shows who deleted it, in bulk or not
+        access_event_create(  # each memory's trail shows who deleted it, in bulk or not
             actor,
             AccessEvent.Action.DELETE,
             [m.id for m in memories],
@@ -1597,7 +1597,7 @@ def memory_note_mentions(*, actor: Actor, mentions: dict[uuid.UUID, list[dict[st
                 provenance=provenance, metadata=metadata
             )
         if memories:
-            activity.record(
+            access_event_create(
                 actor,
                 AccessEvent.Action.UPDATE,
                 [m.id for m in memories],

@@ -14,7 +14,6 @@ from memories.categories import sensitive_meaning
 from memories.models import Memory, UserCategory
 from memories.selectors import memories as selectors
 from memories.selectors.grants import category_notices, known_categories
-from memories.services import categories as user_categories
 from memories.services import memories as services
 from memories.services import remember
 from memories.services.categories import categories_lock, name_meaning
@@ -235,7 +234,7 @@ def test_a_delete_between_the_check_and_the_write_refuses_the_write(
         UserCategory.objects.filter(owner=owner, slug="kids").delete()
         return categories_lock(actor, labels)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(user_categories, "categories_lock", after_a_delete)
+    monkeypatch.setattr("memories.services.categories.categories_lock", after_a_delete)
     with pytest.raises(Conflict, match="categories changed"):
         services.memory_create(actor=cursor, text="Alice's daughter", categories=["kids"])
     assert not Memory.objects.filter(owner=owner, text="Alice's daughter").exists()
