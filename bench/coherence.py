@@ -14,7 +14,8 @@ reader's searches through `memory_search`, and each answer must equal the exact 
 PostgreSQL, bypassing every cache (same ids, same order, scores within 1e-9); a paused app must
 be refused. The last line is one JSON object: steps, searches compared, divergences.
 
-The same machine runs in the test suite under hypothesis (tests/memories/test_search_coherence.py).
+The same machine runs in the test suite under hypothesis
+(tests/memories/search/test_index_coherence.py).
 """
 
 from __future__ import annotations

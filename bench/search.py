@@ -298,8 +298,8 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
     from django.db import connection
 
     from accounts.actors import owner_actor
-    from activity import services as activity
     from activity.models import AccessEvent
+    from activity.services import access_event_create
     from memories.models import UNSHOWN_COLUMNS, Memory
     from memories.search import index as search_index
     from memories.search import scoring, statements
@@ -342,7 +342,7 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
         ids = [c.id for c in best]
         Memory.objects.filter(owner=user).defer(*UNSHOWN_COLUMNS).in_bulk(ids)
         marks.append(time.perf_counter())
-        activity.record(actor, AccessEvent.Action.SEARCH, ids)
+        access_event_create(actor, AccessEvent.Action.SEARCH, ids)
         marks.append(time.perf_counter())
         for name, a, b in zip(PARTS, marks, marks[1:], strict=False):
             times[name].append((b - a) * 1000)

@@ -1,14 +1,15 @@
-"""The layers, checked on the import graph read with `ast`, by folder alone (no list of exceptions):
+"""The layers, checked on the import graph read with `ast`, by folder alone (no list of exceptions).
+The rules are stated here; the tree they apply to is drawn once, in ARCHITECTURE.md.
 
 - the kernel imports no app;
-- services never import an entry point (`*.web`, `*.api`, `*.views`, `*.management`, `*.admin`,
-  `mcpbridge`, `contextlayer`), and selectors never import their own app's services (a read
-  records its access event through `activity.services`, an app below; the reverse would put a
-  write under a read);
+- services never import an entry point (a package or module named `web`, `api`, `views`,
+  `management` or `admin` at any depth, `mcpbridge`, `contextlayer`), and selectors never import
+  their own app's services (a read records its access event through `activity.services`, an app
+  below; the reverse would put a write under a read);
 - `memories.extraction` and `memories.ingest` are pure: no models, no `django.db`, no services or
   selectors;
-- no cycle between top-level packages, nor between second-level ones (`memories.services.memories`,
-  `memories.search.scoring`, `accounts.actors`), nor between modules.
+- no cycle between top-level packages (`memories`, `accounts`), nor between second-level ones
+  (`memories.services`, `memories.search`, `accounts.actors`), nor between modules.
 
 Every import counts, including those inside functions: a lazy import hides a cycle from Python's
 loader, not from the design (the module still cannot be understood, or moved, without the other).
@@ -219,9 +220,9 @@ def test_the_graph_reader_sees_a_cycle_through_a_lazy_import(tmp_path: Path) -> 
 def test_each_rule_sees_what_breaks_it() -> None:
     graph: Graph = {
         "kernel.errors": {"accounts.models"},
-        "accounts.services": {"api.apps", "kernel.errors"},
+        "accounts.services": {"accounts.api", "kernel.errors"},
         "accounts.models": set(),
-        "api.apps": {"accounts.services"},
+        "accounts.api": {"accounts.services"},
         "memories.services.remember": {"mcpbridge.server", "memories.search.index"},
         "memories.selectors.memories": {"memories.services.remember", "activity.services"},
         "memories.extraction.matching": {"memories.selectors.memories", "kernel.errors"},
@@ -233,7 +234,7 @@ def test_each_rule_sees_what_breaks_it() -> None:
     raw = {"memories.ingest.text": {"django.db.models", "json"}, "kernel.env": {"django.db"}}
     assert kernel_imports_of_apps(graph) == {"kernel.errors": {"accounts.models"}}
     assert services_imports_of_entry_points(graph) == {
-        "accounts.services": {"api.apps"},
+        "accounts.services": {"accounts.api"},
         "memories.services.remember": {"mcpbridge.server"},
     }
     assert selectors_imports_of_services(graph) == {
@@ -245,7 +246,7 @@ def test_each_rule_sees_what_breaks_it() -> None:
         "memories.ingest.text": {"django.db.models"},
     }
     assert cycles(collapsed(graph, 1)) == [["accounts", "kernel"]]
-    assert cycles(collapsed(graph, 2)) == [["api.apps", "accounts.services"]]
+    assert cycles(collapsed(graph, 2)) == [["accounts.api", "accounts.services"]]
 
 
 def test_the_rules_read_the_whole_tree() -> None:

@@ -19,9 +19,9 @@ from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
 from activity.selectors import activity_event
+from activity.services import access_event_create, access_log_line
 from kernel.category_names import fold
 from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_READ, require, require_owner
@@ -61,13 +61,14 @@ def get_visible(actor: Actor, memory_id: uuid.UUID, *, for_update: bool = False)
 
 
 def memory_get(*, actor: Actor, memory_id: object, record: bool = True) -> Memory:
-    """One memory. `record=False` for the owner's own dashboard views (GET changes nothing)."""
+    """One memory; records a `read` access event unless `record=False` (the owner's own
+    dashboard views: GET changes nothing)."""
     require(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
     if record:
-        activity.record(actor, AccessEvent.Action.READ, [memory.id])
+        access_event_create(actor, AccessEvent.Action.READ, [memory.id])
     return memory
 
 
@@ -144,7 +145,8 @@ def memory_list(
     limit: int = 50,
     record: bool = True,
 ) -> Page:
-    """Newest first, keyset-paginated (stable under concurrent writes)."""
+    """Newest first, keyset-paginated (stable under concurrent writes); records a `list` access
+    event unless `record=False`."""
     require(actor, SCOPE_READ)
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}.", field="limit")
@@ -156,7 +158,7 @@ def memory_list(
     items = rows[:limit]
     next_cursor = _encode_cursor(items[-1]) if len(rows) > limit else None
     if record:
-        activity.record(actor, AccessEvent.Action.LIST, [m.id for m in items])
+        access_event_create(actor, AccessEvent.Action.LIST, [m.id for m in items])
     return Page(items=items, next_cursor=next_cursor)
 
 
@@ -322,9 +324,9 @@ def memory_search(
     hits = [SearchHit(memory=rows[c.id], score=c.score) for c in candidates if c.id in rows]
     found = [h.memory.id for h in hits]
     if folded:
-        activity.log(actor, AccessEvent.Action.SEARCH, found, count=len(found))
+        access_log_line(actor, AccessEvent.Action.SEARCH, found, count=len(found))
     elif record:
-        activity.record(actor, AccessEvent.Action.SEARCH, found, durable=False)
+        access_event_create(actor, AccessEvent.Action.SEARCH, found, durable=False)
     pending = pending_matching(actor, ranking.lexemes, found)
     return SearchHits(hits, min_score=cut_off, pending=pending)
 

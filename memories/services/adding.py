@@ -19,8 +19,8 @@ from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.category_names import category_name
 from kernel.errors import Conflict, InvalidInput
 from kernel.gates import SCOPE_WRITE, require
@@ -373,7 +373,7 @@ def _store_batch(
         results = _results(cleaned, batch, built, done, known)
         received = list(dict.fromkeys(r.memory.id for r in results if r.pending is None))
         duplicates = sum(1 for r in results if not r.created)
-        activity.record(
+        access_event_create(
             actor,
             AccessEvent.Action.ADD,
             received,

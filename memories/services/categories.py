@@ -20,8 +20,8 @@ from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from accounts.models import User
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.category_names import category_name
 from kernel.errors import Conflict, InvalidInput
 from kernel.gates import SCOPE_WRITE, require, require_owner
@@ -170,7 +170,7 @@ def category_add(
                 created_by=actor.label,
                 reviewed_at=timezone.now(),  # the owner is looking at it as it is made
             )
-            activity.record(
+            access_event_create(
                 actor,
                 AccessEvent.Action.STATE,
                 detail={"categories": {"added": [slug]}, "sensitive": is_sensitive},
@@ -237,7 +237,7 @@ def _recategorize_batch(actor: Actor, ids: list[Any], classifier: Classifier, mo
     owned = Memory.objects.filter(owner=actor.user)
     owned.bulk_update(updated, fields)
     if updated:
-        activity.record(
+        access_event_create(
             actor,
             AccessEvent.Action.UPDATE,
             [m.id for m in updated],

@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import Conflict, InvalidInput, UserEdited
 from kernel.gates import SCOPE_READ, SCOPE_WRITE, require, require_owner
 from memories.models import LIVE_STATES, Memory, MemoryState, MemoryVersion
@@ -176,7 +176,9 @@ def _apply_change(
             reason=reason,
             app_text=change.screened.app_text if change.screened else None,
         )
-        activity.record(actor, AccessEvent.Action.UPDATE, [memory.id], detail={"text": "edited"})
+        access_event_create(
+            actor, AccessEvent.Action.UPDATE, [memory.id], detail={"text": "edited"}
+        )
     if cats is not None:
         _apply_categories(actor, memory, cats, now)
     if change.state is not None:
@@ -202,7 +204,7 @@ def _apply_categories(actor: Actor, memory: Memory, cats: list[str], now: dateti
     memory.updated_at = now
     fields = ["categories", "categories_set_by_user", "updated_at"]
     memory.save(update_fields=[*fields, *mark_changed_by(actor, memory, now)])
-    activity.record(
+    access_event_create(
         actor,
         AccessEvent.Action.UPDATE,
         [memory.id],
@@ -225,7 +227,7 @@ def _apply_state(actor: Actor, memory: Memory, state: str, now: datetime) -> boo
         raise Conflict(
             gettext_noop("An identical active memory already exists; delete one of them first.")
         ) from None
-    activity.record(
+    access_event_create(
         actor, AccessEvent.Action.STATE, [memory.id], detail={"from": previous, "to": state}
     )
     return True
@@ -399,7 +401,7 @@ def memory_note_mentions(*, actor: Actor, mentions: dict[uuid.UUID, list[dict[st
                 provenance=provenance, metadata=metadata
             )
         if memories:
-            activity.record(
+            access_event_create(
                 actor,
                 AccessEvent.Action.UPDATE,
                 [m.id for m in memories],

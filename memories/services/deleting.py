@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from accounts.actors import Actor
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.gates import SCOPE_DELETE, require
 from memories.models import UNSHOWN_COLUMNS, Memory
 from memories.selectors.memories import readers_of
@@ -53,7 +53,7 @@ def memory_delete(*, actor: Actor, memory_id: object) -> DeleteResult:
             return DeleteResult(memory.id, None, None, pending=pending)
         readers = readers_of(actor.user.pk, [memory.id])
         batch = trash.move_to_trash(actor, [memory])
-        activity.record(
+        access_event_create(
             actor,
             AccessEvent.Action.DELETE,
             [memory.id],
@@ -84,7 +84,7 @@ def memory_delete_many(*, actor: Actor, memory_ids: Sequence[object]) -> list[De
             DeleteResult(m.id, _told(actor, readers_of(actor.user.pk, [m.id])), batch.id)
             for m in memories
         ]
-        activity.record(
+        access_event_create(
             actor,
             AccessEvent.Action.DELETE,
             [m.id for m in memories],
@@ -104,7 +104,7 @@ def memory_delete_all(*, actor: Actor) -> int:
         if app_review.held(actor):  # one proposal per memory: the owner decides each
             return len(app_review.propose_deletes(actor, memories))
         batch = trash.move_to_trash(actor, memories)
-        activity.record(  # each memory's trail shows who deleted it, in bulk or not
+        access_event_create(  # each memory's trail shows who deleted it, in bulk or not
             actor,
             AccessEvent.Action.DELETE,
             [m.id for m in memories],

@@ -36,8 +36,8 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import Conflict
 from memories.ingest.types import Conversation, ParsedExport
 from memories.models import (
@@ -212,7 +212,7 @@ class Redo:
         if not memories:
             return 0
         move_to_trash(writer, memories, self.batch)
-        activity.record(
+        access_event_create(
             writer,
             AccessEvent.Action.DELETE,
             [m.id for m in memories],

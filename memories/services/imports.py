@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor, actor_for
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories.ingest.types import Conversation, ParsedExport
@@ -153,7 +153,7 @@ def _finish(actor: Actor, writer: Actor, counter: Counter) -> None:
         trash_batch_drop_if_empty(writer, counter.redo.batch.pk)
     if run.upload_path:
         _discard_upload(run)
-    activity.record(
+    access_event_create(
         actor,
         AccessEvent.Action.IMPORT,
         count=run.memories_created,

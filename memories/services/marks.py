@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories.models import Memory
@@ -78,7 +78,7 @@ def apply_visibility(
     memory.save(update_fields=[*fields, *mark_changed_by(actor, memory, now)])
     _restate_visibility(memory, private, hide_from_app, show_to_app)
     after = _visibility_marks(memory)
-    activity.record(
+    access_event_create(
         actor, AccessEvent.Action.STATE, [memory.id], detail={"from": before, "to": after}
     )
 
@@ -110,7 +110,7 @@ def memory_set_private_many(*, actor: Actor, memory_ids: Sequence[object], priva
                 **changed_by(actor, now),
             )
             owned.filter(echo_of_id__in=changed).update(is_private=private)
-            activity.record(
+            access_event_create(
                 actor,
                 AccessEvent.Action.STATE,
                 changed,
@@ -132,7 +132,7 @@ def memory_set_pinned(*, actor: Actor, memory_ids: Sequence[object], pinned: boo
         if changed:
             owned = Memory.objects.filter(owner=actor.user, pk__in=changed)
             owned.update(pinned_at=timezone.now() if pinned else None)
-            activity.record(
+            access_event_create(
                 actor,
                 AccessEvent.Action.STATE,
                 changed,

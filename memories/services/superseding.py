@@ -8,8 +8,8 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.actors import Actor
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.gates import SCOPE_WRITE, require
 from memories.models import Memory, MemoryVersion
 from memories.ownership import changed_by, mark_changed_by, protected_categories
@@ -52,7 +52,7 @@ def memory_supersede_into(
         changed_by=actor.label,
         reason=reason[:500],
     )
-    activity.record(
+    access_event_create(
         actor,
         AccessEvent.Action.UPDATE,
         [old.id, new.id],

@@ -12,8 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import Conflict, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories import write_budget
@@ -224,7 +224,7 @@ def memory_restore_version(*, actor: Actor, memory_id: object, version_id: int) 
         )
         if screened.private and not memory.is_private:
             apply_visibility(actor, memory, timezone.now(), private=True)
-        activity.record(
+        access_event_create(
             actor, AccessEvent.Action.UPDATE, [memory.id], detail={"restored": version_id}
         )
     return memory

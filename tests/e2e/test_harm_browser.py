@@ -14,7 +14,7 @@ from accounts.actors import Actor, stdio_app
 from accounts.models import ALL_SCOPES, User
 from memories.models import Memory
 from memories.services import adding
-from memories.services import harm_check as harm
+from memories.services.harm_check import harm_check
 from tests.e2e.steps import log_in, row_with
 from tests.mcpbridge.mcp_clients import stdio_call
 
@@ -52,7 +52,7 @@ def test_the_owner_accepts_an_apps_held_instruction_and_clears_a_checked_credent
     Memory.objects.filter(owner=owner, pk=old.pk).update(
         text="Sails on weekends. NI number: YR 53 61 79 D"
     )
-    assert harm.harm_check(actor=owner_dash) == 1
+    assert harm_check(actor=owner_dash) == 1
     assert _call(owner, "list_memories", {}).structured_content["memories"] == []
 
     log_in(page, owner)

@@ -10,7 +10,7 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
-from activity import selectors as activity
+from activity.selectors import ActivityFilters, activity_apps, activity_daily, activity_events
 from kernel.errors import NotFound, OwnerOnly
 from memories.selectors import memories as selectors
 from memories.selectors import stats as stats_selectors
@@ -92,17 +92,15 @@ def test_activity_counts_reads_and_writes_per_app_per_day(
     selectors.memory_get(actor=claude, memory_id=memory.id)
     selectors.memory_search(actor=claude, query="wrote")
     adding.memory_create(actor=stranger_dash, text="Stranger activity")
-    daily = activity.activity_daily(actor=owner_dash, days=7)
+    daily = activity_daily(actor=owner_dash, days=7)
     assert [(d.app_name, d.reads, d.writes) for d in daily] == [("Claude", 2, 1)]
-    page = activity.activity_events(
-        actor=owner_dash, filters=activity.ActivityFilters(action="search")
-    )
+    page = activity_events(actor=owner_dash, filters=ActivityFilters(action="search"))
     assert [e.action for e in page.items] == ["search"]
     recent = stats_selectors.app_recent_reads(actor=owner_dash)
     assert [(r.app_name, [m.text for m in r.memories]) for r in recent] == [
         ("Claude", ["Claude wrote this"])
     ]
-    assert activity.activity_apps(actor=stranger_dash) == ["dashboard"]
+    assert activity_apps(actor=stranger_dash) == ["dashboard"]
 
 
 def test_an_export_counts_as_a_read_on_the_activity_page_as_in_the_erasure_receipt(
@@ -110,7 +108,7 @@ def test_an_export_counts_as_a_read_on_the_activity_page_as_in_the_erasure_recei
 ) -> None:
     adding.memory_create(actor=owner_dash, text="Exported with everything else")
     export_build(actor=owner_dash)
-    daily = activity.activity_daily(actor=owner_dash, days=7)
+    daily = activity_daily(actor=owner_dash, days=7)
     assert [(d.app_name, d.reads, d.writes) for d in daily] == [("dashboard", 1, 1)]
 
 
@@ -118,7 +116,7 @@ def test_store_wide_reads_are_for_the_owner_apps_only(
     app_actor: Callable[[User, str], Actor], owner: User
 ) -> None:
     app = app_actor(owner, "Cursor")
-    for read in (stats_selectors.memory_stats, stats_selectors.memory_map, activity.activity_apps):
+    for read in (stats_selectors.memory_stats, stats_selectors.memory_map, activity_apps):
         with pytest.raises(OwnerOnly):
             read(actor=app)
 

@@ -15,7 +15,6 @@ from memories.models import Memory, UserCategory
 from memories.selectors import memories as selectors
 from memories.selectors.grants import category_notices, known_categories
 from memories.services import adding, changing, remember
-from memories.services import categories as user_categories
 from memories.services.categories import categories_lock, name_meaning
 from memories.services.import_check import import_app
 from tests.personas import issue_token
@@ -232,7 +231,7 @@ def test_a_delete_between_the_check_and_the_write_refuses_the_write(
         UserCategory.objects.filter(owner=owner, slug="kids").delete()
         return categories_lock(actor, labels)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(user_categories, "categories_lock", after_a_delete)
+    monkeypatch.setattr("memories.services.categories.categories_lock", after_a_delete)
     with pytest.raises(Conflict, match="categories changed"):
         adding.memory_create(actor=cursor, text="Alice's daughter", categories=["kids"])
     assert not Memory.objects.filter(owner=owner, text="Alice's daughter").exists()

@@ -1,6 +1,6 @@
 """Which lexemes a text has (memories/search/lexical.py): segmentation of text without spaces, the
 configuration of each language, and how a query's lexemes under every configuration become its
-terms. Through the search, with PostgreSQL: tests/memories/test_search_languages.py."""
+terms. Through the search, with PostgreSQL: tests/memories/search/test_languages.py."""
 
 from __future__ import annotations
 

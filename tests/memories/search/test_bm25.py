@@ -23,7 +23,7 @@ from memories.models import Memory, MemoryState
 from memories.search import index as search_index
 from memories.search import scoring, statements
 from memories.search.embeddings import E5_MODEL
-from memories.search.lexical import kin as lexical_languages
+from memories.search.lexical import kin
 from memories.selectors.memories import memory_get
 from memories.services import adding, changing, deleting, marks
 from memories.visibility import visible_q, visible_sql
@@ -279,14 +279,18 @@ phrase_edits = st.lists(
 
 def _language_share(actor: Actor, query: str, category: str | None) -> float:
     """The share the discount reads, counted afresh with the ORM form of the consent rule."""
-    kin = lexical_languages(query)
+    languages = kin(query)
     seen = Memory.objects.filter(
         visible_q(actor), state=MemoryState.ACTIVE, superseded_by__isnull=True
     )
     if category is not None:
         seen = seen.filter(categories__contains=[category])
     total = seen.count()
-    return 1.0 if kin is None or not total else seen.filter(language__in=kin).count() / total
+    return (
+        1.0
+        if languages is None or not total
+        else seen.filter(language__in=languages).count() / total
+    )
 
 
 @pytest.mark.slow

@@ -28,7 +28,7 @@ from memories.services.import_runs import import_prepare, import_run_start, run_
 from memories.transfer_models import ImportedConversation, ImportRun
 from tests.personas import signed_in
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CONVERSATIONS = 150
 PER_CONVERSATION = 3
 

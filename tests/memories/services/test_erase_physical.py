@@ -156,7 +156,7 @@ def test_statistics_never_hold_the_keys_of_the_lexeme_index(erased_owner: User) 
 def test_an_erase_drops_the_users_search_index_from_this_process(erased_owner: User) -> None:
     """The in-memory search index holds the user's vectors and lexeme keys: the process that
     erases drops it at once (other processes at their next sweep, as
-    docs/guide/export-delete-erase.md says: tests/memories/test_search_sweep.py)."""
+    docs/guide/export-delete-erase.md says: tests/memories/search/test_sweep.py)."""
     actor = owner_actor(erased_owner)
     memory_search(actor=actor, query="my therapist on Tuesday")
     key = search_index._key(erased_owner.pk)

@@ -32,7 +32,7 @@ from memories.services.marks import memory_set_pinned, memory_set_visibility
 from memories.transfer_models import ErasureReceipt, ImportRun
 from tests.memories.exports import claude_export, write_json
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "docs" / "export.schema.json").read_text())
 COMPARED = (
     "text",

@@ -2,7 +2,7 @@
 back, who sees it meanwhile (nobody but the owner's Trash page), and the purge after TRASH_DAYS.
 
 The doors (dashboard in Chromium, REST API, MCP over HTTP and stdio, admin) have their own tests
-next to each door's others; the import side is in tests/memories/test_ingest_import.py."""
+next to each door's others; the import side is in tests/memories/services/test_ingest_import.py."""
 
 from __future__ import annotations
 

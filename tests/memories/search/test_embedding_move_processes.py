@@ -36,7 +36,7 @@ from tests.memories.model_moves import (
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_a_writer_holding_the_users_models_makes_the_switch_back_off_and_switches_with_it(

@@ -20,7 +20,7 @@ from memories.selectors import memories as selectors
 from memories.selectors.proposals import proposal_list
 from memories.services import adding
 from tests.memories.hashed_features import features_in_fresh_processes
-from tests.memories.test_harm_writes import app_actor
+from tests.memories.services.test_harm_writes import app_actor
 
 # Standing orders in words the rules do not know (none is in the training data).
 PARAPHRASES = [
