@@ -24,7 +24,7 @@ from api.schemas import (
 from kernel.api_errors import error_responses
 from kernel.api_types import StoredText, UtcDatetime
 from memories.models import Memory
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.selectors.pending import pending_writes
 from memories.services import app_review, changing, deleting, marks, remember
 
@@ -51,7 +51,7 @@ class MemoryListQuery(Schema):
     created_before: UtcDatetime | None = None
     text: FilterText | None = Field(None, description="Case-insensitive substring of the text.")
     cursor: FilterText | None = Field(None, description="`next_cursor` of the previous page.")
-    limit: int = Field(50, ge=1, le=selectors.MAX_PAGE)
+    limit: int = Field(50, ge=1, le=memory_reads.MAX_PAGE)
 
 
 class PinOut(Schema):
@@ -142,9 +142,9 @@ class BulkDeleteOut(Schema):
 @router.get("", response={200: MemoryPageOut, **error_responses()}, summary="List memories")
 def list_memories(request: HttpRequest, filters: Query[MemoryListQuery]) -> Any:
     """Newest first. Pass `next_cursor` back as `cursor` for the next page."""
-    page = selectors.memory_list(
+    page = memory_reads.memory_list(
         actor=request_actor(request),
-        filters=selectors.MemoryFilters(
+        filters=memory_reads.MemoryFilters(
             state=None if filters.state == "all" else filters.state,
             category=filters.category,
             app_name=filters.app,
@@ -245,7 +245,7 @@ def _deleted(result: deleting.DeleteResult) -> dict[str, Any]:
 def get_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
     """As MCP's get_memory: the memory, and the calling app's own changes of it under review."""
     actor = request_actor(request)
-    memory = selectors.memory_get(actor=actor, memory_id=memory_id)
+    memory = memory_reads.memory_get(actor=actor, memory_id=memory_id)
     held = pending_writes(actor, memory_ids=[memory.id], adds=False)
     return MemoryGetOut.model_validate(memory, context={"request": request, "pending": held})
 
@@ -314,5 +314,5 @@ def unpin_memory(request: HttpRequest, memory_id: MemoryId) -> Any:
 def _pinned(request: HttpRequest, memory_id: MemoryId, *, pinned: bool) -> dict[str, Any]:
     actor = request_actor(request)
     changed = marks.memory_set_pinned(actor=actor, memory_ids=[memory_id], pinned=pinned)
-    memory = selectors.memory_get(actor=actor, memory_id=memory_id, record=False)
+    memory = memory_reads.memory_get(actor=actor, memory_id=memory_id, record=False)
     return {"memory": memory, "changed": bool(changed)}

@@ -12,14 +12,14 @@ from accounts.api_auth import request_actor
 from api.schemas import CategoryName, FilterText, MemoryOut, MemoryText, PendingOut
 from kernel.api_errors import error_responses
 from kernel.api_types import UtcDatetime
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 
 search_router = Router(tags=["memories"])
 
 
 class SearchQuery(Schema):
     q: MemoryText
-    limit: int = Field(10, ge=1, le=selectors.MAX_SEARCH)
+    limit: int = Field(10, ge=1, le=memory_reads.MAX_SEARCH)
     category: CategoryName | None = None
     app: FilterText | None = Field(
         None, description="Name of the app the memory came from, or that last changed it."
@@ -61,11 +61,11 @@ class SearchOut(Schema):
 def search_memories(request: HttpRequest, params: Query[SearchQuery]) -> Any:
     """Hybrid (keyword + meaning) search over active memories, best first."""
     actor = request_actor(request)
-    hits = selectors.memory_search(
+    hits = memory_reads.memory_search(
         actor=actor,
         query=params.q,
         limit=params.limit,
-        filters=selectors.MemoryFilters(
+        filters=memory_reads.MemoryFilters(
             category=params.category,
             app_name=params.app,
             created_after=params.created_after,

@@ -13,7 +13,7 @@ from api.schemas import MemoryId, MemoryOut
 from kernel.api_errors import error_responses
 from kernel.api_types import DbId
 from memories.models import MemoryVersion
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.services import text_changes
 
 versions_router = Router(tags=["memories"])
@@ -36,7 +36,7 @@ class VersionOut(Schema):
     summary="Earlier texts of a memory",
 )
 def list_versions(request: HttpRequest, memory_id: MemoryId) -> list[MemoryVersion]:
-    return selectors.memory_versions(actor=request_actor(request), memory_id=memory_id)
+    return memory_reads.memory_versions(actor=request_actor(request), memory_id=memory_id)
 
 
 @versions_router.post(

@@ -44,7 +44,7 @@ from mcpbridge.schemas import (
     pending_lines,
     result,
 )
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.selectors import profile
 from memories.selectors.pending import PendingWrite, pending_writes
 from memories.services import adding, app_review, changing, deleting, remember
@@ -208,7 +208,7 @@ async def search_memory(
     """
 
     hits = await _call(
-        lambda actor: selectors.memory_search(
+        lambda actor: memory_reads.memory_search(
             actor=actor, query=query, limit=limit, category=category
         )
     )
@@ -350,10 +350,10 @@ async def list_memories(
     Use this to review everything stored (search_memory is better for a topic). Pass the returned
     next_cursor to get the next page.
     """
-    filters = selectors.MemoryFilters(category=category)
+    filters = memory_reads.MemoryFilters(category=category)
 
-    def work(actor: Actor) -> tuple[selectors.Page, list[PendingWrite]]:
-        page = selectors.memory_list(actor=actor, filters=filters, cursor=cursor, limit=limit)
+    def work(actor: Actor) -> tuple[memory_reads.Page, list[PendingWrite]]:
+        page = memory_reads.memory_list(actor=actor, filters=filters, cursor=cursor, limit=limit)
         return page, pending_writes(actor) if cursor is None else []
 
     page, held = await _call(work)
@@ -372,7 +372,7 @@ async def get_memory(memory_id: MemoryId) -> Annotated[CallToolResult, GetOut]:
     """Get one memory by id, with its categories, dates and origin app."""
 
     def work(actor: Actor) -> tuple[Any, list[PendingWrite]]:
-        memory = selectors.memory_get(actor=actor, memory_id=memory_id)
+        memory = memory_reads.memory_get(actor=actor, memory_id=memory_id)
         return memory, pending_writes(actor, memory_ids=[memory.id], adds=False)
 
     memory, held = await _call(work)

@@ -75,7 +75,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memories import language as languages
+from memories import language as text_language
 from memories import sensitive_head, sensitive_model
 from memories.categories.ordinary import ordinary_phrases, ordinary_settings
 from memories.categories.signals import signal_words
@@ -86,12 +86,12 @@ from memories.search.model_profiles import Thresholds, profile_for
 from memories.signal_gate import SignalGate, SignalGates
 
 # The languages the classifier is validated for (see the module's docstring).
-VALIDATED = frozenset(languages.CLAIMED)
+VALIDATED = frozenset(text_language.CLAIMED)
 
 
 def fails_closed(language: str) -> bool:
     """A memory in this language without a sensitive label is treated as possibly sensitive."""
-    return language != languages.UNKNOWN and language not in VALIDATED
+    return language != text_language.UNKNOWN and language not in VALIDATED
 
 
 class Classifier:
@@ -142,7 +142,7 @@ class Classifier:
 
     def warm_signals(self) -> None:
         """Build every language's signal words now (about 40 ms each), not in a first write."""
-        for code in (None, *languages.CODES):
+        for code in (None, *text_language.CODES):
             self._signals_of(code)
 
     def ordinary_scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -184,7 +184,7 @@ class Classifier:
         if len(vectors) == 0:
             return []
         if texts is not None and codes is None:
-            codes = [languages.detect(text).code for text in texts]
+            codes = [text_language.detect(text).code for text in texts]
         t = self.thresholds
         results: list[list[str]] = []
         ordinary = self.ordinary_scores(vectors)
@@ -262,7 +262,10 @@ class Classifier:
         if text and sensitive_model.reads(code):
             sensitive = self._read_by_model(text, sensitive, by_embedding_only)
         elif (
-            by_nearness_only and text and code == languages.ENGLISH and self.thresholds.english_veto
+            by_nearness_only
+            and text
+            and code == text_language.ENGLISH
+            and self.thresholds.english_veto
         ):
             sensitive = self._checked_in_english(text, sensitive, by_nearness_only)
         if head is not None and code is not None and not sensitive:
@@ -307,7 +310,7 @@ class Classifier:
     ) -> list[list[str]]:
         """Labels for memories as a write stores them: `classify` with each text's language,
         then the fail-closed rule for languages the classifier is not validated for."""
-        codes = [languages.detect(text).code for text in texts]
+        codes = [text_language.detect(text).code for text in texts]
         return self.unchecked(self.classify(vectors, texts, codes), codes)
 
     def unchecked(self, labels: list[list[str]], codes: Sequence[str]) -> list[list[str]]:

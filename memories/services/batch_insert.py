@@ -21,8 +21,8 @@ from memories.search import lexical
 
 # What the batch INSERT writes in each column of memories_memory: `u.<alias>` is this row's
 # element of a per-row array (ROW_ARRAYS), `%(name)b` a parameter of the whole batch. Every
-# column of Memory is named here (tests/memories/services/test_services.py holds the two to each other),
-# and `built_memory` reads the same parameters back into the instance the caller gets.
+# column of Memory is named here (tests/memories/services/test_services.py holds the two to each
+# other), and `built_memory` reads the same parameters back into the instance the caller gets.
 INSERT_COLUMNS: dict[str, str] = {
     "id": "u.id",
     "owner_id": "%(owner)b",

@@ -18,7 +18,7 @@ from accounts.client_tokens import hash_secret
 from accounts.models import ClientToken, User
 from kernel.gates import SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryState, MemoryVersion
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.services.adding import memory_create
 from tests.api.memory_calls import API, add_memory, error_of
 from tests.api.tokens import TokenFactory, token_app
@@ -349,7 +349,7 @@ def test_a_database_outage_is_a_503_jsonerror_of(
     def down(**kwargs: object) -> None:
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(selectors, "memory_list", down)
+    monkeypatch.setattr(memory_reads, "memory_list", down)
     response = owner_api.get(API)
     assert response.status_code == 503
     assert error_of(response)["code"] == "unavailable"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from api.site import api
 
-# Every operation id as it was before the routes moved (into memories/api/ and api/access_events.py, then
-# into api/), and those added since.
+# Every operation id as it was before the routes moved (into memories/api/ and activity/api.py,
+# then into api/), and those added since.
 BEFORE_THE_MOVE = json.loads((Path(__file__).parent / "openapi_ids.json").read_text())
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.services import adding, changing
 
 
@@ -50,7 +50,7 @@ def seed_store(user: User, owner: Actor) -> None:
         actor=owner, memory_id=edited.id, text="Prefers aisle seats on long flights"
     )
     # Apps read memories, so the activity page, access trails and delete warnings have content.
-    selectors.memory_search(actor=claude, query="what does the user do for work")
-    selectors.memory_search(actor=cursor, query="preferred tools and languages")
-    selectors.memory_get(actor=claude, memory_id=edited.id)
-    selectors.memory_list(actor=cursor, limit=5)
+    memory_reads.memory_search(actor=claude, query="what does the user do for work")
+    memory_reads.memory_search(actor=cursor, query="preferred tools and languages")
+    memory_reads.memory_get(actor=claude, memory_id=edited.id)
+    memory_reads.memory_list(actor=cursor, limit=5)

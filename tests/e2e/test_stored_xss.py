@@ -16,7 +16,7 @@ from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
 from memories.models import MemoryProposal
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.services import adding, changing
 from memories.services.categories import category_add
 from memories.transfer_models import ImportRun
@@ -62,8 +62,8 @@ def seed(owner: User, owner_dash: Actor) -> dict[str, Any]:
     )
     app_actor = actor_for(owner, app)
     from_app = adding.memory_create(actor=app_actor, text="Runs on Tuesdays").memory
-    selectors.memory_get(actor=app_actor, memory_id=memory.id)
-    selectors.memory_search(actor=app_actor, query="tea")
+    memory_reads.memory_get(actor=app_actor, memory_id=memory.id)
+    memory_reads.memory_search(actor=app_actor, query="tea")
     issue_token(
         owner,
         name=payload(6),

@@ -11,7 +11,7 @@ from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import Memory, UserCategory
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.services import adding, changing, marks
 from tests.personas import signed_in
 
@@ -28,7 +28,7 @@ def cursor(owner: User) -> Actor:
 
 
 def _cursor_sees(cursor: Actor, memory: Memory) -> bool:
-    return memory.id in {m.id for m in selectors.memory_list(actor=cursor, record=False).items}
+    return memory.id in {m.id for m in memory_reads.memory_list(actor=cursor, record=False).items}
 
 
 def test_the_rows_toggle_makes_a_memory_private_and_the_row_says_so(

@@ -16,7 +16,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import Memory, MemoryState, MemoryVersion
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.selectors import stats as stats_selectors
 from memories.services import adding, changing
 from tests.memories.fake_llm import Brain
@@ -177,7 +177,7 @@ def test_pagination_with_a_cursor(
     first = _text(owner_client.get("/"))
     assert first.count('class="memory state-active"') == 50
     assert "Load more" in first
-    page = selectors.memory_list(actor=owner_dash, limit=50, record=False)
+    page = memory_reads.memory_list(actor=owner_dash, limit=50, record=False)
     assert page.next_cursor is not None
     rest = _text(owner_client.get("/", {"cursor": page.next_cursor}, headers=htmx))
     assert rest.count('class="memory state-active"') == 10
@@ -329,7 +329,7 @@ def test_detail_shows_history_diff_related_and_access_trail(
     memory = adding.memory_create(actor=owner_dash, text="Prefers window seats").memory
     adding.memory_create(actor=owner_dash, text="Likes aisle seats on trains")
     changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Prefers aisle seats")
-    selectors.memory_get(actor=app_actor(owner, "Cursor"), memory_id=memory.id)
+    memory_reads.memory_get(actor=app_actor(owner, "Cursor"), memory_id=memory.id)
     html = _text(owner_client.get(f"/memories/{memory.id}/"))
     assert "<del>window</del><ins>aisle</ins>" in html
     assert html.count("Restore this version") == 1  # not on the current text
@@ -366,7 +366,7 @@ def test_delete_confirmation_names_the_apps_that_read_it(
     memory = adding.memory_create(
         actor=owner_dash, text="Read by others", categories=["preferences"]
     ).memory
-    selectors.memory_search(actor=app_actor(owner, "Claude Desktop"), query="read by others")
+    memory_reads.memory_search(actor=app_actor(owner, "Claude Desktop"), query="read by others")
     confirm = _text(owner_client.get(f"/memories/{memory.id}/delete/", headers=htmx))
     assert "Delete this memory?" in confirm and "Claude Desktop" in confirm
     assert "restore it for 30 days" in confirm
@@ -479,7 +479,7 @@ def test_activity_page_filters_the_log_and_charts_reads_and_writes(
 ) -> None:
     claude = app_actor(owner, "Claude")
     memory = adding.memory_create(actor=claude, text="Something Claude saved").memory
-    selectors.memory_get(actor=claude, memory_id=memory.id)
+    memory_reads.memory_get(actor=claude, memory_id=memory.id)
     html = _text(owner_client.get("/activity/"))
     assert 'class="bar read"' in html and 'class="bar write"' in html
     assert "Something Claude saved" in html  # what each app read recently

@@ -16,7 +16,7 @@ from memories.harm import instruction_model as model
 from memories.harm.instructions import instruction_reason
 from memories.harm.screen import screen
 from memories.models import Memory
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.selectors.proposals import proposal_list
 from memories.services import adding
 from tests.memories.hashed_features import features_in_fresh_processes
@@ -64,7 +64,7 @@ def test_an_apps_paraphrased_order_waits_for_the_owner(owner: User, owner_dash: 
     result = adding.memory_create(actor=writer, text=PARAPHRASES[0])
     assert result.pending is not None and "Review" in result.note
     assert not Memory.objects.filter(owner=owner).exists()
-    assert selectors.memory_list(actor=reader).items == []
+    assert memory_reads.memory_list(actor=reader).items == []
     [waiting] = proposal_list(actor=owner_dash)
     assert waiting.reason and "addresses AI assistants" in waiting.reason
 

@@ -13,7 +13,7 @@ from django.db import connection
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import ConnectedApp, User
 from memories.models import Memory, UserCategory
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.services import adding
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def test_labels_are_folded_and_each_becomes_a_category_of_its_owner(
     _labelled(stranger_dash, "Bob's dog", ["Pets"])
     UserCategory.objects.create(owner=owner, slug="garden", description="Plants.")
     app = actor_for(owner, stdio_app(owner, "Cursor"))
-    assert {m.text for m in selectors.memory_list(actor=app, record=False).items} >= {
+    assert {m.text for m in memory_reads.memory_list(actor=app, record=False).items} >= {
         attack.text,
         medical.text,
     }, "before: the look-alike and the new name leak"
@@ -67,7 +67,7 @@ def test_labels_are_folded_and_each_becomes_a_category_of_its_owner(
     assert rows[(owner.pk, "medical")].sensitive and not rows[(owner.pk, "kids")].sensitive
     assert rows[(owner.pk, "kids")].reviewed_at is None  # its notice shows
     assert rows[(owner.pk, "garden")].description == "Plants."  # left as it was
-    seen = {m.text for m in selectors.memory_list(actor=app, record=False).items}
+    seen = {m.text for m in memory_reads.memory_list(actor=app, record=False).items}
     assert attack.text not in seen and medical.text not in seen and mixed.text in seen
     # Run again (a second node, a retried deploy): nothing changes.
     MIGRATION.forwards(apps, SimpleNamespace(connection=connection))
@@ -96,5 +96,5 @@ def test_the_vocabulary_and_the_grants_are_folded_too(owner: User, owner_dash: A
     assert secret.categories == ["diary"]
     app.refresh_from_db()
     assert (app.categories, app.hidden_categories) == (["a-b"], ["diary"])
-    seen = selectors.memory_list(actor=actor_for(owner, app), record=False).items
+    seen = memory_reads.memory_list(actor=actor_for(owner, app), record=False).items
     assert secret.id not in {m.id for m in seen}

@@ -12,7 +12,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from activity.selectors import ActivityFilters, activity_apps, activity_daily, activity_events
 from kernel.errors import NotFound, OwnerOnly
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.selectors import stats as stats_selectors
 from memories.selectors.imports import import_run_get, import_run_list
 from memories.selectors.proposals import proposal_list
@@ -29,13 +29,13 @@ def test_related_memories_are_the_owners_nearest_neighbours_only(
     adding.memory_create(actor=owner_dash, text="Likes aisle seats on long flights")
     adding.memory_create(actor=owner_dash, text="Has a cat called Miso")
     adding.memory_create(actor=stranger_dash, text="Prefers window seats on flights too")
-    related = selectors.memory_related(actor=owner_dash, memory_id=seat.id, limit=5)
+    related = memory_reads.memory_related(actor=owner_dash, memory_id=seat.id, limit=5)
     texts = [hit.memory.text for hit in related]
     assert texts[0] == "Likes aisle seats on long flights"
     assert "Prefers window seats on flights too" not in texts and seat.text not in texts
     assert "Has a cat called Miso" not in texts  # nearest of the rest, and still unrelated
     with pytest.raises(NotFound):
-        selectors.memory_related(actor=stranger_dash, memory_id=seat.id)
+        memory_reads.memory_related(actor=stranger_dash, memory_id=seat.id)
 
 
 def test_readers_and_trail_name_the_apps_and_hide_others_memories(
@@ -43,23 +43,23 @@ def test_readers_and_trail_name_the_apps_and_hide_others_memories(
 ) -> None:
     memory = adding.memory_create(actor=owner_dash, text="Read by two apps").memory
     for name in ["Cursor", "Claude"]:
-        selectors.memory_get(actor=app_actor(owner, name), memory_id=memory.id)
-    assert selectors.memory_readers(actor=owner_dash, memory_ids=[memory.id]) == [
+        memory_reads.memory_get(actor=app_actor(owner, name), memory_id=memory.id)
+    assert memory_reads.memory_readers(actor=owner_dash, memory_ids=[memory.id]) == [
         "Claude",
         "Cursor",
     ]
-    trail = selectors.memory_access_trail(actor=owner_dash, memory_id=memory.id)
+    trail = memory_reads.memory_access_trail(actor=owner_dash, memory_id=memory.id)
     assert [(e.app_name, e.action) for e in trail] == [
         ("Claude", "read"),
         ("Cursor", "read"),
         ("dashboard", "add"),
     ]
     with pytest.raises(NotFound):
-        selectors.memory_readers(actor=stranger_dash, memory_ids=[memory.id])
+        memory_reads.memory_readers(actor=stranger_dash, memory_ids=[memory.id])
     with pytest.raises(NotFound):
-        selectors.memory_access_trail(actor=stranger_dash, memory_id=memory.id)
+        memory_reads.memory_access_trail(actor=stranger_dash, memory_id=memory.id)
     with pytest.raises(NotFound):
-        selectors.memory_readers(actor=owner_dash, memory_ids=[uuid.uuid4()])
+        memory_reads.memory_readers(actor=owner_dash, memory_ids=[uuid.uuid4()])
 
 
 def test_map_counts_each_category_and_uncategorised_per_app(
@@ -89,8 +89,8 @@ def test_activity_counts_reads_and_writes_per_app_per_day(
 ) -> None:
     claude = app_actor(owner, "Claude")
     memory = adding.memory_create(actor=claude, text="Claude wrote this").memory
-    selectors.memory_get(actor=claude, memory_id=memory.id)
-    selectors.memory_search(actor=claude, query="wrote")
+    memory_reads.memory_get(actor=claude, memory_id=memory.id)
+    memory_reads.memory_search(actor=claude, query="wrote")
     adding.memory_create(actor=stranger_dash, text="Stranger activity")
     daily = activity_daily(actor=owner_dash, days=7)
     assert [(d.app_name, d.reads, d.writes) for d in daily] == [("Claude", 2, 1)]

@@ -11,7 +11,7 @@ from accounts.models import ALL_SCOPES, User
 from accounts.services import app_set_review
 from memories.search import lexical
 from memories.selectors.memories import memory_search
-from memories.services import memories as services
+from memories.services import adding
 
 pytestmark = pytest.mark.django_db
 
@@ -30,11 +30,11 @@ def _pending_texts(actor: Actor, query: str) -> list[str]:
 def test_a_search_lists_the_apps_own_pending_writes_that_hold_the_querys_words(
     owner: User, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Lives in Berlin")
+    adding.memory_create(actor=owner_dash, text="Lives in Berlin")
     cursor, claude = _reviewed(owner, "Cursor"), _reviewed(owner, "Claude")
-    services.memory_create(actor=cursor, text="Drinks green tea every morning")
-    services.memory_create(actor=cursor, text="Plays the cello on Sundays")
-    services.memory_create(actor=claude, text="Prefers green tea to coffee")
+    adding.memory_create(actor=cursor, text="Drinks green tea every morning")
+    adding.memory_create(actor=cursor, text="Plays the cello on Sundays")
+    adding.memory_create(actor=claude, text="Prefers green tea to coffee")
 
     assert _pending_texts(cursor, "green tea") == ["Drinks green tea every morning"]
     assert _pending_texts(claude, "green tea") == ["Prefers green tea to coffee"]
@@ -46,7 +46,7 @@ def test_a_pending_write_matches_the_forms_of_a_word_the_ranking_matches(owner: 
     """The query is stemmed as the lexical arm stems it: "running" finds "runs", which a
     plain substring test of the query's words missed."""
     app = _reviewed(owner, "Cursor")
-    services.memory_create(actor=app, text="Runs a marathon every spring")
+    adding.memory_create(actor=app, text="Runs a marathon every spring")
     assert _pending_texts(app, "running") == ["Runs a marathon every spring"]
 
 
@@ -56,8 +56,8 @@ def test_a_pending_write_that_only_hides_the_querys_letters_inside_a_word_is_not
     """Words, not letters: "art" is not in "started", nor "the" (a stop word, no term of the
     query at all) in "other"; a substring test listed both."""
     app = _reviewed(owner, "Cursor")
-    services.memory_create(actor=app, text="Started a new job at the other bakery")
-    services.memory_create(actor=app, text="Takes art classes on Tuesdays")
+    adding.memory_create(actor=app, text="Started a new job at the other bakery")
+    adding.memory_create(actor=app, text="Takes art classes on Tuesdays")
     assert _pending_texts(app, "art") == ["Takes art classes on Tuesdays"]
     assert _pending_texts(app, "the") == []
 

@@ -14,7 +14,7 @@ from accounts.services import app_set_review
 from activity.models import AccessEvent
 from kernel.errors import Conflict, OwnerOnly
 from memories.models import Memory, MemoryProposal, MemoryState
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.selectors.pending import pending_writes
 from memories.selectors.proposals import proposal_list
 from memories.services import adding, app_review, changing, deleting, marks
@@ -92,7 +92,7 @@ def test_a_pending_delete_does_not_hide_the_memory_until_accepted(
     deleted = deleting.memory_delete(actor=app, memory_id=memory.id)
     assert deleted.pending is not None and deleted.trash_batch is None
     for reader in (app, other, owner_dash):
-        assert selectors.memory_get(actor=reader, memory_id=memory.id, record=False).text
+        assert memory_reads.memory_get(actor=reader, memory_id=memory.id, record=False).text
     proposal_accept(actor=owner_dash, proposal_id=proposal_of(owner, "delete").pk)
     memory.refresh_from_db()
     assert memory.state == MemoryState.TRASHED  # the owner can still restore it
@@ -174,7 +174,7 @@ def test_a_pending_change_of_a_memory_hidden_since_says_nothing_about_it(
     deleting.memory_delete(actor=app, memory_id=memory.id)
     marks.memory_set_visibility(actor=owner_dash, memory_id=memory.id, hide_from_app=app.app.pk)
     assert pending_writes(app) == []
-    assert selectors.memory_search(actor=app, query="Lisbon").pending == []
+    assert memory_reads.memory_search(actor=app, query="Lisbon").pending == []
     # The owner still sees it, and accepting it as the app is refused in words, not applied.
     waiting = proposal_list(actor=owner_dash)
     assert len(waiting) == 2

@@ -13,7 +13,7 @@ from accounts.services import PENDING_GRANT, Grant
 from activity.models import AccessEvent
 from kernel.errors import Conflict, InvalidInput, NotFound, OwnerOnly
 from memories.models import Memory, UserCategory
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.selectors.grants import category_notices, category_overview, known_categories
 from memories.services import adding, changing, marks
 from memories.services.categories import category_add
@@ -37,10 +37,12 @@ def _sees(app: Actor, text: str) -> bool:
     """What the app's list and its search both say (they must agree), on its next request (its
     grant read again)."""
     app = actor_for(app.user, ConnectedApp.objects.get(pk=app.app.pk), app.scopes)
-    listed = {m.text for m in selectors.memory_list(actor=app, record=False).items}
+    listed = {m.text for m in memory_reads.memory_list(actor=app, record=False).items}
     found = {
         h.memory.text
-        for h in selectors.memory_search(actor=app, query=text, min_score=0, limit=50, record=False)
+        for h in memory_reads.memory_search(
+            actor=app, query=text, min_score=0, limit=50, record=False
+        )
     }
     assert (text in listed) == (text in found), "list and search disagree"
     return text in listed

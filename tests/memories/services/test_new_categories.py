@@ -12,7 +12,7 @@ from activity.models import AccessEvent
 from kernel.errors import Conflict, InvalidInput, OwnersChoice
 from memories.categories.signals import sensitive_meaning
 from memories.models import Memory, UserCategory
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.selectors.grants import category_notices, known_categories
 from memories.services import adding, changing, remember
 from memories.services.categories import categories_lock, name_meaning
@@ -31,10 +31,10 @@ def cursor(owner: User) -> Actor:
 
 
 def _sees(app: Actor, text: str) -> bool:
-    listed = {m.text for m in selectors.memory_list(actor=app, record=False).items}
+    listed = {m.text for m in memory_reads.memory_list(actor=app, record=False).items}
     found = {
         h.memory.text
-        for h in selectors.memory_search(actor=app, query=text, min_score=0, record=False)
+        for h in memory_reads.memory_search(actor=app, query=text, min_score=0, record=False)
     }
     assert (text in listed) == (text in found), "list and search disagree"
     return text in listed
@@ -157,11 +157,11 @@ def test_a_name_mixing_alphabets_is_refused_at_every_write(owner: User, cursor: 
 def test_filters_fold_the_name_too(owner_dash: Actor) -> None:
     adding.memory_create(actor=owner_dash, text="Alice works at Acme", categories=["work"])
     wide = "\uff37\uff2f\uff32\uff2b"  # "WORK", fullwidth
-    listed = selectors.memory_list(
-        actor=owner_dash, filters=selectors.MemoryFilters(category=wide), record=False
+    listed = memory_reads.memory_list(
+        actor=owner_dash, filters=memory_reads.MemoryFilters(category=wide), record=False
     )
     assert [m.text for m in listed.items] == ["Alice works at Acme"]
-    found = selectors.memory_search(actor=owner_dash, query="Acme", category=wide, record=False)
+    found = memory_reads.memory_search(actor=owner_dash, query="Acme", category=wide, record=False)
     assert [h.memory.text for h in found] == ["Alice works at Acme"]
 
 
