@@ -160,7 +160,7 @@ class Memory(OwnedRow):
         related_name="carried",
         db_index=False,  # partial index below
     )
-    # Pinned by the owner (only the owner's own apps pin, services.memory_set_pinned): the
+    # Pinned by the owner (only the owner's own apps pin, marks.memory_set_pinned): the
     # profile an assistant loads first starts with the pinned memories it may see
     # (memories/selectors/profile.py). Null: not pinned.
     pinned_at = models.DateTimeField(null=True, blank=True)

@@ -6,7 +6,7 @@ What it holds, for the calling actor, under the consent rule (`visibility.visibl
 trashed memory, and nothing that tells an app such a memory exists):
 
 1. The memories the owner pinned (`Memory.pinned_at`, set only through the owner's own apps by
-   `services.memory_set_pinned`), most recently pinned first.
+   `memories.services.marks.memory_set_pinned`), most recently pinned first.
 2. Then the most-read memories: those named by the most access events of kind `search` (a
    search hit) or `read` (fetched by id), by any entry point, among the newest `READ_EVENTS` such
    events of the last `PROFILE_READ_DAYS` days, counting each event once per memory; ties go to
