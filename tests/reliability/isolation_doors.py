@@ -1,5 +1,8 @@
-"""Property: through every front door, no user ever reads, changes or learns of the existence of
-another user's memory, memory version, connected app, proposal or import.
+"""The machinery of the isolation property (the doors are tested in
+tests/reliability/test_isolation_over_mcp.py, test_isolation_over_rest_api.py and
+test_isolation_in_the_dashboard.py). The property: through every front door, no user ever
+reads, changes or learns of the existence of another user's memory, memory version, connected
+app, proposal or import.
 
 The doors: MCP tools over Streamable HTTP and over stdio (the real MCP SDK client), the REST API
 (client token and signed-in session), the dashboard views, and export (API and dashboard). The
@@ -24,26 +27,17 @@ process, one HTTP client), so a fixed example budget keeps the file around a min
 from __future__ import annotations
 
 import json
-import logging
 import re
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import anyio
-import httpx2
 import pytest
-from anyio.from_thread import BlockingPortal, start_blocking_portal
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
-from django.test import Client
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from mcp.client import Client as McpClient
-from mcp.client.stdio import StdioServerParameters
-from mcp.client.streamable_http import streamable_http_client
 
 from accounts.actors import owner_actor
 from accounts.models import User
@@ -52,11 +46,8 @@ from memories.ingest.own_export import FORMAT, VERSION
 from memories.services import adding, deleting
 from memories.services.proposals import proposal_create
 from memories.transfer_models import ImportRun
-from tests.mcpbridge.mcp_clients import stdio_server
-from tests.personas import issue_token, signed_in
-from tests.reliability.observations import http_answer, record_figures
+from tests.reliability.observations import record_figures
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 # The MCP servers (a uvicorn thread, stdio processes) read through their own connections: every
 # write must be committed to be seen, so the door tests run outside a test transaction.
 through_an_entry_point = pytest.mark.django_db(transaction=True)
@@ -522,105 +513,7 @@ def _report(world: World, entry_point: str) -> None:
     assert world.attempts > 0
 
 
-@pytest.fixture(autouse=True)
-def quiet_audit_log(settings: Any) -> Iterator[None]:
-    """The audit log's per-call lines (stdout) would drown the figures; generous rate limits so
-    the property, not the abuse limiter, decides every answer."""
-    settings.RATE_LIMITS = {scope: "100000/m" for scope in settings.RATE_LIMITS}
-    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
-    audit = logging.getLogger("contextlayer.audit")
-    level = audit.level
-    audit.setLevel(logging.WARNING)
-    yield
-    audit.setLevel(level)
-
-
-# ---- MCP (Streamable HTTP and stdio) -------------------------------------------------------------
-
-
-class McpEntryPoint(EntryPoint):
-    """One long-lived MCP SDK client session per user, driven from this thread via a portal."""
-
-    def __init__(self, name: str, portal: BlockingPortal, clients: list[McpClient]) -> None:
-        self.name, self.portal, self.clients = name, portal, clients
-
-    def call(self, who: int, tool: str, arguments: dict[str, Any]) -> bytes:
-        result = self.portal.call(self.clients[who].call_tool, tool, arguments)
-        return result.model_dump_json(by_alias=True).encode()
-
-    def add(self, who: int, text: str) -> bytes:
-        return self.call(who, "add_memory", {"text": text})
-
-    # MCP has no versions, restore, state or app tools: those steps read, change or delete.
-    TOOL = {"versions": "get", "restore": "update", "state": "update", "bulk": "delete"}
-    TOOL |= {"app": "get", "import": "get", "proposal": "update"}
-
-    def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
-        mid = str(target.memory_id)
-        op = self.TOOL.get(op, op)
-        if op == "get":
-            return self.call(who, "get_memory", {"memory_id": mid})
-        if op == "update":
-            return self.call(who, "update_memory", {"memory_id": mid, "text": target.text})
-        if op == "delete":
-            return self.call(who, "delete_memory", {"memory_id": mid})
-        return None  # restore_mix names the caller's own memory
-
-    def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
-        if op == "list" or (op == "export" and step % 2):  # no export tool: list or search
-            return self.call(who, "list_memories", {"limit": 100})
-        return self.call(who, "search_memory", {"query": query, "limit": 50})
-
-
-@asynccontextmanager
-async def _http_session(url: str, token: str) -> AsyncIterator[McpClient]:
-    async with (
-        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
-        McpClient(streamable_http_client(f"{url}/mcp", http_client=http), mode="legacy") as c,
-    ):
-        yield c
-
-
-@asynccontextmanager
-async def _stdio_session(params: StdioServerParameters) -> AsyncIterator[McpClient]:
-    async with McpClient(params, mode="legacy") as c:
-        yield c
-
-
-@asynccontextmanager
-async def _all_open(sessions: list[Any]) -> AsyncIterator[list[McpClient]]:
-    """Open the sessions concurrently (a stdio server takes seconds to start) and keep them
-    open until exit; each is entered and left in its own task, as anyio requires."""
-    clients: list[McpClient | None] = [None] * len(sessions)
-    ready = [anyio.Event() for _ in sessions]
-    done = anyio.Event()
-
-    async def hold(i: int) -> None:
-        async with sessions[i] as client:
-            clients[i] = client
-            ready[i].set()
-            await done.wait()
-
-    async with anyio.create_task_group() as tg:
-        for i in range(len(sessions)):
-            tg.start_soon(hold, i)
-        for event in ready:
-            await event.wait()
-        try:
-            yield [c for c in clients if c is not None]
-        finally:
-            done.set()
-
-
-def _mcp_entry_point(name: str, sessions: list[Any]) -> Iterator[McpEntryPoint]:
-    with (
-        start_blocking_portal() as portal,
-        portal.wrap_async_context_manager(_all_open(sessions)) as clients,
-    ):
-        yield McpEntryPoint(name, portal, clients)
-
-
-def _in_process(
+def in_process(
     entry_point: Callable[[World], EntryPoint],
 ) -> Callable[[World], Iterator[EntryPoint]]:
     """A door served in this process (Django's test client): nothing to start or stop."""
@@ -631,7 +524,7 @@ def _in_process(
     return make
 
 
-def _run_entry_point(make: Callable[[World], Iterator[EntryPoint]], examples: int) -> None:
+def run_entry_point(make: Callable[[World], Iterator[EntryPoint]], examples: int) -> None:
     """One world and one session per user for the whole test; hypothesis drives the scripts."""
     world = _world()
     with contextmanager(make)(world) as entry_point:
@@ -643,253 +536,3 @@ def _run_entry_point(make: Callable[[World], Iterator[EntryPoint]], examples: in
 
         prop()
     _report(world, entry_point.name)
-
-
-@through_an_entry_point
-def test_mcp_over_http_never_shows_or_changes_another_tenants_memory(
-    server_url: str,
-) -> None:
-    def make(world: World) -> Iterator[EntryPoint]:
-        tokens = [issue_token(u, name="Cursor", scopes=list(SCOPES)).secret for u in world.users]
-        yield from _mcp_entry_point("mcp-http", [_http_session(server_url, t) for t in tokens])
-
-    _run_entry_point(make, 8)
-
-
-@through_an_entry_point
-def test_mcp_over_stdio_never_shows_or_changes_another_tenants_memory() -> None:
-    def make(world: World) -> Iterator[EntryPoint]:
-        yield from _mcp_entry_point(
-            "mcp-stdio", [_stdio_session(stdio_server(u.email)) for u in world.users]
-        )
-
-    _run_entry_point(make, 6)
-
-
-# ---- REST API (client token and session) -----------------------------------------------------
-
-
-class ApiEntryPoint(EntryPoint):
-    """Memory routes alternate between a client token and the signed-in session; export and
-    apps are owner-only, so they go through the session."""
-
-    name = "api"
-
-    def __init__(self, world: World) -> None:
-        self.tokens, self.sessions = [], []
-        for user in world.users:
-            issued = issue_token(
-                user,
-                name="script",
-                scopes=["read", "write", "delete"],
-            )
-            self.tokens.append(Client(headers={"Authorization": f"Bearer {issued.secret}"}))
-            session = signed_in(user)
-            self.sessions.append(session)
-
-    def add(self, who: int, text: str) -> bytes:
-        response = self.sessions[who].post(
-            "/api/v1/memories", {"text": text}, content_type="application/json"
-        )
-        assert response.status_code in (200, 201), response.content  # 200: an echo repeated
-        return http_answer(response)
-
-    def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
-        c = self.tokens[who] if step % 2 else self.sessions[who]
-        url = f"/api/v1/memories/{target.memory_id}"
-        j = "application/json"
-        if op == "get":
-            r = c.get(url)
-        elif op == "update":
-            r = c.patch(url, {"text": target.text, "reason": "adversary"}, content_type=j)
-        elif op == "delete":
-            r = c.delete(url)
-        elif op == "versions" and step % 3 == 2:  # the access log filtered by that memory
-            r = self.sessions[who].get(
-                "/api/v1/access-events", {"memory_id": str(target.memory_id)}
-            )
-        elif op == "versions":
-            r = c.get(f"{url}/versions")
-        elif op in ("restore", "restore_mix"):
-            r = c.post(f"{url}/versions/{target.version_id}/restore")
-        elif op == "state" and step % 4 == 3:  # pin or unpin: the session, and a token (403)
-            pinner = self.sessions[who] if step % 8 == 3 else c
-            r = pinner.post(f"{url}/pin") if step % 16 < 8 else pinner.delete(f"{url}/pin")
-        elif op == "state":
-            body = [{"state": "archived"}, {"categories": ["work"]}, {"private": True}][step % 3]
-            r = c.patch(url, body, content_type=j)
-        elif op == "bulk":
-            ids = [str(m) for m in target.memory_ids]
-            if step % 2:
-                r = c.post("/api/v1/memories/bulk/delete", {"memory_ids": ids}, content_type=j)
-            else:
-                payload = {"memory_ids": ids, "state": "paused"}
-                r = c.post("/api/v1/memories/bulk/state", payload, content_type=j)
-        elif op == "trash":  # the owner's routes: the session
-            s, ids = self.sessions[who], [str(m) for m in target.memory_ids]
-            r = [
-                lambda: s.post("/api/v1/trash/restore", {"memory_ids": ids}, content_type=j),
-                lambda: s.post(
-                    "/api/v1/trash/restore", {"batch": str(target.batch_id)}, content_type=j
-                ),
-                lambda: s.post("/api/v1/trash/delete", {"memory_ids": ids}, content_type=j),
-                lambda: s.post(
-                    "/api/v1/trash/delete", {"batch": str(target.batch_id)}, content_type=j
-                ),
-            ][step % 4]()
-        elif op == "app" and step % 4 == 3:  # the access log filtered by that app
-            r = self.sessions[who].get("/api/v1/access-events", {"app_id": target.app_id})
-        elif op == "app":
-            action = ["pause", "resume", "revoke"][step % 4]
-            r = self.sessions[who].post(f"/api/v1/apps/{target.app_id}/{action}")
-        elif op in ("import", "proposal"):  # the API has no proposals: imports twice as often
-            run = f"/api/v1/imports/{target.run_id}"
-            if step % 3 == 0:
-                r = c.get(run)
-            else:  # start it, or redo it (import it again, replacing the earlier import)
-                r = self.sessions[who].post(f"{run}/{'start' if step % 3 == 2 else 'redo'}")
-        else:
-            return None
-        return http_answer(r)
-
-    def import_file(self, who: int, content: bytes) -> bool:
-        file = SimpleUploadedFile("export.json", content, content_type="application/json")
-        created = self.sessions[who].post("/api/v1/imports", {"file": file, "source": "auto"})
-        assert created.status_code == 201, created.content
-        started = self.sessions[who].post(f"/api/v1/imports/{created.json()['id']}/start")
-        assert started.status_code == 202, started.content
-        return True
-
-    def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
-        c = self.tokens[who] if step % 2 else self.sessions[who]
-        if op == "search":
-            r = c.get("/api/v1/memories/search", {"q": query, "limit": "100"})
-        elif op == "list" and step % 3 == 0:
-            r = c.get("/api/v1/memories", {"state": "all", "limit": "200"})
-        elif op == "list":
-            pages = ["/api/v1/imports", "/api/v1/access-events", "/api/v1/trash"]
-            r = self.sessions[who].get(pages[(step + step // 3) % 3])
-        else:
-            r = self.sessions[who].post("/api/v1/export" + ("/markdown" if step % 2 else ""))
-        assert r.status_code == 200, r.content
-        return http_answer(r)
-
-
-@through_an_entry_point
-def test_rest_api_never_shows_or_changes_another_tenants_memory() -> None:
-    _run_entry_point(_in_process(ApiEntryPoint), 10)
-
-
-# ---- Dashboard views and dashboard export ------------------------------------------------------
-
-
-class DashboardEntryPoint(EntryPoint):
-    """A signed-in browser per user; every other step is an htmx request (fragments)."""
-
-    name = "dashboard"
-
-    def __init__(self, world: World) -> None:
-        self.clients = []
-        for user in world.users:
-            client = signed_in(user)
-            self.clients.append(client)
-
-    def add(self, who: int, text: str) -> bytes:
-        response = self.clients[who].post("/memories/add/", {"text": text, "categories": ""})
-        assert response.status_code == 302, response.content
-        return http_answer(response)
-
-    def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
-        c = self.clients[who]
-        hx = {"HX-Request": "true"} if step % 2 else {}
-        url = f"/memories/{target.memory_id}/"
-        if op == "get":
-            r = c.get(url + ["", "row/", "delete/"][step % 3], headers=hx)
-        elif op == "versions":
-            r = c.get(url + "edit/", headers=hx)
-        elif op == "update":
-            r = c.post(url + "edit/", {"text": target.text}, headers=hx)
-        elif op == "delete":
-            r = c.post(url + "delete/", headers=hx)
-        elif op in ("restore", "restore_mix"):
-            r = c.post(f"{url}versions/{target.version_id}/restore/", headers=hx)
-        elif op == "state" and step % 4 == 3:
-            r = c.post(url + "pin/", {"pinned": "on" if step % 8 == 3 else "off"}, headers=hx)
-        elif op == "state":
-            if step % 3 == 2:
-                r = c.post(url + "categories/", {"categories": "work"}, headers=hx)
-            else:
-                r = c.post(url + "state/", {"state": ["archived", "paused"][step % 2]}, headers=hx)
-        elif op == "bulk":
-            action = ["delete", "archived", "categories"][step % 3]
-            data = {
-                "action": action,
-                "ids": [str(m) for m in target.memory_ids],
-                "categories": "work",
-                "confirm": "on" if step % 2 else "",
-            }
-            r = c.post("/memories/bulk/", data, headers=hx)
-        elif op == "trash":
-            ids = {"ids": [str(m) for m in target.memory_ids]}
-            batch = {"batch": str(target.batch_id)}
-            confirm = {"confirm": "on"} if step % 2 else {}
-            r = [
-                lambda: c.post("/trash/restore/", ids),
-                lambda: c.post("/trash/restore/", batch),
-                lambda: c.post("/trash/delete/", {**ids, **confirm}),
-                lambda: c.post("/trash/delete/", {**batch, **confirm}),
-                lambda: c.post(f"/trash/{target.batch_id}/seen/"),
-            ][step % 5]()
-        elif op == "app":
-            action = ["pause", "resume", "revoke", "edit", "edit"][step % 5]
-            path = f"/apps/{target.app_id}/{action}"
-            if action != "edit":
-                r = c.post(path)
-            elif step % 2:  # widen the other tenant's grant
-                r = c.post(
-                    path,
-                    {
-                        "scopes": list(SCOPES),
-                        "categories": ["health", "finance"],
-                        "sees_uncategorised": "on",
-                    },
-                )
-            else:
-                r = c.get(path)
-        elif op == "import":
-            run = f"/import/{target.run_id}/"
-            r = c.post(run + "start/") if step % 3 == 2 else c.get(run, headers=hx)
-        elif op == "proposal":
-            decision = "accept" if step % 2 else "decline"
-            r = c.post(f"/review/{target.proposal_id}/{decision}", headers=hx)
-        else:
-            return None
-        return http_answer(r)
-
-    def import_file(self, who: int, content: bytes) -> bool:
-        file = SimpleUploadedFile("export.json", content, content_type="application/json")
-        created = self.clients[who].post("/import/", {"file": file, "source": "auto"})
-        assert created.status_code == 302, created.content
-        started = self.clients[who].post(created["Location"] + "start/")
-        assert started.status_code == 302, started.content
-        return True
-
-    def sweep(self, who: int, op: str, query: str, step: int) -> bytes | None:
-        c = self.clients[who]
-        hx = {"HX-Request": "true"} if step % 2 else {}
-        if op == "search":
-            r = c.get("/", {"q": query}, headers=hx)
-        elif op == "list" and step % 3 == 0:
-            r = c.get("/", {"state": "all"}, headers=hx)
-        elif op == "list":  # every other page that lists the signed-in user's things
-            pages = ["/import/", "/review/", "/activity/", "/map/", "/stats/", "/apps/", "/trash/"]
-            r = c.get(pages[(step + step // 3) % len(pages)])
-        else:
-            r = c.post("/export/", {"format": "markdown" if step % 2 else "json"})
-        assert r.status_code == 200, r.content
-        return http_answer(r)
-
-
-@through_an_entry_point
-def test_dashboard_never_shows_or_changes_another_tenants_memory() -> None:
-    _run_entry_point(_in_process(DashboardEntryPoint), 10)
