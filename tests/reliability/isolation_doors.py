@@ -273,92 +273,131 @@ def _pick(items: list[Any], pick: int) -> Any:
 
 
 def run_script(entry_point: EntryPoint, world: World, script: list[Step]) -> None:
-    users = world.users
     for step, (who, op, whose, pick, word) in enumerate(script):
         whose = (who + whose - 2) % 3 if whose >= 3 else whose
-        me = users[who].pk
-        own = _live_ids(me)
+        own = _live_ids(world.users[who].pk)
         if op == "add" or not own:
             entry_point.add(who, world.text(who, word, step))
-            continue
-        others = [u.pk for i, u in enumerate(users) if i != who]
-        if op in SWEEPS:
-            # The query is a common word or another tenant's secret tag.
-            query = world.tags[(who + 1 + pick % 2) % 3] if pick % 3 == 0 else word
-            body = entry_point.sweep(who, op, query, step)
-            if body is None:
-                continue
-            world.attempts += 1
-            # A marker the caller holds itself (copied by an echo step) is no secret to it.
-            held = " ".join(r[0] for r in _rows(OWN_TEXTS, [me, me]))
-            secrets = [world.markers[i] for i in range(3) if i != who]
-            secrets = [m for m in secrets if m not in held]
-            secrets += [str(m) for o in others for m in _memory_ids(o)]
-            found = [f for f in secrets if f.encode() in body]
-            if found:
-                world.leaks.append(f"{entry_point.name} {op} by tenant {who} showed {found[:3]}")
-            if op == "search":
-                _search_is_blind_to_others(
-                    entry_point, world, who, (who + 1 + pick % 2) % 3, query, step
-                )
-            continue
-        text = world.text(who, word, step)
-        if op == ECHO:
+        elif op in SWEEPS:
+            _sweep(entry_point, world, who, op, pick, word, step)
+        elif op == ECHO:
             _echo(entry_point, world, who, whose, pick, step)
-            continue
-        if op == FORGE:
+        elif op == FORGE:
             _forge(entry_point, world, who, whose, pick, step)
-            continue
-        if whose == who:  # an ordinary operation on the caller's own memory
-            mid = _pick(own, pick)
-            version = _pick(_version_ids(me, mid), pick)
-            mine = Target(mid, version or NEVER, NEVER, uuid.uuid4(), NEVER, text=text)
-            if op in ("get", "update", "delete", "versions", "state", "bulk", "trash") or version:
-                entry_point.by_id(who, op, mine, step)
-            continue
-        victim = users[whose].pk
-        mid = _pick(_memory_ids(victim), pick)
-        never = NEVER + step
-        random = Target(uuid.uuid4(), never, never, uuid.uuid4(), never, text=text)
-        if op == "restore_mix":  # the caller's own memory, another tenant's version
-            own_mid = _pick(own, pick)
-            version = _pick(_version_ids(victim), pick)
-            foreign = replace(random, memory_id=own_mid, version_id=version or never)
-            random = replace(random, memory_id=own_mid)
+        elif whose == who:  # an ordinary operation on the caller's own memory
+            _on_own(entry_point, world, who, op, own, pick, world.text(who, word, step), step)
         else:
-            random = replace(random, own_id=_pick(own, pick) if op == "bulk" else None)
-            foreign = replace(
-                random,
-                memory_id=mid or uuid.uuid4(),
-                version_id=(_pick(_version_ids(victim, mid), pick) if mid else None) or never,
-                app_id=_pick(_ids("accounts_connectedapp", victim), pick),
-                run_id=_pick(_ids("memories_importrun", victim), pick),
-                proposal_id=_pick(_ids("memories_memoryproposal", victim), pick),
-                batch_id=_pick(_ids("memories_trashbatch", victim), pick) or uuid.uuid4(),
-            )
-        before = _state_of(others)
-        own_before = _state_of([me])[:4]
-        answer = entry_point.by_id(who, op, foreign, step)
-        if answer is None or not (mid or op in ("app", "import", "proposal", "restore_mix")):
-            continue  # no such operation, or the victim has no memory yet to name
-        world.attempts += 1
-        control = entry_point.by_id(who, op, random, step)
-        assert control is not None
-        if _normalise(answer, foreign) != _normalise(control, random):
-            world.leaks.append(
-                f"{entry_point.name} {op} by tenant {who} on tenant {whose}'s object answered\n"
-                f"{_normalise(answer, foreign)[:1500]!r}\nbut on a random id\n"
-                f"{_normalise(control, random)[:1500]!r}"
-            )
-        if _state_of(others) != before:
-            world.leaks.append(
-                f"{entry_point.name} {op} by tenant {who} changed tenant {whose}'s rows"
-            )
-        if op in ("bulk", "restore_mix") and _state_of([me])[:4] != own_before:
-            # All or nothing: a batch naming a foreign id must not half-happen either.
-            world.leaks.append(
-                f"{entry_point.name} {op} with a foreign id changed the caller's rows"
-            )
+            text = world.text(who, word, step)
+            _on_foreign(entry_point, world, who, op, whose, own, pick, text, step)
+
+
+def _others(world: World, who: int) -> list[int]:
+    return [u.pk for i, u in enumerate(world.users) if i != who]
+
+
+def _sweep(
+    entry_point: EntryPoint, world: World, who: int, op: str, pick: int, word: str, step: int
+) -> None:
+    """A search, list or export: no other tenant's marker or memory id in the answer."""
+    me = world.users[who].pk
+    # The query is a common word or another tenant's secret tag.
+    query = world.tags[(who + 1 + pick % 2) % 3] if pick % 3 == 0 else word
+    body = entry_point.sweep(who, op, query, step)
+    if body is None:
+        return
+    world.attempts += 1
+    # A marker the caller holds itself (copied by an echo step) is no secret to it.
+    held = " ".join(r[0] for r in _rows(OWN_TEXTS, [me, me]))
+    secrets = [world.markers[i] for i in range(3) if i != who]
+    secrets = [m for m in secrets if m not in held]
+    secrets += [str(m) for o in _others(world, who) for m in _memory_ids(o)]
+    found = [f for f in secrets if f.encode() in body]
+    if found:
+        world.leaks.append(f"{entry_point.name} {op} by tenant {who} showed {found[:3]}")
+    if op == "search":
+        _search_is_blind_to_others(entry_point, world, who, (who + 1 + pick % 2) % 3, query, step)
+
+
+def _on_own(
+    entry_point: EntryPoint,
+    world: World,
+    who: int,
+    op: str,
+    own: list[uuid.UUID],
+    pick: int,
+    text: str,
+    step: int,
+) -> None:
+    mid = _pick(own, pick)
+    version = _pick(_version_ids(world.users[who].pk, mid), pick)
+    mine = Target(mid, version or NEVER, NEVER, uuid.uuid4(), NEVER, text=text)
+    if op in ("get", "update", "delete", "versions", "state", "bulk", "trash") or version:
+        entry_point.by_id(who, op, mine, step)
+
+
+def _foreign_and_random(
+    op: str, victim: int, own: list[uuid.UUID], pick: int, text: str, step: int
+) -> tuple[Target, Target, uuid.UUID | None]:
+    """The victim's objects an operation names, the same operation's ids that never existed, and
+    the victim's memory id named (None while the victim has none)."""
+    mid = _pick(_memory_ids(victim), pick)
+    never = NEVER + step
+    random = Target(uuid.uuid4(), never, never, uuid.uuid4(), never, text=text)
+    if op == "restore_mix":  # the caller's own memory, another tenant's version
+        own_mid = _pick(own, pick)
+        version = _pick(_version_ids(victim), pick)
+        foreign = replace(random, memory_id=own_mid, version_id=version or never)
+        random = replace(random, memory_id=own_mid)
+    else:
+        random = replace(random, own_id=_pick(own, pick) if op == "bulk" else None)
+        foreign = replace(
+            random,
+            memory_id=mid or uuid.uuid4(),
+            version_id=(_pick(_version_ids(victim, mid), pick) if mid else None) or never,
+            app_id=_pick(_ids("accounts_connectedapp", victim), pick),
+            run_id=_pick(_ids("memories_importrun", victim), pick),
+            proposal_id=_pick(_ids("memories_memoryproposal", victim), pick),
+            batch_id=_pick(_ids("memories_trashbatch", victim), pick) or uuid.uuid4(),
+        )
+    return foreign, random, mid
+
+
+def _on_foreign(
+    entry_point: EntryPoint,
+    world: World,
+    who: int,
+    op: str,
+    whose: int,
+    own: list[uuid.UUID],
+    pick: int,
+    text: str,
+    step: int,
+) -> None:
+    """Another tenant's object named: the answer is the one a never-existing id gets, and no
+    row of the others (nor, for a batch, of the caller) changes."""
+    me = world.users[who].pk
+    others = _others(world, who)
+    victim = world.users[whose].pk
+    foreign, random, mid = _foreign_and_random(op, victim, own, pick, text, step)
+    before = _state_of(others)
+    own_before = _state_of([me])[:4]
+    answer = entry_point.by_id(who, op, foreign, step)
+    if answer is None or not (mid or op in ("app", "import", "proposal", "restore_mix")):
+        return  # no such operation, or the victim has no memory yet to name
+    world.attempts += 1
+    control = entry_point.by_id(who, op, random, step)
+    assert control is not None
+    if _normalise(answer, foreign) != _normalise(control, random):
+        world.leaks.append(
+            f"{entry_point.name} {op} by tenant {who} on tenant {whose}'s object answered\n"
+            f"{_normalise(answer, foreign)[:1500]!r}\nbut on a random id\n"
+            f"{_normalise(control, random)[:1500]!r}"
+        )
+    if _state_of(others) != before:
+        world.leaks.append(f"{entry_point.name} {op} by tenant {who} changed tenant {whose}'s rows")
+    if op in ("bulk", "restore_mix") and _state_of([me])[:4] != own_before:
+        # All or nothing: a batch naming a foreign id must not half-happen either.
+        world.leaks.append(f"{entry_point.name} {op} with a foreign id changed the caller's rows")
 
 
 CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value="|"x-csrftoken": ")[^"]+', re.IGNORECASE)

@@ -3,8 +3,11 @@ tests/reliability/isolation_doors.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
 from tests.personas import signed_in
 from tests.reliability.isolation_doors import (
@@ -44,6 +47,15 @@ class DashboardEntryPoint(EntryPoint):
     def by_id(self, who: int, op: str, target: Target, step: int) -> bytes | None:
         c = self.clients[who]
         hx = {"HX-Request": "true"} if step % 2 else {}
+        if op in ("trash", "app", "import", "proposal"):
+            r = self._on_other_object(c, op, target, step, hx)
+        else:
+            r = self._on_memory(c, op, target, step, hx)
+        return None if r is None else http_answer(r)
+
+    @staticmethod
+    def _on_memory(c: Client, op: str, target: Target, step: int, hx: dict[str, str]) -> Any:
+        """A memory's pages and forms (plain or htmx), None for an operation they lack."""
         url = f"/memories/{target.memory_id}/"
         if op == "get":
             r = c.get(url + ["", "row/", "delete/"][step % 3], headers=hx)
@@ -71,7 +83,14 @@ class DashboardEntryPoint(EntryPoint):
                 "confirm": "on" if step % 2 else "",
             }
             r = c.post("/memories/bulk/", data, headers=hx)
-        elif op == "trash":
+        else:
+            return None
+        return r
+
+    @staticmethod
+    def _on_other_object(c: Client, op: str, target: Target, step: int, hx: dict[str, str]) -> Any:
+        """The trash, an app, an import run or a proposal."""
+        if op == "trash":
             ids = {"ids": [str(m) for m in target.memory_ids]}
             batch = {"batch": str(target.batch_id)}
             confirm = {"confirm": "on"} if step % 2 else {}
@@ -104,9 +123,7 @@ class DashboardEntryPoint(EntryPoint):
         elif op == "proposal":
             decision = "accept" if step % 2 else "decline"
             r = c.post(f"/review/{target.proposal_id}/{decision}", headers=hx)
-        else:
-            return None
-        return http_answer(r)
+        return r
 
     def import_file(self, who: int, content: bytes) -> bool:
         file = SimpleUploadedFile("export.json", content, content_type="application/json")
