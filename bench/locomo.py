@@ -56,7 +56,7 @@ class Conversation:
     questions: list[Question]
 
 
-def _session_keys(conv: dict[str, Any]) -> list[str]:
+def session_keys(conv: dict[str, Any]) -> list[str]:
     keys = [k for k, v in conv.items() if re.fullmatch(r"session_\d+", k) and isinstance(v, list)]
     return sorted(keys, key=lambda k: int(k.split("_")[1]))
 
@@ -70,7 +70,7 @@ def load(path: Path) -> list[Conversation]:
         conv = sample["conversation"]
         turns: list[Turn] = []
         seen: set[str] = set()
-        for key in _session_keys(conv):
+        for key in session_keys(conv):
             date = conv.get(f"{key}_date_time", "")
             for raw in conv[key]:
                 text = f"{raw['speaker']}: {raw['text']}"

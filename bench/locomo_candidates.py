@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from bench.environment import add_common, emit
-from bench.locomo import _session_keys, each_tenant, load, no_answer_questions
+from bench.locomo import each_tenant, load, no_answer_questions, session_keys
 
 ALPHAS = (0.3, 0.5, 0.7, 1.0)
 K = 10
@@ -90,7 +90,7 @@ def _context_texts(path: Path) -> dict[str, dict[str, dict[str, str]]]:
         title = f"Conversation between {c['speaker_a']} and {c['speaker_b']}"
         session = {}
         date = {}
-        for key in _session_keys(c):
+        for key in session_keys(c):
             for t in c[key]:
                 session[t["dia_id"]] = key
                 date[t["dia_id"]] = c.get(f"{key}_date_time", "")

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.reconcile import DATASETS, _cosines
+from bench.reconcile import DATASETS, cosines
 
 SETS = ("pairs", "lookalikes", "dev2", "dev3")  # dev splits only
 FOLDS = 5
@@ -81,7 +81,7 @@ def residual(model: str) -> list[tuple[dict[str, Any], tuple[float, ...]]]:
     for name in SETS:
         pairs = json.loads(DATASETS[name].read_text(encoding="utf-8"))["items"]
         dev = [p for p in pairs if p["split"] == "dev"]
-        for pair, cosine in zip(dev, _cosines(model, dev), strict=True):
+        for pair, cosine in zip(dev, cosines(model, dev), strict=True):
             new, old = pair["second"], pair["first"]
             if rules(new, old, cosine, cut).why != DIFFERENT or not scorer_may_ask(new, old):
                 continue

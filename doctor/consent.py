@@ -6,7 +6,7 @@ client per kind of callback connectors use (an https callback on another origin,
 callback on a port chosen at run time, a native app scheme): it opens the consent page, submits
 it as a person clicking Allow would, and evaluates the page's CSP `form-action` against the
 form's action and the redirect that follows, as Chromium does (`doctor.csp_eval`). Allow may
-also answer with a page of ours that navigates on by itself (`oauth.views._hand_back`): then
+also answer with a page of ours that navigates on by itself (`oauth.views.hand_back`): then
 no redirect chain leaves the form, and the check reads the page's Continue link instead. Everything
 happens in one transaction that is rolled back: no user, client, grant or session remains.
 """
@@ -52,7 +52,7 @@ REDIRECT_KINDS = (
 )
 CSP_FIX = (
     "fix: answer Allow with a page of this server that navigates on by itself "
-    "(oauth.views._hand_back, as shipped), or add this request's validated redirect target "
+    "(oauth.views.hand_back, as shipped), or add this request's validated redirect target "
     "to form-action on the consent response (not enough when the callback redirects again)"
 )
 
@@ -205,7 +205,7 @@ def _redirect_verdict(
 
 
 def _return_target(content: bytes) -> str:
-    """The address a hand-back page (`oauth.views._hand_back`) sends the browser on to."""
+    """The address a hand-back page (`oauth.views.hand_back`) sends the browser on to."""
     match = re.search(rb'<a id="continue"[^>]*href="([^"]+)"', content)
     return html.unescape(match.group(1).decode()) if match else ""
 

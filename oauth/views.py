@@ -28,7 +28,7 @@ from web.app_forms import grant_initial
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
-def _hand_back(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+def hand_back(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """Send the browser back to the client from a page of ours, not with a redirect.
 
     Chromium checks `form-action` against every hop of the redirect chain that follows a form
@@ -69,7 +69,7 @@ class ConsentView(oidc_views.AuthorizationView):
     template_name = "accounts/consent.html"
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        return _hand_back(request, super().dispatch(request, *args, **kwargs))
+        return hand_back(request, super().dispatch(request, *args, **kwargs))
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         raw = request.GET.get("scope")

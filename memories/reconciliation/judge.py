@@ -249,7 +249,7 @@ def _alone(x: str, other: frozenset[str]) -> bool:
     )
 
 
-def _names_clash(new: str, old: str) -> bool:
+def names_clash(new: str, old: str) -> bool:
     """Each side names something the other does not (Thai / Vietnamese, 3 May / 3 March, Paula /
     Paulo), one name in two languages being one (Wien ~ Vienna, `wording`'s meanings)."""
     (sure_a, all_a), (sure_b, all_b) = names(new), names(old)
@@ -471,7 +471,7 @@ def scorer_may_ask(new: str, old: str) -> bool:
     """Whether the pair scorer may be asked: no name or number differs, and no third person is on
     one side only ("我是护士" / "她是护士": two people, stored side by side, never the owner's
     question)."""
-    return not _names_clash(new, old) and not wording.compare(new, old).someone_else
+    return not names_clash(new, old) and not wording.compare(new, old).someone_else
 
 
 def _apart(new: str, old: str, cosine: float, cut: Cosines, *, lexical: bool) -> Verdict | None:
@@ -506,7 +506,7 @@ def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     cues = _cues(new) - _cues(old)
     if (
         not past
-        and not _names_clash(new, old)
+        and not names_clash(new, old)
         and (
             lexical
             or (
@@ -531,7 +531,7 @@ def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
             return Verdict(UPDATE, "changed: " + ", ".join(sorted(cues)))
         return Verdict(UNSURE, "may have changed: " + ", ".join(sorted(cues)))
     conflict = (
-        _names_clash(new, old)
+        names_clash(new, old)
         or _swapped(new, old)
         or past
         or said.opposed

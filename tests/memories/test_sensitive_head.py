@@ -177,9 +177,9 @@ def test_a_head_fitted_on_noise_learns_nothing_it_can_use_on_new_vectors() -> No
 
 @pytest.mark.slow  # embeds the whole training list under e5: a minute or more on a loaded machine
 def test_training_again_gives_the_shipped_head() -> None:
-    from bench.sensitive_head import _training_vectors
+    from bench.sensitive_head import training_vectors
 
-    _, vectors = _training_vectors(E5_MODEL)
+    _, vectors = training_vectors(E5_MODEL)
     trained = sensitive_head.train(E5_MODEL, vectors)
     shipped = json.loads(sensitive_head.weights_path(E5_MODEL).read_text())
     assert trained["training"] == shipped["training"]

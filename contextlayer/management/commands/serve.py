@@ -53,7 +53,7 @@ class Command(BaseCommand):
         if not settings.DATABASE_URL:
             self.stderr.write(f"Embedded PostgreSQL in {settings.EMBEDDED_PGDATA}")
         if migrate:
-            if _pending_migrations():
+            if pending_migrations():
                 call_command("migrate", interactive=False, verbosity=0)
             call_command("createcachetable", verbosity=0)  # shared rate-limit counters
         if worker:
@@ -138,7 +138,7 @@ def _prepare() -> None:
     get_resolver().url_patterns  # noqa: B018 - imports contextlayer.urls and every view
 
 
-def _pending_migrations() -> bool:
+def pending_migrations() -> bool:
     """Whether `migrate` has anything to apply. A warm start usually has not, and `migrate` with
     nothing to do still renders the project's state and sends post_migrate (tens of queries for
     content types and permissions created long ago)."""

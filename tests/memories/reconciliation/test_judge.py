@@ -12,9 +12,9 @@ from memories.reconciliation.judge import (
     RESTATE,
     UNSURE,
     UPDATE,
-    _names_clash,
     judge,
     lead_names,
+    names_clash,
     people,
     rules,
 )
@@ -289,7 +289,7 @@ def test_another_name_or_one_more_detail_is_never_merged(old: str, new: str) -> 
     ],
 )
 def test_one_name_in_two_languages_or_two_cases_is_no_clash(old: str, new: str) -> None:
-    assert not _names_clash(new, old)
+    assert not names_clash(new, old)
 
 
 @pytest.mark.parametrize(

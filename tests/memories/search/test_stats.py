@@ -98,14 +98,10 @@ def _raw_insert(user: User, text: str) -> None:
         )
 
 
-def _apply(
-    actor: Actor, op: str, pick: int, words: list[str], step: int, app: Actor | None
-) -> None:
-    """One write to `actor`'s store (`app`: a connected app of that store, for `restate`)."""
-    user = actor.user
-    text = f"{' '.join(words)} note {step}"
-    # The owner's memories (an app's echoes are not the owner's to act on), in an order that
-    # does not depend on random ids, so that hypothesis replays the same script the same way.
+def _listed(user: User) -> tuple[list[uuid.UUID], list[uuid.UUID], list[uuid.UUID]]:
+    """The owner's memories out of the trash, the trashed ones (each deleted on its own) and the
+    active ones: the owner's, not an app's echoes (not the owner's to act on), in an order that
+    does not depend on random ids, so that hypothesis replays the same script the same way."""
     everything = Memory.objects.filter(owner=user, echo_of__isnull=True).order_by("text", "id")
     own = everything.exclude(state="trashed")  # what the owner's doors see
     ids = list(own.values_list("id", flat=True))
@@ -115,6 +111,53 @@ def _apply(
     active = list(
         own.filter(state="active", superseded_by__isnull=True).values_list("id", flat=True)
     )
+    return ids, trashed, active
+
+
+def _change(actor: Actor, op: str, mid: uuid.UUID, text: str, words: list[str]) -> None:
+    if op == "update":
+        changing.memory_update(actor=actor, memory_id=mid, text=text)
+    elif op == "supersede":
+        changing.memory_supersede(
+            actor=actor, memory_id=mid, text=text, reason="changed", respect_user_edits=False
+        )
+    else:
+        changing.memory_set_categories(actor=actor, memory_id=mid, categories=words[:1])
+
+
+def _set_state(actor: Actor, op: str, mid: uuid.UUID) -> None:
+    state = {"archive": "archived", "pause": "paused", "activate": "active"}[op]
+    try:
+        with transaction.atomic():
+            changing.memory_set_state(actor=actor, memory_ids=[mid], state=state)
+    except Conflict:
+        pass  # reactivating a text that is active again elsewhere: refused, nothing written
+
+
+def _raw_write(user: User, op: str, text: str, mid: uuid.UUID) -> None:
+    """An update or a delete in SQL, past the service layer."""
+    with connection.cursor() as cur:
+        if op == "raw_update":
+            cur.execute(
+                "UPDATE memories_memory SET tsv = to_tsvector('english', %s) "
+                "WHERE owner_id = %s AND id = %s",
+                [text, user.pk, mid],
+            )
+        else:
+            cur.execute(
+                "DELETE FROM memories_memory WHERE owner_id = %s AND id = %s "
+                "AND NOT EXISTS (SELECT 1 FROM memories_memory o WHERE o.superseded_by_id = %s)",
+                [user.pk, mid, mid],
+            )
+
+
+def _apply(
+    actor: Actor, op: str, pick: int, words: list[str], step: int, app: Actor | None
+) -> None:
+    """One write to `actor`'s store (`app`: a connected app of that store, for `restate`)."""
+    user = actor.user
+    text = f"{' '.join(words)} note {step}"
+    ids, trashed, active = _listed(user)
     if op == "add" or not ids:
         adding.memory_create(actor=actor, text=text)
     elif op == "add_many":
@@ -123,24 +166,9 @@ def _apply(
     elif op == "raw_insert":
         _raw_insert(user, text)
     elif op in ("update", "supersede", "categories") and active:
-        mid = active[pick % len(active)]
-        if op == "update":
-            changing.memory_update(actor=actor, memory_id=mid, text=text)
-        elif op == "supersede":
-            changing.memory_supersede(
-                actor=actor, memory_id=mid, text=text, reason="changed", respect_user_edits=False
-            )
-        else:
-            changing.memory_set_categories(actor=actor, memory_id=mid, categories=words[:1])
+        _change(actor, op, active[pick % len(active)], text, words)
     elif op in ("archive", "pause", "activate"):
-        state = {"archive": "archived", "pause": "paused", "activate": "active"}[op]
-        try:
-            with transaction.atomic():
-                changing.memory_set_state(
-                    actor=actor, memory_ids=[ids[pick % len(ids)]], state=state
-                )
-        except Conflict:
-            pass  # reactivating a text that is active again elsewhere: refused, nothing written
+        _set_state(actor, op, ids[pick % len(ids)])
     elif op == "delete":
         deleting.memory_delete(actor=actor, memory_id=ids[pick % len(ids)])
     elif op == "delete_many":
@@ -149,13 +177,8 @@ def _apply(
         trash_restore(actor=actor, memory_ids=[trashed[pick % len(trashed)]])
     elif op == "purge" and trashed:
         trash_delete_forever(actor=actor, memory_ids=[trashed[pick % len(trashed)]])
-    elif op == "raw_update":
-        with connection.cursor() as cur:
-            cur.execute(
-                "UPDATE memories_memory SET tsv = to_tsvector('english', %s) "
-                "WHERE owner_id = %s AND id = %s",
-                [text, user.pk, ids[pick % len(ids)]],
-            )
+    elif op in ("raw_update", "raw_delete"):
+        _raw_write(user, op, text, ids[pick % len(ids)])
     elif op == "restate" and app is not None and active:
         stated = Memory.objects.get(owner=user, id=active[pick % len(active)])
         adding.memory_create(actor=app, text=stated.text)
@@ -163,13 +186,6 @@ def _apply(
         marks.memory_set_visibility(
             actor=actor, memory_id=active[pick % len(active)], private=op == "private"
         )
-    elif op == "raw_delete":
-        with connection.cursor() as cur:
-            cur.execute(
-                "DELETE FROM memories_memory WHERE owner_id = %s AND id = %s "
-                "AND NOT EXISTS (SELECT 1 FROM memories_memory o WHERE o.superseded_by_id = %s)",
-                [user.pk, ids[pick % len(ids)], ids[pick % len(ids)]],
-            )
 
 
 def _contents(index: UserIndex, mask: Any = None) -> dict[bytes, Any]:
