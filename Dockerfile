@@ -41,7 +41,7 @@ RUN CONTEXT_LAYER_ENV=production SECRET_KEY=build-time-only OIDC_PRIVATE_KEY=bui
     && SECRET_KEY=build-time-only python -c "import django; django.setup(); \
 from memories.search.embeddings import prepare; from memories.warm import warm_up; \
 from memories.search.second_arm import verify_files; prepare(); verify_files(); warm_up()" \
-    && python -m compileall -q accounts activity contextlayer doctor oauth kernel mcpbridge memories manage.py \
+    && python -m compileall -q accounts activity api contextlayer doctor oauth kernel mcpbridge memories web manage.py \
     && rm -f /var/lib/context-layer/secret_key
 
 # ---- runtime: the virtualenv, the app, the model folder; no compilers, no uv, not root ----

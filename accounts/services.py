@@ -21,8 +21,8 @@ from accounts.app_names import third_party_name
 from accounts.models import ALL_SCOPES, ClientToken, ConnectedApp, DisconnectedApp, User
 from accounts.oauth_clients import client_key
 from accounts.selectors import app_get
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.category_names import fold
 from kernel.errors import Conflict, InvalidInput, NotFound
 from kernel.gates import require_owner
@@ -350,7 +350,7 @@ def app_change_record(actor: Actor, app: ConnectedApp, change: dict[str, Any]) -
     caller's transaction: the owner's log says which of their apps made the change. Once it
     commits, this process reads its cached credentials again (`accounts.access_changes`)."""
     access_changed()
-    activity.record(
+    access_event_create(
         actor, AccessEvent.Action.STATE, detail={"app_id": app.pk, "app": app.name, **change}
     )
 
@@ -400,7 +400,7 @@ def app_allow_again(*, actor: Actor, name: str) -> bool:
     with transaction.atomic():
         lifted, _ = DisconnectedApp.objects.filter(owner=actor.user, name=name).delete()
         if lifted:
-            activity.record(
+            access_event_create(
                 actor, AccessEvent.Action.STATE, detail={"app": name, "allowed_again": True}
             )
     return bool(lifted)

@@ -16,8 +16,8 @@ from allauth.usersessions.models import UserSession
 from django.db import transaction
 
 from accounts.actors import Actor
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.gates import require_owner
 
 
@@ -36,7 +36,9 @@ def authenticators_remove(*, actor: Actor, authenticator_ids: Sequence[object]) 
         Authenticator.objects.filter(user=actor.user, pk__in=[a.pk for a in removed]).delete()
         delete_dangling_recovery_codes(actor.user)
         kinds = sorted({str(a.type) for a in removed})
-        activity.record(actor, AccessEvent.Action.STATE, detail={"authenticators_removed": kinds})
+        access_event_create(
+            actor, AccessEvent.Action.STATE, detail={"authenticators_removed": kinds}
+        )
     return len(removed)
 
 
@@ -51,7 +53,7 @@ def sessions_end(*, actor: Actor, session_ids: Sequence[object]) -> int:
         for session in sessions:
             session.end()
         if sessions:
-            activity.record(
+            access_event_create(
                 actor, AccessEvent.Action.STATE, detail={"sessions_ended": len(sessions)}
             )
     return len(sessions)

@@ -1,7 +1,8 @@
 """Access events: one row per read or write (content-free) and one JSON log line.
 
-`record` writes in the caller's transaction, so a change and its event commit or roll back
-together. A read's event (`durable=False` outside a transaction, or `read_event_sql` inside the
+`access_event_create` writes the row (then its log line) in the caller's transaction, so a
+change and its event commit or roll back together; `access_log_line` writes the line alone. A
+read's event (`durable=False` outside a transaction, or `read_event_sql` inside the
 read's own statement) commits without waiting for the disk: the reader is not kept waiting
 for an fsync, and a crash of the machine or of PostgreSQL may lose the last fraction of a
 second of read events, never a write or its event (docs/reliability.md, "Access events").
@@ -24,7 +25,7 @@ from kernel.gates import Acting
 logger = logging.getLogger("contextlayer.audit")
 
 
-def record(
+def access_event_create(
     actor: Acting,
     action: str,
     memory_ids: Iterable[uuid.UUID] = (),
@@ -33,8 +34,9 @@ def record(
     detail: dict[str, Any] | None = None,
     durable: bool = True,
 ) -> AccessEvent:
-    """`durable=False`: a read's event, committed asynchronously when it is its own transaction
-    (inside the caller's transaction the caller's commit decides)."""
+    """Writes the event's row, then its log line. `durable=False`: a read's event, committed
+    asynchronously when it is its own transaction (inside the caller's transaction the caller's
+    commit decides)."""
     ids = list(memory_ids)
     event = AccessEvent(
         owner=actor.user,
@@ -54,7 +56,7 @@ def record(
             with connection.cursor() as cur:
                 cur.execute("SET LOCAL synchronous_commit TO OFF")
             event.save(force_insert=True)
-    log(actor, action, ids, count=event.count, detail=detail)
+    access_log_line(actor, action, ids, count=event.count, detail=detail)
     return event
 
 
@@ -62,11 +64,14 @@ def read_event_sql(actor: Acting, action: str, rows: str, ids: str) -> tuple[str
     """A read's event as a data-modifying CTE over `rows` (a CTE of the rows read, with an `id`
     column), in the order of the uuid[] parameter expression `ids`, for a read that is one
     statement in autocommit: the event commits with it, without waiting for the disk, and costs
-    no round trip of its own (what `record(..., durable=False)` does in three). The caller logs
-    with `log` once it knows the ids. Not for a caller inside a transaction: `set_config(...,
-    true)` would make that whole transaction's commit asynchronous."""
+    no round trip of its own (what `access_event_create(..., durable=False)` does in three). The
+    caller writes the log line with `access_log_line` once it knows the ids. Not for a caller
+    inside a transaction: `set_config(..., true)` would make that whole transaction's commit
+    asynchronous."""
     if connection.in_atomic_block:
-        raise RuntimeError("read_event_sql is for a statement in autocommit; use record()")
+        raise RuntimeError(
+            "read_event_sql is for a statement in autocommit; use access_event_create()"
+        )
     sql = (
         f"INSERT INTO {AccessEvent._meta.db_table} "  # noqa: S608 - names, not input
         "(owner_id, app_id, app_name, actor, action, memory_ids, count, detail, created_at) "
@@ -87,7 +92,7 @@ def read_event_sql(actor: Acting, action: str, rows: str, ids: str) -> tuple[str
     return sql, params
 
 
-def log(
+def access_log_line(
     actor: Acting,
     action: str,
     ids: list[uuid.UUID],
@@ -95,7 +100,7 @@ def log(
     count: int,
     detail: dict[str, Any] | None = None,
 ) -> None:
-    """The event's JSON log line (content-free, like its row)."""
+    """The event's JSON log line (content-free, like its row); writes no row."""
     logger.info(
         "access",
         extra={

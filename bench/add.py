@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,16 +21,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from bench.environment import add_common, bench_user, drop_users, emit
+from bench.environment import add_common, bench_user, drop_users, emit, free_port
 from bench.texts import memory_texts
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _status_kb(pid: int, field: str) -> int:
@@ -44,7 +37,7 @@ def _status_kb(pid: int, field: str) -> int:
 def serve_rss_mb(timeout: float = 120) -> dict[str, float]:
     """Start `manage.py serve` in a temporary home, wait for /health, read its RSS, stop it."""
     home = tempfile.mkdtemp(prefix="contextlayer-bench-serve-")
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update(
         CONTEXT_LAYER_HOME=home,
@@ -94,9 +87,9 @@ def measure_add(n: int, batch: int, as_app: bool = False) -> dict[str, Any]:
     from accounts.actors import actor_for, live_app, owner_actor
     from accounts.models import ConnectedApp
     from kernel.gates import SCOPE_READ, SCOPE_WRITE
-    from memories.categories import SENSITIVE
+    from memories.categories.vocabulary import SENSITIVE
     from memories.search.embeddings import get_embedder
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
     from memories.warm import warm_up
 
     texts = memory_texts(n)

@@ -160,7 +160,7 @@ def evaluate_ordinary(
 
 
 def run(splits: Sequence[str] = ("dev", "heldout")) -> dict[str, Any]:
-    from memories.categories import SENSITIVE
+    from memories.categories.vocabulary import SENSITIVE
     from memories.classify import classifier_for
     from memories.search.embeddings import get_embedder
 

@@ -57,7 +57,7 @@ def splits_of(memories: list[dict[str, Any]]) -> tuple[str, ...]:
 def evaluate(memories: list[dict[str, Any]], labels: list[list[str]]) -> dict[str, Any]:
     """Per split: sensitive recall (right category, any sensitive label) and ordinary false
     positives, from the memories' gold labels and the labels they were stored with."""
-    from memories.categories import SENSITIVE
+    from memories.categories.vocabulary import SENSITIVE
 
     out: dict[str, Any] = {}
     for split in splits_of(memories):
@@ -97,7 +97,7 @@ def evaluate(memories: list[dict[str, Any]], labels: list[list[str]]) -> dict[st
 def stored_labels(memories: list[dict[str, Any]], label: str) -> list[list[str]]:
     """The memories written as one store through the services; the labels each was stored with."""
     from accounts.actors import owner_actor
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     user = bench_user(label)
     try:

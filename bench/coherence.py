@@ -14,7 +14,8 @@ reader's searches through `memory_search`, and each answer must equal the exact 
 PostgreSQL, bypassing every cache (same ids, same order, scores within 1e-9); a paused app must
 be refused. The last line is one JSON object: steps, searches compared, divergences.
 
-The same machine runs in the test suite under hypothesis (tests/memories/test_search_coherence.py).
+The same machine runs in the test suite under hypothesis
+(tests/memories/search/test_index_coherence.py).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ GRANTS: list[dict[str, Any]] = [
     {"categories": ["health"]},
     {"hidden_categories": ["garden-party", "food"]},
 ]
-# The REST search's filters (memories/api/memories.py, SearchQuery), combined at random.
+# The REST search's filters (api/search.py, SearchQuery), combined at random.
 FILTER_KINDS = [
     "category",
     "app_name",
@@ -175,8 +176,7 @@ class Coherence:
         from kernel.errors import DomainError
         from memories.models import Memory
         from memories.search import index as search_index
-        from memories.services import maintenance
-        from memories.services import memories as services
+        from memories.services import adding, changing, deleting, maintenance, marks
         from memories.services.trash import trash_delete_forever, trash_restore
 
         owner = self.owner_dash
@@ -189,34 +189,34 @@ class Coherence:
         self.steps += 1
         try:
             if op == "add" or mid is None:
-                memory = services.memory_create(actor=owner, text=text).memory
-                services.memory_set_categories(
+                memory = adding.memory_create(actor=owner, text=text).memory
+                changing.memory_set_categories(
                     actor=owner, memory_id=memory.id, categories=[category]
                 )
             elif op == "app_add":
                 stated = Memory.objects.get(owner=self.owner, id=mid).text if pick % 2 else text
-                services.memory_create(actor=self._actor(app), text=stated)
+                adding.memory_create(actor=self._actor(app), text=stated)
             elif op == "update":
-                services.memory_update(actor=owner, memory_id=mid, text=text)
+                changing.memory_update(actor=owner, memory_id=mid, text=text)
             elif op == "delete":
-                services.memory_delete(actor=owner, memory_id=mid)
+                deleting.memory_delete(actor=owner, memory_id=mid)
             elif op == "restore" and trashed:
                 trash_restore(actor=owner, memory_ids=[trashed[pick % len(trashed)]])
             elif op == "purge" and trashed:
                 trash_delete_forever(actor=owner, memory_ids=[trashed[pick % len(trashed)]])
             elif op in ("archive", "activate"):
                 state = "archived" if op == "archive" else "active"
-                services.memory_set_state(actor=owner, memory_ids=[mid], state=state)
+                changing.memory_set_state(actor=owner, memory_ids=[mid], state=state)
             elif op in ("private", "public"):
-                services.memory_set_visibility(actor=owner, memory_id=mid, private=op == "private")
+                marks.memory_set_visibility(actor=owner, memory_id=mid, private=op == "private")
             elif op == "hide":
-                services.memory_set_visibility(actor=owner, memory_id=mid, hide_from_app=app.pk)
+                marks.memory_set_visibility(actor=owner, memory_id=mid, hide_from_app=app.pk)
             elif op == "pin":  # the owner pins or unpins: what the pinned filter reads
                 pinned = not Memory.objects.get(owner=self.owner, id=mid).pinned_at
-                services.memory_set_pinned(actor=owner, memory_ids=[mid], pinned=pinned)
+                marks.memory_set_pinned(actor=owner, memory_ids=[mid], pinned=pinned)
             elif op == "categories":
                 chosen = [] if pick % 5 == 0 else [category]
-                services.memory_set_categories(actor=owner, memory_id=mid, categories=chosen)
+                changing.memory_set_categories(actor=owner, memory_id=mid, categories=chosen)
             elif op == "grant":
                 self._grant(app, GRANTS[(pick // 3) % len(GRANTS)])
             elif op == "pause":
@@ -309,7 +309,7 @@ class Coherence:
         from kernel.category_names import fold
         from kernel.errors import AppPaused
         from memories.search import index as search_index
-        from memories.search import scoring as search
+        from memories.search import scoring
         from memories.selectors.memories import MAX_PAGE, memory_list, memory_search, search_scope
 
         # None: the cut-off of the model of the owner's vectors
@@ -318,7 +318,7 @@ class Coherence:
         if not actor.app.paused:
             visible, params, whole_store = search_scope(actor, filters)
             category = fold(filters.category) if filters.category else None
-            exact_search = search.UserSearch(
+            exact_search = scoring.UserSearch(
                 self.owner.pk,
                 visible=visible,
                 params={**params, "category": category},

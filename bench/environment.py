@@ -11,6 +11,7 @@ import atexit
 import json
 import os
 import shutil
+import socket
 import tempfile
 import uuid
 from collections.abc import Sequence
@@ -62,7 +63,7 @@ def write_store(
     `users`, for `drop_users`): the owner's actor, and each memory's set id by its database id.
     Every text must be its own memory: a merge would leave a query's target unfindable."""
     from accounts.actors import owner_actor
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     user = bench_user(label)
     users.append(user)
@@ -106,6 +107,13 @@ def drop_users(users: Sequence[Any]) -> None:
         cur.execute("DELETE FROM memories_memoryversion WHERE owner_id = ANY(%s)", [ids])
         cur.execute("DELETE FROM memories_memory WHERE owner_id = ANY(%s)", [ids])
     User.objects.filter(pk__in=ids).delete()
+
+
+def free_port() -> int:
+    """A TCP port free on localhost now, for a server a bench starts."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def percentile(samples_ms: Sequence[float], q: float) -> float:

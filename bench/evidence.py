@@ -1,6 +1,6 @@
 """What a search scores a query from, dumped for replaying a rule on a tuning split (`bench
 multilingual --dump`, `bench shortqueries --dump`): each memory's exact cosine and BM25 and the
-query's corpus figures, as `memories.search.scoring.relevance` takes them."""
+query's corpus figures, as `memories.search.relevance.relevance` takes them."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ def query_evidence(actor: Any, text: str, name_of: dict[Any, str]) -> dict[str, 
     language, and the query's corpus figures (`relevance`'s inputs), for replaying a rule."""
     from memories.models import Memory
     from memories.search import lexical
-    from memories.search.scoring import UserSearch, exact_cosines
+    from memories.search.relevance import exact_cosines
+    from memories.search.scoring import UserSearch
     from memories.selectors.memories import MemoryFilters, search_scope
 
     visible, params, whole = search_scope(actor, MemoryFilters(), None)

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.environment import setup_django
-from bench.load import Tally, _start_server, _timed, seed_tenant, stop_gunicorn
-from bench.mcp import QUERIES, TOPICS, WORDS, _free_port, _percentile
+from bench.environment import free_port, percentile, setup_django
+from bench.load import Tally, seed_tenant, start_gunicorn, stop_gunicorn, timed
+from bench.mcp import QUERIES, TOPICS, WORDS
 
 FAILED = ("tool_error", "http_503", "http_error", "transport", "hung")
 
@@ -93,13 +93,13 @@ async def _session(url: str, token: str, statuses: list[int], work: Any) -> Any:
 async def _observed(
     run: Run, n: int, client: Any, statuses: list[int], tool: str, args: dict[str, Any], cap: float
 ) -> Any:
-    """One call through `bench.load._timed`, classified; None unless it succeeded."""
+    """One call through `bench.load.timed`, classified; None unless it succeeded."""
     one = Tally()
     statuses.clear()
     keeping = _Keeping(client)
     started = time.monotonic()
     try:
-        result = await asyncio.wait_for(_timed(keeping, one, tool, args), cap)
+        result = await asyncio.wait_for(timed(keeping, one, tool, args), cap)
     except TimeoutError:
         result, outcome = None, "hung"
         one.errors.append(f"{tool}: no answer within {cap} s")
@@ -128,7 +128,7 @@ async def _observed(
 
 
 class _Keeping:
-    """A client that keeps its last result: `_timed` drops a tool error's text, which is what a
+    """A client that keeps its last result: `timed` drops a tool error's text, which is what a
     model would read (and must not be a raw database message)."""
 
     def __init__(self, client: Any) -> None:
@@ -247,11 +247,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     user, tokens, run_id = seed_tenant("faults", args.memories, args.clients)
     connections.close_all()  # the bench's own connection would be cut by the stop anyway
 
-    port = _free_port()
+    port = free_port()
     log = Path(settings.HOME) / "gunicorn.log"
     # gunicorn recycles a worker after max_requests; off, so a new PID can only mean a crash.
     os.environ["GUNICORN_CMD_ARGS"] = "--max-requests 0"
-    server = _start_server(port, args.workers, log)
+    server = start_gunicorn(port, args.workers, log)
     url = f"http://127.0.0.1:{port}"
     run = Run()
     try:
@@ -317,7 +317,7 @@ def _result(
         "calls_while_down": len(down),
         "failed_while_down": len(failed),
         "failed_fast": sum(1 for c in failed if c.ms < args.fast_ms),
-        "p50_failed_ms": round(_percentile([c.ms for c in failed], 50), 1) if failed else 0.0,
+        "p50_failed_ms": round(percentile([c.ms for c in failed], 50), 1) if failed else 0.0,
         "max_failed_ms": round(max((c.ms for c in failed), default=0.0), 1),
         "cut_in_flight": len(cut),
         "max_cut_ms": round(max((c.ms for c in cut), default=0.0), 1),

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.environment import add_common, emit, percentile
+from bench.environment import add_common, emit, free_port, percentile
 from contextlayer.process import GUNICORN
 
 STORE_VERSION = 1
@@ -232,8 +232,8 @@ def run(args: argparse.Namespace) -> None:
     from accounts.client_tokens import client_token_create, client_token_lookup
     from accounts.models import User
     from bench import real_texts
-    from bench.load import _free_port, _start_server, stop_gunicorn
-    from bench.search import _floor_top, _user_matrix
+    from bench.load import start_gunicorn, stop_gunicorn
+    from bench.search import floor_top, user_matrix
     from contextlayer.process import describe
     from memories.search.embeddings import get_embedder
     from memories.selectors.grants import known_categories
@@ -274,8 +274,8 @@ def run(args: argparse.Namespace) -> None:
     os.environ["BENCH_HOSTED_COUNTS"] = counted
     if args.cache_mb is not None:
         os.environ["SEARCH_CACHE_MB"] = str(args.cache_mb)
-    port = _free_port()
-    server = _start_server(
+    port = free_port()
+    server = start_gunicorn(
         port, args.workers, Path(settings.HOME) / "gunicorn.log", config="bench/hosted_gunicorn.py"
     )
     try:
@@ -296,13 +296,13 @@ def run(args: argparse.Namespace) -> None:
         searched.update(worker)
 
     # The floor of every call, in this process (a worker's threads): embed + exact numpy scan.
-    matrix = _user_matrix(pool_user.pk, by_id=True)  # copy_rows' order
+    matrix = user_matrix(pool_user.pk, by_id=True)  # copy_rows' order
     embedder = get_embedder()
     floors = []
     for user, _, query in plan:
         vectors = matrix[user_rows(user, counts[user], len(matrix))]
         t0 = time.perf_counter()
-        _floor_top(vectors, embedder.embed_query(query))
+        floor_top(vectors, embedder.embed_query(query))
         floors.append((time.perf_counter() - t0) * 1000)
 
     latencies = [ms for _, ms, status in results if status == 0]

@@ -27,7 +27,7 @@ def _user(size: int, locomo: Path) -> Any:
     from accounts.actors import owner_actor
     from accounts.models import User
     from bench import real_texts
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     email = f"bench-inprocess-{size}@example.invalid"
     user = User.objects.filter(email=email).first()

@@ -29,11 +29,11 @@ K = 5
 
 
 def _arm(actor: Any, query: str) -> list[Any]:
-    from memories.search import scoring as search
+    from memories.search import scoring
     from memories.visibility import visible_sql
 
     visible, params = visible_sql(actor)
-    found = search.lexical_arm(
+    found = scoring.lexical_arm(
         query, owner_id=actor.user.pk, visible=visible, params=params, whole_store=True
     )
     return [memory_id for memory_id, _ in found]
@@ -44,7 +44,7 @@ def evaluate(data: dict[str, Any]) -> dict[str, Any]:
     queries the arm matches; and the dev split's word queries the arm misses though their
     target holds one of their words (rank beyond five)."""
     from accounts.actors import owner_actor
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     by_lang: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for memory in data["memories"]:

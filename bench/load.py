@@ -30,14 +30,14 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from bench.environment import setup_django
-from bench.mcp import QUERIES, TOPICS, WORDS, _free_port, _percentile
+from bench.environment import free_port, percentile, setup_django
+from bench.mcp import QUERIES, TOPICS, WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = "contextlayer.asgi:application"
 
 
-def _server_env(port: int, workers: int) -> dict[str, str]:
+def server_env(port: int, workers: int) -> dict[str, str]:
     from django.conf import settings
     from django.db import connection
 
@@ -57,12 +57,12 @@ def _server_env(port: int, workers: int) -> dict[str, str]:
     return env
 
 
-def _start_server(
+def start_gunicorn(
     port: int, workers: int, log: Path, config: str = "gunicorn.conf.py"
 ) -> subprocess.Popen[bytes]:
     gunicorn = Path(sys.executable).parent / "gunicorn"
     command = [str(gunicorn), "-c", config, "-b", f"127.0.0.1:{port}", APP]
-    return start_answering(command, _server_env(port, workers), port, log)
+    return start_answering(command, server_env(port, workers), port, log)
 
 
 def start_answering(
@@ -136,7 +136,7 @@ async def _client(url: str, token: str, work: Any) -> Any:
         return await work(client)
 
 
-async def _timed(client: Any, tally: Tally, tool: str, args: dict[str, Any]) -> Any:
+async def timed(client: Any, tally: Tally, tool: str, args: dict[str, Any]) -> Any:
     started = time.perf_counter()
     tally.requests += 1
     try:
@@ -158,7 +158,7 @@ async def _baseline(url: str, token: str, calls: int) -> list[float]:
 
     async def work(client: Any) -> None:
         for i in range(calls):
-            await _timed(client, tally, "search_memory", {"query": QUERIES[i % len(QUERIES)]})
+            await timed(client, tally, "search_memory", {"query": QUERIES[i % len(QUERIES)]})
 
     await _client(url, token, work)
     return tally.latencies
@@ -184,14 +184,14 @@ async def _load(
                 i += 1
                 roll = rng.random()
                 if roll < 0.6:
-                    await _timed(client, tally, "search_memory", {"query": rng.choice(QUERIES)})
+                    await timed(client, tally, "search_memory", {"query": rng.choice(QUERIES)})
                 elif roll < 0.8:
-                    await _timed(client, tally, "list_memories", {"limit": 20})
+                    await timed(client, tally, "list_memories", {"limit": 20})
                 else:
                     text = f"load {run_id} client {n} write {i}: " + rng.choice(TOPICS).format(
                         rng.choice(WORDS)
                     )
-                    result = await _timed(client, tally, "add_memory", {"text": text})
+                    result = await timed(client, tally, "add_memory", {"text": text})
                     if result is not None and result.structured_content["created"] == 1:
                         tally.acked.add(text)
 
@@ -213,7 +213,7 @@ def seed_tenant(prefix: str, memories: int, clients: int) -> tuple[Any, list[str
     from accounts.client_tokens import client_token_create
     from accounts.models import User
     from memories.selectors.grants import known_categories
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     run_id = uuid.uuid4().hex[:8]
     user = User.objects.create_user(f"{prefix}-{run_id}@bench.invalid")
@@ -238,15 +238,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from memories.models import Memory
 
     user, tokens, run_id = seed_tenant("load", args.memories, args.clients + 1)
-    port = _free_port()
+    port = free_port()
     from django.conf import settings
 
-    server = _start_server(port, args.workers, Path(settings.HOME) / "gunicorn.log")
+    server = start_gunicorn(port, args.workers, Path(settings.HOME) / "gunicorn.log")
     url = f"http://127.0.0.1:{port}"
     try:
         print(f"gunicorn with {args.workers} uvicorn workers on {url}", file=sys.stderr)
         single = asyncio.run(_baseline(url, tokens[-1], 30))
-        single_p50 = _percentile(single[5:], 50)  # the first calls warm the workers up
+        single_p50 = percentile(single[5:], 50)  # the first calls warm the workers up
         print(f"single client search p50 {single_p50:.1f} ms", file=sys.stderr)
         started = time.monotonic()
         tally = asyncio.run(_load(url, tokens[: args.clients], args.seconds, run_id, args.think_ms))
@@ -260,8 +260,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         )
     )
     stored_set = set(stored)
-    p50 = _percentile(tally.latencies, 50) if tally.latencies else 0.0
-    p99 = _percentile(tally.latencies, 99) if tally.latencies else 0.0
+    p50 = percentile(tally.latencies, 50) if tally.latencies else 0.0
+    p99 = percentile(tally.latencies, 99) if tally.latencies else 0.0
     return {
         "clients": args.clients,
         "seconds": args.seconds,
@@ -282,14 +282,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "bench_rss_mb": _rss_mb(os.getpid()),
         "single_client_p50_ms": round(single_p50, 2),
         "p50_ms": round(p50, 2),
-        "p95_ms": round(_percentile(tally.latencies, 95), 2) if tally.latencies else 0.0,
+        "p95_ms": round(percentile(tally.latencies, 95), 2) if tally.latencies else 0.0,
         "p99_ms": round(p99, 2),
         "p99_over_single_p50": round(p99 / single_p50, 2) if single_p50 else None,
         "by_tool": {
             tool: {
                 "calls": len(ms),
-                "p50_ms": round(_percentile(ms, 50), 2),
-                "p99_ms": round(_percentile(ms, 99), 2),
+                "p50_ms": round(percentile(ms, 50), 2),
+                "p99_ms": round(percentile(ms, 99), 2),
             }
             for tool, ms in sorted(tally.by_tool.items())
         },

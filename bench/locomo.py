@@ -56,7 +56,7 @@ class Conversation:
     questions: list[Question]
 
 
-def _session_keys(conv: dict[str, Any]) -> list[str]:
+def session_keys(conv: dict[str, Any]) -> list[str]:
     keys = [k for k, v in conv.items() if re.fullmatch(r"session_\d+", k) and isinstance(v, list)]
     return sorted(keys, key=lambda k: int(k.split("_")[1]))
 
@@ -70,7 +70,7 @@ def load(path: Path) -> list[Conversation]:
         conv = sample["conversation"]
         turns: list[Turn] = []
         seen: set[str] = set()
-        for key in _session_keys(conv):
+        for key in session_keys(conv):
             date = conv.get(f"{key}_date_time", "")
             for raw in conv[key]:
                 text = f"{raw['speaker']}: {raw['text']}"
@@ -149,7 +149,7 @@ class Tenant:
         from rank_bm25 import BM25Okapi
 
         from accounts.actors import owner_actor
-        from memories.services.memories import NewMemory, memory_create_many
+        from memories.services.adding import NewMemory, memory_create_many
 
         self.conv = conv
         self.user = bench_user(f"locomo-{conv.sample_id}")
@@ -194,13 +194,13 @@ class Tenant:
         return [self.conv.turns[i].dia_id for i in order]
 
     def dense(self, question: Question, k: int) -> list[str]:
-        from memories.search import scoring as search
+        from memories.search import scoring
         from memories.search.embeddings import get_embedder
         from memories.visibility import visible_sql
 
         visible, params = visible_sql(self.actor)
         qvec = get_embedder().embed_query(question.question)
-        rows = search.dense_arm(
+        rows = scoring.dense_arm(
             qvec, owner_id=self.user.pk, visible=visible, params=params, depth=k
         )
         return [self.dia_of[mid] for mid, _ in rows]

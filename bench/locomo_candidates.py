@@ -3,7 +3,7 @@
 For every question (categories 1-4) and every no-answer question, the search's own arrays are
 taken once through the in-memory index, exactly as the app scores (`UserSearch.arrays`: cosine,
 BM25, the query's ideal and known BM25, the store's size); then each candidate changes one input
-and the shipped relevance score and cut-off (`memories.search.scoring.relevance`, the model's
+and the shipped relevance score and cut-off (`memories.search.relevance.relevance`, the model's
 `min_score` in `memories/search/model_profiles.py`) rank again:
 
 - `context`: each turn embedded with its context, as an import could (the previous turn of its
@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from bench.environment import add_common, emit
-from bench.locomo import _session_keys, each_tenant, load, no_answer_questions
+from bench.locomo import each_tenant, load, no_answer_questions, session_keys
 
 ALPHAS = (0.3, 0.5, 0.7, 1.0)
 K = 10
@@ -90,7 +90,7 @@ def _context_texts(path: Path) -> dict[str, dict[str, dict[str, str]]]:
         title = f"Conversation between {c['speaker_a']} and {c['speaker_b']}"
         session = {}
         date = {}
-        for key in _session_keys(c):
+        for key in session_keys(c):
             for t in c[key]:
                 session[t["dia_id"]] = key
                 date[t["dia_id"]] = c.get(f"{key}_date_time", "")
@@ -111,8 +111,7 @@ def _context_texts(path: Path) -> dict[str, dict[str, dict[str, str]]]:
 
 
 def collect(path: Path) -> list[Conv]:
-    from memories.search import related_terms
-    from memories.search import scoring as search
+    from memories.search import related_terms, scoring
     from memories.search.embeddings import get_embedder
     from memories.visibility import visible_sql
 
@@ -132,7 +131,7 @@ def collect(path: Path) -> list[Conv]:
         for text, gold, category in texts:
             if not 1 <= category <= 4 and category != 0:
                 continue
-            s = search.UserSearch(
+            s = scoring.UserSearch(
                 tenant.user.pk, visible=visible, params=params, query=text, whole_store=True
             )
             assert s.index is not None, "scored through the in-memory index"
@@ -144,7 +143,7 @@ def collect(path: Path) -> list[Conv]:
             # Related terms for every question, not only short ones.
             related_terms.expansions = functools.partial(shipped, any_length=True)
             try:
-                r = search.UserSearch(
+                r = scoring.UserSearch(
                     tenant.user.pk, visible=visible, params=params, query=text, whole_store=True
                 )
                 _, bm25_r, ideal_r, known_r, _ = r.arrays(qvec, k1=k1, b=b)
@@ -185,7 +184,7 @@ def _unit(m: np.ndarray) -> np.ndarray:
 
 
 def _scores(conv: Conv, a: Asked, cosines: Cosines | None, related: bool) -> np.ndarray:
-    from memories.search.scoring import relevance
+    from memories.search.relevance import relevance
 
     cos = cosines(conv, a) if cosines else a.cosine
     if related:

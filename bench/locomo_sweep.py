@@ -116,7 +116,7 @@ def collect(path: Path, keep: Path | None = None) -> list[Asked]:
 
 
 def _collect(path: Path) -> list[Asked]:
-    from memories.search import scoring as search
+    from memories.search import scoring
     from memories.search.embeddings import get_embedder
     from memories.visibility import visible_sql
 
@@ -130,7 +130,7 @@ def _collect(path: Path) -> list[Asked]:
         texts = [(q.question, q.gold) for q in tenant.conv.questions if 1 <= q.category <= 4]
         texts += [(t, frozenset()) for t in unanswerable.get(tenant.conv.sample_id, [])]
         for text, gold in texts:
-            s = search.UserSearch(
+            s = scoring.UserSearch(
                 tenant.user.pk, visible=visible, params=params, query=text, whole_store=True
             )
             assert s.index is not None, "the sweep scores through the in-memory index"
@@ -180,7 +180,8 @@ def _groups(asked: list[Asked], setting: tuple[float, float]) -> list[Group]:
 
 
 def _evidence(g: Group, w: Any) -> np.ndarray:
-    """`memories.search.scoring.relevance` without the coverage factor, for a stack of questions."""
+    """`memories.search.relevance.relevance` without the coverage factor, for a stack of
+    questions."""
     semantic = np.nan_to_num(np.clip((g.cosine - w.cosine_zero) / w.cosine_span, 0.0, 1.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         keyword = np.nan_to_num(np.clip(g.bm25 / (w.keyword_full * g.ideal[:, None]), 0.0, 1.0))
@@ -206,7 +207,7 @@ def _top(score: np.ndarray) -> np.ndarray:
 def check_relevance_matches_the_app(asked: list[Asked]) -> None:
     """The vectorised score here must be the app's `relevance`, or the sweep tunes another."""
     from memories.search.model_profiles import current
-    from memories.search.scoring import relevance
+    from memories.search.relevance import relevance
 
     shipped = current().search
     w = shipped.weights

@@ -12,13 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from bench.environment import read_client, setup_django
+from bench.environment import free_port, percentile, read_client, setup_django
 from bench.search import total_rows
 
 QUERIES = [
@@ -51,18 +50,6 @@ WORDS = [
 ]  # fmt: skip
 
 
-def _percentile(samples: list[float], q: float) -> float:
-    import numpy as np
-
-    return float(np.percentile(np.asarray(samples, dtype=np.float64), q))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def measure(
     memories: int, rounds: int, blocks: int, store: int = 0, total: int = 200_000
 ) -> dict[str, Any]:
@@ -86,7 +73,7 @@ def measure(
     from accounts.models import ClientToken, ConnectedApp, User
     from memories.selectors.grants import known_categories
     from memories.selectors.memories import memory_search
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     # One client calls back to back for minutes: lift the per-client and per-user limits, as
     # `bench load` does for its server (this server runs in-process, so the settings do).
@@ -119,7 +106,7 @@ def measure(
             items = [NewMemory(text=t) for t in texts[start : start + 200]]
             memory_create_many(actor=owner_actor(user), items=items)
 
-        port = _free_port()
+        port = free_port()
         server = uvicorn.Server(
             uvicorn.Config(
                 "contextlayer.asgi:application", port=port, lifespan="on", log_level="warning"
@@ -182,10 +169,10 @@ def measure(
         "memories": store or memories,
         "table_rows": table_rows,
         "calls_per_path": len(http),
-        "inproc_p50_ms": round(_percentile(inproc, 50), 2),
-        "inproc_p95_ms": round(_percentile(inproc, 95), 2),
-        "http_p50_ms": round(_percentile(http, 50), 2),
-        "http_p95_ms": round(_percentile(http, 95), 2),
+        "inproc_p50_ms": round(percentile(inproc, 50), 2),
+        "inproc_p95_ms": round(percentile(inproc, 95), 2),
+        "http_p50_ms": round(percentile(http, 50), 2),
+        "http_p95_ms": round(percentile(http, 95), 2),
     }
     result["ratio_p50"] = round(result["http_p50_ms"] / result["inproc_p50_ms"], 2)
     result["ratio_p95"] = round(result["http_p95_ms"] / result["inproc_p95_ms"], 2)
@@ -343,9 +330,9 @@ def _start_serve(port: int, log: Path) -> Any:
     database; the task worker left out, the rate limits lifted (one client calls back to back)."""
     import sys
 
-    from bench.load import _server_env, start_answering
+    from bench.load import server_env, start_answering
 
-    env = _server_env(port, 1)
+    env = server_env(port, 1)
     env.pop("WEB_CONCURRENCY")
     command = [sys.executable, "manage.py", "serve", "--no-worker", "--port", str(port)]
     return start_answering(command, env, port, log)
@@ -366,7 +353,7 @@ def measure_real(args: argparse.Namespace) -> dict[str, Any]:
     vectors = Path(args.vectors or Path(settings.HOME) / "locomo-vectors.npz")
     users = _real_store(locomo, sizes, args.tenants, args.others, vectors)
     asked = real_texts.questions(locomo)[: args.queries]
-    port = _free_port()
+    port = free_port()
     server = _start_serve(port, Path(settings.HOME) / "serve.log")
     out: dict[str, Any] = {
         "bench": "mcp --real",
@@ -399,20 +386,19 @@ def _measure_user(user: Any, asked: list[str], url: str, blocks: int) -> dict[st
     from mcp.client import Client
     from mcp.client.streamable_http import streamable_http_client
 
-    from bench.environment import percentile
-    from bench.search import _floor_top, _user_matrix
+    from bench.search import floor_top, user_matrix
     from memories.search.embeddings import get_embedder
     from memories.selectors.memories import memory_search
 
     issued, actor = read_client(user, f"bench {time.time_ns()}")
-    matrix = _user_matrix(user.pk)
+    matrix = user_matrix(user.pk)
     embedder = get_embedder()
     times: dict[str, list[float]] = {k: [] for k in ("floor", "inproc", "sdk", "http")}
 
     def floor_block() -> None:
         for q in asked:
             t0 = time.perf_counter()
-            _floor_top(matrix, embedder.embed_query(q))
+            floor_top(matrix, embedder.embed_query(q))
             times["floor"].append((time.perf_counter() - t0) * 1000)
 
     def inproc_block() -> None:
@@ -502,7 +488,7 @@ def measure_server_cpu(memories: int, calls: int, blocks: int) -> dict[str, Any]
     from contextlayer.process import GUNICORN, describe
     from mcpbridge.http import MCPHttpApp
     from memories.selectors.memories import memory_search
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": "1000000/m", "mcp_user": "1000000/m"}
     user = User.objects.create_user(f"bench-cpu-{time.time_ns()}@example.invalid")

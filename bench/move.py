@@ -160,8 +160,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from accounts.actors import owner_actor
     from bench.texts import queries as make_queries
     from memories.search.embeddings import get_embedder
-    from memories.services import maintenance
-    from memories.services import memories as services
+    from memories.services import adding, maintenance
 
     texts = _texts(args)
     queries = make_queries(50)
@@ -179,8 +178,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             chunk = texts[at : at + size]
             at += size
             for start in range(0, len(chunk), 500):
-                items = [services.NewMemory(text=t) for t in chunk[start : start + 500]]
-                services.memory_create_many(actor=owner_actor(user), items=items, max_items=500)
+                items = [adding.NewMemory(text=t) for t in chunk[start : start + 500]]
+                adding.memory_create_many(actor=owner_actor(user), items=items, max_items=500)
         # A quarter of the memories moved (the smaller users switched), every search checked.
         settings.EMBEDDING_MODEL = E5
         maintenance.move(memories=len(texts) // 4)

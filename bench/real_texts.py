@@ -107,7 +107,7 @@ def write_user(
     from accounts.actors import owner_actor
     from accounts.models import ConnectedApp
     from memories.search.embeddings import get_embedder
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
     from memories.text import clean_text
 
     embedder = get_embedder()

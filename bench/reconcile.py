@@ -55,7 +55,7 @@ SPLITS = ("dev", "heldout")
 EXPECTED = {"restate": "restate", "update": "update"}  # distinct, complementary: both stay
 
 
-def _cosines(model: str, pairs: list[dict[str, Any]]) -> list[float]:
+def cosines(model: str, pairs: list[dict[str, Any]]) -> list[float]:
     from memories.search.embeddings import get_embedder
 
     embedder = get_embedder(model)
@@ -78,7 +78,7 @@ def run(model: str, data: str = "pairs") -> dict[str, Any]:
     report: dict[str, Any] = {"model": model, "data": data, "cosines": asdict(cut)}
     verdicts = [
         judge(p["second"], p["first"], c, cut)
-        for p, c in zip(pairs, _cosines(model, pairs), strict=True)
+        for p, c in zip(pairs, cosines(model, pairs), strict=True)
     ]
     for split in SPLITS:
         counts: Counter[tuple[str, str]] = Counter()

@@ -2,9 +2,9 @@
 configured embedding model (EMBEDDING_MODEL) on the dev splits of the `bench reconcile` sets only
 (reconcile_pairs, lookalikes, dev2, dev3; a held-out pair is never read), on the pairs the judge's
 rules leave beside each other for no hard reason (`judge.rules` says "different", no name or
-number differs, no third person on one side only: `judge._askable`): the pairs the scorer will be
-asked about. A logistic regression (L2, Newton's
-method), cross-validated in five folds fixed by sha256(id) mod 5; the Review threshold is the
+number differs, no third person on one side only: `judge.scorer_may_ask`): the pairs the scorer
+will be asked about. A logistic regression (L2, Newton's method), cross-validated in five folds
+fixed by sha256(id) mod 5; the Review threshold is the
 cross-validated probability that sends the most same-fact pairs (restate, update) to Review for
 the fewest that must stay (distinct, complementary): each of those costs half a caught pair.
 Prints the cross-validated figures and the `thresholds.Fitted` literal to copy into
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.reconcile import DATASETS, _cosines
+from bench.reconcile import DATASETS, cosines
 
 SETS = ("pairs", "lookalikes", "dev2", "dev3")  # dev splits only
 FOLDS = 5
@@ -72,7 +72,7 @@ def cross_validated(x: np.ndarray, y: np.ndarray, folds: np.ndarray) -> tuple[np
 
 def residual(model: str) -> list[tuple[dict[str, Any], tuple[float, ...]]]:
     """The dev pairs the rules leave beside each other for no hard reason, with their features."""
-    from memories.reconciliation.judge import _DIFFERENT, _askable, rules, slots
+    from memories.reconciliation.judge import DIFFERENT, rules, scorer_may_ask, slots
     from memories.reconciliation.scorer import features
     from memories.reconciliation.thresholds import for_model
 
@@ -81,9 +81,9 @@ def residual(model: str) -> list[tuple[dict[str, Any], tuple[float, ...]]]:
     for name in SETS:
         pairs = json.loads(DATASETS[name].read_text(encoding="utf-8"))["items"]
         dev = [p for p in pairs if p["split"] == "dev"]
-        for pair, cosine in zip(dev, _cosines(model, dev), strict=True):
+        for pair, cosine in zip(dev, cosines(model, dev), strict=True):
             new, old = pair["second"], pair["first"]
-            if rules(new, old, cosine, cut).why != _DIFFERENT or not _askable(new, old):
+            if rules(new, old, cosine, cut).why != DIFFERENT or not scorer_may_ask(new, old):
                 continue
             out.append((pair, features(new, old, cosine, cut, (slots(new), slots(old)))))
     return out

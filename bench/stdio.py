@@ -127,7 +127,7 @@ def _launch(email: str, pause: float, queries: list[str]) -> dict[str, float]:
 def run(args: argparse.Namespace) -> None:
     from accounts.actors import owner_actor
     from bench.texts import memory_texts
-    from memories.services.memories import NewMemory, memory_create_many
+    from memories.services.adding import NewMemory, memory_create_many
 
     user = bench_user("stdio")
     actor = owner_actor(user)

@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 
-_WHO = (
+WHO = (
     "I",
     "My sister",
     "My brother",
@@ -28,7 +28,7 @@ _WHO = (
     "Our coach",
     "My old teacher",
 )
-_DOES = (
+DOES = (
     "prefers",
     "is allergic to",
     "started learning",
@@ -50,7 +50,7 @@ _DOES = (
     "complained about",
     "is excited about",
 )
-_WHAT = (
+WHAT = (
     "oat milk",
     "the cello",
     "a trip to Japan",
@@ -82,7 +82,7 @@ _WHAT = (
     "the dentist bill",
     "houseplants",
 )
-_WHEN = (
+WHEN = (
     "last week",
     "every Sunday",
     "since March",
@@ -111,7 +111,7 @@ _ASK = (
 
 def memory_texts(n: int, seed: int = 0) -> list[str]:
     """n distinct sentences (fails loudly if n exceeds the combinations)."""
-    combos = list(itertools.product(_WHO, _DOES, _WHAT, _WHEN))
+    combos = list(itertools.product(WHO, DOES, WHAT, WHEN))
     if n > len(combos):
         raise ValueError(f"at most {len(combos)} distinct texts")
     rng = np.random.default_rng(seed)
@@ -124,13 +124,13 @@ def queries(n: int, seed: int = 1) -> list[str]:
     out = []
     for _ in range(n):
         template = _ASK[rng.integers(len(_ASK))]
-        who = _WHO[rng.integers(len(_WHO))]
+        who = WHO[rng.integers(len(WHO))]
         out.append(
             template.format(
                 who=who,
                 who_l=who.lower(),
-                does=_DOES[rng.integers(len(_DOES))],
-                what=_WHAT[rng.integers(len(_WHAT))],
+                does=DOES[rng.integers(len(DOES))],
+                what=WHAT[rng.integers(len(WHAT))],
             )
         )
     return out

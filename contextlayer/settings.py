@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "activity",  # the access log: below memories, so accounts can record in it too
     "memories",
     "mcpbridge",
+    "web",  # the dashboard: its template tags
     "contextlayer",  # the composition root: serve, cleanup
     "django.contrib.humanize",  # the sessions page uses it
     "allauth.mfa",

@@ -8,12 +8,12 @@ In front of Django (contextlayer/asgi.py dispatches before any URLconf):
 
 Django (below):
 - `/health`, `/ready`: contextlayer.views; `/admin/`: the operator's admin;
-- `/api/v1/`: the one NinjaAPI, its routers by prefix in contextlayer/api.py (ROUTERS);
+- `/api/v1/`: the one NinjaAPI, its routers by prefix in api/site.py (ROUTERS);
 - `/accounts/`: allauth (sign-in, second factors, passkeys, sessions);
 - `/identity/o/...`, `/.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`:
   the OAuth authorization server (oauth, around allauth's IdP);
-- `/apps/`: the connected apps page (memories.web.apps_urls);
-- `/review/`: proposals held for review; the dashboard at `/` (memories.web.urls).
+- `/apps/`: the connected apps page (web.apps_urls);
+- `/review/`: proposals held for review; the dashboard at `/` (web.urls).
 """
 
 from allauth.account.decorators import secure_admin_login
@@ -21,14 +21,14 @@ from allauth.idp.oidc import views as oidc_views
 from django.contrib import admin
 from django.urls import include, path
 
+from api.site import api
 from contextlayer import views
-from contextlayer.api import api
-from memories.web.urls import review_urlpatterns
 from oauth import token_endpoint
 from oauth import views as oauth_views
 from oauth.client_registration import client_registration
 from oauth.errors import oauth_not_found
 from oauth.oidc import authorization_endpoint
+from web.urls import review_urlpatterns
 
 # The admin has no sign-in form of its own: /admin/login/ sends to allauth's, so the second factor,
 # passkeys and the failed-sign-in limit hold at every entry point.
@@ -56,8 +56,8 @@ urlpatterns = [
     path("identity/o/api/device/code", oauth_not_found),
     path("identity/o/device", oauth_not_found),
     path("", include("allauth.idp.urls")),
-    path("apps/", include("memories.web.apps_urls")),
-    path("", include("memories.web.urls")),
+    path("apps/", include("web.apps_urls")),
+    path("", include("web.urls")),
 ]
 
 # A form body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413, not a bare 400.

@@ -10,7 +10,7 @@ METHODS = ("get", "post", "put", "patch", "delete")
 
 def schema() -> dict[str, Any]:
     # The one import of app code (django must be set up): fix this path if the API moves.
-    from contextlayer.api import api
+    from api.site import api
 
     return dict(api.get_openapi_schema(path_prefix="/api/v1"))
 

@@ -70,43 +70,7 @@ def render() -> str:
         "",
     ]
     for tool in tools:
-        hints = tool.annotations
-        flags = [
-            name
-            for name, on in (
-                ("read-only", hints.read_only_hint),
-                ("destructive", hints.destructive_hint),
-                ("idempotent", hints.idempotent_hint),
-                ("open-world", hints.open_world_hint),
-            )
-            if on
-        ]
-        out += [
-            f"## `{tool.name}`",
-            "",
-            f"**{tool.title}** · scope `{scopes.get(tool.name, '?')}` · "
-            + (", ".join(flags) or "additive, not idempotent"),
-            "",
-            inspect.cleandoc(tool.description or ""),
-            "",
-        ]
-        properties = tool.input_schema.get("properties", {})
-        required = set(tool.input_schema.get("required", []))
-        if properties:
-            out += [
-                "| argument | type | required | default | limits | meaning |",
-                "|---|---|---|---|---|---|",
-            ]
-            for name, schema in properties.items():
-                default = "" if name in required else f"`{json.dumps(schema.get('default'))}`"
-                out.append(
-                    f"| `{name}` | {_type(schema)} | {'yes' if name in required else 'no'} | "
-                    f"{default} | {_cell(_limits(schema))} | "
-                    f"{_cell(schema.get('description', ''))} |"
-                )
-        else:
-            out.append("No arguments.")
-        out.append("")
+        out += _tool_section(tool, scopes.get(tool.name, "?"))
     out += ["## Prompts", ""]
     out += [f"- `{p.name}` ({p.title}): {_cell(p.description or '')}" for p in prompts]
     out += ["", "## Resources", ""]
@@ -115,3 +79,48 @@ def render() -> str:
     ]
     out.append("")
     return "\n".join(out)
+
+
+def _tool_section(tool: Any, scope: str) -> list[str]:
+    """One tool's heading, scope and hints, description, and its arguments' table."""
+    hints = tool.annotations
+    flags = [
+        name
+        for name, on in (
+            ("read-only", hints.read_only_hint),
+            ("destructive", hints.destructive_hint),
+            ("idempotent", hints.idempotent_hint),
+            ("open-world", hints.open_world_hint),
+        )
+        if on
+    ]
+    return [
+        f"## `{tool.name}`",
+        "",
+        f"**{tool.title}** · scope `{scope}` · " + (", ".join(flags) or "additive, not idempotent"),
+        "",
+        inspect.cleandoc(tool.description or ""),
+        "",
+        *_arguments(tool.input_schema),
+        "",
+    ]
+
+
+def _arguments(input_schema: dict[str, Any]) -> list[str]:
+    """The table of a tool's arguments: type, whether required, default, limits, meaning."""
+    properties = input_schema.get("properties", {})
+    required = set(input_schema.get("required", []))
+    if not properties:
+        return ["No arguments."]
+    rows = [
+        "| argument | type | required | default | limits | meaning |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, schema in properties.items():
+        default = "" if name in required else f"`{json.dumps(schema.get('default'))}`"
+        rows.append(
+            f"| `{name}` | {_type(schema)} | {'yes' if name in required else 'no'} | "
+            f"{default} | {_cell(_limits(schema))} | "
+            f"{_cell(schema.get('description', ''))} |"
+        )
+    return rows

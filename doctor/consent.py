@@ -6,7 +6,7 @@ client per kind of callback connectors use (an https callback on another origin,
 callback on a port chosen at run time, a native app scheme): it opens the consent page, submits
 it as a person clicking Allow would, and evaluates the page's CSP `form-action` against the
 form's action and the redirect that follows, as Chromium does (`doctor.csp_eval`). Allow may
-also answer with a page of ours that navigates on by itself (`oauth.views._hand_back`): then
+also answer with a page of ours that navigates on by itself (`oauth.views.hand_back`): then
 no redirect chain leaves the form, and the check reads the page's Continue link instead. Everything
 happens in one transaction that is rolled back: no user, client, grant or session remains.
 """
@@ -19,6 +19,7 @@ import html
 import re
 import secrets
 import uuid
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
@@ -51,7 +52,7 @@ REDIRECT_KINDS = (
 )
 CSP_FIX = (
     "fix: answer Allow with a page of this server that navigates on by itself "
-    "(oauth.views._hand_back, as shipped), or add this request's validated redirect target "
+    "(oauth.views.hand_back, as shipped), or add this request's validated redirect target "
     "to form-action on the consent response (not enough when the callback redirects again)"
 )
 
@@ -115,10 +116,17 @@ def _pkce() -> str:
     )
 
 
-def _check_kind(
-    browser: Any, origin: str, issuer: str, what: str, redirect_uri: str, client_id: str
-) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
+@dataclass(frozen=True)
+class _Opened:
+    """A consent page as the browser got it: its CSP, where its form posts, what Allow sends."""
+
+    csp: list[str]
+    action: str
+    allow: dict[str, list[str]]
+
+
+def _open_consent(browser: Any, origin: str, redirect_uri: str, client_id: str) -> _Opened | str:
+    """The consent page for this client's authorization request, or why it could not be used."""
     params = {
         "response_type": "code",
         "client_id": client_id,
@@ -132,17 +140,27 @@ def _check_kind(
     page_url = "/identity/o/authorize?" + urlencode(params)
     page = browser.get(page_url)
     if page.status_code != 200:
-        return [(FAIL, f"consent for a {what}: the page answered {page.status_code}")]
+        return f"the page answered {page.status_code}"
     csp = [v for k, v in page.headers.items() if k.lower() == "content-security-policy"]
     form = _ConsentForm()
     form.feed(page.content.decode(errors="replace"))
     if form.action is None or form.allow is None:
-        return [(FAIL, f"consent for a {what}: no consent form with an Allow button found")]
+        return "no consent form with an Allow button found"
     action = urljoin(origin + page_url, form.action or page_url)
-    verdict = form_action_allows(csp, action, origin=origin, redirected=False)
+    return _Opened(csp=csp, action=action, allow=dict_of([*form.fields, form.allow]))
+
+
+def _check_kind(
+    browser: Any, origin: str, issuer: str, what: str, redirect_uri: str, client_id: str
+) -> list[tuple[str, str]]:
+    opened = _open_consent(browser, origin, redirect_uri, client_id)
+    if isinstance(opened, str):
+        return [(FAIL, f"consent for a {what}: {opened}")]
+    found: list[tuple[str, str]] = []
+    verdict = form_action_allows(opened.csp, opened.action, origin=origin, redirected=False)
     if not verdict.allowed:
         found.append((FAIL, f"consent for a {what}: {verdict.policy!r} blocks the form itself"))
-    response = browser.post(urlsplit(action).path, dict_of([*form.fields, form.allow]))
+    response = browser.post(urlsplit(opened.action).path, opened.allow)
     location = response.headers.get("Location", "")
     handed_back = response.status_code == 200 and _return_target(response.content)
     if handed_back:
@@ -162,26 +180,32 @@ def _check_kind(
                 f"server (no redirect chain off the form), to {redirect_uri}",
             )
         )
-    elif not (verdict := form_action_allows(csp, location, origin=origin, redirected=True)).allowed:
-        target = urlsplit(location)
-        where = f"{target.scheme}://{target.netloc}"
-        found.append(
-            (
-                FAIL,
-                f"consent for a {what}: the page's CSP {verdict.policy!r} blocks the redirect "
-                f"to {where} in Chromium and Safari, so the browser stays on the consent page "
-                f"and the client never gets its code; {CSP_FIX}",
-            )
-        )
     else:
-        found.append((OK, f"consent for a {what}: the browser may follow Allow to {redirect_uri}"))
+        found.append(_redirect_verdict(opened, location, origin, what, redirect_uri))
     if query.get("iss") != [issuer]:
         found.append((WARN, f"consent for a {what}: the answer carries no iss={issuer}"))
     return found
 
 
+def _redirect_verdict(
+    opened: _Opened, location: str, origin: str, what: str, redirect_uri: str
+) -> tuple[str, str]:
+    """Whether the page's CSP lets the browser follow Allow's redirect, as Chromium judges it."""
+    verdict = form_action_allows(opened.csp, location, origin=origin, redirected=True)
+    if verdict.allowed:
+        return (OK, f"consent for a {what}: the browser may follow Allow to {redirect_uri}")
+    target = urlsplit(location)
+    where = f"{target.scheme}://{target.netloc}"
+    return (
+        FAIL,
+        f"consent for a {what}: the page's CSP {verdict.policy!r} blocks the redirect "
+        f"to {where} in Chromium and Safari, so the browser stays on the consent page "
+        f"and the client never gets its code; {CSP_FIX}",
+    )
+
+
 def _return_target(content: bytes) -> str:
-    """The address a hand-back page (`oauth.views._hand_back`) sends the browser on to."""
+    """The address a hand-back page (`oauth.views.hand_back`) sends the browser on to."""
     match = re.search(rb'<a id="continue"[^>]*href="([^"]+)"', content)
     return html.unescape(match.group(1).decode()) if match else ""
 

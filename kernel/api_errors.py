@@ -111,6 +111,12 @@ def _validation_field(loc: tuple[Any, ...] | list[Any]) -> str:
 
 def install_error_handlers(api: NinjaAPI) -> None:
     """Register the mapping on `api`; every handler answers with the one error shape."""
+    _install_domain_handlers(api)
+    _install_request_handlers(api)
+
+
+def _install_domain_handlers(api: NinjaAPI) -> None:
+    """What the services refuse (domain errors, rate limits) and what Ninja's schemas refuse."""
 
     @api.exception_handler(RateLimited)
     def rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
@@ -134,6 +140,11 @@ def install_error_handlers(api: NinjaAPI) -> None:
         first = errors[0]
         field = _validation_field(tuple(first.get("loc", ())))
         return error_response(api, request, 400, "invalid", str(first.get("msg", "")), field)
+
+
+def _install_request_handlers(api: NinjaAPI) -> None:
+    """What the framework refuses around the services: no credential, CSRF, a stale sign-in,
+    an unknown URL, a body over the limit, and the database gone."""
 
     @api.exception_handler(AuthenticationError)
     def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:

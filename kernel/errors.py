@@ -6,7 +6,7 @@ A message is English, one sentence, the same for the API, MCP and the command li
 dashboard shows is marked `gettext_noop(...)` where it is raised, with its varying parts as
 `%(name)s` places filled from keyword values
 (`InvalidInput(gettext_noop("At most %(n)d."), n=3)`): the dashboard translates the template at its
-one mapping point (`accounts.dashboard.error_sentence`); everyone else reads `message`.
+one mapping point (`web.dashboard.error_sentence`); everyone else reads `message`.
 """
 
 from __future__ import annotations

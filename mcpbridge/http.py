@@ -27,6 +27,7 @@ from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import JSONRPCRequest
 from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
@@ -285,50 +286,10 @@ class MCPHttpApp:
     async def _mcp(
         self, scope: Scope, receive: Receive, send: Send, headers: Headers, origin: str
     ) -> None:
+        """Admit the caller, read a POST's body once, check its scope, then run the call."""
         raw = _bearer(headers)
-        resource = mcp_url(origin)
-        try:
-            admitted = _admit_from_memory(raw, resource) or await sync_to_async(
-                _admit, thread_sensitive=True
-            )(raw, resource)
-        except (OperationalError, InterfaceError) as exc:
-            # PostgreSQL is down: answer at once, as a JSON-RPC error an MCP client shows,
-            # instead of letting the exception escape the ASGI app as a bare 500.
-            logger.warning(
-                "database unavailable", extra={"path": MCP_PATH, "error": str(exc)[:200]}
-            )
-            await _send_json(
-                send,
-                503,
-                {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": UNAVAILABLE}},
-                [(b"retry-after", RETRY_AFTER.encode())],
-            )
-            return
-        if admitted is None:
-            if raw is not None:  # a client token's shown prefix at most; never the secret
-                shown = raw[:12] if raw.startswith("clt_") else ""
-                logger.info("mcp token refused", extra={"token_prefix": shown})
-            error = None if raw is None else "invalid_token"
-            text = "Authentication required" if raw is None else "The token is invalid or revoked"
-            header = challenge(origin, error, text).encode()
-            await _send_json(
-                send,
-                401,
-                {"error": error or "unauthorized", "error_description": text},
-                [(b"www-authenticate", header)],
-            )
-            return
-        credential, decision = admitted
-        if not decision.allowed:
-            await _send_json(
-                send,
-                429,
-                {
-                    "error": "rate_limited",
-                    "error_description": f"Too many requests; retry in {decision.retry_after} s.",
-                },
-                [(b"retry-after", str(decision.retry_after).encode())],
-            )
+        credential = await _admitted(send, raw, origin)
+        if credential is None:
             return
         single = None
         if scope["method"] == "POST":
@@ -338,30 +299,24 @@ class MCPHttpApp:
                 return
             body, receive = buffered
             single = single_call.single_request(self.server.session_manager, scope, body)
-        if credential.kind == "oauth" and scope["method"] == "POST":
-            missing = _missing_scope(body, credential.actor().scopes)
-            if missing is not None:
-                wanted = " ".join(sorted({*CHALLENGE_SCOPES, *credential.scopes, missing}))
-                step_up = (
-                    f'Bearer error="insufficient_scope", scope="{wanted}", '
-                    f'resource_metadata="{resource_metadata_url(origin)}", '
-                    f'error_description="This app was not granted {missing}"'
-                )
-                await _send_json(
-                    send,
-                    403,
-                    {"error": "insufficient_scope", "error_description": f"needs {missing}"},
-                    [(b"www-authenticate", step_up.encode())],
-                )
+            if credential.kind == "oauth" and await _refused_step_up(
+                send, body, credential, origin
+            ):
                 return
-        access = AccessToken(
-            token=raw or "",
-            client_id=credential.token_id or str(credential.app.pk),
-            scopes=sorted(credential.scopes),
-            expires_at=int(credential.expires_at.timestamp()) if credential.expires_at else None,
-            resource=resource,
-            subject=str(credential.user.pk),
-        )
+        access = _access_token(credential, raw, origin)
+        await self._serve(scope, receive, send, credential, access, single)
+
+    async def _serve(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        credential: Credential,
+        access: AccessToken,
+        single: JSONRPCRequest | None,
+    ) -> None:
+        """Run the call as this caller: the actor, the SDK's auth context and the outcome a
+        refused tool reports are set for its task, and reset after it."""
         actor_token = current_actor.set(credential.actor)
         auth_token = auth_context_var.set(AuthenticatedUser(access))
         outcome = CallOutcome()
@@ -378,6 +333,91 @@ class MCPHttpApp:
             call_outcome.reset(outcome_token)
             auth_context_var.reset(auth_token)
             current_actor.reset(actor_token)
+
+
+async def _admitted(send: Send, raw: str | None, origin: str) -> Credential | None:
+    """The caller's credential, admitted; None once its refusal (503, 401 or 429) is sent."""
+    resource = mcp_url(origin)
+    try:
+        admitted = _admit_from_memory(raw, resource) or await sync_to_async(
+            _admit, thread_sensitive=True
+        )(raw, resource)
+    except (OperationalError, InterfaceError) as exc:
+        # PostgreSQL is down: answer at once, as a JSON-RPC error an MCP client shows,
+        # instead of letting the exception escape the ASGI app as a bare 500.
+        logger.warning("database unavailable", extra={"path": MCP_PATH, "error": str(exc)[:200]})
+        await _send_json(
+            send,
+            503,
+            {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": UNAVAILABLE}},
+            [(b"retry-after", RETRY_AFTER.encode())],
+        )
+        return None
+    if admitted is None:
+        await _unauthorized(send, raw, origin)
+        return None
+    credential, decision = admitted
+    if not decision.allowed:
+        await _send_json(
+            send,
+            429,
+            {
+                "error": "rate_limited",
+                "error_description": f"Too many requests; retry in {decision.retry_after} s.",
+            },
+            [(b"retry-after", str(decision.retry_after).encode())],
+        )
+        return None
+    return credential
+
+
+async def _unauthorized(send: Send, raw: str | None, origin: str) -> None:
+    """The 401 with the challenge that sends a client to the authorization server."""
+    if raw is not None:  # a client token's shown prefix at most; never the secret
+        shown = raw[:12] if raw.startswith("clt_") else ""
+        logger.info("mcp token refused", extra={"token_prefix": shown})
+    error = None if raw is None else "invalid_token"
+    text = "Authentication required" if raw is None else "The token is invalid or revoked"
+    header = challenge(origin, error, text).encode()
+    await _send_json(
+        send,
+        401,
+        {"error": error or "unauthorized", "error_description": text},
+        [(b"www-authenticate", header)],
+    )
+
+
+async def _refused_step_up(send: Send, body: bytes, credential: Credential, origin: str) -> bool:
+    """Whether a tools/call in `body` needs a scope this OAuth app lacks; if so the 403 that
+    lets the client ask the user for it (step-up authorization) is sent."""
+    missing = _missing_scope(body, credential.actor().scopes)
+    if missing is None:
+        return False
+    wanted = " ".join(sorted({*CHALLENGE_SCOPES, *credential.scopes, missing}))
+    step_up = (
+        f'Bearer error="insufficient_scope", scope="{wanted}", '
+        f'resource_metadata="{resource_metadata_url(origin)}", '
+        f'error_description="This app was not granted {missing}"'
+    )
+    await _send_json(
+        send,
+        403,
+        {"error": "insufficient_scope", "error_description": f"needs {missing}"},
+        [(b"www-authenticate", step_up.encode())],
+    )
+    return True
+
+
+def _access_token(credential: Credential, raw: str | None, origin: str) -> AccessToken:
+    """The SDK's view of the caller, which its tools read through the auth context."""
+    return AccessToken(
+        token=raw or "",
+        client_id=credential.token_id or str(credential.app.pk),
+        scopes=sorted(credential.scopes),
+        expires_at=int(credential.expires_at.timestamp()) if credential.expires_at else None,
+        resource=mcp_url(origin),
+        subject=str(credential.user.pk),
+    )
 
 
 def _throttled(send: Send, outcome: CallOutcome) -> Send:

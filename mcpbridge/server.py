@@ -44,11 +44,10 @@ from mcpbridge.schemas import (
     pending_lines,
     result,
 )
-from memories.selectors import memories as selectors
+from memories.selectors import memories as memory_reads
 from memories.selectors import profile
-from memories.selectors.pending import PendingWrite, pending_matching, pending_writes
-from memories.services import app_review, remember
-from memories.services import memories as services
+from memories.selectors.pending import PendingWrite, pending_writes
+from memories.services import adding, app_review, changing, deleting, remember
 
 T = TypeVar("T")
 
@@ -208,12 +207,12 @@ async def search_memory(
     stored.
     """
 
-    def work(actor: Actor) -> tuple[selectors.SearchHits, list[PendingWrite]]:
-        hits = selectors.memory_search(actor=actor, query=query, limit=limit, category=category)
-        return hits, pending_matching(actor, query, [h.memory.id for h in hits])
-
-    hits, held = await _call(work)
-    pending = [PendingOut.of(p) for p in held]
+    hits = await _call(
+        lambda actor: memory_reads.memory_search(
+            actor=actor, query=query, limit=limit, category=category
+        )
+    )
+    pending = [PendingOut.of(p) for p in hits.pending]
     out = SearchOut(
         query=query,
         results=[SearchHitOut.of_hit(h.memory, h.score) for h in hits],
@@ -297,12 +296,12 @@ async def add_memories(
     are already stored are returned instead of duplicated.
     """
     cats = [category] if category else []
-    items = [services.NewMemory(text=t, categories=cats) for t in texts]
+    items = [adding.NewMemory(text=t, categories=cats) for t in texts]
 
-    def work(actor: Actor) -> tuple[list[services.WriteResult], str]:
-        results = services.memory_create_many(actor=actor, items=items, max_items=MAX_BATCH)
+    def work(actor: Actor) -> tuple[list[adding.WriteResult], str]:
+        results = adding.memory_create_many(actor=actor, items=items, max_items=MAX_BATCH)
         stored = [r.memory for r in results if r.pending is None and not r.dropped]
-        return results, services.readback_note(actor, stored)
+        return results, changing.readback_note(actor, stored)
 
     results, note = await _call(work)
     # What the server did not keep, or holds for the user, and why (each sentence once).
@@ -351,10 +350,10 @@ async def list_memories(
     Use this to review everything stored (search_memory is better for a topic). Pass the returned
     next_cursor to get the next page.
     """
-    filters = selectors.MemoryFilters(category=category)
+    filters = memory_reads.MemoryFilters(category=category)
 
-    def work(actor: Actor) -> tuple[selectors.Page, list[PendingWrite]]:
-        page = selectors.memory_list(actor=actor, filters=filters, cursor=cursor, limit=limit)
+    def work(actor: Actor) -> tuple[memory_reads.Page, list[PendingWrite]]:
+        page = memory_reads.memory_list(actor=actor, filters=filters, cursor=cursor, limit=limit)
         return page, pending_writes(actor) if cursor is None else []
 
     page, held = await _call(work)
@@ -373,7 +372,7 @@ async def get_memory(memory_id: MemoryId) -> Annotated[CallToolResult, GetOut]:
     """Get one memory by id, with its categories, dates and origin app."""
 
     def work(actor: Actor) -> tuple[Any, list[PendingWrite]]:
-        memory = selectors.memory_get(actor=actor, memory_id=memory_id)
+        memory = memory_reads.memory_get(actor=actor, memory_id=memory_id)
         return memory, pending_writes(actor, memory_ids=[memory.id], adds=False)
 
     memory, held = await _call(work)
@@ -390,7 +389,7 @@ async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolRe
     where this app may no longer read it.
     """
     changed = await _call(
-        lambda actor: services.memory_change(actor=actor, memory_id=memory_id, text=text)
+        lambda actor: changing.memory_change(actor=actor, memory_id=memory_id, text=text)
     )
     held = [PendingOut.of(changed.pending)] if changed.pending is not None else []
     out = UpdateOut(memory=MemoryOut.of(changed.memory), note=changed.note, pending=held)
@@ -403,7 +402,7 @@ async def update_memory(memory_id: MemoryId, text: Text) -> Annotated[CallToolRe
 async def delete_memory(memory_id: MemoryId) -> Annotated[CallToolResult, DeleteOut]:
     """Delete one memory. Only when the user asks to forget it. It moves to the user's trash,
     where the user can restore it for some days; then it is deleted for good."""
-    deleted = await _call(lambda actor: services.memory_delete(actor=actor, memory_id=memory_id))
+    deleted = await _call(lambda actor: deleting.memory_delete(actor=actor, memory_id=memory_id))
     days = settings.TRASH_DAYS
     if deleted.pending is not None:
         held = [PendingOut.of(deleted.pending)]
@@ -436,7 +435,7 @@ async def delete_all_memories(
             "explicitly asked to delete all of their memories."
         )
     count, held = await _call(
-        lambda actor: (services.memory_delete_all(actor=actor), app_review.held(actor))
+        lambda actor: (deleting.memory_delete_all(actor=actor), app_review.held(actor))
     )
     days = settings.TRASH_DAYS
     if held:

@@ -27,10 +27,9 @@ from accounts.admin import OperatorAdmin, operator_actor
 from accounts.models import User
 from activity.models import AccessEvent
 from kernel.errors import DomainError
-from memories.categories import DEFAULT_CATEGORIES
+from memories.categories.vocabulary import DEFAULT_CATEGORIES
 from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState, MemoryTombstone, SearchModel
-from memories.services import maintenance
-from memories.services import memories as services
+from memories.services import changing, deleting, maintenance
 
 
 def _show_text() -> bool:
@@ -275,7 +274,7 @@ class MemoryAdmin(ReadOnlyAdmin):
         self._per_owner(
             request,
             queryset,
-            lambda actor, ids: services.memory_set_state(actor=actor, memory_ids=ids, state=state),
+            lambda actor, ids: changing.memory_set_state(actor=actor, memory_ids=ids, state=state),
             f"Set {state} on",
         )
 
@@ -294,7 +293,7 @@ class MemoryAdmin(ReadOnlyAdmin):
         self._per_owner(
             request,
             queryset,
-            lambda actor, ids: len(services.memory_delete_many(actor=actor, memory_ids=ids)),
+            lambda actor, ids: len(deleting.memory_delete_many(actor=actor, memory_ids=ids)),
             "Moved to the owner's trash:",
         )
 

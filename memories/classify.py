@@ -11,7 +11,7 @@ opts in (a wrongly hidden memory is one click away for the owner, and the app th
 reads it back; a wrongly shared one cannot be unread). So a sensitive category is kept whenever
 the memory looks sensitive: it is the best category, or close enough to the best that the
 classifier cannot tell (uncertain), or above a lower threshold of its own, or the text shows one
-of the category's signal words (memories/categories.py: the embedding model alone misses e.g.
+of the category's signal words (memories/categories/: the embedding model alone misses e.g.
 "Alice had an abortion"). Sensitive labels are never cut by the label limit.
 
 Failing closed on nearness alone hid ordinary facts from every app (a payments team's tech lead,
@@ -30,10 +30,11 @@ list). A label only the embedding gave is dropped when the model finds the text 
 (`sensitive_model.VETO`: the embedding model reads these languages poorly), and a memory nothing
 found sensitive gets the model's category when it is confident enough (`THRESHOLD`): the
 vocabulary the words were not written for. A signal word is never overruled, except by its own
-ordinary setting (`categories.ORDINARY_SETTINGS`: a course on salary negotiation, a concert in a
-church, a vote for a team captain) or phrase (`categories.ORDINARY_PHRASES`: a Buddhist temple
-seen as a tourist, a demonstration that blocked the road, a tax return to hand in by May; only the
-phrase's own words are set aside, a signal word elsewhere in the text still counts; also a dog
+ordinary setting (memories/categories/ordinary.py, `ORDINARY_SETTINGS`: a course on salary
+negotiation, a concert in a church, a vote for a team captain) or phrase (`ORDINARY_PHRASES`: a
+Buddhist temple seen as a tourist, a demonstration that blocked the road, a tax return to hand in
+by May; only the phrase's own words are set aside, a signal word elsewhere in the text still
+counts; also a dog
 operated on, "football is a religion here", a debt of gratitude). In English, which the embedding
 reads, the model only speaks against a label the embedding gave by nearness alone (below the
 absolute threshold), and only when it is nearly sure the text is ordinary
@@ -49,11 +50,12 @@ anxiety in Chinese), since it was trained on examples in every claimed language 
 meaning. It never takes a label away (`Classifier._settle`).
 
 Languages. A text's signal words are the English ones and its own language's
-(memories/categories.py, `SIGNALS_BY_LANGUAGE`; its language from memories/language.py). The
-classifier is validated for the languages in `VALIDATED` only: the eight claimed ones, each of which
-reaches sensitive recall 1.0 on the multilingual set's dev split under MiniLM and
-multilingual-e5-small (`uv run python -m bench categories-languages`, docs/benchmarks.md; the
-held-out third is lower, and ordinary false positives miss the 5% bar in some languages: failing
+(memories/categories/signals_by_language.py, `SIGNALS_BY_LANGUAGE`, and lexicons.py; its language
+from memories/language.py). The classifier is validated for the languages in `VALIDATED` only:
+the eight claimed ones, each of which reaches sensitive recall 1.0 on the multilingual set's dev
+split under MiniLM and multilingual-e5-small (`uv run python -m bench categories-languages`,
+docs/benchmarks.md; the held-out third is lower, and ordinary false positives miss the 5% bar in
+some languages: failing
 closed would only hide more). A memory in any other
 language it can tell ("other": Italian, Korean, ...) that gets no sensitive label gets `UNCHECKED`
 instead (`Classifier.unchecked`): a sensitive label like the others, so an app whose grant leaves
@@ -68,98 +70,28 @@ were written from the dev half's misses); `uv run python -m bench categories` re
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import numpy as np
-from django.conf import settings
 
-from memories import language as languages
+from memories import language as text_language
 from memories import sensitive_head, sensitive_model
-from memories.categories import (
-    DEFAULT_CATEGORIES,
-    UNCHECKED,
-    Category,
-    ordinary_phrases,
-    ordinary_settings,
-    signal_words,
-)
-from memories.search.embeddings import DIMENSIONS, get_embedder, unit_rows
+from memories.categories.ordinary import ordinary_phrases, ordinary_settings
+from memories.categories.signals import signal_words
+from memories.categories.vocabulary import DEFAULT_CATEGORIES, UNCHECKED, Category
+from memories.prototypes import prototype_vectors
+from memories.search.embeddings import get_embedder, unit_rows
 from memories.search.model_profiles import Thresholds, profile_for
 from memories.signal_gate import SignalGate, SignalGates
 
 # The languages the classifier is validated for (see the module's docstring).
-VALIDATED = frozenset(languages.CLAIMED)
+VALIDATED = frozenset(text_language.CLAIMED)
 
 
 def fails_closed(language: str) -> bool:
     """A memory in this language without a sensitive label is treated as possibly sensitive."""
-    return language != languages.UNKNOWN and language not in VALIDATED
-
-
-_VECTORS_MAX = 4096
-_DEFAULT_TEXTS = frozenset(
-    text
-    for category in DEFAULT_CATEGORIES
-    for text in (category.description, *category.examples, *category.ordinary)
-)
-_vectors: dict[tuple[str, str], np.ndarray] = {}
-_vectors_lock = threading.Lock()
-
-
-def _prototype_vectors(texts: Sequence[str]) -> list[np.ndarray]:
-    """Embeddings of prototype texts, each embedded once per process and model.
-
-    A user's own category then costs a classifier its few texts, not the whole default vocabulary
-    again (hundreds of texts: seconds of CPU inside a request). The default vocabulary's are also
-    kept on disk (`_stored`), so a server starting again does not embed them again.
-    """
-    embedder = get_embedder()
-    model = embedder.model_name
-    with _vectors_lock:
-        known = {t: _vectors[(model, t)] for t in texts if (model, t) in _vectors}
-    missing = [t for t in dict.fromkeys(texts) if t not in known]
-    ours = [t for t in missing if t in _DEFAULT_TEXTS]
-    theirs = [t for t in missing if t not in _DEFAULT_TEXTS]  # a user's category: never on disk
-    if ours:
-        known.update(zip(ours, _stored(model, ours, embedder.embed), strict=True))
-    if theirs:
-        known.update(zip(theirs, embedder.embed(theirs), strict=True))
-    with _vectors_lock:
-        if len(_vectors) + len(missing) > _VECTORS_MAX:
-            _vectors.clear()
-        _vectors.update({(model, t): known[t] for t in missing})
-    return [known[t] for t in texts]
-
-
-def _stored(
-    model: str, texts: list[str], embed: Callable[[Sequence[str]], list[np.ndarray]]
-) -> list[np.ndarray]:
-    """`embed(texts)` of the default vocabulary's prototypes, read from CONTEXT_LAYER_HOME/models
-    when this model embedded exactly these texts before (every start-up would otherwise spend
-    about a second of CPU on them). Only the shipped vocabulary is written there, never a user's
-    category."""
-    digest = hashlib.sha256("\n".join([model, *texts]).encode()).hexdigest()[:32]
-    path = Path(settings.HOME) / "models" / f"prototypes-{digest}.npy"
-    try:
-        stored = np.load(path, allow_pickle=False)
-        if stored.shape == (len(texts), DIMENSIONS):
-            return list(stored)
-    except (OSError, ValueError):
-        pass
-    vectors = embed(texts)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        with partial.open("wb") as handle:
-            np.save(handle, np.asarray(vectors, dtype=np.float32), allow_pickle=False)
-        partial.replace(path)  # atomic: another process never reads half a file
-    except OSError:
-        pass  # a read-only home: embed again next time
-    return vectors
+    return language != text_language.UNKNOWN and language not in VALIDATED
 
 
 class Classifier:
@@ -186,7 +118,7 @@ class Classifier:
             if category.sensitive:
                 lookalikes += category.ordinary
                 lookalike_owners += [index] * len(category.ordinary)
-        vectors = unit_rows(_prototype_vectors([*texts, *lookalikes]))  # one file on disk
+        vectors = unit_rows(prototype_vectors([*texts, *lookalikes]))  # one file on disk
         self._prototypes = vectors[: len(texts)]
         self._owners = np.asarray(owners)
         self._lookalikes = vectors[len(texts) :]
@@ -210,7 +142,7 @@ class Classifier:
 
     def warm_signals(self) -> None:
         """Build every language's signal words now (about 40 ms each), not in a first write."""
-        for code in (None, *languages.CODES):
+        for code in (None, *text_language.CODES):
             self._signals_of(code)
 
     def ordinary_scores(self, vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -252,7 +184,7 @@ class Classifier:
         if len(vectors) == 0:
             return []
         if texts is not None and codes is None:
-            codes = [languages.detect(text).code for text in texts]
+            codes = [text_language.detect(text).code for text in texts]
         t = self.thresholds
         results: list[list[str]] = []
         ordinary = self.ordinary_scores(vectors)
@@ -262,14 +194,7 @@ class Classifier:
             best = float(row[order[0]])
             text = texts[row_index] if texts is not None else ""
             code = codes[row_index] if codes is not None else None
-            gates = self._signals_of(code)
-            signalled = gates.matching(text)
-            if signalled:
-                for slug, rest in ordinary_phrases(text).items():
-                    named = {i for i in signalled if self.categories[i].slug == slug}
-                    signalled -= named - gates.matching(rest)
-            if signalled and (settings := ordinary_settings(text)):
-                signalled = {i for i in signalled if self.categories[i].slug not in settings}
+            signalled = self._signalled(text, code)
             picked: list[str] = []
             sensitive: list[str] = []
             by_embedding_only: set[str] = set()
@@ -303,6 +228,19 @@ class Classifier:
             results.append([*sensitive, *kept])
         return results
 
+    def _signalled(self, text: str, code: str | None) -> set[int]:
+        """The sensitive categories (indexes) whose signal words `text` shows, less those it uses
+        only in an ordinary phrase or setting (`ordinary_phrases`, `ordinary_settings`)."""
+        gates = self._signals_of(code)
+        signalled = gates.matching(text)
+        if signalled:
+            for slug, rest in ordinary_phrases(text).items():
+                named = {i for i in signalled if self.categories[i].slug == slug}
+                signalled -= named - gates.matching(rest)
+        if signalled and (settings := ordinary_settings(text)):
+            signalled = {i for i in signalled if self.categories[i].slug not in settings}
+        return signalled
+
     def _settle(
         self,
         text: str,
@@ -324,7 +262,10 @@ class Classifier:
         if text and sensitive_model.reads(code):
             sensitive = self._read_by_model(text, sensitive, by_embedding_only)
         elif (
-            by_nearness_only and text and code == languages.ENGLISH and self.thresholds.english_veto
+            by_nearness_only
+            and text
+            and code == text_language.ENGLISH
+            and self.thresholds.english_veto
         ):
             sensitive = self._checked_in_english(text, sensitive, by_nearness_only)
         if head is not None and code is not None and not sensitive:
@@ -369,7 +310,7 @@ class Classifier:
     ) -> list[list[str]]:
         """Labels for memories as a write stores them: `classify` with each text's language,
         then the fail-closed rule for languages the classifier is not validated for."""
-        codes = [languages.detect(text).code for text in texts]
+        codes = [text_language.detect(text).code for text in texts]
         return self.unchecked(self.classify(vectors, texts, codes), codes)
 
     def unchecked(self, labels: list[list[str]], codes: Sequence[str]) -> list[list[str]]:

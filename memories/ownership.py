@@ -6,7 +6,7 @@ see): the owner outranks every app.
   it did not write. It may re-categorise only memories it wrote that the owner has not labelled.
 - An app may add to a memory only categories it was granted. A new memory an app writes may go
   into any category, given or classified (it only narrows who sees the app's own statement, and
-  the app is told: `services.readback_note`).
+  the app is told: `services.changing.readback_note`).
 - Private and hidden are the owner's alone (`require_owner` in `memory_set_visibility`).
 - A text change re-classifies automatic labels; for an app, the categories it may not remove
   stay (`reclassified`), so a rewrite cannot carry a memory out of a sensitive category either.
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 from accounts.actors import Actor
 from kernel.errors import OwnersChoice
@@ -88,10 +89,16 @@ def reclassified(actor: Actor, memory: Memory, automatic: Sequence[str]) -> list
     return [*labels, *(c for c in memory.categories if c in keep and c not in labels)]
 
 
+def changed_by(actor: Actor, now: datetime) -> dict[str, Any]:
+    """Who changed a memory last, by field (shown to the owner as "changed by Cursor on laptop,
+    2 min ago", and found by the app filter): decided here only, for a saved instance
+    (`mark_changed_by`), a bulk update or a text change's SQL."""
+    return {"changed_by_app": actor.app, "changed_by_name": actor.label[:120], "changed_at": now}
+
+
 def mark_changed_by(actor: Actor, memory: Memory, now: datetime) -> list[str]:
-    """Record on `memory` who changed it last (shown to the owner as "changed by Cursor on
-    laptop, 2 min ago", and found by the app filter); returns the fields to save."""
-    memory.changed_by_app = actor.app
-    memory.changed_by_name = actor.label[:120]
-    memory.changed_at = now
-    return ["changed_by_app", "changed_by_name", "changed_at"]
+    """Record on `memory` who changed it last (`changed_by`); returns the fields to save."""
+    values = changed_by(actor, now)
+    for name, value in values.items():
+        setattr(memory, name, value)
+    return list(values)

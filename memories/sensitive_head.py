@@ -1,7 +1,7 @@
 """Sensitive facts read by their meaning in every language: a small head on the memory's own vector
 (issue 36.3).
 
-The signal words of memories/categories.py know the words they were written for, the prototype
+The signal words of memories/categories/ know the words they were written for, the prototype
 nearness of memories/classify.py reads English best, and the character model
 (memories/sensitive_model.py) knows the character n-grams of its training texts. On a set written
 later by someone who never saw any of them (`bench sensitive-head`, docs/benchmarks.md), a

@@ -1,6 +1,6 @@
 """Sensitive facts in any script, scored by a small model of their characters (issue 36.3).
 
-The signal words of memories/categories.py know the words they were written for, and the
+The signal words of memories/categories/ know the words they were written for, and the
 embedding classifier (memories/classify.py) reads English best; this model catches what both
 miss in the seven other claimed languages (English is left to them, `reads`): a multinomial
 logistic regression over hashed character n-grams (1 to 4, which carry meaning in Chinese and

@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef, Q
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp
 from kernel.gates import SCOPE_READ
-from memories.categories import DEFAULT_CATEGORIES
+from memories.categories.vocabulary import DEFAULT_CATEGORIES
 from memories.models import Memory, MemoryState, UserCategory
 
 _MARKS_SQL = f"SELECT slug, sensitive FROM {UserCategory._meta.db_table} WHERE owner_id = %s"  # noqa: S608

@@ -9,11 +9,11 @@ from allauth.idp.oidc.forms import AuthorizationForm
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.dashboard import error_sentence
 from accounts.models import ALL_SCOPES
 from accounts.services import Grant
 from kernel.errors import InvalidInput
-from memories.web.app_forms import REVIEW_LABEL, CategoryFieldsMixin
+from web.app_forms import REVIEW_LABEL, CategoryFieldsMixin
+from web.dashboard import error_sentence
 
 
 class ConsentForm(CategoryFieldsMixin, AuthorizationForm):

@@ -267,7 +267,7 @@ def _authorization_refusal(request: HttpRequest) -> HttpResponse | None:
 def authorization_endpoint(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The policy around allauth's authorization endpoint (our consent view): requests checked
     before it runs. (The view stamps its answers with the issuer as it hands the browser back:
-    `oauth.views._hand_back`.)"""
+    `oauth.views.hand_back`.)"""
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:

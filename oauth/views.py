@@ -21,15 +21,14 @@ from accounts.services import Grant, oauth_app_for, oauth_code_hold_grant
 from kernel.gates import SCOPE_DELETE
 from kernel.origin import public_origin
 from memories.selectors.grants import category_counts, grant_preview
-from memories.web.app_forms import grant_initial
 from oauth.forms import ConsentForm
-from oauth.oidc import add_issuer, check_redirect_uri
-from oauth.oidc import normalized_scope as _normalized_scope
+from oauth.oidc import add_issuer, check_redirect_uri, normalized_scope
+from web.app_forms import grant_initial
 
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
-def _hand_back(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+def hand_back(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """Send the browser back to the client from a page of ours, not with a redirect.
 
     Chromium checks `form-action` against every hop of the redirect chain that follows a form
@@ -70,14 +69,14 @@ class ConsentView(oidc_views.AuthorizationView):
     template_name = "accounts/consent.html"
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        return _hand_back(request, super().dispatch(request, *args, **kwargs))
+        return hand_back(request, super().dispatch(request, *args, **kwargs))
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         raw = request.GET.get("scope")
-        if raw is not None and (not raw or raw != _normalized_scope(raw)):
+        if raw is not None and (not raw or raw != normalized_scope(raw)):
             params = request.GET.copy()
-            if _normalized_scope(raw):
-                params["scope"] = _normalized_scope(raw)
+            if normalized_scope(raw):
+                params["scope"] = normalized_scope(raw)
             else:
                 del params["scope"]  # no scope: the client's default scopes apply (read)
             return HttpResponseRedirect(f"{request.path}?{params.urlencode()}")

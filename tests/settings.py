@@ -21,7 +21,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # No background sweep of the search cache in the test process: its tests run sweeps themselves
-# and start the thread where they test it (tests/memories/test_search_sweep.py).
+# and start the thread where they test it (tests/memories/search/test_sweep.py).
 SEARCH_CACHE_SWEEP_SECONDS = 0
 
 # Tests change apps and tokens in this process (often with a plain UPDATE) and expect the in-process

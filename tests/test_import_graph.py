@@ -1,14 +1,15 @@
-"""The layers, checked on the import graph read with `ast`, by folder alone (no list of exceptions):
+"""The layers, checked on the import graph read with `ast`, by folder alone (no list of exceptions).
+The rules are stated here; the tree they apply to is drawn once, in ARCHITECTURE.md.
 
 - the kernel imports no app;
-- services never import an entry point (`*.web`, `*.api`, `*.views`, `*.management`, `*.admin`,
-  `mcpbridge`, `contextlayer`), and selectors never import their own app's services (a read
-  records its access event through `activity.services`, an app below; the reverse would put a
-  write under a read);
+- services never import an entry point (a package or module named `web`, `api`, `views`,
+  `management` or `admin` at any depth, `mcpbridge`, `contextlayer`), and selectors never import
+  their own app's services (a read records its access event through `activity.services`, an app
+  below; the reverse would put a write under a read);
 - `memories.extraction` and `memories.ingest` are pure: no models, no `django.db`, no services or
   selectors;
-- no cycle between top-level packages, nor between second-level ones (`memories.services.memories`,
-  `memories.search.scoring`, `accounts.actors`), nor between modules.
+- no cycle between top-level packages (`memories`, `accounts`), nor between second-level ones
+  (`memories.services`, `memories.search`, `accounts.actors`), nor between modules.
 
 Every import counts, including those inside functions: a lazy import hides a cycle from Python's
 loader, not from the design (the module still cannot be understood, or moved, without the other).
@@ -24,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NOT_APPS = {"tests", "bench"}
 ENTRY_POINT_PARTS = {"web", "api", "views", "management", "admin"}
-ENTRY_POINT_PACKAGES = {"mcpbridge", "contextlayer"}
+ENTRY_POINT_PACKAGES = {"mcpbridge", "contextlayer", "api", "web"}
 PURE = ("memories.extraction", "memories.ingest")
 
 Graph = dict[str, set[str]]

@@ -39,6 +39,8 @@ SOURCES = (
     "activity",
     "memories",
     "mcpbridge",
+    "api",
+    "web",
     "contextlayer",
     "templates",
 )

@@ -13,7 +13,7 @@ memories. A category created later is hidden from it only if sensitive (the new 
 import django.contrib.postgres.fields
 from django.db import migrations, models
 
-# The default vocabulary as of this migration (memories/categories.py), frozen here.
+# The default vocabulary as of this migration (memories/categories/vocabulary.py), frozen here.
 DEFAULT_SLUGS = (
     "personal preferences work projects relationships food travel technology education hobbies "
     "home schedule goals health finance religion politics sexuality legal"

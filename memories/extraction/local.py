@@ -1,8 +1,9 @@
 """The local extractor (imports only): lasting facts about the writer from chat messages, on this
-machine. Rules (`local_rules.py`, read in context by `local_context.py`) keep the clauses that may
-be lasting self-statements; the embedding model scores them against prototypes
-(`local_prototypes.py`). Tuned on tests/memories/data/extraction_dev*.txt only
-(`uv run python -m bench extract`); the design is in ARCHITECTURE.md ("The local extractor")."""
+machine. Rules (`local_paste.py`, `local_clauses.py`, `local_rules.py`, read in context by
+`local_context.py`) keep the clauses that may be lasting self-statements; the embedding model
+scores them against prototypes (`local_prototypes.py`). Tuned on
+tests/memories/data/extraction_dev*.txt only (`uv run python -m bench extract`); the design is in
+ARCHITECTURE.md ("The local extractor")."""
 
 from __future__ import annotations
 
@@ -13,15 +14,16 @@ from dataclasses import dataclass
 import numpy as np
 from django.utils.translation import gettext, gettext_lazy, pgettext
 
-from memories.categories import DEFAULT_CATEGORIES
-from memories.classify import _prototype_vectors
+from memories.categories.vocabulary import DEFAULT_CATEGORIES
 from memories.extraction.local_answers import foreign_answer, reads_as_english
+from memories.extraction.local_clauses import SURE_LASTING
 from memories.extraction.local_context import Reading
 from memories.extraction.local_foreign import foreign_followups, foreign_statements
 from memories.extraction.local_lists import self_list
 from memories.extraction.local_prototypes import LASTING, NOT_LASTING
-from memories.extraction.local_rules import SURE_LASTING, looks_english
+from memories.extraction.local_rules import looks_english
 from memories.language import CLAIMED, OTHER, UNKNOWN, detect
+from memories.prototypes import prototype_vectors
 from memories.search.embeddings import get_embedder, unit_rows
 from memories.search.model_profiles import LocalThresholds, profile_for
 
@@ -56,8 +58,8 @@ class LocalExtractor:
         # The thresholds of the model that embeds the prototypes and the clauses.
         self.thresholds = thresholds or profile_for(get_embedder().model_name).extractor
         lasting = [*LASTING, *(e for c in DEFAULT_CATEGORIES for e in c.examples)]
-        self._lasting = unit_rows(_prototype_vectors(lasting))
-        self._not_lasting = unit_rows(_prototype_vectors(list(NOT_LASTING)))
+        self._lasting = unit_rows(prototype_vectors(lasting))
+        self._not_lasting = unit_rows(prototype_vectors(list(NOT_LASTING)))
 
     def _side(self, sims: np.ndarray) -> np.ndarray:
         k = min(self.thresholds.top_k, sims.shape[1])

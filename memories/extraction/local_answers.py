@@ -21,7 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memories.extraction.local_rules import CODE_FENCE, has_first_person, looks_english, sentences
+from memories.extraction.local_clauses import sentences
+from memories.extraction.local_paste import CODE_FENCE
+from memories.extraction.local_rules import has_first_person, looks_english
 from memories.language import detect
 
 _MAX_ANSWER_WORDS = 25

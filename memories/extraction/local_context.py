@@ -20,17 +20,9 @@ import re
 from collections.abc import Sequence
 
 from memories.extraction.local_answers import english_answer
-from memories.extraction.local_rules import (
-    QUOTED_SPAN,
-    asks,
-    clause_parts,
-    clause_verdict,
-    has_first_person,
-    is_roleplay,
-    own_words,
-    sentences,
-    tidy,
-)
+from memories.extraction.local_clauses import clause_parts, sentences, tidy
+from memories.extraction.local_paste import QUOTED_SPAN, own_words
+from memories.extraction.local_rules import asks, clause_verdict, has_first_person, is_roleplay
 
 _FEMALE = (
     r"wife|girlfriend|daughter|step-?daughter|mother|mum|mom|mama|sister|grandmother|grandma|"
@@ -308,6 +300,22 @@ def extended(texts: Sequence[str], text: str) -> int | None:
     return next((i for i, t in enumerate(texts) if text.startswith(f"{t.rstrip('.!;, ')}; ")), None)
 
 
+def _judged(text: str) -> tuple[str, str, str | None]:
+    """A clause's verdict (`clause_verdict`), on the self-statement said inside it when it is a
+    request, question or report that carries one: the text judged, its verdict, and the aside
+    said in passing in a request, if any."""
+    # Quoted words are someone else's (or a sample): judged without them.
+    verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
+    aside = _said_in_passing(text) if verdict == "request" else None
+    if aside:  # it carries what its "them" is
+        return aside, clause_verdict(QUOTED_SPAN.sub(" it ", aside)), aside
+    if verdict in ("question", "request", "reported") and (inside := _inside(text)):
+        return inside, clause_verdict(inside), aside
+    if verdict in ("question", "request", "not-first-person") and (like := _someone_like_me(text)):
+        return like, clause_verdict(like), aside
+    return text, verdict, aside
+
+
 class Reading:
     """One conversation read in order: each message's clauses worth scoring, with what the
     earlier sentences say about who "she" is and what "it" is."""
@@ -344,17 +352,7 @@ class Reading:
                 text = self._resolved(_bare_relation(tidy(clause)))
                 if not text or text.lower() in seen:
                     continue
-                # Quoted words are someone else's (or a sample): judged without them.
-                verdict = clause_verdict(QUOTED_SPAN.sub(" it ", text))
-                aside = _said_in_passing(text) if verdict == "request" else None
-                if aside:  # it carries what its "them" is
-                    text, verdict = aside, clause_verdict(QUOTED_SPAN.sub(" it ", aside))
-                elif verdict in ("question", "request", "reported") and (inside := _inside(text)):
-                    text, verdict = inside, clause_verdict(inside)
-                elif verdict in ("question", "request", "not-first-person") and (
-                    like := _someone_like_me(text)
-                ):
-                    text, verdict = like, clause_verdict(like)
+                text, verdict, aside = _judged(text)
                 if (
                     verdict == "keep"
                     and self._anchor is None

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import re
 
+from memories.extraction.local_clauses import tidy
 from memories.extraction.local_foreign import is_aside
-from memories.extraction.local_rules import CODE_FENCE, clause_verdict, tidy
+from memories.extraction.local_paste import CODE_FENCE
+from memories.extraction.local_rules import clause_verdict
 
 _ITEM = re.compile(r"^\s*(?:[-*•·・‣▪]|\d{1,2}[.)、．]|[①-⑩])\s*(?P<item>\S.*?)\s*$")
 _HEADING = re.compile(r"^(?P<heading>\S.*?)\s*[:：]\s*$")

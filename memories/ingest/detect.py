@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from memories.ingest import chatgpt, claude, contextlayer
+from memories.ingest import chatgpt, claude, own_export
 from memories.ingest.archive import Document, Limits, read_export
 from memories.ingest.stream import ItemReader
 from memories.ingest.types import SOURCES, IngestError, ParsedExport
@@ -141,9 +141,9 @@ class _Collector:
                 if key in ("format", "version"):
                     header[key] = value
         if not saw_memories:
-            if not contextlayer.looks_like(header):
+            if not own_export.looks_like(header):
                 raise IngestError(_NEITHER.format(name=name))
-            contextlayer.check_version(header, name)
+            own_export.check_version(header, name)
             raise IngestError(f"{name}: 'memories' must be a list.")
 
     def _memory_list(
@@ -153,15 +153,15 @@ class _Collector:
             raise IngestError(
                 f"{name}: 'format' and 'version' must come before 'memories' (as in our exports)."
             )
-        if not contextlayer.looks_like(header):
+        if not own_export.looks_like(header):
             raise IngestError(_NEITHER.format(name=name))
-        contextlayer.check_version(header, name)
+        own_export.check_version(header, name)
         export = self.kind("contextlayer", name)
         if reader.peek() != "[":
             raise IngestError(f"{name}: 'memories' must be a list.")
         for item_where, item in reader.array_items(where):
             _check_shape(item, name)
-            memory = contextlayer.memory(item, item_where)
+            memory = own_export.memory(item, item_where)
             export.memories.append(memory)
             self.count(export, 1 + len(memory.versions))
 

@@ -8,7 +8,7 @@
   the apps not granted health, as it would have been under its plain name.
 - Each label in use that is neither a default nor one of the user's own categories becomes one
   (`UserCategory`, without a description, so the classifier does not learn it), sensitive when
-  its name means a sensitive category by the vocabulary's words (memories/categories.py:
+  its name means a sensitive category by the vocabulary's words (memories/categories/vocabulary.py:
   `sensitive_meaning`; "medical" → health). So the Categories page lists it, the owner can mark,
   rename, merge or delete it, and its notice ("apps can see it") shows until the owner saw it.
   Such a label was shared with every app not told otherwise; now a sensitive-looking one is not
@@ -47,7 +47,8 @@ def _fold_vocabulary(apps, fold):
 
 def forwards(apps, schema_editor):
     from kernel.category_names import fold
-    from memories.categories import DEFAULT_SLUGS, sensitive_meaning
+    from memories.categories.signals import sensitive_meaning
+    from memories.categories.vocabulary import DEFAULT_SLUGS
 
     _fold_vocabulary(apps, fold)
     UserCategory = apps.get_model("memories", "UserCategory")

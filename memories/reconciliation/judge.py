@@ -249,7 +249,7 @@ def _alone(x: str, other: frozenset[str]) -> bool:
     )
 
 
-def _names_clash(new: str, old: str) -> bool:
+def names_clash(new: str, old: str) -> bool:
     """Each side names something the other does not (Thai / Vietnamese, 3 May / 3 March, Paula /
     Paulo), one name in two languages being one (Wien ~ Vienna, `wording`'s meanings)."""
     (sure_a, all_a), (sure_b, all_b) = names(new), names(old)
@@ -456,7 +456,7 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     model's pair scorer (`scorer`, fitted on the dev splits) finds it likely one fact: "when
     unsure, the change goes to the owner's Review", not stored beside as a second memory."""
     verdict = rules(new, old, cosine, cut)
-    if verdict.why != _DIFFERENT or cut.fitted is None or not _askable(new, old):
+    if verdict.why != DIFFERENT or cut.fitted is None or not scorer_may_ask(new, old):
         return verdict
     found = scorer.probability(new, old, cosine, cut, (slots(new), slots(old)), cut.fitted)
     if found >= cut.fitted.review:
@@ -464,14 +464,30 @@ def judge(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     return verdict
 
 
-_DIFFERENT = "different"  # close enough to judge, and neither the same nor a change by the rules
+DIFFERENT = "different"  # close enough to judge, and neither the same nor a change by the rules
 
 
-def _askable(new: str, old: str) -> bool:
+def scorer_may_ask(new: str, old: str) -> bool:
     """Whether the pair scorer may be asked: no name or number differs, and no third person is on
     one side only ("我是护士" / "她是护士": two people, stored side by side, never the owner's
     question)."""
-    return not _names_clash(new, old) and not wording.compare(new, old).someone_else
+    return not names_clash(new, old) and not wording.compare(new, old).someone_else
+
+
+def _apart(new: str, old: str, cosine: float, cut: Cosines, *, lexical: bool) -> Verdict | None:
+    """The rules' first step: the verdict when the two are not close enough to compare, are about
+    different people or subjects, the new one adds to the old, or one is the other's older age."""
+    if cosine < cut.floor and not (
+        lexical or (cosine >= cut.slot_update and _slotted_change(new, old))
+    ):
+        return Verdict(DISTINCT, "not similar")
+    if people(new) != people(old):
+        return Verdict(DISTINCT, "about different people")
+    if _different_subjects(new, old):
+        return Verdict(DISTINCT, "about someone else")
+    if _additive(new):
+        return Verdict(DISTINCT, "adds to it")
+    return _older(new, old)
 
 
 def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
@@ -483,24 +499,14 @@ def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
     lexical = said.same and (
         said.keys >= LEXICAL_KEYS or cosine >= cut.floor or wording.all_meanings(new)
     )
-    if cosine < cut.floor and not (
-        lexical or (cosine >= cut.slot_update and _slotted_change(new, old))
-    ):
-        return Verdict(DISTINCT, "not similar")
-    if people(new) != people(old):
-        return Verdict(DISTINCT, "about different people")
-    if _different_subjects(new, old):
-        return Verdict(DISTINCT, "about someone else")
-    if _additive(new):
-        return Verdict(DISTINCT, "adds to it")
-    older = _older(new, old)
-    if older is not None:
-        return older
+    apart = _apart(new, old, cosine, cut, lexical=lexical)
+    if apart is not None:
+        return apart
     past = _past(new) != _past(old) and not _event(new, old)
     cues = _cues(new) - _cues(old)
     if (
         not past
-        and not _names_clash(new, old)
+        and not names_clash(new, old)
         and (
             lexical
             or (
@@ -525,7 +531,7 @@ def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
             return Verdict(UPDATE, "changed: " + ", ".join(sorted(cues)))
         return Verdict(UNSURE, "may have changed: " + ", ".join(sorted(cues)))
     conflict = (
-        _names_clash(new, old)
+        names_clash(new, old)
         or _swapped(new, old)
         or past
         or said.opposed
@@ -540,4 +546,4 @@ def rules(new: str, old: str, cosine: float, cut: Cosines) -> Verdict:
         return Verdict(RESTATE, "says the same")
     if cosine >= cut.unsure and (same_slot or not conflict):
         return Verdict(UNSURE, "close, not the same")
-    return Verdict(DISTINCT, _DIFFERENT)
+    return Verdict(DISTINCT, DIFFERENT)

@@ -30,7 +30,9 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memories import language as languages
+from django.db import connection
+
+from memories import language as text_language
 
 
 @dataclass(frozen=True)
@@ -51,12 +53,12 @@ UNSTEMMED = Analysis("simple", "x:")
 # Every analysis, in the order a query lists its lexemes.
 ANALYSES = (DEFAULT, GERMAN, SPANISH, FRENCH, PORTUGUESE, RUSSIAN, UNSTEMMED)
 _BY_LANGUAGE = {
-    languages.GERMAN: GERMAN,
-    languages.SPANISH: SPANISH,
-    languages.FRENCH: FRENCH,
-    languages.PORTUGUESE: PORTUGUESE,
-    languages.RUSSIAN: RUSSIAN,
-    languages.OTHER: UNSTEMMED,
+    text_language.GERMAN: GERMAN,
+    text_language.SPANISH: SPANISH,
+    text_language.FRENCH: FRENCH,
+    text_language.PORTUGUESE: PORTUGUESE,
+    text_language.RUSSIAN: RUSSIAN,
+    text_language.OTHER: UNSTEMMED,
 }
 
 
@@ -68,7 +70,7 @@ def analysis_of(language: str) -> Analysis:
 # ---- segmentation ------------------------------------------------------------------------------
 
 # Han and kana, as Lucene's CJKBigramFilter pairs them.
-_CJK = languages.UNSPACED
+_CJK = text_language.UNSPACED
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WIDTH_FORMS = re.compile("[\uff01-\uffef]+")
 _NEEDS_SEGMENTING = re.compile(f"[{_CJK}\uff01-\uffef]")
@@ -104,15 +106,43 @@ class Analysed:
 
 def for_memory(text: str) -> Analysed:
     """How a memory's text is indexed (its language is stored with it)."""
-    language = languages.detect(text).code
+    language = text_language.detect(text).code
     analysis = analysis_of(language)
     return Analysed(language, analysis.config, analysis.prefix, segment(text, characters=True))
+
+
+# Which texts, analysed as memories are, hold one of a query's lexemes (1-based positions).
+_HOLDING_SQL = """
+SELECT t.n FROM unnest(%(cfgs)s::text[], %(prefixes)s::text[], %(bodies)s::text[])
+    WITH ORDINALITY AS t(cfg, prefix, body, n)
+WHERE tsvector_to_array(memory_tsvector(t.cfg::regconfig, t.prefix, t.body)) && %(lexemes)s::text[]
+"""
+
+
+def holding(texts: Sequence[str], lexemes: Sequence[str]) -> list[bool]:
+    """Which of `texts` hold one of a query's `lexemes` (`UserSearch.lexemes`: its words under
+    every analysis, and their related terms), each text analysed as a memory's is: the lexical
+    arm's own rule for what a query's words match, for texts that are not in the index (an
+    app's writes held for the owner's review). One statement; none without texts or lexemes."""
+    if not lexemes or not any(texts):
+        return [False] * len(texts)
+    analysed = [for_memory(text) for text in texts]
+    args = {
+        "cfgs": [a.config for a in analysed],
+        "prefixes": [a.prefix for a in analysed],
+        "bodies": [a.body for a in analysed],
+        "lexemes": list(lexemes),
+    }
+    with connection.cursor() as cur:
+        cur.execute(_HOLDING_SQL, args)
+        held = {int(n) - 1 for (n,) in cur.fetchall()}
+    return [i in held for i in range(len(texts))]
 
 
 def for_query(query: str) -> tuple[str, int]:
     """The query as the parser should read it, and which of ANALYSES decides its terms (that of
     its language; English's when it cannot be told)."""
-    analysis = analysis_of(languages.detect(query).code)
+    analysis = analysis_of(text_language.detect(query).code)
     return segment(query, characters=False), ANALYSES.index(analysis)
 
 
@@ -123,16 +153,16 @@ def kin(query: str) -> tuple[str, ...] | None:
     told, every language written in its script. None: any memory (a query without letters).
     Search discounts a query whose words no memory holds by the memories that could have held
     them (`memories/search/scoring.py`, `SearchProfile.unknown_by_language`)."""
-    written = languages.script(query)
+    written = text_language.script(query)
     if written == "none":
         return None
-    code = languages.detect(query).code
-    if written == "cjk" or code in (languages.CHINESE, languages.JAPANESE):
-        return (languages.CHINESE, languages.JAPANESE, languages.UNKNOWN)
-    if code in languages.CLAIMED:
-        return (code, languages.UNKNOWN)
-    same_script = [c for c in languages.CLAIMED if languages.SCRIPT_OF[c] == written]
-    return (*same_script, languages.OTHER, languages.UNKNOWN)
+    code = text_language.detect(query).code
+    if written == "cjk" or code in (text_language.CHINESE, text_language.JAPANESE):
+        return (text_language.CHINESE, text_language.JAPANESE, text_language.UNKNOWN)
+    if code in text_language.CLAIMED:
+        return (code, text_language.UNKNOWN)
+    same_script = [c for c in text_language.CLAIMED if text_language.SCRIPT_OF[c] == written]
+    return (*same_script, text_language.OTHER, text_language.UNKNOWN)
 
 
 # ---- a query's terms ---------------------------------------------------------------------------

@@ -27,7 +27,7 @@ STORE_FULL = 200
 
 @dataclass(frozen=True)
 class Weights:
-    """The relevance score's parameters (`memories.search.scoring.relevance`; `bench
+    """The relevance score's parameters (`memories.search.relevance.relevance`; `bench
     locomo-sweep` tries others)."""
 
     cosine_full: float  # a cosine at or above this is full semantic evidence (a near paraphrase)

@@ -1,46 +1,38 @@
 """Hybrid search, exact per user: a dense arm (cosine) and a lexical arm (BM25) combined into one
-relevance score in [0, 1] that means the same for every query, with a cut-off below which nothing
-is returned; its parameters belong to the embedding model (`memories/search/model_profiles.py`).
-The same results and scores through the in-memory index (`memories/search/index.py`) or
-PostgreSQL; the design is in ARCHITECTURE.md ("Search")."""
+relevance score in [0, 1] that means the same for every query (`memories/search/relevance.py`),
+with a cut-off below which nothing is returned; its parameters belong to the embedding model
+(`memories/search/model_profiles.py`). `UserSearch` ranks through the in-memory index
+(`memories/search/index.py`) or PostgreSQL (`memories/search/statements.py`), with the same
+results and scores; the design is in ARCHITECTURE.md ("Search")."""
 
 from __future__ import annotations
 
 import math
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import numpy as np
-from django.conf import settings
 from django.db import connection
 
-from memories.search import index as search_index
-from memories.search import lexical, moves, related_terms
+from memories.search import lexical, moves, related_terms, statements
 from memories.search.embeddings import DIMENSIONS, get_embedder
-from memories.search.embeddings import vector_literal as _vector_literal
+from memories.search.index import View, current, for_user
 from memories.search.model_profiles import SearchProfile, Weights, profile_for
-from memories.search.sql import ELIGIBLE, KEY_SALT
-
-# How deep each arm looks in PostgreSQL at first (the in-memory index scores every memory).
-ARM_DEPTH = 100
-# How far a cosine from BLAS or pgvector (float32 sums) may be from the exact one: 384 products of
-# unit vectors lose at most 384 * 2^-24 = 2.3e-5; a generous margin.
-COSINE_ERROR = 1e-3
-# The same for a relevance computed in numpy (its pow may differ from libm's in the last bits).
-SCORE_ERROR = 1e-9
-
-
-_FILTERS = f"""
-    {ELIGIBLE} AND {{visible}}
-    AND (%(category)s::varchar IS NULL OR m.categories @> ARRAY[%(category)s::varchar])
-"""
-
-
-def filters(visible: str) -> str:
-    return _FILTERS.format(visible=visible)
+from memories.search.relevance import (
+    COSINE_ERROR,
+    Candidate,
+    Corpus,
+    best_of,
+    bounds,
+    complete,
+    exact_cosines,
+    pick,
+    relevance_of,
+)
+from memories.search.statements import ARM_DEPTH, filters
+from memories.search.user_index import UserIndex
 
 
 def _fetch(sql: str, args: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -52,235 +44,6 @@ def _fetch(sql: str, args: dict[str, Any]) -> list[tuple[Any, ...]]:
 def _frozen(params: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
 
-
-# ---- the relevance score ----------------------------------------------------------------------
-
-
-def relevance(
-    cosine: np.ndarray,
-    bm25: np.ndarray,
-    ideal: float,
-    known: float,
-    documents: float,
-    w: Weights,
-) -> np.ndarray:
-    """The relevance of each memory (see the module's docstring). A NaN cosine: no vector.
-
-    `ideal`: the query's ideal BM25 (its lexemes' idf summed); `known`: the part of it from
-    lexemes some visible memory holds; `documents`: how many memories the caller sees."""
-    semantic = np.nan_to_num(np.clip((cosine - w.cosine_zero) / w.cosine_span, 0.0, 1.0))
-    if ideal > 0:
-        keyword = np.clip(bm25 / (w.keyword_full * ideal), 0.0, 1.0)
-        absent = 1 - known / ideal
-    else:  # no lexeme in the query (stop words only): nothing unknown, no keyword evidence
-        keyword, absent = np.zeros_like(bm25), 0.0
-    evidence = 1 - (1 - semantic) ** w.semantic_weight * (1 - keyword) ** w.keyword_weight
-    size = min(documents / w.store_full, 1.0)
-    return evidence * (1 - (1 - w.unknown_floor) * absent * size)
-
-
-def _semantic(cosine: float, w: Weights) -> float:
-    """`relevance`'s semantic evidence of one cosine, in Python's floats (the same operations as
-    in numpy: the same bits)."""
-    if math.isnan(cosine):
-        return 0.0
-    return min(max((cosine - w.cosine_zero) / w.cosine_span, 0.0), 1.0)
-
-
-def meaning_relevance(cosine: float, w: Weights) -> float:
-    """The relevance of one memory to another on meaning alone (no query words): related memories
-    pass the same cut-off as a search result that only its meaning found."""
-    semantic = _semantic(cosine, w)
-    return float(1 - (1 - semantic) ** w.semantic_weight)
-
-
-def relevance_of(cosine: float, bm25: float, corpus: Corpus, w: Weights) -> float:
-    """`relevance` of one memory, in Python's floats: the score a caller is shown. Computed the
-    same way on every path, for every store, so it depends on nothing but the memory and
-    `corpus` (numpy's vectorised pow may differ in the last bits with the array's length)."""
-    semantic = _semantic(cosine, w)
-    ideal, known = corpus.ideal, corpus.known
-    if ideal > 0:
-        keyword = min(max(bm25 / (w.keyword_full * ideal), 0.0), 1.0)
-        absent = 1 - known / ideal
-    else:
-        keyword, absent = 0.0, 0.0
-    evidence = 1 - (1 - semantic) ** w.semantic_weight * (1 - keyword) ** w.keyword_weight
-    size = min(corpus.could_know / w.store_full, 1.0)
-    return evidence * (1 - (1 - w.unknown_floor) * absent * size)
-
-
-def _bounds(
-    cosine: np.ndarray, bm25: np.ndarray, corpus: Corpus, w: Weights
-) -> tuple[np.ndarray, np.ndarray]:
-    """Below and above each memory's exact relevance, from approximate cosines and BM25s
-    (`relevance` grows with both)."""
-
-    def at(cos: np.ndarray, kw: np.ndarray) -> np.ndarray:
-        return relevance(cos, kw, corpus.ideal, corpus.known, corpus.could_know, w)
-
-    low = at(cosine - COSINE_ERROR, bm25 * (1 - SCORE_ERROR)) - SCORE_ERROR
-    high = at(cosine + COSINE_ERROR, bm25 * (1 + SCORE_ERROR)) + SCORE_ERROR
-    return low, high
-
-
-@dataclass(frozen=True)
-class Corpus:
-    """What BM25 knows of the caller's visible memories for one query: the query's lexeme keys
-    (in the query's order), how many visible memories hold each, and the count and total length
-    of the visible memories. A function of the visible memories alone, whichever path counted.
-    Its derived figures are computed once: every candidate's score reads them."""
-
-    keys: tuple[int, ...]
-    df: tuple[int, ...]
-    documents: int
-    length: int
-    k1: float
-    b: float
-    # The group of each key (`memories/search/related_terms.py`): a query word and its related terms
-    # count as one term. Empty: each key is its own group (no related terms).
-    groups: tuple[int, ...] = ()
-    # The share of the user's memories in a language that could hold the query's words
-    # (`UserSearch.kin_share`; 1: every memory could).
-    kin: float = 1.0
-
-    @property
-    def could_know(self) -> float:
-        """How many visible memories could have held the query's words: what the discount of a
-        query the store does not know counts (`relevance`'s `documents`)."""
-        return self.documents * self.kin
-
-    @cached_property
-    def members(self) -> list[tuple[int, ...]]:
-        """Each group's positions in `keys`, groups in the order of their first key."""
-        if not self.groups:
-            return [(i,) for i in range(len(self.keys))]
-        by_group: dict[int, list[int]] = {}
-        for i, group in enumerate(self.groups):
-            by_group.setdefault(group, []).append(i)
-        return [tuple(m) for m in by_group.values()]
-
-    @cached_property
-    def group_df(self) -> list[int]:
-        """How many visible memories hold each group: the most of any member (as Lucene's
-        SynonymQuery blends them), so a related term never makes a group rarer than its word."""
-        return [max(self.df[i] for i in m) for m in self.members]
-
-    @cached_property
-    def idf(self) -> list[float]:
-        """Each group's idf."""
-        n = self.documents
-        return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.group_df]
-
-    @cached_property
-    def ideal(self) -> float:
-        """The query's ideal BM25: the sum of its groups' idf."""
-        return sum(self.idf)
-
-    @cached_property
-    def known(self) -> float:
-        """The part of `ideal` from groups some visible memory holds."""
-        return sum(idf for idf, df in zip(self.idf, self.group_df, strict=True) if df)
-
-    @cached_property
-    def avgdl(self) -> float:
-        return max(self.length / self.documents, 1.0) if self.documents else 1.0
-
-    def term(self, idf: float, tf: Any, dl: Any) -> Any:
-        """One lexeme's part of BM25, for floats or numpy arrays alike (the same operations in
-        the same order: the same bits)."""
-        k1, b = self.k1, self.b
-        return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / self.avgdl))
-
-    def bm25(self, dl: int, tf: dict[int, int]) -> float:
-        """One memory's BM25 from its length and its count of each query lexeme (a group's
-        counts summed); summed in the query's order, as the in-memory index sums its arrays."""
-        score = 0.0
-        for members, idf in zip(self.members, self.idf, strict=True):
-            count = sum(tf.get(self.keys[i], 0) for i in members)
-            if count:
-                score += self.term(idf, float(count), float(dl))
-        return score
-
-
-def exact_cosines(vectors: np.ndarray, qvec: np.ndarray) -> np.ndarray:
-    """The cosine of each row of `vectors` (float32) with `qvec`, the same bits for a row
-    wherever it is: float32 products are exact in float64, summed in order (`cumsum` cannot
-    reorder). NaN for a zero vector."""
-    v = np.asarray(vectors, dtype=np.float64).reshape(-1, DIMENSIONS)
-    q = np.asarray(qvec, dtype=np.float32).astype(np.float64)
-    dot = np.cumsum(v * q, axis=1)[:, -1] if len(v) else np.zeros(0)
-    vv = np.cumsum(v * v, axis=1)[:, -1] if len(v) else np.zeros(0)
-    qq = float(np.cumsum(q * q)[-1])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(vv * qq > 0, dot / np.sqrt(vv * qq), np.nan)
-
-
-def _pick(low: np.ndarray, high: np.ndarray, count: int, floor: float) -> np.ndarray:
-    """Positions that may be among the `count` best exact scores of at least `floor`, when each
-    exact score lies in [low, high] (NaN: not a candidate)."""
-    sure = low[low >= floor]
-    threshold = floor
-    if len(sure) >= count:
-        threshold = max(floor, float(np.partition(sure, len(sure) - count)[len(sure) - count]))
-    return np.flatnonzero(high >= threshold)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    id: uuid.UUID
-    score: float
-
-
-def _best_of(
-    ids: Sequence[uuid.UUID], scores: Sequence[float] | np.ndarray, count: int, floor: float
-) -> list[Candidate]:
-    """The `count` best exact scores of at least `floor`, ties by id (as PostgreSQL orders
-    uuids)."""
-    found = [Candidate(m, float(s)) for m, s in zip(ids, scores, strict=True) if s >= floor]
-    found.sort(key=lambda c: (-c.score, c.id.bytes))
-    return found[:count]
-
-
-def _complete(found: list[Candidate], count: int, floor: float, outside: float) -> bool:
-    """Whether no memory scoring at most `outside` could still be among the best `count`."""
-    threshold = found[-1].score if len(found) == count else floor
-    return outside < threshold
-
-
-# ---- one search's view of one user ------------------------------------------------------------
-
-# The user's statistics, the model of their vectors (`moves`), the query's lexemes under each
-# analysis (memories/search/lexical.py) as (analysis, lexeme, key, positions), its words' related
-# terms as (the word's lexeme, a related lexeme, its key), and the owner's category marks (slug,
-# sensitive), so a caller that built its consent fragment from remembered marks learns in this
-# same statement whether they still hold (memories/selectors/memories.py). Keys are salted with
-# the user's secret (`sql.KEY_SALT`: the keys of the index, its snapshot and the machine's files).
-_HEAD_SQL = f"""
-WITH q AS (
-    SELECT a.n - 1 AS a, t.lexeme, t.p, t.n
-    FROM unnest(%(cfgs)s::text[], %(prefixes)s::text[]) WITH ORDINALITY AS a(cfg, prefix, n),
-         unnest(memory_tsvector(a.cfg::regconfig, a.prefix, %(q)s))
-             WITH ORDINALITY AS t(lexeme, p, w, n)
-),
-r AS (
-    SELECT e.n, h.lexeme AS head, x.lexeme
-    FROM unnest(%(heads)s::text[], %(related)s::text[], %(rcfgs)s::text[], %(rprefixes)s::text[])
-             WITH ORDINALITY AS e(head, rel, cfg, prefix, n),
-         unnest(memory_tsvector(e.cfg::regconfig, e.prefix, e.head)) AS h,
-         unnest(memory_tsvector(e.cfg::regconfig, e.prefix, e.rel)) AS x
-)
-SELECT s.generation, s.documents, s.length, s.changes_from, {moves.LIVE_MODEL_SQL},
-       ARRAY(SELECT ARRAY[a::text, lexeme, hashtextextended(lexeme, {KEY_SALT})::text,
-                          array_to_string(p, ',')]
-             FROM q ORDER BY a, n),
-       ARRAY(SELECT ARRAY[head, lexeme, hashtextextended(lexeme, {KEY_SALT})::text]
-             FROM r ORDER BY n, head, lexeme),
-       ARRAY(SELECT ARRAY[c.slug::text, c.sensitive::text] FROM memories_usercategory c
-             WHERE c.owner_id = %(owner)s ORDER BY c.slug)
-FROM (SELECT 1) one
-LEFT JOIN memories_searchstats s ON s.owner_id = %(owner)s
-"""  # noqa: S608 - only constants; values are bound parameters
 
 NOT_A_CANDIDATE = float("nan")
 
@@ -313,7 +76,7 @@ class UserSearch:
         # The owner's own apps without a category see every searchable memory but apps'
         # echoes: the trigger-kept totals are their corpus, the index's owner view their mask.
         self.whole = whole_store and self.params["category"] is None
-        self.index: search_index.UserIndex | None = None
+        self.index: UserIndex | None = None
         self.mask: np.ndarray | None = None
         # The cut-off the last `best` held its results to (`cut_off`, or the caller's).
         self._applied_cut_off: float | None = None
@@ -338,7 +101,7 @@ class UserSearch:
             **moves.live_params(),
         }
         ((generation, documents, length, changes_from, model, found, related, marks),) = _fetch(
-            _HEAD_SQL, args
+            statements.HEAD_SQL, args
         )
         # The model of the user's vectors: the query is embedded with it (`embed_query`).
         self.model = str(model)
@@ -371,8 +134,8 @@ class UserSearch:
         view = None
         if not self.whole:
             frozen = _frozen(self.params)
-            view = search_index.View(filters(self.visible), self.params, frozen)
-        found = search_index.for_user(
+            view = View(filters(self.visible), self.params, frozen)
+        found = for_user(
             self.owner_id,
             self.generation,
             changes_from=self.changes_from,
@@ -430,9 +193,9 @@ class UserSearch:
             return self._dense_sql(qvec, depth)
         index = self.index
         cosine = self._hide(index.cosines(qvec))
-        rows = _pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
+        rows = pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
         exact = exact_cosines(index.matrix[rows], qvec)
-        found = _best_of([index.memory_id(r) for r in rows], exact, depth, -math.inf)
+        found = best_of([index.memory_id(r) for r in rows], exact, depth, -math.inf)
         return [(c.id, c.score) for c in found]
 
     def lexical(
@@ -447,8 +210,8 @@ class UserSearch:
             return ranked
         _, bm25 = self._bm25(k1, b)
         matched = self._hide(np.where(bm25 > 0, bm25, NOT_A_CANDIDATE))
-        rows = _pick(matched, matched, depth, -math.inf)
-        found = _best_of([self.index.memory_id(r) for r in rows], bm25[rows], depth, -math.inf)
+        rows = pick(matched, matched, depth, -math.inf)
+        found = best_of([self.index.memory_id(r) for r in rows], bm25[rows], depth, -math.inf)
         return [(c.id, c.score) for c in found]
 
     def arrays(
@@ -557,15 +320,15 @@ class UserSearch:
         weights = self.weights(corpus)
         cosine = index.cosines(qvec)
         rows = self._contenders(cosine, bm25, limit)
-        low, high = _bounds(cosine[rows], bm25[rows], corpus, weights)
-        rows = rows[_pick(low, high, limit, floor)]
+        low, high = bounds(cosine[rows], bm25[rows], corpus, weights)
+        rows = rows[pick(low, high, limit, floor)]
         exact = exact_cosines(index.matrix[rows], qvec)
         exact[~index.has_vector[rows]] = np.nan
         scores = [
             relevance_of(float(c), float(bm25[r]), corpus, weights)
             for c, r in zip(exact, rows, strict=True)
         ]
-        found = _best_of([index.memory_id(r) for r in rows], scores, limit, floor)
+        found = best_of([index.memory_id(r) for r in rows], scores, limit, floor)
         return self._answered(found, floor, answer)
 
     def _contenders(self, cosine: np.ndarray, bm25: np.ndarray, limit: int) -> np.ndarray:
@@ -584,7 +347,7 @@ class UserSearch:
         low = np.clip(clipped - COSINE_ERROR, zero, full)
         high = np.clip(clipped + COSINE_ERROR, zero, full)
         visible[plain] = False
-        visible[plain[_pick(low, high, limit, -math.inf)]] = True
+        visible[plain[pick(low, high, limit, -math.inf)]] = True
         return np.flatnonzero(visible)
 
     # -- in PostgreSQL --
@@ -611,7 +374,7 @@ class UserSearch:
             "depth": depth,
             "also": list(also),
         }
-        rows = _fetch(LEXICAL_SQL.format(filters=filters(self.visible)), args)
+        rows = _fetch(statements.LEXICAL_SQL.format(filters=filters(self.visible)), args)
         held = {int(key): int(n) for key, n in (rows[0][3] if rows else [])}
         df = tuple(held.get(key, 0) for key in self.keys)
         corpus = Corpus(self.keys, df, documents, length, k1, b, self.groups, self.kin_share)
@@ -622,7 +385,7 @@ class UserSearch:
     def _dense_rows(self, qvec: np.ndarray, depth: int) -> list[tuple[uuid.UUID, float]]:
         """The `depth` first visible memories by cosine as pgvector computes it (they rank), those
         without a vector of the current model last (NaN)."""
-        sql, args = dense_statement(
+        sql, args = statements.dense_statement(
             qvec, visible=self.visible, params=self.params, depth=depth, model=self.model
         )
         return [(m, math.nan if sim is None else float(sim)) for m, sim in _fetch(sql, args)]
@@ -638,7 +401,7 @@ class UserSearch:
             "lexemes": self.lexemes,
             "owner": self.owner_id,
         }
-        rows = _fetch(_EVIDENCE_SQL.format(filters=filters(self.visible)), args)
+        rows = _fetch(statements.EVIDENCE_SQL.format(filters=filters(self.visible)), args)
         zero = bytes(4 + 4 * DIMENSIONS)
         vectors = np.stack(
             [np.frombuffer(bytes(r[1] or zero), dtype=">f4", offset=4) for r in rows]
@@ -659,13 +422,13 @@ class UserSearch:
         while True:
             rows = self._dense_rows(qvec, fetch)
             cosine = np.array([c for _, c in rows], dtype=np.float64)
-            picked = _pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
+            picked = pick(cosine - COSINE_ERROR, cosine + COSINE_ERROR, depth, -math.inf)
             ids = [rows[i][0] for i in picked]
             evidence = self._evidence(ids, qvec)
             exact = [evidence[m][0] if m in evidence else math.nan for m in ids]
-            found = _best_of(ids, exact, depth, -math.inf)
+            found = best_of(ids, exact, depth, -math.inf)
             last = cosine[-1] if len(rows) == fetch else math.nan  # NaN: nothing left with a vector
-            if math.isnan(last) or _complete(found, depth, -math.inf, last + COSINE_ERROR):
+            if math.isnan(last) or complete(found, depth, -math.inf, last + COSINE_ERROR):
                 return [(c.id, c.score) for c in found]
             fetch *= 4
 
@@ -696,19 +459,19 @@ class UserSearch:
             low_cos = np.array([cosines.get(m, math.nan) for m in ids], dtype=np.float64)
             high_cos = np.array([cosines.get(m, last_cos) for m in ids], dtype=np.float64)
             scores = np.array([bm25.get(m, 0.0) for m in ids], dtype=np.float64)
-            low, _ = _bounds(low_cos, scores, corpus, weights)
-            _, high = _bounds(high_cos, scores, corpus, weights)
-            picked = [ids[i] for i in _pick(low, high, limit, floor)]
+            low, _ = bounds(low_cos, scores, corpus, weights)
+            _, high = bounds(high_cos, scores, corpus, weights)
+            picked = [ids[i] for i in pick(low, high, limit, floor)]
             evidence = self._evidence(picked, qvec)
             exact = [
                 relevance_of(cos, corpus.bm25(dl, tf), corpus, weights)
                 for cos, dl, tf in (evidence[m] for m in picked if m in evidence)
             ]
-            found = _best_of([m for m in picked if m in evidence], exact, limit, floor)
+            found = best_of([m for m in picked if m in evidence], exact, limit, floor)
             if everything:
                 return self._answered(found, floor, answer)
-            _, outside = _bounds(np.array([last_cos]), np.array([last_bm25]), corpus, weights)
-            if _complete(found, limit, floor, float(outside[0])):
+            _, outside = bounds(np.array([last_cos]), np.array([last_bm25]), corpus, weights)
+            if complete(found, limit, floor, float(outside[0])):
                 return self._answered(found, floor, answer)
             depth *= 4
 
@@ -716,25 +479,14 @@ class UserSearch:
 # BM25 statistics of views narrower than the owner's (an app's consent, a category), per process,
 # until the user's next write changes the generation: a count and a total length each.
 _SUBSETS = 1024
-_SUBSET_SQL = """
-SELECT count(*), coalesce(sum(length(m.tsv)), 0) FROM memories_memory m WHERE {filters}
-"""
-
-
-# How many of the memories a caller sees are in languages that could hold a query's words, of
-# how many, per process until the user's next write (`UserSearch.kin_share`).
-_KIN_SQL = """
-SELECT count(*) FILTER (WHERE m.language = ANY(%(kin)s::text[])), count(*)
-FROM memories_memory m WHERE {filters}
-"""
 
 
 def _kin_counts(search: UserSearch, kin: tuple[str, ...]) -> tuple[int, int]:
-    return _view_counts(search, _KIN_SQL, {"kin": list(kin)}, ("kin", kin))
+    return _view_counts(search, statements.KIN_SQL, {"kin": list(kin)}, ("kin", kin))
 
 
 def _subset_stats(search: UserSearch) -> tuple[int, int]:
-    return _view_counts(search, _SUBSET_SQL, {}, ())
+    return _view_counts(search, statements.SUBSET_SQL, {}, ())
 
 
 def _view_counts(
@@ -750,7 +502,7 @@ def _view_counts(
         _frozen(search.params),
         *tag,
     )
-    subsets = search_index.current().subsets
+    subsets = current().subsets
     counted = subsets.get(key) if search.generation is not None else None
     if counted is None:
         ((first, second),) = _fetch(
@@ -759,110 +511,6 @@ def _view_counts(
         counted = (int(first), int(second))
         subsets.put(key, counted, 1, _SUBSETS)
     return counted
-
-
-# Memories without a vector of the current model come last (no cosine), so an answer shorter
-# than `depth` holds every visible memory. The CASE also keeps the planner off any ANN index: the
-# scan of this user's rows is exact.
-DENSE_SQL = """
-WITH d AS (
-    SELECT m.id, CASE WHEN m.embedding_model = %(model)s
-                      THEN m.embedding <=> %(qvec)s::vector END AS distance
-    FROM memories_memory m
-    WHERE {filters}
-)
-SELECT d.id, 1 - d.distance AS sim FROM d
-ORDER BY d.distance NULLS LAST, d.id
-LIMIT %(depth)s
-"""
-
-# What a candidate's exact score is computed from: its vector as stored, its length and its count
-# of each query lexeme (in lexeme order, both arrays).
-_EVIDENCE_SQL = f"""
-SELECT m.id,
-       CASE WHEN m.embedding_model = %(model)s THEN vector_send(m.embedding) END,
-       coalesce(length(m.tsv), 0),
-       ARRAY(SELECT hashtextextended(u.lexeme, {KEY_SALT}) FROM unnest(m.tsv) u
-             WHERE u.lexeme = ANY(%(lexemes)s::text[]) ORDER BY u.lexeme),
-       ARRAY(SELECT coalesce(array_length(u.positions, 1), 1) FROM unnest(m.tsv) u
-             WHERE u.lexeme = ANY(%(lexemes)s::text[]) ORDER BY u.lexeme)
-FROM memories_memory m
-WHERE m.id = ANY(%(ids)s::uuid[]) AND {{filters}}
-"""  # noqa: S608 - only constants; values are bound parameters
-
-# Matching goes through `memory_owner_lexemes`, a GIN index over memory_lexeme_keys(owner, tsv):
-# each lexeme as a 64-bit key salted with the owner (migration `search_owner_lexemes`), so the
-# lookup reads this user's entries only. Document frequencies are counted over the visible
-# matches (and returned, as (lexeme key, count) pairs); the document count and average length
-# come from the trigger-kept statistics (or the view's own count). A group (a query word and its
-# related terms) is one term: its idf from its members' largest count, its counts summed.
-LEXICAL_SQL = f"""
-WITH ql AS (
-    SELECT * FROM unnest(%(lexemes)s::text[], %(groups)s::int[]) AS t(lexeme, grp)
-),
-docs AS MATERIALIZED (
-    SELECT m.id, m.tsv, length(m.tsv)::float8 AS dl FROM memories_memory m
-    WHERE memory_lexeme_keys(m.owner_id, m.tsv)
-          && ARRAY(SELECT hashtextextended(lexeme, %(owner)s) FROM ql)
-      AND {{filters}}
-),
-hits AS (
-    SELECT d.id, d.dl, u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf
-    FROM docs d, unnest(d.tsv) u
-    -- An array test, not `IN (SELECT ...)`: the planner turned that into one pass per lexeme.
-    WHERE u.lexeme = ANY (ARRAY(SELECT lexeme FROM ql))
-),
-df AS (SELECT lexeme, count(*)::float8 AS n FROM hits GROUP BY lexeme),
-idf AS (
-    SELECT g.grp, ln(1 + (%(n_docs)s::float8 - g.n + 0.5) / (g.n + 0.5)) AS w
-    FROM (SELECT ql.grp, max(coalesce(df.n, 0)) AS n
-          FROM ql LEFT JOIN df USING (lexeme) GROUP BY ql.grp) g
-),
-grouped AS (
-    SELECT h.id, h.dl, ql.grp, sum(h.tf) AS tf
-    FROM hits h JOIN ql USING (lexeme)
-    GROUP BY h.id, h.dl, ql.grp
-),
-scored AS (
-    SELECT h.id,
-           sum(i.w * h.tf * (%(k1)s::float8 + 1)
-               / (h.tf + %(k1)s::float8
-                  * (1 - %(b)s::float8 + %(b)s::float8 * h.dl / %(avgdl)s::float8))
-           ) AS bm25
-    FROM grouped h JOIN idf i USING (grp)
-    GROUP BY h.id
-),
-ranked AS (
-    SELECT s.id, s.bm25, row_number() OVER (ORDER BY s.bm25 DESC, s.id) AS r FROM scored s
-)
-SELECT r.id, r.bm25, r.r,
-       (SELECT array_agg(ARRAY[hashtextextended(df.lexeme, {KEY_SALT}), df.n::int8])
-        FROM df) AS held
-FROM ranked r
-WHERE r.r <= %(depth)s OR r.id = ANY(%(also)s::uuid[])
-ORDER BY r.r
-"""  # noqa: S608 - only constants; values are bound parameters
-
-
-def dense_statement(
-    qvec: np.ndarray,
-    *,
-    visible: str,
-    params: dict[str, Any],
-    depth: int = ARM_DEPTH,
-    model: str | None = None,
-) -> tuple[str, dict[str, Any]]:
-    """The exact scan in PostgreSQL, apart (`bench search` times it for comparison); `model`:
-    the one `qvec` is of (the user's, `UserSearch.model`; EMBEDDING_MODEL by default)."""
-    sql = DENSE_SQL.format(filters=filters(visible))
-    args = {
-        "category": None,
-        **params,
-        "qvec": _vector_literal(qvec),
-        "model": model or settings.EMBEDDING_MODEL,
-        "depth": depth,
-    }
-    return sql, args
 
 
 # ---- entry points -----------------------------------------------------------------------------

@@ -39,7 +39,7 @@ logger = logging.getLogger(__name__)
 _MAGIC = b"CLSNAP02"
 _HEADER = np.dtype([("magic", "S8"), ("memories", "<i8"), ("postings", "<i8")])
 _ID = np.dtype([("hi", "<u8"), ("lo", "<u8")])
-# The index's arrays (`search_index.UserIndex`), in order: per memory, then per posting.
+# The index's arrays (`user_index.UserIndex`), in order: per memory, then per posting.
 PER_MEMORY: tuple[tuple[str, np.dtype, tuple[int, ...]], ...] = (
     ("ids", np.dtype(np.uint8), (16,)),
     ("has_vector", np.dtype(np.bool_), ()),
@@ -182,6 +182,14 @@ def read(owner_id: int) -> Snapshot | None:
                     return None
                 buffer[at : at + len(again[2])] = again[2]
                 at += len(again[2])
+    return _from_row(owner_id, int(generation), written_at, data)
+
+
+def _from_row(
+    owner_id: int, generation: int, written_at: datetime, data: bytes | bytearray
+) -> Snapshot | None:
+    """The snapshot whose value was read from its row, copied into this machine's file on a
+    thread of its own (when there are files); None when the value is unreadable."""
     try:
         arrays = unpack(data)
     except ValueError:
@@ -191,10 +199,10 @@ def read(owner_id: int) -> Snapshot | None:
         # The arrays are views of `data`: the copy holds no second buffer.
         writer.run(
             snapshot_files.key(owner_id),
-            lambda: snapshot_files.write(owner_id, int(generation), written_at, data),
+            lambda: snapshot_files.write(owner_id, generation, written_at, data),
             name="search-snapshot-file",
         )
-    return Snapshot(generation=int(generation), written_at=written_at, arrays=arrays)
+    return Snapshot(generation=generation, written_at=written_at, arrays=arrays)
 
 
 # Kept only while the user's generation is still the one the index was read at: the statistics

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from accounts.actors import Actor
 from kernel.gates import SCOPE_READ, require
-from memories.categories import DEFAULT_CATEGORIES, DEFAULT_SLUGS
+from memories.categories.vocabulary import DEFAULT_CATEGORIES, DEFAULT_SLUGS
 from memories.models import UserCategory
 from memories.visibility import hidden_categories, sensitive_categories
 

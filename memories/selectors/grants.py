@@ -20,7 +20,7 @@ from accounts.services import Grant
 from activity.models import AccessEvent
 from kernel.category_names import label
 from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE, require_owner
-from memories.categories import DEFAULT_SLUGS
+from memories.categories.vocabulary import DEFAULT_SLUGS
 from memories.models import Memory, MemoryState, UserCategory
 from memories.selectors.categories import CategoryInfo, category_list
 from memories.selectors.counting import shareable_q

@@ -6,7 +6,7 @@ from __future__ import annotations
 from accounts.actors import Actor
 from kernel.errors import NotFound
 from kernel.gates import require_owner
-from memories.models import ImportRun
+from memories.transfer_models import ImportRun
 
 
 def import_run_get(*, actor: Actor, run_id: object) -> ImportRun:

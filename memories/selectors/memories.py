@@ -9,28 +9,29 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
 from typing import Any
 
 import numpy as np
 from django.db import connection
-from django.db.models import DEFERRED, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
 from activity.selectors import activity_event
+from activity.services import access_event_create, access_log_line
 from kernel.category_names import fold
 from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_READ, require, require_owner
 from memories.models import LIVE_STATES, UNSHOWN_COLUMNS, Memory, MemoryState, MemoryVersion
-from memories.search import scoring as search
-from memories.search import second_arm
+from memories.search import owner_marks, second_arm
 from memories.search.model_profiles import profile_for
-from memories.search.sql import ELIGIBLE
+from memories.search.relevance import Candidate, meaning_relevance
+from memories.search.scoring import UserSearch, dense_arm
+from memories.selectors.pending import PendingWrite, pending_matching
+from memories.selectors.search_rows import load_hits
 from memories.text import clean_text
 from memories.visibility import (
     sensitive_of,
@@ -60,13 +61,14 @@ def get_visible(actor: Actor, memory_id: uuid.UUID, *, for_update: bool = False)
 
 
 def memory_get(*, actor: Actor, memory_id: object, record: bool = True) -> Memory:
-    """One memory. `record=False` for the owner's own dashboard views (GET changes nothing)."""
+    """One memory; records a `read` access event unless `record=False` (the owner's own
+    dashboard views: GET changes nothing)."""
     require(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
     if memory is None:
         raise NotFound()
     if record:
-        activity.record(actor, AccessEvent.Action.READ, [memory.id])
+        access_event_create(actor, AccessEvent.Action.READ, [memory.id])
     return memory
 
 
@@ -143,7 +145,8 @@ def memory_list(
     limit: int = 50,
     record: bool = True,
 ) -> Page:
-    """Newest first, keyset-paginated (stable under concurrent writes)."""
+    """Newest first, keyset-paginated (stable under concurrent writes); records a `list` access
+    event unless `record=False`."""
     require(actor, SCOPE_READ)
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}.", field="limit")
@@ -155,7 +158,7 @@ def memory_list(
     items = rows[:limit]
     next_cursor = _encode_cursor(items[-1]) if len(rows) > limit else None
     if record:
-        activity.record(actor, AccessEvent.Action.LIST, [m.id for m in items])
+        access_event_create(actor, AccessEvent.Action.LIST, [m.id for m in items])
     return Page(items=items, next_cursor=next_cursor)
 
 
@@ -172,11 +175,20 @@ class SearchHit:
 
 class SearchHits(list[SearchHit]):
     """Search results, best first. Empty means nothing relevant: no visible memory scored at least
-    `min_score` (see `memories.search.scoring`), which every entry point says in its own words."""
+    `min_score` (see `memories.search.relevance`), which every entry point says in its own words.
+    `pending`: the calling app's own writes held for the owner's review that match the query
+    (`pending_matching`); none for the owner's own apps."""
 
-    def __init__(self, hits: Sequence[SearchHit], *, min_score: float) -> None:
+    def __init__(
+        self,
+        hits: Sequence[SearchHit],
+        *,
+        min_score: float,
+        pending: Sequence[PendingWrite] = (),
+    ) -> None:
         super().__init__(hits)
         self.min_score = min_score
+        self.pending = list(pending)
 
     @property
     def nothing_relevant(self) -> bool:
@@ -221,6 +233,55 @@ def search_scope(
     return f"{visible} AND {narrowing}", {**params, **narrowing_params}, False
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """A search's arguments once checked: the gate's half of `memory_search`."""
+
+    query: str
+    filters: MemoryFilters
+    category: str | None  # folded
+
+
+def _asked(
+    actor: Actor,
+    query: str,
+    limit: int,
+    category: str | None,
+    filters: MemoryFilters | None,
+    min_score: float | None,
+) -> _Asked:
+    require(actor, SCOPE_READ)
+    filters = filters or MemoryFilters()
+    if category is not None and filters.category is not None:
+        raise ValueError("category is given twice")
+    category = category if category is not None else filters.category
+    query = clean_text(query, field="query")
+    if not 1 <= limit <= MAX_SEARCH:
+        raise InvalidInput(f"limit must be between 1 and {MAX_SEARCH}.", field="limit")
+    if min_score is not None and not 0 <= min_score <= 1:
+        raise InvalidInput("min_score must be between 0 and 1.", field="min_score")
+    return _Asked(query, filters, fold(category) if category else None)
+
+
+def _ranking(actor: Actor, asked: _Asked, expand: bool) -> UserSearch:
+    """The user's searchable memories as `actor` sees them, for the query: the consent fragment
+    built from the owner's marks this process remembers (`owner_marks`)."""
+
+    def rank(marks: owner_marks.Marks | None) -> UserSearch:
+        sensitive = None if marks is None else sensitive_of(marks)
+        visible, params, whole_store = search_scope(actor, asked.filters, sensitive)
+        return UserSearch(
+            actor.user.pk,
+            visible=visible,
+            params={**params, "category": asked.category},
+            query=asked.query,
+            whole_store=whole_store,
+            expand=expand,
+        )
+
+    return owner_marks.ranked(actor.user.pk, owner_app=actor.app.is_owner_app, rank=rank)
+
+
 def memory_search(
     *,
     actor: Actor,
@@ -235,7 +296,7 @@ def memory_search(
 ) -> SearchHits:
     """Hybrid search over the actor's active memories, best first, down to the relevance cut-off
     (`min_score`, by default the model's cut-off for the query, `UserSearch.cut_off`; 0 returns
-    the `limit` best whatever they score).
+    the `limit` best whatever they score), with the calling app's pending writes that match.
 
     `filters` narrow the search as they narrow a list (`category` is `filters.category`);
     `record=False` is for the server's own look-ups (reconciliation), which no app reads;
@@ -243,68 +304,36 @@ def memory_search(
     `use_second_arm=False` leaves a query not in English the shipped ranking (reconciliation's
     neighbours, measured without it).
     """
-    require(actor, SCOPE_READ)
-    filters = filters or MemoryFilters()
-    if category is not None and filters.category is not None:
-        raise ValueError("category is given twice")
-    category = category if category is not None else filters.category
-    query = clean_text(query, field="query")
-    if not 1 <= limit <= MAX_SEARCH:
-        raise InvalidInput(f"limit must be between 1 and {MAX_SEARCH}.", field="limit")
-    if min_score is not None and not 0 <= min_score <= 1:
-        raise InvalidInput("min_score must be between 0 and 1.", field="min_score")
-    cat = fold(category) if category else None
-    memory_key = (str(connection.settings_dict["NAME"]), actor.user.pk)
-    marks = None if actor.app.is_owner_app else _owner_marks.get(memory_key)
-    while True:
-        sensitive = None if marks is None else sensitive_of(marks)
-        visible, params, whole_store = search_scope(actor, filters, sensitive)
-        ranking = search.UserSearch(
-            actor.user.pk,
-            visible=visible,
-            params={**params, "category": cat},
-            query=query,
-            whole_store=whole_store,
-            expand=expand,
-        )
-        if marks is None or ranking.marks == marks:
-            break
-        marks = None  # changed since remembered: read them afresh, as without a memory
-    _remember_marks(memory_key, ranking.marks)
-    # Embedded with the model of the user's vectors, which the search just read (a user whose
-    # store is moving to another model keeps the old one until all of theirs have moved); held to
-    # that model's cut-off for this query (`UserSearch.cut_off`) unless the caller gave one.
+    asked = _asked(actor, query, limit, category, filters, min_score)
+    ranking = _ranking(actor, asked, expand)
+    # Embedded with the model of the user's vectors, which the search just read; held to that
+    # model's cut-off for this query (`UserSearch.cut_off`) unless the caller gave one.
     qvec = ranking.embed_query()
     candidates = ranking.best(qvec, limit=limit, min_score=min_score)
     cut_off = ranking.applied_cut_off
     if use_second_arm:
-        candidates = _second_arm(ranking, qvec, candidates, visible, params)
+        candidates = _second_arm(ranking, qvec, candidates)
     # The arm may answer with a memory of the uncut ranking below the cut-off: the caller is told
     # the score every result was held to (a no-op without the arm).
     cut_off = min([cut_off, *(c.score for c in candidates)])
-    # The consent rule once more, in SQL: whatever ranked the candidates, a memory the caller
-    # may not see is never loaded.
-    ids = [c.id for c in candidates]
     # A read's event need not wait for the disk (docs/reliability.md, "Access events"); in
     # autocommit it is written by the rows' own statement.
     folded = record and not connection.in_atomic_block
-    rows = _search_rows(ids, visible, params, actor if folded else None)
+    ids = [c.id for c in candidates]
+    rows = load_hits(ids, ranking.visible, ranking.params, actor if folded else None)
     hits = [SearchHit(memory=rows[c.id], score=c.score) for c in candidates if c.id in rows]
     found = [h.memory.id for h in hits]
     if folded:
-        activity.log(actor, AccessEvent.Action.SEARCH, found, count=len(found))
+        access_log_line(actor, AccessEvent.Action.SEARCH, found, count=len(found))
     elif record:
-        activity.record(actor, AccessEvent.Action.SEARCH, found, durable=False)
-    return SearchHits(hits, min_score=cut_off)
+        access_event_create(actor, AccessEvent.Action.SEARCH, found, durable=False)
+    pending = pending_matching(actor, ranking.lexemes, found)
+    return SearchHits(hits, min_score=cut_off, pending=pending)
 
 
 def _second_arm(
-    ranking: search.UserSearch,
-    qvec: np.ndarray,
-    candidates: list[search.Candidate],
-    visible: str,
-    params: dict[str, Any],
-) -> list[search.Candidate]:
+    ranking: UserSearch, qvec: np.ndarray, candidates: list[Candidate]
+) -> list[Candidate]:
     """The answer re-ranked by the profile's second arm for a query not in English
     (`memories/search/second_arm.py`): as many memories as the cut-off gave, the best of the
     uncut ranking by relevance + the arm's weight x USE cosine (each keeps its relevance as its
@@ -314,90 +343,10 @@ def _second_arm(
         return candidates
     uncut = [(c.id, c.score) for c in ranking.best(qvec, limit=arm.depth, min_score=0.0)]
     cosine = second_arm.cosines(
-        ranking.owner_id, ranking.query, [i for i, _ in uncut], visible, params
+        ranking.owner_id, ranking.query, [i for i, _ in uncut], ranking.visible, ranking.params
     )
     picked = second_arm.rerank(uncut, cosine, arm, len(candidates))
-    return [search.Candidate(memory_id, score) for memory_id, score in picked]
-
-
-# The owner's category marks (slug, sensitive) as this process last read them, per database and
-# owner: an app's search builds its consent fragment from them without a statement of its own,
-# and its first statement reads them again (`UserSearch.marks`); when they changed, the search
-# runs again with the fresh ones, so a search never ranks with marks older than its own read.
-_owner_marks: dict[tuple[str, int], tuple[tuple[str, bool], ...]] = {}
-_OWNER_MARKS = 4096
-
-
-def _remember_marks(key: tuple[str, int], marks: tuple[tuple[str, bool], ...]) -> None:
-    if _owner_marks.get(key) != marks:
-        if len(_owner_marks) >= _OWNER_MARKS:
-            _owner_marks.clear()
-        _owner_marks[key] = marks
-
-
-# Every column an entry point shows of a search hit (not the vector or the lexemes), named once.
-_HIT_FIELDS = [f for f in Memory._meta.concrete_fields if f.name not in UNSHOWN_COLUMNS]
-_HIT_COLUMNS = ", ".join(f"m.{f.column}" for f in _HIT_FIELDS)
-# Where each of the model's fields is in a hit row (None: not loaded, deferred), so a row becomes
-# the full argument list of Memory.from_db without its per-row search of the loaded names.
-_HIT_SLOTS = [
-    _HIT_FIELDS.index(f) if f in _HIT_FIELDS else None for f in Memory._meta.concrete_fields
-]
-_MEMORY_NAMES = [f.attname for f in Memory._meta.concrete_fields]
-
-
-@cache
-def _hit_converters() -> list[tuple[int, list[Any], Any]]:
-    """The ORM's converters of the hit columns (as `Memory.objects.raw` applies them), found once
-    per process: finding them on every search cost more CPU than loading its ten rows."""
-    compiler = Memory.objects.none().query.get_compiler(connection=connection)
-    found = compiler.get_converters([f.get_col(Memory._meta.db_table) for f in _HIT_FIELDS])
-    return [(i, converters, expression) for i, (converters, expression) in found.items()]
-
-
-def _hit_memories(sql: str, args: dict[str, Any]) -> dict[uuid.UUID, Memory]:
-    """The rows of `sql` (the hit columns, in order) as Memory objects, as the ORM builds them."""
-    with connection.cursor() as cur:
-        cur.execute(sql, args)
-        rows = cur.fetchall()
-    found = {}
-    for row in rows:
-        loaded = list(row)
-        for i, converters, expression in _hit_converters():
-            for convert in converters:
-                loaded[i] = convert(loaded[i], expression, connection)
-        values = [DEFERRED if i is None else loaded[i] for i in _HIT_SLOTS]
-        memory = Memory.from_db(connection.alias, _MEMORY_NAMES, values)
-        found[memory.id] = memory
-    return found
-
-
-def _search_rows(
-    ids: Sequence[uuid.UUID],
-    visible: str,
-    params: dict[str, object],
-    record_for: Actor | None = None,
-) -> dict[uuid.UUID, Memory]:
-    """The found memories the caller may still see, in one statement built from the fragment
-    the search itself ran with (`visible_sql`: the grant was read once for both): the ORM's
-    `visible_q` compiled its subqueries and read the grant again on every search.
-
-    With `record_for`, the same statement writes the search's access event for exactly the rows
-    it returns (`activity.read_event_sql`), even when there are none."""
-    if not ids and record_for is None:
-        return {}
-    rows = (
-        f"SELECT {_HIT_COLUMNS} FROM memories_memory m "  # noqa: S608 - fragments, not input
-        f"WHERE m.id = ANY(%(hit_ids)s::uuid[]) AND {ELIGIBLE} AND {visible}"
-    )
-    args: dict[str, object] = {**params, "hit_ids": list(ids)}
-    if record_for is not None:
-        event, event_args = activity.read_event_sql(
-            record_for, AccessEvent.Action.SEARCH, "hit", "%(hit_ids)s::uuid[]"
-        )
-        rows = f"WITH hit AS ({rows}), event AS ({event}) SELECT * FROM hit"  # noqa: S608
-        args.update(event_args)
-    return _hit_memories(rows, args)
+    return [Candidate(memory_id, score) for memory_id, score in picked]
 
 
 def memory_versions(*, actor: Actor, memory_id: object) -> list[MemoryVersion]:
@@ -512,7 +461,7 @@ def memory_echoes(*, actor: Actor, memory_id: object) -> list[Memory]:
 
 def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[SearchHit]:
     """Nearest neighbours by embedding among the actor's active memories (exact scan), only
-    those related enough to pass search's cut-off (`search.meaning_relevance`): a store with
+    those related enough to pass search's cut-off (`meaning_relevance`): a store with
     nothing close shows nothing rather than its least unrelated memories."""
     require(actor, SCOPE_READ)
     memory = get_visible(actor, parse_memory_id(memory_id))
@@ -521,7 +470,7 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
     if memory.embedding is None:
         return []
     visible, params = visible_sql(actor)
-    near = search.dense_arm(
+    near = dense_arm(
         np.asarray(memory.embedding),
         owner_id=actor.user.pk,
         visible=visible,
@@ -535,5 +484,5 @@ def memory_related(*, actor: Actor, memory_id: object, limit: int = 5) -> list[S
     return [
         SearchHit(memory=rows[mid], score=sim)
         for mid, sim in near
-        if mid in rows and search.meaning_relevance(sim, profile.weights) >= profile.min_score
+        if mid in rows and meaning_relevance(sim, profile.weights) >= profile.min_score
     ]

@@ -1,10 +1,11 @@
 """What an app reads back of its own writes held for the owner's review (memories/services/
-app_review.py holds them): a list, a memory's, and what a search shows."""
+app_review.py holds them): a list, a memory's, and what a search shows (`memory_search` lists
+them with its hits)."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -12,6 +13,7 @@ from django.db.models import Q, QuerySet
 
 from accounts.actors import Actor
 from memories.models import Memory, MemoryProposal
+from memories.search import lexical
 from memories.visibility import visible_q
 
 PENDING_PREFIX = "pending-"
@@ -67,15 +69,13 @@ def pending_writes(
 
 
 def pending_matching(
-    actor: Actor, query: str, memory_ids: Iterable[uuid.UUID]
+    actor: Actor, lexemes: Sequence[str], memory_ids: Iterable[uuid.UUID]
 ) -> list[PendingWrite]:
     """What a search shows of the app's own pending writes: its changes of the memories found,
-    and its pending adds and text changes that share a word with the query (a plain word match:
-    they are not embedded until the owner accepts them)."""
-    words = {w for w in query.casefold().split() if len(w) > 2}
+    and its pending adds and text changes whose text holds one of the query's `lexemes` (the
+    search's own, `UserSearch.lexemes`), matched as the lexical arm matches a memory
+    (`lexical.holding`): they are not embedded until the owner accepts them."""
     found = set(memory_ids)
-    return [
-        p
-        for p in pending_writes(actor)
-        if p.memory_id in found or (words and any(w in p.text.casefold() for w in words))
-    ]
+    waiting = pending_writes(actor)
+    worded = lexical.holding([p.text for p in waiting], lexemes)
+    return [p for p, held in zip(waiting, worded, strict=True) if p.memory_id in found or held]

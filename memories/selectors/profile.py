@@ -6,7 +6,7 @@ What it holds, for the calling actor, under the consent rule (`visibility.visibl
 trashed memory, and nothing that tells an app such a memory exists):
 
 1. The memories the owner pinned (`Memory.pinned_at`, set only through the owner's own apps by
-   `services.memory_set_pinned`), most recently pinned first.
+   `memories.services.marks.memory_set_pinned`), most recently pinned first.
 2. Then the most-read memories: those named by the most access events of kind `search` (a
    search hit) or `read` (fetched by id), by any entry point, among the newest `READ_EVENTS` such
    events of the last `PROFILE_READ_DAYS` days, counting each event once per memory; ties go to
@@ -34,8 +34,8 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.actors import Actor
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.gates import SCOPE_READ, require
 from memories.models import UNSHOWN_COLUMNS, Memory, MemoryState
 from memories.visibility import visible_q, visible_sql
@@ -126,8 +126,8 @@ def _most_read(actor: Actor, leave_out: list[uuid.UUID]) -> list[Memory]:
 
 
 def memory_profile(*, actor: Actor, record: bool = True) -> Profile:
-    """The actor's profile (see the module's docstring). `record=False` for the owner's own
-    dashboard views, which are not an app reading."""
+    """The actor's profile (see the module's docstring); records a `list` access event unless
+    `record=False` (the owner's own dashboard views, which are not an app reading)."""
     require(actor, SCOPE_READ)
     budget = int(settings.PROFILE_MAX_CHARS)
     pinned = _pinned(actor)
@@ -149,5 +149,5 @@ def memory_profile(*, actor: Actor, record: bool = True) -> Profile:
     )
     if record:
         ids = [m.id for m in profile.memories]
-        activity.record(actor, AccessEvent.Action.LIST, ids, detail={"profile": True})
+        access_event_create(actor, AccessEvent.Action.LIST, ids, detail={"profile": True})
     return profile

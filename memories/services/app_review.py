@@ -14,8 +14,8 @@ import uuid
 from collections.abc import Sequence
 
 from accounts.actors import Actor
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from memories import write_budget
 from memories.models import Memory, MemoryProposal
 from memories.selectors.pending import PendingWrite, own_pending
@@ -60,7 +60,7 @@ def _store(actor: Actor, proposals: list[MemoryProposal], memory_ids: list[uuid.
     like the writes they stand for, so a held app cannot flood the owner's Review page."""
     write_budget.charge(actor, len(proposals))
     MemoryProposal.objects.bulk_create(proposals)
-    activity.record(
+    access_event_create(
         actor,
         AccessEvent.Action.PROPOSE,
         memory_ids,

@@ -20,13 +20,14 @@ from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor
 from accounts.models import User
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.category_names import category_name
 from kernel.errors import Conflict, InvalidInput
 from kernel.gates import SCOPE_WRITE, require, require_owner
-from memories.categories import DEFAULT_SLUGS, Category, sensitive_meaning
-from memories.classify import classifier_for
+from memories.categories.signals import sensitive_meaning
+from memories.categories.vocabulary import DEFAULT_SLUGS, Category
+from memories.classify import Classifier, classifier_for
 from memories.models import Memory, UserCategory
 from memories.ownership import mark_changed_by, protected_categories
 from memories.search import moves
@@ -169,7 +170,7 @@ def category_add(
                 created_by=actor.label,
                 reviewed_at=timezone.now(),  # the owner is looking at it as it is made
             )
-            activity.record(
+            access_event_create(
                 actor,
                 AccessEvent.Action.STATE,
                 detail={"categories": {"added": [slug]}, "sensitive": is_sensitive},
@@ -200,45 +201,46 @@ def memory_recategorize(
     changed = 0
     for start in range(0, len(ids), batch):
         with transaction.atomic():
-            rows = list(
-                Memory.objects.select_for_update()
-                .filter(
-                    owner=actor.user,
-                    id__in=ids[start : start + batch],
-                    categories_set_by_user=False,
-                )
-                .order_by("created_at", "id")
-            )
-            # The classifier's model, whatever model the owner's vectors are in.
-            vectors = moves.vectors_of(
-                actor.user.pk, model, [m.id for m in rows], [m.text for m in rows]
-            )
-            labels = classifier.label_memories(vectors, [m.text for m in rows]) if rows else []
-            gone = categories_lock(actor, {c for cats in labels for c in cats})
-            labels = [[c for c in cats if c not in gone] for cats in labels]
-            now = timezone.now()
-            updated = []
-            fields = ["categories", "updated_at"]
-            for memory, cats in zip(rows, labels, strict=True):
-                # What this actor may not remove stays (for an app: memories:write is not the
-                # owner's say over labels, memories/ownership.py).
-                keep = protected_categories(actor, memory)
-                cats = [*cats, *(c for c in memory.categories if c in keep and c not in cats)]
-                if list(memory.categories) != cats:
-                    memory.categories = cats
-                    memory.updated_at = now
-                    fields[2:] = mark_changed_by(actor, memory, now)
-                    updated.append(memory)
-            owned = Memory.objects.filter(owner=actor.user)
-            owned.bulk_update(updated, fields)
-            if updated:
-                activity.record(
-                    actor,
-                    AccessEvent.Action.UPDATE,
-                    [m.id for m in updated],
-                    detail={"categorized": len(updated)},
-                )
-            changed += len(updated)
+            changed += _recategorize_batch(actor, ids[start : start + batch], classifier, model)
         if progress:
             progress(min(start + batch, len(ids)), len(ids))
     return changed
+
+
+def _recategorize_batch(actor: Actor, ids: list[Any], classifier: Classifier, model: str) -> int:
+    """One batch of `memory_recategorize`, in the caller's transaction: the rows locked, labelled
+    again, saved with who changed them and recorded with one access event; returns how many
+    changed."""
+    rows = list(
+        Memory.objects.select_for_update()
+        .filter(owner=actor.user, id__in=ids, categories_set_by_user=False)
+        .order_by("created_at", "id")
+    )
+    # The classifier's model, whatever model the owner's vectors are in.
+    vectors = moves.vectors_of(actor.user.pk, model, [m.id for m in rows], [m.text for m in rows])
+    labels = classifier.label_memories(vectors, [m.text for m in rows]) if rows else []
+    gone = categories_lock(actor, {c for cats in labels for c in cats})
+    labels = [[c for c in cats if c not in gone] for cats in labels]
+    now = timezone.now()
+    updated = []
+    fields = ["categories", "updated_at"]
+    for memory, cats in zip(rows, labels, strict=True):
+        # What this actor may not remove stays (for an app: memories:write is not the
+        # owner's say over labels, memories/ownership.py).
+        keep = protected_categories(actor, memory)
+        cats = [*cats, *(c for c in memory.categories if c in keep and c not in cats)]
+        if list(memory.categories) != cats:
+            memory.categories = cats
+            memory.updated_at = now
+            fields[2:] = mark_changed_by(actor, memory, now)
+            updated.append(memory)
+    owned = Memory.objects.filter(owner=actor.user)
+    owned.bulk_update(updated, fields)
+    if updated:
+        access_event_create(
+            actor,
+            AccessEvent.Action.UPDATE,
+            [m.id for m in updated],
+            detail={"categorized": len(updated)},
+        )
+    return len(updated)

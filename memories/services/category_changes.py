@@ -44,12 +44,12 @@ from django.utils.translation import gettext_noop
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
 from accounts.services import PENDING_GRANT
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.category_names import category_name, fold
 from kernel.errors import Conflict, InvalidInput, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
-from memories.categories import DEFAULT_SLUGS
+from memories.categories.vocabulary import DEFAULT_SLUGS
 from memories.models import UserCategory
 from memories.services.categories import category_description, name_meaning
 from memories.visibility import hidden_categories, sensitive_categories
@@ -218,7 +218,7 @@ def _record(actor: Actor, memory_ids: Sequence[str], **change: object) -> None:
     """The change's access event: an update of the memories it moved (names under `categories`,
     which the admin hides), a state change when it moved none."""
     action = AccessEvent.Action.UPDATE if memory_ids else AccessEvent.Action.STATE
-    activity.record(actor, action, [uuid.UUID(m) for m in memory_ids], detail=dict(change))
+    access_event_create(actor, action, [uuid.UUID(m) for m in memory_ids], detail=dict(change))
 
 
 def _set_sensitive(actor: Actor, slug: str, sensitive: bool, row: UserCategory | None) -> bool:

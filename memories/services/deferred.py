@@ -19,9 +19,9 @@ from kernel.gates import SCOPE_WRITE, require
 from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.models import Memory, MemoryState
-from memories.services.memories import memory_supersede_into
 from memories.services.reconcile import decide, gather
 from memories.services.remember import apply_decisions
+from memories.services.superseding import memory_supersede_into
 from memories.visibility import visible_q
 
 

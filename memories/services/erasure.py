@@ -45,9 +45,6 @@ from activity.models import AccessEvent
 from kernel.errors import NotFound
 from kernel.gates import SCOPE_DELETE, require_owner
 from memories.models import (
-    ErasureReceipt,
-    ImportedConversation,
-    ImportRun,
     Memory,
     MemoryAltVector,
     MemoryProposal,
@@ -59,6 +56,7 @@ from memories.models import (
 )
 from memories.search import index as search_index
 from memories.selectors.counting import memory_count_keys
+from memories.transfer_models import ErasureReceipt, ImportedConversation, ImportRun
 
 logger = logging.getLogger("contextlayer.erase")
 
@@ -107,7 +105,10 @@ def subject_hash(user_id: int) -> str:
     ).hexdigest()
 
 
-def _owned_querysets(user: User) -> list[tuple[str, models.QuerySet[Any]]]:
+def owned_querysets(user: User) -> list[tuple[str, models.QuerySet[Any]]]:
+    """Every table's rows that point at the user, by model label, in the order an erasure
+    deletes them; found by the foreign keys, so a new table of the user's is erased too (and
+    needs its words on the receipt, `KIND_LABELS`)."""
     found: list[tuple[str, models.QuerySet[Any]]] = []
     for model in apps.get_models():
         label = model._meta.label_lower
@@ -186,7 +187,7 @@ def user_erase(*, actor: Actor, delete_account: bool = False) -> ErasureReceipt:
         # whose command a client launches again by itself, keeps its name refused.
         stdio_disconnect(user, _stdio_names(user))
         counts: Counter[str] = Counter()
-        for _label, queryset in _owned_querysets(user):
+        for _label, queryset in owned_querysets(user):
             _, per_model = queryset.delete()
             counts.update({k.lower(): v for k, v in per_model.items() if v})
         # Split as the owner counts them (memories.selectors.counting).

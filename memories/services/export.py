@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.gates import SCOPE_READ, require_owner
-from memories.ingest.contextlayer import FORMAT, VERSION
+from memories.ingest.own_export import FORMAT, VERSION
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.selectors.trash import restorable_until
 
@@ -148,7 +148,7 @@ def export_build(*, actor: Actor) -> dict[str, Any]:
             for e in AccessEvent.objects.filter(owner=user).order_by("created_at", "pk").iterator()
         ],
     }
-    activity.record(actor, AccessEvent.Action.EXPORT, count=len(document["memories"]))
+    access_event_create(actor, AccessEvent.Action.EXPORT, count=len(document["memories"]))
     return document
 
 

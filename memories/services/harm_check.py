@@ -12,15 +12,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.actors import Actor
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import InvalidInput, NotFound
 from kernel.gates import SCOPE_WRITE, require_owner
 from memories.harm.screen import hold_kind, screen
 from memories.models import Memory, MemoryState, MemoryVersion
 from memories.search import moves
 from memories.selectors.memories import parse_memory_id
-from memories.services.memories import apply_screened_text, embedded_for, mark_private
+from memories.services.marks import mark_private
+from memories.services.text_changes import apply_screened_text
+from memories.services.write_vectors import embedded_for
 
 HOLD_CREDENTIAL, HOLD_INSTRUCTION = "credential", "instruction"
 
@@ -47,7 +49,9 @@ def harm_check(*, actor: Actor) -> int:
         for kind, ids in found.items():
             if ids:
                 Memory.objects.filter(owner=actor.user, pk__in=ids).update(harm_hold=kind)
-                activity.record(actor, AccessEvent.Action.STATE, list(ids), detail={"held": kind})
+                access_event_create(
+                    actor, AccessEvent.Action.STATE, list(ids), detail={"held": kind}
+                )
     return Memory.objects.filter(owner=actor.user).exclude(harm_hold="").count()
 
 
@@ -102,6 +106,6 @@ def harm_decide(*, actor: Actor, memory_id: object, decision: str) -> Memory:
         Memory.objects.filter(owner=actor.user, pk=memory.pk).update(
             harm_hold="", updated_at=now, owner_confirmed_at=now
         )
-        activity.record(actor, AccessEvent.Action.STATE, [memory.pk], detail={"harm": decision})
+        access_event_create(actor, AccessEvent.Action.STATE, [memory.pk], detail={"harm": decision})
         memory.refresh_from_db()
     return memory

@@ -7,7 +7,7 @@ another memory and are left out, like the apps' echoes).
 
 A redo (an `ImportRun` with `redo`) reads every message of the archive again with the chosen
 extractor, conversation by conversation, each in the one transaction the engine already uses
-(`memories.services.imports._commit`): the conversation's replaceable memories go to the run's
+(`memories.services.import_plans.commit`): the conversation's replaceable memories go to the run's
 single trash batch (so "Restore all" on the Trash page undoes the redo's deletes), its new memories
 are written ignoring the archive's tombstones, and its manifest row names the redo run. A crash
 mid-run leaves every conversation either as the earlier import left it or fully redone; resuming
@@ -36,14 +36,12 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import Conflict
 from memories.ingest.types import Conversation, ParsedExport
 from memories.models import (
     UNSHOWN_COLUMNS,
-    ImportedConversation,
-    ImportRun,
     Memory,
     MemoryState,
     MemoryTombstone,
@@ -53,6 +51,7 @@ from memories.models import (
 )
 from memories.provenance import source_ref_hash
 from memories.services.trash import move_to_trash
+from memories.transfer_models import ImportedConversation, ImportRun
 
 REDOABLE_SOURCES = ("claude", "chatgpt")  # our own export restores as it was: no extractor
 
@@ -213,7 +212,7 @@ class Redo:
         if not memories:
             return 0
         move_to_trash(writer, memories, self.batch)
-        activity.record(
+        access_event_create(
             writer,
             AccessEvent.Action.DELETE,
             [m.id for m in memories],

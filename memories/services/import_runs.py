@@ -23,16 +23,12 @@ from kernel.errors import DomainError, InvalidInput
 from kernel.gates import SCOPE_WRITE, require_owner
 from kernel.tenancy import cross_tenant
 from memories.ingest.detect import load_export
-from memories.models import ImportRun
 from memories.selectors.imports import import_run_get
+from memories.services.import_check import import_estimate, resolve_extractor
+from memories.services.import_plans import failure_message
 from memories.services.import_redo import previous_import, refuse_second_redo
-from memories.services.imports import (
-    failure_message,
-    import_estimate,
-    import_execute,
-    import_run_create,
-    resolve_extractor,
-)
+from memories.services.imports import import_execute, import_run_create
+from memories.transfer_models import ImportRun
 
 logger = logging.getLogger("contextlayer.imports")
 

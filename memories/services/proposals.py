@@ -16,18 +16,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor, actor_for
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import Conflict, NotFound
 from kernel.gates import SCOPE_WRITE, require, require_owner
 from memories.models import LIVE_STATES, Memory, MemoryProposal
-from memories.services.memories import (
-    NewMemory,
-    memory_change,
-    memory_create_many,
-    memory_delete,
-    memory_update,
-)
+from memories.services.adding import NewMemory, memory_create_many
+from memories.services.changing import memory_change, memory_update
+from memories.services.deleting import memory_delete
 from memories.text import text_key
 
 
@@ -49,7 +45,9 @@ def proposal_create(
         reason=reason[:500],
         proposed_by=actor.label,
     )
-    activity.record(actor, AccessEvent.Action.UPDATE, [memory.id], detail={"proposal": proposal.pk})
+    access_event_create(
+        actor, AccessEvent.Action.UPDATE, [memory.id], detail={"proposal": proposal.pk}
+    )
     return proposal
 
 
@@ -152,7 +150,7 @@ def _decide(actor: Actor, proposal: MemoryProposal, status: str) -> None:
             if status == MemoryProposal.Status.ACCEPTED
             else AccessEvent.Action.DECLINE
         )
-        activity.record(
+        access_event_create(
             actor,
             action,
             [proposal.memory_id] if proposal.memory_id else [],

@@ -25,14 +25,9 @@ from memories.extraction.facts import extract_facts
 from memories.extraction.llm import LLMUnavailable
 from memories.provenance import excerpt
 from memories.services import harm
+from memories.services.adding import WriteResult, clean_categories, memory_create
 from memories.services.app_review import PENDING_NOTE, pending_note
-from memories.services.memories import (
-    WriteResult,
-    clean_categories,
-    memory_create,
-    memory_supersede,
-    readback_note,
-)
+from memories.services.changing import memory_supersede, readback_note
 from memories.services.proposals import proposal_create
 from memories.services.reconcile import SKIP, SUPERSEDE, Decision, decide, gather
 from memories.text import clean_text
@@ -174,51 +169,78 @@ def apply_decisions(
             said = provenance
             if source and "excerpt" not in provenance:
                 said = {**provenance, "excerpt": excerpt(source, d.case.text)}
-            if d.action == SKIP and d.target is not None:
-                results.append(WriteResult(memory=d.target, created=False))
-                actions.append("skipped")
-                continue
-            if d.action == SUPERSEDE and d.target is not None:
-                try:
-                    results.append(
-                        memory_supersede(
-                            actor=actor,
-                            memory_id=d.target.id,
-                            text=d.case.text,
-                            reason=d.reason or "The model found this fact changed.",
-                            categories=cats,
-                            provenance=said,
-                            metadata=metadata,
-                        )
-                    )
-                    actions.append("held" if results[-1].pending else "superseded")
-                    continue
-                except (UserEdited, NotFound):
-                    # Edited by hand, or beyond what the writer may change (an import is shown
-                    # the owner's memories, private ones too, but changes only what it may see,
-                    # memories/visibility.py): the owner decides.
-                    proposal_create(
-                        actor=actor, memory=d.target, proposed_text=d.case.text, reason=d.reason
-                    )
-                    results.append(WriteResult(memory=d.target, created=False))
-                    actions.append("proposed")
-                    continue
-                except Conflict:
-                    pass  # superseded meanwhile (or by an earlier fact): keep the fact as new
-            result = memory_create(
-                actor=actor,
-                text=d.case.text,
-                categories=cats,
-                provenance=said,
-                metadata=metadata,
-                reconcile=False,
-            )
-            results.append(result)
-            actions.append("held" if result.pending else "added" if result.created else "skipped")
+            applied = _apply(actor, d, cats, said, metadata)
+            results.append(applied.result)
+            actions.append(applied.action)
     note = " ".join(
         filter(None, [_note(actions, rejected), readback_note(actor, [r.memory for r in results])])
     )
     return RememberResult(results=results, extraction=mode, note=note, actions=actions)
+
+
+@dataclass(frozen=True)
+class _Applied:
+    """What one decision did: its result and the word the writer is told (`_note`)."""
+
+    result: WriteResult
+    action: str  # skipped, superseded, proposed, held or added
+
+
+def _apply(
+    actor: Actor,
+    d: Decision,
+    cats: list[str],
+    said: dict[str, Any],
+    metadata: dict[str, Any],
+) -> _Applied:
+    """One decision: a repeat is answered with its memory, a change supersedes it (or waits for
+    the owner), anything else is added."""
+    if d.action == SKIP and d.target is not None:
+        return _Applied(WriteResult(memory=d.target, created=False), "skipped")
+    if d.action == SUPERSEDE and d.target is not None:
+        superseded = _supersede(actor, d, cats, said, metadata)
+        if superseded is not None:
+            return superseded
+    result = memory_create(
+        actor=actor,
+        text=d.case.text,
+        categories=cats,
+        provenance=said,
+        metadata=metadata,
+        reconcile=False,
+    )
+    return _Applied(result, "held" if result.pending else "added" if result.created else "skipped")
+
+
+def _supersede(
+    actor: Actor,
+    d: Decision,
+    cats: list[str],
+    said: dict[str, Any],
+    metadata: dict[str, Any],
+) -> _Applied | None:
+    """A changed fact replaces its memory, or is proposed to the owner; None when the memory
+    was superseded meanwhile (or by an earlier fact): the fact is then kept as new."""
+    assert d.target is not None
+    try:
+        result = memory_supersede(
+            actor=actor,
+            memory_id=d.target.id,
+            text=d.case.text,
+            reason=d.reason or "The model found this fact changed.",
+            categories=cats,
+            provenance=said,
+            metadata=metadata,
+        )
+    except (UserEdited, NotFound):
+        # Edited by hand, or beyond what the writer may change (an import is shown the owner's
+        # memories, private ones too, but changes only what it may see,
+        # memories/visibility.py): the owner decides.
+        proposal_create(actor=actor, memory=d.target, proposed_text=d.case.text, reason=d.reason)
+        return _Applied(WriteResult(memory=d.target, created=False), "proposed")
+    except Conflict:
+        return None
+    return _Applied(result, "held" if result.pending else "superseded")
 
 
 def _note(actions: list[str], rejected: list[str]) -> str:

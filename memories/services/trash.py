@@ -31,8 +31,8 @@ from django.utils.translation import gettext_noop
 
 from accounts.actors import Actor, owner_actor
 from accounts.models import ConnectedApp
-from activity import services as activity
 from activity.models import AccessEvent
+from activity.services import access_event_create
 from kernel.errors import Conflict
 from kernel.gates import SCOPE_DELETE, SCOPE_WRITE, require_owner
 from kernel.tenancy import cross_tenant
@@ -216,7 +216,7 @@ def trash_restore(
         )
         if ids:
             detail = {"refused": len(refused)} if refused else None
-            activity.record(actor, AccessEvent.Action.RESTORE, ids, detail=detail)
+            access_event_create(actor, AccessEvent.Action.RESTORE, ids, detail=detail)
     return RestoreResult(
         restored=ids,
         refused=[Refusal(m, SAME_TEXT) for m in roots if m.id in refused],
@@ -292,7 +292,7 @@ def _purge(actor: Actor, ids: list[uuid.UUID], batches: set[Any], *, why: str) -
     owner_id = actor.user.pk
     if ids:
         Memory.objects.filter(owner_id=owner_id, state=MemoryState.TRASHED, pk__in=ids).delete()
-        activity.record(actor, AccessEvent.Action.PURGE, ids, detail={"why": why})
+        access_event_create(actor, AccessEvent.Action.PURGE, ids, detail={"why": why})
         # The delete dropped the user's search snapshot row; this machine's copy goes with it.
         transaction.on_commit(lambda: snapshot_files.remove(owner_id))
     _drop_empty(owner_id, batches)

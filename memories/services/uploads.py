@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts.actors import Actor
 from kernel.gates import SCOPE_WRITE, require_owner
 from kernel.tenancy import cross_tenant
-from memories.models import ImportRun
+from memories.transfer_models import ImportRun
 
 # A file in the upload folder that no run names is being kept by a request right now, or was
 # left by a crash; requests turn theirs into a run well within this.

@@ -60,7 +60,7 @@ def register(base: str, **metadata: object) -> dict:
 
 def returned_to(response: httpx.Response) -> str:
     """Where the authorization endpoint sends the browser back to the client: the page that
-    navigates there by itself (its Continue link; see oauth.views._hand_back)."""
+    navigates there by itself (its Continue link; see oauth.views.hand_back)."""
     assert response.status_code == 200, response.text[:3000]
     match = re.search(r'<a id="continue"[^>]* href="([^"]+)"', response.text)
     assert match, response.text[:3000]

@@ -17,7 +17,7 @@ from accounts.credentials import resolve_bearer
 from accounts.models import ConnectedApp, RotatedRefreshToken, User
 from accounts.oauth_clients import client_key
 from memories.selectors.memories import memory_get
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.personas import reauthenticate, signed_in
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,9 @@ from django.test import Client
 
 from accounts.actors import Actor
 from accounts.models import ClientToken, User
-from memories.models import ErasureReceipt, Memory
-from memories.services.memories import memory_create
+from memories.models import Memory
+from memories.services.adding import memory_create
+from memories.transfer_models import ErasureReceipt
 from tests.accounts.totp_clock import TotpClock
 from tests.personas import OWNER_PASSWORD as PASSWORD
 from tests.personas import reauthenticate, signed_in

@@ -10,9 +10,9 @@ from django.db import transaction
 
 from accounts.actors import Actor
 from accounts.models import User
-from activity import services as activity
 from activity.models import AccessEvent
-from memories.services.memories import memory_create
+from activity.services import access_event_create, read_event_sql
+from memories.services.adding import memory_create
 
 
 def test_a_change_that_rolls_back_takes_its_access_event_with_it(
@@ -30,7 +30,7 @@ def test_the_log_line_names_the_app_and_the_ids_but_no_text(
 ) -> None:
     caplog.set_level(logging.INFO, logger="contextlayer.audit")
     memory = memory_create(actor=owner_dash, text="Keeps bees on the roof.").memory
-    event = activity.record(owner_dash, AccessEvent.Action.READ, [memory.id])
+    event = access_event_create(owner_dash, AccessEvent.Action.READ, [memory.id])
     line = next(r for r in caplog.records if getattr(r, "action", None) == "read")
     fields = vars(line)
     assert line.name == "contextlayer.audit"
@@ -103,7 +103,7 @@ def test_a_search_that_finds_nothing_still_records_that_it_was_made(
 def test_a_read_event_statement_refuses_to_run_inside_a_transaction(owner_dash: Actor) -> None:
     """Its asynchronous commit would also cover whatever the caller's transaction wrote."""
     with transaction.atomic(), pytest.raises(RuntimeError, match="autocommit"):
-        activity.read_event_sql(owner_dash, AccessEvent.Action.SEARCH, "hit", "%(ids)s::uuid[]")
+        read_event_sql(owner_dash, AccessEvent.Action.SEARCH, "hit", "%(ids)s::uuid[]")
 
 
 def test_a_search_inside_a_transaction_leaves_the_commit_to_it(

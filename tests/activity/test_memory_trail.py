@@ -18,7 +18,7 @@ from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import Memory
 from memories.selectors.memories import memory_access_trail
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from memories.services.trash import trash_restore
 from tests.mcpbridge.mcp_clients import McpHttp, stdio_server
 from tests.personas import signed_in
@@ -75,7 +75,7 @@ def test_an_event_of_several_memories_opens_their_list_and_only_the_owners(
     dash = owner_actor(owner)
     made = [memory_create(actor=dash, text=t).memory for t in PLAIN]
     from accounts.actors import actor_for, stdio_app
-    from memories.services.memories import memory_delete_all
+    from memories.services.deleting import memory_delete_all
 
     cursor = actor_for(owner, stdio_app(owner, "Cursor", ["memories:read", "memories:delete"]))
     assert memory_delete_all(actor=cursor) == 3

@@ -11,7 +11,7 @@ from accounts.actors import Actor, stdio_app
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
 from memories.models import Memory, MemoryState, MemoryTombstone
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.memories.memory_rows import memory_snapshot, memory_with_history
 from tests.personas import signed_in
 

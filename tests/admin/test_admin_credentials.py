@@ -27,7 +27,7 @@ from django.core import mail
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.accounts.oauth_client import PASSWORD, grant_tokens, hidden, mcp_call, sign_in
 
 pytestmark = [

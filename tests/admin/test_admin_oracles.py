@@ -16,7 +16,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory, MemoryState
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from memories.text import text_key
 from tests.personas import signed_in
 

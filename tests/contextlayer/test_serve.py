@@ -75,13 +75,13 @@ def test_serve_starts_embedded_database_answers_health_and_stops_cleanly(stop: i
 def test_a_warm_start_skips_migrate_only_while_no_migration_is_pending() -> None:
     from django.db import connection
 
-    from contextlayer.management.commands.serve import _pending_migrations
+    from contextlayer.management.commands.serve import pending_migrations
 
-    assert not _pending_migrations()
+    assert not pending_migrations()
     # As if the newest access-log migration had never run (rolled back with the test).
     with connection.cursor() as cur:
         cur.execute(
             "DELETE FROM django_migrations WHERE app = 'activity' AND name = "
             "(SELECT max(name) FROM django_migrations WHERE app = 'activity')"
         )
-    assert _pending_migrations()
+    assert pending_migrations()

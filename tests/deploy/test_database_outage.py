@@ -6,8 +6,8 @@ import pytest
 from django.db import InterfaceError
 
 from accounts.models import User
-from memories.web.views import memories as memory_pages
 from tests.personas import signed_in
+from web.views import memory_list as memory_pages
 
 
 def test_a_page_answers_503_with_retry_after_when_the_database_is_gone(

@@ -20,8 +20,8 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from memories.search import snapshot_files
 from memories.search.index import SNAPSHOT_MIN_MEMORIES
+from memories.services.adding import NewMemory, memory_create_many
 from memories.services.erasure import user_erase
-from memories.services.memories import NewMemory, memory_create_many
 from tests.deploy.gunicorn_server import Gunicorn, gunicorn_on_test_database, mcp_search
 from tests.personas import issue_token
 

@@ -1,6 +1,6 @@
 """A test-only middleware that makes the authorization endpoint behave like a server that
 redirects straight off the consent form (a 302 to the client, as allauth does and as this
-project did before `oauth.views._hand_back`), under a forced Content-Security-Policy, so the
+project did before `oauth.views.hand_back`), under a forced Content-Security-Policy, so the
 doctor can be shown a deliberately strict (or a permissive) policy on that redirect chain.
 Installed per test with override_settings(MIDDLEWARE=…, TEST_CONSENT_CSP=…)."""
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from memories.selectors import memories as selectors
-from memories.services import memories as services
+from memories.selectors import memories as memory_reads
+from memories.services import adding, changing
 
 
 def app_actor(user: User, name: str, kind: str = ConnectedApp.Kind.TOKEN) -> Actor:
@@ -24,33 +24,33 @@ def seed_store(user: User, owner: Actor) -> None:
         ("My daughter Alice starts primary school in September", ["relationships"]),
         ("Training for the Berlin half marathon in April", ["hobbies", "goals"]),
     ]:
-        services.memory_create(actor=claude, text=text, categories=cats)
+        adding.memory_create(actor=claude, text=text, categories=cats)
     for text, cats in [
         ("Uses Python 3.11 with uv and ruff; type hints everywhere", ["technology"]),
         ("The Acme billing service is written in Go and deployed on Kubernetes", ["work"]),
         ("Favourite editor theme is Solarized Dark", ["technology", "preferences"]),
     ]:
-        services.memory_create(actor=cursor, text=text, categories=cats)
+        adding.memory_create(actor=cursor, text=text, categories=cats)
     for text, cats, title in [
         ("Vegetarian since 2019; eats fish occasionally", ["food"], "Weekly meal plan"),
         ("Flying to Lisbon in May for a data conference", ["travel"], "Lisbon trip planning"),
         ("Has a cat called Miso", ["home"], "Pet names brainstorm"),
         ("Learning Portuguese on Duolingo, about 15 minutes a day", [], "Language learning"),
     ]:
-        services.memory_create(
+        adding.memory_create(
             actor=chatgpt,
             text=text,
             categories=cats,
             provenance={"source": "chatgpt", "conversation_title": title},
         )
-    edited = services.memory_create(
+    edited = adding.memory_create(
         actor=owner, text="Prefers window seats on long flights", categories=["travel"]
     ).memory
-    services.memory_update(
+    changing.memory_update(
         actor=owner, memory_id=edited.id, text="Prefers aisle seats on long flights"
     )
     # Apps read memories, so the activity page, access trails and delete warnings have content.
-    selectors.memory_search(actor=claude, query="what does the user do for work")
-    selectors.memory_search(actor=cursor, query="preferred tools and languages")
-    selectors.memory_get(actor=claude, memory_id=edited.id)
-    selectors.memory_list(actor=cursor, limit=5)
+    memory_reads.memory_search(actor=claude, query="what does the user do for work")
+    memory_reads.memory_search(actor=cursor, query="preferred tools and languages")
+    memory_reads.memory_get(actor=claude, memory_id=edited.id)
+    memory_reads.memory_list(actor=cursor, limit=5)

@@ -16,9 +16,10 @@ import pytest
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from memories.models import ImportRun, Memory
-from memories.services import memories as services
+from memories.models import Memory
+from memories.services import adding, deleting, marks
 from memories.services.erasure import user_erase
+from memories.transfer_models import ImportRun
 from tests.e2e.seed import seed_store
 from tests.e2e.steps import TIMEOUT, sign_in
 from tests.personas import issue_token
@@ -54,20 +55,20 @@ def violations(page: Any, where: str, rules: list[str] | None = None) -> list[st
 def pages_of(owner: User, owner_dash: Actor) -> list[str]:
     """A store with something on every page: memories with history, apps, an import, a token,
     a pending proposal and an earlier erasure's receipt."""
-    services.memory_create(actor=owner_dash, text="Erased before the store was refilled")
+    adding.memory_create(actor=owner_dash, text="Erased before the store was refilled")
     receipt = user_erase(actor=owner_dash)  # so the erase page lists an earlier receipt
     owner_dash = owner_actor(owner)  # the erasure removed the dashboard door; a new one opens
     seed_store(owner, owner_dash)
     edited = Memory.objects.get(text__startswith="Prefers aisle")
     # A private memory (its badge and toggle) and a new category (its notice, on / and below).
-    services.memory_set_visibility(actor=owner_dash, memory_id=edited.id, private=True)
-    services.memory_create(actor=owner_dash, text="Her son Leo plays chess", categories=["kids"])
+    marks.memory_set_visibility(actor=owner_dash, memory_id=edited.id, private=True)
+    adding.memory_create(actor=owner_dash, text="Her son Leo plays chess", categories=["kids"])
     app = ConnectedApp.objects.get(owner=owner, name="Cursor")
     # An app's delete (a notice on every page) and one of the owner's (the Trash page).
     theme = Memory.objects.get(text__startswith="Favourite editor theme")
-    services.memory_delete(actor=actor_for(owner, app), memory_id=theme.id)
+    deleting.memory_delete(actor=actor_for(owner, app), memory_id=theme.id)
     school = Memory.objects.get(text__startswith="My daughter Alice")
-    services.memory_delete(actor=owner_dash, memory_id=school.id)
+    deleting.memory_delete(actor=owner_dash, memory_id=school.id)
     issue_token(
         owner,
         name="Laptop",

@@ -16,7 +16,7 @@ import pytest
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory, UserCategory
-from memories.services import memories as services
+from memories.services import adding
 from tests.browser import off_thread
 from tests.e2e.steps import TIMEOUT, sign_in
 from tests.mcpbridge.mcp_clients import McpHttp
@@ -75,7 +75,7 @@ def test_a_private_toggle_on_a_row_hides_the_memory_from_an_app(
     tab: Any, owner: User, claude: McpHttp
 ) -> None:
     text = "Alice's bank PIN hint is the name of her first cat"
-    services.memory_create(actor=owner_actor(owner), text=text, categories=["personal"])
+    adding.memory_create(actor=owner_actor(owner), text=text, categories=["personal"])
     assert found(claude, "PIN hint first cat") == [text]
 
     sign_in(tab)
@@ -107,7 +107,7 @@ def test_a_private_toggle_on_a_row_hides_the_memory_from_an_app(
 def test_a_new_category_from_the_add_form_is_shared_until_marked_sensitive(
     tab: Any, owner: User, claude: McpHttp
 ) -> None:
-    services.memory_create(actor=owner_actor(owner), text="Alice works at Acme")
+    adding.memory_create(actor=owner_actor(owner), text="Alice works at Acme")
     sign_in(tab)
     tab.locator("#add-memory summary").click()
     tab.fill("#add-text", "Her son Leo plays chess on Saturdays")
@@ -131,7 +131,7 @@ def test_the_categories_page_changes_what_an_app_finds(
     dash = owner_actor(owner)
     son = "Her son Leo plays chess on Saturdays"
     session = "Talked about her father's death with the counsellor"
-    services.memory_create(actor=dash, text=son, categories=["kids"])
+    adding.memory_create(actor=dash, text=son, categories=["kids"])
     UserCategory.objects.filter(owner=owner, slug="kids").update(reviewed_at="2026-01-01T00:00Z")
     sign_in(tab)
     tab.goto("/categories/")
@@ -150,7 +150,7 @@ def test_the_categories_page_changes_what_an_app_finds(
         == "true"
     )
     assert grief.locator(".category-seen-by").inner_text() == "no app"
-    services.memory_create(actor=dash, text=session, categories=["grief-counselling"])
+    adding.memory_create(actor=dash, text=session, categories=["grief-counselling"])
     assert found(claude, "father counsellor") == []
 
     # Merge it into Kids: nothing Claude could not see becomes visible; Kids goes with it.

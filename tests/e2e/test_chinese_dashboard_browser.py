@@ -11,7 +11,7 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories.services import memories as services
+from memories.services import adding
 from memories.tasks import move_embeddings
 from tests.e2e.steps import log_in, new_page, row_with, rows
 from tests.personas import OWNER_PASSWORD
@@ -41,9 +41,9 @@ def english_left(page: Any) -> list[str]:
 def test_a_person_whose_browser_asks_for_chinese_signs_in_searches_and_edits_in_chinese(
     browser: Any, live_server: Any, owner: User, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text=DOG)
-    services.memory_create(actor=owner_dash, text="我对花生过敏，吃了会起疹子。")  # noqa: RUF001
-    services.memory_create(actor=owner_dash, text=GERMAN)
+    adding.memory_create(actor=owner_dash, text=DOG)
+    adding.memory_create(actor=owner_dash, text="我对花生过敏，吃了会起疹子。")  # noqa: RUF001
+    adding.memory_create(actor=owner_dash, text=GERMAN)
     page = new_page(browser, live_server.url, {"width": 1280, "height": 900}, locale="zh-CN")
     try:
         # Sign in: allauth's page, in allauth's own Chinese.
@@ -119,7 +119,7 @@ def test_a_chinese_writer_moves_their_search_to_many_languages_and_then_finds_by
     browser: Any, live_server: Any, owner: User, owner_dash: Actor
 ) -> None:
     for text in CHINESE_STORE:
-        services.memory_create(actor=owner_dash, text=text)
+        adding.memory_create(actor=owner_dash, text=text)
     page = new_page(browser, live_server.url, {"width": 1280, "height": 900}, locale="zh-CN")
     try:
         log_in(page, owner)

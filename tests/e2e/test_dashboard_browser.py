@@ -11,7 +11,7 @@ import pytest
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory
-from memories.services import memories as services
+from memories.services import adding
 from tests.e2e.seed import seed_store
 from tests.e2e.steps import TIMEOUT, row_with, rows, sign_in, watch_dialogs
 
@@ -32,7 +32,7 @@ def test_the_main_story_in_a_browser(page: Any, owner: User, owner_dash: Actor) 
         "Flying to Lisbon in May for a conference",
         "I take the train to work on Tuesdays",
     ]:
-        services.memory_create(actor=owner_dash, text=text)
+        adding.memory_create(actor=owner_dash, text=text)
     sign_in(page)
     assert rows(page).count() == 4
 
@@ -102,7 +102,7 @@ def test_the_main_story_in_a_browser(page: Any, owner: User, owner_dash: Actor) 
 
 
 def test_hostile_memory_text_is_shown_as_text(page: Any, owner: User, owner_dash: Actor) -> None:
-    hostile = services.memory_create(actor=owner_dash, text=HOSTILE).memory
+    hostile = adding.memory_create(actor=owner_dash, text=HOSTILE).memory
     dialogs = watch_dialogs(page)
     sign_in(page)
     assert rows(page).first.locator(".memory-text").inner_text() == HOSTILE
@@ -119,7 +119,7 @@ def test_hostile_memory_text_is_shown_as_text(page: Any, owner: User, owner_dash
 def test_hide_text_switch_blurs_memory_text_and_is_remembered(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="A secret worth blurring")
+    adding.memory_create(actor=owner_dash, text="A secret worth blurring")
     sign_in(page)
     text = rows(page).first.locator(".memory-text")
     assert text.evaluate("e => getComputedStyle(e).filter") == "none"
@@ -176,7 +176,7 @@ def test_screenshots_of_the_main_pages(
 
 
 def test_keyboard_reaches_search_and_row_actions(page: Any, owner: User, owner_dash: Actor) -> None:
-    services.memory_create(actor=owner_dash, text="Reachable by keyboard")
+    adding.memory_create(actor=owner_dash, text="Reachable by keyboard")
     sign_in(page)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Skip to content"

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory
-from memories.services import memories as services
+from memories.services import adding, changing
 from tests.e2e.steps import log_in, row_with
 from tests.memories.fake_llm import Brain
 
@@ -31,7 +31,7 @@ TEXTS = [
 
 @pytest.fixture
 def store(owner: User, owner_dash: Actor) -> list[Memory]:
-    return [services.memory_create(actor=owner_dash, text=t).memory for t in TEXTS]
+    return [adding.memory_create(actor=owner_dash, text=t).memory for t in TEXTS]
 
 
 def list_requests(page: Any) -> list[str]:
@@ -278,9 +278,9 @@ def test_a_bulk_action_shows_one_message(page: Any, store: list[Memory], owner: 
 def test_history_restore_brings_back_the_text_the_entry_shows(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text="Lives in Leeds").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in York")
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Bath")
+    memory = adding.memory_create(actor=owner_dash, text="Lives in Leeds").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in York")
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text="Lives in Bath")
     log_in(page, owner)
     page.goto(f"/memories/{memory.id}/")
     entries = page.locator(".history .version")

@@ -12,9 +12,10 @@ import pytest
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories.models import ErasureReceipt, ImportRun, Memory
-from memories.services import memories as services
+from memories.models import Memory
+from memories.services import adding
 from memories.services.import_runs import run_import
+from memories.transfer_models import ErasureReceipt, ImportRun
 from tests.e2e.steps import TIMEOUT, confirm_password, log_in, rows, within_width
 from tests.memories.exports import claude_export
 
@@ -63,7 +64,7 @@ def test_erase_shows_a_receipt_that_can_be_downloaded_and_found_again(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
     for text in ("Has a cat called Miso", "Flying to Lisbon in May", "Learning Portuguese"):
-        services.memory_create(actor=owner_dash, text=text)
+        adding.memory_create(actor=owner_dash, text=text)
     log_in(page, owner)
     nav = page.get_by_role("navigation", name="Main")
     nav.locator("summary", has_text="Your data").click()
@@ -139,7 +140,7 @@ def test_the_phone_viewport_reaches_every_navigation_item(
 def test_dark_mode_follows_the_system(
     browser: Any, live_server: Any, owner: User, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Readable in the dark")
+    adding.memory_create(actor=owner_dash, text="Readable in the dark")
     context = browser.new_context(
         base_url=live_server.url, viewport={"width": 1280, "height": 900}, color_scheme="dark"
     )

@@ -15,10 +15,11 @@ from django.utils import timezone
 
 from accounts.actors import Actor
 from accounts.models import ConnectedApp, User
-from memories.models import ImportRun, Memory
-from memories.services import memories as services
+from memories.models import Memory
+from memories.services import adding, changing, deleting
+from memories.services.adding import NewMemory
 from memories.services.import_runs import run_import
-from memories.services.memories import NewMemory
+from memories.transfer_models import ImportRun
 from tests.e2e.seed import app_actor, seed_store
 from tests.e2e.steps import TIMEOUT, confirm_password, log_in
 from tests.memories.exports import claude_export
@@ -39,7 +40,7 @@ def _store_with_every_kind_of_row(owner: User, owner_dash: Actor) -> None:
     conversation of last year, an archived memory and one in the trash."""
     seed_store(owner, owner_dash)
     claude_import = app_actor(owner, "Claude import", ConnectedApp.Kind.IMPORT)
-    services.memory_create_many(
+    adding.memory_create_many(
         actor=claude_import,
         items=[
             NewMemory(
@@ -50,9 +51,9 @@ def _store_with_every_kind_of_row(owner: User, owner_dash: Actor) -> None:
         ],
     )
     old = Memory.objects.get(text__startswith="Has a cat")
-    services.memory_set_state(actor=owner_dash, memory_ids=[old.id], state="archived")
+    changing.memory_set_state(actor=owner_dash, memory_ids=[old.id], state="archived")
     gone = Memory.objects.get(text__startswith="Favourite editor theme")
-    services.memory_delete(actor=owner_dash, memory_id=gone.id)
+    deleting.memory_delete(actor=owner_dash, memory_id=gone.id)
 
 
 def test_every_count_of_memories_agrees_from_the_header_to_the_erase_receipt(
@@ -85,7 +86,7 @@ def test_every_count_of_memories_agrees_from_the_header_to_the_erase_receipt(
 def test_times_read_in_the_owners_own_zone_with_the_zone_in_their_title(
     browser: Any, live_server: Any, owner: User, owner_dash: Actor
 ) -> None:
-    made = services.memory_create(actor=owner_dash, text="Flying to Lisbon in May").memory
+    made = adding.memory_create(actor=owner_dash, text="Flying to Lisbon in May").memory
     at = timezone.now() - timedelta(days=3)
     Memory.objects.filter(pk=made.pk).update(created_at=at)
     context = browser.new_context(base_url=live_server.url, timezone_id="Asia/Tokyo")
@@ -159,7 +160,7 @@ def test_a_too_long_memory_is_refused_with_one_message_that_goes_when_the_text_c
     page: Any, owner: User, owner_dash: Actor, settings: Any
 ) -> None:
     settings.MEMORY_MAX_CHARS = 40
-    services.memory_create(actor=owner_dash, text="Has a cat called Miso")
+    adding.memory_create(actor=owner_dash, text="Has a cat called Miso")
     log_in(page, owner)
     page.locator("#add-memory summary").click()
     box = page.locator("#add-text")
@@ -181,7 +182,7 @@ def test_ctrl_enter_and_cmd_enter_save_the_memory_being_written(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
     """Keyboard only: open the add form, type, Ctrl+Enter; again with Cmd (Meta)+Enter."""
-    services.memory_create(actor=owner_dash, text="Has a cat called Miso")
+    adding.memory_create(actor=owner_dash, text="Has a cat called Miso")
     log_in(page, owner)
     for n, chord in enumerate(("Control+Enter", "Meta+Enter")):
         summary = page.locator("#add-memory summary")
@@ -197,10 +198,10 @@ def test_ctrl_enter_and_cmd_enter_save_the_memory_being_written(
 def test_related_memories_show_only_related_ones_without_raw_scores(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
-    seat = services.memory_create(actor=owner_dash, text="Prefers window seats on planes").memory
-    services.memory_create(actor=owner_dash, text="Likes aisle seats on long flights")
+    seat = adding.memory_create(actor=owner_dash, text="Prefers window seats on planes").memory
+    adding.memory_create(actor=owner_dash, text="Likes aisle seats on long flights")
     for text in ("Has a cat called Miso", "Uses Python with uv and ruff", "Vegetarian since 2019"):
-        services.memory_create(actor=owner_dash, text=text)
+        adding.memory_create(actor=owner_dash, text=text)
     log_in(page, owner)
     page.goto(f"/memories/{seat.pk}/")
     related = page.locator("section", has=page.get_by_role("heading", name="Related memories"))
@@ -223,7 +224,7 @@ def test_from_the_search_box_to_a_results_edit_takes_three_keys(
     """Keyboard only: / to search, ↓ to the first result, e to edit it; ↓/↑ move between
     results, Enter opens one; the shortcuts are written on the page."""
     for text in ("Prefers aisle seats on flights", "Likes window seats on trains", "Has a cat"):
-        services.memory_create(actor=owner_dash, text=text)
+        adding.memory_create(actor=owner_dash, text=text)
     log_in(page, owner)
     help_text = page.locator("#keyboard-help")
     help_text.locator("summary").click()
@@ -299,7 +300,7 @@ def test_review_is_in_the_menu_only_when_it_has_work_and_says_how_much(
 ) -> None:
     from memories.services.proposals import proposal_create
 
-    memory = services.memory_create(actor=owner_dash, text="Works at Acme").memory
+    memory = adding.memory_create(actor=owner_dash, text="Works at Acme").memory
     log_in(page, owner)
     nav = page.get_by_role("navigation", name="Main")
     assert nav.get_by_role("link", name="Review").count() == 0  # nothing to review, no extractor
@@ -368,8 +369,8 @@ def test_a_refused_sign_up_password_says_why_under_the_password(page: Any, setti
 def test_a_new_token_chooses_its_categories_shows_its_expiry_and_lands_on_apps(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Loves Thai green curry", categories=["food"])
-    services.memory_create(actor=owner_dash, text="Works at Acme", categories=["work"])
+    adding.memory_create(actor=owner_dash, text="Loves Thai green curry", categories=["food"])
+    adding.memory_create(actor=owner_dash, text="Works at Acme", categories=["work"])
     log_in(page, owner)
     page.goto("/apps/")
     page.fill("#id_name", "Cursor on laptop")

@@ -13,7 +13,7 @@ import pytest
 from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from memories.models import Memory
-from memories.services import memories as services
+from memories.services import adding, marks
 from tests.e2e.steps import confirm_password, log_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 def test_erase_checks_the_phrase_first_and_keeps_what_was_typed(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Owner likes figs")
+    adding.memory_create(actor=owner_dash, text="Owner likes figs")
     log_in(page, owner)
     page.goto("/erase/")
     page.fill("input[name=confirm]", "erase my memories")
@@ -46,7 +46,7 @@ def test_erase_checks_the_phrase_first_and_keeps_what_was_typed(
 def test_enter_on_add_memory_puts_the_focus_in_its_text_box(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
-    services.memory_create(actor=owner_dash, text="Drinks oat milk")  # the form starts closed
+    adding.memory_create(actor=owner_dash, text="Drinks oat milk")  # the form starts closed
     log_in(page, owner)
     assert not page.locator("#add-text").is_visible()
     page.locator("#add-memory summary").focus()
@@ -61,8 +61,8 @@ def test_an_apps_name_reads_the_same_on_a_memorys_page_as_everywhere(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
     claude = actor_for(owner, stdio_app(owner, "claude-desktop"))
-    by_app = services.memory_create(actor=claude, text="Plays the cello").memory
-    by_owner = services.memory_create(actor=owner_dash, text="Drinks oat milk").memory
+    by_app = adding.memory_create(actor=claude, text="Plays the cello").memory
+    by_owner = adding.memory_create(actor=owner_dash, text="Drinks oat milk").memory
     log_in(page, owner)
     page.goto(f"/memories/{by_app.id}/")
     origin = page.locator("dl.facts dt", has_text="Origin").locator(
@@ -78,14 +78,14 @@ def test_a_hidden_memory_counts_once_on_connected_apps(
 ) -> None:
     """Measured: "Hidden: 1 in health; 1 private" for one memory."""
     app = stdio_app(owner, "claude-desktop")
-    insulin = services.memory_create(
+    insulin = adding.memory_create(
         actor=owner_dash, text="Takes insulin twice a day", categories=["health"]
     ).memory
-    services.memory_set_visibility(actor=owner_dash, memory_id=insulin.id, private=True)
-    written = services.memory_create(
+    marks.memory_set_visibility(actor=owner_dash, memory_id=insulin.id, private=True)
+    written = adding.memory_create(
         actor=actor_for(owner, app), text="Sees a cardiologist in May", categories=["health"]
     ).memory  # the app wrote it: it reads it back, so it is not hidden from it
-    services.memory_create(actor=owner_dash, text="Likes tea", categories=["food"])
+    adding.memory_create(actor=owner_dash, text="Likes tea", categories=["food"])
     assert written.categories == ["health"]
     log_in(page, owner)
     page.goto("/apps/")

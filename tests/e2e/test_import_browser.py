@@ -14,7 +14,8 @@ import pytest
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory
-from memories.services.memories import memory_delete, memory_update
+from memories.services.changing import memory_update
+from memories.services.deleting import memory_delete
 from tests.e2e.steps import sign_in
 from tests.memories.exports import claude_export
 

@@ -14,7 +14,7 @@ from accounts.models import ALL_SCOPES, ConnectedApp, User
 from kernel.errors import ScopeRequired
 from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from mcpbridge.management.commands.mcp import stdio_actor_source
-from memories.services import memories as services
+from memories.services import adding, deleting
 from tests.e2e.steps import log_in, row_with
 from tests.personas import issue_token
 
@@ -28,8 +28,8 @@ def test_an_apps_rewrite_shows_who_changed_it_on_the_row_the_page_the_filter_and
 ) -> None:
     """Measured: after Cursor's update the row still said "from you, in the dashboard", the app
     filter did not list it, and only History named Cursor."""
-    memory = services.memory_create(actor=owner_dash, text="Drinks a flat white every morning")
-    services.memory_create(actor=owner_dash, text="Collects vintage stamps")
+    memory = adding.memory_create(actor=owner_dash, text="Drinks a flat white every morning")
+    adding.memory_create(actor=owner_dash, text="Collects vintage stamps")
     token = issue_token(owner, name="Cursor on laptop", scopes=[SCOPE_READ, SCOPE_WRITE])
     app = ApiClient(headers={"Authorization": f"Bearer {token.secret}"})
     changed = app.patch(
@@ -68,7 +68,7 @@ def test_the_owner_sees_which_apps_may_delete_and_changes_an_apps_scopes(
     )
     token = issue_token(owner, name="Cursor on laptop")  # the default: read and write
     cursor = ApiClient(headers={"Authorization": f"Bearer {token.secret}"})
-    memory = services.memory_create(actor=owner_dash, text="Collects vintage stamps").memory
+    memory = adding.memory_create(actor=owner_dash, text="Collects vintage stamps").memory
     assert cursor.delete(f"{API}/{memory.id}").status_code == 403
 
     log_in(page, owner)
@@ -97,10 +97,10 @@ def test_the_owner_sees_which_apps_may_delete_and_changes_an_apps_scopes(
         "1 app may delete memories: Cursor on laptop."
     )
     # The stdio door reads its grant on every call: the next delete is refused.
-    other = services.memory_create(actor=owner_dash, text="Plays the guitar in a band").memory
+    other = adding.memory_create(actor=owner_dash, text="Plays the guitar in a band").memory
     stdio = stdio_actor_source(owner, legacy)()
     with pytest.raises(ScopeRequired):
-        services.memory_delete(actor=stdio, memory_id=other.id)
+        deleting.memory_delete(actor=stdio, memory_id=other.id)
     assert SCOPE_DELETE not in ConnectedApp.objects.get(pk=legacy.pk).scopes
 
     page.goto("/activity/")

@@ -15,7 +15,7 @@ import pytest
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory
-from memories.services import memories as services
+from memories.services import deleting
 from memories.services.proposals import proposal_create
 from tests.e2e.seed import seed_store
 from tests.e2e.steps import log_in, new_page, within_width
@@ -51,7 +51,7 @@ def phone(browser: Any, live_server: Any, owner: User, owner_dash: Actor) -> Ite
         actor=owner_dash, memory=memory, proposed_text="Has a cat called Miso, aged 3", reason=""
     )
     gone = Memory.objects.get(owner=owner, text__startswith="Favourite editor theme")
-    services.memory_delete(actor=owner_dash, memory_id=gone.id)
+    deleting.memory_delete(actor=owner_dash, memory_id=gone.id)
     page = new_page(browser, live_server.url, PHONE)
     log_in(page, owner)
     yield page

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from accounts.actors import Actor
 from accounts.models import User
-from memories.services import memories as services
+from memories.services import adding
 from tests.e2e.steps import log_in, row_with, rows
 from tests.mcpbridge.mcp_clients import stdio_server, text_of
 
@@ -29,7 +29,7 @@ def test_the_owner_pins_from_the_list_and_the_assistant_loads_it_first(
         ("Is allergic to penicillin", "health"),  # sensitive: the app was not granted it
         ("Owns a Brompton bicycle", "hobbies"),
     ):
-        services.memory_create(actor=owner_dash, text=text, categories=[category])
+        adding.memory_create(actor=owner_dash, text=text, categories=[category])
     log_in(page, owner)
 
     for text in ("data engineer", "penicillin"):

@@ -11,8 +11,9 @@ from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 
 from accounts.actors import Actor
 from accounts.models import ClientToken, User
-from memories.models import ErasureReceipt, Memory
-from memories.services.memories import memory_create
+from memories.models import Memory
+from memories.services.adding import memory_create
+from memories.transfer_models import ErasureReceipt
 from tests.accounts.totp_clock import TotpClock
 from tests.e2e.steps import sign_in
 from tests.personas import OWNER_PASSWORD

@@ -15,10 +15,11 @@ from allauth.idp.oidc.models import Client as OAuthClient
 from accounts.actors import Actor, actor_for
 from accounts.models import ALL_SCOPES, ConnectedApp, User
 from activity.models import AccessEvent
-from memories.models import ImportRun, MemoryProposal
-from memories.selectors import memories as selectors
-from memories.services import memories as services
+from memories.models import MemoryProposal
+from memories.selectors import memories as memory_reads
+from memories.services import adding, changing
 from memories.services.categories import category_add
+from memories.transfer_models import ImportRun
 from tests.accounts.oauth_client import register
 from tests.e2e.steps import sign_in, watch_dialogs
 from tests.personas import issue_token
@@ -50,8 +51,8 @@ FIELDS = {
 
 
 def seed(owner: User, owner_dash: Actor) -> dict[str, Any]:
-    memory = services.memory_create(actor=owner_dash, text=payload(1), categories=["food"]).memory
-    tagged = services.memory_create(
+    memory = adding.memory_create(actor=owner_dash, text=payload(1), categories=["food"]).memory
+    tagged = adding.memory_create(
         actor=owner_dash, text="Likes green tea", categories=[payload(2)[:60]]
     ).memory
     assert tagged.categories == ["img-src-x-id-xss2-onerror-alert-2-script-alert-2-script"]
@@ -60,15 +61,15 @@ def seed(owner: User, owner_dash: Actor) -> dict[str, Any]:
         owner=owner, kind=ConnectedApp.Kind.TOKEN, name=payload(5), scopes=list(ALL_SCOPES)
     )
     app_actor = actor_for(owner, app)
-    from_app = services.memory_create(actor=app_actor, text="Runs on Tuesdays").memory
-    selectors.memory_get(actor=app_actor, memory_id=memory.id)
-    selectors.memory_search(actor=app_actor, query="tea")
+    from_app = adding.memory_create(actor=app_actor, text="Runs on Tuesdays").memory
+    memory_reads.memory_get(actor=app_actor, memory_id=memory.id)
+    memory_reads.memory_search(actor=app_actor, query="tea")
     issue_token(
         owner,
         name=payload(6),
         scopes=list(ALL_SCOPES),
     )
-    imported = services.memory_create(
+    imported = adding.memory_create(
         actor=owner_dash,
         text="Flying to Lisbon in May",
         provenance={"source": "chatgpt", "conversation_title": payload(8)},
@@ -84,8 +85,8 @@ def seed(owner: User, owner_dash: Actor) -> dict[str, Any]:
     MemoryProposal.objects.create(
         owner=owner, memory=tagged, proposed_text=payload(11), reason=payload(12), proposed_by="x"
     )
-    edited = services.memory_create(actor=owner_dash, text=payload(13)).memory
-    services.memory_update(actor=owner_dash, memory_id=edited.id, text="Now plain text")
+    edited = adding.memory_create(actor=owner_dash, text=payload(13)).memory
+    changing.memory_update(actor=owner_dash, memory_id=edited.id, text="Now plain text")
     AccessEvent.objects.create(
         owner=owner,
         app=app,

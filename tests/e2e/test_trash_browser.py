@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory
-from memories.services import memories as services
+from memories.services import adding, deleting
 from tests.e2e.steps import log_in, row_with, rows
 from tests.mcpbridge.mcp_clients import stdio_server
 from tests.memories.memory_rows import forty_memories, memory_snapshot, memory_with_history
@@ -65,7 +65,7 @@ def test_a_deleted_row_comes_back_with_undo_by_mouse_and_by_keyboard(
 
 def test_a_bulk_delete_is_one_undo(page: Any, owner: User, owner_dash: Actor) -> None:
     for text in ("Drinks oat milk", "Runs 10k on Sundays", "Owns a Brompton"):
-        services.memory_create(actor=owner_dash, text=text, categories=["hobbies"])
+        adding.memory_create(actor=owner_dash, text=text, categories=["hobbies"])
     before = memory_snapshot(owner)
     log_in(page, owner)
     page.locator("#select-all").check()
@@ -115,10 +115,10 @@ def test_the_trash_page_restores_one_and_deletes_for_good_after_asking(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
     keep, drop = (
-        services.memory_create(actor=owner_dash, text=t, categories=["travel"]).memory
+        adding.memory_create(actor=owner_dash, text=t, categories=["travel"]).memory
         for t in ("Visited Kyoto in 2019", "Visited Oslo in 2020")
     )
-    services.memory_delete_many(actor=owner_dash, memory_ids=[keep.id, drop.id])
+    deleting.memory_delete_many(actor=owner_dash, memory_ids=[keep.id, drop.id])
     log_in(page, owner)
     page.goto("/trash/")
     expect(page.get_by_role("heading", level=2)).to_contain_text("You deleted 2 memories")

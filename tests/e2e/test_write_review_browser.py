@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from accounts.actors import Actor, stdio_app
 from accounts.models import ALL_SCOPES, User
 from memories.models import Memory
-from memories.services import memories as services
+from memories.services import adding
 from tests.e2e.steps import log_in, row_with
 from tests.mcpbridge.mcp_clients import stdio_call
 
@@ -58,7 +58,7 @@ def test_the_owner_reviews_an_apps_add_and_accepts_it(page: Any, owner: User) ->
 def test_the_review_page_shows_an_apps_update_as_a_diff_and_decline_keeps_the_memory(
     page: Any, owner: User, owner_dash: Actor
 ) -> None:
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=owner_dash, text="Lives in Berlin with two cats", categories=["hobbies"]
     ).memory
     stdio_app(owner, "cursor", scopes=ALL_SCOPES)

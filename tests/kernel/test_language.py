@@ -1,5 +1,5 @@
 """The language of an answer (kernel/language.py): a person's pages follow their browser (or their
-choice, tests/memories/test_language_views.py); what a machine reads — the REST API, MCP, the
+choice, tests/web/test_language_views.py); what a machine reads — the REST API, MCP, the
 OAuth server's JSON — stays English whatever the request asks for."""
 
 from __future__ import annotations

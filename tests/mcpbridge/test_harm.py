@@ -16,7 +16,7 @@ from accounts.models import ALL_SCOPES, User
 from mcpbridge.server import INSTRUCTIONS
 from memories.models import Memory, MemoryProposal
 from memories.selectors.proposals import proposal_list
-from memories.services import memories as services
+from memories.services import adding, marks
 from memories.services.proposals import proposal_accept
 from tests.mcpbridge.mcp_clients import McpHttp, stdio_server, text_of
 
@@ -85,12 +85,12 @@ def test_over_http_the_owners_credential_reaches_apps_withheld(
     owner: User, mcp_for: Callable[..., McpHttp]
 ) -> None:
     dash = owner_actor(owner)
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=dash, text="パスポート番号 TK9245412、2029年まで有効", categories=["travel"]
     ).memory
     reader = mcp_for(owner, name="Reader app")
     assert reader.call("list_memories", {}).structured_content["memories"] == []
-    services.memory_set_visibility(actor=dash, memory_id=memory.id, private=False)
+    marks.memory_set_visibility(actor=dash, memory_id=memory.id, private=False)
     [seen] = reader.call("list_memories", {}).structured_content["memories"]
     assert (
         seen["text"] == "パスポート番号 [withheld]、2029年まで有効"

@@ -14,7 +14,8 @@ from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
 from kernel.gates import SCOPE_DELETE, SCOPE_READ, SCOPE_WRITE
 from memories.models import Memory, MemoryState
-from memories.services.memories import memory_create, memory_set_state
+from memories.services.adding import memory_create
+from memories.services.changing import memory_set_state
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
 from tests.memories.fake_llm import Brain
 from tests.personas import issue_token

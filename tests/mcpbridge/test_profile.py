@@ -16,7 +16,7 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from activity.models import AccessEvent
 from memories.models import Memory
-from memories.services import memories as services
+from memories.services import adding, marks
 from tests.mcpbridge.mcp_clients import McpHttp, stdio_server, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
@@ -25,8 +25,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 def _pinned(owner: User, text: str, categories: list[str]) -> Memory:
     """A memory the owner wrote and pinned."""
     dash = owner_actor(owner)
-    memory = services.memory_create(actor=dash, text=text, categories=categories).memory
-    services.memory_set_pinned(actor=dash, memory_ids=[memory.id], pinned=True)
+    memory = adding.memory_create(actor=dash, text=text, categories=categories).memory
+    marks.memory_set_pinned(actor=dash, memory_ids=[memory.id], pinned=True)
     return memory
 
 

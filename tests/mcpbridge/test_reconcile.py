@@ -11,7 +11,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory, MemoryProposal, MemoryVersion
-from memories.services import memories as services
+from memories.services import adding, marks, text_changes
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
 
 
@@ -51,7 +51,7 @@ def test_a_new_job_replaces_the_old_one_which_stays_in_history_and_can_be_restor
     assert version.kind == MemoryVersion.Kind.SUPERSEDE and version.text == OLD_JOB
 
     # Undo: the owner brings the old text back from the newer memory's history.
-    services.memory_restore_version(
+    text_changes.memory_restore_version(
         actor=owner_actor(owner), memory_id=new.id, version_id=version.pk
     )
     assert _listed(mcp) == [OLD_JOB]
@@ -140,8 +140,8 @@ def test_an_app_is_never_answered_with_a_memory_it_may_not_see(
     """A private memory of the owner's is as if absent: the app's update of it is stored as new,
     and the private memory is neither replaced nor named."""
     dash = owner_actor(owner)
-    hidden = services.memory_create(actor=dash, text=OLD_JOB).memory
-    services.memory_set_private_many(actor=dash, memory_ids=[hidden.id], private=True)
+    hidden = adding.memory_create(actor=dash, text=OLD_JOB).memory
+    marks.memory_set_private_many(actor=dash, memory_ids=[hidden.id], private=True)
     mcp = mcp_for(owner)
     added = mcp.call("add_memory", {"text": NEW_JOB})
     assert added.structured_content["created"] == 1

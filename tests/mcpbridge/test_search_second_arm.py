@@ -15,7 +15,7 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from memories.models import Memory, MemoryAltVector
 from memories.search.embeddings import E5_MODEL
-from memories.services.memories import memory_set_private_many
+from memories.services.marks import memory_set_private_many
 from tests.api.tokens import bearer
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
 from tests.personas import issue_token

@@ -53,7 +53,7 @@ def test_a_chinese_hiv_fact_and_a_german_salary_are_hidden_from_a_default_app_no
 
 
 # Written for this test from each language's vocabulary (issue 36.3: the lexicons of
-# memories/categories.py), not taken from a dev or held-out set.
+# memories/categories/), not taken from a dev or held-out set.
 RUSSIAN_VOTE = "На выборах в Госдуму я голосовал за «Яблоко»."
 JAPANESE_THYROID = "去年から甲状腺の病気で、毎朝チラーヂンを飲んでいます。"
 PORTUGUESE_SAVINGS = "Tenho 15 mil reais guardados no banco para emergências."

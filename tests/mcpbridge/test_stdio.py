@@ -176,7 +176,7 @@ def test_loading_ahead_for_the_first_call_is_no_read_of_the_apps(owner: User) ->
     """The process loads the model and the user's index while the client initializes, through a
     search that records nothing: the owner's log shows only what the app itself asked."""
     from accounts.actors import owner_actor
-    from memories.services.memories import memory_create
+    from memories.services.adding import memory_create
 
     memory_create(actor=owner_actor(owner), text="Keeps a red kayak in the garage")
     params = stdio_server(owner.email, "--app", "claude-desktop")

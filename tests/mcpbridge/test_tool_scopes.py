@@ -11,7 +11,7 @@ import pytest
 from accounts.actors import owner_actor
 from accounts.models import ALL_SCOPES, User
 from mcpbridge import http, server
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.mcpbridge.mcp_clients import McpHttp, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]

@@ -15,7 +15,7 @@ from accounts.models import ALL_SCOPES, ClientToken, User
 from accounts.services import app_set_review
 from memories.models import Memory, MemoryProposal, MemoryState
 from memories.selectors.proposals import proposal_list
-from memories.services import memories as services
+from memories.services import adding
 from memories.services.proposals import proposal_accept
 from tests.mcpbridge.mcp_clients import McpHttp, stdio_server, text_of
 
@@ -31,7 +31,7 @@ def test_over_http_an_apps_writes_wait_for_the_owner_and_it_reads_them_back_pend
     owner: User, mcp_for: Callable[..., McpHttp]
 ) -> None:
     dash = owner_actor(owner)
-    kept = services.memory_create(actor=dash, text="Lives in Berlin", categories=["hobbies"])
+    kept = adding.memory_create(actor=dash, text="Lives in Berlin", categories=["hobbies"])
     mcp = mcp_for(owner)
     _review_token_app(owner)
 
@@ -79,7 +79,7 @@ def test_over_http_delete_all_and_add_memories_cannot_bypass_review(
     owner: User, mcp_for: Callable[..., McpHttp]
 ) -> None:
     dash = owner_actor(owner)
-    services.memory_create(actor=dash, text="Plays chess", categories=["hobbies"])
+    adding.memory_create(actor=dash, text="Plays chess", categories=["hobbies"])
     mcp = mcp_for(owner)
     _review_token_app(owner)
     many = mcp.call("add_memories", {"texts": ["Likes jazz", "Likes blues"]})

@@ -15,13 +15,13 @@ def memory_with_history(
 ) -> Any:
     """A memory holding everything a restore from the trash must bring back: an earlier text
     (a version), categories the owner chose, and, with `hide_from`, hidden from that app."""
-    from memories.services import memories as services
+    from memories.services import adding, changing, marks
 
-    memory = services.memory_create(actor=owner_dash, text=f"{text} (first draft)").memory
-    services.memory_update(actor=owner_dash, memory_id=memory.id, text=text)
-    services.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["hobbies"])
+    memory = adding.memory_create(actor=owner_dash, text=f"{text} (first draft)").memory
+    changing.memory_update(actor=owner_dash, memory_id=memory.id, text=text)
+    changing.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["hobbies"])
     if hide_from is not None:
-        services.memory_set_visibility(
+        marks.memory_set_visibility(
             actor=owner_dash, memory_id=memory.id, hide_from_app=hide_from.pk
         )
     return memory
@@ -31,17 +31,17 @@ def forty_memories(owner: User) -> None:
     """Issue 23's measured store: 40 memories a stdio app with the default grant sees (every
     one it may delete), two of them with an earlier text and one hidden from another app."""
     from accounts.actors import stdio_app
-    from memories.services import memories as services
+    from memories.services import adding
 
     owner_dash = owner_actor(owner)
     cursor = stdio_app(owner, "cursor")
     memory_with_history(owner_dash, "Plays the piano on weekends")
     memory_with_history(owner_dash, "Brews coffee with an AeroPress", hide_from=cursor)
     items = [
-        services.NewMemory(text=f"Fact number {n} about the owner", categories=["hobbies"])
+        adding.NewMemory(text=f"Fact number {n} about the owner", categories=["hobbies"])
         for n in range(38)
     ]
-    services.memory_create_many(actor=owner_dash, items=items)
+    adding.memory_create_many(actor=owner_dash, items=items)
 
 
 def memory_snapshot(owner: User) -> dict[Any, tuple[Any, ...]]:

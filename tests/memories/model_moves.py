@@ -15,7 +15,7 @@ from accounts.actors import Actor
 from memories.models import Memory, SearchModel
 from memories.search.embeddings import E5_MODEL, MINILM_MODEL
 from memories.selectors.memories import memory_search
-from memories.services import memories as services
+from memories.services import adding
 
 __all__ = ["E5_MODEL", "MINILM_MODEL"]
 
@@ -65,7 +65,5 @@ def finds_across_languages(actor: Actor) -> bool:
 
 def store(actor: Actor, texts: tuple[str, ...] = STORE) -> list[Memory]:
     """The texts written as the actor's memories, through the services."""
-    made = services.memory_create_many(
-        actor=actor, items=[services.NewMemory(text=t) for t in texts]
-    )
+    made = adding.memory_create_many(actor=actor, items=[adding.NewMemory(text=t) for t in texts])
     return [r.memory for r in made]

@@ -15,7 +15,7 @@ from memories.models import Memory
 from memories.search import index as search_index
 from memories.search import snapshot as search_snapshot
 from memories.selectors.memories import memory_search
-from memories.services import memories as services
+from memories.services import adding
 
 TEXTS = [
     "The spare key is under the blue flowerpot",
@@ -44,7 +44,7 @@ def full_read_answer(actor: Actor, query: str, monkeypatch: pytest.MonkeyPatch) 
 def store(actor: Actor, texts: list[str] = TEXTS) -> list[uuid.UUID]:
     """The texts as the actor's memories, then a cold search: a full read, which writes the
     snapshot (and this machine's file of it)."""
-    ids = [services.memory_create(actor=actor, text=t).memory.id for t in texts]
+    ids = [adding.memory_create(actor=actor, text=t).memory.id for t in texts]
     cold_answer(actor, "spare key")
     return ids
 

@@ -15,12 +15,12 @@ from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from bench.categories import load, load_sensitive, run
 from kernel.errors import Conflict, InvalidInput, NotFound, OwnerOnly
-from memories import classify
-from memories.categories import Category
+from memories import classify, prototypes
+from memories.categories.vocabulary import Category
 from memories.search.embeddings import Embedder, get_embedder
 from memories.selectors.categories import category_list
 from memories.selectors.memories import memory_get
-from memories.services import memories as services
+from memories.services import adding, changing
 from memories.services.categories import category_add, memory_recategorize
 
 
@@ -69,7 +69,7 @@ def test_sensitive_statements_fail_closed_on_the_held_out_half() -> None:
 def test_a_default_grant_app_does_not_read_the_sensitive_facts_the_review_found(
     owner: User, owner_dash: Actor, text: str
 ) -> None:
-    memory = services.memory_create(actor=owner_dash, text=text).memory
+    memory = adding.memory_create(actor=owner_dash, text=text).memory
     assert "health" in memory.categories
     app = actor_for(owner, stdio_app(owner, "cursor"))  # the default grant: nothing sensitive
     with pytest.raises(NotFound):
@@ -84,7 +84,7 @@ def test_a_user_category_is_listed_and_learned_by_the_classifier(owner_dash: Act
         description="Bees, beehives, honey harvests and beekeeping equipment.",
     )
     assert "beekeeping" in [c.slug for c in category_list(actor=owner_dash) if c.custom]
-    memory = services.memory_create(actor=owner_dash, text="My beehives gave 12 kg of honey").memory
+    memory = adding.memory_create(actor=owner_dash, text="My beehives gave 12 kg of honey").memory
     assert "beekeeping" in memory.categories
 
 
@@ -115,7 +115,7 @@ def test_a_sensitive_user_category_stays_out_of_an_apps_grant(
     owner: User, owner_dash: Actor
 ) -> None:
     category_add(actor=owner_dash, slug="fertility", description="IVF.", sensitive=True)
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=owner_dash, text="Second IVF round in May", categories=["fertility"]
     ).memory
     app = stdio_app(owner, "cursor")
@@ -128,8 +128,8 @@ def test_a_sensitive_user_category_stays_out_of_an_apps_grant(
 
 @pytest.mark.django_db
 def test_the_users_choice_wins_over_a_later_automatic_pass(owner_dash: Actor) -> None:
-    memory = services.memory_create(actor=owner_dash, text="I'm allergic to penicillin").memory
-    services.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["travel"])
+    memory = adding.memory_create(actor=owner_dash, text="I'm allergic to penicillin").memory
+    changing.memory_set_categories(actor=owner_dash, memory_id=memory.id, categories=["travel"])
     memory_recategorize(actor=owner_dash, all_memories=True)
     memory.refresh_from_db()
     assert memory.categories == ["travel"]
@@ -140,7 +140,7 @@ def test_categorize_command_classifies_uncategorised_memories(
     owner: User, owner_dash: Actor, settings: Settings
 ) -> None:
     settings.AUTO_CATEGORIZE = False
-    memory = services.memory_create(actor=owner_dash, text="I have type 1 diabetes").memory
+    memory = adding.memory_create(actor=owner_dash, text="I have type 1 diabetes").memory
     assert memory.categories == []
     out, err = io.StringIO(), io.StringIO()
     call_command("categorize", user=owner.email, stdout=out, stderr=err)
@@ -149,7 +149,7 @@ def test_categorize_command_classifies_uncategorised_memories(
     assert "Updated the categories of 1 memories." in out.getvalue()
     assert "1/1" in err.getvalue()
     # Without --all, automatic labels already there are left as they are.
-    services.memory_create(actor=owner_dash, text="I play chess", categories=[])
+    adding.memory_create(actor=owner_dash, text="I play chess", categories=[])
     call_command("categorize", user=owner.email, stdout=io.StringIO(), stderr=io.StringIO())
     memory.refresh_from_db()
     assert "health" in memory.categories
@@ -159,14 +159,14 @@ def test_categorize_command_classifies_uncategorised_memories(
 def test_automatic_labels_follow_an_edited_text_but_the_users_choice_stays(
     owner_dash: Actor,
 ) -> None:
-    auto = services.memory_create(actor=owner_dash, text="I play chess on Sundays").memory
-    services.memory_update(actor=owner_dash, memory_id=auto.id, text="I take insulin for diabetes")
+    auto = adding.memory_create(actor=owner_dash, text="I play chess on Sundays").memory
+    changing.memory_update(actor=owner_dash, memory_id=auto.id, text="I take insulin for diabetes")
     auto.refresh_from_db()
     assert "health" in auto.categories
-    chosen = services.memory_create(
+    chosen = adding.memory_create(
         actor=owner_dash, text="I play go on Sundays", categories=["hobbies"]
     ).memory
-    services.memory_update(actor=owner_dash, memory_id=chosen.id, text="I take insulin daily")
+    changing.memory_update(actor=owner_dash, memory_id=chosen.id, text="I take insulin daily")
     chosen.refresh_from_db()
     assert chosen.categories == ["hobbies"]
 
@@ -201,7 +201,7 @@ def test_the_default_prototypes_are_embedded_once_per_data_folder_and_no_user_ca
         return real_embed(self, texts)
 
     def new_process() -> None:  # nothing embedded or built in memory yet
-        monkeypatch.setattr(classify, "_vectors", {})
+        monkeypatch.setattr(prototypes, "_vectors", {})
         monkeypatch.setattr(classify, "_cache", {})
         embedded.clear()
 

@@ -1,6 +1,6 @@
 """The owner's labels are the owner's (`memories/ownership.py`) on the paths that are not a
 front door of their own: bulk changes, automatic re-classification, the one supersede path and
-deferred extraction. The doors themselves: tests/api/test_owners_labels_api.py (REST),
+deferred extraction. The doors themselves: tests/api/test_memories_owner_labels.py (REST),
 tests/mcpbridge/test_owner_rule.py (MCP), tests/e2e/test_owner_controls_browser.py."""
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from kernel.errors import OwnersChoice
 from memories.models import Memory, MemoryVersion
 from memories.ownership import check_relabel, protected_categories, reclassified
 from memories.selectors.memories import memory_list
-from memories.services import memories as services
-from memories.services import remember
+from memories.services import adding, changing, remember
 from memories.services.categories import category_add, memory_recategorize
 from tests.memories.fake_llm import Brain
 
@@ -40,11 +39,11 @@ def test_what_an_app_may_not_remove_follows_who_wrote_and_who_labelled(
 ) -> None:
     category_add(actor=owner_dash, slug="fertility", description="IVF.", sensitive=True)
     app = _app(owner, categories=["health", "fertility"])
-    own = services.memory_create(
+    own = adding.memory_create(
         actor=app, text="Second IVF round in May", categories=["fertility", "schedule"]
     ).memory
-    theirs = services.memory_create(actor=owner_dash, text="Collects vintage stamps").memory
-    labelled = services.memory_create(actor=owner_dash, text="Plays chess", categories=["x"])
+    theirs = adding.memory_create(actor=owner_dash, text="Collects vintage stamps").memory
+    labelled = adding.memory_create(actor=owner_dash, text="Plays chess", categories=["x"])
     # The classifier's guard added health to the app's own choice (see the test below).
     assert own.categories == ["fertility", "schedule", "health"]
     assert protected_categories(app, own) == {"fertility", "health"}  # the sensitive ones
@@ -61,10 +60,10 @@ def test_what_an_app_may_not_remove_follows_who_wrote_and_who_labelled(
 
 def test_a_bulk_relabel_by_an_app_is_all_or_nothing(owner: User, owner_dash: Actor) -> None:
     app = _app(owner, categories=["health"])
-    own = services.memory_create(actor=app, text="Plays the guitar in a band").memory
-    owners = services.memory_create(actor=owner_dash, text=HEALTH, categories=["health"]).memory
+    own = adding.memory_create(actor=app, text="Plays the guitar in a band").memory
+    owners = adding.memory_create(actor=owner_dash, text=HEALTH, categories=["health"]).memory
     with pytest.raises(OwnersChoice, match="the owner chose this memory's categories"):
-        services.memory_set_categories_many(
+        changing.memory_set_categories_many(
             actor=app, memory_ids=[own.id, owners.id], categories=["music"]
         )
     own.refresh_from_db()
@@ -76,7 +75,7 @@ def test_an_automatic_pass_run_by_an_app_keeps_the_sensitive_labels(
     owner: User, settings: object
 ) -> None:
     app = _app(owner, categories=["health"])
-    memory = services.memory_create(actor=app, text=HEALTH).memory
+    memory = adding.memory_create(actor=app, text=HEALTH).memory
     assert memory.categories == ["health"]
     # As if the text had changed without a pass: no vector yet, so the pass embeds it anew.
     Memory.objects.filter(owner=owner, pk=memory.pk).update(
@@ -115,13 +114,13 @@ def test_an_apps_own_label_does_not_carry_sensitive_text_past_the_classifier(
 ) -> None:
     writer = _app(owner, "writer")
     reader = _app(owner, "reader")
-    filed = services.memory_create(actor=writer, text=HEALTH, categories=["hobbies"]).memory
+    filed = adding.memory_create(actor=writer, text=HEALTH, categories=["hobbies"]).memory
     assert filed.categories == ["hobbies", "health"]
     assert Memory.objects.get(owner=owner, pk=filed.pk).categories == ["hobbies", "health"]
     assert HEALTH in {m.text for m in memory_list(actor=writer, record=False).items}
     assert HEALTH not in {m.text for m in memory_list(actor=reader, record=False).items}
     # The owner's own label is the owner's choice: no sensitive label is added to it.
-    mine = services.memory_create(
+    mine = adding.memory_create(
         actor=owner_dash, text="Bob was treated for depression in 2021", categories=["hobbies"]
     ).memory
     assert mine.categories == ["hobbies"]

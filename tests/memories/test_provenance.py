@@ -14,8 +14,9 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories.models import Memory
 from memories.provenance import EXCERPT_MAX, excerpt, for_app
+from memories.services.adding import memory_create
 from memories.services.deferred import memory_extract_pending
-from memories.services.memories import memory_create, memory_delete
+from memories.services.deleting import memory_delete
 from memories.services.remember import memory_remember
 from memories.services.trash import trash_delete_forever
 from tests.memories.exports import backfill, claude_export, claude_message, write_json

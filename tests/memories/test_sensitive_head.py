@@ -20,11 +20,11 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from accounts.actors import Actor
 from accounts.models import User
 from memories import classify, sensitive_head
-from memories.categories import DEFAULT_CATEGORIES, Category
+from memories.categories.vocabulary import DEFAULT_CATEGORIES, Category
 from memories.models import Memory
 from memories.search.embeddings import E5_MODEL, MINILM_MODEL, get_embedder
 from memories.sensitive_model import SensitiveModelInvalid
-from memories.services import memories as services
+from memories.services import adding
 
 # Written for these tests, not taken from a dev or held-out set. Under e5 without the head the
 # anxiety medicine had no label (no signal word, too far from the prototypes, the character model
@@ -102,7 +102,7 @@ def test_minilm_has_no_head_and_its_labels_do_not_change(settings: SettingsWrapp
 
 @pytest.mark.django_db
 def test_a_write_under_e5_stores_the_heads_label(e5: None, owner: User, owner_dash: Actor) -> None:
-    written = services.memory_create(actor=owner_dash, text=ANXIETY_MEDICINE)
+    written = adding.memory_create(actor=owner_dash, text=ANXIETY_MEDICINE)
     assert Memory.objects.get(pk=written.memory.pk).categories == ["health"]
 
 
@@ -144,7 +144,7 @@ def test_a_write_under_e5_with_a_damaged_head_fails_and_stores_nothing(
 ) -> None:
     head_file.write_bytes(head_file.read_bytes()[:-40] + b"\n")  # truncated
     with pytest.raises(SensitiveModelInvalid):
-        services.memory_create(actor=owner_dash, text=ANXIETY_MEDICINE)
+        adding.memory_create(actor=owner_dash, text=ANXIETY_MEDICINE)
     assert not Memory.objects.filter(owner=owner).exists()
 
 
@@ -177,9 +177,9 @@ def test_a_head_fitted_on_noise_learns_nothing_it_can_use_on_new_vectors() -> No
 
 @pytest.mark.slow  # embeds the whole training list under e5: a minute or more on a loaded machine
 def test_training_again_gives_the_shipped_head() -> None:
-    from bench.sensitive_head import _training_vectors
+    from bench.sensitive_head import training_vectors
 
-    _, vectors = _training_vectors(E5_MODEL)
+    _, vectors = training_vectors(E5_MODEL)
     trained = sensitive_head.train(E5_MODEL, vectors)
     shipped = json.loads(sensitive_head.weights_path(E5_MODEL).read_text())
     assert trained["training"] == shipped["training"]

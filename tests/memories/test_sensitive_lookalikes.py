@@ -10,11 +10,11 @@ from accounts.actors import Actor, actor_for, stdio_app
 from accounts.models import User
 from bench.categories import load_ordinary, run
 from kernel.errors import NotFound
-from memories.categories import SENSITIVE
+from memories.categories.vocabulary import SENSITIVE
 from memories.classify import classifier_for
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_get
-from memories.services import memories as services
+from memories.services import adding
 
 
 def _labels(texts: list[str]) -> list[list[str]]:
@@ -57,13 +57,13 @@ def test_a_signal_word_still_makes_a_look_alike_finance() -> None:
 
 @pytest.mark.django_db
 def test_a_default_grant_app_reads_the_payments_tech_lead(owner: User, owner_dash: Actor) -> None:
-    memory = services.memory_create(
+    memory = adding.memory_create(
         actor=owner_dash, text="I'm the tech lead for the payments team."
     ).memory
     assert "finance" not in memory.categories
     app = actor_for(owner, stdio_app(owner, "cursor"))  # the default grant: nothing sensitive
     assert memory_get(actor=app, memory_id=memory.id).id == memory.id
-    salary = services.memory_create(actor=owner_dash, text="I earn about 85,000 euros a year.")
+    salary = adding.memory_create(actor=owner_dash, text="I earn about 85,000 euros a year.")
     with pytest.raises(NotFound):
         memory_get(actor=app, memory_id=salary.memory.id)
 

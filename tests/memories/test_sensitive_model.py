@@ -18,7 +18,7 @@ from accounts.actors import Actor
 from accounts.models import User
 from memories import sensitive_model as model
 from memories.models import Memory
-from memories.services import memories as services
+from memories.services import adding
 from tests.memories.hashed_features import features_in_fresh_processes
 
 
@@ -70,7 +70,7 @@ def test_a_write_with_a_damaged_model_fails_and_stores_nothing(
     copy = _copy_to(tmp_path, monkeypatch)
     copy.write_bytes(copy.read_bytes()[:-40] + b"\n")  # truncated
     with pytest.raises(model.SensitiveModelInvalid):
-        services.memory_create(actor=owner_dash, text="Ich fahre jeden Tag mit dem Zug.")
+        adding.memory_create(actor=owner_dash, text="Ich fahre jeden Tag mit dem Zug.")
     assert not Memory.objects.filter(owner=owner).exists()
 
 

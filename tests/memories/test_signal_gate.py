@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memories.categories import DEFAULT_CATEGORIES, signal_words, signals_pattern
+from memories.categories.signals import signal_words, signals_pattern
+from memories.categories.vocabulary import DEFAULT_CATEGORIES
 from memories.language import CLAIMED
 from memories.signal_gate import SignalGate, SignalGates, stems
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from datetime import datetime
 
 import pytest
 from django.db import connection
@@ -14,7 +15,7 @@ from django.utils import timezone
 
 from accounts.actors import Actor, actor_for, owner_actor
 from accounts.models import ALL_SCOPES, ConnectedApp, User
-from memories.categories import DEFAULT_SLUGS
+from memories.categories.vocabulary import DEFAULT_SLUGS
 from memories.models import Memory
 from memories.visibility import visible_q, visible_sql
 
@@ -38,6 +39,14 @@ def _app(owner: User, name: str, **grant: object) -> ConnectedApp:
 def _store(owner: User, apps: list[ConnectedApp]) -> None:
     """Every combination, straight into the table (the rule needs no embeddings)."""
     now = timezone.now()
+    rows = _canonical_rows(owner, apps, now)
+    Memory.objects.bulk_create(rows)
+    Memory.objects.bulk_create(_echoes(owner, apps, rows[1:], now))
+
+
+def _canonical_rows(owner: User, apps: list[ConnectedApp], now: datetime) -> list[Memory]:
+    """A successor, then one memory per combination of what the rule looks at (the superseded
+    ones superseded by that successor)."""
     rows: list[Memory] = []
 
     def row(**fields: object) -> Memory:
@@ -53,7 +62,6 @@ def _store(owner: User, apps: list[ConnectedApp]) -> None:
         return memory
 
     successor = row()
-    canonicals = []
     combos = itertools.product(
         ["active", "archived", "trashed"],
         [False, True],  # superseded
@@ -64,19 +72,24 @@ def _store(owner: User, apps: list[ConnectedApp]) -> None:
         [None, apps[0], apps[1]],  # origin
     )
     for state, superseded, private, hidden, kept_for, cats, origin in combos:
-        canonicals.append(
-            row(
-                state=state,
-                superseded_by=successor if superseded else None,
-                is_private=private,
-                hidden_from=hidden,
-                seen_only_by=kept_for,
-                categories=cats,
-                origin_app=origin,
-            )
+        row(
+            state=state,
+            superseded_by=successor if superseded else None,
+            is_private=private,
+            hidden_from=hidden,
+            seen_only_by=kept_for,
+            categories=cats,
+            origin_app=origin,
         )
-    Memory.objects.bulk_create(rows)
-    echoes = [
+    return rows
+
+
+def _echoes(
+    owner: User, apps: list[ConnectedApp], canonicals: list[Memory], now: datetime
+) -> list[Memory]:
+    """Four kinds of an app's echo (of its own origin or another app's, with a category or none,
+    private) of every third memory."""
+    return [
         Memory(
             owner=owner,
             text=f"echo of {c.text}",
@@ -97,7 +110,6 @@ def _store(owner: User, apps: list[ConnectedApp]) -> None:
             (apps[0], apps[0], [], True),
         ]
     ]
-    Memory.objects.bulk_create(echoes)
 
 
 def _by_sql(actor: Actor) -> set[uuid.UUID]:

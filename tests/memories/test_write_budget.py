@@ -23,8 +23,8 @@ from accounts.actors import owner_actor
 from accounts.models import User
 from memories.ingest.types import Conversation, Message, ParsedExport
 from memories.models import Memory
+from memories.services.adding import NewMemory, memory_create_many
 from memories.services.imports import import_execute
-from memories.services.memories import NewMemory, memory_create_many
 from tests.accounts.oauth_client import mcp_call
 from tests.mcpbridge.mcp_clients import stdio_server, text_of
 from tests.personas import issue_token, signed_in

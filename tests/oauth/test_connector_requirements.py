@@ -180,7 +180,7 @@ def test_the_authorization_response_names_its_issuer_on_success_cancel_and_error
         refused = browser.get(authorize_url(client["client_id"], challenge, scope="no-such-scope"))
     assert "code" in granted and granted["iss"] == live_url
     assert cancelled["error"] == "access_denied" and cancelled["iss"] == live_url
-    # Handed back from a page of ours, like every answer to the client (oauth.views._hand_back).
+    # Handed back from a page of ours, like every answer to the client (oauth.views.hand_back).
     err = _location_params(returned_to(refused))
     assert err["error"] == "invalid_scope" and err["iss"] == live_url
 

@@ -26,8 +26,8 @@ from kernel.errors import NotFound
 from memories.models import Memory, MemoryProposal, UserCategory
 from memories.selectors.grants import grant_preview, known_categories
 from memories.selectors.memories import memory_get, memory_list, memory_search
+from memories.services.adding import memory_create
 from memories.services.categories import category_add
-from memories.services.memories import memory_create
 from tests.accounts.oauth_client import PASSWORD, authorize_url, hidden, pkce
 from tests.personas import issue_token
 
@@ -240,12 +240,12 @@ def test_a_return_page_never_links_to_a_script_url(owner: User) -> None:
     from django.http import HttpResponse
     from django.test import RequestFactory
 
-    from oauth.views import _hand_back
+    from oauth.views import hand_back
 
     request = RequestFactory().get("/identity/o/authorize")
     bad = HttpResponse(status=302)
     bad["Location"] = "javascript:alert(1)//?code=x"
-    assert _hand_back(request, bad).status_code == 400
+    assert hand_back(request, bad).status_code == 400
 
 
 def _seed(user: User) -> dict[str, str]:

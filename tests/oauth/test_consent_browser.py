@@ -33,7 +33,7 @@ import pytest
 
 from accounts.models import ConnectedApp, User
 from memories.models import Memory
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.accounts.oauth_client import PASSWORD, pkce
 from tests.browser import launch_chromium, off_thread
 from tests.mcpbridge.mcp_clients import McpHttp

@@ -25,7 +25,7 @@ from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
 from accounts.services import app_revoke, app_set_paused
 from memories.models import Memory
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from tests.accounts.oauth_client import (
     CALLBACK,
     authorize_url,

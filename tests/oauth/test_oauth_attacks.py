@@ -19,7 +19,7 @@ from django.test import override_settings
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
 from activity.models import AccessEvent
-from memories.services.memories import memory_create
+from memories.services.adding import memory_create
 from oauth.cimd import address_is_public, resolve_public
 from tests.accounts.oauth_client import (
     CALLBACK,

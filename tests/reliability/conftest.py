@@ -1,7 +1,9 @@
 """Fixtures and hooks of the reliability properties. `traced` runs a test under tracemalloc (the
-ingest tests hold parsing to a memory bound). The figures the door properties recorded
+ingest tests hold parsing to a memory bound); `quiet_audit_log` keeps the isolation doors' output
+to their figures. The figures the door properties recorded
 (tests/reliability/observations.py) are reported at the end of the run."""
 
+import logging
 import tracemalloc
 from collections.abc import Iterator
 from typing import Any
@@ -33,3 +35,16 @@ def traced() -> Iterator[None]:
         yield
     finally:
         tracemalloc.stop()
+
+
+@pytest.fixture
+def quiet_audit_log(settings: Any) -> Iterator[None]:
+    """The audit log's per-call lines (stdout) would drown the figures; generous rate limits so
+    the property, not the abuse limiter, decides every answer."""
+    settings.RATE_LIMITS = {scope: "100000/m" for scope in settings.RATE_LIMITS}
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    audit = logging.getLogger("contextlayer.audit")
+    level = audit.level
+    audit.setLevel(logging.WARNING)
+    yield
+    audit.setLevel(level)

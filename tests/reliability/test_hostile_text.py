@@ -20,9 +20,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from accounts.actors import owner_actor
 from accounts.models import User
 from memories.ingest.detect import load_export
-from memories.models import ImportRun, Memory
+from memories.models import Memory
+from memories.services.adding import memory_create
 from memories.services.imports import import_execute
-from memories.services.memories import memory_create
+from memories.transfer_models import ImportRun
 from tests.memories.exports import claude_export, claude_message
 from tests.personas import signed_in
 
@@ -124,12 +125,12 @@ def test_a_stored_import_error_never_quotes_what_the_user_wrote(
     text."""
     from django.db import DataError
 
-    from memories.services import imports
+    from memories.services import import_plans
 
     def refuses(*args: Any, **kwargs: Any) -> Any:
         raise DataError(f'invalid input: CONTEXT: JSON data, line 1: {{"title": "{MARKER}"')
 
-    monkeypatch.setattr(imports, "memory_create_many", refuses)
+    monkeypatch.setattr(import_plans, "memory_create_many", refuses)
     caplog.set_level(logging.INFO)
     path = tmp_path / "conversations.json"
     path.write_bytes(json.dumps(claude_export()).encode())

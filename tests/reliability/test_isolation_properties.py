@@ -22,7 +22,7 @@ from accounts.models import User
 from kernel.errors import DomainError
 from memories.models import Memory
 from memories.selectors.memories import memory_get, memory_list, memory_search, memory_versions
-from memories.services import memories as services
+from memories.services import adding, changing, deleting
 from memories.services.trash import trash_delete_forever, trash_restore
 
 pytestmark = pytest.mark.slow
@@ -98,7 +98,7 @@ def _run(script: list[Any]) -> None:
     for step, (who, op, target, pick, word) in enumerate(script):
         actor = actors[who]
         if op in ("add",) or not any(owned.values()):
-            result = services.memory_create(actor=actor, text=f"{word} note {step} by {who}")
+            result = adding.memory_create(actor=actor, text=f"{word} note {step} by {who}")
             owned[who].append(result.memory.id)
             continue
         if op in ("search", "list"):
@@ -119,11 +119,11 @@ def _run(script: list[Any]) -> None:
 
         def call(memory_id: uuid.UUID, op: str = op, actor: Actor = actor) -> Any:
             return {
-                "update": lambda: services.memory_update(
+                "update": lambda: changing.memory_update(
                     actor=actor, memory_id=memory_id, text=f"changed {memory_id}"
                 ),
-                "delete": lambda: services.memory_delete(actor=actor, memory_id=memory_id),
-                "archive": lambda: services.memory_set_state(
+                "delete": lambda: deleting.memory_delete(actor=actor, memory_id=memory_id),
+                "archive": lambda: changing.memory_set_state(
                     actor=actor, memory_ids=[memory_id], state="archived"
                 ),
                 "get": lambda: memory_get(actor=actor, memory_id=memory_id),

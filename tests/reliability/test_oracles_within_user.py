@@ -34,7 +34,7 @@ from accounts.actors import actor_for, owner_actor
 from accounts.models import ConnectedApp, User
 from memories.models import Memory
 from memories.selectors.memories import memory_get, memory_list
-from memories.services import memories as services
+from memories.services import adding, deleting, marks
 from memories.text import text_key
 from tests.mcpbridge.mcp_clients import McpHttp
 from tests.personas import issue_token
@@ -207,7 +207,7 @@ def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str, str]:
     owner deleted it, or (without secrets) an id that never existed."""
     user = User.objects.create_user(f"oracle-{uuid.uuid4().hex[:8]}@example.com")
     owner = owner_actor(user)
-    services.memory_create(actor=owner, text="Likes jazz", categories=["hobbies"])
+    adding.memory_create(actor=owner, text="Likes jazz", categories=["hobbies"])
     issued = issue_token(
         user,
         name="Cursor",
@@ -218,16 +218,14 @@ def _world(with_secrets: bool) -> tuple[User, ConnectedApp, str, str]:
     if with_secrets:
         for how, (secret, _) in SECRETS.items():
             cats = ["health"] if how == "ungranted" else ["personal"]
-            memory = services.memory_create(actor=owner, text=secret, categories=cats).memory
+            memory = adding.memory_create(actor=owner, text=secret, categories=cats).memory
             if how == "private":
-                services.memory_set_visibility(actor=owner, memory_id=memory.id, private=True)
+                marks.memory_set_visibility(actor=owner, memory_id=memory.id, private=True)
             elif how == "hidden":
-                services.memory_set_visibility(
-                    actor=owner, memory_id=memory.id, hide_from_app=app.pk
-                )
+                marks.memory_set_visibility(actor=owner, memory_id=memory.id, hide_from_app=app.pk)
             elif how == "trashed":
                 memory_get(actor=actor_for(user, app), memory_id=memory.id)  # the app read it
-                services.memory_delete(actor=owner, memory_id=memory.id)
+                deleting.memory_delete(actor=owner, memory_id=memory.id)
                 known = str(memory.id)
     return user, app, issued.secret, known
 

@@ -8,7 +8,8 @@ from accounts.actors import Actor
 from accounts.models import User
 from kernel.tenancy import cross_tenant
 from memories.models import Memory, MemoryVersion
-from memories.services.memories import memory_create, memory_update
+from memories.services.adding import memory_create
+from memories.services.changing import memory_update
 from tests.owner_queries import TALLY, as_app_code, captured_violations
 from tests.owner_sql import NOT_TENANT, OWNER_APPS, analyze, tenant_schema
 

@@ -22,8 +22,8 @@ from django.utils import timezone
 
 from accounts.actors import owner_actor
 from accounts.models import ConnectedApp, User
-from memories.models import ImportRun
 from memories.services.import_runs import import_prepare
+from memories.transfer_models import ImportRun
 from tests.memories.exports import claude_export
 from tests.personas import issue_token, signed_in
 

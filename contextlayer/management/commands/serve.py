@@ -34,24 +34,29 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        import uvicorn
-
         # Load the model, the category classifier and the application now, so the first request
         # does not pay; in a thread, while the database starts (a subprocess) and the migrations
         # are checked.
         warm = threading.Thread(target=_prepare, name="warm-up", daemon=True)
         warm.start()
+        self._prepare_database(migrate=not opts["no_migrate"], worker=not opts["no_worker"])
+        warm.join()
+        self._serve(opts["host"], opts["port"], worker=not opts["no_worker"])
+
+    def _prepare_database(self, *, migrate: bool, worker: bool) -> None:
+        """Start (or reach) the database, apply what migrations are pending, and queue the
+        background tasks the worker runs; the connection is closed before serving."""
         try:
             connection.ensure_connection()  # starts the embedded server when DATABASE_URL is unset
         except OperationalError as exc:
             raise CommandError(f"Cannot reach the database: {exc}") from exc
         if not settings.DATABASE_URL:
             self.stderr.write(f"Embedded PostgreSQL in {settings.EMBEDDED_PGDATA}")
-        if not opts["no_migrate"]:
-            if _pending_migrations():
+        if migrate:
+            if pending_migrations():
                 call_command("migrate", interactive=False, verbosity=0)
             call_command("createcachetable", verbosity=0)  # shared rate-limit counters
-        if not opts["no_worker"]:
+        if worker:
             from contextlayer.tasks import schedule_cleanup
             from memories.tasks import schedule_move_if_needed
 
@@ -62,41 +67,38 @@ class Command(BaseCommand):
                     "background; search answers meanwhile (manage.py reembed --status)."
                 )
         connection.close()
-        warm.join()
+
+    def _serve(self, host: str, port: int, *, worker: bool) -> None:
+        """Run uvicorn until it stops, with the task worker beside it, stopped after it."""
+        import uvicorn
 
         # uvicorn re-raises the signal it stopped on; make SIGTERM (systemd, `kill`) end the
         # process like Ctrl-C does, through `finally` and the exit handlers that stop the worker
         # and the embedded database, instead of killing it on the spot.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-        url = f"http://{opts['host']}:{opts['port']}"
         server = uvicorn.Server(
             uvicorn.Config(
                 "contextlayer.asgi:application",
-                host=opts["host"],
-                port=opts["port"],
+                host=host,
+                port=port,
                 lifespan="on",
                 log_level="warning",
                 proxy_headers=settings.PRODUCTION,
                 forwarded_allow_ips=",".join(settings.TRUSTED_PROXIES),
             )
         )
-        worker: list[subprocess.Popen[bytes]] = []
-        if not opts["no_worker"]:
+        started: list[subprocess.Popen[bytes]] = []
+        if worker:
             # Started once the server answers, so its start-up does not compete with ours.
             threading.Thread(
-                target=self._start_worker, args=(server, worker), name="worker", daemon=True
+                target=self._start_worker, args=(server, started), name="worker", daemon=True
             ).start()
-        self.stderr.write(f"Context Layer on {url}  (Ctrl-C stops it)")
+        self.stderr.write(f"Context Layer on http://{host}:{port}  (Ctrl-C stops it)")
         try:
             server.run()
         finally:
-            for process in worker:
-                if process.poll() is None:
-                    process.send_signal(signal.SIGTERM)
-                    try:
-                        process.wait(timeout=10)
-                    except subprocess.TimeoutExpired:
-                        process.kill()
+            for process in started:
+                _stop(process)
 
     @staticmethod
     def _start_worker(server: Any, started: list[subprocess.Popen[bytes]]) -> None:
@@ -110,6 +112,16 @@ class Command(BaseCommand):
                 env={**os.environ},
             )
         )
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End the worker as SIGTERM asks it to; kill it if it has not ended within ten seconds."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 def _prepare() -> None:
@@ -126,7 +138,7 @@ def _prepare() -> None:
     get_resolver().url_patterns  # noqa: B018 - imports contextlayer.urls and every view
 
 
-def _pending_migrations() -> bool:
+def pending_migrations() -> bool:
     """Whether `migrate` has anything to apply. A warm start usually has not, and `migrate` with
     nothing to do still renders the project's state and sends post_migrate (tens of queries for
     content types and permissions created long ago)."""

@@ -14,14 +14,10 @@ from kernel.errors import LLMNotConfigured
 from memories.ingest.detect import load_export
 from memories.ingest.types import SOURCES
 from memories.management.progress import progress_bar
+from memories.services.import_check import EXTRACTORS, Estimate, import_estimate
 from memories.services.import_redo import Previous, previous_import
-from memories.services.imports import (
-    EXTRACTORS,
-    Estimate,
-    import_estimate,
-    import_execute,
-    import_run_create,
-)
+from memories.services.imports import import_execute, import_run_create
+from memories.transfer_models import ImportRun
 
 
 class Command(UserCommand):
@@ -69,24 +65,7 @@ class Command(UserCommand):
             raise CommandError(
                 "--extractor llm needs an LLM: set EXTRACTION_MODE (anthropic, openai or ollama)."
             ) from None
-        # Tokens and cost only mean something when a model is paid to read the text (as on the
-        # import page); local and none work on this server and send nothing anywhere.
-        paid = estimate.extractor == "llm"
-        self.stdout.write(
-            f"{estimate.source} export: {estimate.conversations} conversations, "
-            f"{estimate.messages} messages ({estimate.user_messages} from the user)"
-            + (f", {estimate.memories} memories" if estimate.memories else "")
-            + f", {estimate.characters:,} characters"
-            + (f", ~{estimate.tokens:,} tokens" if paid else "")
-            + f"; extractor {estimate.extractor}"
-            + (
-                f"; estimated cost ${estimate.cost_usd:.2f}."
-                if paid
-                else "; nothing leaves this server."
-            )
-        )
-        self.stdout.write(estimate.note)
-        self._local_preview(estimate)
+        self._estimate(estimate)
         previous = previous_import(user, export)
         self._previous(previous, estimate)
         if opts["redo"] and previous is None:
@@ -109,6 +88,32 @@ class Command(UserCommand):
             progress=progress_bar(self.stderr, "importing"),
         )
         self.stderr.write("")
+        self._outcome(run)
+
+    def _estimate(self, estimate: Estimate) -> None:
+        """What the export holds and what importing it would cost, with the local preview."""
+        # Tokens and cost only mean something when a model is paid to read the text (as on the
+        # import page); local and none work on this server and send nothing anywhere.
+        paid = estimate.extractor == "llm"
+        self.stdout.write(
+            f"{estimate.source} export: {estimate.conversations} conversations, "
+            f"{estimate.messages} messages ({estimate.user_messages} from the user)"
+            + (f", {estimate.memories} memories" if estimate.memories else "")
+            + f", {estimate.characters:,} characters"
+            + (f", ~{estimate.tokens:,} tokens" if paid else "")
+            + f"; extractor {estimate.extractor}"
+            + (
+                f"; estimated cost ${estimate.cost_usd:.2f}."
+                if paid
+                else "; nothing leaves this server."
+            )
+        )
+        self.stdout.write(estimate.note)
+        self._local_preview(estimate)
+
+    def _outcome(self, run: ImportRun) -> None:
+        """What the import did: counts, what a redo replaced, what the local extractor kept,
+        and each conversation skipped or failed."""
         self.stdout.write(
             f"Imported {run.conversations_imported}, skipped {run.conversations_skipped} as "
             f"already imported, failed {run.conversations_failed}. Memories: "

@@ -1,1 +1,0 @@
-"""The dashboard entry point: views, forms, presentation, charts and urls."""

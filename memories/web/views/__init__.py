@@ -1,3 +1,0 @@
-"""Dashboard views (htmx). Each parses input, builds the owner's actor, calls the service layer
-(`memories.services.memories` / `memories.selectors.memories`) and renders a page or, for htmx, a
-fragment."""

@@ -1,0 +1,2 @@
+"""The dashboard entry point: views, forms, presentation, charts, urls, the view decorator
+(`dashboard.py`) and the template tags."""
