@@ -20,7 +20,7 @@ from memories import sensitive_model
 from memories.categories.vocabulary import SENSITIVE, UNCHECKED
 from memories.selectors.memories import memory_get
 from memories.services import adding
-from tests.memories.consent_checks import hidden_from
+from tests.memories.consent_checks import added_hidden, hidden_from
 from tests.memories.signal_words import signalled
 
 pytestmark = pytest.mark.django_db
@@ -237,10 +237,7 @@ def test_a_chinese_german_japanese_or_russian_sensitive_fact_is_hidden_from_a_de
     code: str,
     category: str,
 ) -> None:
-    memory = adding.memory_create(actor=owner_dash, text=text).memory
-    assert memory.language == code
-    assert category in memory.categories
-    assert hidden_from(default_app, memory)
+    added_hidden(owner_dash, default_app, text, code, category)
     # The character model reads it as the same category on its own.
     assert sensitive_model.category(text) == category
 

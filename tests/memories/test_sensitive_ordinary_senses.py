@@ -19,7 +19,7 @@ from memories.classify import Classifier, classifier_for
 from memories.search.embeddings import get_embedder
 from memories.selectors.memories import memory_get
 from memories.services import adding
-from tests.memories.consent_checks import hidden_from
+from tests.memories.consent_checks import added_hidden, added_ordinary, hidden_from
 from tests.memories.signal_words import signalled
 
 pytestmark = pytest.mark.django_db
@@ -59,10 +59,7 @@ def test_a_signal_word_in_an_ordinary_setting_reaches_a_default_app(
     category: str,
 ) -> None:
     assert category in signalled(text, code)  # the word is there
-    memory = adding.memory_create(actor=owner_dash, text=text).memory
-    assert memory.language == code
-    assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not hidden_from(default_app, memory)
+    added_ordinary(owner_dash, default_app, text, code)
 
 
 @pytest.mark.parametrize(("text", "code", "category"), THE_SAME_WORDS_ABOUT_ONES_OWN_LIFE)
@@ -73,10 +70,7 @@ def test_the_same_words_about_ones_own_pay_worship_or_vote_stay_hidden(
     code: str,
     category: str,
 ) -> None:
-    memory = adding.memory_create(actor=owner_dash, text=text).memory
-    assert memory.language == code
-    assert category in memory.categories
-    assert hidden_from(default_app, memory)
+    added_hidden(owner_dash, default_app, text, code, category)
 
 
 # The embedding model reads these languages poorly: its nearness alone filed a cousin's politics
@@ -95,10 +89,7 @@ def test_the_embeddings_nearness_alone_does_not_hide_what_the_model_reads_as_ord
     text: str,
     code: str,
 ) -> None:
-    memory = adding.memory_create(actor=owner_dash, text=text).memory
-    assert memory.language == code
-    assert not set(memory.categories) & SENSITIVE, memory.categories
-    assert not hidden_from(default_app, memory)
+    added_ordinary(owner_dash, default_app, text, code)
 
     # Without the model's veto, the embedding's label would have hidden the same words.
     monkeypatch.setattr(sensitive_model, "VETO", 0.0)
@@ -224,10 +215,7 @@ def test_a_look_alike_sharing_a_sensitive_word_reaches_a_default_app(
 def test_the_same_word_in_a_fact_about_oneself_stays_hidden_from_a_default_app(
     owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
 ) -> None:
-    memory = adding.memory_create(actor=owner_dash, text=text).memory
-    assert memory.language == code
-    assert category in memory.categories
-    assert hidden_from(default_app, memory)
+    added_hidden(owner_dash, default_app, text, code, category)
 
 
 def test_an_ordinary_phrase_sets_aside_only_its_own_words() -> None:
@@ -290,10 +278,7 @@ def test_a_second_signal_beside_an_ordinary_phrase_keeps_the_fact_hidden(
 ) -> None:
     rest = ordinary_phrases(text)[category]  # the phrase is there and set aside
     assert category in signalled(rest, code)  # and the second signal is not
-    memory = adding.memory_create(actor=owner_dash, text=text).memory
-    assert memory.language == code
-    assert category in memory.categories
-    assert hidden_from(default_app, memory)
+    added_hidden(owner_dash, default_app, text, code, category)
 
 
 @pytest.mark.parametrize(("text", "code", "category"), A_PHRASE_OF_ANOTHER_CATEGORY)
@@ -301,10 +286,7 @@ def test_an_ordinary_phrase_never_sets_aside_another_categorys_signal(
     owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
 ) -> None:
     assert set(ordinary_phrases(text)) == {"politics"}
-    memory = adding.memory_create(actor=owner_dash, text=text).memory
-    assert memory.language == code
-    assert category in memory.categories
-    assert hidden_from(default_app, memory)
+    added_hidden(owner_dash, default_app, text, code, category)
 
 
 @pytest.mark.parametrize(("text", "code", "category"), ONES_OWN_PLACE_OR_PROTEST)
@@ -312,10 +294,7 @@ def test_ones_own_place_of_worship_or_march_is_no_ordinary_phrase(
     owner_dash: Actor, default_app: Actor, text: str, code: str, category: str
 ) -> None:
     assert ordinary_phrases(text) == {}
-    memory = adding.memory_create(actor=owner_dash, text=text).memory
-    assert memory.language == code
-    assert category in memory.categories
-    assert hidden_from(default_app, memory)
+    added_hidden(owner_dash, default_app, text, code, category)
 
 
 @pytest.mark.parametrize(
